@@ -1,0 +1,35 @@
+/**
+ * Recoverable errors are values. Each `_tag` is the stable API error code
+ * (except `unavailable`, which the HTTP adapter serves as `service_unavailable`).
+ * The HTTP adapter owns the one table from tag to status.
+ */
+export interface ErrorDetail {
+  readonly path: string;
+  readonly message: string;
+}
+
+export type DomainError =
+  | { readonly _tag: 'validation_error'; readonly message: string; readonly details?: ReadonlyArray<ErrorDetail> }
+  | { readonly _tag: 'not_found'; readonly message: string }
+  | { readonly _tag: 'conflict'; readonly message: string }
+  | { readonly _tag: 'bureau_error'; readonly message: string }
+  | { readonly _tag: 'unauthorized'; readonly message: string }
+  | { readonly _tag: 'forbidden'; readonly message: string }
+  | { readonly _tag: 'unsupported_version'; readonly message: string }
+  | { readonly _tag: 'unavailable'; readonly message: string };
+
+export type ErrorTag = DomainError['_tag'];
+
+export const validationError = (message: string, details?: ReadonlyArray<ErrorDetail>): DomainError =>
+  details === undefined ? { _tag: 'validation_error', message } : { _tag: 'validation_error', message, details };
+export const notFound = (message: string): DomainError => ({ _tag: 'not_found', message });
+export const conflict = (message: string): DomainError => ({ _tag: 'conflict', message });
+export const bureauError = (message: string): DomainError => ({ _tag: 'bureau_error', message });
+export const unauthorized = (message: string): DomainError => ({ _tag: 'unauthorized', message });
+export const forbidden = (message: string): DomainError => ({ _tag: 'forbidden', message });
+export const unsupportedVersion = (message: string): DomainError => ({ _tag: 'unsupported_version', message });
+export const unavailable = (message: string): DomainError => ({ _tag: 'unavailable', message });
+
+export const isDomainError = (u: unknown): u is DomainError =>
+  typeof u === 'object' && u !== null && typeof (u as { _tag?: unknown })._tag === 'string' &&
+  typeof (u as { message?: unknown }).message === 'string';

@@ -1,0 +1,127 @@
+/**
+ * Branded primitives shared by every resource: ids, money and calendar dates.
+ * Codecs are the source of the types; nothing here reads the clock.
+ */
+import * as t from 'io-ts';
+
+export interface IdBrand {
+  readonly Id: unique symbol;
+}
+/** A positive safe integer identifier (1 … 2^53−1). */
+export const Id = t.brand(
+  t.number,
+  (n): n is t.Branded<number, IdBrand> => Number.isSafeInteger(n) && n > 0,
+  'Id',
+);
+export type Id = t.TypeOf<typeof Id>;
+export type ClientId = Id;
+export type TokenId = Id;
+export type UserId = Id;
+export type AccountId = Id;
+export type CreditScoreId = Id;
+export type PaymentPlanId = Id;
+export type PlanPaymentId = Id;
+export type ArticleId = Id;
+
+export interface CentsBrand {
+  readonly Cents: unique symbol;
+}
+/** Money: a non-negative safe integer number of cents. */
+export const Cents = t.brand(
+  t.number,
+  (n): n is t.Branded<number, CentsBrand> => Number.isSafeInteger(n) && n >= 0,
+  'Cents',
+);
+export type Cents = t.TypeOf<typeof Cents>;
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days in a month of the proleptic Gregorian calendar (month 1–12). */
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+
+export interface IsoDateBrand {
+  readonly IsoDate: unique symbol;
+}
+/** A calendar date `YYYY-MM-DD` that exists (2023-02-30 is rejected). */
+export const IsoDate = t.brand(
+  t.string,
+  (s): s is t.Branded<string, IsoDateBrand> => {
+    const m = ISO_DATE.exec(s);
+    if (m === null) return false;
+    const y = Number(m[1]);
+    const mo = Number(m[2]);
+    const d = Number(m[3]);
+    return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+  },
+  'IsoDate',
+);
+export type IsoDate = t.TypeOf<typeof IsoDate>;
+
+export interface TimestampBrand {
+  readonly Timestamp: unique symbol;
+}
+/** An ISO-8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
+export const Timestamp = t.brand(
+  t.string,
+  (s): s is t.Branded<string, TimestampBrand> =>
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(s) && !Number.isNaN(Date.parse(s)),
+  'Timestamp',
+);
+export type Timestamp = t.TypeOf<typeof Timestamp>;
+
+/** Split a valid date into its numeric parts. */
+export const dateParts = (date: IsoDate): { year: number; month: number; day: number } => {
+  const [y, m, d] = date.split('-');
+  return { year: Number(y), month: Number(m), day: Number(d) };
+};
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** Build a date from parts that are known to be valid. */
+export const makeDate = (year: number, month: number, day: number): IsoDate =>
+  `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` as IsoDate;
+
+/**
+ * Month n of a projection (DESIGN 4): `date` plus n calendar months, the day
+ * clamped to the last day of the target month.
+ * @example addMonths('2024-01-31', 1) === '2024-02-29'
+ */
+export const addMonths = (date: IsoDate, n: number): IsoDate => {
+  const { year, month, day } = dateParts(date);
+  const index = year * 12 + (month - 1) + n;
+  const y = Math.floor(index / 12);
+  const m = (index % 12) + 1;
+  return makeDate(y, m, Math.min(day, daysInMonth(y, m)));
+};
+
+const toEpochDay = (date: IsoDate): number => {
+  const { year, month, day } = dateParts(date);
+  return Math.round(Date.UTC(year, month - 1, day) / 86_400_000);
+};
+
+/** Whole days from `from` to `to` (negative when `to` is earlier). */
+export const daysBetween = (from: IsoDate, to: IsoDate): number => toEpochDay(to) - toEpochDay(from);
+
+/** Add (or subtract) whole days. */
+export const addDays = (date: IsoDate, days: number): IsoDate =>
+  new Date((toEpochDay(date) + days) * 86_400_000).toISOString().slice(0, 10) as IsoDate;
+
+/** The UTC calendar date of an instant. */
+export const utcDate = (instant: Date): IsoDate => instant.toISOString().slice(0, 10) as IsoDate;
+
+/** The ISO-8601 UTC timestamp of an instant. */
+export const timestampOf = (instant: Date): Timestamp => instant.toISOString() as Timestamp;
+
+/**
+ * Round to 2 decimals, half away from zero, robust to binary representation
+ * (2.675 → 2.68, -1.005 → -1.01).
+ */
+export const round2 = (x: number): number => {
+  const sign = x < 0 ? -1 : 1;
+  const scaled = Number((Math.abs(x) * 100).toPrecision(15));
+  return (sign * Math.round(scaled)) / 100 || 0;
+};
+
+/** A codec that accepts `null` or the given codec: absent values are `null` (DESIGN 4). */
+export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);

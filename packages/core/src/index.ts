@@ -1,0 +1,17 @@
+/**
+ * @debtkit/core: the pure domain, the ports it needs, and the use cases.
+ */
+export * from './domain/primitives.js';
+export * from './domain/errors.js';
+export * from './domain/codec.js';
+export * from './domain/account.js';
+export * from './domain/user.js';
+export * from './domain/client.js';
+export * from './domain/payment-history.js';
+export * from './domain/credit-score.js';
+export * from './domain/credit-report.js';
+export * from './domain/bureau-flow.machine.js';
+export * from './domain/payment-plan.js';
+export * from './domain/payoff-plan.js';
+export * from './content/content.js';
+export * from './ports/index.js';

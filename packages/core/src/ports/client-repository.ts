@@ -1,0 +1,19 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { Client, Environment } from '../domain/client.js';
+import type { ClientId, Timestamp } from '../domain/primitives.js';
+import type { Page, PageRequest } from './paging.js';
+
+export interface NewClient {
+  readonly name: string;
+  readonly environment: Environment;
+  readonly api_version: string;
+  readonly created_at: Timestamp;
+}
+
+export interface ClientRepository {
+  create(client: NewClient): TE.TaskEither<DomainError, Client>;
+  findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>>;
+  list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>>;
+}

@@ -1,0 +1,16 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { CreditScoreRecord } from '../domain/credit-score.js';
+import type { UserId } from '../domain/primitives.js';
+
+export type NewCreditScore = Omit<CreditScoreRecord, 'id'>;
+
+export interface CreditScoreRepository {
+  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord>;
+  /** The score with the highest id. */
+  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>>;
+  /** Every score of the user, newest (highest id) first. */
+  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+}

@@ -1,0 +1,16 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { PaymentPlanRecord } from '../domain/payment-plan.js';
+import type { PaymentPlanId, UserId } from '../domain/primitives.js';
+import type { Page, PageRequest } from './paging.js';
+
+export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
+
+export interface PaymentPlanRepository {
+  create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord>;
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
+  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+}
