@@ -15,3 +15,4 @@ export * from './domain/payment-plan.js';
 export * from './domain/payoff-plan.js';
 export * from './content/content.js';
 export * from './ports/index.js';
+export * from './versioning/versions.js';

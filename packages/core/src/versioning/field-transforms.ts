@@ -1,0 +1,63 @@
+/**
+ * Building blocks for version-change transforms. Each returns a new body and
+ * never mutates the one it is given (`render` relies on that: response bodies
+ * may be shared, e.g. cached content). A body that is not of the expected shape
+ * passes through unchanged, so a transform is total.
+ */
+
+export type BodyTransform = (body: unknown) => unknown;
+
+const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * Give field `from` its older name `to`.
+ * @example renameField('score', 'value')({ score: 700 }) // { value: 700 }
+ */
+export const renameField =
+  (from: string, to: string): BodyTransform =>
+  (body) => {
+    if (!isPlainObject(body) || !Object.hasOwn(body, from)) return body;
+    const { [from]: value, ...rest } = body;
+    return { ...rest, [to]: value };
+  };
+
+/**
+ * Drop a field the older version did not have.
+ * @example removeField('nickname')({ id: 1, nickname: 'x' }) // { id: 1 }
+ */
+export const removeField =
+  (name: string): BodyTransform =>
+  (body) => {
+    if (!isPlainObject(body) || !Object.hasOwn(body, name)) return body;
+    const { [name]: _removed, ...rest } = body;
+    return rest;
+  };
+
+/**
+ * Add (or replace) a field the older version had, computed from the body.
+ * @example addField('legacy', (b) => b['id'])({ id: 1 }) // { id: 1, legacy: 1 }
+ */
+export const addField =
+  (name: string, value: (body: Readonly<Record<string, unknown>>) => unknown): BodyTransform =>
+  (body) =>
+    isPlainObject(body) ? { ...body, [name]: value(body) } : body;
+
+/**
+ * Lift an item transform to a list response `{ [key]: [...items], ... }`, so a
+ * change to `account` can be applied to `account_list` too.
+ * @example mapListItems('accounts', removeField('nickname'))
+ */
+export const mapListItems =
+  (key: string, item: BodyTransform): BodyTransform =>
+  (body) => {
+    if (!isPlainObject(body)) return body;
+    const items = body[key];
+    return Array.isArray(items) ? { ...body, [key]: items.map((i: unknown) => item(i)) } : body;
+  };
+
+/** Apply transforms left to right. */
+export const pipeTransforms =
+  (...transforms: ReadonlyArray<BodyTransform>): BodyTransform =>
+  (body) =>
+    transforms.reduce((b, f) => f(b), body);
