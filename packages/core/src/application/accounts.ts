@@ -1,0 +1,100 @@
+/** Linked accounts (DESIGN 7.2). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../domain/errors.js';
+import { Account, toAccountView, transitionStatus } from '../domain/account.js';
+import type { AccountId } from '../domain/primitives.js';
+import type { Page } from '../ports/paging.js';
+import type { AccountPatch } from '../ports/account-repository.js';
+import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
+import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+
+export const linkAccount =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
+    const date = today(deps.clock);
+    const status = body.status ?? 'active';
+    return pipe(
+      requireUser(deps, scope),
+      TE.chain(() =>
+        deps.store.accounts.create({
+          user_id: scope.userId,
+          name: body.name,
+          type: body.type,
+          subtype: body.subtype,
+          mask: body.mask ?? null,
+          status,
+          nickname: body.nickname ?? null,
+          apr: body.apr ?? null,
+          minimum_payment: body.minimum_payment ?? null,
+          user_apr: null,
+          user_minimum_payment: null,
+          original_loan_amount: body.original_loan_amount ?? null,
+          balance: body.balance,
+          limit: body.limit ?? null,
+          last_payment_amount: body.last_payment_amount ?? null,
+          last_payment_date: body.last_payment_date ?? null,
+          opened_at: body.opened_at ?? null,
+          closed_at: status === 'closed' ? date : null,
+          institution_name: body.institution_name ?? null,
+          institution_logo: body.institution_logo ?? null,
+          next_payment_due_date: body.next_payment_due_date ?? null,
+          user_next_payment_date: null,
+          first_time_payment: body.first_time_payment ?? null,
+          payments_history: body.payments_history ?? [],
+          last_updated_at: date,
+          created_at: nowStamp(deps.clock),
+        }),
+      ),
+      TE.map((a) => toAccountView(a, date)),
+    );
+  };
+
+export const listAccounts =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
+    const date = today(deps.clock);
+    const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
+    return pipe(
+      requireUser(deps, scope),
+      TE.chain(() => deps.store.accounts.list(scope.userId, toPageRequest(query), filter)),
+      TE.map(mapPage((a) => toAccountView(a, date))),
+    );
+  };
+
+export const getAccount =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
+    pipe(
+      requireUser(deps, scope),
+      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, accountId), orNotFound('Account'))),
+      TE.map((a) => toAccountView(a, today(deps.clock))),
+    );
+
+/** Patch the user-editable fields; status follows the transitions of the domain (closed is terminal). */
+export const updateAccount =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
+    const date = today(deps.clock);
+    return pipe(
+      requireUser(deps, scope),
+      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, accountId), orNotFound('Account'))),
+      TE.chainEitherK((current) =>
+        pipe(
+          body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
+          E.map((status): AccountPatch => {
+            const closing = status === 'closed' && current.status !== 'closed';
+            return {
+              ...body,
+              status,
+              ...(closing ? { closed_at: date } : {}),
+              last_updated_at: date,
+            };
+          }),
+        ),
+      ),
+      TE.chain((patch) => pipe(deps.store.accounts.update(scope.userId, accountId, patch), orNotFound('Account'))),
+      TE.map((a) => toAccountView(a, date)),
+    );
+  };

@@ -1,0 +1,201 @@
+/**
+ * The bureau authentication flow (spec 3.2, 4.2, 4.3; DESIGN 7.4). Each operation
+ * reads the flow, asks the domain machine for the next state, talks to the bureau,
+ * and stores the result with compare-and-set: a lost race is `conflict`.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, validationError } from '../domain/errors.js';
+import type { UserRecord } from '../domain/user.js';
+import {
+  BureauEvent,
+  BureauFlowState,
+  BureauStep,
+  INITIAL_STATE,
+  awaitedStep,
+  flowStatus,
+  transition,
+} from '../domain/bureau-flow.machine.js';
+import { creditScoreFields } from '../domain/credit-score.js';
+import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
+import { ApplicationDeps, UserScope, nowStamp, requireUser, today } from './deps.js';
+
+export interface BureauStatus {
+  readonly status: 'initial' | 'pending' | 'authenticated';
+  readonly step: BureauStep | null;
+}
+
+interface LoadedFlow {
+  readonly user: UserRecord;
+  readonly version: number;
+  readonly state: BureauFlowState;
+}
+
+const statusOf = (state: BureauFlowState): BureauStatus => ({ status: flowStatus(state), step: awaitedStep(state) });
+
+const load = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainError, LoadedFlow> =>
+  pipe(
+    requireUser(deps, scope),
+    TE.chain((user) =>
+      pipe(
+        deps.store.bureauFlows.get(scope.userId),
+        TE.map(
+          O.match(
+            (): LoadedFlow => ({ user, version: 0, state: INITIAL_STATE }),
+            (flow): LoadedFlow => ({ user, version: flow.version, state: flow.state }),
+          ),
+        ),
+      ),
+    ),
+  );
+
+const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, BureauFlowState> =>
+  TE.fromEither(transition(flow.state, event));
+
+const save = (deps: ApplicationDeps, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
+  pipe(
+    deps.store.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
+    TE.map((record) => record.state),
+  );
+
+export const getBureauStatus =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(load(deps, scope), TE.map((flow) => statusOf(flow.state)));
+
+/** Start (or, while pending, report) the flow: answers the step to request next. */
+export const invokeBureau =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
+    pipe(
+      load(deps, scope),
+      TE.chain((flow) =>
+        pipe(
+          step(flow, { _tag: 'invoke' }),
+          TE.chain((next) =>
+            next === flow.state || flowStatus(flow.state) === 'pending'
+              ? TE.right(next)
+              : pipe(
+                  deps.bureau.invoke(flow.user, body.device_ip),
+                  TE.chain(() => save(deps, scope, flow, next)),
+                ),
+          ),
+        ),
+      ),
+      TE.chain((state) => {
+        const awaited = awaitedStep(state);
+        return awaited === null ? TE.left(validationError('The bureau flow did not start')) : TE.right({ step: awaited });
+      }),
+    );
+
+export const consentBureau =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(
+      load(deps, scope),
+      TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(deps, scope, flow, next)))),
+      TE.map(statusOf),
+    );
+
+/** Check the one-time code. A wrong code is counted (the 5th resets the flow) and answered `validation_error`. */
+export const validateBureauOtp =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(
+      load(deps, scope),
+      TE.chainFirst((flow) => step(flow, { _tag: 'validate_otp' })),
+      TE.chain((flow) =>
+        pipe(
+          deps.bureau.verifyOtp(flow.user, body.code),
+          TE.chain((ok) =>
+            pipe(
+              step(flow, ok ? { _tag: 'validate_otp' } : { _tag: 'otp_failure' }),
+              TE.chain((next) => save(deps, scope, flow, next)),
+              TE.chain((state) =>
+                ok
+                  ? TE.right(statusOf(state))
+                  : TE.left(
+                      validationError(
+                        state._tag === 'initial'
+                          ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again'
+                          : 'Wrong one-time code',
+                        [{ path: 'code', message: 'does not match' }],
+                      ),
+                    ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+
+/**
+ * Answer the identity questions. On success the bureau's report becomes a new
+ * credit score; the report is fetched before the flow is stored so a failure
+ * leaves the flow where it was.
+ */
+export const submitBureauIdentity =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
+    const date = today(deps.clock);
+    return pipe(
+      load(deps, scope),
+      TE.chain((flow) =>
+        pipe(
+          step(flow, { _tag: 'identity' }),
+          TE.chainFirst(() => deps.bureau.verifyIdentity(flow.user, body)),
+          TE.chain((next) =>
+            pipe(
+              TE.Do,
+              TE.bind('accounts', () => deps.store.accounts.listAll(scope.userId)),
+              TE.bind('report', ({ accounts }) => deps.bureau.fetchReport(flow.user, accounts, date)),
+              TE.bind('previous', () => deps.store.creditScores.latest(scope.userId)),
+              TE.bind('state', () => save(deps, scope, flow, next)),
+              TE.chainFirst(({ report, previous }) =>
+                deps.store.creditScores.add({
+                  ...creditScoreFields(
+                    report,
+                    date,
+                    flow.user.last_name,
+                    pipe(
+                      previous,
+                      O.match(
+                        () => null,
+                        (p) => p.score,
+                      ),
+                    ),
+                  ),
+                  user_id: scope.userId,
+                  created_at: nowStamp(deps.clock),
+                }),
+              ),
+              TE.map(({ state }) => statusOf(state)),
+            ),
+          ),
+        ),
+      ),
+    );
+  };
+
+/** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
+export const abortBureau =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(
+      load(deps, scope),
+      TE.chain((flow) =>
+        pipe(
+          step(flow, { _tag: 'abort' }),
+          TE.chain((next) =>
+            flow.state._tag === 'initial' && !flow.state.consentOnFile
+              ? TE.right(next)
+              : pipe(
+                  deps.bureau.deleteIdentity(flow.user),
+                  TE.chain(() => save(deps, scope, flow, next)),
+                ),
+          ),
+        ),
+      ),
+      TE.map(statusOf),
+    );

@@ -1,0 +1,24 @@
+/** Learning modules and articles (spec 4.5, DESIGN 7.8). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../domain/errors.js';
+import type { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
+import type { ArticleId } from '../domain/primitives.js';
+import type { Page } from '../ports/paging.js';
+import type { ArticleListQuery } from './requests.js';
+import { ApplicationDeps, orNotFound, toPageRequest } from './deps.js';
+
+export const listLearningModules =
+  (deps: ApplicationDeps) =>
+  (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
+    deps.store.content.listModules(category);
+
+export const listArticles =
+  (deps: ApplicationDeps) =>
+  (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
+    deps.store.content.listArticles(toPageRequest(query), query.category);
+
+export const getArticle =
+  (deps: ApplicationDeps) =>
+  (id: ArticleId): TE.TaskEither<DomainError, Article> =>
+    pipe(deps.store.content.getArticle(id), orNotFound('Article'));

@@ -1,0 +1,54 @@
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { Clock } from '../ports/clock.js';
+import type { StorePorts } from '../ports/tokens.js';
+import type { CreditBureau } from '../ports/credit-bureau.js';
+import type { Page, PageRequest } from '../ports/paging.js';
+import type { UserRecord } from '../domain/user.js';
+import { DomainError, notFound } from '../domain/errors.js';
+import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
+import { DEFAULT_PAGE_LIMIT } from './requests.js';
+
+/** What the use cases need from the outside. */
+export interface ApplicationDeps {
+  readonly store: Omit<StorePorts, 'close'>;
+  readonly clock: Clock;
+  readonly bureau: CreditBureau;
+}
+
+/** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
+export interface UserScope {
+  readonly clientId: ClientId;
+  readonly userId: UserId;
+}
+
+export const today = (clock: Clock): IsoDate => utcDate(clock.now());
+export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
+
+/** Turn an Option into a `not_found` error. */
+export const orNotFound =
+  (what: string) =>
+  <A>(te: TE.TaskEither<DomainError, O.Option<A>>): TE.TaskEither<DomainError, A> =>
+    pipe(
+      te,
+      TE.chain(O.match(() => TE.left(notFound(`${what} not found`)), (a) => TE.right(a))),
+    );
+
+/** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
+export const requireUser = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+  pipe(deps.store.users.get(scope.clientId, scope.userId), orNotFound('User'));
+
+export interface PageInput {
+  readonly limit?: number;
+  readonly starting_after?: Id;
+}
+
+export const toPageRequest = (q: PageInput): PageRequest =>
+  q.starting_after === undefined
+    ? { limit: q.limit ?? DEFAULT_PAGE_LIMIT }
+    : { limit: q.limit ?? DEFAULT_PAGE_LIMIT, startingAfter: q.starting_after };
+
+export const mapPage =
+  <A, B>(f: (a: A) => B) =>
+  (page: Page<A>): Page<B> => ({ items: page.items.map(f), hasMore: page.hasMore });

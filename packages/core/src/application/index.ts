@@ -1,0 +1,55 @@
+/**
+ * The use cases, each `(deps) => (input) => TaskEither<DomainError, Output>`,
+ * and `createApplication`, which binds them all to one set of ports.
+ */
+import type { ApplicationDeps } from './deps.js';
+import * as users from './users.js';
+import * as accounts from './accounts.js';
+import * as creditScores from './credit-scores.js';
+import * as bureau from './bureau.js';
+import * as plans from './payment-plans.js';
+import * as content from './content.js';
+import * as calculator from './debt-calculator.js';
+
+export * from './deps.js';
+export * from './requests.js';
+export * from './users.js';
+export * from './accounts.js';
+export * from './credit-scores.js';
+export * from './bureau.js';
+export * from './payment-plans.js';
+export * from './content.js';
+export * from './debt-calculator.js';
+
+/** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
+export const createApplication = (deps: ApplicationDeps) => ({
+  createUser: users.createUser(deps),
+  listUsers: users.listUsers(deps),
+  getUser: users.getUser(deps),
+  updateUser: users.updateUser(deps),
+  deleteUser: users.deleteUser(deps),
+  linkAccount: accounts.linkAccount(deps),
+  listAccounts: accounts.listAccounts(deps),
+  getAccount: accounts.getAccount(deps),
+  updateAccount: accounts.updateAccount(deps),
+  getLatestCreditScore: creditScores.getLatestCreditScore(deps),
+  getCreditScoreHistory: creditScores.getCreditScoreHistory(deps),
+  getBureauStatus: bureau.getBureauStatus(deps),
+  invokeBureau: bureau.invokeBureau(deps),
+  consentBureau: bureau.consentBureau(deps),
+  validateBureauOtp: bureau.validateBureauOtp(deps),
+  submitBureauIdentity: bureau.submitBureauIdentity(deps),
+  abortBureau: bureau.abortBureau(deps),
+  createPaymentPlan: plans.createPaymentPlan(deps),
+  listPaymentPlans: plans.listPaymentPlans(deps),
+  getPaymentPlan: plans.getPaymentPlan(deps),
+  deletePaymentPlan: plans.deletePaymentPlan(deps),
+  recordPlanPayment: plans.recordPlanPayment(deps),
+  listPlanPayments: plans.listPlanPayments(deps),
+  listLearningModules: content.listLearningModules(deps),
+  listArticles: content.listArticles(deps),
+  getArticle: content.getArticle(deps),
+  calculateDebt: calculator.calculateDebt(deps),
+});
+
+export type Application = ReturnType<typeof createApplication>;

@@ -1,0 +1,180 @@
+/** Debt payoff plans and plan payments (DESIGN 7.6). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, ErrorDetail, notFound, validationError } from '../domain/errors.js';
+import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
+import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
+import type { Cents, IsoDate, PaymentPlanId } from '../domain/primitives.js';
+import { planPayoff } from '../domain/payoff-plan.js';
+import type { Page } from '../ports/paging.js';
+import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
+import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
+import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+
+const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
+  id: p.id,
+  strategy: p.strategy,
+  monthly_payment: p.monthly_payment,
+  account_ids: p.account_ids,
+  order: p.order,
+  months: p.months,
+  payoff_date: p.payoff_date,
+  total_interest: p.total_interest,
+  total_paid: p.total_paid,
+  created_at: p.created_at,
+  schedule: p.schedule,
+});
+
+const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
+  id: p.id,
+  payment_plan_id: p.payment_plan_id,
+  account_id: p.account_id,
+  amount: p.amount,
+  date: p.date,
+});
+
+/** The debts a plan covers: the requested accounts, or every open loan with a balance. */
+const selectDebts = (
+  accounts: ReadonlyArray<AccountRecord>,
+  requested: ReadonlyArray<number> | undefined,
+): E.Either<DomainError, ReadonlyArray<AccountRecord>> => {
+  if (requested === undefined) {
+    const open = accounts.filter((a) => a.type === 'loan' && a.status !== 'closed' && a.balance > 0);
+    return open.length === 0
+      ? E.left(validationError('The user has no open loan accounts with a balance to plan', [{ path: 'account_ids', message: 'no open loan accounts with a balance' }]))
+      : E.right(open);
+  }
+  const byId = new Map(accounts.map((a) => [a.id as number, a]));
+  const details: ErrorDetail[] = [];
+  const chosen: AccountRecord[] = [];
+  requested.forEach((id, i) => {
+    const a = byId.get(id);
+    if (a === undefined) details.push({ path: `account_ids.${i}`, message: `no account ${id} for this user` });
+    else if (a.status === 'closed') details.push({ path: `account_ids.${i}`, message: `account ${id} is closed` });
+    else chosen.push(a);
+  });
+  return details.length > 0 ? E.left(validationError('Invalid account_ids', details)) : E.right(chosen);
+};
+
+const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
+  const details: ErrorDetail[] = [];
+  const debts = accounts.flatMap((a) => {
+    const apr = effectiveApr(a);
+    const minimumPayment = effectiveMinimumPayment(a);
+    if (apr === null) details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no APR (set user_apr)` });
+    if (minimumPayment === null)
+      details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` });
+    return apr === null || minimumPayment === null ? [] : [{ id: a.id, balance: a.balance, apr, minimumPayment }];
+  });
+  return details.length > 0 ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details)) : E.right(debts);
+};
+
+export const createPaymentPlan =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> => {
+    const date = today(deps.clock);
+    return pipe(
+      requireUser(deps, scope),
+      TE.chain(() => deps.store.accounts.listAll(scope.userId)),
+      TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
+      TE.chainEitherK((chosen) =>
+        pipe(
+          toDebts(chosen),
+          E.chain((debts) => planPayoff({ strategy: body.strategy, monthlyPayment: body.monthly_payment, debts, today: date })),
+          E.map((result) => ({ chosen, result })),
+        ),
+      ),
+      TE.chain(({ chosen, result }) =>
+        deps.store.paymentPlans.create({
+          user_id: scope.userId,
+          strategy: body.strategy,
+          monthly_payment: body.monthly_payment,
+          account_ids: chosen.map((a) => a.id),
+          order: result.order,
+          months: result.months,
+          payoff_date: result.payoff_date,
+          total_interest: result.total_interest,
+          total_paid: result.total_paid,
+          created_at: nowStamp(deps.clock),
+          schedule: result.schedule,
+        }),
+      ),
+      TE.map(toPlanView),
+    );
+  };
+
+export const listPaymentPlans =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
+    pipe(
+      requireUser(deps, scope),
+      TE.chain(() => deps.store.paymentPlans.list(scope.userId, toPageRequest(query))),
+      TE.map(mapPage(toPlanView)),
+    );
+
+const requirePlan = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId) =>
+  pipe(
+    requireUser(deps, scope),
+    TE.chain(() => pipe(deps.store.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
+  );
+
+export const getPaymentPlan =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlan> =>
+    pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
+
+/** Delete the plan and its recorded payments (spec 4.6). */
+export const deletePaymentPlan =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.chain(() => deps.store.planPayments.deleteAllForPlan(scope.userId, planId)),
+      TE.chain(() => deps.store.paymentPlans.delete(scope.userId, planId)),
+      TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
+    );
+
+/**
+ * Record a payment made under a plan: stored, and the account's balance lowers
+ * (not below 0) with its last-payment fields set.
+ */
+export const recordPlanPayment =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
+    const date: IsoDate = body.date ?? today(deps.clock);
+    return pipe(
+      requirePlan(deps, scope, planId),
+      TE.chainEitherK((plan) =>
+        body.date !== undefined && body.date > today(deps.clock)
+          ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
+          : plan.account_ids.includes(body.account_id)
+            ? E.right(plan)
+            : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
+      ),
+      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, body.account_id), orNotFound('Account'))),
+      TE.chain((account) =>
+        pipe(
+          deps.store.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
+          TE.chainFirst(() =>
+            deps.store.accounts.update(scope.userId, account.id, {
+              balance: Math.max(0, account.balance - body.amount) as Cents,
+              last_payment_amount: body.amount,
+              last_payment_date: date,
+              last_updated_at: today(deps.clock),
+            }),
+          ),
+        ),
+      ),
+      TE.map(toPaymentView),
+    );
+  };
+
+export const listPlanPayments =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<DomainError, Page<PlanPayment>> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.chain(() => deps.store.planPayments.list(scope.userId, planId, toPageRequest(query))),
+      TE.map(mapPage(toPaymentView)),
+    );

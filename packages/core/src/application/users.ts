@@ -1,0 +1,59 @@
+/** Users (DESIGN 7.1). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../domain/errors.js';
+import { toUserView, type User } from '../domain/user.js';
+import type { ClientId } from '../domain/primitives.js';
+import type { Page } from '../ports/paging.js';
+import type { CreateUserBody, PatchUserBody } from './requests.js';
+import { ApplicationDeps, PageInput, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+
+export const createUser =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
+    pipe(
+      deps.store.users.create({
+        client_id: clientId,
+        last_name: body.last_name,
+        first_name: body.first_name ?? null,
+        email: body.email ?? null,
+        date_of_birth: body.date_of_birth ?? null,
+        phone: body.phone ?? null,
+        created_at: nowStamp(deps.clock),
+      }),
+      TE.map(toUserView),
+    );
+
+export const listUsers =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
+    pipe(deps.store.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
+
+export const getUser =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope): TE.TaskEither<DomainError, User> =>
+    pipe(requireUser(deps, scope), TE.map(toUserView));
+
+export const updateUser =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
+    pipe(deps.store.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
+
+/**
+ * Delete the user and everything the user owns. Children go first and the user
+ * document last, so a failure part-way leaves a user that can be deleted again.
+ */
+export const deleteUser =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope): TE.TaskEither<DomainError, void> =>
+    pipe(
+      requireUser(deps, scope),
+      TE.chain(() => deps.store.planPayments.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.store.paymentPlans.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.store.creditScores.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.store.bureauFlows.deleteForUser(scope.userId)),
+      TE.chain(() => deps.store.accounts.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.store.users.delete(scope.clientId, scope.userId)),
+      TE.map(() => undefined),
+    );
+
