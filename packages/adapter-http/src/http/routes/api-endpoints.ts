@@ -1,0 +1,218 @@
+/**
+ * Every resource endpoint of the API (spec 4, DESIGN 7). Paths, methods and
+ * shapes of the spec's endpoints are exactly the spec's.
+ */
+import * as t from 'io-ts';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import {
+  Account,
+  AccountListQuery,
+  Application,
+  Article,
+  ArticleListQuery,
+  ArticleSummary,
+  BureauStep,
+  ConsentBody,
+  CreateUserBody,
+  CreatePaymentPlanBody,
+  CreditScore,
+  DebtCalculatorBody,
+  IdentityBody,
+  InvokeBureauBody,
+  IsoDate,
+  LearningModule,
+  LearningModulesQuery,
+  LinkAccountBody,
+  OtpBody,
+  PageQuery,
+  PatchAccountBody,
+  PatchUserBody,
+  PaymentPlan,
+  PlanPayment,
+  PlanPaymentBody,
+  User,
+  Cents,
+  Page,
+  nullable,
+} from '@debtkit/core';
+import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
+
+const scope = (input: EndpointInput<unknown, unknown>) => ({ clientId: input.client.id, userId: input.ids['id']! });
+
+/** `{ <items>: [...], has_more }`, the envelope of every paged list (DESIGN 4). */
+const paged =
+  (items: string) =>
+  <A>(page: Page<A>) => ({ [items]: page.items, has_more: page.hasMore });
+
+const pagedCodec = (items: string, item: t.Mixed) => t.type({ [items]: t.array(item), has_more: t.boolean }, `${item.name}List`);
+
+const BureauStatusCodec = t.type(
+  { status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) },
+  'BureauStatus',
+);
+const BureauStepCodec = t.type({ step: BureauStep }, 'BureauInvokeResult');
+const DebtCalculationCodec = t.intersection(
+  [t.type({ months: t.number, payoff_date: IsoDate, total_interest: Cents, total_paid: Cents }), t.partial({ monthly_payment: Cents })],
+  'DebtCalculation',
+);
+const ArticleCodec = Article;
+
+const USER_ERRORS = ['not_found', 'validation_error'] as const;
+
+export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  // Users (DESIGN 7.1)
+  endpoint({
+    method: 'POST', path: '/api/users', summary: 'Create a user', tag: 'Users', pathIds: [], body: CreateUserBody,
+    status: 201, response: { kind: 'user', codec: User }, errors: ['validation_error'],
+    run: (app, i) => app.createUser(i.client.id, i.body),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users', summary: 'List users', tag: 'Users', pathIds: [], query: PageQuery,
+    status: 200, response: { kind: 'user_list', codec: pagedCodec('users', User) }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listUsers(i.client.id, i.query), TE.map(paged('users'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id', summary: 'Retrieve a user', tag: 'Users', pathIds: ['id'],
+    status: 200, response: { kind: 'user', codec: User }, errors: USER_ERRORS,
+    run: (app, i) => app.getUser(scope(i)),
+  }),
+  endpoint({
+    method: 'PATCH', path: '/api/users/:id', summary: 'Update a user', tag: 'Users', pathIds: ['id'], body: PatchUserBody,
+    status: 200, response: { kind: 'user', codec: User }, errors: USER_ERRORS,
+    run: (app, i) => app.updateUser(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'DELETE', path: '/api/users/:id', summary: 'Delete a user and everything the user owns', tag: 'Users', pathIds: ['id'],
+    status: 204, errors: USER_ERRORS,
+    run: (app, i) => app.deleteUser(scope(i)),
+  }),
+
+  // Accounts (spec 4.4, DESIGN 7.2)
+  endpoint({
+    method: 'POST', path: '/api/users/:id/accounts', summary: 'Link an account', tag: 'Accounts', pathIds: ['id'], body: LinkAccountBody,
+    status: 201, response: { kind: 'account', codec: Account }, errors: USER_ERRORS,
+    run: (app, i) => app.linkAccount(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/accounts', summary: 'List accounts', tag: 'Accounts', pathIds: ['id'], query: AccountListQuery,
+    status: 200, response: { kind: 'account_list', codec: pagedCodec('accounts', Account) }, errors: USER_ERRORS,
+    run: (app, i) => pipe(app.listAccounts(scope(i), i.query), TE.map(paged('accounts'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/accounts/:account_id', summary: 'Retrieve account', tag: 'Accounts', pathIds: ['id', 'account_id'],
+    status: 200, response: { kind: 'account', codec: Account }, errors: USER_ERRORS,
+    run: (app, i) => app.getAccount(scope(i), i.ids['account_id']!),
+  }),
+  endpoint({
+    method: 'PATCH', path: '/api/users/:id/accounts/:account_id', summary: 'Update the user-editable fields or the status of an account', tag: 'Accounts',
+    pathIds: ['id', 'account_id'], body: PatchAccountBody,
+    status: 200, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.updateAccount(scope(i), i.ids['account_id']!, i.body),
+  }),
+
+  // Credit scores (spec 4.1, DESIGN 7.3)
+  endpoint({
+    method: 'GET', path: '/api/users/:id/credit_scores', summary: 'Retrieve credit score factors', tag: 'Credit Scores', pathIds: ['id'],
+    status: 200, response: { kind: 'credit_score', codec: CreditScore }, errors: USER_ERRORS,
+    run: (app, i) => app.getLatestCreditScore(scope(i)),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/credit_scores/history', summary: 'Credit score history, newest first', tag: 'Credit Scores', pathIds: ['id'],
+    status: 200, response: { kind: 'credit_score_history', codec: t.type({ credit_scores: t.array(CreditScore) }, 'CreditScoreHistory') },
+    errors: USER_ERRORS,
+    run: (app, i) => pipe(app.getCreditScoreHistory(scope(i)), TE.map((credit_scores) => ({ credit_scores }))),
+  }),
+
+  // Bureau authentication (spec 4.2, 4.3, DESIGN 7.4)
+  endpoint({
+    method: 'GET', path: '/api/users/:id/bureau/auth', summary: 'Bureau authentication status', tag: 'Bureau', pathIds: ['id'],
+    status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: USER_ERRORS,
+    run: (app, i) => app.getBureauStatus(scope(i)),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/bureau/auth/invoke', summary: 'Start bureau authentication', tag: 'Bureau', pathIds: ['id'],
+    body: InvokeBureauBody, status: 200, response: { kind: 'bureau_step', codec: BureauStepCodec }, errors: [...USER_ERRORS, 'bureau_error', 'conflict'],
+    run: (app, i) => app.invokeBureau(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/bureau/auth/consent', summary: 'Give consent to the bureau', tag: 'Bureau', pathIds: ['id'],
+    body: ConsentBody, status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.consentBureau(scope(i)),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/bureau/auth/validate_otp', summary: 'Validate the one-time code', tag: 'Bureau', pathIds: ['id'],
+    body: OtpBody, status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.validateBureauOtp(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/bureau/auth/identity', summary: 'Answer the identity questions', tag: 'Bureau', pathIds: ['id'],
+    body: IdentityBody, status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.submitBureauIdentity(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/bureau/auth/abort', summary: 'Abort bureau authentication', tag: 'Bureau', pathIds: ['id'],
+    status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.abortBureau(scope(i)),
+  }),
+
+  // Debt payoff plans and payments (spec 4.6, DESIGN 7.6)
+  endpoint({
+    method: 'POST', path: '/api/users/:id/payment_plans', summary: 'Create a debt payoff plan', tag: 'Debt Payoff Plan', pathIds: ['id'],
+    body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: USER_ERRORS,
+    run: (app, i) => app.createPaymentPlan(scope(i), i.body),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans', summary: 'List payment plans', tag: 'Debt Payoff Plan', pathIds: ['id'], query: PageQuery,
+    status: 200, response: { kind: 'payment_plan_list', codec: pagedCodec('payment_plans', PaymentPlan) }, errors: USER_ERRORS,
+    run: (app, i) => pipe(app.listPaymentPlans(scope(i), i.query), TE.map(paged('payment_plans'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Retrieve a payment plan', tag: 'Debt Payoff Plan',
+    pathIds: ['id', 'payment_plan_id'], status: 200, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: USER_ERRORS,
+    run: (app, i) => app.getPaymentPlan(scope(i), i.ids['payment_plan_id']!),
+  }),
+  endpoint({
+    method: 'DELETE', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Delete payment plan', tag: 'Debt Payoff Plan',
+    pathIds: ['id', 'payment_plan_id'], status: 204, errors: USER_ERRORS,
+    run: (app, i) => app.deletePaymentPlan(scope(i), i.ids['payment_plan_id']!),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'Record a payment made under a plan',
+    tag: 'Debt Payoff Plan Payments', pathIds: ['id', 'payment_plan_id'], body: PlanPaymentBody,
+    status: 201, response: { kind: 'plan_payment', codec: PlanPayment }, errors: USER_ERRORS,
+    run: (app, i) => app.recordPlanPayment(scope(i), i.ids['payment_plan_id']!, i.body),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'List the payments of a plan',
+    tag: 'Debt Payoff Plan Payments', pathIds: ['id', 'payment_plan_id'], query: PageQuery,
+    status: 200, response: { kind: 'plan_payment_list', codec: pagedCodec('payments', PlanPayment) }, errors: USER_ERRORS,
+    run: (app, i) => pipe(app.listPlanPayments(scope(i), i.ids['payment_plan_id']!, i.query), TE.map(paged('payments'))),
+  }),
+
+  // Debt calculator (DESIGN 7.7)
+  endpoint({
+    method: 'POST', path: '/api/debt_calculator', summary: 'Months to pay off a debt, or the payment to pay it off in given months',
+    tag: 'Debt Calculator', pathIds: [], body: DebtCalculatorBody,
+    status: 200, response: { kind: 'debt_calculation', codec: DebtCalculationCodec }, errors: ['validation_error'],
+    run: (app, i) => app.calculateDebt(i.body),
+  }),
+
+  // Learning modules and articles (spec 4.5, DESIGN 7.8)
+  endpoint({
+    method: 'GET', path: '/api/learning_modules', summary: 'Get learning modules', tag: 'Learning Modules', pathIds: [], query: LearningModulesQuery,
+    status: 200, response: { kind: 'learning_modules', codec: t.type({ modules: t.array(LearningModule) }, 'LearningModules') },
+    errors: ['validation_error'],
+    run: (app, i) => pipe(app.listLearningModules(i.query.category), TE.map((modules) => ({ modules }))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/articles', summary: 'List articles', tag: 'Articles', pathIds: [], query: ArticleListQuery,
+    status: 200, response: { kind: 'article_list', codec: pagedCodec('articles', ArticleSummary) }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listArticles(i.query), TE.map(paged('articles'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/articles/:article_id', summary: 'Retrieve an article', tag: 'Articles', pathIds: ['article_id'],
+    status: 200, response: { kind: 'article', codec: ArticleCodec }, errors: ['validation_error', 'not_found'],
+    run: (app, i) => app.getArticle(i.ids['article_id']!),
+  }),
+];
