@@ -16,6 +16,12 @@ export * from './domain/payment-plan.js';
 export * from './domain/payoff-plan.js';
 export * from './domain/debt-calculator.js';
 export * from './content/content.js';
+export * from './content/learning-modules.js';
+export * from './content/articles.js';
+// Named, not `export *`: the application layer also exports a `listArticles`
+// (the use case); an explicit export wins over star exports, so this name
+// resolves to the catalog accessor the content stores use.
+export { modulesByCategory, listArticles, findArticle } from './content/catalog.js';
 export * from './ports/index.js';
 export * from './application/index.js';
 export * from './versioning/versions.js';
