@@ -7,10 +7,10 @@
  * the same table, so the two cannot disagree.
  */
 import * as t from 'io-ts';
-import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, ResponseKind, decode, strictObject, validationError, versioning } from '@debtkit/core';
-import { ApiError, ErrorCode, fromDomainError } from '../api-error.js';
+import { Application, Client, DomainError, Id, ResponseKind, strictObject } from '@debtkit/core';
+import type { ErrorCode } from '../api-error.js';
+import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteDef } from '../app-context.js';
 
 export interface EndpointInput<Q, B> {
@@ -41,49 +41,21 @@ export interface Endpoint<Q = unknown, B = unknown> {
 export const endpoint = <Q = undefined, B = undefined>(e: Endpoint<Q, B>): Endpoint<unknown, unknown> =>
   e as unknown as Endpoint<unknown, unknown>;
 
-const ID = /^[1-9][0-9]{0,15}$/;
-
-/** A path id: `^[1-9][0-9]{0,15}$` and at most 2^53−1 (DESIGN 4), else 400. */
-export const parsePathId = (name: string, raw: string | undefined): E.Either<DomainError, Id> => {
-  const n = raw !== undefined && ID.test(raw) ? Number(raw) : NaN;
-  return Number.isSafeInteger(n)
-    ? E.right(n as Id)
-    : E.left(validationError(`Invalid path parameter ${name}`, [{ path: name, message: 'must be a positive integer id (1 to 9007199254740991)' }]));
-};
-
 /** A body-less operation accepts no body, or an empty JSON object. */
-const NoBody = strictObject('EmptyBody', {}) as t.Type<object, unknown, unknown>;
-
-const orThrow = <A>(e: E.Either<DomainError, A>): A => {
-  if (E.isLeft(e)) throw fromDomainError(e.left);
-  return e.right;
-};
-
-const hasBody = (ctx: AppContext): boolean =>
-  ctx.request.length > 0 || ctx.request.headers['transfer-encoding'] !== undefined;
+const NoBody = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
 
 export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
   method: e.method,
   path: e.path,
   auth: 'client',
   handler: async function handleEndpoint(ctx: AppContext): Promise<void> {
-    const client = ctx.state.client;
-    if (client === undefined) throw new ApiError('unauthorized', 'Authentication required');
+    const client = clientOf(ctx);
     const ids: Record<string, Id> = {};
-    for (const name of e.pathIds) ids[name] = orThrow(parsePathId(name, ctx.params[name]));
-    const query = orThrow(decode<unknown, unknown>(e.query ?? NoBody, 'query parameters', 'query')({ ...ctx.query }));
-    const raw = (ctx.request as { body?: unknown }).body;
-    const body =
-      e.body !== undefined
-        ? orThrow(decode(e.body)(hasBody(ctx) ? raw : undefined))
-        : hasBody(ctx)
-          ? orThrow(decode(NoBody)(raw))
-          : undefined;
-    const result = await e.run(app, { client, ids, query, body })();
-    const value = orThrow(result);
-    ctx.status = e.status;
-    if (e.response !== undefined) {
-      ctx.body = versioning.render(e.response.kind, value, ctx.state.apiVersion ?? versioning.latest);
-    }
+    for (const name of e.pathIds) ids[name] = parseId(ctx, name);
+    const query = decodeQuery(ctx, e.query ?? NoBody);
+    const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoBody);
+    const value = await runUseCase(e.run(app, { client, ids, query, body }));
+    if (e.response === undefined) noContent(ctx);
+    else respond(ctx, e.status, e.response.kind, value);
   },
 });

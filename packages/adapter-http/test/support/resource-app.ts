@@ -1,0 +1,47 @@
+/**
+ * The full API on a fresh memory store with the sandbox demo seeded: what the
+ * resource tests drive through `app.callback()`.
+ */
+import pino from 'pino';
+import supertest from 'supertest';
+import * as E from 'fp-ts/lib/Either.js';
+import { Application, Clock, StorePorts, createApplication } from '@debtkit/core';
+import { SandboxCreditBureau, createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
+import { createApp } from '../../src/http/app.js';
+import { createApiRoutes } from '../../src/http/routes/index.js';
+import { generateToken, hashToken } from '../../src/http/token-issuer.js';
+
+export const TODAY = '2026-03-15';
+export const fixedClock = (iso = `${TODAY}T12:00:00.000Z`): Clock => ({ now: () => new Date(iso) });
+
+export interface ResourceHarness {
+  readonly request: ReturnType<typeof supertest.agent>;
+  readonly token: string;
+  readonly store: StorePorts;
+  readonly application: Application;
+  readonly demo: DemoSeed;
+  readonly auth: { Authorization: string };
+}
+
+export const resourceHarness = async (store: StorePorts = createMemoryStore(), clock: Clock = fixedClock()): Promise<ResourceHarness> => {
+  const token = generateToken('sandbox');
+  const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
+  if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
+  const application = createApplication({ store, clock, bureau: new SandboxCreditBureau() });
+  const app = createApp({
+    store,
+    clock,
+    config: { environment: 'sandbox', adminToken: 'admin-secret-token-for-tests' },
+    logger: pino({ level: 'silent' }),
+    routes: createApiRoutes(application),
+    application,
+  });
+  return {
+    request: supertest.agent(app.callback()),
+    token,
+    store,
+    application,
+    demo: seeded.right,
+    auth: { Authorization: `Bearer ${token}` },
+  };
+};
