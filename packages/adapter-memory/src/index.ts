@@ -1,0 +1,17 @@
+/**
+ * @debtkit/adapter-memory: every storage port in memory, and the sandbox
+ * credit bureau. One export line per module; add new modules below.
+ */
+export * from './memory-store.js';
+export * from './memory-client-repository.js';
+export * from './memory-token-repository.js';
+export * from './memory-user-repository.js';
+export * from './memory-account-repository.js';
+export * from './memory-credit-score-repository.js';
+export * from './memory-bureau-flow-repository.js';
+export * from './memory-payment-plan-repository.js';
+export * from './memory-plan-payment-repository.js';
+export * from './memory-content-repository.js';
+export * from './memory-store-health.js';
+export * from './sandbox-credit-bureau.js';
+export * from './demo-seed.js';

@@ -1,0 +1,87 @@
+/**
+ * `AccountRepository` in memory: accounts are kept per owning user, so a lookup
+ * is two map reads and another user's account is unreachable.
+ */
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type {
+  AccountFilter,
+  AccountId,
+  AccountPatch,
+  AccountRecord,
+  AccountRepository,
+  DomainError,
+  NewAccount,
+  Page,
+  PageRequest,
+  UserId,
+} from '@debtkit/core';
+import { IdSequence, applyPatch, lazyRight, pageOf } from './memory-collection.js';
+
+/** Every field is flat except the history array; copying it is all a detached copy needs. */
+const copyAccount = (a: AccountRecord): AccountRecord => ({ ...a, payments_history: [...a.payments_history] });
+
+const FROZEN: ReadonlyArray<keyof AccountRecord> = ['id', 'user_id', 'created_at'];
+
+const filterOf = (filter: AccountFilter): ((a: AccountRecord) => boolean) | undefined => {
+  const { type, status } = filter;
+  if (type === undefined && status === undefined) return undefined;
+  return (a) => (type === undefined || a.type === type) && (status === undefined || a.status === status);
+};
+
+export class MemoryAccountRepository implements AccountRepository {
+  /** user → (account id → account), each inner map in ascending id order. */
+  private readonly byUser = new Map<UserId, Map<AccountId, AccountRecord>>();
+  private readonly ids = new IdSequence();
+
+  create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
+    return lazyRight(() => {
+      const record = copyAccount({ ...account, id: this.ids.next() });
+      let accounts = this.byUser.get(record.user_id);
+      if (accounts === undefined) {
+        accounts = new Map();
+        this.byUser.set(record.user_id, accounts);
+      }
+      accounts.set(record.id, record);
+      return copyAccount(record);
+    });
+  }
+
+  get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+    return lazyRight(() => {
+      const found = this.byUser.get(userId)?.get(accountId);
+      return found === undefined ? O.none : O.some(copyAccount(found));
+    });
+  }
+
+  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
+    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyAccount, filterOf(filter)));
+  }
+
+  listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {
+    return lazyRight(() => {
+      const accounts = this.byUser.get(userId);
+      return accounts === undefined ? [] : Array.from(accounts.values(), copyAccount);
+    });
+  }
+
+  update(userId: UserId, accountId: AccountId, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+    return lazyRight(() => {
+      const accounts = this.byUser.get(userId);
+      const found = accounts?.get(accountId);
+      if (accounts === undefined || found === undefined) return O.none;
+      // Copy after patching: the patch's history array must not become the stored one.
+      const next = copyAccount(applyPatch(found, patch, FROZEN));
+      accounts.set(accountId, next); // same key: keeps its place in the ascending order
+      return O.some(copyAccount(next));
+    });
+  }
+
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => {
+      const count = this.byUser.get(userId)?.size ?? 0;
+      this.byUser.delete(userId);
+      return count;
+    });
+  }
+}

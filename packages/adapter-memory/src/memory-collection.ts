@@ -1,0 +1,66 @@
+/**
+ * Building blocks every in-memory repository shares: id allocation, paging over
+ * records kept in ascending id order, and lazy TaskEithers.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
+
+/** Ascending ids for one collection, starting at 1 and never reused (DESIGN 4). */
+export class IdSequence {
+  private last = 0;
+
+  next(): Id {
+    this.last += 1;
+    // A counter from 1 upwards is a valid Id by construction; decoding it on every insert would be wasted work.
+    return this.last as Id;
+  }
+}
+
+/**
+ * Run `f` when the task runs, not when it is built: a TaskEither that is never
+ * run must not touch the store, and a read sees the store as of its run.
+ * There is no `await` between reading and writing inside `f`, so each call is
+ * atomic on the single JavaScript thread (that is what makes compare-and-set work).
+ */
+export const lazyRight =
+  <A>(f: () => A): TE.TaskEither<DomainError, A> =>
+  () =>
+    Promise.resolve(E.right(f()));
+
+/** Like `lazyRight`, for operations that can fail with a domain error. */
+export const lazyEither =
+  <A>(f: () => E.Either<DomainError, A>): TE.TaskEither<DomainError, A> =>
+  () =>
+    Promise.resolve(f());
+
+/**
+ * One page of `records` (which must be in ascending id order): those with
+ * id > `startingAfter` that match, at most `limit` of them, copied. `hasMore` is
+ * exact: it looks for one more match past the page instead of guessing from the size.
+ */
+export const pageOf = <A extends { readonly id: number }>(
+  records: Iterable<A>,
+  page: PageRequest,
+  copy: (a: A) => A,
+  matches?: (a: A) => boolean,
+): Page<A> => {
+  const after = page.startingAfter ?? 0;
+  const items: A[] = [];
+  for (const r of records) {
+    if (r.id <= after || (matches !== undefined && !matches(r))) continue;
+    if (items.length === page.limit) return { items, hasMore: true };
+    items.push(copy(r));
+  }
+  return { items, hasMore: false };
+};
+
+/** Copy a record's own fields; patch keys whose value is `undefined`, or that name `frozen` fields, are ignored. */
+export const applyPatch = <R extends object>(record: R, patch: NoInfer<Partial<R>>, frozen: ReadonlyArray<keyof R>): R => {
+  const next = { ...record };
+  for (const key of Object.keys(patch) as Array<keyof R>) {
+    const value = patch[key];
+    if (value !== undefined && !frozen.includes(key)) next[key] = value;
+  }
+  return next;
+};

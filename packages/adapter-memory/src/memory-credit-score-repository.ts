@@ -1,0 +1,66 @@
+/**
+ * `CreditScoreRepository` in memory. The latest score is read on every credit
+ * score request: scores are kept per user in ascending id order, so the latest
+ * is the last element.
+ */
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { CreditScoreRecord, CreditScoreRepository, DomainError, FactorObject, NewCreditScore, UserId } from '@debtkit/core';
+import { IdSequence, lazyRight } from './memory-collection.js';
+
+const copyFactor = (f: FactorObject): FactorObject => ({ amount: f.amount, factor: f.factor });
+const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f === null ? null : copyFactor(f));
+
+const copyScore = (s: CreditScoreRecord): CreditScoreRecord => ({
+  ...s,
+  payment_history: copyNullableFactor(s.payment_history),
+  credit_utilization: copyNullableFactor(s.credit_utilization),
+  derogatory_marks: copyNullableFactor(s.derogatory_marks),
+  credit_age: copyNullableFactor(s.credit_age),
+  credit_mix: copyFactor(s.credit_mix),
+  new_credit: copyFactor(s.new_credit),
+});
+
+export class MemoryCreditScoreRepository implements CreditScoreRepository {
+  /** user → scores in ascending id order (ids come from one ascending sequence). */
+  private readonly byUser = new Map<UserId, CreditScoreRecord[]>();
+  private readonly ids = new IdSequence();
+
+  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
+    return lazyRight(() => {
+      const record = copyScore({ ...score, id: this.ids.next() });
+      const scores = this.byUser.get(record.user_id);
+      if (scores === undefined) this.byUser.set(record.user_id, [record]);
+      else scores.push(record);
+      return copyScore(record);
+    });
+  }
+
+  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>> {
+    return lazyRight(() => {
+      const scores = this.byUser.get(userId);
+      const last = scores?.[scores.length - 1];
+      return last === undefined ? O.none : O.some(copyScore(last));
+    });
+  }
+
+  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
+    return lazyRight(() => {
+      const scores = this.byUser.get(userId) ?? [];
+      const newestFirst: CreditScoreRecord[] = [];
+      for (let i = scores.length - 1; i >= 0; i--) {
+        const s = scores[i];
+        if (s !== undefined) newestFirst.push(copyScore(s));
+      }
+      return newestFirst;
+    });
+  }
+
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => {
+      const count = this.byUser.get(userId)?.length ?? 0;
+      this.byUser.delete(userId);
+      return count;
+    });
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * `PaymentPlanRepository` in memory: plans are kept per owning user.
+ */
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { DomainError, NewPaymentPlan, Page, PageRequest, PaymentPlanId, PaymentPlanRecord, PaymentPlanRepository, UserId } from '@debtkit/core';
+import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
+
+const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
+  ...p,
+  account_ids: [...p.account_ids],
+  order: [...p.order],
+  schedule: p.schedule.map((m) => ({ month: m.month, date: m.date, payments: m.payments.map((x) => ({ ...x })) })),
+});
+
+export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
+  /** user → (plan id → plan), each inner map in ascending id order. */
+  private readonly byUser = new Map<UserId, Map<PaymentPlanId, PaymentPlanRecord>>();
+  private readonly ids = new IdSequence();
+
+  create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
+    return lazyRight(() => {
+      const record = copyPlan({ ...plan, id: this.ids.next() });
+      let plans = this.byUser.get(record.user_id);
+      if (plans === undefined) {
+        plans = new Map();
+        this.byUser.set(record.user_id, plans);
+      }
+      plans.set(record.id, record);
+      return copyPlan(record);
+    });
+  }
+
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
+    return lazyRight(() => {
+      const found = this.byUser.get(userId)?.get(planId);
+      return found === undefined ? O.none : O.some(copyPlan(found));
+    });
+  }
+
+  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
+    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyPlan));
+  }
+
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+    return lazyRight(() => this.byUser.get(userId)?.delete(planId) ?? false);
+  }
+
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => {
+      const count = this.byUser.get(userId)?.size ?? 0;
+      this.byUser.delete(userId);
+      return count;
+    });
+  }
+}

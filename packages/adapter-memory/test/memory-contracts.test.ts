@@ -1,0 +1,47 @@
+/**
+ * The memory store against every storage contract, plus what only the memory
+ * adapter promises (ids from 1 per collection, independent stores, lazy tasks).
+ */
+import { expect } from 'chai';
+import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts } from '@debtkit/core/testing';
+import { createMemoryStore } from '../src/memory-store.js';
+
+runStoreContracts('memory store', async () => createMemoryStore());
+
+describe('memory store', () => {
+  it('allocates ids per collection, each starting at 1', async () => {
+    const store = createMemoryStore();
+    const client = await expectRight(store.clients.create(aClient()));
+    const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
+    const user = await expectRight(store.users.create(aUser(client.id)));
+    const account = await expectRight(store.accounts.create(anAccount(user.id)));
+    const secondAccount = await expectRight(store.accounts.create(anAccount(user.id)));
+    const score = await expectRight(store.creditScores.add(aCreditScore(user.id)));
+    const plan = await expectRight(store.paymentPlans.create(aPaymentPlan(user.id)));
+    const payment = await expectRight(store.planPayments.create(aPlanPayment(user.id, plan.id)));
+    expect([client.id, token.id, user.id, account.id, secondAccount.id, score.id, plan.id, payment.id]).to.deep.equal([1, 1, 1, 1, 2, 1, 1, 1]);
+  });
+
+  it('each createMemoryStore() is a separate, empty store', async () => {
+    const first = createMemoryStore();
+    const user = await expectRight(first.users.create(aUser(anId(1))));
+    const second = createMemoryStore();
+    await expectNone(second.users.get(anId(1), user.id));
+    expect((await expectRight(second.users.create(aUser(anId(1))))).id).to.equal(1);
+    expect(await expectSome(first.users.get(anId(1), user.id))).to.deep.equal(user);
+  });
+
+  it('a task changes the store when it runs, not when it is built', async () => {
+    const store = createMemoryStore();
+    const create = store.users.create(aUser(anId(1)));
+    expect(await expectRight(store.users.list(anId(1), { limit: 20 }))).to.deep.equal({ items: [], hasMore: false });
+    const created = await expectRight(create);
+    expect(created.id).to.equal(1);
+    expect((await expectRight(store.users.list(anId(1), { limit: 20 }))).items).to.have.length(1);
+  });
+
+  it('close() resolves: there is nothing to release', async () => {
+    const store = createMemoryStore();
+    expect(await store.close()).to.equal(undefined);
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * @debtkit/core/testing: the storage contract suites every store adapter runs,
+ * the object mothers that feed them, and TaskEither assertions.
+ * Needs mocha's globals (`describe`, `it`, hooks) and chai at run time.
+ */
+export * from './contract-harness.js';
+export * from './record-mothers.js';
+export { itPagesAscendingById } from './paging.contract.js';
+export type { PagedCollection } from './paging.contract.js';
+export { runStoreContracts } from './store.contract.js';
+export { clientRepositoryContract } from './client-repository.contract.js';
+export { tokenRepositoryContract } from './token-repository.contract.js';
+export { userRepositoryContract } from './user-repository.contract.js';
+export { accountRepositoryContract } from './account-repository.contract.js';
+export { creditScoreRepositoryContract } from './credit-score-repository.contract.js';
+export { bureauFlowRepositoryContract } from './bureau-flow-repository.contract.js';
+export { paymentPlanRepositoryContract } from './payment-plan-repository.contract.js';
+export { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
+export { contentRepositoryContract } from './content-repository.contract.js';
+export { storeHealthContract } from './store-health.contract.js';

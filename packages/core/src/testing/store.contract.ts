@@ -1,0 +1,35 @@
+/**
+ * Every storage port's contract, run against one store adapter (DESIGN 2): the
+ * memory and mongo adapters each call this once from their tests.
+ */
+import type { StoreContractOptions, StoreFactory } from './contract-harness.js';
+import { accountRepositoryContract } from './account-repository.contract.js';
+import { bureauFlowRepositoryContract } from './bureau-flow-repository.contract.js';
+import { clientRepositoryContract } from './client-repository.contract.js';
+import { contentRepositoryContract } from './content-repository.contract.js';
+import { creditScoreRepositoryContract } from './credit-score-repository.contract.js';
+import { paymentPlanRepositoryContract } from './payment-plan-repository.contract.js';
+import { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
+import { storeHealthContract } from './store-health.contract.js';
+import { tokenRepositoryContract } from './token-repository.contract.js';
+import { userRepositoryContract } from './user-repository.contract.js';
+
+/**
+ * Register one `describe` per storage port. `makeStore` is called before every
+ * test and must return a new, empty store; it is closed after the test
+ * (`opts.cleanup` runs first, e.g. to drop a test database).
+ * @example
+ *   runStoreContracts('memory store', async () => createMemoryStore());
+ */
+export function runStoreContracts(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
+  clientRepositoryContract(name, makeStore, opts);
+  tokenRepositoryContract(name, makeStore, opts);
+  userRepositoryContract(name, makeStore, opts);
+  accountRepositoryContract(name, makeStore, opts);
+  creditScoreRepositoryContract(name, makeStore, opts);
+  bureauFlowRepositoryContract(name, makeStore, opts);
+  paymentPlanRepositoryContract(name, makeStore, opts);
+  planPaymentRepositoryContract(name, makeStore, opts);
+  contentRepositoryContract(name, makeStore, opts);
+  storeHealthContract(name, makeStore, opts);
+}
