@@ -87,7 +87,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     expect(score.score).to.be.within(300, 850);
     expect(score.credit_mix.amount).to.equal(2);
     expect(score.credit_mix.factor).to.equal('Poor');
-    expect(score.credit_utilization.amount).to.equal(25);
+    expect(score.credit_utilization?.amount).to.equal(25);
 
     // A second authentication skips consent and stores a second score.
     expect(await run(app.invokeBureau(scope, { device_ip: '2001:db8::1' }))).to.deep.equal({ step: 'validate_otp' });

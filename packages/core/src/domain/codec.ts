@@ -6,10 +6,17 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { DomainError, ErrorDetail, validationError } from './errors.js';
 
+// Union and intersection members appear in the context under their index;
+// they are not part of the path a client sees.
+const isComposite = (type: t.Decoder<unknown, unknown> | undefined): boolean => {
+  const tag = (type as { _tag?: unknown } | undefined)?._tag;
+  return tag === 'UnionType' || tag === 'IntersectionType';
+};
+
 const describe = (context: t.Context): string =>
   context
+    .filter((c, i) => c.key !== '' && !isComposite(context[i - 1]?.type))
     .map((c) => c.key)
-    .filter((k) => k !== '')
     .join('.');
 
 const expected = (e: t.ValidationError): string => {
@@ -43,19 +50,42 @@ const isRecord = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
+ * The codec `strictObject` returns: a plain `t.Type` that also exposes its
+ * property codecs, so tools that describe codecs (the OpenAPI generator) can
+ * walk it like `t.type`/`t.partial`. `_tag` names it the way io-ts names its own
+ * codec classes.
+ */
+export class StrictObjectType<R extends t.Props, O extends t.Props, A = unknown> extends t.Type<A, unknown, unknown> {
+  readonly _tag = 'StrictObjectType' as const;
+  constructor(
+    name: string,
+    is: t.Is<A>,
+    validate: t.Validate<unknown, A>,
+    encode: t.Encode<A, unknown>,
+    /** The properties that must be present. */
+    readonly required: R,
+    /** The properties that may be absent. */
+    readonly optional: O,
+  ) {
+    super(name, is, validate, encode);
+  }
+}
+
+/**
  * An object codec with required and optional properties that rejects unknown
  * keys. Optional properties may be absent; whether `null` is allowed is up to
  * the property codec.
+ * @example strictObject('PingBody', { payload: t.string }).decode({ payload: 'x', extra: 1 }) // Left: extra is not a known field
  */
 export const strictObject = <R extends t.Props, O extends t.Props = {}>(
   name: string,
   required: R,
   optional: O = {} as O,
-): t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>, unknown, unknown> => {
+): StrictObjectType<R, O, t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>> => {
   const base = t.intersection([t.type(required), t.partial(optional)]);
   const known = new Set([...Object.keys(required), ...Object.keys(optional)]);
   type A = t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<O>>;
-  return new t.Type<A, unknown, unknown>(
+  return new StrictObjectType<R, O, A>(
     name,
     (u): u is A => base.is(u) && Object.keys(u as object).every((k) => known.has(k)),
     (u, c) => {
@@ -71,13 +101,17 @@ export const strictObject = <R extends t.Props, O extends t.Props = {}>(
         );
       }
       const r = base.validate(u, c);
-      if (E.isLeft(r)) return r;
+      // The intersection puts its member index ('0', '1') in each error's context:
+      // drop it, so a detail's path reads `name`, not `0.name`.
+      if (E.isLeft(r)) return t.failures(r.left.map((e) => ({ ...e, context: [...e.context.slice(0, c.length), ...e.context.slice(c.length + 1)] })));
       // Keep only the known keys, with their decoded values.
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(u)) out[k] = (r.right as Record<string, unknown>)[k];
       return t.success(out as A);
     },
     (a) => a,
+    required,
+    optional,
   );
 };
 
