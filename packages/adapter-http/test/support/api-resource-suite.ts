@@ -1,0 +1,348 @@
+/**
+ * Every resource endpoint over HTTP (`app.callback()`), success and error paths.
+ */
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import { FactorName, IsoDate, Timestamp, factorObject, Id } from '@debtkit/core';
+import type { StorePorts } from '@debtkit/core';
+import { ResourceHarness, resourceHarness } from './resource-app.js';
+
+const DEMO = '/api/users/1';
+
+/**
+ * The resource suite, run once per store (memory, and mongo through the real driver).
+ * `makeStore` gives a fresh, empty store for each test.
+ */
+export const apiResourceSuite = (name: string, makeStore: () => Promise<StorePorts>): void =>
+describe(`API resources over HTTP (${name})`, () => {
+  let h: ResourceHarness;
+  let store: StorePorts | undefined;
+  beforeEach(async () => {
+    store = await makeStore();
+    h = await resourceHarness(store);
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
+
+  const newUser = async (last_name = 'Okafor'): Promise<number> => {
+    const res = await h.request.post('/api/users').set(h.auth).send({ last_name, first_name: 'Ada' }).expect(201);
+    return res.body.id as number;
+  };
+  const loan = (over: Record<string, unknown> = {}) => ({
+    name: 'Personal loan',
+    type: 'loan',
+    subtype: 'personal_loan',
+    balance: 500_000,
+    apr: 12.5,
+    minimum_payment: 15_000,
+    mask: '1234',
+    opened_at: '2021-05-01',
+    payments_history: ['1', '1', 'E', '2'],
+    ...over,
+  });
+
+  describe('credit scores (spec 4.1)', () => {
+    it('serves the demo user score with every spec field', async () => {
+      const res = await h.request.get(`${DEMO}/credit_scores`).set(h.auth).expect(200).expect('Content-Type', /json/);
+      expect(res.body).to.have.all.keys(
+        'id', 'date', 'last_name', 'score', 'increase', 'payment_history', 'credit_utilization', 'derogatory_marks', 'credit_age', 'credit_mix', 'new_credit',
+      );
+      expect(res.body.date).to.equal('2026-03-15');
+      expect(res.body.last_name).to.equal('Rivera');
+      expect(res.body.score).to.be.within(300, 850);
+      expect(res.headers['api-version']).to.equal('2024-07-01');
+    });
+
+    it('answers 404 before the user has authenticated with the bureau', async () => {
+      const id = await newUser();
+      const res = await h.request.get(`/api/users/${id}/credit_scores`).set(h.auth).expect(404);
+      expect(res.body.error.code).to.equal('not_found');
+    });
+
+    // Both sides of every Good threshold, as served.
+    const boundaries: ReadonlyArray<[FactorName, number, 'Good' | 'Poor']> = [
+      ['payment_history', 90, 'Good'], ['payment_history', 89.99, 'Poor'], ['payment_history', 100, 'Good'], ['payment_history', 0, 'Poor'],
+      ['credit_utilization', 30, 'Good'], ['credit_utilization', 30.01, 'Poor'], ['credit_utilization', 0, 'Good'], ['credit_utilization', 100, 'Poor'],
+      ['derogatory_marks', 0, 'Good'], ['derogatory_marks', 1, 'Poor'], ['derogatory_marks', 100, 'Poor'],
+      ['credit_age', 5, 'Poor'], ['credit_age', 5.01, 'Good'], ['credit_age', 0, 'Poor'], ['credit_age', 100, 'Good'],
+      ['credit_mix', 2, 'Poor'], ['credit_mix', 3, 'Good'], ['credit_mix', 0, 'Poor'], ['credit_mix', 6, 'Good'],
+      ['new_credit', 2, 'Good'], ['new_credit', 3, 'Poor'], ['new_credit', 0, 'Good'], ['new_credit', 100, 'Poor'],
+    ];
+    for (const [name, amount, expected] of boundaries) {
+      it(`serves ${name} = ${amount} as ${expected}`, async () => {
+        const id = await newUser();
+        const base = { date: '2026-03-15' as IsoDate, last_name: 'Okafor', score: 700, increase: 0, user_id: id as Id, created_at: '2026-03-15T12:00:00.000Z' as Timestamp };
+        const factors = {
+          payment_history: factorObject('payment_history', 95), credit_utilization: factorObject('credit_utilization', 10),
+          derogatory_marks: factorObject('derogatory_marks', 0), credit_age: factorObject('credit_age', 7),
+          credit_mix: factorObject('credit_mix', 3), new_credit: factorObject('new_credit', 1),
+        };
+        const added = await h.store.creditScores.add({ ...base, ...factors, [name]: factorObject(name, amount) })();
+        expect(E.isRight(added)).to.equal(true);
+        const res = await h.request.get(`/api/users/${id}/credit_scores`).set(h.auth).expect(200);
+        expect(res.body[name]).to.deep.equal({ amount, factor: expected });
+      });
+    }
+
+    it('lists the history newest first', async () => {
+      const res = await h.request.get(`${DEMO}/credit_scores/history`).set(h.auth).expect(200);
+      expect(res.body.credit_scores).to.have.length(1);
+    });
+  });
+
+  describe('users (DESIGN 7.1)', () => {
+    it('creates, reads, lists, patches and deletes a user', async () => {
+      const created = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Nakamura', email: 'k@example.com' }).expect(201);
+      expect(created.body).to.deep.include({ last_name: 'Nakamura', email: 'k@example.com', first_name: null, phone: null, date_of_birth: null });
+      const id = created.body.id;
+      expect(id).to.be.greaterThan(1);
+      await h.request.get(`/api/users/${id}`).set(h.auth).expect(200);
+      const patched = await h.request.patch(`/api/users/${id}`).set(h.auth).send({ first_name: 'Kenji', phone: null }).expect(200);
+      expect(patched.body.first_name).to.equal('Kenji');
+      const page = await h.request.get('/api/users?limit=1').set(h.auth).expect(200);
+      expect(page.body.users.map((u: { id: number }) => u.id)).to.deep.equal([1]);
+      expect(page.body.has_more).to.equal(true);
+      const rest = await h.request.get('/api/users?limit=1&starting_after=1').set(h.auth).expect(200);
+      expect(rest.body).to.deep.equal({ users: [patched.body], has_more: false });
+      await h.request.delete(`/api/users/${id}`).set(h.auth).expect(204);
+      await h.request.get(`/api/users/${id}`).set(h.auth).expect(404);
+    });
+
+    it('rejects bad user input with details and changes nothing', async () => {
+      const res = await h.request.post('/api/users').set(h.auth).send({ last_name: '', email: 'nope', admin: true }).expect(400);
+      expect(res.body.error.code).to.equal('validation_error');
+      expect(res.body.error.details.map((d: { path: string }) => d.path)).to.include('admin');
+      const again = await h.request.post('/api/users').set(h.auth).send({ last_name: '', email: 'nope' }).expect(400);
+      expect(again.body.error.details.map((d: { path: string }) => d.path)).to.have.members(['last_name', 'email']);
+      const list = await h.request.get('/api/users').set(h.auth).expect(200);
+      expect(list.body.users).to.have.length(1);
+      await h.request.get('/api/users?limit=0').set(h.auth).expect(400);
+      await h.request.get('/api/users?limit=101').set(h.auth).expect(400);
+      await h.request.get('/api/users?starting_after=abc').set(h.auth).expect(400);
+      await h.request.get('/api/users?color=red').set(h.auth).expect(400);
+    });
+
+    for (const bad of ['0', '-1', '1.5', '9007199254740993', 'abc', '01']) {
+      it(`answers 400 for the path id ${bad}`, async () => {
+        const res = await h.request.get(`/api/users/${bad}/accounts/1`).set(h.auth).expect(400);
+        expect(res.body.error.code).to.equal('validation_error');
+        expect(res.body.error.details[0].path).to.equal('id');
+      });
+    }
+
+    it("answers another client's user exactly like a missing one", async () => {
+      const created = await h.request
+        .post('/admin/clients')
+        .set('Authorization', 'Bearer admin-secret-token-for-tests')
+        .send({ name: 'Other fintech' })
+        .expect(201);
+      const other = { Authorization: `Bearer ${created.body.token}` };
+      const foreign = await h.request.get(`${DEMO}/credit_scores`).set(other).expect(404);
+      const missing = await h.request.get('/api/users/999/credit_scores').set(other).expect(404);
+      expect(foreign.body.error.message).to.equal(missing.body.error.message);
+      await h.request.get(`${DEMO}/accounts/1`).set(other).expect(404);
+      await h.request.delete(`${DEMO}/payment_plans/1`).set(other).expect(404);
+      await h.request.post(`${DEMO}/bureau/auth/abort`).set(other).expect(404);
+      const mine = await h.request.get('/api/users').set(other).expect(200);
+      expect(mine.body.users).to.deep.equal([]);
+    });
+  });
+
+  describe('accounts (spec 4.4, DESIGN 7.2)', () => {
+    it('links an account and serves every spec field, absent ones as null', async () => {
+      const id = await newUser();
+      const created = await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
+      const res = await h.request.get(`/api/users/${id}/accounts/${created.body.id}`).set(h.auth).expect(200);
+      expect(res.body).to.have.all.keys(
+        'id', 'name', 'type', 'subtype', 'mask', 'status', 'nickname', 'user_apr', 'user_minimum_payment', 'effective_minimum_payment',
+        'effective_apr', 'original_loan_amount', 'balance', 'limit', 'last_payment_amount', 'last_updated_at', 'last_payment_date',
+        'opened_at', 'closed_at', 'institution_name', 'institution_logo', 'next_payment_due_date', 'user_next_payment_date',
+        'first_time_payment', 'expected_payoff_date', 'payments_history',
+      );
+      expect(res.body).to.deep.include({ status: 'active', effective_apr: 12.5, effective_minimum_payment: 15_000, nickname: null, limit: null });
+      expect(res.body.expected_payoff_date).to.match(/^20\d\d-\d\d-15$/);
+    });
+
+    it('rejects invalid accounts field by field', async () => {
+      const id = await newUser();
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [loan({ mask: '12345' }), 'mask'], [loan({ type: 'crypto' }), 'type'], [loan({ balance: -1 }), 'balance'],
+        [loan({ balance: 1.5 }), 'balance'], [loan({ payments_history: Array(25).fill('1') }), 'payments_history'],
+        [loan({ payments_history: ['X'] }), 'payments_history.0'], [loan({ opened_at: '2023-02-30' }), 'opened_at'],
+        [loan({ user_apr: 3 }), 'user_apr'], [loan({ apr: 101 }), 'apr'],
+      ];
+      for (const [body, path] of cases) {
+        const res = await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(body).expect(400);
+        expect(res.body.error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).to.include(path);
+      }
+      const list = await h.request.get(`/api/users/${id}/accounts`).set(h.auth).expect(200);
+      expect(list.body.accounts).to.deep.equal([]);
+    });
+
+    it('lists with paging and filters', async () => {
+      const all = await h.request.get(`${DEMO}/accounts`).set(h.auth).expect(200);
+      expect(all.body.accounts).to.have.length(7);
+      expect(all.body.has_more).to.equal(false);
+      const loans = await h.request.get(`${DEMO}/accounts?type=loan&status=active&limit=2`).set(h.auth).expect(200);
+      expect(loans.body.accounts).to.have.length(2);
+      expect(loans.body.has_more).to.equal(true);
+      const depository = await h.request.get(`${DEMO}/accounts?type=depository`).set(h.auth).expect(200);
+      expect(depository.body.accounts.map((a: { subtype: string }) => a.subtype)).to.deep.equal(['checking']);
+      await h.request.get(`${DEMO}/accounts?type=crypto`).set(h.auth).expect(400);
+    });
+
+    it('patches user fields and follows the status transitions', async () => {
+      const patched = await h.request.patch(`${DEMO}/accounts/1`).set(h.auth).send({ nickname: 'Daily card', user_apr: 9.99, status: 'disabled' }).expect(200);
+      expect(patched.body).to.deep.include({ nickname: 'Daily card', user_apr: 9.99, effective_apr: 9.99, status: 'disabled' });
+      await h.request.patch(`${DEMO}/accounts/1`).set(h.auth).send({ status: 'active' }).expect(200);
+      const closed = await h.request.patch(`${DEMO}/accounts/1`).set(h.auth).send({ status: 'closed' }).expect(200);
+      expect(closed.body.closed_at).to.equal('2026-03-15');
+      const reopen = await h.request.patch(`${DEMO}/accounts/1`).set(h.auth).send({ status: 'active' }).expect(409);
+      expect(reopen.body.error.code).to.equal('conflict');
+      const forbidden = await h.request.patch(`${DEMO}/accounts/2`).set(h.auth).send({ balance: 0 }).expect(400);
+      expect(forbidden.body.error.details[0].path).to.equal('balance');
+      await h.request.get(`${DEMO}/accounts/999`).set(h.auth).expect(404);
+    });
+  });
+
+  describe('bureau authentication (spec 4.2, 4.3, DESIGN 7.4)', () => {
+    it('runs the whole flow to a stored credit score', async () => {
+      const id = await newUser('Lindqvist');
+      await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
+      const base = `/api/users/${id}/bureau/auth`;
+      expect((await h.request.get(base).set(h.auth).expect(200)).body).to.deep.equal({ status: 'initial', step: null });
+      expect((await h.request.post(`${base}/invoke`).set(h.auth).send({ device_ip: '198.51.100.23' }).expect(200)).body).to.deep.equal({ step: 'consent' });
+      const early = await h.request.post(`${base}/identity`).set(h.auth).send({ ssn_last4: '1234', date_of_birth: '1990-01-01' }).expect(409);
+      expect(early.body.error.message).to.contain('consent');
+      expect((await h.request.post(`${base}/consent`).set(h.auth).send({ accepted: true }).expect(200)).body).to.deep.equal({ status: 'pending', step: 'validate_otp' });
+      const wrong = await h.request.post(`${base}/validate_otp`).set(h.auth).send({ code: '654321' }).expect(400);
+      expect(wrong.body.error.code).to.equal('validation_error');
+      await h.request.post(`${base}/validate_otp`).set(h.auth).send({ code: '12345' }).expect(400);
+      expect((await h.request.post(`${base}/validate_otp`).set(h.auth).send({ code: '123456' }).expect(200)).body).to.deep.equal({ status: 'pending', step: 'identity' });
+      expect((await h.request.post(`${base}/identity`).set(h.auth).send({ ssn_last4: '1234', date_of_birth: '1990-01-01' }).expect(200)).body).to.deep.equal({
+        status: 'authenticated', step: null,
+      });
+      const score = await h.request.get(`/api/users/${id}/credit_scores`).set(h.auth).expect(200);
+      expect(score.body.last_name).to.equal('Lindqvist');
+      expect(score.body.increase).to.equal(0);
+    });
+
+    it('validates device_ip', async () => {
+      for (const device_ip of ['1.2.3', '999.1.1.1', 'localhost', 12345678, '']) {
+        const res = await h.request.post(`${DEMO}/bureau/auth/invoke`).set(h.auth).send({ device_ip }).expect(400);
+        expect(res.body.error.details[0].path).to.equal('device_ip');
+      }
+      await h.request.post(`${DEMO}/bureau/auth/invoke`).set(h.auth).send({}).expect(400);
+      await h.request.post(`${DEMO}/bureau/auth/invoke`).set(h.auth).send({ device_ip: '::ffff:192.0.2.1' }).expect(200);
+    });
+
+    it('answers 422 bureau_error for the Nomatch sandbox user', async () => {
+      const id = await newUser('Nomatch');
+      const res = await h.request.post(`/api/users/${id}/bureau/auth/invoke`).set(h.auth).send({ device_ip: '198.51.100.23' }).expect(422);
+      expect(res.body.error.code).to.equal('bureau_error');
+      expect((await h.request.get(`/api/users/${id}/bureau/auth`).set(h.auth).expect(200)).body.status).to.equal('initial');
+    });
+
+    it('aborts to initial, and answers 400 for the Locked sandbox user', async () => {
+      const abort = await h.request.post(`${DEMO}/bureau/auth/abort`).set(h.auth).expect(200);
+      expect(abort.body).to.deep.equal({ status: 'initial', step: null });
+      await h.request.post(`${DEMO}/bureau/auth/abort`).set(h.auth).send({ extra: 1 }).expect(400);
+      const id = await newUser('Locked');
+      await h.request.post(`/api/users/${id}/bureau/auth/invoke`).set(h.auth).send({ device_ip: '198.51.100.23' }).expect(200);
+      const locked = await h.request.post(`/api/users/${id}/bureau/auth/abort`).set(h.auth).expect(400);
+      expect(locked.body.error).to.deep.include({ code: 'validation_error', message: 'The identity cannot be deleted' });
+      expect((await h.request.get(`/api/users/${id}/bureau/auth`).set(h.auth).expect(200)).body).to.deep.equal({ status: 'pending', step: 'consent' });
+    });
+  });
+
+  describe('payment plans and payments (spec 4.6, DESIGN 7.6)', () => {
+    it('creates avalanche and snowball plans, records a payment, deletes a plan', async () => {
+      const avalanche = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000 }).expect(201);
+      const snowball = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'snowball', monthly_payment: 400_000 }).expect(201);
+      expect(avalanche.body).to.include.keys('id', 'strategy', 'monthly_payment', 'account_ids', 'order', 'months', 'payoff_date', 'total_interest', 'total_paid', 'created_at', 'schedule');
+      expect(avalanche.body.order[0]).to.equal(1); // the 24.99% card
+      expect(snowball.body.order[0]).to.equal(2); // the smallest balance
+      expect(avalanche.body.total_interest).to.be.at.most(snowball.body.total_interest);
+      const planId = avalanche.body.id;
+      expect((await h.request.get(`${DEMO}/payment_plans/${planId}`).set(h.auth).expect(200)).body).to.deep.equal(avalanche.body);
+      const list = await h.request.get(`${DEMO}/payment_plans`).set(h.auth).expect(200);
+      expect(list.body.payment_plans.map((p: { id: number }) => p.id)).to.deep.equal([planId, snowball.body.id]);
+
+      const payment = await h.request.post(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).send({ account_id: 2, amount: 10_000 }).expect(201);
+      expect(payment.body).to.deep.equal({ id: payment.body.id, payment_plan_id: planId, account_id: 2, amount: 10_000, date: '2026-03-15' });
+      const account = await h.request.get(`${DEMO}/accounts/2`).set(h.auth).expect(200);
+      expect(account.body.balance).to.equal(127_540 - 10_000);
+      expect(account.body.last_payment_amount).to.equal(10_000);
+      const payments = await h.request.get(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).expect(200);
+      expect(payments.body).to.deep.equal({ payments: [payment.body], has_more: false });
+      await h.request.post(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).send({ account_id: 7, amount: 100 }).expect(400);
+      await h.request.post(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).send({ account_id: 2, amount: 0 }).expect(400);
+      await h.request.post(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).send({ account_id: 2, amount: 100, date: '2030-01-01' }).expect(400);
+
+      const deleted = await h.request.delete(`${DEMO}/payment_plans/${planId}`).set(h.auth).expect(204);
+      expect(deleted.text).to.equal('');
+      await h.request.delete(`${DEMO}/payment_plans/${planId}`).set(h.auth).expect(404);
+      await h.request.get(`${DEMO}/payment_plans/${planId}/payments`).set(h.auth).expect(404);
+    });
+
+    it('rejects a budget below the minimums, unknown strategies and unknown accounts', async () => {
+      const low = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 1_000 }).expect(400);
+      expect(low.body.error.details[0].path).to.equal('monthly_payment');
+      await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'fastest', monthly_payment: 400_000 }).expect(400);
+      await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000, account_ids: [42] }).expect(400);
+      await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000, account_ids: [1, 1] }).expect(400);
+      const none = await h.request.get(`${DEMO}/payment_plans`).set(h.auth).expect(200);
+      expect(none.body.payment_plans).to.deep.equal([]);
+    });
+  });
+
+  describe('debt calculator (DESIGN 7.7)', () => {
+    it('computes months from a payment, and the payment from months', async () => {
+      const byPayment = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }).expect(200);
+      expect(byPayment.body).to.deep.include({ months: 25, total_interest: 226_606 });
+      const byMonths = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, months: 25 }).expect(200);
+      expect(byMonths.body.monthly_payment).to.be.at.most(50_000);
+      expect(byMonths.body.months).to.be.at.most(25);
+    });
+
+    it('rejects a payment that never pays off and mixed inputs', async () => {
+      const never = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 100 }).expect(400);
+      expect(never.body.error.code).to.equal('validation_error');
+      await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000, months: 12 }).expect(400);
+      await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, months: 601 }).expect(400);
+    });
+  });
+
+  describe('learning modules and articles (spec 4.5, DESIGN 7.8)', () => {
+    it('lists every module, filters by category, and rejects an unknown category', async () => {
+      const all = await h.request.get('/api/learning_modules').set(h.auth).expect(200);
+      expect(all.body.modules.length).to.be.at.least(16);
+      const investing = await h.request.get('/api/learning_modules?category=investing').set(h.auth).expect(200);
+      expect(investing.body.modules.length).to.be.at.least(2);
+      expect(investing.body.modules.every((m: { category: string }) => m.category === 'investing')).to.equal(true);
+      expect(Object.keys(investing.body.modules[0])).to.include.members(['category', 'title', 'content']);
+      const bad = await h.request.get('/api/learning_modules?category=astrology').set(h.auth).expect(400);
+      expect(bad.body.error.details[0].path).to.equal('category');
+    });
+
+    it('compresses the large modules response with gzip and leaves small bodies alone', async () => {
+      const gz = await h.request.get('/api/learning_modules').set(h.auth).set('Accept-Encoding', 'gzip').expect(200);
+      expect(gz.headers['content-encoding']).to.equal('gzip');
+      expect(gz.headers['vary']).to.match(/Accept-Encoding/i);
+      const small = await h.request.get(`${DEMO}/bureau/auth`).set(h.auth).set('Accept-Encoding', 'gzip').expect(200);
+      expect(small.headers['content-encoding']).to.equal(undefined);
+    });
+
+    it('pages articles, filters by category and reads one', async () => {
+      const page = await h.request.get('/api/articles?limit=2').set(h.auth).expect(200);
+      expect(page.body.articles).to.have.length(2);
+      expect(page.body.has_more).to.equal(true);
+      expect(page.body.articles[0]).to.have.all.keys('id', 'title', 'category', 'summary');
+      const one = await h.request.get(`/api/articles/${page.body.articles[0].id}`).set(h.auth).expect(200);
+      expect(one.body).to.include.keys('content', 'published_at');
+      await h.request.get('/api/articles/9999').set(h.auth).expect(404);
+      await h.request.get('/api/articles?category=nope').set(h.auth).expect(400);
+    });
+  });
+});
