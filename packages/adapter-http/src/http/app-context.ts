@@ -1,0 +1,61 @@
+/**
+ * The types every part of the HTTP adapter shares: what `createApp` needs
+ * (`AppDeps`), what a request carries (`AppState`), and how a route is declared
+ * (`RouteDef`). Resource routes are data, registered by `createApp` on one router.
+ */
+import type { RouterContext } from '@koa/router';
+import type { Logger } from 'pino';
+import type { Application, Client, Clock, Environment, StorePorts } from '@debtkit/core';
+
+/** What the HTTP adapter needs to know about the server's configuration. */
+export interface AppConfig {
+  readonly environment: Environment;
+  /** Bearer token of the admin API; when absent, everything under `/admin` answers 404. */
+  readonly adminToken?: string;
+}
+
+export interface AppDeps {
+  readonly store: StorePorts;
+  readonly clock: Clock;
+  readonly config: AppConfig;
+  /** Request lines and unexpected errors go here (inject one with a destination stream to read them in tests). */
+  readonly logger: Logger;
+  /** Resource routes, registered after the built-in ones (ping, health, admin). */
+  readonly routes: ReadonlyArray<RouteDef>;
+  /** The use cases bound to the same ports, for route factories that want them from here. */
+  readonly application?: Application;
+}
+
+/** What middleware leaves on `ctx.state` for the next ones and for handlers. */
+export interface AppState {
+  /** The request id echoed in `X-Request-Id`, error bodies and log lines. */
+  requestId: string;
+  /** The authenticated client; set on every `/api` request that reaches a handler. */
+  client?: Client;
+  /** The API version the response is rendered in; set on every `/api` request that reaches a handler. */
+  apiVersion?: string;
+  /** Set on `/admin` requests that presented the admin token. */
+  admin?: boolean;
+}
+
+export type AppContext = RouterContext<AppState>;
+
+/**
+ * Who may call a route. Authentication is decided by the path's area (`/api` →
+ * client token, `/admin` → admin token, anything else → none); `createApp`
+ * refuses a route whose declared `auth` disagrees with its area, so the table
+ * always tells the truth about what protects a route.
+ */
+export type RouteAuth = 'client' | 'admin' | 'none';
+
+export interface RouteDef {
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** A @koa/router pattern, e.g. `/api/users/:id/accounts/:account_id`. */
+  readonly path: string;
+  readonly auth: RouteAuth;
+  readonly handler: (ctx: AppContext) => Promise<void>;
+}
+
+/** The area a path belongs to, which decides its authentication. */
+export const authOfPath = (path: string): RouteAuth =>
+  path === '/api' || path.startsWith('/api/') ? 'client' : path === '/admin' || path.startsWith('/admin/') ? 'admin' : 'none';

@@ -1,0 +1,104 @@
+/**
+ * The Koa application (never listens: the server, or a test through
+ * `app.callback()`, does). Middleware order is the request's path through it:
+ *
+ *   requestId → standardHeaders → requestLog → errorHandler → compression →
+ *   jsonBody → clientAuth (/api) → adminAuth (/admin) → apiVersion (/api) →
+ *   router (the route table) → routeFallback (404 / 405)
+ *
+ * Everything from the error handler inward answers errors as JSON, and the
+ * headers set before it (request id, standard headers) survive on errors too.
+ *
+ * HEAD and OPTIONS: every GET route also answers HEAD (the router registers both;
+ * Koa drops the body). OPTIONS on a known path answers 204 with `Allow`, after
+ * the path's authentication like any other request: the API is for servers
+ * holding secret tokens, so browsers' CORS preflights are not served.
+ */
+import Koa from 'koa';
+import Router from '@koa/router';
+import { versioning } from '@debtkit/core';
+import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-context.js';
+import { ApiError } from './api-error.js';
+import { adminRoutes } from './admin.routes.js';
+import { operationsRoutes } from './operations.routes.js';
+import { isClientGone } from './middleware/client-gone.js';
+import { requestId } from './middleware/request-id.js';
+import { standardHeaders } from './middleware/standard-headers.js';
+import { requestLog } from './middleware/request-log.js';
+import { errorHandler } from './middleware/error-handler.js';
+import { compression } from './middleware/compression.js';
+import { jsonBody } from './middleware/json-body.js';
+import { clientAuth } from './middleware/client-auth.js';
+import { adminAuth } from './middleware/admin-auth.js';
+import { apiVersion } from './middleware/api-version.js';
+import { routeFallback } from './middleware/route-fallback.js';
+
+/** DESIGN 4: bodies over 1 MiB get 413. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A route's handler, behind a check that its declared authentication happened.
+ * The area middleware already enforces it; this keeps a route safe even if a
+ * path ever reached the router without passing through its area's check.
+ */
+const guarded = (route: RouteDef): RouteDef['handler'] => {
+  const area = authOfPath(route.path);
+  if (route.auth !== area) {
+    throw new Error(`createApp: ${route.method} ${route.path} declares auth '${route.auth}', but its path is in the '${area}' area`);
+  }
+  const { handler } = route;
+  switch (route.auth) {
+    case 'none':
+      return handler;
+    case 'client':
+      return async function clientRoute(ctx) {
+        if (ctx.state.client === undefined) throw new ApiError('unauthorized', 'A bearer token is required');
+        await handler(ctx);
+      };
+    case 'admin':
+      return async function adminRoute(ctx) {
+        if (ctx.state.admin !== true) throw new ApiError('unauthorized', 'The admin token is required');
+        await handler(ctx);
+      };
+  }
+};
+
+const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
+  // Case-sensitive, so the router and the areas' prefix checks agree on every path.
+  const router = new Router<AppState>({ sensitive: true });
+  const seen = new Set<string>();
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`createApp: ${key} is registered twice`);
+    seen.add(key);
+    router.register(route.path, [route.method], guarded(route));
+  }
+  return router;
+};
+
+export const createApp = (deps: AppDeps): Koa<AppState> => {
+  const { store, clock, config, logger } = deps;
+  const router = buildRouter([...operationsRoutes({ store }), ...adminRoutes({ store, clock, config }), ...deps.routes]);
+
+  const app = new Koa<AppState>();
+  // The error handler answers everything thrown in a request; what reaches Koa's
+  // own 'error' event comes from writing the response (usually a client that left).
+  app.silent = true;
+  app.on('error', (err: unknown, ctx?: Koa.ParameterizedContext) => {
+    if (ctx !== undefined && isClientGone(ctx, err)) logger.info({ request_id: ctx.state['requestId'] }, 'response not sent: the client left');
+    else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
+  });
+
+  app.use(requestId());
+  app.use(standardHeaders());
+  app.use(requestLog({ logger }));
+  app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
+  app.use(compression());
+  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
+  app.use(clientAuth({ store, environment: config.environment }));
+  app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  app.use(apiVersion({ versioning }));
+  app.use(router.routes());
+  app.use(routeFallback());
+  return app;
+};

@@ -1,0 +1,12 @@
+/**
+ * Writing a JSON body. The body is serialised here, once: Koa would otherwise
+ * stringify an object twice (for `Content-Length`, which compression needs, and
+ * again to send it).
+ */
+import type { ParameterizedContext } from 'koa';
+
+export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => {
+  ctx.status = status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(body);
+};

@@ -1,0 +1,42 @@
+import type { Middleware } from 'koa';
+import type { Versioning } from '@debtkit/core';
+import { authOfPath, type AppState } from '../app-context.js';
+import { ApiError } from '../api-error.js';
+
+export interface ApiVersionOptions {
+  readonly versioning: Pick<Versioning, 'latest' | 'known' | 'isKnown'>;
+}
+
+const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The version of an `/api` request (DESIGN 5): the `API-Version` header when
+ * present (it must be known), else the client's pinned version. It goes on
+ * `ctx.state.apiVersion` for `respond` and in the `API-Version` response header.
+ * Runs after authentication, which provides the client.
+ */
+export const apiVersion = (options: ApiVersionOptions): Middleware<AppState> => {
+  const { versioning } = options;
+  const knownList = versioning.known.join(', ');
+  return async function apiVersion(ctx, next) {
+    if (authOfPath(ctx.path) !== 'client') return next();
+    const requested = ctx.get('API-Version').trim();
+    let version: string;
+    if (requested !== '') {
+      if (!versioning.isKnown(requested)) {
+        // Echo only what looks like a version: the header is client input.
+        const named = DATE_LIKE.test(requested) ? `"${requested}" is not a known API version` : 'API-Version is not a known API version';
+        throw new ApiError('unsupported_version', `${named}; known versions: ${knownList}`);
+      }
+      version = requested;
+    } else {
+      const pinned = ctx.state.client?.api_version;
+      // A pin this build does not know (data written by a newer build, then a
+      // rollback) is served the latest shape rather than failing every request.
+      version = pinned !== undefined && versioning.isKnown(pinned) ? pinned : versioning.latest;
+    }
+    ctx.state.apiVersion = version;
+    ctx.set('API-Version', version);
+    await next();
+  };
+};

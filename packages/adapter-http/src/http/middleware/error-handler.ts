@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { authOfPath, type AppState } from '../app-context.js';
+import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
+import { writeJson } from '../json-response.js';
+import { isClientGone } from './client-gone.js';
+
+export interface ErrorHandlerOptions {
+  readonly logger: Logger;
+  /**
+   * `API-Version` for an `/api` error raised before the request's version was
+   * resolved (401, 413, 415, …): error bodies are the same in every version, so
+   * this names the latest.
+   */
+  readonly apiVersionFallback: string;
+}
+
+/**
+ * Everything thrown below becomes the JSON error body of DESIGN 4.1. An
+ * unexpected error is logged with its stack and the request id, and answered
+ * with a generic 500: its message may name internals (a driver, a file path).
+ */
+export const errorHandler = (options: ErrorHandlerOptions): Middleware<AppState> => {
+  const { logger, apiVersionFallback } = options;
+  return async function errorHandler(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      const known = toApiError(err);
+      if (known === undefined && !isClientGone(ctx, err)) {
+        logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
+      }
+      const apiError = known ?? new ApiError('internal_server_error', 'An unexpected error occurred');
+      const rule = ERROR_TABLE[apiError.kind];
+      ctx.set({ ...rule.headers, ...apiError.headers });
+      if (authOfPath(ctx.path) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+      writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));
+    }
+  };
+};

@@ -1,0 +1,56 @@
+import { bodyParser } from '@koa/bodyparser';
+import type { IncomingMessage } from 'node:http';
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { AppState } from '../app-context.js';
+import { ApiError, toApiError } from '../api-error.js';
+import { isClientGone } from './client-gone.js';
+
+export interface JsonBodyOptions {
+  readonly limitBytes: number;
+}
+
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+
+const isPlainObject = (u: unknown): boolean => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * The parser's errors in the API's terms. Its messages are not passed on: they
+ * can quote the body or name the parser's internals.
+ */
+const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
+  // The client hung up while sending: handled as a disconnect, not as a bad request.
+  if (isClientGone(ctx, err)) return err;
+  if (err instanceof SyntaxError) return new ApiError('validation_error', 'The request body is not valid JSON');
+  return toApiError(err) ?? err;
+};
+
+/**
+ * JSON request bodies (DESIGN 4): a request that has a body must declare
+ * `application/json` (any charset parameter) or gets 415, before a byte of it is
+ * read; over the limit is 413; anything but a JSON object is 400. The parsed body
+ * is on `ctx.request.body` (`undefined` when the request has none).
+ */
+export const jsonBody = (options: JsonBodyOptions): Middleware<AppState> => {
+  const { limitBytes } = options;
+  // `jsonStrict: false` lets scalars parse, so `42` gets "must be a JSON object"
+  // rather than a misleading "not valid JSON".
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes, jsonStrict: false, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
+  const parsed = async (): Promise<void> => undefined;
+  return async function jsonBody(ctx, next) {
+    if (!hasBody(ctx.req)) return next();
+    if (ctx.request.is('application/json') !== 'application/json') {
+      throw new ApiError('unsupported_media_type', 'Request bodies must be sent as application/json');
+    }
+    try {
+      await parse(ctx, parsed);
+    } catch (err) {
+      throw toBodyError(ctx, err);
+    }
+    const body = ctx.request.body;
+    // A chunked request with zero bytes has no body after all.
+    if (body === '') ctx.request.body = undefined;
+    else if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
+    await next();
+  };
+};

@@ -1,0 +1,75 @@
+/**
+ * What a route handler uses: decode the request, run a use case, answer.
+ *
+ * Errors have ONE mechanism: a handler reports a failure by throwing. Every
+ * tool here throws an `ApiError` for a bad request, and `runUseCase` throws a use
+ * case's `Left` (a `DomainError`) as one; the error handler turns it into the
+ * JSON error body with the status from `ERROR_TABLE`. So a handler reads top to
+ * bottom, with no error plumbing:
+ *
+ * ```ts
+ * handler: async (ctx) => {
+ *   const userId = parseId(ctx, 'id');
+ *   const body = decodeBody(ctx, PatchUserBody);
+ *   const user = await runUseCase(app.updateUser({ clientId: clientOf(ctx).id, userId }, body));
+ *   respond(ctx, 200, 'user', user);
+ * }
+ * ```
+ */
+import type * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { Client, DomainError, Id, ResponseKind, decode, versioning } from '@debtkit/core';
+import type { AppContext } from './app-context.js';
+import { ApiError, fromDomainError } from './api-error.js';
+import { writeJson } from './json-response.js';
+
+const PATH_ID = /^[1-9][0-9]{0,15}$/;
+
+/**
+ * The path parameter `name` as an `Id`: digits without a leading zero, at most
+ * 2^53−1. Anything else (`0`, `-1`, `1.5`, `abc`, `9007199254740993`) is 400.
+ */
+export const parseId = (ctx: AppContext, name: string): Id => {
+  const raw = ctx.params[name];
+  if (raw !== undefined && PATH_ID.test(raw)) {
+    const n = Number(raw);
+    if (Id.is(n)) return n;
+  }
+  throw new ApiError('validation_error', `Invalid path parameter ${name}`, [
+    { path: name, message: 'must be a positive integer id (1 to 9007199254740991)' },
+  ]);
+};
+
+const orThrow = <A>(result: E.Either<DomainError, A>): A => {
+  if (E.isLeft(result)) throw fromDomainError(result.left);
+  return result.right;
+};
+
+/** The JSON body decoded with `codec`; a request without a body decodes as `{}`. */
+export const decodeBody = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>
+  orThrow(decode(codec, 'request body')(ctx.request.body ?? {}));
+
+/** The query string decoded with `codec` (values are strings; a repeated key is an array). */
+export const decodeQuery = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>
+  orThrow(decode(codec, 'query string')({ ...ctx.query }));
+
+/** The use case's result, or its error thrown as an `ApiError`. */
+export const runUseCase = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => orThrow(await task());
+
+/** The authenticated client of an `/api` request (authentication guarantees it). */
+export const clientOf = (ctx: AppContext): Client => {
+  const client = ctx.state.client;
+  if (client === undefined) throw new Error(`clientOf: no authenticated client on ${ctx.method} ${ctx.path}`);
+  return client;
+};
+
+/** Answer with `body`, built in the latest shape, rendered for the request's API version. */
+export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown): void => {
+  writeJson(ctx, status, versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest));
+};
+
+/** Answer 204 with no body. */
+export const noContent = (ctx: AppContext): void => {
+  ctx.status = 204;
+};

@@ -1,0 +1,13 @@
+/**
+ * @debtkit/adapter-http: the Koa app (`createApp`), the route table types and
+ * handler tools for resource routes, token issuing, and the server's
+ * configuration, composition root and lifecycle (the `debtkit` CLI uses these).
+ */
+export * from './http/app-context.js';
+export * from './http/api-error.js';
+export * from './http/route-kit.js';
+export * from './http/token-issuer.js';
+export { createApp, BODY_LIMIT_BYTES } from './http/app.js';
+export * from './main/config.js';
+export * from './main/container.js';
+export * from './main/server.js';

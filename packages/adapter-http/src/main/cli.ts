@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+/**
+ * The `debtkit` command.
+ *
+ *   debtkit [serve]                  start the API (configuration: environment variables, DESIGN 3)
+ *   debtkit clients create --name X  create a client and print it with its first token (persistent store only)
+ *   debtkit help
+ *
+ * Exit status 1 with one line on stderr for a bad configuration or a failed start.
+ */
+import pino from 'pino';
+import * as E from 'fp-ts/lib/Either.js';
+import { versioning } from '@debtkit/core';
+import { createClientWithToken } from '../http/token-issuer.js';
+import { loadConfig, type Config } from './config.js';
+import { StartupError, openStore, systemClock } from './container.js';
+import { startServer, startupLines } from './server.js';
+
+const USAGE = `usage:
+  debtkit [serve]                  start the API server
+  debtkit clients create --name X  create a client and print its first token (needs DEBTKIT_STORE=mongo)
+  debtkit help`;
+
+const fail = (message: string): number => {
+  process.stderr.write(`debtkit: ${message}\n`);
+  return 1;
+};
+
+const describeError = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const serve = async (config: Config): Promise<number> => {
+  const logger = pino({ level: config.logLevel });
+  const running = await startServer({ config, logger });
+  process.stdout.write(`${startupLines(config, running).join('\n')}\n`);
+
+  // Keep serving through a stray rejection: one bad promise must not take every request down with it.
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
+
+  return new Promise<number>((resolveExit) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      logger.info({ signal }, 'shutting down');
+      running.shutdown().then(() => resolveExit(0), () => resolveExit(1));
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  });
+};
+
+const createClient = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
+  const at = args.indexOf('--name');
+  const name = at >= 0 ? args[at + 1] : undefined;
+  if (name === undefined || name.trim() === '' || name.length > 100) return fail('clients create needs --name <1 to 100 characters>');
+  if (config.store === 'memory') {
+    return fail('clients create needs a persistent store (DEBTKIT_STORE=mongo): a memory store forgets the client when this command exits');
+  }
+  const store = await openStore(config);
+  try {
+    const created = await createClientWithToken({ store, clock: systemClock }, { name, environment: config.environment, apiVersion: versioning.latest })();
+    if (E.isLeft(created)) return fail(`creating the client failed: ${created.left.message}`);
+    process.stdout.write(`${JSON.stringify({ client: created.right.client, token: created.right.token }, null, 2)}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+};
+
+const main = async (argv: ReadonlyArray<string>): Promise<number> => {
+  const [command = 'serve', ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const config = loadConfig(process.env);
+  if (E.isLeft(config)) return fail(config.left);
+  try {
+    if (command === 'serve') return await serve(config.right);
+    if (command === 'clients' && rest[0] === 'create') return await createClient(config.right, rest.slice(1));
+    return fail(`unknown command "${argv.join(' ')}"\n${USAGE}`);
+  } catch (err) {
+    // A StartupError is written for the operator; anything else is summarised, never dumped.
+    return fail(err instanceof StartupError ? err.message : `failed to start: ${describeError(err)}`);
+  }
+};
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => process.exit(fail(describeError(err))),
+);

@@ -1,0 +1,127 @@
+/**
+ * Server configuration from environment variables (DESIGN 3), decoded with
+ * io-ts once at start. A bad value is one line naming the variable; values of
+ * secret variables (tokens, the MongoDB URL, which may hold a password) are
+ * never repeated in it.
+ */
+import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { Environment, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+
+export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
+export type StoreKind = t.TypeOf<typeof StoreKind>;
+
+export const LogLevel = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }, 'LogLevel');
+export type LogLevel = t.TypeOf<typeof LogLevel>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly environment: Environment;
+  readonly store: StoreKind;
+  /** Set exactly when `store` is `mongo`. */
+  readonly mongodbUrl?: string;
+  readonly adminToken?: string;
+  /** Sandbox only: the demo client's token value, when the operator fixes it. */
+  readonly bootstrapToken?: string;
+  readonly seed: boolean;
+  readonly logLevel: LogLevel;
+}
+
+/** `codec` with one message for any failure, followed by the offending value unless it is secret. */
+const variable = <A>(codec: t.Type<A, unknown, unknown>, message: string, secret = false): t.Type<A, unknown, unknown> =>
+  new t.Type<A, unknown, unknown>(
+    codec.name,
+    codec.is,
+    (u, c) => {
+      const result = codec.validate(u, c);
+      if (E.isRight(result)) return result;
+      return t.failure(u, c, secret ? message : `${message} (got ${JSON.stringify(String(u).slice(0, 60))})`);
+    },
+    codec.encode,
+  );
+
+const Port = new t.Type<number, string, unknown>(
+  'Port',
+  (u): u is number => typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= 65535,
+  (u, c) => (typeof u === 'string' && /^[0-9]{1,5}$/.test(u) && Number(u) <= 65535 ? t.success(Number(u)) : t.failure(u, c)),
+  String,
+);
+
+const Bool = new t.Type<boolean, string, unknown>(
+  'Boolean',
+  (u): u is boolean => typeof u === 'boolean',
+  (u, c) => {
+    const s = typeof u === 'string' ? u.toLowerCase() : undefined;
+    return s === 'true' || s === '1' ? t.success(true) : s === 'false' || s === '0' ? t.success(false) : t.failure(u, c);
+  },
+  String,
+);
+
+const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
+const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
+const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
+
+const Variables = t.partial({
+  PORT: variable(Port, 'must be an integer from 0 to 65535'),
+  HOST: variable(NoSpaces, 'must be a host name or IP address'),
+  DEBTKIT_ENV: variable(Environment, 'must be sandbox or production'),
+  DEBTKIT_STORE: variable(StoreKind, 'must be memory or mongo'),
+  MONGODB_URL: variable(MongoUrl, 'must be a mongodb:// or mongodb+srv:// URL', true),
+  DEBTKIT_ADMIN_TOKEN: variable(AdminToken, 'must be at least 16 characters without spaces', true),
+  DEBTKIT_BOOTSTRAP_TOKEN: variable(t.string, 'must be a token', true),
+  DEBTKIT_SEED: variable(Bool, 'must be true or false'),
+  LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
+});
+type Variables = t.TypeOf<typeof Variables>;
+
+/** The variables we read, with empty values treated as unset (as shells and .env files often leave them). */
+const pickSet = (env: Readonly<Record<string, string | undefined>>): Record<string, string> => {
+  const picked: Record<string, string> = {};
+  for (const name of Object.keys(Variables.props)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') picked[name] = value;
+  }
+  return picked;
+};
+
+const fromVariables = (v: Variables): E.Either<string, Config> => {
+  const environment = v.DEBTKIT_ENV ?? 'sandbox';
+  const store = v.DEBTKIT_STORE ?? 'memory';
+  if (store === 'mongo' && v.MONGODB_URL === undefined) return E.left('MONGODB_URL is required when DEBTKIT_STORE is mongo');
+  if (v.DEBTKIT_BOOTSTRAP_TOKEN !== undefined) {
+    if (environment !== 'sandbox') return E.left('DEBTKIT_BOOTSTRAP_TOKEN is only allowed in sandbox (DEBTKIT_ENV=sandbox)');
+    if (!isWellFormedToken(v.DEBTKIT_BOOTSTRAP_TOKEN, 'sandbox')) {
+      return E.left(`DEBTKIT_BOOTSTRAP_TOKEN must be ${tokenPrefix('sandbox')} followed by 43 base64url characters`);
+    }
+  }
+  const seed = v.DEBTKIT_SEED ?? environment === 'sandbox';
+  // The demo client and its data are test data: they have no place in production.
+  if (seed && environment !== 'sandbox') return E.left('DEBTKIT_SEED is only allowed in sandbox (DEBTKIT_ENV=sandbox)');
+  return E.right({
+    port: v.PORT ?? 3000,
+    host: v.HOST ?? '127.0.0.1',
+    environment,
+    store,
+    ...(store === 'mongo' && v.MONGODB_URL !== undefined ? { mongodbUrl: v.MONGODB_URL } : {}),
+    ...(v.DEBTKIT_ADMIN_TOKEN !== undefined ? { adminToken: v.DEBTKIT_ADMIN_TOKEN } : {}),
+    ...(v.DEBTKIT_BOOTSTRAP_TOKEN !== undefined ? { bootstrapToken: v.DEBTKIT_BOOTSTRAP_TOKEN } : {}),
+    seed,
+    logLevel: v.LOG_LEVEL ?? 'info',
+  });
+};
+
+/**
+ * The configuration, or one line saying what is wrong (the first bad variable).
+ * @example loadConfig({ PORT: 'x' }) // left('PORT must be an integer from 0 to 65535 (got "x")')
+ */
+export const loadConfig = (env: Readonly<Record<string, string | undefined>>): E.Either<string, Config> =>
+  pipe(
+    decode(Variables, 'configuration')(pickSet(env)),
+    E.mapLeft((error) => {
+      const first = error._tag === 'validation_error' ? error.details?.[0] : undefined;
+      return first === undefined ? error.message : `${first.path} ${first.message}`;
+    }),
+    E.chain(fromVariables),
+  );

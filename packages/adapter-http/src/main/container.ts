@@ -1,0 +1,97 @@
+/**
+ * The composition root: the only place that picks adapters and touches the
+ * container. Port tokens come from core (`PORTS`); the store adapter is chosen
+ * from the configuration; everything else receives its dependencies.
+ */
+import { Container } from 'inversify';
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import {
+  Application,
+  Clock,
+  CreditBureau,
+  PORTS,
+  PortToken,
+  StorePorts,
+  createApplication,
+} from '@debtkit/core';
+import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
+import type { AppState, RouteDef } from '../http/app-context.js';
+import { createApp } from '../http/app.js';
+import { createApiRoutes } from '../http/routes/index.js';
+import type { Config } from './config.js';
+
+/** Tokens of what the HTTP adapter adds to core's ports. */
+export const HTTP = {
+  Config: Symbol.for('debtkit.http.Config') as PortToken<Config>,
+  Logger: Symbol.for('debtkit.http.Logger') as PortToken<Logger>,
+  Store: Symbol.for('debtkit.http.Store') as PortToken<StorePorts>,
+  Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
+  Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
+  App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
+} as const;
+
+/** A startup failure with a message meant for the operator (printed as one line, exit 1). */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** Open the store the configuration names. */
+export const openStore = async (config: Config): Promise<StorePorts> => {
+  switch (config.store) {
+    case 'memory':
+      return createMemoryStore();
+    case 'mongo':
+      throw new StartupError('mongo store not built yet');
+  }
+};
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export interface ContainerInput {
+  readonly config: Config;
+  readonly store: StorePorts;
+  readonly logger: Logger;
+  readonly clock?: Clock;
+}
+
+/** Typed lookup: a `PortToken<T>` resolves to a `T`. */
+export const resolve = <T>(container: Container, token: PortToken<T>): T => container.get<T>(token);
+
+export const createContainer = (input: ContainerInput): Container => {
+  const container = new Container({ defaultScope: 'Singleton' });
+  container.bind(HTTP.Config).toConstantValue(input.config);
+  container.bind(HTTP.Logger).toConstantValue(input.logger);
+  container.bind(HTTP.Store).toConstantValue(input.store);
+  container.bind(PORTS.Clock).toConstantValue(input.clock ?? systemClock);
+
+  // Each storage port is the store's; an embedding service may rebind one.
+  container.bind(PORTS.ClientRepository).toResolvedValue((s: StorePorts) => s.clients, [HTTP.Store]);
+  container.bind(PORTS.TokenRepository).toResolvedValue((s: StorePorts) => s.tokens, [HTTP.Store]);
+  container.bind(PORTS.UserRepository).toResolvedValue((s: StorePorts) => s.users, [HTTP.Store]);
+  container.bind(PORTS.AccountRepository).toResolvedValue((s: StorePorts) => s.accounts, [HTTP.Store]);
+  container.bind(PORTS.CreditScoreRepository).toResolvedValue((s: StorePorts) => s.creditScores, [HTTP.Store]);
+  container.bind(PORTS.BureauFlowRepository).toResolvedValue((s: StorePorts) => s.bureauFlows, [HTTP.Store]);
+  container.bind(PORTS.PaymentPlanRepository).toResolvedValue((s: StorePorts) => s.paymentPlans, [HTTP.Store]);
+  container.bind(PORTS.PlanPaymentRepository).toResolvedValue((s: StorePorts) => s.planPayments, [HTTP.Store]);
+  container.bind(PORTS.ContentRepository).toResolvedValue((s: StorePorts) => s.content, [HTTP.Store]);
+  container.bind(PORTS.StoreHealth).toResolvedValue((s: StorePorts) => s.health, [HTTP.Store]);
+  // The sandbox bureau is the only bureau adapter there is; it serves production too until a real one exists.
+  container.bind(PORTS.CreditBureau).toConstantValue(new SandboxCreditBureau());
+
+  container
+    .bind(HTTP.Application)
+    .toResolvedValue(
+      (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ store, clock, bureau }),
+      [HTTP.Store, PORTS.Clock, PORTS.CreditBureau],
+    );
+  container.bind(HTTP.Routes).toResolvedValue((application: Application) => createApiRoutes(application), [HTTP.Application]);
+  container
+    .bind(HTTP.App)
+    .toResolvedValue(
+      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application) =>
+        createApp({ store, clock, logger, routes, application, config: { environment: config.environment, adminToken: config.adminToken } }),
+      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application],
+    );
+  return container;
+};

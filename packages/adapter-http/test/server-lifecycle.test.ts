@@ -1,0 +1,112 @@
+/**
+ * Graceful shutdown (DESIGN 3): stop accepting, let the request in flight
+ * finish, then stop. In-process, on a free port.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import pino from 'pino';
+import { loadConfig } from '../src/main/config.js';
+import { startServer, startupLines } from '../src/main/server.js';
+import { generateToken } from '../src/http/token-issuer.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { deferred } from './support/http-harness.js';
+
+const configFor = (env: Record<string, string>) => {
+  const config = loadConfig({ PORT: '0', ...env });
+  if (E.isLeft(config)) throw new Error(config.left);
+  return config.right;
+};
+
+const refused = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(false)));
+    socket.once('error', () => resolve(true));
+  });
+
+describe('server lifecycle', () => {
+  it('prints the listen line with the configured host and the bound port, then the demo token', async () => {
+    const token = generateToken('sandbox');
+    const config = configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token });
+    const running = await startServer({ config, logger: pino({ level: 'silent' }) });
+    try {
+      const port = new URL(running.url).port;
+      expect(startupLines(config, running)).to.deep.equal([
+        `debtkit listening on http://127.0.0.1:${port} (sandbox, memory store)`,
+        `demo token: ${token}`,
+        `try: curl -s -H "Authorization: Bearer ${token}" http://127.0.0.1:${port}/api/users/1/credit_scores`,
+      ]);
+    } finally {
+      await running.shutdown();
+    }
+  });
+
+  it('prints no token when not seeding', async () => {
+    const config = configFor({ DEBTKIT_SEED: 'false' });
+    const running = await startServer({ config, logger: pino({ level: 'silent' }) });
+    await running.shutdown();
+    expect(startupLines(config, running)).to.have.length(1);
+  });
+
+  it('finishes the request in flight, refuses new connections, then stops', async () => {
+    const token = generateToken('sandbox');
+    const running = await startServer({ config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }), logger: pino({ level: 'silent' }) });
+    const port = Number(new URL(running.url).port);
+
+    // A request whose body is only half sent: in flight until the test sends the rest.
+    const arrived = deferred();
+    running.server.once('request', () => arrived.resolve());
+    const response = deferred<IncomingMessage>();
+    const req = httpRequest({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/api/ping',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    });
+    req.on('response', (res) => response.resolve(res));
+    req.write('{"payload":');
+    await arrived.promise;
+
+    let stopped = false;
+    const stopping = running.shutdown().then(() => (stopped = true));
+    expect(await refused(port)).to.equal(true);
+    expect(stopped).to.equal(false);
+
+    req.end('"last words"}');
+    const res = await response.promise;
+    let body = '';
+    for await (const chunk of res) body += String(chunk);
+    expect(res.statusCode).to.equal(200);
+    expect(JSON.parse(body)).to.deep.equal({ payload: 'last words' });
+
+    await stopping;
+    expect(stopped).to.equal(true);
+  });
+
+  it('cuts a request that outlives the grace period', async () => {
+    const token = generateToken('sandbox');
+    const running = await startServer({
+      config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
+      logger: pino({ level: 'silent' }),
+      graceMs: 50,
+    });
+    const port = Number(new URL(running.url).port);
+    const arrived = deferred();
+    running.server.once('request', () => arrived.resolve());
+    const closed = deferred<string>();
+    const req = httpRequest({
+      port,
+      host: '127.0.0.1',
+      method: 'POST',
+      path: '/api/ping',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => closed.resolve(err.code ?? 'error'));
+    req.write('{"payload":');
+    await arrived.promise;
+    await running.shutdown();
+    expect(await closed.promise).to.equal('ECONNRESET');
+  });
+});
