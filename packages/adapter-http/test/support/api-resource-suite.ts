@@ -13,7 +13,7 @@ const DEMO = '/api/users/1';
  * The resource suite, run once per store (memory, and mongo through the real driver).
  * `makeStore` gives a fresh, empty store for each test.
  */
-export const apiResourceSuite = (name: string, makeStore: () => Promise<StorePorts>): void =>
+export function apiResourceSuite(name: string, makeStore: () => Promise<StorePorts>): void {
 describe(`API resources over HTTP (${name})`, () => {
   let h: ResourceHarness;
   let store: StorePorts | undefined;
@@ -346,3 +346,4 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 });
+}
