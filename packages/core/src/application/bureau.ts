@@ -14,6 +14,8 @@ import {
   BureauStep,
   INITIAL_STATE,
   awaitedStep,
+  expectAwaiting,
+  initialFlowRecordVersion,
   flowStatus,
   transition,
 } from '../domain/bureau-flow.machine.js';
@@ -42,7 +44,7 @@ const load = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainErro
         deps.store.bureauFlows.get(scope.userId),
         TE.map(
           O.match(
-            (): LoadedFlow => ({ user, version: 0, state: INITIAL_STATE }),
+            (): LoadedFlow => ({ user, version: initialFlowRecordVersion, state: INITIAL_STATE }),
             (flow): LoadedFlow => ({ user, version: flow.version, state: flow.state }),
           ),
         ),
@@ -73,8 +75,9 @@ export const invokeBureau =
       TE.chain((flow) =>
         pipe(
           step(flow, { _tag: 'invoke' }),
+          // While a flow is pending, invoke answers the awaited step and changes nothing.
           TE.chain((next) =>
-            next === flow.state || flowStatus(flow.state) === 'pending'
+            next === flow.state
               ? TE.right(next)
               : pipe(
                   deps.bureau.invoke(flow.user, body.device_ip),
@@ -104,7 +107,8 @@ export const validateBureauOtp =
   (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
       load(deps, scope),
-      TE.chainFirst((flow) => step(flow, { _tag: 'validate_otp' })),
+      // Refuse an out-of-order request before the bureau is asked anything.
+      TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
       TE.chain((flow) =>
         pipe(
           deps.bureau.verifyOtp(flow.user, body.code),
