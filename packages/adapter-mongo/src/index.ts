@@ -1,0 +1,18 @@
+/**
+ * @debtkit/adapter-mongo: every storage port on MongoDB (DESIGN 8).
+ */
+export * from './mongo-store.js';
+export * from './mongo-client-repository.js';
+export * from './mongo-token-repository.js';
+export * from './mongo-user-repository.js';
+export * from './mongo-account-repository.js';
+export * from './mongo-credit-score-repository.js';
+export * from './mongo-bureau-flow-repository.js';
+export * from './mongo-payment-plan-repository.js';
+export * from './mongo-plan-payment-repository.js';
+export * from './mongo-content-repository.js';
+export * from './mongo-store-health.js';
+export { MongoIdAllocator } from './mongo-id-allocator.js';
+export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
+export { mongoContext, type MongoContext } from './mongo-context.js';
+export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError } from './mongo-errors.js';

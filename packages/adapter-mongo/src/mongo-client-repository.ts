@@ -1,0 +1,32 @@
+/**
+ * `ClientRepository` on MongoDB: collection `clients`, `_id` = the client id.
+ */
+import type * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { Client, type ClientId, type ClientRepository, type DomainError, type NewClient, type Page, type PageRequest } from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import { documentCodec } from './mongo-document-codec.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+
+export const ClientDocument = documentCodec(COLLECTIONS.clients, Client, 'id');
+
+export class MongoClientRepository implements ClientRepository {
+  private readonly clients: MongoRecordCollection<Client>;
+
+  constructor(ctx: MongoContext) {
+    this.clients = new MongoRecordCollection(ctx, COLLECTIONS.clients, ClientDocument);
+  }
+
+  create(client: NewClient): TE.TaskEither<DomainError, Client> {
+    return this.clients.task(async () => this.clients.insert({ ...client, id: await this.clients.nextId() }));
+  }
+
+  findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>> {
+    return this.clients.task(() => this.clients.findOne({ _id: id }));
+  }
+
+  list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
+    return this.clients.task(() => this.clients.findPage({}, page));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The collections of the store (named after the resources, DESIGN 8) and the
+ * indexes each query needs, created idempotently at start.
+ */
+import type { Db, IndexDescription } from 'mongodb';
+
+export const COLLECTIONS = {
+  clients: 'clients',
+  tokens: 'tokens',
+  users: 'users',
+  accounts: 'accounts',
+  creditScores: 'credit_scores',
+  bureauFlows: 'bureau_flows',
+  paymentPlans: 'payment_plans',
+  planPayments: 'plan_payments',
+  counters: 'counters',
+} as const;
+export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
+
+/**
+ * `_id` is the record's integer id (see mongo-document-codec.ts), so every
+ * "(owner, id)" index below is unique by construction; it is declared unique
+ * to state the key. Each serves the owner-scoped get/update/delete and the
+ * owner's page `{ owner, _id: { $gt } }` sorted by `_id` in either direction.
+ * Names are fixed so that a restart finds the same index and does nothing.
+ */
+export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescription> } = {
+  // Clients are listed by `_id` alone.
+  clients: [],
+  tokens: [
+    // Every API request looks a token up by the hash of its secret.
+    { key: { hash: 1 }, name: 'hash_unique', unique: true },
+    { key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true },
+  ],
+  users: [{ key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true }],
+  // The type/status filters stay within one user's accounts: the owner prefix is enough.
+  accounts: [{ key: { user_id: 1, _id: 1 }, name: 'user_id_id', unique: true }],
+  // `latest` and `history` walk this index backwards.
+  credit_scores: [{ key: { user_id: 1, _id: 1 }, name: 'user_id_id', unique: true }],
+  // `_id` is the user id: one flow per user, enforced by the `_id` index.
+  bureau_flows: [],
+  payment_plans: [{ key: { user_id: 1, _id: 1 }, name: 'user_id_id', unique: true }],
+  // Listed per (user, plan); its prefix serves deleteAllForUser.
+  plan_payments: [{ key: { user_id: 1, payment_plan_id: 1, _id: 1 }, name: 'user_id_payment_plan_id_id', unique: true }],
+  // `_id` is the collection name whose ids the counter allocates.
+  counters: [],
+};
+
+/** Create every index; an identical existing index is left as it is. */
+export const ensureIndexes = async (db: Db, maxTimeMS: number): Promise<void> => {
+  await Promise.all(
+    Object.entries(INDEXES)
+      .filter(([, specs]) => specs.length > 0)
+      .map(([name, specs]) => db.collection(name).createIndexes([...specs], { maxTimeMS })),
+  );
+};

@@ -1,0 +1,37 @@
+/**
+ * `CreditScoreRepository` on MongoDB: collection `credit_scores`, `_id` = the
+ * score id. "Latest" and "newest first" are by id, which grows with every add.
+ */
+import type * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { CreditScoreRecord, type CreditScoreRepository, type DomainError, type NewCreditScore, type UserId } from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import { documentCodec } from './mongo-document-codec.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+
+export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
+
+export class MongoCreditScoreRepository implements CreditScoreRepository {
+  private readonly scores: MongoRecordCollection<CreditScoreRecord>;
+
+  constructor(ctx: MongoContext) {
+    this.scores = new MongoRecordCollection(ctx, COLLECTIONS.creditScores, CreditScoreDocument);
+  }
+
+  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
+    return this.scores.task(async () => this.scores.insert({ ...score, id: await this.scores.nextId() }));
+  }
+
+  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>> {
+    return this.scores.task(() => this.scores.findOne({ user_id: userId }, { _id: -1 }));
+  }
+
+  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
+    return this.scores.task(() => this.scores.findAll({ user_id: userId }, { _id: -1 }));
+  }
+
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return this.scores.task(() => this.scores.deleteMany({ user_id: userId }));
+  }
+}

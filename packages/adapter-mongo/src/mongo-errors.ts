@@ -1,0 +1,149 @@
+/**
+ * How driver failures become results (DESIGN 8, STYLE habit 3). The one rule:
+ *
+ * - the server cannot be reached, or did not answer in time (server selection,
+ *   network, pool cleared, `maxTimeMS`, a node shutting down or stepping
+ *   down, a write concern that timed out, the store closed) →
+ *   `Left(unavailable)`; the HTTP adapter answers 503 and the next operation
+ *   tries again, so the store recovers on its own when the server returns;
+ * - a unique key is already taken (E11000) → `Left(conflict)`;
+ * - anything else is a bug or a misconfiguration (a stored document that does
+ *   not decode, a command the server rejects, credentials it refuses, a misuse
+ *   of the driver): it is rethrown, the task's promise rejects, and the HTTP
+ *   adapter answers 500 and logs it. Turning a bug into a 503 would hide it
+ *   behind "try again later".
+ *
+ * Driver messages never reach a `DomainError`: they may name hosts or values.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import {
+  MongoClientClosedError,
+  MongoError,
+  MongoErrorLabel,
+  MongoNetworkError,
+  MongoNotConnectedError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
+} from 'mongodb';
+import { conflict, unavailable, type DomainError } from '@debtkit/core';
+
+/** Message of every `unavailable` this adapter returns. */
+export const STORE_UNAVAILABLE = 'The data store is unavailable; try again later';
+
+const DUPLICATE_KEY_CODES = new Set([11000, 11001]);
+
+/**
+ * Server error codes that say "not now" rather than "never": unreachable or
+ * recovering nodes, elections, and time limits (MongoDB's error_codes.yml).
+ */
+const UNAVAILABLE_CODES = new Set([
+  6, // HostUnreachable
+  7, // HostNotFound
+  50, // MaxTimeMSExpired
+  64, // WriteConcernTimeout (WriteConcernFailed before 8.1)
+  89, // NetworkTimeout
+  91, // ShutdownInProgress
+  133, // FailedToSatisfyReadPreference
+  134, // ReadConcernMajorityNotAvailableYet
+  189, // PrimarySteppedDown
+  262, // ExceededTimeLimit
+  9001, // SocketException
+  10058, // LegacyNotPrimary
+  10107, // NotWritablePrimary
+  11600, // InterruptedAtShutdown
+  11602, // InterruptedDueToReplStateChange
+  13435, // NotPrimaryNoSecondaryOk
+  13436, // NotPrimaryOrSecondary
+]);
+
+const UNAVAILABLE_LABELS = [
+  MongoErrorLabel.RetryableWriteError,
+  MongoErrorLabel.ResetPool,
+  MongoErrorLabel.PoolRequestedRetry,
+  MongoErrorLabel.SystemOverloadedError,
+  MongoErrorLabel.RetryableError,
+];
+
+/** Driver errors that are not exported as classes, by their stable `name`. */
+const UNAVAILABLE_NAMES = new Set(['MongoPoolClosedError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoWaitQueueTimeoutError']);
+
+/** The store was closed (shutting down): what is still asked of it is `unavailable`, like a server that went away. */
+export class StoreClosedError extends Error {
+  constructor() {
+    super('The MongoDB store is closed');
+    this.name = 'StoreClosedError';
+  }
+}
+
+/** Whether `error` means the server cannot be reached or did not answer in time. */
+export const isUnavailableError = (error: unknown): boolean => {
+  if (error instanceof StoreClosedError) return true;
+  if (!(error instanceof MongoError)) return false;
+  if (
+    error instanceof MongoNetworkError || // includes pool-cleared and socket timeouts
+    error instanceof MongoServerSelectionError ||
+    error instanceof MongoOperationTimeoutError ||
+    error instanceof MongoNotConnectedError ||
+    error instanceof MongoTopologyClosedError ||
+    error instanceof MongoClientClosedError ||
+    error instanceof MongoServerClosedError ||
+    UNAVAILABLE_NAMES.has(error.name)
+  ) {
+    return true;
+  }
+  if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
+  // The server answered the connection handshake with a refusal (credentials, auth mechanism):
+  // waiting will not fix that, even though the driver labels it ResetPool.
+  if (error instanceof MongoServerError && error.hasErrorLabel(MongoErrorLabel.HandshakeError)) return false;
+  return UNAVAILABLE_LABELS.some((label) => error.hasErrorLabel(label));
+};
+
+/** Whether `error` is a unique-index violation. */
+export const isDuplicateKeyError = (error: unknown): boolean =>
+  error instanceof MongoServerError && typeof error.code === 'number' && DUPLICATE_KEY_CODES.has(error.code);
+
+/**
+ * The `DomainError` a driver failure stands for, or `undefined` when it is a bug
+ * that must propagate.
+ */
+export const toDomainError = (error: unknown, onDuplicateKey: string): DomainError | undefined => {
+  if (isDuplicateKeyError(error)) return conflict(onDuplicateKey);
+  if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
+  return undefined;
+};
+
+/**
+ * Run a driver operation as a TaskEither under the rule above: recoverable
+ * failures are `Left`, bugs reject. `before` runs first (the index gate), under
+ * the same rule.
+ */
+export const mongoTask =
+  <A>(before: () => Promise<void>, run: () => Promise<A>, onDuplicateKey: string): TE.TaskEither<DomainError, A> =>
+  async () => {
+    try {
+      await before();
+      return E.right(await run());
+    } catch (error) {
+      const mapped = toDomainError(error, onDuplicateKey);
+      if (mapped === undefined) throw error;
+      return E.left(mapped);
+    }
+  };
+
+/** A stored document does not decode: the data or this adapter is wrong (a bug, never a `Left`). */
+export class StoredDocumentError extends Error {
+  constructor(
+    readonly collection: string,
+    readonly documentId: unknown,
+    readonly problems: ReadonlyArray<{ readonly path: string; readonly message: string }>,
+  ) {
+    super(
+      `Stored document ${String(documentId)} in "${collection}" does not decode: ${problems.map((p) => `${p.path} ${p.message}`).join('; ')}`,
+    );
+    this.name = 'StoredDocumentError';
+  }
+}

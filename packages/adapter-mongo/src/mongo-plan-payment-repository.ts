@@ -1,0 +1,45 @@
+/**
+ * `PlanPaymentRepository` on MongoDB: collection `plan_payments`, `_id` = the
+ * payment id; listed per (user, plan), both always in the filter (DESIGN 5).
+ */
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import {
+  PlanPaymentRecord,
+  type DomainError,
+  type NewPlanPayment,
+  type Page,
+  type PageRequest,
+  type PaymentPlanId,
+  type PlanPaymentRepository,
+  type UserId,
+} from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import { documentCodec } from './mongo-document-codec.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+
+export const PlanPaymentDocument = documentCodec(COLLECTIONS.planPayments, PlanPaymentRecord, 'id');
+
+export class MongoPlanPaymentRepository implements PlanPaymentRepository {
+  private readonly payments: MongoRecordCollection<PlanPaymentRecord>;
+
+  constructor(ctx: MongoContext) {
+    this.payments = new MongoRecordCollection(ctx, COLLECTIONS.planPayments, PlanPaymentDocument);
+  }
+
+  create(payment: NewPlanPayment): TE.TaskEither<DomainError, PlanPaymentRecord> {
+    return this.payments.task(async () => this.payments.insert({ ...payment, id: await this.payments.nextId() }));
+  }
+
+  list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<DomainError, Page<PlanPaymentRecord>> {
+    return this.payments.task(() => this.payments.findPage({ user_id: userId, payment_plan_id: planId }, page));
+  }
+
+  deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, number> {
+    return this.payments.task(() => this.payments.deleteMany({ user_id: userId, payment_plan_id: planId }));
+  }
+
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return this.payments.task(() => this.payments.deleteMany({ user_id: userId }));
+  }
+}

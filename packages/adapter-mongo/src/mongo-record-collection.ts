@@ -1,0 +1,107 @@
+/**
+ * One collection of records, as the repositories use it: every document read is
+ * decoded with the collection's persistence codec, every query carries
+ * `maxTimeMS`, and what goes in or comes out is a copy the caller may change.
+ * This is mapping inside the adapter, not a generic repository: each port's
+ * class decides which filters (always with the owner) it runs.
+ */
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
+import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
+import type { CollectionName } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
+import { mongoTask } from './mongo-errors.js';
+
+/** Fields a patch can never change, whatever it holds at run time. */
+const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at']);
+
+/**
+ * The `$set` of a patch: its defined values (a key whose value is `undefined`
+ * leaves the field unchanged), copied so that changing the patch afterwards
+ * changes nothing stored.
+ */
+export const setOf = (patch: object): Document => {
+  const set: Document = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined && !FROZEN.has(key)) set[key] = structuredClone(value);
+  }
+  return set;
+};
+
+export class MongoRecordCollection<A> {
+  private readonly collection: Collection<StoredDocument>;
+
+  constructor(
+    private readonly ctx: MongoContext,
+    readonly name: CollectionName,
+    private readonly codec: DocumentCodec<A>,
+  ) {
+    this.collection = ctx.db.collection(name);
+  }
+
+  /** Run `run` as a TaskEither under the adapter's error rule (mongo-errors.ts), after the index gate. */
+  task<B>(run: () => Promise<B>, onDuplicateKey = `A ${this.name} record with the same key already exists`): TE.TaskEither<DomainError, B> {
+    return mongoTask(this.ctx.ready, run, onDuplicateKey);
+  }
+
+  nextId(): Promise<Id> {
+    return this.ctx.ids.next(this.name);
+  }
+
+  /** Store a copy of `record`; the copy is returned, so the caller's input stays its own. */
+  async insert(record: A): Promise<A> {
+    const stored = structuredClone(record);
+    await this.collection.insertOne(this.codec.encode(stored), { maxTimeMS: this.ctx.maxTimeMS });
+    return stored;
+  }
+
+  async findOne(filter: Filter<StoredDocument>, sort?: Sort): Promise<O.Option<A>> {
+    const options = sort === undefined ? { maxTimeMS: this.ctx.maxTimeMS } : { sort, maxTimeMS: this.ctx.maxTimeMS };
+    const document = await this.collection.findOne(filter, options);
+    return document === null ? O.none : O.some(this.codec.decode(document));
+  }
+
+  /** Every match in `sort` order. */
+  async findAll(filter: Filter<StoredDocument>, sort: Sort): Promise<A[]> {
+    const documents = await this.collection.find(filter, { sort, maxTimeMS: this.ctx.maxTimeMS }).toArray();
+    return documents.map(this.codec.decode);
+  }
+
+  /**
+   * One page ascending by id: `limit + 1` documents are read so that `hasMore`
+   * is exact without a count.
+   */
+  async findPage(filter: Filter<StoredDocument>, page: PageRequest): Promise<Page<A>> {
+    const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
+    const documents = await this.collection
+      .find(scoped, { sort: { _id: 1 }, limit: page.limit + 1, maxTimeMS: this.ctx.maxTimeMS })
+      .toArray();
+    return { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit };
+  }
+
+  /** `$set` the patch's defined fields on the one match; the record after the update, or none. */
+  async update(filter: Filter<StoredDocument>, patch: object): Promise<O.Option<A>> {
+    const set = setOf(patch);
+    // MongoDB rejects an empty `$set`; an empty patch is a read.
+    if (Object.keys(set).length === 0) return this.findOne(filter);
+    return this.findOneAndUpdate(filter, { $set: set });
+  }
+
+  /** Apply `update` to the one match atomically; the record after the update, or none when nothing matched. */
+  async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument>): Promise<O.Option<A>> {
+    const document = await this.collection.findOneAndUpdate(filter, update, { returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS });
+    return document === null ? O.none : O.some(this.codec.decode(document));
+  }
+
+  async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {
+    const result = await this.collection.deleteOne(filter, { maxTimeMS: this.ctx.maxTimeMS });
+    return result.deletedCount === 1;
+  }
+
+  async deleteMany(filter: Filter<StoredDocument>): Promise<number> {
+    const result = await this.collection.deleteMany(filter, { maxTimeMS: this.ctx.maxTimeMS });
+    return result.deletedCount;
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * `StoreHealth` on MongoDB (`/readyz`): a `ping` command after the index gate,
+ * so "ready" means the store is usable, not merely reachable. (`ping` does no
+ * work on the server; the client's socket timeout bounds the wait.)
+ */
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { DomainError, StoreHealth } from '@debtkit/core';
+import type { MongoContext } from './mongo-context.js';
+import { mongoTask } from './mongo-errors.js';
+
+export class MongoStoreHealth implements StoreHealth {
+  constructor(private readonly ctx: MongoContext) {}
+
+  ping(): TE.TaskEither<DomainError, void> {
+    return mongoTask(
+      this.ctx.ready,
+      async () => {
+        await this.ctx.db.command({ ping: 1 });
+      },
+      'ping cannot conflict',
+    );
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The MongoDB store (DESIGN 8): every storage port over one database.
+ *
+ * Start-up when MongoDB is down: `connectMongoStore` does NOT fail. It tries
+ * once to connect and create the indexes (waiting at most
+ * `serverSelectionTimeoutMS`); if the server cannot be reached it still returns
+ * the store: every operation answers `unavailable` (503, `/readyz` 503) and
+ * first connects and creates the indexes as soon as the server answers, so the
+ * service recovers without a restart, as it does after an outage later on. It DOES fail (rejects with one clear line)
+ * for what waiting cannot fix: a malformed connection string, or a server that
+ * answers but refuses the indexes or the credentials.
+ */
+import { MongoClient } from 'mongodb';
+import type { StorePorts } from '@debtkit/core';
+import { mongoContext } from './mongo-context.js';
+import { isUnavailableError } from './mongo-errors.js';
+import { MongoAccountRepository } from './mongo-account-repository.js';
+import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
+import { MongoClientRepository } from './mongo-client-repository.js';
+import { MongoContentRepository } from './mongo-content-repository.js';
+import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
+import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
+import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
+import { MongoStoreHealth } from './mongo-store-health.js';
+import { MongoTokenRepository } from './mongo-token-repository.js';
+import { MongoUserRepository } from './mongo-user-repository.js';
+
+export interface MongoStoreOptions {
+  /** The database; default: the one named in the URL's path, else `debtkit`. */
+  readonly dbName?: string;
+  /** How long an operation waits for a reachable server before it is `unavailable`; default 5000. */
+  readonly serverSelectionTimeoutMS?: number;
+  /** Server-side time limit of every query and write; default 5000. */
+  readonly maxTimeMS?: number;
+}
+
+export const DEFAULT_DB_NAME = 'debtkit';
+export const DEFAULT_SERVER_SELECTION_TIMEOUT_MS = 5000;
+export const DEFAULT_MAX_TIME_MS = 5000;
+/** A server that has not answered this long after `maxTimeMS` is treated as gone. */
+const SOCKET_TIMEOUT_MARGIN_MS = 1000;
+
+/** The database named in a connection string's path (`mongodb://host/debtkit?…` → `debtkit`), if any. */
+export const databaseInUrl = (url: string): string | undefined => {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/?#]*\/([^?#]+)/.exec(url);
+  return match?.[1] === undefined ? undefined : decodeURIComponent(match[1]);
+};
+
+const describeError = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Open the MongoDB store at `url`. Writes use `w: "majority"`; every query is
+ * bounded by `maxTimeMS`. `close()` closes the client.
+ * @example
+ *   const store = await connectMongoStore('mongodb://localhost:27017/debtkit');
+ *   const client = await store.clients.create({ name: 'Acme', environment: 'sandbox', api_version: '2024-07-01', created_at })();
+ *   await store.close();
+ */
+export const connectMongoStore = async (url: string, options: MongoStoreOptions = {}): Promise<StorePorts> => {
+  const maxTimeMS = options.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
+  const serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
+  const dbName = options.dbName ?? databaseInUrl(url) ?? DEFAULT_DB_NAME;
+  let client: MongoClient;
+  try {
+    client = new MongoClient(url, {
+      serverSelectionTimeoutMS,
+      // `maxTimeMS` bounds the work on the server; these bound the wait when the server
+      // stops answering altogether (a hung socket is a network error: `unavailable`).
+      connectTimeoutMS: serverSelectionTimeoutMS,
+      socketTimeoutMS: maxTimeMS + SOCKET_TIMEOUT_MARGIN_MS,
+      writeConcern: { w: 'majority' },
+      // A patch key whose value is undefined means "unchanged", never "store null".
+      ignoreUndefined: true,
+      appName: 'debtkit',
+    });
+  } catch (error) {
+    throw new Error(`MongoDB store: invalid connection string: ${describeError(error)}`, { cause: error });
+  }
+  const ctx = mongoContext(client, dbName, maxTimeMS);
+  try {
+    await ctx.ready();
+  } catch (error) {
+    // Unreachable now: the index gate tries again with the first operation.
+    if (!isUnavailableError(error)) {
+      await ctx.close().catch(() => undefined);
+      throw new Error(`MongoDB store: cannot prepare database "${dbName}": ${describeError(error)}`, { cause: error });
+    }
+  }
+  return {
+    clients: new MongoClientRepository(ctx),
+    tokens: new MongoTokenRepository(ctx),
+    users: new MongoUserRepository(ctx),
+    accounts: new MongoAccountRepository(ctx),
+    creditScores: new MongoCreditScoreRepository(ctx),
+    bureauFlows: new MongoBureauFlowRepository(ctx),
+    paymentPlans: new MongoPaymentPlanRepository(ctx),
+    planPayments: new MongoPlanPaymentRepository(ctx),
+    content: new MongoContentRepository(),
+    health: new MongoStoreHealth(ctx),
+    close: ctx.close,
+  };
+};

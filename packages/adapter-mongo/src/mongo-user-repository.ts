@@ -1,0 +1,51 @@
+/**
+ * `UserRepository` on MongoDB: collection `users`, `_id` = the user id; every
+ * filter names the owning client as well (DESIGN 5).
+ */
+import type * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import {
+  UserRecord,
+  type ClientId,
+  type DomainError,
+  type NewUser,
+  type Page,
+  type PageRequest,
+  type UserId,
+  type UserPatch,
+  type UserRepository,
+} from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import { documentCodec } from './mongo-document-codec.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+
+export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
+
+export class MongoUserRepository implements UserRepository {
+  private readonly users: MongoRecordCollection<UserRecord>;
+
+  constructor(ctx: MongoContext) {
+    this.users = new MongoRecordCollection(ctx, COLLECTIONS.users, UserDocument);
+  }
+
+  create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
+    return this.users.task(async () => this.users.insert({ ...user, id: await this.users.nextId() }));
+  }
+
+  get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return this.users.task(() => this.users.findOne({ client_id: clientId, _id: userId }));
+  }
+
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {
+    return this.users.task(() => this.users.findPage({ client_id: clientId }, page));
+  }
+
+  update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return this.users.task(() => this.users.update({ client_id: clientId, _id: userId }, patch));
+  }
+
+  delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+    return this.users.task(() => this.users.deleteOne({ client_id: clientId, _id: userId }));
+  }
+}
