@@ -15,6 +15,7 @@ import {
   StorePorts,
   createApplication,
 } from '@debtkit/core';
+import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
 import type { AppState, RouteDef } from '../http/app-context.js';
 import { createApp } from '../http/app.js';
@@ -42,7 +43,14 @@ export const openStore = async (config: Config): Promise<StorePorts> => {
     case 'memory':
       return createMemoryStore();
     case 'mongo':
-      throw new StartupError('mongo store not built yet');
+      // Config guarantees the URL with the mongo store. A bad URL or refused
+      // credentials fail here; an unreachable server does not (requests answer
+      // 503 until it is back).
+      try {
+        return await connectMongoStore(config.mongodbUrl ?? '');
+      } catch (err) {
+        throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
+      }
   }
 };
 
