@@ -1,0 +1,494 @@
+/**
+ * The OpenAPI 3.1 document (DESIGN 2: generated from the codecs, never written
+ * by hand). Resource operations come from `API_ENDPOINTS`, the table the router
+ * is built from; the built-in routes (ping, probes, admin, this document) are
+ * described in `BUILTIN_OPERATIONS` with the codecs their handlers use. The
+ * tests walk the real router and fail on any route the document lacks, and
+ * validate every HTTP response against it, so it cannot drift.
+ *
+ * Error responses are derived, not listed by hand: what every route of an area
+ * can answer (authentication, versioning, body parsing, 500/503), plus the
+ * codes an operation declares, each at its `ERROR_TABLE` status.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  Client,
+  DEFAULT_PAGE_LIMIT,
+  FACTOR_RULES,
+  FactorName,
+  Id,
+  PageQuery,
+  PingBody,
+  describeGoodCondition,
+  versioning,
+} from '@debtkit/core';
+import { API_ENDPOINTS } from '../http/routes/api-endpoints.js';
+import type { Endpoint } from '../http/routes/endpoint.js';
+import { ERROR_TABLE, type ErrorCode } from '../http/api-error.js';
+import { CreateClientBody } from '../http/admin.routes.js';
+import { authOfPath, type RouteAuth, type RouteDef } from '../http/app-context.js';
+import { createSchemaRegistry, type JsonSchema, type SchemaRegistry } from './codec-schema.js';
+
+/** One operation as the document needs it: the `Endpoint` metadata without the use case. */
+export interface DocumentedOperation {
+  readonly method: RouteDef['method'];
+  /** A @koa/router pattern, as registered (`/admin/tokens/:token_id`). Every `:param` is an id. */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  readonly query?: t.Mixed;
+  readonly body?: t.Mixed;
+  readonly status: 200 | 201 | 204;
+  /** The success body; absent for 204. */
+  readonly response?: t.Mixed;
+  /** Error codes besides the ones every route of its area answers (see `areaErrors`). */
+  readonly errors: ReadonlyArray<ErrorCode>;
+}
+
+/** A client token, as the admin API shows it once (DESIGN 5). */
+const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
+
+/** The document itself, as `GET /openapi.json` answers it (its top-level keys). */
+const OpenApiDocument = t.type(
+  {
+    openapi: t.literal('3.1.0'),
+    info: t.UnknownRecord,
+    servers: t.UnknownArray,
+    tags: t.UnknownArray,
+    security: t.UnknownArray,
+    paths: t.UnknownRecord,
+    components: t.UnknownRecord,
+  },
+  'OpenApiDocument',
+);
+
+/**
+ * The routes `createApp` registers itself, plus `openApiRoute`, described with the
+ * codecs their handlers decode and write (see `operations.routes.ts`, `admin.routes.ts`).
+ */
+export const BUILTIN_OPERATIONS: ReadonlyArray<DocumentedOperation> = [
+  {
+    method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', body: PingBody,
+    description: 'Echoes the payload: checks the token, the API version and the round trip.',
+    status: 200, response: t.type({ payload: t.string }, 'PingResult'), errors: [],
+  },
+  {
+    method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations',
+    description: 'Answers 200 while the process runs. Needs no token.',
+    status: 200, response: t.type({ status: t.literal('ok') }, 'Health'), errors: [],
+  },
+  {
+    method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations',
+    description: 'Answers 200 when the store answers, else 503. Needs no token.',
+    status: 200, response: t.type({ status: t.literal('ready') }, 'Readiness'), errors: ['service_unavailable'],
+  },
+  {
+    method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations',
+    description: 'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token.',
+    status: 200, response: OpenApiDocument, errors: [],
+  },
+  {
+    method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', body: CreateClientBody,
+    description: "The client is created in the server's environment and pinned to the latest API version. The token is shown once.",
+    status: 201, response: t.type({ client: Client, token: Token }, 'CreatedClient'), errors: [],
+  },
+  {
+    method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', query: PageQuery,
+    status: 200, response: t.type({ clients: t.array(Client), has_more: t.boolean }, 'ClientList'), errors: [],
+  },
+  {
+    method: 'POST', path: '/admin/clients/:client_id/tokens', summary: 'Issue another token for a client', tag: 'Admin',
+    description: 'Takes no body (or an empty object). The token is shown once.',
+    status: 201, response: t.type({ token_id: Id, token: Token }, 'IssuedToken'), errors: [],
+  },
+  {
+    method: 'DELETE', path: '/admin/tokens/:token_id', summary: 'Revoke a token', tag: 'Admin',
+    description: 'The token stops working at once.',
+    status: 204, errors: [],
+  },
+];
+
+const fromEndpoint = (e: Endpoint): DocumentedOperation => ({
+  method: e.method,
+  path: e.path,
+  summary: e.summary,
+  tag: e.tag,
+  ...(e.query === undefined ? {} : { query: e.query }),
+  ...(e.body === undefined ? {} : { body: e.body }),
+  status: e.status,
+  ...(e.response === undefined ? {} : { response: e.response.codec }),
+  errors: e.errors,
+});
+
+/** Every operation the document describes, in the order it lists them. */
+export const documentedOperations = (): ReadonlyArray<DocumentedOperation> => {
+  const [ping, ...rest] = BUILTIN_OPERATIONS;
+  return [...(ping === undefined ? [] : [ping]), ...API_ENDPOINTS.map(fromEndpoint), ...rest];
+};
+
+/** `/api/users/:id` → `/api/users/{id}`. */
+export const toOpenApiPath = (routerPath: string): string => routerPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+const pathParams = (routerPath: string): string[] => [...routerPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string);
+
+// ---------------------------------------------------------------------------
+// Errors
+
+/** What a client reads about each code, in the responses that can carry it. */
+const ERROR_DESCRIPTIONS: { readonly [C in ErrorCode]: string } = {
+  validation_error: 'the request is invalid (path id, query, body), with `details`',
+  unsupported_version: '`API-Version` names no known version',
+  unauthorized: 'the bearer token is missing, malformed, unknown, revoked or of the other environment',
+  forbidden: 'a valid token used where its role is not allowed (a client token on the admin API)',
+  not_found: 'no such resource, or it belongs to another client',
+  method_not_allowed: 'the path exists, the method does not',
+  conflict: 'the state transition is not allowed now, or lost a concurrent race',
+  payload_too_large: 'the request body is larger than 1 MiB',
+  unsupported_media_type: 'the request has a body that is not `application/json`',
+  bureau_error: 'the bureau finds no product match for the user',
+  rate_limited: 'too many requests',
+  internal_server_error: 'unexpected server failure',
+  service_unavailable: 'the store is unreachable; retry after `Retry-After` seconds',
+};
+
+const RULES = Object.values(ERROR_TABLE);
+const ERROR_CODES: ReadonlyArray<ErrorCode> = [...new Set(RULES.map((r) => r.code))];
+
+const ruleOf = (code: ErrorCode): (typeof RULES)[number] => {
+  const rule = RULES.find((r) => r.code === code);
+  if (rule === undefined) throw new Error(`openapi: error code ${code} is not in ERROR_TABLE`);
+  return rule;
+};
+
+/** What every route of an area can answer, whatever it does (DESIGN 4, 4.1, 5, 6). */
+const areaErrors = (area: RouteAuth): ReadonlyArray<ErrorCode> => {
+  switch (area) {
+    case 'client':
+      return ['validation_error', 'unsupported_version', 'unauthorized', 'internal_server_error', 'service_unavailable'];
+    case 'admin':
+      // not_found: the admin API is disabled (no DEBTKIT_ADMIN_TOKEN), or no such client or token.
+      return ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'internal_server_error', 'service_unavailable'];
+    case 'none':
+      return ['internal_server_error'];
+  }
+};
+
+/**
+ * Body parsing runs before everything else on every request: a body that is not
+ * JSON is 415 on any route; only the methods whose bodies are read can be too large.
+ */
+const bodyErrors = (method: DocumentedOperation['method']): ReadonlyArray<ErrorCode> =>
+  method === 'GET' ? ['unsupported_media_type'] : ['unsupported_media_type', 'payload_too_large'];
+
+const ErrorDetail = t.type({ path: t.string, message: t.string }, 'ErrorDetail');
+const ErrorCodeCodec = t.keyof(Object.fromEntries(ERROR_CODES.map((c) => [c, null])) as Record<ErrorCode, null>, 'ErrorCode');
+/** The error body (DESIGN 4.1), as `errorBody` in api-error.ts writes it. */
+const ErrorBody = t.type(
+  {
+    error: t.intersection([
+      t.type({ code: ErrorCodeCodec, message: t.string, request_id: t.string }),
+      t.partial({ details: t.array(ErrorDetail) }),
+    ]),
+  },
+  'Error',
+);
+
+// ---------------------------------------------------------------------------
+// Building
+
+/** Schemas for the core codecs written by hand (io-ts cannot show their insides). */
+const namedSchemas = (name: string): JsonSchema | undefined => {
+  if (name === 'Token') return { pattern: '^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$', description: 'dk_sandbox_ or dk_live_ and 43 base64url characters' };
+  const factor = /^FactorObject<([a-z_]+)>$/.exec(name)?.[1];
+  if (factor === undefined || !FactorName.is(factor)) return undefined;
+  const { kind, min, max, good } = FACTOR_RULES[factor];
+  const amount = { type: kind, minimum: min, maximum: max };
+  const isGood =
+    good.op === '>=' ? { minimum: good.threshold }
+    : good.op === '<=' ? { maximum: good.threshold }
+    : good.op === '>' ? { exclusiveMinimum: good.threshold }
+    : { const: good.threshold };
+  return {
+    type: 'object',
+    description: `Good when ${describeGoodCondition(factor)}, else Poor`,
+    properties: { amount, factor: { type: 'string', enum: ['Good', 'Poor'] } },
+    required: ['amount', 'factor'],
+    additionalProperties: false,
+    if: { type: 'object', properties: { amount: { type: 'number', ...isGood } } },
+    then: { type: 'object', properties: { factor: { type: 'string', const: 'Good' } } },
+    else: { type: 'object', properties: { factor: { type: 'string', const: 'Poor' } } },
+  };
+};
+
+const QUERY_DESCRIPTIONS: Readonly<Record<string, JsonSchema>> = {
+  limit: { description: 'Page size', default: DEFAULT_PAGE_LIMIT },
+  starting_after: { description: 'The last id of the previous page; the page starts after it' },
+};
+
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): JsonSchema => ({ $ref: `#/components/${kind}/${name}` });
+
+const objectProps = (codec: t.Mixed): { required: t.Props; optional: t.Props } => {
+  const c = codec as t.Mixed & { _tag?: string; required?: t.Props; optional?: t.Props; props?: t.Props };
+  if (c._tag === 'StrictObjectType') return { required: c.required ?? {}, optional: c.optional ?? {} };
+  if (c._tag === 'InterfaceType') return { required: c.props ?? {}, optional: {} };
+  if (c._tag === 'PartialType') return { required: {}, optional: c.props ?? {} };
+  throw new Error(`openapi: query codec "${codec.name}" must be an object codec (strictObject, t.type or t.partial)`);
+};
+
+const operationId = (op: DocumentedOperation): string => {
+  const words = op.path
+    .split('/')
+    .filter((s) => s !== '' && s !== 'api')
+    .map((s) => (s.startsWith(':') ? `by_${s.slice(1)}` : s))
+    .flatMap((s) => s.split(/[^A-Za-z0-9]+/))
+    .filter((w) => w !== '');
+  return [op.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
+};
+
+const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+
+const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonSchema => {
+  const area = authOfPath(op.path);
+  const idSchema = schemas.schemaOf(Id);
+  const parameters: JsonSchema[] = pathParams(op.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    description: name === 'id' ? 'The user id' : `The ${name.replace(/_id$/, '').replace(/_/g, ' ')} id`,
+    schema: idSchema,
+  }));
+  if (op.query !== undefined) {
+    const { required, optional } = objectProps(op.query);
+    for (const [name, codec, isRequired] of [
+      ...Object.entries(required).map(([n, c]) => [n, c, true] as const),
+      ...Object.entries(optional).map(([n, c]) => [n, c, false] as const),
+    ]) {
+      const { description, ...extra } = QUERY_DESCRIPTIONS[name] ?? {};
+      parameters.push({
+        name,
+        in: 'query',
+        required: isRequired,
+        ...(description === undefined ? {} : { description }),
+        schema: { ...schemas.schemaOf(codec), ...extra },
+      });
+    }
+  }
+  if (area === 'client') parameters.push(ref('parameters', 'ApiVersion'), ref('parameters', 'AcceptEncoding'));
+
+  const commonHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId') };
+  if (area === 'client') commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
+
+  const responses: Record<string, JsonSchema> = {
+    [String(op.status)]: {
+      description: HTTP_REASONS[op.status] ?? 'Success',
+      headers: commonHeaders,
+      ...(op.response === undefined ? {} : { content: { 'application/json': { schema: schemas.schemaOf(op.response) } } }),
+    },
+  };
+
+  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...op.errors]);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of ERROR_CODES) {
+    if (!codes.has(code)) continue;
+    const status = ruleOf(code).status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const headers: Record<string, JsonSchema> = { ...commonHeaders };
+    for (const code of statusCodes) {
+      for (const header of Object.keys(ruleOf(code).headers ?? {})) {
+        headers[header] = ref('headers', header.replace(/-/g, ''));
+      }
+    }
+    responses[String(status)] = {
+      description: statusCodes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join('; '),
+      headers,
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [ref('schemas', 'Error')],
+            type: 'object',
+            properties: { error: { type: 'object', properties: { code: { type: 'string', enum: statusCodes } } } },
+          },
+        },
+      },
+    };
+  }
+
+  const security = area === 'client' ? [{ bearer: [] }] : area === 'admin' ? [{ adminBearer: [] }] : [];
+  return {
+    operationId: operationId(op),
+    summary: op.summary,
+    ...(op.description === undefined ? {} : { description: op.description }),
+    tags: [op.tag],
+    security,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body === undefined
+      ? {}
+      : {
+          requestBody: {
+            // A request without a body is decoded as `{}`; the body is required when `{}` is not enough.
+            required: E.isLeft(op.body.decode({})),
+            content: { 'application/json': { schema: schemas.schemaOf(op.body) } },
+          },
+        }),
+    responses,
+  };
+};
+
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Ping: 'Check a token and the round trip',
+  Users: "The client's users; every user-scoped path carries the user id",
+  Accounts: 'Linked debt and deposit accounts',
+  'Credit Scores': 'The credit score and its six factors',
+  Bureau: 'Credit-bureau authentication: consent, one-time code, identity',
+  'Debt Payoff Plan': 'Avalanche and snowball payoff plans',
+  'Debt Payoff Plan Payments': 'Payments made under a plan',
+  'Debt Calculator': 'Months to pay off a debt, or the payment to pay it off in given months',
+  'Learning Modules': 'Short lessons by category',
+  Articles: 'Articles by category',
+  Admin: 'Operators: clients and their tokens (bearer = the admin token)',
+  Operations: 'Probes and this document; no token',
+};
+
+const packageVersion = (): string => {
+  // src/openapi or dist/src/openapi: the package's package.json is up the tree either way.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
+      if (pkg.name === '@debtkit/adapter-http' && typeof pkg.version === 'string') return pkg.version;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('openapi: package.json of @debtkit/adapter-http not found');
+    dir = parent;
+  }
+};
+
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+};
+
+const build = (): JsonSchema => {
+  const schemas = createSchemaRegistry({ named: namedSchemas });
+  schemas.schemaOf(ErrorBody);
+  const operations = documentedOperations();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const op of operations) {
+    const path = toOpenApiPath(op.path);
+    const item = (paths[path] ??= {});
+    const method = op.method.toLowerCase();
+    if (item[method] !== undefined) throw new Error(`openapi: ${op.method} ${op.path} is described twice`);
+    item[method] = buildOperation(op, schemas);
+  }
+  const tags = [...new Set(operations.map((o) => o.tag))].map((name) =>
+    TAG_DESCRIPTIONS[name] === undefined ? { name } : { name, description: TAG_DESCRIPTIONS[name] },
+  );
+  const string = { type: 'string' };
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'debtkit',
+      version: packageVersion(),
+      summary: 'Debt management API: credit score factors, linked accounts, bureau authentication, payoff plans',
+      description: [
+        'JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token;',
+        '`/healthz`, `/readyz` and `/openapi.json` need none.',
+        `API versions: ${versioning.known.join(', ')} (latest ${versioning.latest}). A request is answered in the`,
+        "`API-Version` header's version, else the client's pinned one; this document describes the latest shapes.",
+        'Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ "error": { "code", "message", "request_id", "details"? } }`.',
+        'Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.',
+      ].join(' '),
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'Sandbox: test data and the simulated credit bureau (tokens start with dk_sandbox_)',
+        variables: { base_url: { default: 'http://127.0.0.1:3000', description: 'The sandbox base address ({sandbox_base_url})' } },
+      },
+      {
+        url: '{base_url}',
+        description: 'Production: live data (tokens start with dk_live_)',
+        variables: { base_url: { default: 'https://api.example.com', description: 'The production base address ({production_base_url})' } },
+      },
+    ],
+    tags,
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      schemas: schemas.components(),
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A client token: dk_sandbox_… or dk_live_…, matching the server' },
+        adminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (DEBTKIT_ADMIN_TOKEN); without it the admin API answers 404' },
+      },
+      parameters: {
+        ApiVersion: {
+          name: 'API-Version',
+          in: 'header',
+          required: false,
+          description: "The API version to answer in; default: the client's pinned version",
+          schema: { type: 'string', enum: [...versioning.known] },
+        },
+        AcceptEncoding: {
+          name: 'Accept-Encoding',
+          in: 'header',
+          required: false,
+          description: 'Bodies of 1 KiB or more are compressed (gzip, br) when allowed here',
+          schema: string,
+        },
+      },
+      headers: {
+        XRequestId: {
+          description: 'The request id (a client-sent `X-Request-Id` matching ^[A-Za-z0-9._-]{1,128}$ is kept); also in error bodies and logs',
+          required: true,
+          schema: string,
+        },
+        ApiVersion: { description: 'The API version the response is in', required: true, schema: { type: 'string', enum: [...versioning.known] } },
+        WWWAuthenticate: { description: 'Bearer', required: true, schema: string },
+        RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: string },
+      },
+      responses: {
+        NotFound: {
+          description: 'Any path no operation has: `not_found`',
+          content: { 'application/json': { schema: ref('schemas', 'Error') } },
+        },
+        MethodNotAllowed: {
+          description: 'A known path with another method: `method_not_allowed`, with `Allow`',
+          content: { 'application/json': { schema: ref('schemas', 'Error') } },
+        },
+      },
+    },
+  };
+};
+
+let memo: JsonSchema | undefined;
+let memoJson: string | undefined;
+
+/**
+ * The OpenAPI 3.1 document, built once per process and frozen.
+ * @example buildOpenApiDocument().paths['/api/users/{id}'].get.responses['200']
+ */
+export const buildOpenApiDocument = (): JsonSchema => (memo ??= deepFreeze(build()));
+
+/** `GET /openapi.json`: the document, serialised once. Needs no token. */
+export const openApiRoute: RouteDef = {
+  method: 'GET',
+  path: '/openapi.json',
+  auth: 'none',
+  handler: async function serveOpenApi(ctx) {
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    ctx.body = memoJson ??= JSON.stringify(buildOpenApiDocument());
+  },
+};
