@@ -11,3 +11,4 @@ export { createApp, BODY_LIMIT_BYTES } from './http/app.js';
 export * from './main/config.js';
 export * from './main/container.js';
 export * from './main/server.js';
+export * from './openapi/openapi-document.js';

@@ -21,6 +21,7 @@ import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-co
 import { ApiError } from './api-error.js';
 import { adminRoutes } from './admin.routes.js';
 import { operationsRoutes } from './operations.routes.js';
+import { openApiRoute } from '../openapi/openapi-document.js';
 import { isClientGone } from './middleware/client-gone.js';
 import { requestId } from './middleware/request-id.js';
 import { standardHeaders } from './middleware/standard-headers.js';
@@ -78,7 +79,7 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { store, clock, config, logger } = deps;
-  const router = buildRouter([...operationsRoutes({ store }), ...adminRoutes({ store, clock, config }), ...deps.routes]);
+  const router = buildRouter([...operationsRoutes({ store }), openApiRoute, ...adminRoutes({ store, clock, config }), ...deps.routes]);
 
   const app = new Koa<AppState>();
   // The error handler answers everything thrown in a request; what reaches Koa's

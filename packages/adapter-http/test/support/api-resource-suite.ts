@@ -6,6 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { FactorName, IsoDate, Timestamp, factorObject, Id } from '@debtkit/core';
 import type { StorePorts } from '@debtkit/core';
 import { ResourceHarness, resourceHarness } from './resource-app.js';
+import { expectResponseMatchesOpenApi } from './openapi-assert.js';
 
 const DEMO = '/api/users/1';
 
@@ -21,8 +22,12 @@ describe(`API resources over HTTP (${name})`, () => {
     store = await makeStore();
     h = await resourceHarness(store);
   });
-  afterEach(async () => {
+  afterEach(async function () {
     await store?.close();
+    // Every response a test received must be one the OpenAPI document describes.
+    if (this.currentTest?.state !== 'passed') return;
+    expect(h.responses.length, 'responses recorded').to.be.greaterThan(0);
+    for (const res of h.responses) expectResponseMatchesOpenApi(res);
   });
 
   const newUser = async (last_name = 'Okafor'): Promise<number> => {

@@ -21,6 +21,8 @@ export interface ResourceHarness {
   readonly application: Application;
   readonly demo: DemoSeed;
   readonly auth: { Authorization: string };
+  /** Every response the agent received, for checking against the OpenAPI document. */
+  readonly responses: supertest.Response[];
 }
 
 export const resourceHarness = async (store: StorePorts = createMemoryStore(), clock: Clock = fixedClock()): Promise<ResourceHarness> => {
@@ -36,8 +38,14 @@ export const resourceHarness = async (store: StorePorts = createMemoryStore(), c
     routes: createApiRoutes(application),
     application,
   });
+  const responses: supertest.Response[] = [];
+  const request = supertest.agent(app.callback());
+  request.use((req) => {
+    req.on('response', (res: supertest.Response) => responses.push(res));
+  });
   return {
-    request: supertest.agent(app.callback()),
+    request,
+    responses,
     token,
     store,
     application,
