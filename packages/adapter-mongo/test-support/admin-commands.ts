@@ -1,0 +1,194 @@
+/**
+ * Handshake, diagnostics, and namespace/index management commands.
+ */
+import type { Document } from 'mongodb';
+import {
+  collectionName,
+  documentArray,
+  optionalBoolean,
+  optionalDocument,
+  optionalNumber,
+  type CommandHandler,
+} from './command-context.js';
+import { CommandError } from './command-error.js';
+import { isPlainDocument } from './document-update.js';
+import { MAX_MESSAGE_SIZE_BYTES } from './wire-protocol.js';
+import { compileFilter, sameBson } from './query-engine.js';
+
+/** MongoDB 7.0's wire version; driver 7.x needs at least 9. */
+const MAX_WIRE_VERSION = 21;
+const SERVER_VERSION = '7.0.0';
+
+/**
+ * A standalone's hello. No `topologyVersion`: without it the driver polls
+ * instead of using the streaming (awaitable hello) protocol. No `setName`:
+ * a standalone, on which the driver sends no retryable-write txnNumber.
+ */
+export function helloReply(connectionId: number): Document {
+  return {
+    helloOk: true,
+    ismaster: true,
+    isWritablePrimary: true,
+    maxBsonObjectSize: 16_777_216,
+    maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
+    maxWriteBatchSize: 100_000,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+    ok: 1,
+  };
+}
+
+export const hello: CommandHandler = (context) => helloReply(context.connectionId);
+
+export const ping: CommandHandler = () => ({ ok: 1 });
+
+export const buildInfo: CommandHandler = () => ({
+  version: SERVER_VERSION,
+  gitVersion: 'debtkit-wire-test-server',
+  versionArray: [7, 0, 0, 0],
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: 16_777_216,
+  storageEngines: ['memory'],
+  ok: 1,
+});
+
+const PARAMETERS: Document = {
+  featureCompatibilityVersion: { version: '7.0' },
+};
+
+/** `{ getParameter: 1, <name>: 1 }` or `{ getParameter: '*' }`. */
+export const getParameter: CommandHandler = (_context, _db, body) => {
+  if (body['getParameter'] === '*') return { ...PARAMETERS, ok: 1 };
+  const reply: Document = {};
+  for (const name of Object.keys(body)) {
+    if (name === 'getParameter' || name.startsWith('$') || name === 'lsid') continue;
+    if (!(name in PARAMETERS)) throw new CommandError('InvalidOptions', `no option found to get: ${name}`);
+    reply[name] = PARAMETERS[name];
+  }
+  return { ...reply, ok: 1 };
+};
+
+/** Sessions are accepted and ignored (lsid fields are too). */
+export const endSessions: CommandHandler = () => ({ ok: 1 });
+
+export const listDatabases: CommandHandler = (context, _db, body) => {
+  const nameOnly = optionalBoolean(body, 'nameOnly') ?? false;
+  const databases = context.store
+    .databaseNames()
+    .map((name) => (nameOnly ? { name } : { name, sizeOnDisk: 0, empty: false }));
+  return nameOnly ? { databases, ok: 1 } : { databases, totalSize: 0, totalSizeMb: 0, ok: 1 };
+};
+
+/** Fields of any command that are not options of the command itself. */
+const GENERIC_FIELDS = new Set([
+  '$db',
+  'lsid',
+  '$clusterTime',
+  'writeConcern',
+  'readConcern',
+  '$readPreference',
+  'comment',
+  'maxTimeMS',
+  'apiVersion',
+  'apiStrict',
+  'apiDeprecationErrors',
+]);
+
+export const create: CommandHandler = (context, db, body) => {
+  const name = collectionName(body, 'create');
+  const options: Document = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (field !== 'create' && !GENERIC_FIELDS.has(field)) options[field] = value;
+  }
+  const { collection, created } = context.store.ensureCollection(db, name, options);
+  // Like MongoDB 7.0: creating an existing collection with the same options is a no-op.
+  if (!created && !sameBson(collection.options, options)) {
+    throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
+  }
+  return { ok: 1 };
+};
+
+export const drop: CommandHandler = (context, db, body) => {
+  const name = collectionName(body, 'drop');
+  const dropped = context.store.dropCollection(db, name);
+  // Since MongoDB 7.0 dropping a missing collection succeeds.
+  return dropped === undefined ? { ok: 1 } : { nIndexesWas: dropped.indexes.length, ns: dropped.namespace, ok: 1 };
+};
+
+export const dropDatabase: CommandHandler = (context, db) => {
+  context.store.dropDatabase(db);
+  return { ok: 1 };
+};
+
+export const createIndexes: CommandHandler = (context, db, body) => {
+  const name = collectionName(body, 'createIndexes');
+  const specs = documentArray(body, 'indexes');
+  if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
+  const { collection, created } = context.store.ensureCollection(db, name);
+  const before = collection.indexes.length;
+  let added = 0;
+  for (const spec of specs) if (collection.createIndex(spec)) added += 1;
+  const reply: Document = {
+    numIndexesBefore: before,
+    numIndexesAfter: collection.indexes.length,
+    createdCollectionAutomatically: created,
+  };
+  if (added === 0) reply['note'] = 'all indexes already exist';
+  return { ...reply, ok: 1 };
+};
+
+/** `index`: a name, a key pattern, a list of names, or '*' (all but `_id_`). */
+export const dropIndexes: CommandHandler = (context, db, body) => {
+  const name = collectionName(body, 'dropIndexes');
+  const collection = context.store.collection(db, name);
+  if (collection === undefined) throw new CommandError('NamespaceNotFound', `ns not found ${db}.${name}`);
+  const was = collection.indexes.length;
+  const index = body['index'];
+  let names: string[];
+  if (index === '*') names = collection.indexes.map((description) => description.name).filter((indexName) => indexName !== '_id_');
+  else if (typeof index === 'string') names = [index];
+  else if (Array.isArray(index) && index.every((entry): entry is string => typeof entry === 'string')) names = index;
+  else if (isPlainDocument(index)) {
+    const found = collection.findIndexByKey(index);
+    if (found === undefined) throw new CommandError('IndexNotFound', `can't find index with key: ${JSON.stringify(index)}`);
+    names = [found.name];
+  } else throw new CommandError('TypeMismatch', "BSON field 'dropIndexes.index' has an invalid type");
+  for (const indexName of names) collection.dropIndex(indexName);
+  return { nIndexesWas: was, ok: 1 };
+};
+
+export const listIndexes: CommandHandler = (context, db, body) => {
+  const name = collectionName(body, 'listIndexes');
+  const collection = context.store.collection(db, name);
+  if (collection === undefined) throw new CommandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
+  const cursor = context.cursors.open(`${db}.${name}`, [...collection.indexes], {
+    batchSize: optionalNumber(optionalDocument(body, 'cursor') ?? {}, 'batchSize'),
+  });
+  return { cursor, ok: 1 };
+};
+
+export const listCollections: CommandHandler = (context, db, body) => {
+  const nameOnly = optionalBoolean(body, 'nameOnly') ?? false;
+  const filter = optionalDocument(body, 'filter');
+  const matches = filter === undefined ? () => true : compileFilter(filter);
+  const entries = context.store
+    .collections(db)
+    .map((collection) => ({
+      name: collection.name,
+      type: 'collection',
+      options: collection.options,
+      info: { readOnly: false },
+      idIndex: { v: 2, key: { _id: 1 }, name: '_id_' },
+    }))
+    .filter(matches)
+    .map((entry) => (nameOnly ? { name: entry.name, type: entry.type } : entry));
+  const cursor = context.cursors.open(`${db}.$cmd.listCollections`, entries, {
+    batchSize: optionalNumber(optionalDocument(body, 'cursor') ?? {}, 'batchSize'),
+  });
+  return { cursor, ok: 1 };
+};

@@ -1,0 +1,225 @@
+/**
+ * A MongoDB wire-protocol test server: enough of a standalone `mongod` for the
+ * real `mongodb` driver (7.x) to run the mongo adapter's tests on machines
+ * where no MongoDB can be installed (DESIGN 8). Data lives in memory.
+ *
+ *   const server = await startWireServer();            // 127.0.0.1, free port
+ *   const client = new MongoClient(server.url);
+ *   ...
+ *   await server.stop();                               // connections fail now
+ *   await server.restart();                            // same port, data kept
+ *
+ * Protocol: the legacy OP_QUERY handshake (answered with OP_REPLY) and OP_MSG
+ * for everything else, incl. kind-1 document sequences, checksums and
+ * moreToCome (w: 0 writes get no reply). No compression, TLS or auth is
+ * advertised, so the driver uses none.
+ *
+ * Commands: hello/isMaster, ping, buildInfo, getParameter, endSessions,
+ * listDatabases, create, drop, dropDatabase, createIndexes, dropIndexes,
+ * listIndexes, listCollections, find, getMore, killCursors, aggregate, count,
+ * distinct, insert, update, delete, findAndModify. Query, projection, sort,
+ * update operators and pipelines are mingo's. Any other command answers
+ * CommandNotFound (59), so a gap shows up as a loud failure.
+ * writeConcern, readConcern, lsid, $clusterTime, maxTimeMS and hint are
+ * accepted and ignored.
+ *
+ * Transactions: NOT supported, deliberately. Executing transactional
+ * operations immediately would let a test pass that a real rollback would
+ * fail. Any command carrying `txnNumber`, `startTransaction` or `autocommit`,
+ * and commitTransaction/abortTransaction, answers exactly what a real
+ * standalone mongod answers: code 20 IllegalOperation, "Transaction numbers
+ * are only allowed on a replica set member or mongos". An adapter detects it
+ * as `code === 20` on reads; on writes the driver rethrows it as "This MongoDB
+ * deployment does not support retryable writes..." with the server's error
+ * (code 20) as `originalError` — the same as against a real standalone. The
+ * hello reply describes a standalone, so the driver never adds a txnNumber
+ * for retryable writes outside transactions.
+ *
+ * Concurrency: each command runs to completion synchronously, so every
+ * command is atomic with respect to every other one (findAndModify-based
+ * compare-and-set behaves as on a real server).
+ *
+ * Simplifications: unique indexes do not expand arrays (multikey); cursors
+ * have no idle timeout (they end when exhausted, killed, or on reset()); the
+ * `commands` log keeps the most recent 10,000 names.
+ */
+import net from 'node:net';
+import type { Document } from 'mongodb';
+import { commandName, runCommand } from './command-dispatch.js';
+import type { CommandContext } from './command-context.js';
+import { CommandError } from './command-error.js';
+import { CursorRegistry } from './cursor-registry.js';
+import { MemoryStore } from './memory-store.js';
+import {
+  MessageFramer,
+  OP_MSG,
+  OpMsgFlag,
+  WireProtocolError,
+  decodeRequest,
+  encodeOpMsg,
+  encodeOpReply,
+  type OpMsgRequest,
+  type OpQueryRequest,
+} from './wire-protocol.js';
+
+export interface WireServerOptions {
+  /** 0 (default): a free port chosen by the OS. */
+  readonly port?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+}
+
+export interface WireServer {
+  /** `mongodb://127.0.0.1:PORT/` */
+  readonly url: string;
+  readonly port: number;
+  /** Closes the listener and destroys every live connection. */
+  stop(): Promise<void>;
+  /** Listens again on the same port (stopping first if running); data is kept. */
+  restart(): Promise<void>;
+  /** Drops all databases and open cursors. */
+  reset(): void;
+  /** Names of the commands received, oldest first (for tests; clear it with `length = 0`). */
+  readonly commands: string[];
+}
+
+const COMMAND_LOG_LIMIT = 10_000;
+
+export async function startWireServer(options: WireServerOptions = {}): Promise<WireServer> {
+  const server = new MongoWireServer(options.host ?? '127.0.0.1');
+  await server.listen(options.port ?? 0);
+  return server;
+}
+
+class MongoWireServer implements WireServer {
+  readonly commands: string[] = [];
+  readonly #host: string;
+  readonly #store = new MemoryStore();
+  readonly #cursors = new CursorRegistry();
+  readonly #sockets = new Set<net.Socket>();
+  #listener: net.Server | undefined;
+  #port = 0;
+  #nextConnectionId = 1;
+  #nextRequestId = 1;
+
+  constructor(host: string) {
+    this.#host = host;
+  }
+
+  get port(): number {
+    return this.#port;
+  }
+
+  get url(): string {
+    return `mongodb://${urlHost(this.#host)}:${this.#port}/`;
+  }
+
+  async listen(port: number): Promise<void> {
+    const listener = net.createServer((socket) => this.#accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(port, this.#host, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+    this.#listener = listener;
+    this.#port = (listener.address() as net.AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    const listener = this.#listener;
+    if (listener === undefined) return;
+    this.#listener = undefined;
+    const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+    for (const socket of this.#sockets) socket.destroy();
+    this.#sockets.clear();
+    await closed;
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.listen(this.#port);
+  }
+
+  reset(): void {
+    this.#store.clear();
+    this.#cursors.clear();
+  }
+
+  #accept(socket: net.Socket): void {
+    this.#sockets.add(socket);
+    socket.setNoDelay(true);
+    const context: CommandContext = { store: this.#store, cursors: this.#cursors, connectionId: this.#nextConnectionId++ };
+    const framer = new MessageFramer();
+    socket.on('data', (chunk: Buffer) => {
+      try {
+        for (const message of framer.push(chunk)) {
+          if (socket.destroyed) return;
+          this.#handle(socket, context, message);
+        }
+      } catch (error) {
+        // A framing or decoding error leaves the stream unusable; a real server drops the connection too.
+        socket.destroy();
+        // Anything else is a bug of this server: made visible without taking the test process down.
+        if (!(error instanceof WireProtocolError)) process.emitWarning(`mongo wire test server: ${String((error as Error).stack ?? error)}`);
+      }
+    });
+    // A client that goes away (ECONNRESET) is normal; 'close' does the bookkeeping.
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.#sockets.delete(socket));
+  }
+
+  #handle(socket: net.Socket, context: CommandContext, message: Buffer): void {
+    const request = decodeRequest(message);
+    if (request.opCode === OP_MSG) this.#handleOpMsg(socket, context, request);
+    else this.#handleOpQuery(socket, context, request);
+  }
+
+  #handleOpQuery(socket: net.Socket, context: CommandContext, request: OpQueryRequest): void {
+    const wrapped = request.query['$query'];
+    const body: Document = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Document) : request.query;
+    const db = request.fullCollectionName.endsWith('.$cmd') ? request.fullCollectionName.slice(0, -'.$cmd'.length) : request.fullCollectionName;
+    const reply = this.#execute(context, db, body, true);
+    socket.write(this.#encode((reply) => encodeOpReply(this.#nextRequestId++, request.header.requestId, reply), reply));
+  }
+
+  #handleOpMsg(socket: net.Socket, context: CommandContext, request: OpMsgRequest): void {
+    const body: Document = { ...request.body };
+    for (const sequence of request.sequences) {
+      if (sequence.identifier in body) {
+        throw new WireProtocolError(`OP_MSG: '${sequence.identifier}' is both in the body and a document sequence`);
+      }
+      body[sequence.identifier] = sequence.documents;
+    }
+    const db = typeof body['$db'] === 'string' ? body['$db'] : 'admin';
+    const reply = this.#execute(context, db, body, false);
+    // moreToCome from a client (w: 0 writes) means it reads no reply.
+    if ((request.flagBits & OpMsgFlag.moreToCome) !== 0) return;
+    socket.write(
+      this.#encode((reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }), reply),
+    );
+  }
+
+  #execute(context: CommandContext, db: string, body: Document, legacy: boolean): Document {
+    this.commands.push(commandName(body));
+    if (this.commands.length > COMMAND_LOG_LIMIT) this.commands.splice(0, this.commands.length - COMMAND_LOG_LIMIT);
+    return runCommand(context, { db, body, legacy });
+  }
+
+  /** A reply that cannot be serialised (e.g. over the BSON size limit) becomes an error reply. */
+  #encode(encode: (reply: Document) => Buffer, reply: Document): Buffer {
+    try {
+      return encode(reply);
+    } catch (error) {
+      return encode(new CommandError('InternalError', `reply could not be encoded: ${(error as Error).message}`).toReply());
+    }
+  }
+}
+
+/** The host as it appears in a URL: wildcard listeners are reached through loopback; IPv6 is bracketed. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -1,0 +1,418 @@
+import { expect } from 'chai';
+import net from 'node:net';
+import { Long, MongoClient, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
+import { startWireServer, type WireServer } from '../test-support/index.js';
+import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../test-support/wire-protocol.js';
+
+/** Documents with integer ids, as debtkit stores them. */
+type NumberId = Document & { _id: number };
+
+/** Resolves with the rejection of `promise`; fails the test if it fulfils. */
+async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  expect.fail('expected the operation to be rejected');
+}
+
+describe('mongo wire-protocol test server, through the real mongodb driver', () => {
+  let server: WireServer;
+  let client: MongoClient;
+  let db: Db;
+
+  before(async () => {
+    server = await startWireServer();
+    client = new MongoClient(server.url, { serverSelectionTimeoutMS: 2000 });
+    await client.connect();
+    db = client.db('wire_test');
+  });
+
+  beforeEach(() => server.reset());
+
+  after(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it('listens on a loopback URL with the chosen port and answers ping after the handshake', async () => {
+    expect(server.url).to.equal(`mongodb://127.0.0.1:${server.port}/`);
+    expect(server.port).to.be.above(0);
+    const reply = await db.command({ ping: 1 });
+    expect(reply['ok']).to.equal(1);
+    expect(server.commands).to.include('ping');
+    expect(server.commands.some((name) => ['ismaster', 'isMaster', 'hello'].includes(name))).to.equal(true);
+  });
+
+  it('inserts one and many, then finds with filter, sort, limit and projection', async () => {
+    const people = db.collection('people');
+    const one = await people.insertOne({ name: 'ada', age: 36 });
+    expect(one.insertedId).to.be.instanceOf(ObjectId);
+    const many = await people.insertMany([
+      { name: 'bob', age: 25 },
+      { name: 'cy', age: 41 },
+      { name: 'di', age: 30 },
+      { name: 'ed', age: 52 },
+    ]);
+    expect(many.insertedCount).to.equal(4);
+
+    const found = await people
+      .find({ age: { $gte: 30 } })
+      .sort({ age: -1 })
+      .limit(3)
+      .project({ _id: 0, name: 1 })
+      .toArray();
+    expect(found).to.deep.equal([{ name: 'ed' }, { name: 'cy' }, { name: 'ada' }]);
+
+    const byId = await people.findOne({ _id: one.insertedId });
+    expect(byId).to.deep.equal({ _id: one.insertedId, name: 'ada', age: 36 });
+  });
+
+  it('pages a cursor across getMore with a small batch size', async () => {
+    const items = db.collection<NumberId>('items');
+    await items.insertMany(Array.from({ length: 25 }, (_, n) => ({ _id: n + 1, n: n + 1 })));
+    server.commands.length = 0;
+
+    const all = await items.find({}).sort({ n: 1 }).batchSize(4).toArray();
+    expect(all.map((item) => item['n'])).to.deep.equal(Array.from({ length: 25 }, (_, n) => n + 1));
+    // 4 in the first batch, then 21 more in batches of 4.
+    expect(server.commands.filter((name) => name === 'getMore')).to.have.length(6);
+  });
+
+  it('answers cursor ids as int64 and honours getMore and killCursors', async () => {
+    await db.collection('items').insertMany(Array.from({ length: 10 }, (_, n) => ({ n })));
+    const first = await db.command({ find: 'items', batchSize: 3 }, { promoteLongs: false });
+    const cursorId: unknown = first['cursor'].id;
+    expect(cursorId).to.be.instanceOf(Long);
+    expect((cursorId as Long).isZero()).to.equal(false);
+    expect(first['cursor'].firstBatch).to.have.length(3);
+    expect(first['cursor'].ns).to.equal('wire_test.items');
+
+    const next = await db.command({ getMore: cursorId, collection: 'items', batchSize: 2 }, { promoteLongs: false });
+    expect(next['cursor'].nextBatch.map((item: Document) => item['n'])).to.deep.equal([3, 4]);
+
+    const killed = await db.command({ killCursors: 'items', cursors: [cursorId] }, { promoteLongs: false });
+    expect(killed['cursorsKilled']).to.have.length(1);
+    const gone = await rejectionOf(db.command({ getMore: cursorId, collection: 'items' }));
+    expect(gone).to.be.instanceOf(MongoServerError).and.to.include({ code: 43 });
+  });
+
+  it('updates with $set and $inc, reports unmodified matches, and upserts with $setOnInsert', async () => {
+    const accounts = db.collection<NumberId>('accounts');
+    await accounts.insertMany([
+      { _id: 1, owner: 'a', balance: 100 },
+      { _id: 2, owner: 'a', balance: 50 },
+    ]);
+
+    const changed = await accounts.updateOne({ _id: 1 }, { $set: { status: 'active' }, $inc: { balance: -30 } });
+    expect(changed).to.include({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
+    expect(await accounts.findOne({ _id: 1 })).to.deep.equal({ _id: 1, owner: 'a', balance: 70, status: 'active' });
+
+    const unchanged = await accounts.updateOne({ _id: 1 }, { $set: { status: 'active' } });
+    expect(unchanged).to.include({ matchedCount: 1, modifiedCount: 0 });
+
+    const both = await accounts.updateMany({ owner: 'a' }, { $inc: { balance: 1 } });
+    expect(both).to.include({ matchedCount: 2, modifiedCount: 2 });
+
+    const inserted = await accounts.updateOne(
+      { owner: 'b', kind: 'loan' },
+      { $set: { balance: 10 }, $setOnInsert: { created: 'now' } },
+      { upsert: true },
+    );
+    expect(inserted).to.include({ matchedCount: 0, modifiedCount: 0, upsertedCount: 1 });
+    expect(inserted.upsertedId).to.be.instanceOf(ObjectId);
+    expect(await accounts.findOne({ owner: 'b' })).to.deep.equal({
+      _id: inserted.upsertedId,
+      owner: 'b',
+      kind: 'loan',
+      balance: 10,
+      created: 'now',
+    });
+
+    // On a match, $setOnInsert is not applied.
+    const matched = await accounts.updateOne(
+      { owner: 'b', kind: 'loan' },
+      { $set: { balance: 20 }, $setOnInsert: { created: 'again' } },
+      { upsert: true },
+    );
+    expect(matched).to.include({ matchedCount: 1, modifiedCount: 1, upsertedCount: 0 });
+    expect(await accounts.findOne({ owner: 'b' }, { projection: { _id: 0, balance: 1, created: 1 } })).to.deep.equal({
+      balance: 20,
+      created: 'now',
+    });
+  });
+
+  it('replaces documents keeping their _id, and refuses to change an _id', async () => {
+    const users = db.collection<NumberId>('users');
+    await users.insertOne({ _id: 7, name: 'old', extra: true });
+    const replaced = await users.replaceOne({ _id: 7 }, { name: 'new' });
+    expect(replaced).to.include({ matchedCount: 1, modifiedCount: 1 });
+    expect(await users.findOne({ _id: 7 })).to.deep.equal({ _id: 7, name: 'new' });
+
+    const error = await rejectionOf(users.updateOne({ _id: 7 }, { $set: { _id: 8 } }));
+    expect(error).to.be.instanceOf(MongoServerError).and.to.include({ code: 66 });
+  });
+
+  it('lets an upsert take its _id from $setOnInsert and accepts $set of _id to its current value', async () => {
+    const clients = db.collection<NumberId>('clients');
+    const upsert = await clients.updateOne(
+      { email: 'e@x.test' },
+      { $setOnInsert: { _id: 42, email: 'e@x.test' } },
+      { upsert: true },
+    );
+    expect(upsert.upsertedId).to.equal(42);
+    const same = await clients.updateOne({ _id: 42 }, { $set: { _id: 42, name: 'n' } });
+    expect(same).to.include({ matchedCount: 1, modifiedCount: 1 });
+    expect(await clients.findOne({})).to.deep.equal({ _id: 42, email: 'e@x.test', name: 'n' });
+  });
+
+  it('updates only the first match without multi, and applies pipeline updates', async () => {
+    const flags = db.collection<NumberId>('flags');
+    await flags.insertMany([{ _id: 1, on: false, n: 1 }, { _id: 2, on: false, n: 2 }]);
+    const first = await flags.updateOne({ on: false }, { $set: { on: true } });
+    expect(first).to.include({ matchedCount: 1, modifiedCount: 1 });
+    expect(await flags.find({ on: true }, { projection: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1 }]);
+    await flags.updateMany({}, [{ $set: { double: { $multiply: ['$n', 2] } } }]);
+    expect(await flags.find({}, { projection: { _id: 0, double: 1 } }).toArray()).to.deep.equal([{ double: 2 }, { double: 4 }]);
+  });
+
+  it('allocates sequential ids with findOneAndUpdate $inc upsert returning the document after', async () => {
+    const counters = db.collection<{ _id: string; seq: number }>('counters');
+    const next = async (): Promise<number | undefined> =>
+      (await counters.findOneAndUpdate({ _id: 'users' }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after' }))?.seq;
+    expect([await next(), await next(), await next()]).to.deep.equal([1, 2, 3]);
+
+    const before = await counters.findOneAndUpdate({ _id: 'users' }, { $inc: { seq: 1 } }, { returnDocument: 'before' });
+    expect(before).to.deep.equal({ _id: 'users', seq: 3 });
+    const missing = await counters.findOneAndUpdate({ _id: 'nothing' }, { $inc: { seq: 1 } });
+    expect(missing).to.equal(null);
+
+    const withMetadata = await counters.findOneAndUpdate(
+      { _id: 'plans' },
+      { $inc: { seq: 1 } },
+      { upsert: true, returnDocument: 'after', includeResultMetadata: true, projection: { _id: 0 } },
+    );
+    expect(withMetadata.value).to.deep.equal({ seq: 1 });
+    expect(withMetadata.lastErrorObject).to.deep.equal({ n: 1, updatedExisting: false, upserted: 'plans' });
+  });
+
+  it('removes with findOneAndDelete in sort order', async () => {
+    const jobs = db.collection('jobs');
+    await jobs.insertMany([{ p: 2 }, { p: 9 }, { p: 5 }]);
+    const removed = await jobs.findOneAndDelete({}, { sort: { p: -1 }, projection: { _id: 0 } });
+    expect(removed).to.deep.equal({ p: 9 });
+    expect(await jobs.countDocuments()).to.equal(2);
+  });
+
+  it('deletes one and many', async () => {
+    const tokens = db.collection('tokens');
+    await tokens.insertMany([{ client: 1 }, { client: 1 }, { client: 1 }, { client: 2 }]);
+    expect((await tokens.deleteOne({ client: 1 })).deletedCount).to.equal(1);
+    expect((await tokens.deleteMany({ client: 1 })).deletedCount).to.equal(2);
+    expect((await tokens.deleteMany({ client: 3 })).deletedCount).to.equal(0);
+    expect(await tokens.find({}, { projection: { _id: 0 } }).toArray()).to.deep.equal([{ client: 2 }]);
+  });
+
+  it('counts documents (aggregate) and estimates the count (count command)', async () => {
+    const plans = db.collection('plans');
+    expect(await plans.countDocuments({ user: 1 })).to.equal(0);
+    await plans.insertMany([{ user: 1 }, { user: 1 }, { user: 2 }]);
+    expect(await plans.countDocuments({ user: 1 })).to.equal(2);
+    expect(await plans.countDocuments({}, { limit: 1 })).to.equal(1);
+    expect(await plans.estimatedDocumentCount()).to.equal(3);
+  });
+
+  it('aggregates with $match, $group, $sort, $skip, $limit and $project', async () => {
+    const payments = db.collection('payments');
+    await payments.insertMany([
+      { account: 'a', amount: 10 },
+      { account: 'b', amount: 5 },
+      { account: 'a', amount: 7 },
+      { account: 'c', amount: 1 },
+    ]);
+    const totals = await payments
+      .aggregate([
+        { $match: { amount: { $gt: 1 } } },
+        { $group: { _id: '$account', total: { $sum: '$amount' } } },
+        { $sort: { total: -1 } },
+        { $skip: 0 },
+        { $limit: 5 },
+        { $project: { _id: 0, account: '$_id', total: 1 } },
+      ])
+      .toArray();
+    expect(totals).to.deep.equal([
+      { total: 17, account: 'a' },
+      { total: 5, account: 'b' },
+    ]);
+  });
+
+  it('enforces unique indexes on insert, update and upsert with code 11000', async () => {
+    const tokens = db.collection('tokens');
+    expect(await tokens.createIndex({ hash: 1 }, { unique: true })).to.equal('hash_1');
+    // Creating it again is idempotent, as at adapter start-up.
+    expect(await tokens.createIndex({ hash: 1 }, { unique: true })).to.equal('hash_1');
+    const indexes = await tokens.listIndexes().toArray();
+    expect(indexes.map((index) => [index['name'], index['unique'] === true])).to.deep.equal([
+      ['_id_', false],
+      ['hash_1', true],
+    ]);
+
+    await tokens.insertOne({ hash: 'x' });
+    const duplicate = await rejectionOf(tokens.insertOne({ hash: 'x' }));
+    expect(duplicate).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
+    expect((duplicate as MongoServerError).message).to.match(/^E11000 duplicate key error collection: wire_test\.tokens index: hash_1/);
+    expect((duplicate as MongoServerError)['keyValue']).to.deep.equal({ hash: 'x' });
+
+    await tokens.insertOne({ hash: 'y' });
+    const onUpdate = await rejectionOf(tokens.updateOne({ hash: 'y' }, { $set: { hash: 'x' } }));
+    expect(onUpdate).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
+    const onUpsert = await rejectionOf(
+      tokens.findOneAndUpdate({ hash: 'x', other: true }, { $set: { n: 1 } }, { upsert: true }),
+    );
+    expect(onUpsert).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
+
+    const sameId = await rejectionOf(tokens.insertOne({ _id: (await tokens.findOne({ hash: 'y' }))?._id, hash: 'z' }));
+    expect(sameId).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
+    expect(await tokens.countDocuments()).to.equal(2);
+  });
+
+  it('answers an unknown command with CommandNotFound (59)', async () => {
+    const error = await rejectionOf(db.command({ fooBar: 1 }));
+    expect(error).to.be.instanceOf(MongoServerError).and.to.include({ code: 59, codeName: 'CommandNotFound' });
+    expect((error as MongoServerError).message).to.equal("no such command: 'fooBar'");
+  });
+
+  it('refuses transactions like a standalone server (IllegalOperation, 20)', async () => {
+    const session = client.startSession();
+    try {
+      session.startTransaction();
+      const read = await rejectionOf(db.collection('x').findOne({}, { session }));
+      expect(read).to.be.instanceOf(MongoServerError).and.to.include({ code: 20, codeName: 'IllegalOperation' });
+      await session.abortTransaction().catch(() => undefined);
+
+      session.startTransaction();
+      // On a write the driver replaces code 20 with its own advice, keeping the server's error.
+      const write = await rejectionOf(db.collection('x').insertOne({ a: 1 }, { session }));
+      expect(write).to.be.instanceOf(MongoServerError);
+      expect((write as MongoServerError)['originalError']).to.include({ code: 20 });
+    } finally {
+      await session.endSession();
+    }
+    expect(await db.collection('x').countDocuments()).to.equal(0);
+  });
+
+  it('lists, creates and drops collections and databases', async () => {
+    await db.createCollection('alpha');
+    await db.collection('beta').insertOne({ a: 1 });
+    const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((entry) => entry.name).sort();
+    expect(names).to.deep.equal(['alpha', 'beta']);
+    expect(await db.collection('beta').drop()).to.equal(true);
+    expect((await db.listCollections().toArray()).map((entry) => entry.name)).to.deep.equal(['alpha']);
+    await db.dropDatabase();
+    expect(await db.listCollections().toArray()).to.deep.equal([]);
+  });
+
+  it('fails operations within serverSelectionTimeoutMS after stop() and serves the same client after restart()', async () => {
+    const own = await startWireServer();
+    const ownClient = new MongoClient(own.url, { serverSelectionTimeoutMS: 500 });
+    try {
+      await ownClient.db('t').collection('c').insertOne({ kept: true });
+      await own.stop();
+
+      const started = Date.now();
+      const failure = await rejectionOf(ownClient.db('t').command({ ping: 1 }));
+      expect(failure).to.be.instanceOf(Error);
+      expect((failure as Error).name).to.match(/^Mongo(ServerSelection|Network)Error$/);
+      // Bounded by the driver's own timeout (plus scheduling slack), not hanging.
+      expect(Date.now() - started).to.be.below(500 + 1500);
+
+      await own.restart();
+      expect(own.url).to.include(`:${own.port}/`);
+      // The server is Unknown to the client until its monitor re-checks it (at most every 500 ms),
+      // so the first attempt may still time out: each retry waits on the driver's own timeout.
+      let found: Document | null = null;
+      for (let attempt = 1; found === null; attempt += 1) {
+        try {
+          found = await ownClient.db('t').collection('c').findOne({}, { projection: { _id: 0 } });
+        } catch (error) {
+          if (attempt >= 5 || (error as Error).name !== 'MongoServerSelectionError') throw error;
+        }
+      }
+      expect(found).to.deep.equal({ kept: true });
+    } finally {
+      await ownClient.close();
+      await own.stop();
+    }
+  });
+});
+
+describe('mongo wire-protocol test server, raw OP_MSG framing', () => {
+  let server: WireServer;
+
+  before(async () => {
+    server = await startWireServer();
+  });
+
+  after(async () => {
+    await server.stop();
+  });
+
+  /** Sends one message; resolves with the decoded reply body, or 'closed' when the server drops the connection. */
+  function exchange(message: Buffer): Promise<Document | 'closed'> {
+    return new Promise((resolve) => {
+      const socket = net.connect(server.port, '127.0.0.1');
+      const framer = new MessageFramer();
+      socket.on('data', (chunk: Buffer) => {
+        const [reply] = framer.push(chunk);
+        if (reply !== undefined) {
+          resolve(decodeReplyBody(reply));
+          socket.end();
+        }
+      });
+      socket.on('close', () => resolve('closed'));
+      // A reset is also the server dropping the connection; other tests fail on the 'closed' value.
+      socket.on('error', () => resolve('closed'));
+      socket.write(message);
+    });
+  }
+
+  it('computes CRC-32C with the standard check value', () => {
+    expect(crc32c(Buffer.from('123456789', 'ascii'))).to.equal(0xe3069283);
+  });
+
+  it('accepts kind-1 document sequences and a valid checksum', async () => {
+    const reply = await exchange(
+      encodeOpMsg({
+        requestId: 1,
+        responseTo: 0,
+        body: { insert: 'raw', $db: 'wire_raw' },
+        sequences: [{ identifier: 'documents', documents: [{ _id: 1 }, { _id: 2 }] }],
+        checksum: true,
+      }),
+    );
+    expect(reply).to.deep.include({ n: 2, ok: 1 });
+    const found = await exchange(encodeOpMsg({ requestId: 2, responseTo: 0, body: { find: 'raw', $db: 'wire_raw' } }));
+    expect(found).to.not.equal('closed');
+    expect((found as Document)['cursor'].firstBatch).to.deep.equal([{ _id: 1 }, { _id: 2 }]);
+  });
+
+  it('drops the connection on a checksum mismatch', async () => {
+    const message = encodeOpMsg({ requestId: 3, responseTo: 0, body: { ping: 1, $db: 'admin' }, checksum: true });
+    message.writeUInt32LE((message.readUInt32LE(message.length - 4) ^ 1) >>> 0, message.length - 4);
+    expect(await exchange(message)).to.equal('closed');
+  });
+
+  it('does not reply to a moreToCome message but executes it', async () => {
+    const silent = encodeOpMsg({
+      requestId: 4,
+      responseTo: 0,
+      flagBits: 1 << 1,
+      body: { insert: 'quiet', documents: [{ _id: 'q' }], $db: 'wire_raw' },
+    });
+    const find = encodeOpMsg({ requestId: 5, responseTo: 0, body: { find: 'quiet', $db: 'wire_raw' } });
+    // Both on one connection: the first reply to arrive must be the find's.
+    const reply = await exchange(Buffer.concat([silent, find]));
+    expect((reply as Document)['cursor'].firstBatch).to.deep.equal([{ _id: 'q' }]);
+  });
+});
