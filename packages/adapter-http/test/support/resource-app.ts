@@ -40,7 +40,7 @@ export const resourceHarness = async (store: StorePorts = createMemoryStore(), c
   });
   const responses: supertest.Response[] = [];
   const request = supertest.agent(app.callback());
-  request.use((req) => {
+  request.use((req: { on(event: 'response', listener: (res: supertest.Response) => void): unknown }) => {
     req.on('response', (res: supertest.Response) => responses.push(res));
   });
   return {
