@@ -50,13 +50,14 @@ export const documentCodec = <A extends Record<K, unknown>, K extends string>(
     if (typeof naturalKey !== 'number' && typeof naturalKey !== 'string') {
       throw new TypeError(`${collection}: the key "${key}" must be a number or a string`);
     }
-    return { ...rest, _id: naturalKey };
+    return { _id: naturalKey, ...rest };
   },
   decode: (document) => {
     const { _id, ...rest } = document;
     // A `key` field next to `_id` would make two sources of truth: reject it.
     if (key in rest) throw new StoredDocumentError(collection, _id, [{ path: key, message: 'must not be stored beside _id' }]);
-    const result = record.decode({ ...rest, [key]: _id });
+    // The key first, as every other store answers it.
+    const result = record.decode({ [key]: _id, ...rest });
     if (E.isLeft(result)) throw new StoredDocumentError(collection, _id, toDetails(result.left));
     return result.right;
   },
