@@ -1,0 +1,36 @@
+/**
+ * The baseline of DESIGN 9: Koa 3 and @koa/router with no middleware at all,
+ * answering each benchmarked route with debtkit's own response body as a
+ * constant. It does no authentication, versioning, validation, store lookup or
+ * logging, and does not read request bodies: the gap to debtkit is the cost of
+ * all of that. The body is an object Koa serialises per request, as any Koa app
+ * answering JSON does (debtkit serialises per request too).
+ *
+ * Compression: the one route requested with `Accept-Encoding: gzip` gets
+ * koa-compress with debtkit's threshold (1 KiB), on that route only, so both
+ * apps send the same gzip bytes for it.
+ */
+import Koa from 'koa';
+import Router, { type RouterMiddleware } from '@koa/router';
+import compress from 'koa-compress';
+import type { CannedResponse } from './bench-routes.js';
+
+/** debtkit's compression threshold (DESIGN 4). */
+const COMPRESS_THRESHOLD_BYTES = 1024;
+
+export const createBareApp = (responses: ReadonlyArray<CannedResponse>): Koa => {
+  const router = new Router();
+  const gzip = compress({ threshold: COMPRESS_THRESHOLD_BYTES });
+  for (const response of responses) {
+    const answer: RouterMiddleware = async function answer(ctx) {
+      ctx.status = response.status;
+      ctx.body = response.body;
+    };
+    router.register(response.pattern, [response.method], response.gzip ? [gzip, answer] : [answer]);
+  }
+  const app = new Koa();
+  // autocannon ends a run by closing its sockets, cutting responses in flight: not worth a stack trace each.
+  app.silent = true;
+  app.use(router.routes());
+  return app;
+};

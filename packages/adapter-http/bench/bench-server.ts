@@ -1,0 +1,101 @@
+/**
+ * The server side of `npm run bench`, run in a child process so the server
+ * and the load generator (autocannon, in the parent) each get a core of their
+ * own instead of competing for one event loop.
+ *
+ *   bench-server debtkit   the production server (`startServer`, as `npm start`
+ *                          runs it): memory store, sandbox demo seeded, request
+ *                          logs at `info` written to /dev/null, so logging costs
+ *                          what it costs in production, minus the terminal
+ *   bench-server bare      the bare Koa app; waits for its canned responses
+ *
+ * Talks to the parent over IPC: one `ServerReady` message once listening, then
+ * a `CpuTime` answer to each `CpuQuery` (the CPU time this process has used, so
+ * the parent can report CPU per request, which competing load on the machine
+ * disturbs far less than requests per second); it exits when the parent disconnects.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import * as E from 'fp-ts/lib/Either.js';
+import { loadConfig } from '../src/main/config.js';
+import { startServer } from '../src/main/server.js';
+import { createBareApp } from './bare-app.js';
+import type { CannedResponse } from './bench-routes.js';
+
+export type ServerRole = 'debtkit' | 'bare';
+
+export interface ServerReady {
+  readonly kind: 'ready';
+  readonly url: string;
+  /** debtkit only: the demo client's token and user. */
+  readonly demo?: { readonly token: string; readonly userId: number };
+}
+
+export interface ServeCanned {
+  readonly kind: 'serve';
+  readonly responses: ReadonlyArray<CannedResponse>;
+}
+
+export interface CpuQuery {
+  readonly kind: 'cpu';
+}
+
+export interface CpuTime {
+  readonly kind: 'cpu';
+  /** User plus system CPU time of this process (all its threads), in microseconds. */
+  readonly micros: number;
+}
+
+const send = (message: ServerReady | CpuTime): void => {
+  if (process.send === undefined) throw new Error('bench-server runs as a child of bench (it needs an IPC channel)');
+  process.send(message);
+};
+
+const startDebtkit = async (): Promise<() => Promise<void>> => {
+  // The environment is spelled out, not inherited: a DEBTKIT_STORE=mongo in the
+  // caller's shell must not change what is measured.
+  const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', DEBTKIT_ENV: 'sandbox', DEBTKIT_STORE: 'memory', DEBTKIT_SEED: 'true', LOG_LEVEL: 'info' });
+  if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
+  const logger = pino({ level: config.right.logLevel }, pino.destination('/dev/null'));
+  const running = await startServer({ config: config.right, logger });
+  if (running.demo === undefined) throw new Error('the benchmark server was started without the demo seed');
+  send({ kind: 'ready', url: running.url, demo: { token: running.demo.token, userId: running.demo.userId } });
+  return running.shutdown;
+};
+
+const listen = (server: Server): Promise<AddressInfo> =>
+  new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo));
+  });
+
+const startBare = async (): Promise<() => Promise<void>> => {
+  const request = await new Promise<ServeCanned>((resolve) => process.once('message', (m) => resolve(m as ServeCanned)));
+  const server = createServer(createBareApp(request.responses).callback());
+  const address = await listen(server);
+  send({ kind: 'ready', url: `http://127.0.0.1:${address.port}` });
+  return () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+};
+
+const role = process.argv[2];
+if (role !== 'debtkit' && role !== 'bare') {
+  process.stderr.write('usage: bench-server debtkit|bare (started by bench)\n');
+  process.exit(2);
+}
+const stop = await (role === 'debtkit' ? startDebtkit() : startBare());
+process.on('message', (message: CpuQuery) => {
+  if (message.kind !== 'cpu') return;
+  const { user, system } = process.cpuUsage();
+  send({ kind: 'cpu', micros: user + system });
+});
+process.once('disconnect', () => {
+  stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+});

@@ -1,0 +1,216 @@
+/**
+ * `npm run bench`: debtkit's HTTP API against a bare Koa app, and the payoff
+ * plan microbenchmark (DESIGN 9).
+ *
+ * How it measures:
+ * - Each server runs in a child process (bench-server), autocannon runs here in
+ *   the parent: on a 2-core machine the server and the load generator get a core
+ *   each, instead of autocannon stealing the server's event loop.
+ * - debtkit is the production server (`startServer`): memory store, sandbox
+ *   demo, every middleware, request logging at `info` to /dev/null.
+ * - The bare app (bare-app.ts) is Koa 3 + @koa/router with no middleware,
+ *   serving debtkit's own response bodies, captured first and checked equal.
+ * - Each route is loaded on debtkit, then on the bare app, with the same
+ *   connections, warm-up and duration; only loopback (127.0.0.1) is used.
+ * - Besides req/s and latency, each row has the server process's CPU time per
+ *   request (all its threads). With 2 cores, the bare app usually outruns the
+ *   single autocannon process feeding it, so its req/s is the load generator's
+ *   limit; CPU per request is the servers' own cost, and other load on the
+ *   machine disturbs it far less.
+ *
+ * Targets: credit score req/s ≥ 0.85 × bare and p99 ≤ 1.5 × bare; payoff plan
+ * median < 5 ms. A missed target is a result, not an error: the exit status is
+ * 0 whenever the measurement itself worked.
+ *
+ * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s),
+ * BENCH_WARMUP (1.5 s).
+ * Run without a build: node --conditions=debtkit-source --import tsx packages/adapter-http/bench/bench.ts
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { benchRoutes, type BenchRoute, type CannedResponse } from './bench-routes.js';
+import type { CpuQuery, CpuTime, ServeCanned, ServerReady, ServerRole } from './bench-server.js';
+import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from './load-run.js';
+import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
+
+const THROUGHPUT_TARGET = 0.85;
+const P99_TARGET = 1.5;
+const TARGET_ROUTE = 'credit score';
+
+const setting = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number (got ${JSON.stringify(raw)})`);
+  return value;
+};
+
+interface ServerChild {
+  readonly child: ChildProcess;
+  readonly ready: ServerReady;
+}
+
+/** Start bench-server in `role` (the same file type as this one: .js when built, .ts under tsx). */
+const startChild = (role: ServerRole, first?: ServeCanned): Promise<ServerChild> => {
+  const script = fileURLToPath(new URL(`./bench-server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+  const child = fork(script, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ child, ready: message as ServerReady }));
+    child.once('exit', (code) => reject(new Error(`the ${role} server exited with status ${code} before it was ready`)));
+    if (first !== undefined) child.send(first);
+  });
+};
+
+const loadTarget = ({ child, ready }: ServerChild, headers: Readonly<Record<string, string>>): LoadTarget => ({
+  baseUrl: ready.url,
+  headers,
+  cpuMicros: () =>
+    new Promise((resolve) => {
+      child.once('message', (message) => resolve((message as CpuTime).micros));
+      child.send({ kind: 'cpu' } satisfies CpuQuery);
+    }),
+});
+
+const stopChild = ({ child }: ServerChild): Promise<void> =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.disconnect();
+  });
+
+interface Captured {
+  readonly status: number;
+  readonly body: unknown;
+  readonly contentEncoding: string | null;
+  readonly bytes: number;
+}
+
+/** One request, the body decoded (fetch undoes gzip) and the encoding the server chose. */
+const capture = async (baseUrl: string, route: BenchRoute, extraHeaders: Readonly<Record<string, string>>): Promise<Captured> => {
+  const response = await fetch(baseUrl + route.path, {
+    method: route.method,
+    headers: { ...route.headers, ...extraHeaders },
+    ...(route.body === undefined ? {} : { body: route.body }),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: JSON.parse(text) as unknown,
+    contentEncoding: response.headers.get('content-encoding'),
+    bytes: Buffer.byteLength(text),
+  };
+};
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const pad = (s: string, width: number): string => s.padStart(width);
+
+const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx', 'errors', 'requests'];
+const WIDTHS = [10, 9, 9, 12, 9, 8, 11];
+const line = (label: string, cells: ReadonlyArray<string>): string => `  ${label.padEnd(8)}${cells.map((c, i) => pad(c, WIDTHS[i] ?? 10)).join('')}`;
+const row = (label: string, r: LoadResult): string =>
+  line(label, [fmt(r.requestsPerSecond), fmt(r.p50Ms), fmt(r.p99Ms), fmt(r.cpuMicrosPerRequest), fmt(r.non2xx), fmt(r.errors), fmt(r.total)]);
+
+const ratio = (a: number, b: number): number => (b === 0 ? Number.POSITIVE_INFINITY : a / b);
+
+const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
+
+interface RouteOutcome {
+  readonly route: BenchRoute;
+  readonly debtkit: LoadResult;
+  readonly bare: LoadResult;
+}
+
+const main = async (): Promise<void> => {
+  const settings: LoadSettings = {
+    connections: Math.max(1, Math.round(setting('BENCH_CONNECTIONS', 50))),
+    warmupSeconds: setting('BENCH_WARMUP', 1.5),
+    durationSeconds: setting('BENCH_DURATION', 6),
+  };
+  console.log(`debtkit benchmark: node ${process.version}, ${availableParallelism()} cores`);
+  console.log(
+    `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), ${settings.durationSeconds} s measured; servers in child processes, autocannon in this one`,
+  );
+
+  // Payoff first, while no server is running to compete for the CPU.
+  const payoff = timePayoffPlan();
+  console.log(`\npayoff plan (planPayoff): ${payoff.debts} debts, budget ${fmt(payoff.monthlyPayment)} cents/month, ${payoff.months} months`);
+  console.log(`  median ${payoff.medianMs.toFixed(3)} ms, p95 ${payoff.p95Ms.toFixed(3)} ms over ${payoff.runs} runs`);
+
+  const debtkit = await startChild('debtkit');
+  let bare: ServerChild | undefined;
+  try {
+    const demo = debtkit.ready.demo;
+    if (demo === undefined) throw new Error('the debtkit server did not report its demo token');
+    const auth = { Authorization: `Bearer ${demo.token}` };
+
+    const accounts = await fetch(`${debtkit.ready.url}/api/users/${demo.userId}/accounts?limit=1`, { headers: auth });
+    const firstAccount = ((await accounts.json()) as { accounts?: Array<{ id: number }> }).accounts?.[0];
+    if (firstAccount === undefined) throw new Error(`could not list the demo user's accounts (status ${accounts.status})`);
+    const routes = benchRoutes({ userId: demo.userId, accountId: firstAccount.id });
+
+    const captured = new Map<string, Captured>();
+    for (const route of routes) {
+      const got = await capture(debtkit.ready.url, route, auth);
+      if (got.status < 200 || got.status > 299) throw new Error(`debtkit answered ${route.method} ${route.path} with ${got.status}: ${JSON.stringify(got.body)}`);
+      captured.set(route.name, got);
+    }
+    const canned: CannedResponse[] = routes.map((route) => {
+      const got = captured.get(route.name)!;
+      return { method: route.method, pattern: route.pattern, status: got.status, body: got.body, gzip: route.gzip };
+    });
+    bare = await startChild('bare', { kind: 'serve', responses: canned });
+
+    // The comparison is only fair if both answer the same thing: check it rather than assume it.
+    for (const route of routes) {
+      const mine = captured.get(route.name)!;
+      const theirs = await capture(bare.ready.url, route, {});
+      if (theirs.status !== mine.status || !isDeepStrictEqual(theirs.body, mine.body) || theirs.contentEncoding !== mine.contentEncoding) {
+        throw new Error(`the bare app's answer to ${route.method} ${route.path} differs from debtkit's`);
+      }
+    }
+    console.log('\nbare app: Koa 3 + @koa/router, no middleware, debtkit\'s bodies as constants (request bodies not read);');
+    console.log('          koa-compress (gzip, 1 KiB threshold) on /api/learning_modules only');
+
+    const outcomes: RouteOutcome[] = [];
+    for (const route of routes) {
+      const got = captured.get(route.name)!;
+      const encoding = got.contentEncoding === null ? 'identity' : got.contentEncoding;
+      console.log(`\n${route.method} ${route.path} (${route.name}; ${fmt(got.bytes)} B JSON, sent ${encoding})`);
+      const mine = await loadRoute(loadTarget(debtkit, auth), route, settings);
+      const theirs = await loadRoute(loadTarget(bare, {}), route, settings);
+      console.log(line('', COLUMNS));
+      console.log(row('debtkit', mine));
+      console.log(row('bare', theirs));
+      const ratios = [
+        `req/s ${ratio(mine.requestsPerSecond, theirs.requestsPerSecond).toFixed(2)}×`,
+        `p99 ${ratio(mine.p99Ms, theirs.p99Ms).toFixed(2)}×`,
+        `CPU per request ${ratio(mine.cpuMicrosPerRequest, theirs.cpuMicrosPerRequest).toFixed(2)}×`,
+      ];
+      console.log(`  debtkit ÷ bare: ${ratios.join(', ')}`);
+      outcomes.push({ route, debtkit: mine, bare: theirs });
+    }
+
+    const target = outcomes.find((o) => o.route.name === TARGET_ROUTE)!;
+    const throughput = ratio(target.debtkit.requestsPerSecond, target.bare.requestsPerSecond);
+    const p99 = ratio(target.debtkit.p99Ms, target.bare.p99Ms);
+    const clean = outcomes.every((o) => o.debtkit.non2xx + o.debtkit.errors + o.bare.non2xx + o.bare.errors === 0);
+    console.log('\ntargets (DESIGN 9)');
+    console.log(`  ${verdict(throughput >= THROUGHPUT_TARGET)}  ${TARGET_ROUTE} req/s ≥ ${THROUGHPUT_TARGET} × bare: ${throughput.toFixed(2)}×`);
+    console.log(`  ${verdict(p99 <= P99_TARGET)}  ${TARGET_ROUTE} p99 ≤ ${P99_TARGET} × bare: ${p99.toFixed(2)}×`);
+    console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
+    if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
+  } finally {
+    await Promise.all([stopChild(debtkit), ...(bare === undefined ? [] : [stopChild(bare)])]);
+  }
+};
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    // A benchmark that could not run is an error (unlike a missed target).
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
