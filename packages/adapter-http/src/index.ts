@@ -8,6 +8,7 @@ export * from './http/api-error.js';
 export * from './http/route-kit.js';
 export * from './http/token-issuer.js';
 export { createApp, BODY_LIMIT_BYTES } from './http/app.js';
+export { createApiRoutes } from './http/routes/index.js';
 export * from './main/config.js';
 export * from './main/container.js';
 export * from './main/server.js';
