@@ -1,0 +1,106 @@
+/**
+ * # The API on MongoDB
+ *
+ * The same Koa app as examples/http-server, composed with the MongoDB adapter
+ * instead of the memory store: only the store changes.
+ *
+ *   MONGODB_URL set      connect to that server (database `debtkit_example`,
+ *                        so the example never writes into your app's database)
+ *   MONGODB_URL unset    start the MongoDB wire-protocol test server that ships
+ *                        with the adapter's test support (data in memory), so the
+ *                        example runs anywhere, with the real `mongodb` driver
+ *
+ * It seeds the sandbox demo (a client and its token, a user with linked
+ * accounts and a credit score), serves the API on 127.0.0.1 on a free port,
+ * asks `/readyz` (which pings the store) and the user's credit score, prints
+ * them, and shuts down: HTTP server, then store, then the test server.
+ *
+ * Run it: `npm run build && node examples/dist/mongo/main.js`
+ * (or `MONGODB_URL=mongodb://localhost:27017 node examples/dist/mongo/main.js`).
+ * The test suite runs it too (examples/test/mongo.test.ts).
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import pino from 'pino';
+import * as E from 'fp-ts/lib/Either.js';
+import { type Clock, CreditScore, createApplication, decode } from '@debtkit/core';
+import { SandboxCreditBureau, seedDemo } from '@debtkit/adapter-memory';
+import { connectMongoStore } from '@debtkit/adapter-mongo';
+import { startWireServer } from '@debtkit/adapter-mongo/test-support';
+import { createApiRoutes, createApp, generateToken, hashToken } from '@debtkit/adapter-http';
+
+export const EXAMPLE_DATABASE = 'debtkit_example';
+
+export interface MongoExampleResult {
+  readonly target: 'MONGODB_URL' | 'wire-protocol test server';
+  readonly userId: number;
+  readonly readyStatus: number;
+  readonly creditScore: CreditScore;
+}
+
+const systemClock: Clock = { now: () => new Date() };
+
+interface MongoServer {
+  readonly url: string;
+  readonly target: MongoExampleResult['target'];
+  stop(): Promise<void>;
+}
+
+/** The server at `mongodbUrl`, or a wire-protocol test server started (and later stopped) here. */
+const mongoServer = async (mongodbUrl: string | undefined): Promise<MongoServer> => {
+  if (mongodbUrl !== undefined) return { url: mongodbUrl, target: 'MONGODB_URL', stop: async () => undefined };
+  const wire = await startWireServer();
+  return { url: wire.url, target: 'wire-protocol test server', stop: () => wire.stop() };
+};
+
+export const main = async (
+  log: (line: string) => void = console.log,
+  mongodbUrl: string | undefined = process.env['MONGODB_URL'] || undefined,
+): Promise<MongoExampleResult> => {
+  const mongo = await mongoServer(mongodbUrl);
+  const { target } = mongo;
+  log(`MongoDB: ${target}, database ${EXAMPLE_DATABASE}`);
+  try {
+    const store = await connectMongoStore(mongo.url, { dbName: EXAMPLE_DATABASE });
+    try {
+      const token = generateToken('sandbox');
+      const seeded = await seedDemo(store, systemClock, { tokenHash: hashToken(token) })();
+      if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
+      const userId = seeded.right.user.id;
+
+      const application = createApplication({ store, clock: systemClock, bureau: new SandboxCreditBureau() });
+      const app = createApp({
+        store,
+        clock: systemClock,
+        config: { environment: 'sandbox' },
+        logger: pino({ level: 'warn' }),
+        routes: createApiRoutes(application),
+        application,
+      });
+      const server = app.listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const ready = await fetch(`${url}/readyz`);
+        log(`GET /readyz → ${ready.status}`);
+
+        const path = `/api/users/${userId}/credit_scores`;
+        const response = await fetch(url + path, { headers: { Authorization: `Bearer ${token}` } });
+        if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+        const score = decode(CreditScore, path)(await response.json());
+        if (E.isLeft(score)) throw new Error(`GET ${path}: unexpected body: ${score.left.message}`);
+        log(`GET ${path} → score ${score.right.score} for ${score.right.last_name} on ${score.right.date}`);
+        return { target, userId, readyStatus: ready.status, creditScore: score.right };
+      } finally {
+        server.close();
+      }
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await mongo.stop();
+  }
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
