@@ -7,6 +7,7 @@ import type { ParameterizedContext } from 'koa';
 
 export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => {
   ctx.status = status;
-  ctx.type = 'application/json';
+  // Set directly: `ctx.type` looks the type up through mime-types on every call.
+  ctx.set('Content-Type', 'application/json; charset=utf-8');
   ctx.body = JSON.stringify(body);
 };
