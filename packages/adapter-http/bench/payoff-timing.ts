@@ -1,8 +1,6 @@
 /**
  * The payoff-plan microbenchmark of DESIGN 9 (50 debts, ~360 months, under
- * 5 ms), through core's public `planPayoff`. The input is the one of
- * packages/core/bench/payoff.bench.ts, which is not compiled and so cannot be
- * imported from here: keep the two in step.
+ * 5 ms), through core's public `planPayoff`; part of `npm run bench`.
  */
 import { performance } from 'node:perf_hooks';
 import * as E from 'fp-ts/lib/Either.js';
