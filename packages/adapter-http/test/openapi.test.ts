@@ -34,7 +34,7 @@ import type { AppState, RouteDef } from '../src/http/app-context.js';
 import { ERROR_TABLE } from '../src/http/api-error.js';
 import { API_ENDPOINTS, createApiRoutes } from '../src/http/routes/index.js';
 import { generateToken, hashToken } from '../src/http/token-issuer.js';
-import { createSchemaRegistry, type JsonSchema } from '../src/openapi/codec-schema.js';
+import { createSchemaRegistry } from '../src/openapi/codec-schema.js';
 import { BUILTIN_OPERATIONS, buildOpenApiDocument, openApiRoute, toOpenApiPath } from '../src/openapi/openapi-document.js';
 import {
   compileAt,
@@ -630,7 +630,7 @@ describe('OpenAPI document', () => {
     });
 
     it('error responses: each status the areas and the endpoints declare', async () => {
-      const { request, demo, auth, admin } = await setup();
+      const { request, demo, auth } = await setup();
       const demoUser = `/api/users/${demo.user.id}`;
       const code = (res: supertest.Response) => (res.body as Json)['error']['code'];
 

@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import { Cents, Id, IsoDate, nullable } from '../domain/primitives.js';
-import { boundedInt, boundedNumber, boundedString, strictObject } from '../domain/codec.js';
+import { boundedInt, boundedString, strictObject } from '../domain/codec.js';
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../domain/account.js';
 import { Strategy } from '../domain/payment-plan.js';
 import { Category } from '../content/content.js';

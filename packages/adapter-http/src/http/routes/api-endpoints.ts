@@ -8,7 +8,6 @@ import { pipe } from 'fp-ts/lib/function.js';
 import {
   Account,
   AccountListQuery,
-  Application,
   Article,
   ArticleListQuery,
   ArticleSummary,
@@ -56,7 +55,6 @@ const DebtCalculationCodec = t.intersection(
   [t.type({ months: t.number, payoff_date: IsoDate, total_interest: Cents, total_paid: Cents }), t.partial({ monthly_payment: Cents })],
   'DebtCalculation',
 );
-const ArticleCodec = Article;
 
 const USER_ERRORS = ['not_found', 'validation_error'] as const;
 
@@ -212,7 +210,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'GET', path: '/api/articles/:article_id', summary: 'Retrieve an article', tag: 'Articles', pathIds: ['article_id'],
-    status: 200, response: { kind: 'article', codec: ArticleCodec }, errors: ['validation_error', 'not_found'],
+    status: 200, response: { kind: 'article', codec: Article }, errors: ['validation_error', 'not_found'],
     run: (app, i) => app.getArticle(i.ids['article_id']!),
   }),
 ];

@@ -41,8 +41,8 @@ export interface Endpoint<Q = unknown, B = unknown> {
 export const endpoint = <Q = undefined, B = undefined>(e: Endpoint<Q, B>): Endpoint<unknown, unknown> =>
   e as unknown as Endpoint<unknown, unknown>;
 
-/** A body-less operation accepts no body, or an empty JSON object. */
-const NoBody = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
+/** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */
+const NoFields = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
 
 export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
   method: e.method,
@@ -52,8 +52,8 @@ export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
     const client = clientOf(ctx);
     const ids: Record<string, Id> = {};
     for (const name of e.pathIds) ids[name] = parseId(ctx, name);
-    const query = decodeQuery(ctx, e.query ?? NoBody);
-    const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoBody);
+    const query = decodeQuery(ctx, e.query ?? NoFields);
+    const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoFields);
     const value = await runUseCase(e.run(app, { client, ids, query, body }));
     if (e.response === undefined) noContent(ctx);
     else respond(ctx, e.status, e.response.kind, value);
