@@ -49,7 +49,7 @@ export const main = async (log: (line: string) => void = console.log, clock: Clo
   if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
   const userId = seeded.right.user.id;
 
-  const application = createApplication({ store, clock, bureau: new SandboxCreditBureau() });
+  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
   const app = createApp({
     store,
     clock,

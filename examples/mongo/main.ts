@@ -69,7 +69,7 @@ export const main = async (
       if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
       const userId = seeded.right.user.id;
 
-      const application = createApplication({ store, clock: systemClock, bureau: new SandboxCreditBureau() });
+      const application = createApplication({ ...store, clock: systemClock, bureau: new SandboxCreditBureau() });
       const app = createApp({
         store,
         clock: systemClock,

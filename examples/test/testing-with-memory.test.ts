@@ -55,7 +55,7 @@ interface World {
 /** A fresh store with two clients; the first has one user, without accounts yet. */
 const world = async (): Promise<World> => {
   const store = createMemoryStore();
-  const app = createApplication({ store, clock, bureau: new SandboxCreditBureau() });
+  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
   const newClient = (name: string) =>
     run(store.clients.create({ name, environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) }));
   const client = await newClient('Budget app');

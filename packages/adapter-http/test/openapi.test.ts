@@ -78,7 +78,7 @@ const setup = async (store: StorePorts = createMemoryStore()): Promise<Setup> =>
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
-  const application = createApplication({ store, clock, bureau: new SandboxCreditBureau() });
+  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
   const build = (routes: ReadonlyArray<RouteDef>) =>
     createApp({
       store,

@@ -90,7 +90,7 @@ export const createContainer = (input: ContainerInput): Container => {
   container
     .bind(HTTP.Application)
     .toResolvedValue(
-      (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ store, clock, bureau }),
+      (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ ...store, clock, bureau }),
       [HTTP.Store, PORTS.Clock, PORTS.CreditBureau],
     );
   container.bind(HTTP.Routes).toResolvedValue((application: Application) => createApiRoutes(application), [HTTP.Application]);

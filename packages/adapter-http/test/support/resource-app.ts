@@ -29,7 +29,7 @@ export const resourceHarness = async (store: StorePorts = createMemoryStore(), c
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
-  const application = createApplication({ store, clock, bureau: new SandboxCreditBureau() });
+  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
   const app = createApp({
     store,
     clock,

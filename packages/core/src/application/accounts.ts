@@ -18,7 +18,7 @@ export const linkAccount =
     return pipe(
       requireUser(deps, scope),
       TE.chain(() =>
-        deps.store.accounts.create({
+        deps.accounts.create({
           user_id: scope.userId,
           name: body.name,
           type: body.type,
@@ -58,7 +58,7 @@ export const listAccounts =
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.store.accounts.list(scope.userId, toPageRequest(query), filter)),
+      TE.chain(() => deps.accounts.list(scope.userId, toPageRequest(query), filter)),
       TE.map(mapPage((a) => toAccountView(a, date))),
     );
   };
@@ -68,7 +68,7 @@ export const getAccount =
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, accountId), orNotFound('Account'))),
+      TE.chain(() => pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account'))),
       TE.map((a) => toAccountView(a, today(deps.clock))),
     );
 
@@ -79,7 +79,7 @@ export const updateAccount =
     const date = today(deps.clock);
     return pipe(
       requireUser(deps, scope),
-      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, accountId), orNotFound('Account'))),
+      TE.chain(() => pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account'))),
       TE.chainEitherK((current) =>
         pipe(
           body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
@@ -94,7 +94,7 @@ export const updateAccount =
           }),
         ),
       ),
-      TE.chain((patch) => pipe(deps.store.accounts.update(scope.userId, accountId, patch), orNotFound('Account'))),
+      TE.chain((patch) => pipe(deps.accounts.update(scope.userId, accountId, patch), orNotFound('Account'))),
       TE.map((a) => toAccountView(a, date)),
     );
   };

@@ -41,7 +41,7 @@ const load = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainErro
     requireUser(deps, scope),
     TE.chain((user) =>
       pipe(
-        deps.store.bureauFlows.get(scope.userId),
+        deps.bureauFlows.get(scope.userId),
         TE.map(
           O.match(
             (): LoadedFlow => ({ user, version: initialFlowRecordVersion, state: INITIAL_STATE }),
@@ -57,7 +57,7 @@ const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, 
 
 const save = (deps: ApplicationDeps, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
   pipe(
-    deps.store.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
+    deps.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
     TE.map((record) => record.state),
   );
 
@@ -152,12 +152,12 @@ export const submitBureauIdentity =
           TE.chain((next) =>
             pipe(
               TE.Do,
-              TE.bind('accounts', () => deps.store.accounts.listAll(scope.userId)),
+              TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
               TE.bind('report', ({ accounts }) => deps.bureau.fetchReport(flow.user, accounts, date)),
-              TE.bind('previous', () => deps.store.creditScores.latest(scope.userId)),
+              TE.bind('previous', () => deps.creditScores.latest(scope.userId)),
               TE.bind('state', () => save(deps, scope, flow, next)),
               TE.chainFirst(({ report, previous }) =>
-                deps.store.creditScores.add({
+                deps.creditScores.add({
                   ...creditScoreFields(
                     report,
                     date,

@@ -11,14 +11,14 @@ import { ApplicationDeps, orNotFound, toPageRequest } from './deps.js';
 export const listLearningModules =
   (deps: ApplicationDeps) =>
   (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
-    deps.store.content.listModules(category);
+    deps.content.listModules(category);
 
 export const listArticles =
   (deps: ApplicationDeps) =>
   (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
-    deps.store.content.listArticles(toPageRequest(query), query.category);
+    deps.content.listArticles(toPageRequest(query), query.category);
 
 export const getArticle =
   (deps: ApplicationDeps) =>
   (id: ArticleId): TE.TaskEither<DomainError, Article> =>
-    pipe(deps.store.content.getArticle(id), orNotFound('Article'));
+    pipe(deps.content.getArticle(id), orNotFound('Article'));

@@ -11,7 +11,7 @@ export const getLatestCreditScore =
   (scope: UserScope): TE.TaskEither<DomainError, CreditScore> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => pipe(deps.store.creditScores.latest(scope.userId), orNotFound('Credit score'))),
+      TE.chain(() => pipe(deps.creditScores.latest(scope.userId), orNotFound('Credit score'))),
       TE.map(toCreditScoreView),
     );
 
@@ -21,6 +21,6 @@ export const getCreditScoreHistory =
   (scope: UserScope): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.store.creditScores.history(scope.userId)),
+      TE.chain(() => deps.creditScores.history(scope.userId)),
       TE.map((scores) => scores.map(toCreditScoreView)),
     );

@@ -10,9 +10,11 @@ import { DomainError, notFound } from '../domain/errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
 
-/** What the use cases need from the outside. */
-export interface ApplicationDeps {
-  readonly store: Omit<StorePorts, 'close'>;
+/**
+ * What the use cases need from the outside: each port on its own (a use case
+ * names the ones it reads), so an embedding service can replace any one of them.
+ */
+export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health'> {
   readonly clock: Clock;
   readonly bureau: CreditBureau;
 }
@@ -37,7 +39,7 @@ export const orNotFound =
 
 /** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
 export const requireUser = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
-  pipe(deps.store.users.get(scope.clientId, scope.userId), orNotFound('User'));
+  pipe(deps.users.get(scope.clientId, scope.userId), orNotFound('User'));
 
 export interface PageInput {
   readonly limit?: number;

@@ -76,7 +76,7 @@ export const createPaymentPlan =
     const date = today(deps.clock);
     return pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.store.accounts.listAll(scope.userId)),
+      TE.chain(() => deps.accounts.listAll(scope.userId)),
       TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
       TE.chainEitherK((chosen) =>
         pipe(
@@ -86,7 +86,7 @@ export const createPaymentPlan =
         ),
       ),
       TE.chain(({ chosen, result }) =>
-        deps.store.paymentPlans.create({
+        deps.paymentPlans.create({
           user_id: scope.userId,
           strategy: body.strategy,
           monthly_payment: body.monthly_payment,
@@ -109,14 +109,14 @@ export const listPaymentPlans =
   (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.store.paymentPlans.list(scope.userId, toPageRequest(query))),
+      TE.chain(() => deps.paymentPlans.list(scope.userId, toPageRequest(query))),
       TE.map(mapPage(toPlanView)),
     );
 
 const requirePlan = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId) =>
   pipe(
     requireUser(deps, scope),
-    TE.chain(() => pipe(deps.store.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
+    TE.chain(() => pipe(deps.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
   );
 
 export const getPaymentPlan =
@@ -130,8 +130,8 @@ export const deletePaymentPlan =
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
     pipe(
       requirePlan(deps, scope, planId),
-      TE.chain(() => deps.store.planPayments.deleteAllForPlan(scope.userId, planId)),
-      TE.chain(() => deps.store.paymentPlans.delete(scope.userId, planId)),
+      TE.chain(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
+      TE.chain(() => deps.paymentPlans.delete(scope.userId, planId)),
       TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
     );
 
@@ -152,12 +152,12 @@ export const recordPlanPayment =
             ? E.right(plan)
             : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
       ),
-      TE.chain(() => pipe(deps.store.accounts.get(scope.userId, body.account_id), orNotFound('Account'))),
+      TE.chain(() => pipe(deps.accounts.get(scope.userId, body.account_id), orNotFound('Account'))),
       TE.chain((account) =>
         pipe(
-          deps.store.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
+          deps.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
           TE.chainFirst(() =>
-            deps.store.accounts.update(scope.userId, account.id, {
+            deps.accounts.update(scope.userId, account.id, {
               balance: Math.max(0, account.balance - body.amount) as Cents,
               last_payment_amount: body.amount,
               last_payment_date: date,
@@ -175,6 +175,6 @@ export const listPlanPayments =
   (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<DomainError, Page<PlanPayment>> =>
     pipe(
       requirePlan(deps, scope, planId),
-      TE.chain(() => deps.store.planPayments.list(scope.userId, planId, toPageRequest(query))),
+      TE.chain(() => deps.planPayments.list(scope.userId, planId, toPageRequest(query))),
       TE.map(mapPage(toPaymentView)),
     );

@@ -12,7 +12,7 @@ export const createUser =
   (deps: ApplicationDeps) =>
   (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
     pipe(
-      deps.store.users.create({
+      deps.users.create({
         client_id: clientId,
         last_name: body.last_name,
         first_name: body.first_name ?? null,
@@ -27,7 +27,7 @@ export const createUser =
 export const listUsers =
   (deps: ApplicationDeps) =>
   (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
-    pipe(deps.store.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
+    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
 
 export const getUser =
   (deps: ApplicationDeps) =>
@@ -37,7 +37,7 @@ export const getUser =
 export const updateUser =
   (deps: ApplicationDeps) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
-    pipe(deps.store.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
+    pipe(deps.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
 
 /**
  * Delete the user and everything the user owns. Children go first and the user
@@ -48,12 +48,12 @@ export const deleteUser =
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.store.planPayments.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.store.paymentPlans.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.store.creditScores.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.store.bureauFlows.deleteForUser(scope.userId)),
-      TE.chain(() => deps.store.accounts.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.store.users.delete(scope.clientId, scope.userId)),
+      TE.chain(() => deps.planPayments.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.creditScores.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.bureauFlows.deleteForUser(scope.userId)),
+      TE.chain(() => deps.accounts.deleteAllForUser(scope.userId)),
+      TE.chain(() => deps.users.delete(scope.clientId, scope.userId)),
       TE.map(() => undefined),
     );
 
