@@ -30,7 +30,7 @@ export interface DemoSeed {
   readonly accounts: ReadonlyArray<AccountRecord>;
 }
 
-type SeedAccount = Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'last_updated_at'>;
+type SeedAccount = Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'last_updated_at' | 'version'>;
 
 /** 24 months of history, most recent first: on time, with late months at the given positions. */
 const history = (late: Readonly<Record<number, PaymentCode>> = {}, length = 24): PaymentCode[] =>

@@ -2,26 +2,30 @@
  * `AccountRepository` in memory: accounts are kept per owning user, so a lookup
  * is two map reads and another user's account is unreachable.
  */
+import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { conflict, initialAccountVersion } from '@debtkit/core';
 import type {
   AccountFilter,
+  AccountPayment,
   AccountId,
   AccountPatch,
   AccountRecord,
   AccountRepository,
+  Cents,
   DomainError,
   NewAccount,
   Page,
   PageRequest,
   UserId,
 } from '@debtkit/core';
-import { IdSequence, applyPatch, lazyRight, pageOf } from './memory-collection.js';
+import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 
 /** Every field is flat except the history array; copying it is all a detached copy needs. */
 const copyAccount = (a: AccountRecord): AccountRecord => ({ ...a, payments_history: [...a.payments_history] });
 
-const FROZEN: ReadonlyArray<keyof AccountRecord> = ['id', 'user_id', 'created_at'];
+const FROZEN: ReadonlyArray<keyof AccountRecord> = ['id', 'user_id', 'created_at', 'version'];
 
 const filterOf = (filter: AccountFilter): ((a: AccountRecord) => boolean) | undefined => {
   const { type, status } = filter;
@@ -36,7 +40,7 @@ export class MemoryAccountRepository implements AccountRepository {
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
     return lazyRight(() => {
-      const record = copyAccount({ ...account, id: this.ids.next() });
+      const record = copyAccount({ ...account, id: this.ids.next(), version: initialAccountVersion });
       let accounts = this.byUser.get(record.user_id);
       if (accounts === undefined) {
         accounts = new Map();
@@ -65,14 +69,34 @@ export class MemoryAccountRepository implements AccountRepository {
     });
   }
 
-  update(userId: UserId, accountId: AccountId, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  /** Read, compare and write in one synchronous step: nothing else can run in between. */
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+    return lazyEither(() => {
+      const accounts = this.byUser.get(userId);
+      const found = accounts?.get(accountId);
+      if (accounts === undefined || found === undefined) return E.right(O.none);
+      if (found.version !== expectedVersion) return E.left(conflict('The account changed concurrently; read it again and retry'));
+      // Copy after patching: the patch's history array must not become the stored one.
+      const next = copyAccount({ ...applyPatch(found, patch, FROZEN), version: found.version + 1 });
+      accounts.set(accountId, next); // same key: keeps its place in the ascending order
+      return E.right(O.some(copyAccount(next)));
+    });
+  }
+
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
     return lazyRight(() => {
       const accounts = this.byUser.get(userId);
       const found = accounts?.get(accountId);
       if (accounts === undefined || found === undefined) return O.none;
-      // Copy after patching: the patch's history array must not become the stored one.
-      const next = copyAccount(applyPatch(found, patch, FROZEN));
-      accounts.set(accountId, next); // same key: keeps its place in the ascending order
+      const next: AccountRecord = {
+        ...found,
+        balance: Math.max(0, found.balance - payment.amount) as Cents,
+        last_payment_amount: payment.amount,
+        last_payment_date: payment.date,
+        last_updated_at: payment.updatedOn,
+        version: found.version + 1,
+      };
+      accounts.set(accountId, next);
       return O.some(copyAccount(next));
     });
   }

@@ -17,6 +17,8 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   /** user → (plan id → plan), each inner map in ascending id order. */
   private readonly byUser = new Map<UserId, Map<PaymentPlanId, PaymentPlanRecord>>();
   private readonly ids = new IdSequence();
+  /** Plans being deleted: invisible to `get` and `list` until `delete` removes them. */
+  private readonly deleting = new Set<PaymentPlanId>();
 
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
     return lazyRight(() => {
@@ -34,21 +36,36 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
     return lazyRight(() => {
       const found = this.byUser.get(userId)?.get(planId);
-      return found === undefined ? O.none : O.some(copyPlan(found));
+      return found === undefined || this.deleting.has(planId) ? O.none : O.some(copyPlan(found));
     });
   }
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
-    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyPlan));
+    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyPlan, (p) => !this.deleting.has(p.id)));
+  }
+
+  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
+    return lazyRight(() => {
+      const found = this.byUser.get(userId)?.get(planId);
+      if (found === undefined) return O.none;
+      this.deleting.add(planId);
+      return O.some(copyPlan(found));
+    });
   }
 
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => this.byUser.get(userId)?.delete(planId) ?? false);
+    return lazyRight(() => {
+      const deleted = this.byUser.get(userId)?.delete(planId) ?? false;
+      if (deleted) this.deleting.delete(planId);
+      return deleted;
+    });
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
     return lazyRight(() => {
-      const count = this.byUser.get(userId)?.size ?? 0;
+      const plans = this.byUser.get(userId);
+      for (const id of plans?.keys() ?? []) this.deleting.delete(id);
+      const count = plans?.size ?? 0;
       this.byUser.delete(userId);
       return count;
     });

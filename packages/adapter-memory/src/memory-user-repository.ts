@@ -15,6 +15,8 @@ export class MemoryUserRepository implements UserRepository {
   /** client → (user id → user), each inner map in ascending id order. */
   private readonly byClient = new Map<ClientId, Map<UserId, UserRecord>>();
   private readonly ids = new IdSequence();
+  /** Users being deleted: invisible to `get`, `list` and `update` until `delete` removes them. */
+  private readonly deleting = new Set<UserId>();
 
   create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
     return lazyRight(() => {
@@ -41,26 +43,39 @@ export class MemoryUserRepository implements UserRepository {
   get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
     return lazyRight(() => {
       const found = this.byClient.get(clientId)?.get(userId);
-      return found === undefined ? O.none : O.some(copyUser(found));
+      return found === undefined || this.deleting.has(userId) ? O.none : O.some(copyUser(found));
     });
   }
 
   list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {
-    return lazyRight(() => pageOf(this.byClient.get(clientId)?.values() ?? [], page, copyUser));
+    return lazyRight(() => pageOf(this.byClient.get(clientId)?.values() ?? [], page, copyUser, (u) => !this.deleting.has(u.id)));
   }
 
   update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
     return lazyRight(() => {
       const users = this.byClient.get(clientId);
       const found = users?.get(userId);
-      if (users === undefined || found === undefined) return O.none;
+      if (users === undefined || found === undefined || this.deleting.has(userId)) return O.none;
       const next = applyPatch(found, patch, FROZEN);
       users.set(userId, next); // same key: keeps its place in the ascending order
       return O.some(copyUser(next));
     });
   }
 
+  beginDelete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return lazyRight(() => {
+      const found = this.byClient.get(clientId)?.get(userId);
+      if (found === undefined) return O.none;
+      this.deleting.add(userId);
+      return O.some(copyUser(found));
+    });
+  }
+
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => this.byClient.get(clientId)?.delete(userId) ?? false);
+    return lazyRight(() => {
+      const deleted = this.byClient.get(clientId)?.delete(userId) ?? false;
+      if (deleted) this.deleting.delete(userId);
+      return deleted;
+    });
   }
 }

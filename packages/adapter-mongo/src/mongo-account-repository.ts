@@ -2,11 +2,15 @@
  * `AccountRepository` on MongoDB: collection `accounts`, `_id` = the account
  * id; every filter names the owning user as well (DESIGN 5).
  */
-import type * as O from 'fp-ts/lib/Option.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type { Filter } from 'mongodb';
 import {
   AccountRecord,
+  conflict,
+  initialAccountVersion,
+  type AccountPayment,
   type AccountFilter,
   type AccountId,
   type AccountPatch,
@@ -20,9 +24,13 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import type { MongoContext } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
-import { MongoRecordCollection } from './mongo-record-collection.js';
+import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 
 export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
+
+const CHANGED = 'The account changed concurrently; read it again and retry';
+/** How often a payment re-reads the balance when it changed between its two conditional writes. */
+const PAYMENT_ATTEMPTS = 5;
 
 const listFilter = (userId: UserId, filter: AccountFilter): Filter<StoredDocument> => ({
   user_id: userId,
@@ -38,7 +46,7 @@ export class MongoAccountRepository implements AccountRepository {
   }
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
-    return this.accounts.task(async () => this.accounts.insert({ ...account, id: await this.accounts.nextId() }));
+    return this.accounts.task(async () => this.accounts.insert({ ...account, id: await this.accounts.nextId(), version: initialAccountVersion }));
   }
 
   get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
@@ -53,8 +61,52 @@ export class MongoAccountRepository implements AccountRepository {
     return this.accounts.task(() => this.accounts.findAll({ user_id: userId }, { _id: 1 }));
   }
 
-  update(userId: UserId, accountId: AccountId, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
-    return this.accounts.task(() => this.accounts.update({ user_id: userId, _id: accountId }, patch));
+  /** One `findOneAndUpdate` whose filter names the expected version: of two writes from one version, the server applies one. */
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+    const set = setOf(patch);
+    return pipe(
+      this.accounts.task(async () => {
+        const updated = await this.accounts.findOneAndUpdate(
+          { user_id: userId, _id: accountId, version: expectedVersion },
+          Object.keys(set).length === 0 ? { $inc: { version: 1 } } : { $set: set, $inc: { version: 1 } },
+        );
+        // No match: tell a missing account from one at another version.
+        return O.isSome(updated) ? { updated } : { updated, exists: O.isSome(await this.accounts.findOne({ user_id: userId, _id: accountId })) };
+      }),
+      TE.flatMap((r) => ('exists' in r && r.exists === true ? TE.left(conflict(CHANGED)) : TE.right(r.updated))),
+    );
+  }
+
+  /**
+   * max(0, balance − amount) without a read-modify-write: a payment the balance
+   * covers is one `$inc` conditioned on `balance ≥ amount`; one it does not
+   * cover is one `$set` to 0 conditioned on `balance < amount`. Exactly one of
+   * the two filters matches any balance, so each write is right for the value
+   * it applies to; only when the balance moved across `amount` between the two
+   * is the pair tried again (bounded, then `conflict`).
+   */
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+    const fields = { last_payment_amount: payment.amount, last_payment_date: payment.date, last_updated_at: payment.updatedOn };
+    const owner = { user_id: userId, _id: accountId };
+    return pipe(
+      this.accounts.task(async () => {
+        for (let attempt = 0; attempt < PAYMENT_ATTEMPTS; attempt++) {
+          const covered = await this.accounts.findOneAndUpdate(
+            { ...owner, balance: { $gte: payment.amount } },
+            { $set: fields, $inc: { balance: -payment.amount, version: 1 } },
+          );
+          if (O.isSome(covered)) return covered;
+          const emptied = await this.accounts.findOneAndUpdate(
+            { ...owner, balance: { $lt: payment.amount } },
+            { $set: { ...fields, balance: 0 }, $inc: { version: 1 } },
+          );
+          if (O.isSome(emptied)) return emptied;
+          if (O.isNone(await this.accounts.findOne(owner))) return O.none;
+        }
+        return undefined;
+      }),
+      TE.flatMap((r) => (r === undefined ? TE.left(conflict(CHANGED)) : TE.right(r))),
+    );
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {

@@ -18,7 +18,7 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import type { MongoContext } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
-import { MongoRecordCollection } from './mongo-record-collection.js';
+import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
 export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, PaymentPlanRecord, 'id');
 
@@ -34,11 +34,15 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   }
 
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
-    return this.plans.task(() => this.plans.findOne({ user_id: userId, _id: planId }));
+    return this.plans.task(() => this.plans.findOne({ user_id: userId, _id: planId, ...NOT_DELETING }));
   }
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
-    return this.plans.task(() => this.plans.findPage({ user_id: userId }, page));
+    return this.plans.task(() => this.plans.findPage({ user_id: userId, ...NOT_DELETING }, page));
+  }
+
+  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
+    return this.plans.task(() => this.plans.markDeleting({ user_id: userId, _id: planId }));
   }
 
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {

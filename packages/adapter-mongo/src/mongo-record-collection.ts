@@ -14,8 +14,18 @@ import type { MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
 import { mongoTask } from './mongo-errors.js';
 
+/**
+ * The marker a two-step delete sets first (DESIGN 4.5, see the user and plan
+ * repositories): a marked document is invisible to reads, and a creation that
+ * re-checks its owner after writing sees that it lost the race.
+ */
+export const DELETING = 'deleting';
+/** The filter part that leaves out documents being deleted. */
+export const NOT_DELETING = { [DELETING]: { $exists: false } } as const;
+
 /** Fields a patch can never change, whatever it holds at run time. */
-const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at']);
+const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING]);
+
 
 /**
  * The `$set` of a patch: its defined values (a key whose value is `undefined`
@@ -93,6 +103,14 @@ export class MongoRecordCollection<A> {
   async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument>): Promise<O.Option<A>> {
     const document = await this.collection.findOneAndUpdate(filter, update, { returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS });
     return document === null ? O.none : O.some(this.codec.decode(document));
+  }
+
+  /** Mark the one match as being deleted (idempotent); the record, without the marker, or none. */
+  async markDeleting(filter: Filter<StoredDocument>): Promise<O.Option<A>> {
+    const document = await this.collection.findOneAndUpdate(filter, { $set: { [DELETING]: true } }, { returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS });
+    if (document === null) return O.none;
+    const { [DELETING]: _marker, ...record } = document;
+    return O.some(this.codec.decode(record));
   }
 
   async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {

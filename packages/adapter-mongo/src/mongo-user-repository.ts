@@ -18,7 +18,7 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import type { MongoContext } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
-import { MongoRecordCollection } from './mongo-record-collection.js';
+import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
 export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
 
@@ -34,15 +34,19 @@ export class MongoUserRepository implements UserRepository {
   }
 
   get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
-    return this.users.task(() => this.users.findOne({ client_id: clientId, _id: userId }));
+    return this.users.task(() => this.users.findOne({ client_id: clientId, _id: userId, ...NOT_DELETING }));
   }
 
   list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {
-    return this.users.task(() => this.users.findPage({ client_id: clientId }, page));
+    return this.users.task(() => this.users.findPage({ client_id: clientId, ...NOT_DELETING }, page));
   }
 
   update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
-    return this.users.task(() => this.users.update({ client_id: clientId, _id: userId }, patch));
+    return this.users.task(() => this.users.update({ client_id: clientId, _id: userId, ...NOT_DELETING }, patch));
+  }
+
+  beginDelete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return this.users.task(() => this.users.markDeleting({ client_id: clientId, _id: userId }));
   }
 
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {

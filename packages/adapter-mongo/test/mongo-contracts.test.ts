@@ -23,6 +23,8 @@ import {
   expectRight,
   expectSome,
   runStoreContracts,
+  concurrencyContract,
+  interleavingStore,
 } from '@debtkit/core/testing';
 import { COLLECTIONS, INDEXES, connectMongoStore } from '../src/index.js';
 import { startWireServer, type WireServer } from '../test-support/index.js';
@@ -82,6 +84,16 @@ describe(`mongo store (${target})`, () => {
   };
 
   runStoreContracts('mongo store', () => makeStore(), { cleanup: dropDatabase });
+  concurrencyContract(
+    'mongo store (interleaved)',
+    async () => {
+      const store = await makeStore();
+      const interleaved = interleavingStore(store);
+      databases.set(interleaved, databases.get(store)!);
+      return interleaved;
+    },
+    { cleanup: dropDatabase },
+  );
 
   describe('documents and indexes', () => {
     let store: StorePorts;

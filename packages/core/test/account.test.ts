@@ -9,7 +9,7 @@ const record = (over: Partial<AccountRecord> = {}): AccountRecord => {
     apr: 12, minimum_payment: 10_000, user_apr: null, user_minimum_payment: null, original_loan_amount: null, balance: 100_000,
     limit: null, last_payment_amount: null, last_payment_date: null, opened_at: null, closed_at: null, institution_name: null,
     institution_logo: null, next_payment_due_date: null, user_next_payment_date: null, first_time_payment: null,
-    payments_history: ['1', '2'], last_updated_at: '2026-01-31', created_at: '2026-01-31T00:00:00.000Z', ...over,
+    payments_history: ['1', '2'], last_updated_at: '2026-01-31', created_at: '2026-01-31T00:00:00.000Z', version: 1, ...over,
   };
   if (!AccountRecord.is(base)) throw new Error('invalid test record');
   return base;
@@ -57,7 +57,7 @@ describe('account', () => {
 
     it('lists every spec field and nothing internal', () => {
       const view = toAccountView(record(), today);
-      expect(view).not.to.have.any.keys('user_id', 'created_at', 'apr', 'minimum_payment');
+      expect(view).not.to.have.any.keys('user_id', 'created_at', 'apr', 'minimum_payment', 'version');
       expect(Object.keys(view)).to.have.length(26);
     });
   });

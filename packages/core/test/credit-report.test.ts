@@ -38,6 +38,7 @@ const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => {
     payments_history: [],
     last_updated_at: '2024-07-01',
     created_at: '2024-07-01T00:00:00.000Z',
+    version: 1,
     ...overrides,
   };
   const decoded = AccountRecord.decode(input);

@@ -4,11 +4,12 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { Account, toAccountView, transitionStatus } from '../domain/account.js';
-import type { AccountId } from '../domain/primitives.js';
+import type { AccountId, IsoDate } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+import { keepIfOwnerLives, retryOnConflict } from './race-guards.js';
 
 export const linkAccount =
   (deps: ApplicationDeps) =>
@@ -47,6 +48,12 @@ export const linkAccount =
           created_at: nowStamp(deps.clock),
         }),
       ),
+      TE.chain(
+        keepIfOwnerLives(
+          () => requireUser(deps, scope),
+          () => deps.accounts.deleteAllForUser(scope.userId),
+        ),
+      ),
       TE.map((a) => toAccountView(a, date)),
     );
   };
@@ -72,29 +79,42 @@ export const getAccount =
       TE.map((a) => toAccountView(a, today(deps.clock))),
     );
 
-/** Patch the user-editable fields; status follows the transitions of the domain (closed is terminal). */
+/**
+ * Patch the user-editable fields; status follows the transitions of the domain
+ * (closed is terminal). A compare-and-set on the account's version, so an edit
+ * computed from a state that changed meanwhile (a close) is computed again.
+ */
 export const updateAccount =
   (deps: ApplicationDeps) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     return pipe(
       requireUser(deps, scope),
-      TE.chain(() => pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account'))),
-      TE.chainEitherK((current) =>
-        pipe(
-          body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
-          E.map((status): AccountPatch => {
-            const closing = status === 'closed' && current.status !== 'closed';
-            return {
-              ...body,
-              status,
-              ...(closing ? { closed_at: date } : {}),
-              last_updated_at: date,
-            };
-          }),
-        ),
-      ),
-      TE.chain((patch) => pipe(deps.accounts.update(scope.userId, accountId, patch), orNotFound('Account'))),
+      TE.chain(() => retryOnConflict(() => patchAccountOnce(deps, scope, accountId, body, date))),
       TE.map((a) => toAccountView(a, date)),
     );
   };
+
+const patchAccountOnce = (deps: ApplicationDeps, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
+  pipe(
+    pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account')),
+    TE.chain((current) =>
+      pipe(
+        TE.fromEither(
+          pipe(
+            body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
+            E.map((status): AccountPatch => {
+              const closing = status === 'closed' && current.status !== 'closed';
+              return {
+                ...body,
+                status,
+                ...(closing ? { closed_at: date } : {}),
+                last_updated_at: date,
+              };
+            }),
+          ),
+        ),
+        TE.chain((patch) => pipe(deps.accounts.update(scope.userId, accountId, current.version, patch), orNotFound('Account'))),
+      ),
+    ),
+  );

@@ -22,6 +22,7 @@ import {
 import { creditScoreFields } from '../domain/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
 import { ApplicationDeps, UserScope, nowStamp, requireUser, today } from './deps.js';
+import { keepIfOwnerLives } from './race-guards.js';
 
 export interface BureauStatus {
   readonly status: 'initial' | 'pending' | 'authenticated';
@@ -55,9 +56,16 @@ const load = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainErro
 const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, BureauFlowState> =>
   TE.fromEither(transition(flow.state, event));
 
+/** The flow is a record the user owns: a user deleted meanwhile takes it along (race-guards.ts). */
 const save = (deps: ApplicationDeps, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
   pipe(
     deps.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
+    TE.chain(
+      keepIfOwnerLives(
+        () => requireUser(deps, scope),
+        () => deps.bureauFlows.deleteForUser(scope.userId),
+      ),
+    ),
     TE.map((record) => record.state),
   );
 
@@ -173,6 +181,12 @@ export const submitBureauIdentity =
                   user_id: scope.userId,
                   created_at: nowStamp(deps.clock),
                 }),
+              ),
+              TE.chainFirst(() =>
+                keepIfOwnerLives(
+                  () => requireUser(deps, scope),
+                  () => deps.creditScores.deleteAllForUser(scope.userId),
+                )(undefined),
               ),
               TE.map(({ state }) => statusOf(state)),
             ),

@@ -18,6 +18,7 @@ export * from './accounts.js';
 export * from './credit-scores.js';
 export * from './bureau.js';
 export * from './payment-plans.js';
+export * from './race-guards.js';
 export * from './content.js';
 export * from './debt-calculator.js';
 

@@ -5,12 +5,13 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { DomainError, ErrorDetail, notFound, validationError } from '../domain/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
-import type { Cents, IsoDate, PaymentPlanId } from '../domain/primitives.js';
+import type { IsoDate, PaymentPlanId } from '../domain/primitives.js';
 import { planPayoff } from '../domain/payoff-plan.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+import { keepIfOwnerLives, undoThenFail } from './race-guards.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
@@ -100,6 +101,12 @@ export const createPaymentPlan =
           schedule: result.schedule,
         }),
       ),
+      TE.chain(
+        keepIfOwnerLives(
+          () => requireUser(deps, scope),
+          () => deps.paymentPlans.deleteAllForUser(scope.userId),
+        ),
+      ),
       TE.map(toPlanView),
     );
   };
@@ -124,12 +131,16 @@ export const getPaymentPlan =
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlan> =>
     pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
 
-/** Delete the plan and its recorded payments (spec 4.6). */
+/**
+ * Delete the plan and its recorded payments (spec 4.6): the plan is marked
+ * first, so a payment racing the delete undoes itself (race-guards.ts).
+ */
 export const deletePaymentPlan =
   (deps: ApplicationDeps) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
     pipe(
-      requirePlan(deps, scope, planId),
+      requireUser(deps, scope),
+      TE.chain(() => pipe(deps.paymentPlans.beginDelete(scope.userId, planId), orNotFound('Payment plan'))),
       TE.chain(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
       TE.chain(() => deps.paymentPlans.delete(scope.userId, planId)),
       TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
@@ -137,7 +148,10 @@ export const deletePaymentPlan =
 
 /**
  * Record a payment made under a plan: stored, and the account's balance lowers
- * (not below 0) with its last-payment fields set.
+ * (not below 0) with its last-payment fields set, in one atomic store step.
+ * The payment is written first and the plan checked again afterwards: a plan
+ * (or user) deleted meanwhile means the payment is undone and answered 404,
+ * and the balance is only lowered for a payment that stays.
  */
 export const recordPlanPayment =
   (deps: ApplicationDeps) =>
@@ -153,19 +167,21 @@ export const recordPlanPayment =
             : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
       ),
       TE.chain(() => pipe(deps.accounts.get(scope.userId, body.account_id), orNotFound('Account'))),
-      TE.chain((account) =>
-        pipe(
+      TE.chain((account) => {
+        const undo = () => deps.planPayments.deleteAllForPlan(scope.userId, planId);
+        return pipe(
           deps.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
+          TE.chain(keepIfOwnerLives(() => requirePlan(deps, scope, planId), undo)),
           TE.chainFirst(() =>
-            deps.accounts.update(scope.userId, account.id, {
-              balance: Math.max(0, account.balance - body.amount) as Cents,
-              last_payment_amount: body.amount,
-              last_payment_date: date,
-              last_updated_at: today(deps.clock),
-            }),
+            pipe(
+              deps.accounts.applyPayment(scope.userId, account.id, { amount: body.amount, date, updatedOn: today(deps.clock) }),
+              // The account went with its user meanwhile: so does this payment.
+              orNotFound('Account'),
+              TE.orElse((error) => (error._tag === 'not_found' ? undoThenFail(undo, error) : TE.left(error))),
+            ),
           ),
-        ),
-      ),
+        );
+      }),
       TE.map(toPaymentView),
     );
   };

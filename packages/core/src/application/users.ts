@@ -40,14 +40,16 @@ export const updateUser =
     pipe(deps.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
 
 /**
- * Delete the user and everything the user owns. Children go first and the user
- * document last, so a failure part-way leaves a user that can be deleted again.
+ * Delete the user and everything the user owns. The user is marked first (from
+ * then on it is not found, and creations racing the delete undo themselves,
+ * see race-guards.ts), children go next and the user document last, so a
+ * failure part-way leaves a marked user whose delete can be repeated.
  */
 export const deleteUser =
   (deps: ApplicationDeps) =>
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
     pipe(
-      requireUser(deps, scope),
+      pipe(deps.users.beginDelete(scope.clientId, scope.userId), orNotFound('User')),
       TE.chain(() => deps.planPayments.deleteAllForUser(scope.userId)),
       TE.chain(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
       TE.chain(() => deps.creditScores.deleteAllForUser(scope.userId)),

@@ -8,7 +8,7 @@ import { Cents, Id, IsoDate, Timestamp, nullable } from './primitives.js';
 import { PaymentCode } from './payment-history.js';
 import { expectedPayoffDate } from './payoff-plan.js';
 import { DomainError, conflict } from './errors.js';
-import { boundedNumber, boundedString } from './codec.js';
+import { boundedInt, boundedNumber, boundedString } from './codec.js';
 
 export const AccountType = t.keyof({ depository: null, loan: null, investment: null, other: null }, 'AccountType');
 export type AccountType = t.TypeOf<typeof AccountType>;
@@ -40,6 +40,10 @@ export const AccountName = boundedString(1, 200, 'string(1..200)');
 /** A payment history: at most 24 codes, most recent month first. */
 export const PaymentsHistory = t.refinement(t.array(PaymentCode), (a) => a.length <= 24, 'PaymentsHistory(≤24 codes)');
 
+/** The version of an account as first stored. */
+export const initialAccountVersion = 1;
+export const AccountVersion = boundedInt(initialAccountVersion, Number.MAX_SAFE_INTEGER, 'AccountVersion');
+
 /** What is stored for an account. `apr`/`minimum_payment` are the institution's values. */
 export const AccountRecord = t.type(
   {
@@ -70,6 +74,8 @@ export const AccountRecord = t.type(
     payments_history: PaymentsHistory,
     last_updated_at: IsoDate,
     created_at: Timestamp,
+    /** Starts at 1 and increases with every stored change: the compare-and-set token of DESIGN 4.5 (never in the API view). */
+    version: AccountVersion,
   },
   'AccountRecord',
 );

@@ -2,15 +2,24 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../domain/errors.js';
 import type { AccountRecord, AccountStatus, AccountType } from '../domain/account.js';
-import type { AccountId, UserId } from '../domain/primitives.js';
+import type { AccountId, Cents, IsoDate, UserId } from '../domain/primitives.js';
 import type { Page, PageRequest } from './paging.js';
 
-export type NewAccount = Omit<AccountRecord, 'id'>;
-export type AccountPatch = Partial<Omit<AccountRecord, 'id' | 'user_id' | 'created_at'>>;
+/** A new account: the repository allocates the id and stores version 1. */
+export type NewAccount = Omit<AccountRecord, 'id' | 'version'>;
+export type AccountPatch = Partial<Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'version'>>;
 
 export interface AccountFilter {
   readonly type?: AccountType;
   readonly status?: AccountStatus;
+}
+
+/** A payment that lowers an account's balance (DESIGN 7.6). */
+export interface AccountPayment {
+  readonly amount: Cents;
+  readonly date: IsoDate;
+  /** The account's `last_updated_at` after the payment. */
+  readonly updatedOn: IsoDate;
 }
 
 /** Accounts are always addressed through their owning user. */
@@ -20,6 +29,16 @@ export interface AccountRepository {
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>>;
   /** Every account of the user, ascending by id. */
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>>;
-  update(userId: UserId, accountId: AccountId, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
+  /**
+   * Compare-and-set (DESIGN 4.5): apply `patch` and increase the version by one
+   * only if the stored version is `expectedVersion`; `conflict` when it is not,
+   * `none` when there is no such account.
+   */
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
+  /**
+   * One atomic step, whatever runs beside it: balance := max(0, balance − amount),
+   * the last-payment fields set, the version increased. `none` when there is no such account.
+   */
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -7,10 +7,13 @@ import type { Page, PageRequest } from './paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
 
+/** Deleting is two steps like a user's (see `UserRepository`): `get` and `list` skip a plan being deleted. */
 export interface PaymentPlanRepository {
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord>;
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
+  /** Mark the plan as being deleted (idempotent); `none` when there is no such plan. */
+  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

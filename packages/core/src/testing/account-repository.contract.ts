@@ -6,7 +6,9 @@ import { expect } from 'chai';
 import { AccountRecord } from '../domain/account.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { PaymentCode } from '../domain/payment-history.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, idsOf, useFreshStore } from './contract-harness.js';
+import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectNone, expectRight, expectSome, idsOf, run, useFreshStore } from './contract-harness.js';
 import { itPagesAscendingById } from './paging.contract.js';
 import { anAccount, anId, cents, isoDate, timestamp } from './record-mothers.js';
 
@@ -21,7 +23,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       const input = anAccount(USER, { created_at: timestamp('2024-05-06T07:08:09.010Z') });
       const created = await expectRight(store().accounts.create(input));
       expect(AccountRecord.is(created)).to.equal(true);
-      expect(created).to.deep.equal({ ...input, id: created.id });
+      expect(created).to.deep.equal({ ...input, id: created.id, version: 1 });
       const found = await expectSome(store().accounts.get(USER, created.id));
       expect(AccountRecord.is(found)).to.equal(true);
       expect(found).to.deep.equal(created);
@@ -47,7 +49,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       const created = await expectRight(store().accounts.create(input));
       const found = await expectSome(store().accounts.get(USER, created.id));
       expect(AccountRecord.is(found)).to.equal(true);
-      expect(found).to.deep.equal({ ...input, id: created.id });
+      expect(found).to.deep.equal({ ...input, id: created.id, version: 1 });
     });
 
     it('round-trips an account with every field set', async () => {
@@ -64,7 +66,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
         payments_history: Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? '1' : i % 3 === 1 ? 'E' : '9')),
       });
       const created = await expectRight(store().accounts.create(input));
-      expect(await expectSome(store().accounts.get(USER, created.id))).to.deep.equal({ ...input, id: created.id });
+      expect(await expectSome(store().accounts.get(USER, created.id))).to.deep.equal({ ...input, id: created.id, version: 1 });
     });
 
     it('get of an unknown id → none', async () => {
@@ -85,7 +87,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       await expectNone(store().accounts.get(USER, theirs.id));
       expect(await expectRight(store().accounts.list(USER, { limit: 100 }, {}))).to.deep.equal({ items: [mine], hasMore: false });
       expect(await expectRight(store().accounts.listAll(USER))).to.deep.equal([mine]);
-      await expectNone(store().accounts.update(USER, theirs.id, { nickname: 'Hijacked' }));
+      await expectNone(store().accounts.update(USER, theirs.id, theirs.version, { nickname: 'Hijacked' }));
       expect(await expectRight(store().accounts.deleteAllForUser(USER))).to.equal(1);
       expect(await expectSome(store().accounts.get(OTHER_USER, theirs.id))).to.deep.equal(theirs);
     });
@@ -161,35 +163,35 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
     it('update returns the updated account and changes only the given fields', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER)));
       const patch: AccountPatch = { nickname: 'Groceries', user_apr: 9.9, status: 'disabled', balance: cents(100) };
-      const updated = await expectSome(store().accounts.update(USER, account.id, patch));
+      const updated = await expectSome(store().accounts.update(USER, account.id, account.version, patch));
       expect(AccountRecord.is(updated)).to.equal(true);
-      expect(updated).to.deep.equal({ ...account, ...patch });
+      expect(updated).to.deep.equal({ ...account, ...patch, version: account.version + 1 });
       expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(updated);
     });
 
     it('update can set a field to null and replace the payment history; an empty patch changes nothing', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER, { nickname: 'Old' })));
       const patch: AccountPatch = { nickname: null, last_payment_date: isoDate('2024-07-01'), payments_history: ['2', '1'] };
-      const updated = await expectSome(store().accounts.update(USER, account.id, patch));
-      expect(updated).to.deep.equal({ ...account, ...patch });
-      expect(await expectSome(store().accounts.update(USER, account.id, {}))).to.deep.equal(updated);
+      const updated = await expectSome(store().accounts.update(USER, account.id, account.version, patch));
+      expect(updated).to.deep.equal({ ...account, ...patch, version: 2 });
+      expect(await expectSome(store().accounts.update(USER, account.id, updated.version, {}))).to.deep.equal({ ...updated, version: 3 });
     });
 
     it('update: a patch key whose value is undefined leaves that field unchanged', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER, { nickname: 'Keep' })));
-      const updated = await expectSome(store().accounts.update(USER, account.id, { nickname: undefined, status: 'disabled' }));
-      expect(updated).to.deep.equal({ ...account, status: 'disabled' });
+      const updated = await expectSome(store().accounts.update(USER, account.id, account.version, { nickname: undefined, status: 'disabled' }));
+      expect(updated).to.deep.equal({ ...account, status: 'disabled', version: 2 });
     });
 
     it('update of an unknown id → none', async () => {
-      await expectNone(store().accounts.update(USER, anId(7), { nickname: 'Ghost' }));
+      await expectNone(store().accounts.update(USER, anId(7), 1, { nickname: 'Ghost' }));
       await expectNone(store().accounts.get(USER, anId(7)));
     });
 
     it('update does not change the other accounts, and keeps the list order', async () => {
       const a = await expectRight(store().accounts.create(anAccount(USER)));
       const b = await expectRight(store().accounts.create(anAccount(USER)));
-      const updated = await expectSome(store().accounts.update(USER, a.id, { status: 'closed', closed_at: isoDate('2024-07-01') }));
+      const updated = await expectSome(store().accounts.update(USER, a.id, a.version, { status: 'closed', closed_at: isoDate('2024-07-01') }));
       expect(await expectRight(store().accounts.listAll(USER))).to.deep.equal([updated, b]);
     });
 
@@ -224,18 +226,76 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       found.nickname = 'changed read';
       const listed = await expectRight(store().accounts.listAll(USER));
       listed[0]?.payments_history.pop();
-      const updated = await expectSome(store().accounts.update(USER, account.id, { status: 'disabled' }));
+      const updated = await expectSome(store().accounts.update(USER, account.id, 1, { status: 'disabled' }));
       updated.payments_history.length = 0;
-      const expected = { ...anAccount(USER), id: account.id, status: 'disabled', payments_history: history };
+      const expected = { ...anAccount(USER), id: account.id, status: 'disabled', payments_history: history, version: 2 };
       expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(expected);
     });
 
     it('a patch is copied: changing its array afterwards does not change the store', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER)));
       const patch: { payments_history: PaymentCode[] } = { payments_history: ['1', '2'] };
-      await expectSome(store().accounts.update(USER, account.id, patch));
+      await expectSome(store().accounts.update(USER, account.id, account.version, patch));
       patch.payments_history.push('3');
       expect((await expectSome(store().accounts.get(USER, account.id))).payments_history).to.deep.equal(['1', '2']);
+    });
+
+    it('update is a compare-and-set: a stale version is a conflict and changes nothing', async () => {
+      const account = await expectRight(store().accounts.create(anAccount(USER)));
+      const closed = await expectSome(store().accounts.update(USER, account.id, account.version, { status: 'closed', closed_at: isoDate('2024-07-01') }));
+      // A writer that read version 1 before the close must not undo it.
+      await expectLeft(store().accounts.update(USER, account.id, account.version, { status: 'active', nickname: 'x' }), 'conflict');
+      expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(closed);
+      await expectLeft(store().accounts.update(USER, account.id, closed.version + 1, { nickname: 'x' }), 'conflict');
+    });
+
+    it('update: of concurrent writers from one version exactly one wins', async () => {
+      const account = await expectRight(store().accounts.create(anAccount(USER)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => run(store().accounts.update(USER, account.id, account.version, { nickname: `writer ${i}` }))),
+      );
+      const winners = results.filter(E.isRight);
+      expect(winners).to.have.length(1);
+      expect(results.filter((r) => E.isLeft(r) && r.left._tag === 'conflict')).to.have.length(7);
+      const stored = await expectSome(store().accounts.get(USER, account.id));
+      expect(stored.version).to.equal(2);
+      expect(winners[0]?.right).to.deep.equal(O.some(stored));
+    });
+
+    it('applyPayment lowers the balance, sets the last payment, bumps the version; never below 0', async () => {
+      const account = await expectRight(store().accounts.create(anAccount(USER, { balance: cents(1_000) })));
+      const payment = { amount: cents(300), date: isoDate('2024-07-02'), updatedOn: isoDate('2024-07-03') };
+      const paid = await expectSome(store().accounts.applyPayment(USER, account.id, payment));
+      expect(paid).to.deep.equal({
+        ...account,
+        balance: 700,
+        last_payment_amount: 300,
+        last_payment_date: '2024-07-02',
+        last_updated_at: '2024-07-03',
+        version: 2,
+      });
+      const emptied = await expectSome(store().accounts.applyPayment(USER, account.id, { ...payment, amount: cents(5_000) }));
+      expect(emptied.balance).to.equal(0);
+      expect(emptied.last_payment_amount).to.equal(5_000);
+      expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(emptied);
+      await expectNone(store().accounts.applyPayment(USER, anId(404), payment));
+      await expectNone(store().accounts.applyPayment(OTHER_USER, account.id, payment));
+    });
+
+    it('applyPayment: N concurrent payments lower the balance by exactly their sum (no lost update)', async () => {
+      const account = await expectRight(store().accounts.create(anAccount(USER, { balance: cents(100_000) })));
+      const payment = { amount: cents(100), date: isoDate('2024-07-02'), updatedOn: isoDate('2024-07-02') };
+      await Promise.all(Array.from({ length: 40 }, () => expectSome(store().accounts.applyPayment(USER, account.id, payment))));
+      const stored = await expectSome(store().accounts.get(USER, account.id));
+      expect(stored.balance).to.equal(100_000 - 40 * 100);
+      expect(stored.version).to.equal(41);
+    });
+
+    it('applyPayment: concurrent payments over the balance stop at exactly 0', async () => {
+      const account = await expectRight(store().accounts.create(anAccount(USER, { balance: cents(250) })));
+      const payment = { amount: cents(100), date: isoDate('2024-07-02'), updatedOn: isoDate('2024-07-02') };
+      await Promise.all(Array.from({ length: 6 }, () => expectSome(store().accounts.applyPayment(USER, account.id, payment))));
+      expect((await expectSome(store().accounts.get(USER, account.id))).balance).to.equal(0);
     });
   });
 }

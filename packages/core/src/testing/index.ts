@@ -18,3 +18,5 @@ export { paymentPlanRepositoryContract } from './payment-plan-repository.contrac
 export { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
 export { contentRepositoryContract } from './content-repository.contract.js';
 export { storeHealthContract } from './store-health.contract.js';
+export { concurrencyContract } from './concurrency.contract.js';
+export { interleavingStore } from './interleaving-store.js';

@@ -1,0 +1,148 @@
+/**
+ * The concurrency rule of DESIGN 4.5, proved through the use cases on one store
+ * adapter: the races a hostile client runs (issue "money must add up"), each
+ * with its exact expected outcome. Run it on a store with forced interleaving
+ * (`interleavingStore`) so the memory store cannot pass by accident, and on
+ * mongo through the real driver. Every case fails on a last-writer-wins store.
+ */
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { unavailable, type DomainError } from '../domain/errors.js';
+import type { Clock } from '../ports/clock.js';
+import type { CreditBureau } from '../ports/credit-bureau.js';
+import type { StorePorts } from '../ports/tokens.js';
+import { createApplication } from '../application/index.js';
+import type { UserScope } from '../application/deps.js';
+import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
+import { aClient, aUser, anAccount, anId, cents } from './record-mothers.js';
+
+const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
+
+/** None of these races reaches the bureau: any call is a test failure. */
+const noBureau: CreditBureau = {
+  invoke: () => TE.left(unavailable('no bureau in the concurrency contract')),
+  verifyOtp: () => TE.left(unavailable('no bureau in the concurrency contract')),
+  verifyIdentity: () => TE.left(unavailable('no bureau in the concurrency contract')),
+  deleteIdentity: () => TE.left(unavailable('no bureau in the concurrency contract')),
+  fetchReport: () => TE.left(unavailable('no bureau in the concurrency contract')),
+};
+
+const appOn = (store: StorePorts) => createApplication({ ...store, clock, bureau: noBureau });
+
+/** Every settled result is a Right or a Left with one of `tags`. */
+const expectOnly = (results: ReadonlyArray<E.Either<DomainError, unknown>>, tags: ReadonlyArray<string>): void => {
+  for (const r of results) if (E.isLeft(r)) expect(tags, JSON.stringify(r.left)).to.include(r.left._tag);
+};
+
+const rights = (results: ReadonlyArray<E.Either<DomainError, unknown>>): number => results.filter(E.isRight).length;
+
+export function concurrencyContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
+  describe(`${name} concurrency contract (DESIGN 4.5)`, function () {
+    this.timeout(30_000);
+    const store = useFreshStore(makeStore, opts);
+
+    const aUserWithLoan = async (balance: number) => {
+      const client = await expectRight(store().clients.create(aClient()));
+      const user = await expectRight(store().users.create(aUser(client.id)));
+      const account = await expectRight(store().accounts.create(anAccount(user.id, { balance: cents(balance) })));
+      const scope: UserScope = { clientId: client.id, userId: user.id };
+      const plan = await expectRight(appOn(store()).createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
+      return { scope, account, plan };
+    };
+
+    it('100 concurrent payments of 100 cents lower a balance of 1,000,000 to exactly 990,000, each with its record', async () => {
+      const app = appOn(store());
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const results = await Promise.all(
+        Array.from({ length: 100 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+      );
+      expect(rights(results), JSON.stringify(results.find(E.isLeft))).to.equal(100);
+      expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(990_000);
+      const payments = await expectRight(app.listPlanPayments(scope, plan.id, { limit: 100 }));
+      expect(payments.items).to.have.length(100);
+      expect(payments.hasMore).to.equal(false);
+    });
+
+    it('payments racing past the balance stop at exactly 0', async () => {
+      const app = appOn(store());
+      const { scope, account, plan } = await aUserWithLoan(550);
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+      );
+      expect(rights(results)).to.equal(10);
+      expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(0);
+    });
+
+    it('a close racing an edit: the account ends closed, whichever runs first (20 rounds)', async () => {
+      const app = appOn(store());
+      const { scope } = await aUserWithLoan(10_000);
+      for (let round = 0; round < 20; round++) {
+        const account = await expectRight(store().accounts.create(anAccount(scope.userId)));
+        const edit = run(app.updateAccount(scope, account.id, { nickname: `round ${round}` }));
+        const close = run(app.updateAccount(scope, account.id, { status: 'closed' }));
+        const [edited, closed] = await Promise.all(round % 2 === 0 ? [edit, close] : [edit, close].reverse());
+        expectOnly([edited!, closed!], ['conflict']);
+        expect(E.isRight(closed!) || E.isRight(edited!)).to.equal(true);
+        const stored = await expectRight(app.getAccount(scope, account.id));
+        if (E.isRight(closed!)) {
+          expect(stored.status, `round ${round}`).to.equal('closed');
+          expect(stored.closed_at).to.equal('2024-07-01');
+        }
+        if (E.isRight(edited!)) expect(stored.nickname).to.equal(`round ${round}`);
+      }
+    });
+
+    it('payments racing the DELETE of their plan: nothing of the plan remains; a payment either counted (201) or answered 404', async () => {
+      const app = appOn(store());
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const payments = Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })));
+      const deleted = run(app.deletePaymentPlan(scope, plan.id));
+      const results = await Promise.all(payments);
+      expect(E.isRight(await deleted)).to.equal(true);
+      expectOnly(results, ['not_found']);
+      expect(await expectRight(store().planPayments.deleteAllForPlan(scope.userId, plan.id)), 'orphan payments').to.equal(0);
+      expect(await expectRight(store().paymentPlans.list(scope.userId, { limit: 10 }))).to.deep.equal({ items: [], hasMore: false });
+      // Counted payments happened before the delete; the others changed nothing.
+      expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 100 * rights(results));
+    });
+
+    it('DELETE of a user racing plan, payment and account creation leaves nothing of the user; losers answered 404', async () => {
+      const app = appOn(store());
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const creations = [
+        ...Array.from({ length: 5 }, () => run(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] }))),
+        ...Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+        ...Array.from({ length: 5 }, () =>
+          run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
+        ),
+      ];
+      const deleted = run(app.deleteUser(scope));
+      const results = await Promise.all(creations);
+      expect(E.isRight(await deleted)).to.equal(true);
+      expectOnly(results, ['not_found']);
+      const s = store();
+      expect(await expectRight(s.planPayments.deleteAllForUser(scope.userId)), 'orphan payments').to.equal(0);
+      expect(await expectRight(s.paymentPlans.deleteAllForUser(scope.userId)), 'orphan plans').to.equal(0);
+      expect(await expectRight(s.accounts.deleteAllForUser(scope.userId)), 'orphan accounts').to.equal(0);
+      expect(await expectRight(s.users.beginDelete(scope.clientId, scope.userId))).to.deep.equal({ _tag: 'None' });
+      const gone = await run(app.getUser(scope));
+      expect(E.isLeft(gone) && gone.left._tag).to.equal('not_found');
+    });
+
+    it('a creation that starts after the user is being deleted answers 404 and leaves nothing', async () => {
+      const app = appOn(store());
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      await expectRight(store().users.beginDelete(scope.clientId, scope.userId));
+      const results = await Promise.all([
+        run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })),
+        run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
+      ]);
+      for (const r of results) expect(E.isLeft(r) && r.left._tag).to.equal('not_found');
+      // Finishing the delete (a repeated DELETE) works and leaves nothing.
+      expect(E.isRight(await run(app.deleteUser(scope)))).to.equal(true);
+      expect(await expectRight(store().accounts.listAll(scope.userId))).to.deep.equal([]);
+      expect(await expectRight(store().planPayments.deleteAllForUser(anId(scope.userId)))).to.equal(0);
+    });
+  });
+}

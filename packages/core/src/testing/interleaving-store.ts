@@ -1,0 +1,56 @@
+/**
+ * Forced interleaving (DESIGN 4.5): the memory store does no I/O, so a use case
+ * that reads, computes and writes back runs its read and its write with nothing
+ * in between, and last-writer-wins code passes every test by accident. This
+ * wrapper makes every store operation give up the event loop before it runs and
+ * again after it has run, the way a round trip to a database does: concurrent
+ * use cases then read before any of them writes, and a read-modify-write that is
+ * not a compare-and-set loses updates on the memory store too.
+ */
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { DomainError } from '../domain/errors.js';
+import type { StorePorts } from '../ports/tokens.js';
+
+/** One macrotask turn: every task already queued (other requests' continuations) runs first. */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+const interleavedTask =
+  <A>(task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+  async () => {
+    await yieldToEventLoop();
+    const result = await task();
+    await yieldToEventLoop();
+    return result;
+  };
+
+/** The port with each method's TaskEither wrapped (methods that return anything else pass through). */
+const interleavedPort = <P extends object>(port: P): P =>
+  new Proxy(port, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return typeof result === 'function' ? interleavedTask(result as TE.TaskEither<DomainError, unknown>) : result;
+      };
+    },
+  });
+
+/**
+ * `store` with forced interleaving on every repository.
+ * @example
+ *   runConcurrencyContracts('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
+ */
+export const interleavingStore = (store: StorePorts): StorePorts => ({
+  clients: interleavedPort(store.clients),
+  tokens: interleavedPort(store.tokens),
+  users: interleavedPort(store.users),
+  accounts: interleavedPort(store.accounts),
+  creditScores: interleavedPort(store.creditScores),
+  bureauFlows: interleavedPort(store.bureauFlows),
+  paymentPlans: interleavedPort(store.paymentPlans),
+  planPayments: interleavedPort(store.planPayments),
+  content: store.content,
+  health: store.health,
+  close: () => store.close(),
+});
