@@ -137,5 +137,20 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       if (listed !== undefined) listed.email = 'changed list';
       expect(await expectSome(store().users.get(CLIENT, user.id))).to.deep.equal({ ...aUser(CLIENT), id: user.id });
     });
+
+    it('beginDelete marks the user: get, list and update no longer see it; it is idempotent; delete removes it', async () => {
+      const user = await expectRight(store().users.create(aUser(CLIENT)));
+      const other = await expectRight(store().users.create(aUser(CLIENT)));
+      expect(await expectSome(store().users.beginDelete(CLIENT, user.id))).to.deep.equal(user);
+      await expectNone(store().users.get(CLIENT, user.id));
+      expect(await expectRight(store().users.list(CLIENT, { limit: 10 }))).to.deep.equal({ items: [other], hasMore: false });
+      await expectNone(store().users.update(CLIENT, user.id, { last_name: 'Revived' }));
+      // A delete that failed part-way can be started again.
+      expect(await expectSome(store().users.beginDelete(CLIENT, user.id))).to.deep.equal(user);
+      expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
+      await expectNone(store().users.beginDelete(CLIENT, user.id));
+      await expectNone(store().users.beginDelete(anId(999), other.id));
+      expect(await expectSome(store().users.get(CLIENT, other.id))).to.deep.equal(other);
+    });
   });
 }
