@@ -15,4 +15,4 @@ export * from './mongo-store-health.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
 export { mongoContext, type MongoContext } from './mongo-context.js';
-export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError } from './mongo-errors.js';
+export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';

@@ -2,7 +2,8 @@
  * How driver failures become results (DESIGN 8, STYLE habit 3). The one rule:
  *
  * - the server cannot be reached, or did not answer in time (server selection,
- *   network, pool cleared, `maxTimeMS`, a node shutting down or stepping
+ *   network, socket errors such as EPIPE/ECONNRESET/ECONNREFUSED even when the
+ *   driver passes them on as plain Errors, pool cleared, `maxTimeMS`, a node shutting down or stepping
  *   down, a write concern that timed out, the store closed) →
  *   `Left(unavailable)`; the HTTP adapter answers 503 and the next operation
  *   tries again, so the store recovers on its own when the server returns;
@@ -71,6 +72,32 @@ const UNAVAILABLE_LABELS = [
 /** Driver errors that are not exported as classes, by their stable `name`. */
 const UNAVAILABLE_NAMES = new Set(['MongoPoolClosedError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoWaitQueueTimeoutError']);
 
+/**
+ * Socket error codes that mean the connection to the server failed or was
+ * dropped. The driver sometimes passes such an error on as a plain `Error`
+ * (e.g. `code: 'EPIPE'`, "socket has been ended by the other party"), not
+ * wrapped in a `MongoNetworkError`.
+ */
+const NETWORK_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EAI_AGAIN',
+  'ERR_SOCKET_CLOSED',
+]);
+
+/** Whether `error` (or an error it wraps as its `cause`) is a socket error of the connection to the server. */
+const isNetworkCodeError = (error: unknown, depth = 0): boolean => {
+  if (typeof error !== 'object' || error === null || depth > 5) return false;
+  const { code, cause } = error as { code?: unknown; cause?: unknown };
+  return (typeof code === 'string' && NETWORK_ERROR_CODES.has(code)) || isNetworkCodeError(cause, depth + 1);
+};
+
 /** The store was closed (shutting down): what is still asked of it is `unavailable`, like a server that went away. */
 export class StoreClosedError extends Error {
   constructor() {
@@ -82,7 +109,7 @@ export class StoreClosedError extends Error {
 /** Whether `error` means the server cannot be reached or did not answer in time. */
 export const isUnavailableError = (error: unknown): boolean => {
   if (error instanceof StoreClosedError) return true;
-  if (!(error instanceof MongoError)) return false;
+  if (!(error instanceof MongoError)) return isNetworkCodeError(error);
   if (
     error instanceof MongoNetworkError || // includes pool-cleared and socket timeouts
     error instanceof MongoServerSelectionError ||
@@ -96,6 +123,7 @@ export const isUnavailableError = (error: unknown): boolean => {
     return true;
   }
   if (typeof error.code === 'number' && UNAVAILABLE_CODES.has(error.code)) return true;
+  if (isNetworkCodeError(error.cause)) return true;
   // The server answered the connection handshake with a refusal (credentials, auth mechanism):
   // waiting will not fix that, even though the driver labels it ResetPool.
   if (error instanceof MongoServerError && error.hasErrorLabel(MongoErrorLabel.HandshakeError)) return false;

@@ -29,6 +29,9 @@ export const errorHandler = (options: ErrorHandlerOptions): Middleware<AppState>
       const known = toApiError(err);
       if (known === undefined && !isClientGone(ctx, err)) {
         logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
+      } else if (known?.kind === 'unavailable') {
+        // Not a bug, but an operator wants to see outages (DESIGN 8).
+        logger.warn({ request_id: ctx.state.requestId }, 'store unavailable: answered 503');
       }
       const apiError = known ?? new ApiError('internal_server_error', 'An unexpected error occurred');
       const rule = ERROR_TABLE[apiError.kind];
