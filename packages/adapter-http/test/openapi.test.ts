@@ -607,6 +607,13 @@ describe('OpenAPI document', () => {
       verify(await request.get(planPath).set(auth), 200);
       verify(await request.post(`${planPath}/payments`).set(auth).send({ account_id: demo.accounts[0]?.id, amount: 10_000 }), 201);
       verify(await request.get(`${planPath}/payments`).set(auth), 200);
+      verify(await request.get(`${planPath}/progress`).set(auth), 200);
+      verify(
+        await request.post(`${demoUser}/payment_plans/compare`).set(auth).send({
+          monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],
+        }),
+        200,
+      );
       verify(await request.delete(planPath).set(auth), 204);
 
       verify(await request.post('/api/debt_calculator').set(auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }), 200);

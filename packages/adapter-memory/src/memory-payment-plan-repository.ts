@@ -10,6 +10,8 @@ const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
   ...p,
   account_ids: [...p.account_ids],
   order: [...p.order],
+  custom_order: p.custom_order === null ? null : [...p.custom_order],
+  extra_payments: p.extra_payments.map((x) => ({ ...x })),
   schedule: p.schedule.map((m) => ({ month: m.month, date: m.date, payments: m.payments.map((x) => ({ ...x })) })),
 });
 

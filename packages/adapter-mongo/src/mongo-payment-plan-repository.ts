@@ -3,6 +3,7 @@
  * plan id, the schedule stored inside the plan document; every filter names the
  * owning user as well (DESIGN 5).
  */
+import * as t from 'io-ts';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -20,7 +21,28 @@ import type { MongoContext } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
-export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, PaymentPlanRecord, 'id');
+/**
+ * Plans stored before DESIGN 7.10 have no `custom_order`, `extra_payments` or
+ * `start_date`: they read as what they were (no custom order, no extra
+ * payments, month n dated from the day they were created). Anything else is
+ * decoded as strictly as ever.
+ */
+const withPlanningDefaults = (u: unknown): unknown => {
+  if (typeof u !== 'object' || u === null || Array.isArray(u)) return u;
+  const doc = u as Record<string, unknown>;
+  if ('start_date' in doc || 'custom_order' in doc || 'extra_payments' in doc) return doc;
+  const createdAt = doc['created_at'];
+  return { ...doc, custom_order: null, extra_payments: [], start_date: typeof createdAt === 'string' ? createdAt.slice(0, 10) : undefined };
+};
+
+const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
+  PaymentPlanRecord.name,
+  PaymentPlanRecord.is,
+  (u, c) => PaymentPlanRecord.validate(withPlanningDefaults(u), c),
+  t.identity,
+);
+
+export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, StoredPaymentPlanRecord, 'id');
 
 export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;

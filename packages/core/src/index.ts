@@ -14,6 +14,8 @@ export * from './domain/credit-report.js';
 export * from './domain/bureau-flow.machine.js';
 export * from './domain/payment-plan.js';
 export * from './domain/payoff-plan.js';
+export * from './domain/payoff-comparison.js';
+export * from './domain/payoff-progress.js';
 export * from './domain/debt-calculator.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';

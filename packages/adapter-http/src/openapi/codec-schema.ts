@@ -72,8 +72,8 @@ const REFINEMENT_NAMES: Readonly<Record<string, JsonSchema>> = {
 const NUMBER = '(-?[0-9]+(?:\\.[0-9]+)?)';
 /** `string(1..100)`, `number(0..100)`, `integer(1..600)`, `APR(0..100)`: a name and inclusive bounds. */
 const BOUNDED = new RegExp(`^([A-Za-z]+)\\(${NUMBER}\\.\\.${NUMBER}\\)$`);
-/** `string(≤1024 chars)`, `PaymentsHistory(≤24 codes)`, `IP address (…, ≥7 chars)`: one bound at the end. */
-const AT_MOST = /\(.*≤([0-9]+) (?:chars|codes)\)$/;
+/** `string(≤1024 chars)`, `PaymentsHistory(≤24 codes)`, `ExtraPayments(≤120 entries)`, `IP address (…, ≥7 chars)`: one bound at the end. */
+const AT_MOST = /\(.*≤([0-9]+) (?:chars|codes|entries)\)$/;
 const AT_LEAST = /\(.*≥([0-9]+) chars\)$/;
 
 const typeOf = (s: JsonSchema): string | undefined => (typeof s['type'] === 'string' ? s['type'] : undefined);

@@ -8,6 +8,7 @@ import * as accounts from './accounts.js';
 import * as creditScores from './credit-scores.js';
 import * as bureau from './bureau.js';
 import * as plans from './payment-plans.js';
+import * as payoffPlanning from './payoff-planning.js';
 import * as content from './content.js';
 import * as calculator from './debt-calculator.js';
 
@@ -19,6 +20,7 @@ export * from './credit-scores.js';
 export * from './bureau.js';
 export * from './payment-plans.js';
 export * from './race-guards.js';
+export * from './payoff-planning.js';
 export * from './content.js';
 export * from './debt-calculator.js';
 
@@ -47,6 +49,8 @@ export const createApplication = (deps: ApplicationDeps) => ({
   deletePaymentPlan: plans.deletePaymentPlan(deps),
   recordPlanPayment: plans.recordPlanPayment(deps),
   listPlanPayments: plans.listPlanPayments(deps),
+  comparePaymentPlans: payoffPlanning.comparePaymentPlans(deps),
+  getPlanProgress: payoffPlanning.getPlanProgress(deps),
   listLearningModules: content.listLearningModules(deps),
   listArticles: content.listArticles(deps),
   getArticle: content.getArticle(deps),

@@ -1,4 +1,4 @@
-/** Debt payoff plans and plan payments (DESIGN 7.6). */
+/** Debt payoff plans and plan payments (DESIGN 7.6, 7.10). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -6,7 +6,7 @@ import { DomainError, ErrorDetail, notFound, validationError } from '../domain/e
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
 import type { IsoDate, PaymentPlanId } from '../domain/primitives.js';
-import { planPayoff } from '../domain/payoff-plan.js';
+import { planPayoff, startDateProblems } from '../domain/payoff-plan.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
@@ -19,6 +19,9 @@ const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   monthly_payment: p.monthly_payment,
   account_ids: p.account_ids,
   order: p.order,
+  custom_order: p.custom_order,
+  extra_payments: p.extra_payments,
+  start_date: p.start_date,
   months: p.months,
   payoff_date: p.payoff_date,
   total_interest: p.total_interest,
@@ -35,8 +38,15 @@ const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
   date: p.date,
 });
 
+/** A plan's `start_date` (default today) checked against today (DESIGN 7.10). */
+export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.Either<DomainError, IsoDate> => {
+  const start = startDate ?? date;
+  const details = startDateProblems(start, date);
+  return details.length > 0 ? E.left(validationError('Invalid start_date', details)) : E.right(start);
+};
+
 /** The debts a plan covers: the requested accounts, or every open loan with a balance. */
-const selectDebts = (
+export const selectDebts = (
   accounts: ReadonlyArray<AccountRecord>,
   requested: ReadonlyArray<number> | undefined,
 ): E.Either<DomainError, ReadonlyArray<AccountRecord>> => {
@@ -58,7 +68,7 @@ const selectDebts = (
   return details.length > 0 ? E.left(validationError('Invalid account_ids', details)) : E.right(chosen);
 };
 
-const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
+export const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
   const details: ErrorDetail[] = [];
   const debts = accounts.flatMap((a) => {
     const apr = effectiveApr(a);
@@ -81,18 +91,34 @@ export const createPaymentPlan =
       TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
       TE.chainEitherK((chosen) =>
         pipe(
-          toDebts(chosen),
-          E.chain((debts) => planPayoff({ strategy: body.strategy, monthlyPayment: body.monthly_payment, debts, today: date })),
-          E.map((result) => ({ chosen, result })),
+          E.Do,
+          E.apS('start', planStartDate(body.start_date, date)),
+          E.apS('debts', toDebts(chosen)),
+          E.chain(({ start, debts }) =>
+            pipe(
+              planPayoff({
+                strategy: body.strategy,
+                monthlyPayment: body.monthly_payment,
+                debts,
+                today: start,
+                customOrder: body.custom_order,
+                extraPayments: body.extra_payments,
+              }),
+              E.map((result) => ({ chosen, result, start })),
+            ),
+          ),
         ),
       ),
-      TE.chain(({ chosen, result }) =>
+      TE.chain(({ chosen, result, start }) =>
         deps.paymentPlans.create({
           user_id: scope.userId,
           strategy: body.strategy,
           monthly_payment: body.monthly_payment,
           account_ids: chosen.map((a) => a.id),
           order: result.order,
+          custom_order: body.custom_order ?? null,
+          extra_payments: body.extra_payments ?? [],
+          start_date: start,
           months: result.months,
           payoff_date: result.payoff_date,
           total_interest: result.total_interest,
@@ -120,7 +146,7 @@ export const listPaymentPlans =
       TE.map(mapPage(toPlanView)),
     );
 
-const requirePlan = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId) =>
+export const requirePlan = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId) =>
   pipe(
     requireUser(deps, scope),
     TE.chain(() => pipe(deps.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
@@ -162,6 +188,8 @@ export const recordPlanPayment =
       TE.chainEitherK((plan) =>
         body.date !== undefined && body.date > today(deps.clock)
           ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
+          : date < plan.start_date
+            ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
           : plan.account_ids.includes(body.account_id)
             ? E.right(plan)
             : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),

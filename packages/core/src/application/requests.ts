@@ -7,7 +7,7 @@ import * as t from 'io-ts';
 import { Cents, Id, IsoDate, nullable } from '../domain/primitives.js';
 import { boundedInt, boundedString, strictObject } from '../domain/codec.js';
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../domain/account.js';
-import { Strategy } from '../domain/payment-plan.js';
+import { CustomOrder, ExtraPayments, Strategy } from '../domain/payment-plan.js';
 import { Category } from '../content/content.js';
 
 const Name = boundedString(1, 100, 'string(1..100)');
@@ -112,18 +112,32 @@ export const IdentityBody = strictObject('IdentityBody', {
 });
 export type IdentityBody = t.TypeOf<typeof IdentityBody>;
 
+const planBudgetFields = {
+  account_ids: t.refinement(
+    t.array(Id),
+    (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
+    'distinct account ids (1..100)',
+  ),
+  // DESIGN 7.10: the use case checks the custom order against the plan's accounts and start_date against today.
+  custom_order: CustomOrder,
+  extra_payments: ExtraPayments,
+  start_date: IsoDate,
+};
+
 export const CreatePaymentPlanBody = strictObject(
   'CreatePaymentPlanBody',
   { strategy: Strategy, monthly_payment: t.refinement(Cents, (n) => n > 0, 'positive cents') },
-  {
-    account_ids: t.refinement(
-      t.array(Id),
-      (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
-      'distinct account ids (1..100)',
-    ),
-  },
+  planBudgetFields,
 );
 export type CreatePaymentPlanBody = t.TypeOf<typeof CreatePaymentPlanBody>;
+
+/** The plan body minus `strategy` (DESIGN 7.10): every strategy is computed. */
+export const ComparePaymentPlansBody = strictObject(
+  'ComparePaymentPlansBody',
+  { monthly_payment: t.refinement(Cents, (n) => n > 0, 'positive cents') },
+  planBudgetFields,
+);
+export type ComparePaymentPlansBody = t.TypeOf<typeof ComparePaymentPlansBody>;
 
 export const PlanPaymentBody = strictObject(
   'PlanPaymentBody',

@@ -1,11 +1,43 @@
 /**
- * Stored debt payoff plans and plan payments (DESIGN 7.6).
+ * Stored debt payoff plans and plan payments (DESIGN 7.6, 7.10).
  */
 import * as t from 'io-ts';
-import { Cents, Id, IsoDate, Timestamp } from './primitives.js';
+import { boundedInt, strictObject } from './codec.js';
+import { Cents, Id, IsoDate, Timestamp, nullable } from './primitives.js';
 
-export const Strategy = t.keyof({ avalanche: null, snowball: null }, 'Strategy');
+/**
+ * Where the money beyond the minimums goes (DESIGN 7.10): `avalanche` and
+ * `snowball` (7.6), `custom` (the order of `custom_order`), `minimum_only`
+ * (nothing beyond the minimums; a paid-off debt's minimum is not reused).
+ */
+export const Strategy = t.keyof({ avalanche: null, snowball: null, custom: null, minimum_only: null }, 'Strategy');
 export type Strategy = t.TypeOf<typeof Strategy>;
+
+/** No plan takes more than 600 months, so no extra payment can fall later. */
+export const MAX_PLAN_MONTH = 600;
+/** At most this many one-time extra payments per plan (DESIGN 7.10). */
+export const MAX_EXTRA_PAYMENTS = 120;
+
+/** A one-time addition to month `month`'s budget (DESIGN 7.10). */
+export const ExtraPayment = strictObject('ExtraPayment', {
+  month: boundedInt(1, MAX_PLAN_MONTH),
+  amount: t.refinement(Cents, (n) => n > 0, 'positive cents'),
+});
+export type ExtraPayment = t.TypeOf<typeof ExtraPayment>;
+
+/** A plan's extra payments: at most 120 (the name states the bound for the OpenAPI document). */
+export const ExtraPayments = t.refinement(
+  t.array(ExtraPayment),
+  (a) => a.length <= MAX_EXTRA_PAYMENTS,
+  `ExtraPayments(≤${MAX_EXTRA_PAYMENTS} entries)`,
+);
+
+/** A custom order: distinct account ids (the use case checks they are exactly the plan's). */
+export const CustomOrder = t.refinement(
+  t.array(Id),
+  (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
+  'distinct account ids (1..100)',
+);
 
 export const ScheduledPayment = t.type({
   account_id: Id,
@@ -27,6 +59,11 @@ export const PaymentPlan = t.type(
     monthly_payment: Cents,
     account_ids: t.array(Id),
     order: t.array(Id),
+    /** The extra-money order of a `custom` plan; null for the other strategies. */
+    custom_order: nullable(t.array(Id)),
+    extra_payments: t.array(ExtraPayment),
+    /** Month n of the plan falls on this date plus n months. */
+    start_date: IsoDate,
     months: t.number,
     payoff_date: IsoDate,
     total_interest: Cents,

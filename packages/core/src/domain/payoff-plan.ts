@@ -1,23 +1,27 @@
 /**
- * Debt payoff planning (DESIGN 4 "Month n", 7.2 expected_payoff_date, 7.6).
+ * Debt payoff planning (DESIGN 4 "Month n", 7.2 expected_payoff_date, 7.6, 7.10).
  *
  * One month loop, in integer cents, is the reference for every projection:
- * payoff plans, the debt calculator (debt-calculator.ts) and an account's
- * `expected_payoff_date`. Each month n (dated `addMonths(today, n)`):
+ * payoff plans of every strategy, strategy comparisons, progress forecasts,
+ * the debt calculator (debt-calculator.ts) and an account's
+ * `expected_payoff_date`. Each month n (dated `addMonths(start, n)`):
  *
  * 1. every debt with a balance accrues interest = round-half-up(balance × apr / 1200);
  * 2. every debt is paid `min(minimum, balance)`;
- * 3. what is left of the budget goes to the debts still owing, in strategy
- *    order, until it is spent (a paid-off debt's minimum rolls over to the
- *    next debt in the same month).
+ * 3. what is left of the budget, plus that month's one-time extra payments,
+ *    goes to the debts still owing, in strategy order, until it is spent (a
+ *    paid-off debt's minimum rolls over to the next debt in the same month).
  *
- * Avalanche order: highest APR, then smaller balance, then lower id.
- * Snowball order: smaller balance, then higher APR, then lower id.
- * Balances used for ordering are those after the month's minimums.
+ * A strategy is only two things: the order of step 3, and whether step 3
+ * happens at all. Avalanche order: highest APR, then smaller balance, then
+ * lower id. Snowball order: smaller balance, then higher APR, then lower id
+ * (balances after the month's minimums). Custom: the given account order.
+ * `minimum_only` skips step 3: the rest of the budget, extra payments and
+ * freed minimums are not spent.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type DomainError, type ErrorDetail } from './errors.js';
-import type { ScheduleMonth, ScheduledPayment, Strategy } from './payment-plan.js';
+import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
 import { addMonths, type Cents, type Id, type IsoDate } from './primitives.js';
 
 /** No projection runs longer than this (DESIGN 7.2, 7.6, 7.7). */
@@ -114,9 +118,11 @@ interface LoopState {
   readonly aprDenominators: Float64Array;
   readonly minimums: Float64Array;
   readonly balances: Float64Array;
+  /** Position of each debt in a custom order (unlisted debts last). */
+  readonly ranks: Float64Array;
 }
 
-const loopState = (debts: ReadonlyArray<PayoffDebt>): LoopState => {
+const loopState = (debts: ReadonlyArray<PayoffDebt>, customOrder: ReadonlyArray<number> = []): LoopState => {
   const count = debts.length;
   const state: LoopState = {
     count,
@@ -126,7 +132,9 @@ const loopState = (debts: ReadonlyArray<PayoffDebt>): LoopState => {
     aprDenominators: new Float64Array(count),
     minimums: new Float64Array(count),
     balances: new Float64Array(count),
+    ranks: new Float64Array(count),
   };
+  const rankOf = new Map(customOrder.map((id, k) => [id, k]));
   debts.forEach((d, i) => {
     const scaled = scaleApr(d.apr);
     state.ids[i] = d.id;
@@ -135,6 +143,7 @@ const loopState = (debts: ReadonlyArray<PayoffDebt>): LoopState => {
     state.aprDenominators[i] = scaled.denominator;
     state.minimums[i] = d.minimumPayment;
     state.balances[i] = d.balance;
+    state.ranks[i] = rankOf.get(d.id) ?? Number.POSITIVE_INFINITY;
   });
   return state;
 };
@@ -143,20 +152,50 @@ const loopState = (debts: ReadonlyArray<PayoffDebt>): LoopState => {
 type Precedes = (a: number, b: number) => boolean;
 
 const precedence = (strategy: Strategy, s: LoopState): Precedes => {
-  const { aprs, balances, ids } = s;
-  return strategy === 'avalanche'
-    ? (a, b) => {
+  const { aprs, balances, ids, ranks } = s;
+  switch (strategy) {
+    case 'avalanche':
+      return (a, b) => {
         const aa = aprs[a]!, ab = aprs[b]!;
         if (aa !== ab) return aa > ab;
         const ba = balances[a]!, bb = balances[b]!;
         return ba !== bb ? ba < bb : ids[a]! < ids[b]!;
-      }
-    : (a, b) => {
+      };
+    case 'snowball':
+      return (a, b) => {
         const ba = balances[a]!, bb = balances[b]!;
         if (ba !== bb) return ba < bb;
         const aa = aprs[a]!, ab = aprs[b]!;
         return aa !== ab ? aa > ab : ids[a]! < ids[b]!;
       };
+    case 'custom':
+      return (a, b) => (ranks[a] !== ranks[b] ? ranks[a]! < ranks[b]! : ids[a]! < ids[b]!);
+    case 'minimum_only':
+      // No extra money to direct: the order only lists the debts, by id.
+      return (a, b) => ids[a]! < ids[b]!;
+  }
+};
+
+/** Whether money beyond the minimums (the rest of the budget, freed minimums, extra payments) is spent. */
+const spendsBeyondMinimums = (strategy: Strategy): boolean => strategy !== 'minimum_only';
+
+/**
+ * What the loop spends: the budget every month, plus one-time extras by month
+ * (`extras[m]`, summed per month; null when there are none).
+ */
+interface LoopBudget {
+  readonly monthly: number;
+  readonly extras: Float64Array | null;
+  /** The last month with an extra payment (0 without). */
+  readonly lastExtraMonth: number;
+}
+
+const loopBudget = (monthly: number, extraPayments: ReadonlyArray<ExtraPayment> = []): LoopBudget => {
+  if (extraPayments.length === 0) return { monthly, extras: null, lastExtraMonth: 0 };
+  const lastExtraMonth = Math.max(...extraPayments.map((x) => x.month));
+  const extras = new Float64Array(lastExtraMonth + 1);
+  for (const x of extraPayments) extras[x.month]! += x.amount;
+  return { monthly, extras, lastExtraMonth };
 };
 
 /**
@@ -196,22 +235,26 @@ const strategyOrder = (s: LoopState, strategy: Strategy): number[] => {
  * Over a finished plan, Σ interest = interest charged and Σ principal =
  * the initial balances.
  *
- * Stops with `never` as soon as a lone remaining debt's whole budget does not
- * exceed its interest: its balance can then only grow, month after month.
+ * Stops with `never` as soon as a debt's balance can only grow from then on:
+ * a lone remaining debt whose whole payment does not exceed its interest
+ * once no extra payment is left to come, or (minimum_only, where nothing
+ * rolls over) any debt whose minimum does not exceed its interest.
  */
 const runMonthLoop = (
   s: LoopState,
-  budget: number,
+  budget: LoopBudget,
   strategy: Strategy,
   maxMonths: number,
   schedule: ScheduleMonth[] | null,
-  today: IsoDate,
+  start: IsoDate,
 ): LoopOutcome => {
   const { count, balances, minimums, aprUnits, aprDenominators, ids } = s;
   const charged = new Float64Array(count);
   const paid = new Float64Array(count);
   const unpaidInterest = schedule === null ? null : new Float64Array(count);
   const precedes = precedence(strategy, s);
+  const rollsOver = spendsBeyondMinimums(strategy);
+  const { extras, lastExtraMonth } = budget;
 
   let active: number[] = [];
   for (let i = 0; i < count; i++) if (balances[i]! > 0) active.push(i);
@@ -241,7 +284,7 @@ const runMonthLoop = (
       if (balances[i] === 0) anyPaidOff = true;
     }
 
-    let extra = budget - spent;
+    let extra = rollsOver ? budget.monthly + (extras !== null && month <= lastExtraMonth ? extras[month]! : 0) - spent : 0;
     if (anyPaidOff) order = order.filter((i) => balances[i]! > 0);
     if (extra > 0 && order.length > 0) {
       insertionSort(order, precedes);
@@ -271,11 +314,13 @@ const runMonthLoop = (
           balance: balances[i]! as Cents,
         };
       }
-      schedule.push({ month, date: addMonths(today, month), payments });
+      schedule.push({ month, date: addMonths(start, month), payments });
     }
     for (const i of active) totalPaid += paid[i]!;
 
-    if (active.length === 1) {
+    if (!rollsOver) {
+      for (const i of active) if (balances[i]! > 0 && paid[i]! <= charged[i]!) return { ok: false, reason: 'never' };
+    } else if (active.length === 1 && month >= lastExtraMonth) {
       const i = active[0]!;
       if (balances[i]! > 0 && paid[i]! <= charged[i]!) return { ok: false, reason: 'never' };
     }
@@ -314,7 +359,7 @@ export const projectSingleDebt = (
   maxMonths: number = MAX_PAYOFF_MONTHS,
 ): E.Either<ProjectionFailure, SingleDebtProjection> => {
   const s = loopState([{ id: 1 as Id, balance, apr, minimumPayment: payment }]);
-  const outcome = runMonthLoop(s, payment, 'avalanche', maxMonths, null, '2000-01-01' as IsoDate);
+  const outcome = runMonthLoop(s, loopBudget(payment), 'avalanche', maxMonths, null, '2000-01-01' as IsoDate);
   return outcome.ok
     ? E.right({ months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
     : E.left(outcome.reason);
@@ -344,25 +389,44 @@ export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate): Iso
 };
 
 // ---------------------------------------------------------------------------
-// Payoff plans (DESIGN 7.6)
+// Payoff plans (DESIGN 7.6, 7.10)
 // ---------------------------------------------------------------------------
 
-export interface PayoffPlanInput {
-  readonly strategy: Strategy;
+/** What every projection of a set of debts takes, whatever the strategy. */
+export interface PayoffBudgetInput {
   /** The whole monthly budget, minimums included. */
   readonly monthlyPayment: Cents;
   readonly debts: ReadonlyArray<PayoffDebt>;
+  /**
+   * The plan's start date (DESIGN 7.10 `start_date`; today unless given):
+   * month n falls on this date plus n months.
+   */
   readonly today: IsoDate;
+  /**
+   * The order extra money goes in, a permutation of exactly the debts' ids:
+   * required by `custom`, refused by the other strategies of a plan.
+   */
+  readonly customOrder?: ReadonlyArray<Id>;
+  /** One-time additions to a month's budget (DESIGN 7.10); ignored by `minimum_only`. */
+  readonly extraPayments?: ReadonlyArray<ExtraPayment>;
 }
 
-export interface PayoffPlanResult {
-  /** Strategy order of the debts with a balance, on today's balances. */
+export interface PayoffPlanInput extends PayoffBudgetInput {
+  readonly strategy: Strategy;
+}
+
+/** A projection without its schedule: what comparisons and forecasts need. */
+export interface PayoffProjection {
+  /** Strategy order of the debts with a balance, on the starting balances. */
   readonly order: Id[];
   readonly months: number;
-  /** The date of the last month. */
-  readonly payoff_date: IsoDate;
   readonly total_interest: Cents;
   readonly total_paid: Cents;
+}
+
+export interface PayoffPlanResult extends PayoffProjection {
+  /** The date of the last month. */
+  readonly payoff_date: IsoDate;
   readonly schedule: ScheduleMonth[];
 }
 
@@ -382,7 +446,48 @@ export const projectionError = (reason: ProjectionFailure, subject: string): Dom
   return validationError(message, [{ path: 'monthly_payment', message: reason === 'too_long' ? TOO_LONG : message }]);
 };
 
-const validatePlan = (input: PayoffPlanInput): ReadonlyArray<ErrorDetail> => {
+const listIds = (ids: ReadonlyArray<number>): string => ids.join(', ');
+
+/** A custom order must list every debt of the plan exactly once, and nothing else. */
+const customOrderProblems = (customOrder: ReadonlyArray<number>, debts: ReadonlyArray<PayoffDebt>): ErrorDetail[] => {
+  const details: ErrorDetail[] = [];
+  const planIds = new Set<number>(debts.map((d) => d.id));
+  const listed = new Set<number>();
+  for (const id of customOrder) {
+    if (listed.has(id)) details.push({ path: 'custom_order', message: `account ${id} is listed more than once` });
+    listed.add(id);
+  }
+  const missing = [...planIds].filter((id) => !listed.has(id));
+  const extra = [...listed].filter((id) => !planIds.has(id));
+  if (missing.length > 0)
+    details.push({ path: 'custom_order', message: `must list every account of the plan exactly once; missing: ${listIds(missing)}` });
+  if (extra.length > 0) details.push({ path: 'custom_order', message: `lists accounts that are not in the plan: ${listIds(extra)}` });
+  return details;
+};
+
+const extraPaymentProblems = (monthlyPayment: number, extras: ReadonlyArray<ExtraPayment>): ErrorDetail[] => {
+  const details: ErrorDetail[] = [];
+  if (extras.length > MAX_EXTRA_PAYMENTS)
+    details.push({ path: 'extra_payments', message: `at most ${MAX_EXTRA_PAYMENTS} extra payments` });
+  const byMonth = new Map<number, number>();
+  extras.forEach((x, k) => {
+    if (!Number.isSafeInteger(x.month) || x.month < 1 || x.month > MAX_PLAN_MONTH)
+      details.push({ path: `extra_payments.${k}.month`, message: `must be a whole number from 1 to ${MAX_PLAN_MONTH}` });
+    if (!isCents(x.amount) || x.amount === 0)
+      details.push({ path: `extra_payments.${k}.amount`, message: 'must be a positive whole number of cents' });
+    byMonth.set(x.month, (byMonth.get(x.month) ?? 0) + x.amount);
+  });
+  if ([...byMonth.values()].some((sum) => !Number.isSafeInteger(monthlyPayment + sum)))
+    details.push({ path: 'extra_payments', message: 'a month\'s budget plus its extra payments is beyond the supported range' });
+  return details;
+};
+
+/**
+ * Everything wrong with a projection's input, as validation details (empty
+ * when it is valid). Strategy-independent: see `strategyProblems` for the
+ * rule tying `custom_order` to the strategy.
+ */
+export const payoffInputProblems = (input: PayoffBudgetInput): ReadonlyArray<ErrorDetail> => {
   const details: ErrorDetail[] = [];
   const { monthlyPayment, debts } = input;
   if (!isCents(monthlyPayment) || monthlyPayment === 0)
@@ -406,29 +511,86 @@ const validatePlan = (input: PayoffPlanInput): ReadonlyArray<ErrorDetail> => {
   if (owing === 0) details.push({ path: 'account_ids', message: 'no debt with a balance to pay off' });
   else if (isCents(monthlyPayment) && monthlyPayment < minimums)
     details.push({ path: 'monthly_payment', message: `must cover the sum of minimum payments (${minimums} cents)` });
+  if (input.customOrder !== undefined) details.push(...customOrderProblems(input.customOrder, debts));
+  if (input.extraPayments !== undefined) details.push(...extraPaymentProblems(monthlyPayment, input.extraPayments));
   return details;
 };
 
+/** `custom` needs a `custom_order`; every other strategy refuses one (DESIGN 7.10). */
+export const strategyProblems = (strategy: Strategy, customOrder: ReadonlyArray<Id> | undefined): ReadonlyArray<ErrorDetail> =>
+  strategy === 'custom' && customOrder === undefined
+    ? [{ path: 'custom_order', message: 'is required when strategy is custom' }]
+    : strategy !== 'custom' && customOrder !== undefined
+      ? [{ path: 'custom_order', message: 'is only allowed when strategy is custom' }]
+      : [];
+
+/** How far back a plan may start (DESIGN 7.10). */
+export const MAX_START_MONTHS_AGO = 24;
+
 /**
- * A debt payoff plan with its month-by-month schedule (DESIGN 7.6). Debts with
- * a balance of 0 are skipped (no `order` entry, no schedule rows).
+ * A plan's `start_date` is not in the future and not more than 24 months
+ * before today (DESIGN 7.10).
+ * @example startDateProblems('2024-01-15', '2026-01-15') // [] — exactly 24 months back is allowed
+ */
+export const startDateProblems = (startDate: IsoDate, today: IsoDate): ReadonlyArray<ErrorDetail> => {
+  const earliest = addMonths(today, -MAX_START_MONTHS_AGO);
+  return startDate > today
+    ? [{ path: 'start_date', message: `must not be in the future (today is ${today})` }]
+    : startDate < earliest
+      ? [{ path: 'start_date', message: `must not be more than ${MAX_START_MONTHS_AGO} months in the past (earliest ${earliest})` }]
+      : [];
+};
+
+const runPlan = (
+  input: PayoffPlanInput,
+  maxMonths: number,
+  schedule: ScheduleMonth[] | null,
+): { readonly order: Id[]; readonly outcome: LoopOutcome } => {
+  const s = loopState(input.debts, input.strategy === 'custom' ? input.customOrder : undefined);
+  const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as Id);
+  const budget = loopBudget(input.monthlyPayment, spendsBeyondMinimums(input.strategy) ? input.extraPayments : undefined);
+  return { order, outcome: runMonthLoop(s, budget, input.strategy, maxMonths, schedule, input.today) };
+};
+
+/**
+ * The month loop of one strategy without building a schedule: what a strategy
+ * comparison or a re-forecast needs. Total on any input; only meaningful on
+ * input that `payoffInputProblems` and `strategyProblems` accept.
+ * @example
+ * projectPayoff({ strategy: 'minimum_only', monthlyPayment: 50_000, today: '2024-01-15',
+ *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
+ * // Right({ order: [1], months: 64, … }): only the $250 minimum is paid
+ */
+export const projectPayoff = (
+  input: PayoffPlanInput,
+  maxMonths: number = MAX_PAYOFF_MONTHS,
+): E.Either<ProjectionFailure, PayoffProjection> => {
+  const { order, outcome } = runPlan(input, maxMonths, null);
+  return outcome.ok
+    ? E.right({ order, months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
+    : E.left(outcome.reason);
+};
+
+/**
+ * A debt payoff plan with its month-by-month schedule (DESIGN 7.6, 7.10).
+ * Debts with a balance of 0 are skipped (no `order` entry, no schedule rows).
  *
  * Left(validation_error) with details when there is no debt with a balance,
  * a debt with a balance has a minimum of 0, the budget is below the sum of
- * minimums, or the plan would take more than 600 months.
+ * minimums, `custom_order` is missing for `custom` (or given for another
+ * strategy, or not exactly the debts' ids), an extra payment is out of range,
+ * or the plan would take more than 600 months.
  * @example
  * planPayoff({ strategy: 'avalanche', monthlyPayment: 50_000, today: '2024-01-15',
  *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
  * // Right({ months: 25, total_interest: 226_606, payoff_date: '2026-02-15', … })
  */
 export const planPayoff = (input: PayoffPlanInput): E.Either<DomainError, PayoffPlanResult> => {
-  const details = validatePlan(input);
+  const details = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
   if (details.length > 0) return E.left(validationError('Invalid payment plan', details));
 
-  const s = loopState(input.debts);
-  const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as Id);
   const schedule: ScheduleMonth[] = [];
-  const outcome = runMonthLoop(s, input.monthlyPayment, input.strategy, MAX_PAYOFF_MONTHS, schedule, input.today);
+  const { order, outcome } = runPlan(input, MAX_PAYOFF_MONTHS, schedule);
   if (!outcome.ok) return E.left(projectionError(outcome.reason === 'never' ? 'too_long' : outcome.reason, 'The payment plan'));
   return E.right({
     order,

@@ -35,6 +35,8 @@ export const ResponseKind = t.keyof(
     payment_plan_list: null,
     plan_payment: null,
     plan_payment_list: null,
+    payment_plan_comparison: null,
+    payment_plan_progress: null,
     debt_calculation: null,
     article: null,
     article_list: null,

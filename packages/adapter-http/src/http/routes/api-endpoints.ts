@@ -15,6 +15,7 @@ import {
   ConsentBody,
   CreateUserBody,
   CreatePaymentPlanBody,
+  ComparePaymentPlansBody,
   CreditScore,
   DebtCalculatorBody,
   IdentityBody,
@@ -28,6 +29,8 @@ import {
   PatchAccountBody,
   PatchUserBody,
   PaymentPlan,
+  PaymentPlanComparison,
+  PaymentPlanProgress,
   PlanPayment,
   PlanPaymentBody,
   User,
@@ -161,6 +164,12 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.createPaymentPlan(scope(i), i.body),
   }),
   endpoint({
+    method: 'POST', path: '/api/users/:id/payment_plans/compare', summary: 'Compare every payoff strategy on the same debts and budget (nothing is stored)',
+    tag: 'Debt Payoff Plan', pathIds: ['id'], body: ComparePaymentPlansBody,
+    status: 200, response: { kind: 'payment_plan_comparison', codec: PaymentPlanComparison }, errors: USER_ERRORS,
+    run: (app, i) => app.comparePaymentPlans(scope(i), i.body),
+  }),
+  endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans', summary: 'List payment plans', tag: 'Debt Payoff Plan', pathIds: ['id'], query: PageQuery,
     status: 200, response: { kind: 'payment_plan_list', codec: pagedCodec('payment_plans', PaymentPlan) }, errors: USER_ERRORS,
     run: (app, i) => pipe(app.listPaymentPlans(scope(i), i.query), TE.map(paged('payment_plans'))),
@@ -174,6 +183,12 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'DELETE', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Delete payment plan', tag: 'Debt Payoff Plan',
     pathIds: ['id', 'payment_plan_id'], status: 204, errors: USER_ERRORS,
     run: (app, i) => app.deletePaymentPlan(scope(i), i.ids['payment_plan_id']!),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/progress', summary: 'Progress of a plan: scheduled against paid to date, and a re-forecast',
+    tag: 'Debt Payoff Plan', pathIds: ['id', 'payment_plan_id'],
+    status: 200, response: { kind: 'payment_plan_progress', codec: PaymentPlanProgress }, errors: USER_ERRORS,
+    run: (app, i) => app.getPlanProgress(scope(i), i.ids['payment_plan_id']!),
   }),
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'Record a payment made under a plan',

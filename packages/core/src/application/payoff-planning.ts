@@ -1,0 +1,86 @@
+/**
+ * Payoff planning beyond one plan at a time (DESIGN 7.10): compare every
+ * strategy on the same inputs, and follow a stored plan's progress. Both only
+ * read; nothing is stored.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../domain/errors.js';
+import { effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
+import { comparePayoffStrategies, type PaymentPlanComparison } from '../domain/payoff-comparison.js';
+import { planProgress, type PaymentPlanProgress } from '../domain/payoff-progress.js';
+import type { Cents, PaymentPlanId } from '../domain/primitives.js';
+import type { PageRequest } from '../ports/paging.js';
+import type { ComparePaymentPlansBody } from './requests.js';
+import { ApplicationDeps, UserScope, requireUser, today } from './deps.js';
+import { planStartDate, requirePlan, selectDebts, toDebts } from './payment-plans.js';
+
+/**
+ * `POST …/payment_plans/compare`: the plan body minus `strategy`, run through
+ * every strategy with the same validation as plan creation (DESIGN 7.10).
+ */
+export const comparePaymentPlans =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> => {
+    const date = today(deps.clock);
+    return pipe(
+      requireUser(deps, scope),
+      TE.chain(() => deps.accounts.listAll(scope.userId)),
+      TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
+      TE.chainEitherK((chosen) =>
+        pipe(
+          E.Do,
+          E.apS('start', planStartDate(body.start_date, date)),
+          E.apS('debts', toDebts(chosen)),
+          E.chain(({ start, debts }) =>
+            comparePayoffStrategies({
+              monthlyPayment: body.monthly_payment,
+              debts,
+              today: start,
+              customOrder: body.custom_order,
+              extraPayments: body.extra_payments,
+            }),
+          ),
+        ),
+      ),
+    );
+  };
+
+const PAYMENTS_PAGE = 100;
+
+/** The sum of every payment recorded under a plan, page by page (the port lists; it does not sum). */
+const sumPlanPayments = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, Cents> => {
+  const go = (page: PageRequest, total: number): TE.TaskEither<DomainError, Cents> =>
+    pipe(
+      deps.planPayments.list(scope.userId, planId, page),
+      TE.chain((p) => {
+        const sum = p.items.reduce((acc, x) => acc + x.amount, total);
+        const last = p.items[p.items.length - 1];
+        return p.hasMore && last !== undefined ? go({ limit: PAYMENTS_PAGE, startingAfter: last.id }, sum) : TE.right(sum as Cents);
+      }),
+    );
+  return go({ limit: PAYMENTS_PAGE }, 0);
+};
+
+/**
+ * `GET …/payment_plans/{payment_plan_id}/progress` (DESIGN 7.10): scheduled
+ * against paid to date, and a re-forecast from the accounts' current balances.
+ */
+export const getPlanProgress =
+  (deps: ApplicationDeps) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlanProgress> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.bindTo('plan'),
+      TE.bind('paid', () => sumPlanPayments(deps, scope, planId)),
+      TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
+      TE.map(({ plan, paid, accounts }) =>
+        planProgress({
+          plan,
+          paidToDate: paid,
+          accounts: accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) })),
+          today: today(deps.clock),
+        }),
+      ),
+    );

@@ -1,0 +1,125 @@
+/**
+ * Strategy comparison (DESIGN 7.10): the same debts, budget, extra payments
+ * and start date run through each strategy's month loop, side by side, with
+ * the savings of each against paying only the minimums. Nothing is scheduled
+ * or stored: each strategy is one `projectPayoff`, without a schedule.
+ */
+import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import { validationError, type DomainError } from './errors.js';
+import { Strategy } from './payment-plan.js';
+import { payoffInputProblems, projectionError, projectPayoff, type PayoffBudgetInput } from './payoff-plan.js';
+import { Cents, Id, IsoDate, addMonths, nullable } from './primitives.js';
+
+/** One strategy's outcome; the amounts are null only for a `minimum_only` that does not pay off within 600 months. */
+export const StrategyComparison = t.type(
+  {
+    strategy: Strategy,
+    months: nullable(t.number),
+    payoff_date: nullable(IsoDate),
+    total_interest: nullable(Cents),
+    total_paid: nullable(Cents),
+    order: t.array(Id),
+    /** `minimum_only`'s total interest minus this one's; null when `minimum_only` does not pay off. */
+    interest_saved: nullable(Cents),
+    /** `minimum_only`'s months minus this one's; null when `minimum_only` does not pay off. */
+    months_saved: nullable(t.number),
+  },
+  'StrategyComparison',
+);
+export type StrategyComparison = t.TypeOf<typeof StrategyComparison>;
+
+/** The API's answer to `POST …/payment_plans/compare`. */
+export const PaymentPlanComparison = t.type(
+  { comparisons: t.array(StrategyComparison), recommended: Strategy },
+  'PaymentPlanComparison',
+);
+export type PaymentPlanComparison = t.TypeOf<typeof PaymentPlanComparison>;
+
+/** The strategies compared, in the order of the answer (`custom` only with a custom order). */
+const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
+  input.customOrder === undefined ? ['avalanche', 'snowball', 'minimum_only'] : ['avalanche', 'snowball', 'custom', 'minimum_only'];
+
+/**
+ * Compare the strategies on one set of debts (DESIGN 7.10): `avalanche`,
+ * `snowball`, `custom` (only when `customOrder` is given) and `minimum_only`,
+ * in that order. Savings are against `minimum_only` (0 for itself); when
+ * `minimum_only` does not pay off within 600 months, its amounts and every
+ * entry's savings are null. `recommended` is the strategy with the least total
+ * interest, ties broken by fewer months, then by the order above.
+ *
+ * Left(validation_error) for the input errors of a plan, and when a strategy
+ * that spends the whole budget would take more than 600 months (then no
+ * strategy pays off in time).
+ * @example
+ * comparePayoffStrategies({ monthlyPayment: 50_000, today: '2024-01-15',
+ *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
+ * // Right({ comparisons: [{ strategy: 'avalanche', months: 25, interest_saved: …, … }, …], recommended: 'avalanche' })
+ */
+export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<DomainError, PaymentPlanComparison> => {
+  const details = payoffInputProblems(input);
+  if (details.length > 0) return E.left(validationError('Invalid payment plan comparison', details));
+
+  const runs = strategiesFor(input).map((strategy) => ({
+    strategy,
+    projection: projectPayoff({ ...input, strategy, customOrder: strategy === 'custom' ? input.customOrder : undefined }),
+  }));
+  const failed = runs.find((r) => r.strategy !== 'minimum_only' && E.isLeft(r.projection));
+  if (failed !== undefined && E.isLeft(failed.projection)) {
+    const reason = failed.projection.left;
+    return E.left(projectionError(reason === 'never' ? 'too_long' : reason, `The ${failed.strategy} plan`));
+  }
+
+  const baseline = runs.find((r) => r.strategy === 'minimum_only')?.projection;
+  const minimumOnly = baseline !== undefined && E.isRight(baseline) ? baseline.right : null;
+  const comparisons: StrategyComparison[] = runs.map(({ strategy, projection }) => {
+    if (E.isLeft(projection)) {
+      // Only minimum_only can get here (any other failure returned above).
+      return {
+        strategy,
+        months: null,
+        payoff_date: null,
+        total_interest: null,
+        total_paid: null,
+        order: orderOf(input),
+        interest_saved: null,
+        months_saved: null,
+      };
+    }
+    const p = projection.right;
+    return {
+      strategy,
+      months: p.months,
+      payoff_date: addMonths(input.today, p.months),
+      total_interest: p.total_interest,
+      total_paid: p.total_paid,
+      order: p.order,
+      interest_saved: minimumOnly === null ? null : ((minimumOnly.total_interest - p.total_interest) as Cents),
+      months_saved: minimumOnly === null ? null : minimumOnly.months - p.months,
+    };
+  });
+  return E.right({ comparisons, recommended: recommend(comparisons) });
+};
+
+/** `minimum_only`'s order: the debts with a balance, ascending by id. */
+const orderOf = (input: PayoffBudgetInput): Id[] =>
+  input.debts
+    .filter((d) => d.balance > 0)
+    .map((d) => d.id)
+    .sort((a, b) => a - b);
+
+/** Least total interest, then fewer months, then the earlier entry. */
+const recommend = (comparisons: ReadonlyArray<StrategyComparison>): Strategy => {
+  let best: StrategyComparison | undefined;
+  for (const c of comparisons) {
+    if (c.total_interest === null || c.months === null) continue;
+    if (
+      best === undefined ||
+      c.total_interest < (best.total_interest as number) ||
+      (c.total_interest === best.total_interest && c.months < (best.months as number))
+    )
+      best = c;
+  }
+  // Some strategy always paid off: every failure other than minimum_only's was returned as an error.
+  return best?.strategy ?? 'avalanche';
+};

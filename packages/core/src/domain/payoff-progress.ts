@@ -1,0 +1,144 @@
+/**
+ * Plan progress and re-forecast (DESIGN 7.10): how a stored plan's schedule
+ * compares with what was actually paid under it, and when the debts are paid
+ * off from their current balances if the plan is followed from next month on.
+ */
+import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import type { ExtraPayment, PaymentPlan } from './payment-plan.js';
+import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt } from './payoff-plan.js';
+import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from './primitives.js';
+
+export const PlanProgressStatus = t.keyof({ on_track: null, ahead: null, behind: null }, 'PlanProgressStatus');
+export type PlanProgressStatus = t.TypeOf<typeof PlanProgressStatus>;
+
+/** The plan re-run from the current balances; month 1 is the first schedule date after today. */
+export const PlanForecast = t.type({ months: t.number, payoff_date: IsoDate, total_interest: Cents }, 'PlanForecast');
+export type PlanForecast = t.TypeOf<typeof PlanForecast>;
+
+/** The API's answer to `GET …/payment_plans/{payment_plan_id}/progress`. */
+export const PaymentPlanProgress = t.type(
+  {
+    as_of: IsoDate,
+    months_elapsed: t.number,
+    scheduled_to_date: Cents,
+    paid_to_date: Cents,
+    status: PlanProgressStatus,
+    remaining_balance: Cents,
+    forecast: nullable(PlanForecast),
+  },
+  'PaymentPlanProgress',
+);
+export type PaymentPlanProgress = t.TypeOf<typeof PaymentPlanProgress>;
+
+/** An account of the plan as it is now; `apr`/`minimumPayment` null when the account has none. */
+export interface CurrentDebt {
+  readonly id: Id;
+  readonly balance: Cents;
+  readonly apr: number | null;
+  readonly minimumPayment: Cents | null;
+}
+
+export interface PlanProgressInput {
+  readonly plan: Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date' | 'schedule'>;
+  /** The sum of every payment recorded under the plan. */
+  readonly paidToDate: Cents;
+  /** The plan's accounts as they are now (an account missing here counts as paid off). */
+  readonly accounts: ReadonlyArray<CurrentDebt>;
+  readonly today: IsoDate;
+}
+
+/**
+ * `on_track` when paid and scheduled differ by at most 1% of scheduled (or
+ * both are 0), else `ahead` or `behind`. Integer arithmetic: no rounding.
+ */
+export const progressStatus = (scheduled: number, paid: number): PlanProgressStatus =>
+  Math.abs(paid - scheduled) * 100 <= scheduled || (scheduled === 0 && paid === 0) ? 'on_track' : paid > scheduled ? 'ahead' : 'behind';
+
+/**
+ * The plan month n ≥ 1 whose date (start + n months, clamped) is the first
+ * after `today`.
+ * @example firstMonthAfter('2025-01-31', '2025-03-30') === 2 // Feb 28 ≤ today < Mar 31
+ */
+export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
+  const s = dateParts(start);
+  const d = dateParts(today);
+  // The calendar month difference is within one of the answer (day clamping moves it at most one month).
+  let n = Math.max(1, d.year * 12 + d.month - (s.year * 12 + s.month));
+  while (n > 1 && addMonths(start, n - 1) > today) n--;
+  while (addMonths(start, n) <= today) n++;
+  return n;
+};
+
+/**
+ * The re-forecast: the plan's strategy, budget, custom order and remaining
+ * extra payments, run from the current balances, month 1 being plan month
+ * `firstMonthAfter(start_date, today)`. Null when it no longer pays off within
+ * 600 months, or can no longer be computed (an owing account lost its APR or
+ * minimum, or the budget no longer covers the minimums).
+ */
+const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
+  const { plan, accounts, today } = input;
+  const offset = firstMonthAfter(plan.start_date, today) - 1;
+  const current = new Map(accounts.map((a) => [a.id as number, a]));
+  const debts: PayoffDebt[] = [];
+  for (const id of plan.account_ids) {
+    const a = current.get(id);
+    if (a === undefined || a.balance === 0) {
+      // Nothing owed: in the plan (a custom order names it) but never paid.
+      debts.push({ id, balance: 0 as Cents, apr: 0, minimumPayment: 0 as Cents });
+      continue;
+    }
+    if (a.apr === null || a.minimumPayment === null) return null;
+    debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment });
+  }
+  if (debts.every((d) => d.balance === 0)) return { months: 0, payoff_date: addMonths(plan.start_date, offset), total_interest: 0 as Cents };
+
+  const extraPayments: ExtraPayment[] = plan.extra_payments
+    .filter((x) => x.month > offset)
+    .map((x) => ({ month: x.month - offset, amount: x.amount }));
+  const forecastInput = {
+    strategy: plan.strategy,
+    monthlyPayment: plan.monthly_payment,
+    debts,
+    today: addMonths(plan.start_date, offset),
+    customOrder: plan.custom_order ?? undefined,
+    extraPayments,
+  };
+  if (strategyProblems(forecastInput.strategy, forecastInput.customOrder).length > 0 || payoffInputProblems(forecastInput).length > 0) return null;
+  const projection = projectPayoff(forecastInput);
+  if (E.isLeft(projection)) return null;
+  const { months, total_interest } = projection.right;
+  // Dated from the plan's start, not from `forecastInput.today`, so day clamping matches the schedule's.
+  return { months, payoff_date: addMonths(plan.start_date, offset + months), total_interest };
+};
+
+/**
+ * A plan's progress as of `today` (DESIGN 7.10): schedule months dated on or
+ * before today, what they scheduled, what was recorded as paid, the status,
+ * the plan accounts' current balances and the re-forecast.
+ * @example
+ * planProgress({ plan, paidToDate: 100_000, accounts, today: '2026-03-15' })
+ * // { as_of: '2026-03-15', months_elapsed: 2, scheduled_to_date: 100_000, status: 'on_track', forecast: { months: 23, … }, … }
+ */
+export const planProgress = (input: PlanProgressInput): PaymentPlanProgress => {
+  const { plan, paidToDate, accounts, today } = input;
+  let monthsElapsed = 0;
+  let scheduled = 0;
+  for (const month of plan.schedule) {
+    if (month.date > today) break;
+    monthsElapsed++;
+    for (const p of month.payments) scheduled += p.payment;
+  }
+  const inPlan = new Set<number>(plan.account_ids);
+  const remaining = accounts.filter((a) => inPlan.has(a.id)).reduce((sum, a) => sum + a.balance, 0);
+  return {
+    as_of: today,
+    months_elapsed: monthsElapsed,
+    scheduled_to_date: scheduled as Cents,
+    paid_to_date: paidToDate,
+    status: progressStatus(scheduled, paidToDate),
+    remaining_balance: remaining as Cents,
+    forecast: forecastOf(input),
+  };
+};
