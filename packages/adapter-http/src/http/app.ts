@@ -3,8 +3,11 @@
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
  *   requestId → standardHeaders → requestLog → errorHandler → compression →
- *   jsonBody → clientAuth (/api) → adminAuth (/admin) → apiVersion (/api) →
+ *   clientAuth (/api) → adminAuth (/admin) → jsonBody → apiVersion (/api) →
  *   router (the route table) → routeFallback (404 / 405)
+ *
+ * Authentication comes before the body (DESIGN 4.4): a request that fails it
+ * never has its body read, inflated or parsed.
  *
  * Everything from the error handler inward answers errors as JSON, and the
  * headers set before it (request id, standard headers) survive on errors too.
@@ -95,9 +98,9 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(requestLog({ logger }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(compression());
-  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(router.routes());
   app.use(routeFallback());
