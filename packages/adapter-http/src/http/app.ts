@@ -3,7 +3,8 @@
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
  *   requestId → standardHeaders → requestLog → errorHandler → compression →
- *   clientAuth (/api) → adminAuth (/admin) → jsonBody → apiVersion (/api) →
+ *   authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
+ *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
  *   router (the route table) → routeFallback (404 / 405)
  *
  * Authentication comes before the body (DESIGN 4.4): a request that fails it
@@ -36,6 +37,8 @@ import { clientAuth } from './middleware/client-auth.js';
 import { adminAuth } from './middleware/admin-auth.js';
 import { apiVersion } from './middleware/api-version.js';
 import { routeFallback } from './middleware/route-fallback.js';
+import { authFailureLimit } from './middleware/auth-failure-limit.js';
+import { clientRateLimit } from './middleware/client-rate-limit.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -98,8 +101,11 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(requestLog({ logger }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(compression());
+  const { authFailures, clients } = deps.rateLimits ?? {};
+  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures }));
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients }));
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(router.routes());

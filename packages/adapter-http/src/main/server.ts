@@ -65,7 +65,9 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   const store = await openStore(config);
   try {
     const demo = config.seed ? await seedSandboxDemo(store, clock, config.bootstrapToken) : undefined;
-    const app = resolve(createContainer({ config, store, logger, clock }), HTTP.App);
+    const container = createContainer({ config, store, logger, clock });
+    const app = resolve(container, HTTP.App);
+    const rateLimits = resolve(container, HTTP.RateLimits);
     const rules: ConnectionRules = { ...DEFAULT_CONNECTION_RULES, maxConnections: config.maxConnections, ...options.connectionRules };
     const server = createServer(serverOptions(rules), app.callback());
     applyConnectionRules(server, rules);
@@ -85,10 +87,13 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
-          store.close().then(resolvePromise, (err: unknown) => {
-            logger.error({ err }, 'closing the store failed');
-            resolvePromise();
-          });
+          Promise.all([store.close(), rateLimits.close()]).then(
+            () => resolvePromise(),
+            (err: unknown) => {
+              logger.error({ err }, 'closing the store failed');
+              resolvePromise();
+            },
+          );
         });
         server.closeIdleConnections();
       }));
