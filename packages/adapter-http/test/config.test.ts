@@ -22,7 +22,17 @@ const error = (env: Record<string, string>): string => {
 
 describe('loadConfig', () => {
   it('defaults to a seeded sandbox on 127.0.0.1:3000 with the memory store', () => {
-    expect(ok({})).to.deep.equal({ port: 3000, host: '127.0.0.1', environment: 'sandbox', store: 'memory', seed: true, logLevel: 'info' });
+    expect(ok({})).to.deep.equal({
+      port: 3000,
+      host: '127.0.0.1',
+      environment: 'sandbox',
+      store: 'memory',
+      seed: true,
+      logLevel: 'info',
+      maxConnections: 10000,
+      rateLimit: 100,
+      authFailureLimit: 30,
+    });
   });
 
   it('reads every variable', () => {
@@ -36,6 +46,9 @@ describe('loadConfig', () => {
         DEBTKIT_ADMIN_TOKEN: 'operator-secret-123456',
         DEBTKIT_SEED: 'false',
         LOG_LEVEL: 'warn',
+        DEBTKIT_MAX_CONNECTIONS: '500',
+        DEBTKIT_RATE_LIMIT: '0',
+        DEBTKIT_AUTH_FAILURE_LIMIT: '5',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -46,6 +59,9 @@ describe('loadConfig', () => {
       adminToken: 'operator-secret-123456',
       seed: false,
       logLevel: 'warn',
+      maxConnections: 500,
+      rateLimit: 0,
+      authFailureLimit: 5,
     });
   });
 
@@ -53,6 +69,12 @@ describe('loadConfig', () => {
     const config = ok({ DEBTKIT_BOOTSTRAP_TOKEN: SANDBOX_TOKEN, PORT: '0' });
     expect(config.bootstrapToken).to.equal(SANDBOX_TOKEN);
     expect(config.port).to.equal(0);
+  });
+
+  it('refuses connection and rate limits that are not whole numbers', () => {
+    expect(error({ DEBTKIT_MAX_CONNECTIONS: '0' })).to.equal('DEBTKIT_MAX_CONNECTIONS must be a positive integer (got "0")');
+    expect(error({ DEBTKIT_RATE_LIMIT: '-1' })).to.match(/^DEBTKIT_RATE_LIMIT must be a whole number of requests per second/);
+    expect(error({ DEBTKIT_AUTH_FAILURE_LIMIT: '1.5' })).to.match(/^DEBTKIT_AUTH_FAILURE_LIMIT must be a whole number of failures per minute/);
   });
 
   it('treats an empty value as unset', () => {

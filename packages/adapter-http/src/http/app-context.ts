@@ -6,6 +6,7 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
 import type { Application, Client, Clock, Environment, StorePorts } from '@debtkit/core';
+import type { RateLimits } from './rate-limits.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -24,6 +25,8 @@ export interface AppDeps {
   readonly routes: ReadonlyArray<RouteDef>;
   /** The use cases bound to the same ports, for route factories that want them from here. */
   readonly application?: Application;
+  /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
+  readonly rateLimits?: RateLimits;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */

@@ -3,8 +3,12 @@
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
  *   requestId → standardHeaders → requestLog → errorHandler → compression →
- *   jsonBody → clientAuth (/api) → adminAuth (/admin) → apiVersion (/api) →
+ *   authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
+ *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
  *   router (the route table) → routeFallback (404 / 405)
+ *
+ * Authentication comes before the body (DESIGN 4.4): a request that fails it
+ * never has its body read, inflated or parsed.
  *
  * Everything from the error handler inward answers errors as JSON, and the
  * headers set before it (request id, standard headers) survive on errors too.
@@ -33,6 +37,8 @@ import { clientAuth } from './middleware/client-auth.js';
 import { adminAuth } from './middleware/admin-auth.js';
 import { apiVersion } from './middleware/api-version.js';
 import { routeFallback } from './middleware/route-fallback.js';
+import { authFailureLimit } from './middleware/auth-failure-limit.js';
+import { clientRateLimit } from './middleware/client-rate-limit.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -95,9 +101,12 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(requestLog({ logger }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(compression());
-  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
+  const { authFailures, clients } = deps.rateLimits ?? {};
+  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures }));
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients }));
+  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(router.routes());
   app.use(routeFallback());

@@ -37,12 +37,14 @@ const serve = async (config: Config): Promise<number> => {
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
   return new Promise<number>((resolveExit) => {
+    // Listening for good, not once: Ctrl-C reaches this process twice (from the
+    // terminal, and forwarded by `npm start`), and the second must not kill it mid-shutdown.
     const onSignal = (signal: NodeJS.Signals): void => {
       logger.info({ signal }, 'shutting down');
       running.shutdown().then(() => resolveExit(0), () => resolveExit(1));
     };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
 };
 

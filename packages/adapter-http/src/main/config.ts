@@ -27,6 +27,12 @@ export interface Config {
   readonly bootstrapToken?: string;
   readonly seed: boolean;
   readonly logLevel: LogLevel;
+  /** DESIGN 4.4: open connections beyond this are dropped. */
+  readonly maxConnections: number;
+  /** DESIGN 4.3: requests per second per client (bursts to twice that); 0 disables. */
+  readonly rateLimit: number;
+  /** DESIGN 4.3: failed authentications per minute per client IP before 429; 0 disables. */
+  readonly authFailureLimit: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -59,6 +65,20 @@ const Bool = new t.Type<boolean, string, unknown>(
   String,
 );
 
+const PositiveInt = new t.Type<number, string, unknown>(
+  'PositiveInt',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u > 0,
+  (u, c) => (typeof u === 'string' && /^[1-9][0-9]{0,8}$/.test(u) ? t.success(Number(u)) : t.failure(u, c)),
+  String,
+);
+
+const NonNegativeInt = new t.Type<number, string, unknown>(
+  'NonNegativeInt',
+  (u): u is number => typeof u === 'number' && Number.isSafeInteger(u) && u >= 0,
+  (u, c) => (typeof u === 'string' && /^(0|[1-9][0-9]{0,8})$/.test(u) ? t.success(Number(u)) : t.failure(u, c)),
+  String,
+);
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -73,6 +93,9 @@ const Variables = t.partial({
   DEBTKIT_BOOTSTRAP_TOKEN: variable(t.string, 'must be a token', true),
   DEBTKIT_SEED: variable(Bool, 'must be true or false'),
   LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
+  DEBTKIT_MAX_CONNECTIONS: variable(PositiveInt, 'must be a positive integer'),
+  DEBTKIT_RATE_LIMIT: variable(NonNegativeInt, 'must be a whole number of requests per second (0 disables)'),
+  DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -109,6 +132,9 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_BOOTSTRAP_TOKEN !== undefined ? { bootstrapToken: v.DEBTKIT_BOOTSTRAP_TOKEN } : {}),
     seed,
     logLevel: v.LOG_LEVEL ?? 'info',
+    maxConnections: v.DEBTKIT_MAX_CONNECTIONS ?? 10_000,
+    rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
+    authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
   });
 };
 

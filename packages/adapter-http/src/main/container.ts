@@ -21,6 +21,8 @@ import type { AppState, RouteDef } from '../http/app-context.js';
 import { createApp } from '../http/app.js';
 import { createApiRoutes } from '../http/routes/index.js';
 import type { Config } from './config.js';
+import type { RateLimits } from '../http/rate-limits.js';
+import { openRateLimits } from './rate-limit-backend.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -30,6 +32,7 @@ export const HTTP = {
   Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
   Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
   App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
+  RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
 } as const;
 
 /** A startup failure with a message meant for the operator (printed as one line, exit 1). */
@@ -93,13 +96,14 @@ export const createContainer = (input: ContainerInput): Container => {
       (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ ...store, clock, bureau }),
       [HTTP.Store, PORTS.Clock, PORTS.CreditBureau],
     );
+  container.bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
   container.bind(HTTP.Routes).toResolvedValue((application: Application) => createApiRoutes(application), [HTTP.Application]);
   container
     .bind(HTTP.App)
     .toResolvedValue(
-      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application) =>
-        createApp({ store, clock, logger, routes, application, config: { environment: config.environment, adminToken: config.adminToken } }),
-      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application],
+      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application, rateLimits: RateLimits) =>
+        createApp({ store, clock, logger, routes, application, rateLimits, config: { environment: config.environment, adminToken: config.adminToken } }),
+      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application, HTTP.RateLimits],
     );
   return container;
 };

@@ -13,6 +13,7 @@ import { seedDemo } from '@debtkit/adapter-memory';
 import { generateToken, hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
 import { HTTP, StartupError, createContainer, openStore, resolve, systemClock } from './container.js';
+import { DEFAULT_CONNECTION_RULES, applyConnectionRules, serverOptions, type ConnectionRules } from './connection-rules.js';
 
 /** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
 export const SHUTDOWN_GRACE_MS = 8000;
@@ -42,6 +43,8 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly graceMs?: number;
+  /** Overrides of DESIGN 4.4's deadlines (tests use short ones); the connection cap defaults to the configuration's. */
+  readonly connectionRules?: Partial<ConnectionRules>;
 }
 
 const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
@@ -62,8 +65,12 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   const store = await openStore(config);
   try {
     const demo = config.seed ? await seedSandboxDemo(store, clock, config.bootstrapToken) : undefined;
-    const app = resolve(createContainer({ config, store, logger, clock }), HTTP.App);
-    const server = createServer(app.callback());
+    const container = createContainer({ config, store, logger, clock });
+    const app = resolve(container, HTTP.App);
+    const rateLimits = resolve(container, HTTP.RateLimits);
+    const rules: ConnectionRules = { ...DEFAULT_CONNECTION_RULES, maxConnections: config.maxConnections, ...options.connectionRules };
+    const server = createServer(serverOptions(rules), app.callback());
+    applyConnectionRules(server, rules);
     let closing = false;
     // During shutdown no connection is kept alive after its response: keep-alive
     // clients must not hold the server open until the grace period ends.
@@ -80,10 +87,13 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
-          store.close().then(resolvePromise, (err: unknown) => {
-            logger.error({ err }, 'closing the store failed');
-            resolvePromise();
-          });
+          Promise.all([store.close(), rateLimits.close()]).then(
+            () => resolvePromise(),
+            (err: unknown) => {
+              logger.error({ err }, 'closing the store failed');
+              resolvePromise();
+            },
+          );
         });
         server.closeIdleConnections();
       }));

@@ -13,6 +13,7 @@ import { createMemoryStore } from '@debtkit/adapter-memory';
 import { createApp } from '../../src/http/app.js';
 import type { AppDeps, AppState, RouteDef } from '../../src/http/app-context.js';
 import { createClientWithToken } from '../../src/http/token-issuer.js';
+import type { RateLimits } from '../../src/http/rate-limits.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 export const fixedClock = (iso = '2026-03-15T12:00:00.000Z'): Clock => ({ now: () => new Date(iso) });
@@ -64,6 +65,7 @@ export interface HarnessOptions {
   readonly environment?: Environment;
   readonly adminToken?: string | null;
   readonly routes?: ReadonlyArray<RouteDef>;
+  readonly rateLimits?: RateLimits;
 }
 
 export const harness = async (options: HarnessOptions = {}): Promise<Harness> => {
@@ -80,6 +82,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
     config: adminToken === undefined ? { environment } : { environment, adminToken },
     logger: pino({ level: 'debug' }, log),
     routes: options.routes ?? [],
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
   };
   const app = createApp(deps);
   return {

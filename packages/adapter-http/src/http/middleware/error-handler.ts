@@ -15,6 +15,9 @@ export interface ErrorHandlerOptions {
   readonly apiVersionFallback: string;
 }
 
+const hasBodyHeaders = (ctx: { req: { headers: Record<string, unknown> } }): boolean =>
+  ctx.req.headers['transfer-encoding'] !== undefined || ctx.req.headers['content-length'] !== undefined;
+
 /**
  * Everything thrown below becomes the JSON error body of DESIGN 4.1. An
  * unexpected error is logged with its stack and the request id, and answered
@@ -37,6 +40,8 @@ export const errorHandler = (options: ErrorHandlerOptions): Middleware<AppState>
       const rule = ERROR_TABLE[apiError.kind];
       ctx.set({ ...rule.headers, ...apiError.headers });
       if (authOfPath(ctx.path) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+      // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
+      if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
       writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));
     }
   };

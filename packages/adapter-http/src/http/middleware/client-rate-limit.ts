@@ -1,0 +1,36 @@
+import type { Middleware } from 'koa';
+import { authOfPath, type AppState } from '../app-context.js';
+import { ApiError } from '../api-error.js';
+import type { ClientRateLimiter } from '../rate-limits.js';
+
+export interface ClientRateLimitOptions {
+  readonly limiter: ClientRateLimiter;
+  /** Told about every refused request (the metrics count them). */
+  readonly onLimited?: (area: 'client' | 'auth_failure') => void;
+}
+
+/**
+ * The per-client budget of DESIGN 4.3, counted after authentication (the key is
+ * the client's id) and before the body is read. Every authenticated `/api`
+ * response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
+ * over the budget is 429 `rate_limited` with `Retry-After`.
+ */
+export const clientRateLimit = (options: ClientRateLimitOptions): Middleware<AppState> => {
+  const { limiter, onLimited } = options;
+  return async function clientRateLimit(ctx, next) {
+    const client = ctx.state.client;
+    if (client === undefined || authOfPath(ctx.path) !== 'client') return next();
+    const decision = await limiter.consume(String(client.id));
+    ctx.set({
+      'RateLimit-Limit': String(decision.limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(decision.resetSeconds),
+    });
+    if (!decision.allowed) {
+      onLimited?.('client');
+      const retryAfter = String(decision.resetSeconds);
+      throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
+    }
+    await next();
+  };
+};

@@ -1,0 +1,172 @@
+/**
+ * Rate limits (DESIGN 4.3) as the HTTP layer sees them: a budget of requests per
+ * client, and a count of failed authentications per client address. The
+ * counting is rate-limiter-flexible's, in process memory or in MongoDB (so
+ * every API process behind a load balancer shares the counters).
+ */
+import type { MongoClient } from 'mongodb';
+import {
+  BurstyRateLimiter,
+  RateLimiterMemory,
+  RateLimiterMongo,
+  RateLimiterRes,
+  type IRateLimiterOptions,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
+
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  /** Requests per second of the sustained budget (`RateLimit-Limit`). */
+  readonly limit: number;
+  /** What is left of it in the current window (`RateLimit-Remaining`). */
+  readonly remaining: number;
+  /** Whole seconds until the window resets (`RateLimit-Reset`; `Retry-After` when refused), at least 1 when refused. */
+  readonly resetSeconds: number;
+}
+
+export interface ClientRateLimiter {
+  consume(clientKey: string): Promise<RateLimitDecision>;
+}
+
+export interface AuthFailureLimiter {
+  /** Seconds until `address` may try again (at least 1), or 0 when it may now. */
+  blockedFor(address: string): Promise<number>;
+  recordFailure(address: string): Promise<void>;
+}
+
+export interface RateLimits {
+  /** Absent: no per-client limit (`DEBTKIT_RATE_LIMIT=0`). */
+  readonly clients?: ClientRateLimiter;
+  /** Absent: failed authentications are not limited (`DEBTKIT_AUTH_FAILURE_LIMIT=0`). */
+  readonly authFailures?: AuthFailureLimiter;
+  /** Release what the counters hold open (the MongoDB connection). */
+  close(): Promise<void>;
+}
+
+export interface RateLimitSettings {
+  /** Sustained requests per second per client; 0 disables. */
+  readonly requestsPerSecond: number;
+  /** Failed authentications per minute per address before 429; 0 disables. */
+  readonly authFailuresPerMinute: number;
+}
+
+/** Where the counters live. */
+export type RateLimitBackend =
+  | { readonly kind: 'memory' }
+  | { readonly kind: 'mongo'; readonly client: MongoClient; readonly dbName: string; readonly closeClient?: boolean };
+
+/** The collection of the MongoDB counters (one document per key and window). */
+export const RATE_LIMIT_COLLECTION = 'rate_limits';
+
+/**
+ * The burst allowance: on top of the per-second budget, as many requests again
+ * once per this many seconds (DESIGN 4.3: "bursts up to 2×").
+ */
+export const BURST_WINDOW_SECONDS = 10;
+
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+/** Runs `task` once successfully; a failure lets the next caller try again. */
+const once = (task: () => Promise<void>): (() => Promise<void>) => {
+  let attempt: Promise<void> | undefined;
+  return () =>
+    (attempt ??= task().catch((err: unknown) => {
+      attempt = undefined;
+      throw err;
+    }));
+};
+
+/** The part of a rate-limiter-flexible limiter used here. */
+interface Counter {
+  consume(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
+  penalty(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
+  get(key: string, options?: object): Promise<RateLimiterRes | null>;
+}
+
+interface Counters {
+  readonly counter: (keyPrefix: string, points: number, durationSeconds: number) => Counter;
+  readonly close: () => Promise<void>;
+}
+
+const memoryCounters = (): Counters => ({
+  counter: (keyPrefix, points, duration) => new RateLimiterMemory({ keyPrefix, points, duration }),
+  close: async () => undefined,
+});
+
+/**
+ * MongoDB counters. Each limiter falls back to a memory one of the same shape
+ * while MongoDB cannot be reached (the library's insurance limiter): an outage
+ * of the store must not turn into 500s or unlimited traffic. The library's own
+ * index creation runs once at construction and gives up for good when the server
+ * is down then, so the indexes (among them the unique key that makes concurrent
+ * first hits safe) are made here, before the first count, and retried until they exist.
+ */
+const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): Counters => {
+  let first: RateLimiterMongo | undefined;
+  // All limiters share one collection, hence its indexes.
+  const indexes = once(async () => first?.createIndexes());
+  return {
+    counter: (keyPrefix, points, duration) => {
+      const options: IRateLimiterOptions = { keyPrefix, points, duration };
+      const insurance = new RateLimiterMemory(options);
+      const mongo = new RateLimiterMongo({
+        ...options,
+        storeClient: backend.client,
+        dbName: backend.dbName,
+        tableName: RATE_LIMIT_COLLECTION,
+        disableIndexesCreation: true,
+        insuranceLimiter: insurance,
+      });
+      first ??= mongo;
+      const limiter = (): Promise<Counter> => indexes().then(() => mongo, () => insurance);
+      return {
+        consume: async (key, n, o) => (await limiter()).consume(key, n, o),
+        penalty: async (key, n, o) => (await limiter()).penalty(key, n, o),
+        get: async (key, o) => (await limiter()).get(key, o),
+      };
+    },
+    close: async () => {
+      if (backend.closeClient === true) await backend.client.close();
+    },
+  };
+};
+
+const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter => {
+  // BurstyRateLimiter only calls `consume` on the two limiters it is given.
+  const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window) as unknown as RateLimiterAbstract;
+  const bursty = new BurstyRateLimiter(limiter('clients', 1), limiter('clients_burst', BURST_WINDOW_SECONDS));
+  return {
+    consume: async (clientKey) => {
+      try {
+        const res = await bursty.consume(clientKey);
+        return { allowed: true, limit: perSecond, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
+      } catch (refused) {
+        if (!(refused instanceof RateLimiterRes)) throw refused;
+        return { allowed: false, limit: perSecond, remaining: 0, resetSeconds: seconds(refused.msBeforeNext) };
+      }
+    },
+  };
+};
+
+const authFailureLimiter = (counters: Counters, perMinute: number): AuthFailureLimiter => {
+  const failures = counters.counter('auth_failures', perMinute, 60);
+  return {
+    blockedFor: async (address) => {
+      const res = await failures.get(address);
+      return res !== null && res.consumedPoints >= perMinute ? seconds(res.msBeforeNext) : 0;
+    },
+    recordFailure: async (address) => {
+      await failures.penalty(address, 1);
+    },
+  };
+};
+
+/** The limits of `settings`, counted in `backend`. */
+export const createRateLimits = (settings: RateLimitSettings, backend: RateLimitBackend): RateLimits => {
+  const counters = backend.kind === 'memory' ? memoryCounters() : mongoCounters(backend);
+  return {
+    ...(settings.requestsPerSecond > 0 ? { clients: clientLimiter(counters, settings.requestsPerSecond) } : {}),
+    ...(settings.authFailuresPerMinute > 0 ? { authFailures: authFailureLimiter(counters, settings.authFailuresPerMinute) } : {}),
+    close: counters.close,
+  };
+};

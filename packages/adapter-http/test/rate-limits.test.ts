@@ -1,0 +1,220 @@
+/**
+ * Rate limits (DESIGN 4.3): the per-client budget with its headers, failed
+ * authentication per address, and counters shared through MongoDB. Time is the
+ * mocked `Date` (and, for the memory counters, `setTimeout`, which expires
+ * their keys): a window ends when the test moves the clock, never by waiting.
+ */
+import { mock } from 'node:test';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import pino from 'pino';
+import * as E from 'fp-ts/lib/Either.js';
+import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { createRateLimits, BURST_WINDOW_SECONDS } from '../src/http/rate-limits.js';
+import { loadConfig } from '../src/main/config.js';
+import { startServer, type RunningServer } from '../src/main/server.js';
+import { generateToken } from '../src/http/token-issuer.js';
+import { ADMIN_TOKEN, Harness, harness } from './support/http-harness.js';
+
+const memoryLimits = (requestsPerSecond: number, authFailuresPerMinute: number) =>
+  createRateLimits({ requestsPerSecond, authFailuresPerMinute }, { kind: 'memory' });
+
+const BAD_TOKEN = { Authorization: `Bearer ${generateToken('sandbox')}` };
+
+describe('rate limits (DESIGN 4.3)', () => {
+  afterEach(() => mock.timers.reset());
+
+  describe('per client', () => {
+    let h: Harness;
+    beforeEach(async () => {
+      mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.parse('2026-03-15T12:00:00.000Z') });
+      h = await harness({ rateLimits: memoryLimits(3, 0) });
+    });
+
+    const ping = (auth = h.auth) => h.request.post('/api/ping').set(auth).send({ payload: 'p' });
+
+    it('counts down RateLimit-Remaining, allows a burst of as many again, then answers 429 with Retry-After', async () => {
+      const first = [await ping(), await ping(), await ping()];
+      expect(first.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+      expect(first.map((r) => r.headers['ratelimit-remaining'])).to.deep.equal(['2', '1', '0']);
+      for (const r of first) expect(r.headers).to.include({ 'ratelimit-limit': '3', 'ratelimit-reset': '1' });
+
+      const burst = [await ping(), await ping(), await ping()];
+      expect(burst.map((r) => r.status)).to.deep.equal([200, 200, 200]);
+
+      const limited = await ping();
+      expect(limited.status).to.equal(429);
+      expect(limited.body.error).to.deep.include({ code: 'rate_limited' });
+      expect(limited.headers).to.include({ 'retry-after': '1', 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      expect(limited.headers['api-version']).to.be.a('string');
+    });
+
+    it('recovers once Retry-After has passed: the per-second budget again, the burst not yet', async () => {
+      for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
+      const limited = await ping();
+      expect(limited.status).to.equal(429);
+
+      mock.timers.tick(Number(limited.headers['retry-after']) * 1000);
+      const again = [await ping(), await ping(), await ping(), await ping()];
+      expect(again.map((r) => r.status)).to.deep.equal([200, 200, 200, 429]);
+
+      // The burst allowance comes back with its own window.
+      mock.timers.tick(BURST_WINDOW_SECONDS * 1000);
+      const full = [];
+      for (let i = 0; i < 7; i++) full.push((await ping()).status);
+      expect(full).to.deep.equal([200, 200, 200, 200, 200, 200, 429]);
+    });
+
+    it('puts the headers on every authenticated /api response, errors included, and none elsewhere', async () => {
+      const missing = await h.request.get('/api/users/999').set(h.auth);
+      expect(missing.status).to.equal(404);
+      expect(missing.headers['ratelimit-remaining']).to.equal('2');
+      expect((await h.request.get('/healthz')).headers).not.to.have.property('ratelimit-limit');
+      expect((await ping(BAD_TOKEN)).headers).not.to.have.property('ratelimit-limit');
+    });
+
+    it('counts each client on its own', async () => {
+      for (let i = 0; i < 6; i++) await ping();
+      expect((await ping()).status).to.equal(429);
+      const other = await harness({ store: h.store, rateLimits: undefined });
+      // Same app, another client: a fresh budget.
+      const res = await h.request.post('/api/ping').set(other.auth).send({ payload: 'p' });
+      expect(res.status).to.equal(200);
+      expect(res.headers['ratelimit-remaining']).to.equal('2');
+    });
+
+    it('a limit of 0 disables the per-client limit and its headers', async () => {
+      const unlimited = await harness({ rateLimits: memoryLimits(0, 0) });
+      for (let i = 0; i < 20; i++) {
+        const res = await unlimited.request.post('/api/ping').set(unlimited.auth).send({ payload: 'p' });
+        expect(res.status).to.equal(200);
+        expect(res.headers).not.to.have.property('ratelimit-limit');
+      }
+    });
+  });
+
+  describe('failed authentication per address', () => {
+    let h: Harness;
+    let server: Server;
+    let port: number;
+
+    beforeEach(async () => {
+      mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.parse('2026-03-15T12:00:00.000Z') });
+      h = await harness({ rateLimits: memoryLimits(0, 5) });
+      server = createServer(h.app.callback());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterEach(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    /** A request from `localAddress` (loopback has the whole 127/8). */
+    const send = (path: string, headers: Record<string, string>, localAddress = '127.0.0.1') =>
+      new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const req = httpRequest({ port, host: '127.0.0.1', localAddress, path, method: 'GET', headers, agent: false }, (res) => {
+          let body = '';
+          res.setEncoding('utf8').on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+
+    it('cuts an address off after too many 401s, whatever token it sends next, while another address still works', async () => {
+      const statuses = [];
+      for (let i = 0; i < 5; i++) statuses.push((await send('/api/users/1', BAD_TOKEN)).status);
+      expect(statuses).to.deep.equal([401, 401, 401, 401, 401]);
+
+      const cut = await send('/api/users/1', h.auth);
+      expect(cut.status).to.equal(429);
+      expect(JSON.parse(cut.body).error.code).to.equal('rate_limited');
+      expect(Number(cut.headers['retry-after'])).to.be.within(1, 60);
+      expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(429);
+      // No token is even looked at: unauthenticated paths are untouched.
+      expect((await send('/healthz', {})).status).to.equal(200);
+
+      const elsewhere = await send('/api/ping', h.auth, '127.0.0.2');
+      expect(elsewhere.status).to.equal(405);
+      expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` }, '127.0.0.2')).status).to.equal(200);
+    });
+
+    it('counts bad admin tokens too, and lets the address back in when the minute is over', async () => {
+      for (let i = 0; i < 5; i++) expect((await send('/admin/clients', { Authorization: 'Bearer not-the-admin-token-000' })).status).to.equal(401);
+      const cut = await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` });
+      expect(cut.status).to.equal(429);
+
+      mock.timers.tick(Number(cut.headers['retry-after']) * 1000);
+      expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
+    });
+
+    it('does not count successes', async () => {
+      for (let i = 0; i < 20; i++) expect((await send('/api/users/999', h.auth)).status).to.equal(404);
+      expect((await send('/api/users/1', BAD_TOKEN)).status).to.equal(401);
+    });
+  });
+
+  describe('shared through MongoDB', () => {
+    let wire: WireServer;
+    let servers: RunningServer[] = [];
+    const token = generateToken('sandbox');
+
+    before(async () => {
+      wire = await startWireServer();
+    });
+    after(() => wire.stop());
+    afterEach(async () => {
+      mock.timers.reset();
+      await Promise.all(servers.map((s) => s.shutdown()));
+      servers = [];
+    });
+
+    const start = async (seed: boolean, db: string): Promise<RunningServer> => {
+      const config = loadConfig({
+        PORT: '0',
+        DEBTKIT_STORE: 'mongo',
+        MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/${db}`,
+        DEBTKIT_BOOTSTRAP_TOKEN: token,
+        DEBTKIT_SEED: String(seed),
+        DEBTKIT_RATE_LIMIT: '2',
+      });
+      if (E.isLeft(config)) throw new Error(config.left);
+      const running = await startServer({ config: config.right, logger: pino({ level: 'silent' }) });
+      servers.push(running);
+      return running;
+    };
+
+    const ping = (server: RunningServer) =>
+      fetch(`${server.url}/api/ping`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{"payload":"p"}',
+      });
+
+    it('two API servers, each with its own connection, share one client budget in one database, and it recovers after Retry-After', async () => {
+      const db = `debtkit_rl_${process.pid}`;
+      // Only the clock is mocked here: the driver's own timers must run.
+      mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-03-15T12:00:00.000Z') });
+      const a = await start(true, db);
+      const b = await start(false, db);
+
+      const statuses = [];
+      const remaining = [];
+      for (const server of [a, b, a, b]) {
+        const res = await ping(server);
+        statuses.push(res.status);
+        remaining.push(res.headers.get('ratelimit-remaining'));
+      }
+      expect(statuses).to.deep.equal([200, 200, 200, 200]);
+      expect(remaining).to.deep.equal(['1', '0', '0', '0']);
+      const limitedA = await ping(a);
+      const limitedB = await ping(b);
+      expect([limitedA.status, limitedB.status]).to.deep.equal([429, 429]);
+      expect(limitedB.headers.get('retry-after')).to.equal('1');
+
+      mock.timers.tick(1000);
+      expect((await ping(b)).status).to.equal(200);
+      expect((await ping(a)).status).to.equal(200);
+      expect((await ping(b)).status).to.equal(429);
+    });
+  });
+});
