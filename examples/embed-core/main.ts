@@ -11,7 +11,9 @@
  * 3. the bureau authentication flow: a pure state machine (`transition`,
  *    `awaitedStep`, `flowStatus`); an illegal move is a `Left`, never a throw;
  * 4. payoff planning: an avalanche plan month by month in integer cents
- *    (`planPayoff`), with input decoded by core's own codecs.
+ *    (`planPayoff`), with input decoded by core's own codecs;
+ * 5. strategy comparison: avalanche vs snowball vs paying only the minimums on
+ *    the same debts and budget, with what each saves (`comparePayoffStrategies`).
  *
  * Run it: `npm run build && node examples/dist/embed-core/main.js`.
  * `main()` also returns the values it prints; the test suite asserts them
@@ -36,6 +38,8 @@ import {
   IsoDate,
   PaymentCode,
   PayoffPlanResult,
+  Strategy,
+  comparePayoffStrategies,
   awaitedStep,
   classify,
   decode,
@@ -64,6 +68,13 @@ export interface PlanSummary {
   readonly order: ReadonlyArray<number>;
 }
 
+export interface StrategySummary {
+  readonly strategy: Strategy;
+  readonly months: number | null;
+  readonly totalInterest: number | null;
+  readonly interestSaved: number | null;
+}
+
 export interface EmbedCoreResult {
   readonly ratings: Readonly<Record<string, FactorRating>>;
   readonly creditAge: FactorObject;
@@ -74,6 +85,7 @@ export interface EmbedCoreResult {
   /** The error an out-of-order step gets: a value, with the API's stable code. */
   readonly outOfOrder: DomainError | null;
   readonly plan: PlanSummary;
+  readonly comparison: { readonly strategies: ReadonlyArray<StrategySummary>; readonly recommended: Strategy };
 }
 
 /** A debt as another system might send it: dollars and percent, not yet trusted. */
@@ -153,7 +165,29 @@ export const main = (log: (line: string) => void = console.log): EmbedCoreResult
     for (const p of first.payments) log(`  month 1, account ${p.account_id}: pay ${dollars(p.payment)} (interest ${dollars(p.interest)}), balance ${dollars(p.balance)}`);
   }
 
-  return { ratings, creditAge, onTime, derogatoryMonths, anyDerogatory, bureau: trace, outOfOrder, plan: { months, payoffDate, totalInterest, order } };
+  // 5. The same debts and budget under every strategy: nothing is stored, one month loop per strategy
+  const compared = pipe(
+    debts,
+    E.chain((ds) => comparePayoffStrategies({ monthlyPayment: 60_000 as Cents, debts: ds, today: TODAY })),
+  );
+  if (E.isLeft(compared)) throw new Error(`the example comparison should be valid: ${compared.left.message}`);
+  const strategies = compared.right.comparisons.map((c) => ({
+    strategy: c.strategy,
+    months: c.months,
+    totalInterest: c.total_interest,
+    interestSaved: c.interest_saved,
+  }));
+  for (const c of strategies) {
+    const cost = c.totalInterest === null ? 'does not pay off within 600 months' : `${c.months} months, interest ${dollars(c.totalInterest)}`;
+    const saved = c.interestSaved === null ? '' : `, saves ${dollars(c.interestSaved)} against minimums only`;
+    log(`compare ${c.strategy.padEnd(12)}: ${cost}${saved}`);
+  }
+  log(`recommended: ${compared.right.recommended}`);
+
+  return {
+    ratings, creditAge, onTime, derogatoryMonths, anyDerogatory, bureau: trace, outOfOrder, plan: { months, payoffDate, totalInterest, order },
+    comparison: { strategies, recommended: compared.right.recommended },
+  };
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -29,6 +29,16 @@ describe('example: embed-core', () => {
     expect(result.outOfOrder).to.deep.equal({ _tag: 'conflict', message: 'The bureau flow awaits validate_otp' });
     expect(result.plan).to.deep.equal({ months: 18, payoffDate: '2027-07-15', totalInterest: 123_368, order: [1, 2, 3] });
     expect(lines).to.include('avalanche, $600.00/month: order 1, 2, 3; paid off 2027-07-15 after 18 months; interest $1,233.68');
+    // The comparison's avalanche is the plan above; savings are against paying only the minimums.
+    expect(result.comparison).to.deep.equal({
+      strategies: [
+        { strategy: 'avalanche', months: 18, totalInterest: 123_368, interestSaved: 235_277 },
+        { strategy: 'snowball', months: 19, totalInterest: 129_495, interestSaved: 229_150 },
+        { strategy: 'minimum_only', months: 56, totalInterest: 358_645, interestSaved: 0 },
+      ],
+      recommended: 'avalanche',
+    });
+    expect(lines).to.include('compare snowball    : 19 months, interest $1,294.95, saves $2,291.50 against minimums only');
   });
 
   it('runs as a script and prints the same', async () => {
@@ -38,5 +48,6 @@ describe('example: embed-core', () => {
     expect(run.stdout).to.contain('classify payment_history 89.995 → Good');
     expect(run.stdout).to.contain('bureau identity now → conflict: The bureau flow awaits validate_otp');
     expect(run.stdout).to.contain('paid off 2027-07-15 after 18 months; interest $1,233.68');
+    expect(run.stdout).to.contain('recommended: avalanche');
   });
 });

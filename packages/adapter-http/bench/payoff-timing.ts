@@ -36,7 +36,7 @@ const monthsFor = (input: PayoffPlanInput): number => {
 };
 
 /** The smallest whole-dollar budget whose plan takes at most 360 months (months never grow with the budget). */
-const benchmarkInput = (): PayoffPlanInput => {
+export const benchmarkInput = (): PayoffPlanInput => {
   const debts = benchmarkDebts();
   const base = { strategy: 'avalanche' as const, debts, today: '2024-01-31' as IsoDate };
   const minimums = debts.reduce((sum, d) => sum + d.minimumPayment, 0);

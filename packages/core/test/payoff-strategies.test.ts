@@ -10,6 +10,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../src/domain/errors.js';
 import type { ExtraPayment, Strategy } from '../src/domain/payment-plan.js';
 import { comparePayoffStrategies, type PaymentPlanComparison } from '../src/domain/payoff-comparison.js';
+import { calculateByPayment } from '../src/domain/debt-calculator.js';
 import {
   planPayoff,
   projectPayoff,
@@ -94,6 +95,14 @@ describe('payoff strategies (DESIGN 7.10)', () => {
       ]);
       expect(plan.schedule[6]?.payments).to.deep.equal([{ account_id: 2, payment: 2_000, interest: 198, principal: 1_802, balance: 8_104 }]);
       expect(plan.schedule[11]?.payments).to.deep.equal([{ account_id: 2, payment: 540, interest: 11, principal: 529, balance: 0 }]);
+    });
+
+    it('minimum_only on one debt is the debt calculator at the minimum: $10,000 at 20% paying $250 → 67 months, $6,616.73', () => {
+      const one = { debts: [debt(1, 1_000_000, 20, 25_000)], monthlyPayment: cents(50_000), today: date('2024-01-15') };
+      const plan = right(planPayoff({ ...one, strategy: 'minimum_only' }));
+      const calculator = right(calculateByPayment({ balance: cents(1_000_000), apr: 20, monthlyPayment: cents(25_000), today: date('2024-01-15') }));
+      expect([plan.months, plan.total_interest, plan.payoff_date]).to.deep.equal([67, 661_673, '2029-08-15']);
+      expect([calculator.months, calculator.total_interest, calculator.payoff_date]).to.deep.equal([67, 661_673, '2029-08-15']);
     });
 
     it('custom: extra money goes in the given order ([2, 1] is avalanche here, [1, 2] snowball)', () => {

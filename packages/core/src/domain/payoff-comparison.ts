@@ -54,7 +54,8 @@ const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
  * @example
  * comparePayoffStrategies({ monthlyPayment: 50_000, today: '2024-01-15',
  *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
- * // Right({ comparisons: [{ strategy: 'avalanche', months: 25, interest_saved: …, … }, …], recommended: 'avalanche' })
+ * // Right({ comparisons: [{ strategy: 'avalanche', months: 25, total_interest: 226_606, interest_saved: 435_067, months_saved: 42, … },
+ * //   …snowball (the same for one debt)…, { strategy: 'minimum_only', months: 67, total_interest: 661_673, … }], recommended: 'avalanche' })
  */
 export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<DomainError, PaymentPlanComparison> => {
   const details = payoffInputProblems(input);

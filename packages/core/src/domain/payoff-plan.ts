@@ -559,7 +559,7 @@ const runPlan = (
  * @example
  * projectPayoff({ strategy: 'minimum_only', monthlyPayment: 50_000, today: '2024-01-15',
  *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
- * // Right({ order: [1], months: 64, … }): only the $250 minimum is paid
+ * // Right({ order: [1], months: 67, total_interest: 661_673, … }): only the $250 minimum is paid
  */
 export const projectPayoff = (
   input: PayoffPlanInput,

@@ -118,8 +118,11 @@ const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
  * before today, what they scheduled, what was recorded as paid, the status,
  * the plan accounts' current balances and the re-forecast.
  * @example
- * planProgress({ plan, paidToDate: 100_000, accounts, today: '2026-03-15' })
- * // { as_of: '2026-03-15', months_elapsed: 2, scheduled_to_date: 100_000, status: 'on_track', forecast: { months: 23, … }, … }
+ * // An avalanche plan started 2025-01-31 over $100 at 12% and $200 at 24% ($20 minimums, $60 a month),
+ * // paid as scheduled for its first two months (Feb 28, Mar 31):
+ * planProgress({ plan, paidToDate: 12_000, accounts: [{ id: 1, balance: 6_181, … }, { id: 2, balance: 12_728, … }], today: '2025-03-31' })
+ * // { as_of: '2025-03-31', months_elapsed: 2, scheduled_to_date: 12_000, paid_to_date: 12_000, status: 'on_track',
+ * //   remaining_balance: 18_909, forecast: { months: 4, payoff_date: '2025-07-31', total_interest: 693 } }
  */
 export const planProgress = (input: PlanProgressInput): PaymentPlanProgress => {
   const { plan, paidToDate, accounts, today } = input;

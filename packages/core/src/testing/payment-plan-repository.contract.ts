@@ -47,6 +47,23 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectSome(store().paymentPlans.get(USER, created.id))).to.deep.equal({ ...input, id: created.id });
     });
 
+    it('round-trips the DESIGN 7.10 fields: a custom order, extra payments and a start date', async () => {
+      const input = aPaymentPlan(USER, {
+        strategy: 'custom',
+        custom_order: [anId(1), anId(2)],
+        extra_payments: [
+          { month: 2, amount: cents(25_000) },
+          { month: 1, amount: cents(1) },
+        ],
+        start_date: isoDate('2024-06-30'),
+      });
+      const created = await expectRight(store().paymentPlans.create(input));
+      expect(await expectSome(store().paymentPlans.get(USER, created.id))).to.deep.equal({ ...input, id: created.id });
+      const minimumOnly = aPaymentPlan(USER, { strategy: 'minimum_only' });
+      const second = await expectRight(store().paymentPlans.create(minimumOnly));
+      expect((await expectRight(store().paymentPlans.list(USER, { limit: 10 }))).items).to.deep.equal([created, second]);
+    });
+
     it('get of an unknown id → none', async () => {
       await expectNone(store().paymentPlans.get(USER, anId(1)));
       const created = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
