@@ -11,6 +11,7 @@ import { MemoryCreditScoreRepository } from './memory-credit-score-repository.js
 import { MemoryPaymentPlanRepository } from './memory-payment-plan-repository.js';
 import { MemoryPlanPaymentRepository } from './memory-plan-payment-repository.js';
 import { MemoryStoreHealth } from './memory-store-health.js';
+import { MemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
@@ -31,6 +32,7 @@ export const createMemoryStore = (): StorePorts => ({
   planPayments: new MemoryPlanPaymentRepository(),
   content: new MemoryContentRepository(),
   health: new MemoryStoreHealth(),
+  idempotency: new MemoryIdempotencyStore(),
   // Nothing to release: the maps go with the store object.
   close: () => Promise.resolve(),
 });

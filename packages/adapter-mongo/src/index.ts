@@ -12,6 +12,7 @@ export * from './mongo-payment-plan-repository.js';
 export * from './mongo-plan-payment-repository.js';
 export * from './mongo-content-repository.js';
 export * from './mongo-store-health.js';
+export * from './mongo-idempotency-store.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
 export { mongoContext, type MongoContext } from './mongo-context.js';

@@ -14,6 +14,7 @@ export const COLLECTIONS = {
   paymentPlans: 'payment_plans',
   planPayments: 'plan_payments',
   counters: 'counters',
+  idempotencyKeys: 'idempotency_keys',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -44,6 +45,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
   plan_payments: [{ key: { user_id: 1, payment_plan_id: 1, _id: 1 }, name: 'user_id_payment_plan_id_id', unique: true }],
   // `_id` is the collection name whose ids the counter allocates.
   counters: [],
+  // `_id` is "<client id>:<key>"; MongoDB removes a key once `expires_at` has passed (TTL index).
+  idempotency_keys: [{ key: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }],
 };
 
 /** Create every index; an identical existing index is left as it is. */

@@ -22,6 +22,7 @@ import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
 import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
 import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
+import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
 
@@ -97,6 +98,7 @@ export const connectMongoStore = async (url: string, options: MongoStoreOptions 
     planPayments: new MongoPlanPaymentRepository(ctx),
     content: new MongoContentRepository(),
     health: new MongoStoreHealth(ctx),
+    idempotency: new MongoIdempotencyStore(ctx),
     close: ctx.close,
   };
 };

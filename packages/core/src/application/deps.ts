@@ -14,7 +14,7 @@ import { DEFAULT_PAGE_LIMIT } from './requests.js';
  * What the use cases need from the outside: each port on its own (a use case
  * names the ones it reads), so an embedding service can replace any one of them.
  */
-export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health'> {
+export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health' | 'idempotency'> {
   readonly clock: Clock;
   readonly bureau: CreditBureau;
 }

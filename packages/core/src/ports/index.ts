@@ -11,4 +11,5 @@ export * from './plan-payment-repository.js';
 export * from './content-repository.js';
 export * from './credit-bureau.js';
 export * from './store-health.js';
+export * from './idempotency-store.js';
 export * from './tokens.js';

@@ -14,6 +14,7 @@ import type { PlanPaymentRepository } from './plan-payment-repository.js';
 import type { ContentRepository } from './content-repository.js';
 import type { CreditBureau } from './credit-bureau.js';
 import type { StoreHealth } from './store-health.js';
+import type { IdempotencyStore } from './idempotency-store.js';
 
 export type PortToken<T> = symbol & { readonly __port?: T };
 const token = <T>(name: string): PortToken<T> => Symbol.for(`debtkit.${name}`) as PortToken<T>;
@@ -31,6 +32,7 @@ export const PORTS = {
   ContentRepository: token<ContentRepository>('ContentRepository'),
   CreditBureau: token<CreditBureau>('CreditBureau'),
   StoreHealth: token<StoreHealth>('StoreHealth'),
+  IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
 } as const;
 
 /** Every storage port an adapter provides, in one record (what a store adapter factory returns). */
@@ -45,6 +47,8 @@ export interface StorePorts {
   readonly planPayments: PlanPaymentRepository;
   readonly content: ContentRepository;
   readonly health: StoreHealth;
+  /** Idempotency keys of POST requests (DESIGN 4.2). */
+  readonly idempotency: IdempotencyStore;
   /** Release connections (no-op for memory). */
   close(): Promise<void>;
 }

@@ -50,6 +50,7 @@ export const interleavingStore = (store: StorePorts): StorePorts => ({
   bureauFlows: interleavedPort(store.bureauFlows),
   paymentPlans: interleavedPort(store.paymentPlans),
   planPayments: interleavedPort(store.planPayments),
+  idempotency: interleavedPort(store.idempotency),
   content: store.content,
   health: store.health,
   close: () => store.close(),

@@ -14,6 +14,7 @@ import { storeHealthContract } from './store-health.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
+import { idempotencyStoreContract } from './idempotency-store.contract.js';
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -33,5 +34,6 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   planPaymentRepositoryContract(name, makeStore, opts);
   contentRepositoryContract(name, makeStore, opts);
   storeHealthContract(name, makeStore, opts);
+  idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);
 }
