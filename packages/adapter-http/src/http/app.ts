@@ -2,7 +2,7 @@
  * The Koa application (never listens: the server, or a test through
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
- *   requestId → standardHeaders → requestLog → requestMetrics → errorHandler →
+ *   requestId → standardHeaders → securityHeaders → requestLog → requestMetrics → errorHandler →
  *   storeErrorMetrics → compression → authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
  *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
  *   router (the route table) → routeFallback (404 / 405)
@@ -42,6 +42,7 @@ import { clientRateLimit } from './middleware/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
 import { metricsRoutes } from './metrics.routes.js';
 import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
+import { securityHeaders } from './middleware/security-headers.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -108,6 +109,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
 
   app.use(requestId());
   app.use(standardHeaders());
+  app.use(securityHeaders({ environment: config.environment }));
   app.use(requestLog({ logger }));
   app.use(requestMetrics({ metrics }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
