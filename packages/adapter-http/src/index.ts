@@ -7,6 +7,8 @@ export * from './http/app-context.js';
 export * from './http/api-error.js';
 export * from './http/route-kit.js';
 export * from './http/token-issuer.js';
+export * from './http/metrics.js';
+export * from './http/rate-limits.js';
 export { createApp, BODY_LIMIT_BYTES } from './http/app.js';
 export { createApiRoutes } from './http/routes/index.js';
 export * from './main/config.js';

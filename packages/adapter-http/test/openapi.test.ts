@@ -237,7 +237,8 @@ const OPENAPI_SHAPE = {
     content: {
       type: 'object',
       minProperties: 1,
-      propertyNames: { type: 'string', const: 'application/json' },
+      // JSON everywhere, but for the Prometheus text of /metrics.
+      propertyNames: { type: 'string', enum: ['application/json', 'text/plain'] },
       additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] } } },
     },
   },
@@ -295,7 +296,7 @@ describe('OpenAPI document', () => {
     it('protects /api with the client bearer scheme, /admin with the admin one, and nothing else', () => {
       expect(doc['components']['securitySchemes']['bearer']).to.deep.include({ type: 'http', scheme: 'bearer' });
       for (const { method, path, op } of operations()) {
-        const expected = path.startsWith('/api/') ? [{ bearer: [] }] : path.startsWith('/admin/') ? [{ adminBearer: [] }] : [];
+        const expected = path.startsWith('/api/') ? [{ bearer: [] }] : path.startsWith('/admin/') || path === '/metrics' ? [{ adminBearer: [] }] : [];
         expect(op['security'], `${method} ${path}`).to.deep.equal(expected);
       }
       for (const open of ['/healthz', '/readyz', '/openapi.json']) expect(doc['paths'][open]['get']['security']).to.deep.equal([]);
@@ -337,7 +338,7 @@ describe('OpenAPI document', () => {
         });
         if (op['requestBody'] !== undefined) at.push(['paths', path, method, 'requestBody', 'content', 'application/json', 'schema']);
         for (const [status, response] of Object.entries(op['responses'] as Record<string, Json>)) {
-          if (response['content'] !== undefined) at.push(['paths', path, method, 'responses', status, 'content', 'application/json', 'schema']);
+          for (const mediaType of Object.keys((response['content'] ?? {}) as Json)) at.push(['paths', path, method, 'responses', status, 'content', mediaType, 'schema']);
         }
       }
       expect(at.length).to.be.greaterThan(200);
@@ -567,6 +568,7 @@ describe('OpenAPI document', () => {
       verify(await request.get('/healthz'), 200);
       verify(await request.get('/readyz'), 200);
       verify(await request.get('/openapi.json'), 200);
+      verify(await request.get('/metrics').set(admin), 200);
 
       const created = verify(
         await request

@@ -7,6 +7,7 @@ import type { RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
 import type { Application, Client, Clock, Environment, StorePorts } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
+import type { Metrics } from './metrics.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -27,6 +28,8 @@ export interface AppDeps {
   readonly application?: Application;
   /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;
+  /** Where requests are counted for `GET /metrics`; absent, the app makes its own (without process metrics). */
+  readonly metrics?: Metrics;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */

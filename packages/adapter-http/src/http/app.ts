@@ -2,8 +2,8 @@
  * The Koa application (never listens: the server, or a test through
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
- *   requestId → standardHeaders → requestLog → errorHandler → compression →
- *   authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
+ *   requestId → standardHeaders → securityHeaders → requestLog → requestMetrics → errorHandler →
+ *   storeErrorMetrics → compression → authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
  *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
  *   router (the route table) → routeFallback (404 / 405)
  *
@@ -39,6 +39,10 @@ import { apiVersion } from './middleware/api-version.js';
 import { routeFallback } from './middleware/route-fallback.js';
 import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
+import { createMetrics } from './metrics.js';
+import { metricsRoutes } from './metrics.routes.js';
+import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
+import { securityHeaders } from './middleware/security-headers.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -85,7 +89,14 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { store, clock, config, logger } = deps;
-  const router = buildRouter([...operationsRoutes({ store }), openApiRoute, ...adminRoutes({ store, clock, config }), ...deps.routes]);
+  const metrics = deps.metrics ?? createMetrics();
+  const router = buildRouter([
+    ...operationsRoutes({ store }),
+    openApiRoute,
+    ...metricsRoutes({ metrics, ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }) }),
+    ...adminRoutes({ store, clock, config }),
+    ...deps.routes,
+  ]);
 
   const app = new Koa<AppState>();
   // The error handler answers everything thrown in a request; what reaches Koa's
@@ -98,14 +109,18 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
 
   app.use(requestId());
   app.use(standardHeaders());
+  app.use(securityHeaders({ environment: config.environment }));
   app.use(requestLog({ logger }));
+  app.use(requestMetrics({ metrics }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
+  app.use(storeErrorMetrics({ metrics }));
   app.use(compression());
   const { authFailures, clients } = deps.rateLimits ?? {};
-  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures }));
+  const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
+  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, onLimited }));
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
-  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients }));
+  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(router.routes());

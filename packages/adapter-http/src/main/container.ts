@@ -23,6 +23,7 @@ import { createApiRoutes } from '../http/routes/index.js';
 import type { Config } from './config.js';
 import type { RateLimits } from '../http/rate-limits.js';
 import { openRateLimits } from './rate-limit-backend.js';
+import { createMetrics, type Metrics } from '../http/metrics.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -33,6 +34,8 @@ export const HTTP = {
   Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
   App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
   RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
+  /** The metrics registry `GET /metrics` serves; other parts inject it to count what they own. */
+  Metrics: Symbol.for('debtkit.http.Metrics') as PortToken<Metrics>,
 } as const;
 
 /** A startup failure with a message meant for the operator (printed as one line, exit 1). */
@@ -96,14 +99,15 @@ export const createContainer = (input: ContainerInput): Container => {
       (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ ...store, clock, bureau }),
       [HTTP.Store, PORTS.Clock, PORTS.CreditBureau],
     );
+  container.bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
   container.bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
   container.bind(HTTP.Routes).toResolvedValue((application: Application) => createApiRoutes(application), [HTTP.Application]);
   container
     .bind(HTTP.App)
     .toResolvedValue(
-      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application, rateLimits: RateLimits) =>
-        createApp({ store, clock, logger, routes, application, rateLimits, config: { environment: config.environment, adminToken: config.adminToken } }),
-      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application, HTTP.RateLimits],
+      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application, rateLimits: RateLimits, metrics: Metrics) =>
+        createApp({ store, clock, logger, routes, application, rateLimits, metrics, config: { environment: config.environment, adminToken: config.adminToken } }),
+      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application, HTTP.RateLimits, HTTP.Metrics],
     );
   return container;
 };

@@ -48,6 +48,10 @@ export interface DocumentedOperation {
   readonly response?: t.Mixed;
   /** Error codes besides the ones every route of its area answers (see `areaErrors`). */
   readonly errors: ReadonlyArray<ErrorCode>;
+  /** The success body's media type when it is not JSON. */
+  readonly responseMediaType?: string;
+  /** A route outside `/admin` that still takes the admin token (`/metrics`). */
+  readonly adminToken?: true;
 }
 
 /** A client token, as the admin API shows it once (DESIGN 5). */
@@ -91,6 +95,13 @@ export const BUILTIN_OPERATIONS: ReadonlyArray<DocumentedOperation> = [
     method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations',
     description: 'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token.',
     status: 200, response: OpenApiDocument, errors: [],
+  },
+  {
+    method: 'GET', path: '/metrics', summary: 'Prometheus metrics', tag: 'Operations',
+    description:
+      'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
+      'store errors, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
+    status: 200, response: t.string, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found'],
   },
   {
     method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', body: CreateClientBody,
@@ -287,7 +298,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     [String(op.status)]: {
       description: HTTP_REASONS[op.status] ?? 'Success',
       headers: commonHeaders,
-      ...(op.response === undefined ? {} : { content: { 'application/json': { schema: schemas.schemaOf(op.response) } } }),
+      ...(op.response === undefined ? {} : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response) } } }),
     },
   };
 
@@ -320,7 +331,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     };
   }
 
-  const security = area === 'client' ? [{ bearer: [] }] : area === 'admin' ? [{ adminBearer: [] }] : [];
+  const security = area === 'client' ? [{ bearer: [] }] : area === 'admin' || op.adminToken === true ? [{ adminBearer: [] }] : [];
   return {
     operationId: operationId(op),
     summary: op.summary,

@@ -14,6 +14,7 @@ import { createApp } from '../../src/http/app.js';
 import type { AppDeps, AppState, RouteDef } from '../../src/http/app-context.js';
 import { createClientWithToken } from '../../src/http/token-issuer.js';
 import type { RateLimits } from '../../src/http/rate-limits.js';
+import type { Metrics } from '../../src/http/metrics.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 export const fixedClock = (iso = '2026-03-15T12:00:00.000Z'): Clock => ({ now: () => new Date(iso) });
@@ -66,6 +67,7 @@ export interface HarnessOptions {
   readonly adminToken?: string | null;
   readonly routes?: ReadonlyArray<RouteDef>;
   readonly rateLimits?: RateLimits;
+  readonly metrics?: Metrics;
 }
 
 export const harness = async (options: HarnessOptions = {}): Promise<Harness> => {
@@ -83,6 +85,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
     logger: pino({ level: 'debug' }, log),
     routes: options.routes ?? [],
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
   };
   const app = createApp(deps);
   return {

@@ -1,0 +1,29 @@
+/**
+ * `GET /metrics` (DESIGN 7.9): Prometheus text format on the API's listener,
+ * for the operator: the bearer is the admin token (Prometheus sends one with
+ * `authorization.credentials`), and without an admin token the route does not
+ * exist (404), like `/admin`.
+ */
+import type { RouteDef } from './app-context.js';
+import { ApiError } from './api-error.js';
+import type { Metrics } from './metrics.js';
+import { bearerToken, secretsEqual } from './middleware/bearer-token.js';
+
+export const metricsRoutes = (deps: { readonly metrics: Metrics; readonly adminToken?: string }): RouteDef[] => [
+  {
+    method: 'GET',
+    path: '/metrics',
+    auth: 'none',
+    handler: async (ctx) => {
+      const { adminToken } = deps;
+      if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
+      const token = bearerToken(ctx);
+      if (token === undefined || !secretsEqual(token, adminToken)) {
+        throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');
+      }
+      ctx.status = 200;
+      ctx.type = deps.metrics.registry.contentType;
+      ctx.body = await deps.metrics.registry.metrics();
+    },
+  },
+];

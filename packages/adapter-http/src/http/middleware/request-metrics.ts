@@ -1,0 +1,44 @@
+import { performance } from 'node:perf_hooks';
+import type { Middleware } from 'koa';
+import type { AppState } from '../app-context.js';
+import { toApiError } from '../api-error.js';
+import type { Metrics } from '../metrics.js';
+
+/** The route label when no route matched: raw paths would make one series per URL a client invents. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/**
+ * Counts and times every request by method, route pattern and final status.
+ * Runs outside the error handler, so errors are counted with the status they
+ * were answered with.
+ */
+export const requestMetrics = (options: { readonly metrics: Metrics }): Middleware<AppState> => {
+  const { requests, requestDuration } = options.metrics;
+  return async function requestMetrics(ctx, next) {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+      const labels = { method: ctx.method, route: typeof matched === 'string' ? matched : UNMATCHED_ROUTE, status: String(ctx.status) };
+      requests.inc(labels);
+      requestDuration.observe(labels, (performance.now() - started) / 1000);
+    }
+  };
+};
+
+/**
+ * Counts the store failures requests run into (answered 503). Runs inside the
+ * error handler, where the thrown error is still what the store reported.
+ */
+export const storeErrorMetrics = (options: { readonly metrics: Metrics }): Middleware<AppState> => {
+  const { storeErrors } = options.metrics;
+  return async function storeErrorMetrics(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      if (toApiError(err)?.kind === 'unavailable') storeErrors.inc({ kind: 'unavailable' });
+      throw err;
+    }
+  };
+};
