@@ -4,7 +4,7 @@
  *
  *   requestId → standardHeaders → requestLog → errorHandler → compression →
  *   jsonBody → clientAuth (/api) → adminAuth (/admin) → apiVersion (/api) →
- *   router (the route table) → routeFallback (404 / 405)
+ *   idempotencyKey (POST /api) → router (the route table) → routeFallback (404 / 405)
  *
  * Everything from the error handler inward answers errors as JSON, and the
  * headers set before it (request id, standard headers) survive on errors too.
@@ -32,6 +32,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { clientAuth } from './middleware/client-auth.js';
 import { adminAuth } from './middleware/admin-auth.js';
 import { apiVersion } from './middleware/api-version.js';
+import { idempotencyKey } from './middleware/idempotency-key.js';
 import { routeFallback } from './middleware/route-fallback.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
@@ -99,6 +100,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
   app.use(apiVersion({ versioning }));
+  app.use(idempotencyKey({ store: store.idempotency, clock, apiVersionFallback: versioning.latest }));
   app.use(router.routes());
   app.use(routeFallback());
   return app;
