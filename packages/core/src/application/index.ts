@@ -19,6 +19,7 @@ export * from './credit-scores.js';
 export * from './bureau.js';
 export * from './payment-plans.js';
 export * from './race-guards.js';
+export * from './demo-seed.js';
 export * from './content.js';
 export * from './debt-calculator.js';
 
