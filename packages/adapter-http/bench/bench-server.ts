@@ -59,7 +59,7 @@ const startDebtkit = async (): Promise<() => Promise<void>> => {
   if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
   const logger = pino({ level: config.right.logLevel }, pino.destination('/dev/null'));
   const running = await startServer({ config: config.right, logger });
-  if (running.demo === undefined) throw new Error('the benchmark server was started without the demo seed');
+  if (running.demo?.userId === undefined) throw new Error('the benchmark server was started without the demo seed');
   send({ kind: 'ready', url: running.url, demo: { token: running.demo.token, userId: running.demo.userId } });
   return running.shutdown;
 };

@@ -14,5 +14,6 @@ export * from './memory-plan-payment-repository.js';
 export * from './memory-content-repository.js';
 export * from './memory-store-health.js';
 export * from './sandbox-credit-bureau.js';
-export * from './demo-seed.js';
+// The demo seed moved to core (it serves every store); re-exported here for existing imports.
+export { seedDemo, demoAccounts, type DemoSeed, type SeedDemoOptions } from '@debtkit/core';
 export * from './memory-idempotency-store.js';

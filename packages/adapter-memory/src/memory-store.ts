@@ -1,6 +1,6 @@
 /**
  * The in-memory store: every storage port over plain Maps, for tests, demos and
- * `npm start`. It starts empty; seeding is explicit (see `seedDemo`).
+ * `npm start`. It starts empty; seeding is explicit (see core's `seedDemo`).
  */
 import type { StorePorts } from '@debtkit/core';
 import { MemoryAccountRepository } from './memory-account-repository.js';

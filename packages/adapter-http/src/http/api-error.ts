@@ -17,6 +17,8 @@ export type HttpOnlyErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
   | 'not_found'
   | 'internal_server_error';
 
@@ -42,6 +44,8 @@ export const ERROR_TABLE: { readonly [K in ErrorKind]: ErrorRule } = {
   payload_too_large: { status: 413, code: 'payload_too_large' },
   unsupported_media_type: { status: 415, code: 'unsupported_media_type' },
   bureau_error: { status: 422, code: 'bureau_error' },
+  idempotency_key_in_use: { status: 409, code: 'idempotency_key_in_use' },
+  idempotency_key_reused: { status: 422, code: 'idempotency_key_reused' },
   rate_limited: { status: 429, code: 'rate_limited', headers: { 'Retry-After': '1' } },
   internal_server_error: { status: 500, code: 'internal_server_error' },
   unavailable: { status: 503, code: 'service_unavailable', headers: { 'Retry-After': '5' } },

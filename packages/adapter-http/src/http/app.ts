@@ -5,7 +5,7 @@
  *   requestId → standardHeaders → securityHeaders → requestLog → requestMetrics → errorHandler →
  *   storeErrorMetrics → compression → authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
  *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
- *   router (the route table) → routeFallback (404 / 405)
+ *   idempotencyKey (POST /api) → router (the route table) → routeFallback (404 / 405)
  *
  * Authentication comes before the body (DESIGN 4.4): a request that fails it
  * never has its body read, inflated or parsed.
@@ -36,6 +36,7 @@ import { jsonBody } from './middleware/json-body.js';
 import { clientAuth } from './middleware/client-auth.js';
 import { adminAuth } from './middleware/admin-auth.js';
 import { apiVersion } from './middleware/api-version.js';
+import { idempotencyKey } from './middleware/idempotency-key.js';
 import { routeFallback } from './middleware/route-fallback.js';
 import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
@@ -123,6 +124,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
+  app.use(idempotencyKey({ store: store.idempotency, clock, apiVersionFallback: versioning.latest }));
   app.use(router.routes());
   app.use(routeFallback());
   return app;

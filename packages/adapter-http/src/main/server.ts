@@ -6,11 +6,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
-import type { Clock, StorePorts, UserId } from '@debtkit/core';
-import { seedDemo } from '@debtkit/adapter-memory';
-import { generateToken, hashToken } from '../http/token-issuer.js';
+import { seedDemo, type Clock, type StorePorts, type UserId } from '@debtkit/core';
+import { hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
 import { HTTP, StartupError, createContainer, openStore, resolve, systemClock } from './container.js';
 import { DEFAULT_CONNECTION_RULES, applyConnectionRules, serverOptions, type ConnectionRules } from './connection-rules.js';
@@ -20,14 +20,81 @@ export const SHUTDOWN_GRACE_MS = 8000;
 
 export interface DemoAccess {
   readonly token: string;
-  readonly userId: UserId;
+  /** The demo user; unknown while the store has been unreachable since the start (seeding waits for it). */
+  readonly userId?: UserId;
 }
 
-/** Seed the sandbox demo; its token is `token` when given (DEBTKIT_BOOTSTRAP_TOKEN), else a fresh one. */
-export const seedSandboxDemo = async (store: StorePorts, clock: Clock, token: string = generateToken('sandbox')): Promise<DemoAccess> => {
+/**
+ * The sandbox demo's token when DEBTKIT_BOOTSTRAP_TOKEN is not set: the same at
+ * every start, so that a restart on a persistent store (mongo) finds the demo
+ * it seeded before instead of adding another. It is public (anyone can compute
+ * it) and only ever names the sandbox demo client; a shared sandbox sets its
+ * own DEBTKIT_BOOTSTRAP_TOKEN or DEBTKIT_SEED=false (README).
+ */
+export const DEFAULT_DEMO_TOKEN = `dk_sandbox_${createHash('sha256').update('debtkit sandbox demo token').digest('base64url')}`;
+
+/** Seed the sandbox demo (idempotent: a restart finds and completes it); its token is `token`. */
+export const seedSandboxDemo = async (store: StorePorts, clock: Clock, token: string = DEFAULT_DEMO_TOKEN): Promise<DemoAccess> => {
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
-  if (E.isLeft(seeded)) throw new StartupError(`seeding the demo failed: ${seeded.left.message}`);
+  if (E.isLeft(seeded)) throw new StartupError(`seeding the demo failed: ${seeded.left.message}`, { cause: seeded.left });
   return { token, userId: seeded.right.user.id };
+};
+
+/** How often seeding is tried again while the store has been unreachable since the start. */
+export const SEED_RETRY_MS = 1000;
+/** How long the first seeding waits to learn whether the store answers at all. */
+const FIRST_PING_MS = 1000;
+
+const isUnavailable = (err: unknown): boolean =>
+  err instanceof StartupError && typeof err.cause === 'object' && err.cause !== null && (err.cause as { _tag?: unknown })._tag === 'unavailable';
+
+/**
+ * Seed at start when the store answers; when it does not (the database is
+ * down), start anyway and seed in the background as soon as it does. Requests
+ * answer 503 meanwhile. Returns the demo access and a stop for the retries.
+ */
+const seedPatiently = async (
+  store: StorePorts,
+  clock: Clock,
+  logger: Logger,
+  token: string | undefined,
+): Promise<{ demo: DemoAccess; stop: () => void }> => {
+  const demoToken = token ?? DEFAULT_DEMO_TOKEN;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+  const ping = await Promise.race([
+    store.health.ping()().then(E.isRight, () => false),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FIRST_PING_MS).unref()),
+  ]);
+  if (ping) {
+    try {
+      return { demo: await seedSandboxDemo(store, clock, demoToken), stop };
+    } catch (err) {
+      if (!isUnavailable(err)) throw err;
+    }
+  }
+  logger.warn('the store is unreachable: serving 503 until it answers; the demo is seeded then');
+  const attempt = (): void => {
+    timer = setTimeout(() => {
+      seedSandboxDemo(store, clock, demoToken).then(
+        (seeded) => {
+          if (!stopped) logger.info({ user_id: seeded.userId }, 'the store answers: demo seeded');
+        },
+        (err: unknown) => {
+          if (stopped) return;
+          if (isUnavailable(err)) attempt();
+          else logger.error({ err }, 'seeding the demo failed');
+        },
+      );
+    }, SEED_RETRY_MS);
+    timer.unref();
+  };
+  attempt();
+  return { demo: { token: demoToken }, stop };
 };
 
 export interface RunningServer {
@@ -64,7 +131,8 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   const clock = options.clock ?? systemClock;
   const store = await openStore(config);
   try {
-    const demo = config.seed ? await seedSandboxDemo(store, clock, config.bootstrapToken) : undefined;
+    const seeding = config.seed ? await seedPatiently(store, clock, logger, config.bootstrapToken) : undefined;
+    const demo = seeding?.demo;
     const container = createContainer({ config, store, logger, clock });
     const app = resolve(container, HTTP.App);
     const rateLimits = resolve(container, HTTP.RateLimits);
@@ -84,6 +152,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
     const shutdown = (): Promise<void> =>
       (stopped ??= new Promise<void>((resolvePromise) => {
         closing = true;
+        seeding?.stop();
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
@@ -111,7 +180,8 @@ export const startupLines = (config: Config, running: RunningServer): string[] =
   if (running.demo !== undefined) {
     const { token, userId } = running.demo;
     lines.push(`demo token: ${token}`);
-    lines.push(`try: curl -s -H "Authorization: Bearer ${token}" ${running.url}/api/users/${userId}/credit_scores`);
+    const path = userId === undefined ? '/api/users' : `/api/users/${userId}/credit_scores`;
+    lines.push(`try: curl -s -H "Authorization: Bearer ${token}" ${running.url}${path}`);
   }
   return lines;
 };

@@ -162,6 +162,8 @@ const ERROR_DESCRIPTIONS: { readonly [C in ErrorCode]: string } = {
   payload_too_large: 'the request body is larger than 1 MiB',
   unsupported_media_type: 'the request has a body that is not `application/json`',
   bureau_error: 'the bureau finds no product match for the user',
+  idempotency_key_in_use: 'a request with the same `Idempotency-Key` is still being processed; retry later',
+  idempotency_key_reused: 'the `Idempotency-Key` was used with another method, path or body',
   rate_limited: 'too many requests',
   internal_server_error: 'unexpected server failure',
   service_unavailable: 'the store is unreachable; retry after `Retry-After` seconds',
@@ -195,6 +197,11 @@ const areaErrors = (area: RouteAuth): ReadonlyArray<ErrorCode> => {
  */
 const bodyErrors = (method: DocumentedOperation['method']): ReadonlyArray<ErrorCode> =>
   method === 'GET' ? ['unsupported_media_type'] : ['unsupported_media_type', 'payload_too_large'];
+
+/** Every POST under /api takes an `Idempotency-Key` (DESIGN 4.2). */
+const takesIdempotencyKey = (op: DocumentedOperation): boolean => op.method === 'POST' && authOfPath(op.path) === 'client';
+const idempotencyErrors = (op: DocumentedOperation): ReadonlyArray<ErrorCode> =>
+  takesIdempotencyKey(op) ? ['idempotency_key_in_use', 'idempotency_key_reused'] : [];
 
 const ErrorDetail = t.type({ path: t.string, message: t.string }, 'ErrorDetail');
 const ErrorCodeCodec = t.keyof(Object.fromEntries(ERROR_CODES.map((c) => [c, null])) as Record<ErrorCode, null>, 'ErrorCode');
@@ -290,6 +297,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     }
   }
   if (area === 'client') parameters.push(ref('parameters', 'ApiVersion'), ref('parameters', 'AcceptEncoding'));
+  if (takesIdempotencyKey(op)) parameters.push(ref('parameters', 'IdempotencyKey'));
 
   const commonHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId') };
   if (area === 'client') commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
@@ -297,12 +305,12 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
   const responses: Record<string, JsonSchema> = {
     [String(op.status)]: {
       description: HTTP_REASONS[op.status] ?? 'Success',
-      headers: commonHeaders,
+      headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
       ...(op.response === undefined ? {} : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response) } } }),
     },
   };
 
-  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...op.errors]);
+  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...idempotencyErrors(op), ...op.errors]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of ERROR_CODES) {
     if (!codes.has(code)) continue;
@@ -451,6 +459,16 @@ const build = (): JsonSchema => {
           description: "The API version to answer in; default: the client's pinned version",
           schema: { type: 'string', enum: [...versioning.known] },
         },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes a retry safe (kept 24 h per client): the same key, method, path and body is answered the first response again, ' +
+            'byte for byte, with `Idempotent-Replayed: true`, and does nothing. Another method, path or body: 422 `idempotency_key_reused`; ' +
+            'while the first runs: 409 `idempotency_key_in_use`. Responses of 500 and above, 401 and 429 are not kept (a retry runs again).',
+          schema: { type: 'string', pattern: '^[\\x21-\\x7E]{1,255}$' },
+        },
         AcceptEncoding: {
           name: 'Accept-Encoding',
           in: 'header',
@@ -468,6 +486,11 @@ const build = (): JsonSchema => {
         ApiVersion: { description: 'The API version the response is in', required: true, schema: { type: 'string', enum: [...versioning.known] } },
         WWWAuthenticate: { description: 'Bearer', required: true, schema: string },
         RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: string },
+        IdempotentReplayed: {
+          description: '`true` on a response replayed for a repeated `Idempotency-Key` (the request ran nothing)',
+          required: false,
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
       responses: {
         NotFound: {

@@ -21,6 +21,7 @@ export * from './bureau.js';
 export * from './payment-plans.js';
 export * from './race-guards.js';
 export * from './payoff-planning.js';
+export * from './demo-seed.js';
 export * from './content.js';
 export * from './debt-calculator.js';
 

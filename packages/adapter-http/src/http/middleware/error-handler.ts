@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { authOfPath, type AppState } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
@@ -36,13 +36,17 @@ export const errorHandler = (options: ErrorHandlerOptions): Middleware<AppState>
         // Not a bug, but an operator wants to see outages (DESIGN 8).
         logger.warn({ request_id: ctx.state.requestId }, 'store unavailable: answered 503');
       }
-      const apiError = known ?? new ApiError('internal_server_error', 'An unexpected error occurred');
-      const rule = ERROR_TABLE[apiError.kind];
-      ctx.set({ ...rule.headers, ...apiError.headers });
-      if (authOfPath(ctx.path) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
-      // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
-      if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
-      writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));
+      writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
     }
   };
+};
+
+/** Answer `apiError`: its status and headers from the error table, the JSON error body. */
+export const writeApiError = (ctx: ParameterizedContext<AppState>, apiError: ApiError, apiVersionFallback: string): void => {
+  const rule = ERROR_TABLE[apiError.kind];
+  ctx.set({ ...rule.headers, ...apiError.headers });
+  if (authOfPath(ctx.path) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+  // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
+  if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
+  writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));
 };

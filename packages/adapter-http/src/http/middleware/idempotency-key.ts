@@ -1,0 +1,131 @@
+/**
+ * `Idempotency-Key` on every POST under /api (DESIGN 4.2), so that a client can
+ * retry a POST whose answer it did not get (a timeout, a 503) without doing it
+ * twice. Runs after client authentication (keys are scoped per client) and
+ * after the body is parsed (the body is part of what makes a retry "the same").
+ *
+ * - The first request with a key claims it in the store (atomically, across
+ *   processes) and runs; its response (status, body, API-Version) is kept.
+ * - The same key, method, path and an equal body (as parsed JSON) is answered
+ *   the kept response byte for byte, with `Idempotent-Replayed: true`, and runs nothing.
+ * - The key with another method, path or body: 422 `idempotency_key_reused`;
+ *   while the first still runs: 409 `idempotency_key_in_use`.
+ * - Kept: every response below 500 that an endpoint produced, except 401 and
+ *   429. Anything else (5xx, 503, no route) releases the key, so a retry runs again.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { Middleware, ParameterizedContext } from 'koa';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
+import { authOfPath, type AppState } from '../app-context.js';
+import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
+import { writeApiError } from './error-handler.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** 1 to 255 visible ASCII characters (0x21–0x7E). */
+const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
+
+export interface IdempotencyKeyOptions {
+  readonly store: IdempotencyStore;
+  readonly clock: Clock;
+  /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
+  readonly apiVersionFallback: string;
+}
+
+/** JSON with object keys sorted at every level: equal parsed bodies, equal text. */
+const canonicalJson = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+};
+
+/** A request without a body and one with `{}` are different requests. */
+export const bodyHash = (body: unknown): string =>
+  createHash('sha256')
+    .update(body === undefined ? '' : `json:${canonicalJson(body)}`)
+    .digest('hex');
+
+/** Run a store task; a `Left` (the store is down) is answered like any domain error (503). */
+const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
+  const result = await task();
+  if (E.isLeft(result)) throw fromDomainError(result.left);
+  return result.right;
+};
+
+const isKept = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
+
+/** The response as sent, if it is one that can be kept (a JSON text or no body). */
+const responseOf = (ctx: ParameterizedContext<AppState>): StoredResponse | undefined => {
+  const body: unknown = ctx.body;
+  const apiVersion = ctx.response.get('API-Version') || null;
+  if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
+  if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
+  return undefined;
+};
+
+const replay = (ctx: ParameterizedContext<AppState>, response: StoredResponse): void => {
+  ctx.status = response.status;
+  if (response.body !== '') {
+    ctx.set('Content-Type', 'application/json; charset=utf-8');
+    ctx.body = response.body;
+  }
+  if (response.apiVersion === null) ctx.remove('API-Version');
+  else ctx.set('API-Version', response.apiVersion);
+  ctx.set(REPLAYED_HEADER, 'true');
+};
+
+export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppState> => {
+  const { store, clock, apiVersionFallback } = options;
+  return async function idempotencyKey(ctx, next) {
+    if (ctx.method !== 'POST' || authOfPath(ctx.path) !== 'client' || ctx.headers['idempotency-key'] === undefined) return next();
+    const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
+    if (!VALID_KEY.test(key)) {
+      throw new ApiError('validation_error', 'Invalid Idempotency-Key', [
+        { path: IDEMPOTENCY_KEY_HEADER, message: 'must be 1 to 255 visible ASCII characters (0x21-0x7E)' },
+      ]);
+    }
+    const client = ctx.state.client;
+    if (client === undefined) throw new ApiError('unauthorized', 'A bearer token is required');
+    const claimId = randomUUID();
+    const fingerprint = { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.request.body) };
+    const claim = await runStore(store.claim({ clientId: client.id, key, fingerprint, claimId, now: clock.now() }));
+    switch (claim._tag) {
+      case 'mismatch':
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with another method, path or body');
+      case 'in_progress':
+        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
+      case 'completed':
+        replay(ctx, claim.response);
+        return;
+      case 'claimed':
+        break;
+    }
+    const release = () => runStore(store.release(client.id, key, claimId));
+    try {
+      await next();
+    } catch (err) {
+      const known = toApiError(err);
+      if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {
+        // Best effort: if the store is down too, the claim frees itself after the claim timeout.
+        await release().catch(() => undefined);
+        throw err;
+      }
+      writeApiError(ctx, known, apiVersionFallback);
+    }
+    // Only what an endpoint answered is kept: a path no route matched (404/405) is not.
+    const routed = (ctx as { _matchedRoute?: unknown })._matchedRoute !== undefined;
+    const response = responseOf(ctx);
+    if (!routed || response === undefined || !isKept(response.status)) {
+      await release().catch(() => undefined);
+      return;
+    }
+    await runStore(store.complete(client.id, key, claimId, response, clock.now()));
+  };
+};

@@ -1,0 +1,54 @@
+/**
+ * `debtkit serve` as a child process (the built CLI, as `npm start` runs it),
+ * for the tests that need real processes: several API processes on one
+ * database, restarts, a database that is down at start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// From dist/test/support/ (compiled) or test/support/ (run from source), the package root.
+const here = fileURLToPath(import.meta.url);
+const packageRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../../' : '../../', import.meta.url));
+export const CLI = `${packageRoot}dist/src/main/cli.js`;
+export const cliIsBuilt = (): boolean => existsSync(CLI);
+
+export interface CliProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  readonly exited: Promise<number | null>;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Spawn the CLI and wait for its listen line (no sleeps: the line is the signal). */
+export const startCli = (env: Record<string, string>): Promise<CliProcess> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const stop = async (): Promise<number | null> => {
+      child.kill('SIGTERM');
+      return exited;
+    };
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /^debtkit listening on (http:\/\/\S+) \(sandbox, \w+ store\)$/m.exec(out);
+      if (match?.[1] !== undefined) resolve({ child, url: match[1], stdout: () => out, stderr: () => err, exited, stop });
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    void exited.then((code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}\n${err}`)));
+  });
+
+/** The demo token a started server printed. */
+export const demoTokenOf = (cli: CliProcess): string => {
+  const token = /^demo token: (\S+)$/m.exec(cli.stdout())?.[1];
+  if (token === undefined) throw new Error(`no demo token printed:\n${cli.stdout()}`);
+  return token;
+};

@@ -1,0 +1,221 @@
+/**
+ * The sandbox demo (DESIGN 3): a client with a token, user 1 with a realistic
+ * mix of linked accounts and a completed bureau authentication, so that every
+ * read endpoint answers right after `npm start`. Seeding is explicit: stores
+ * start empty.
+ *
+ * Seeding is idempotent, on any store, so it can run at every start: the demo
+ * is found by its token (the hash is unique) and each step creates only what is
+ * missing (the user, each account by name, the bureau flow, the first score).
+ * A start that died half-way is completed by the next one; a second start adds
+ * nothing.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { AccountRecord } from '../domain/account.js';
+import type { Client } from '../domain/client.js';
+import type { DomainError } from '../domain/errors.js';
+import type { PaymentCode } from '../domain/payment-history.js';
+import type { UserRecord } from '../domain/user.js';
+import { addMonths, timestampOf, utcDate, type Cents, type IsoDate, type Timestamp } from '../domain/primitives.js';
+import { creditScoreFields } from '../domain/credit-score.js';
+import { deriveCreditReport } from '../domain/credit-report.js';
+import { initialFlowRecordVersion } from '../domain/bureau-flow.machine.js';
+import { CURRENT_VERSION } from '../versioning/versions.js';
+import type { Clock } from '../ports/clock.js';
+import type { StorePorts } from '../ports/tokens.js';
+
+export interface DemoSeed {
+  readonly client: Client;
+  readonly user: UserRecord;
+  readonly accounts: ReadonlyArray<AccountRecord>;
+}
+
+type SeedAccount = Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'last_updated_at' | 'version'>;
+
+/** 24 months of history, most recent first: on time, with late months at the given positions. */
+const history = (late: Readonly<Record<number, PaymentCode>> = {}, length = 24): PaymentCode[] =>
+  Array.from({ length }, (_, i) => late[i] ?? '1');
+
+const account = (a: Partial<SeedAccount> & Pick<SeedAccount, 'name' | 'type' | 'subtype' | 'balance'>): SeedAccount => ({
+  mask: null,
+  status: 'active',
+  nickname: null,
+  apr: null,
+  minimum_payment: null,
+  user_apr: null,
+  user_minimum_payment: null,
+  original_loan_amount: null,
+  limit: null,
+  last_payment_amount: null,
+  last_payment_date: null,
+  opened_at: null,
+  closed_at: null,
+  institution_name: null,
+  institution_logo: null,
+  next_payment_due_date: null,
+  user_next_payment_date: null,
+  first_time_payment: false,
+  payments_history: [],
+  ...a,
+});
+
+const cents = (dollars: number): Cents => Math.round(dollars * 100) as Cents;
+
+/** The demo accounts, dated relative to `today` so the demo never ages. */
+export const demoAccounts = (today: IsoDate): SeedAccount[] => {
+  const ago = (months: number): IsoDate => addMonths(today, -months);
+  const due = addMonths(today, 1);
+  const paid = ago(1);
+  return [
+    account({
+      name: 'Everyday Rewards Visa', type: 'loan', subtype: 'credit_card_loan', mask: '4821', balance: cents(3_450.12), limit: cents(8_000),
+      apr: 24.99, minimum_payment: cents(105), last_payment_amount: cents(150), last_payment_date: paid, opened_at: ago(74),
+      institution_name: 'First Platinum Bank', next_payment_due_date: due, payments_history: history({ 7: '2' }),
+    }),
+    account({
+      name: 'Travel Plus Mastercard', type: 'loan', subtype: 'credit_card_loan', mask: '9043', balance: cents(1_275.4), limit: cents(5_000),
+      apr: 19.49, minimum_payment: cents(40), last_payment_amount: cents(40), last_payment_date: paid, opened_at: ago(9),
+      institution_name: 'Harbor Credit Union', next_payment_due_date: due, payments_history: history({}, 9),
+    }),
+    account({
+      name: 'Federal Direct Loan', type: 'loan', subtype: 'student_loan', mask: '1177', balance: cents(18_920.55), original_loan_amount: cents(27_000),
+      apr: 5.5, minimum_payment: cents(290), last_payment_amount: cents(290), last_payment_date: paid, opened_at: ago(96),
+      institution_name: 'Nelnet', next_payment_due_date: due, payments_history: history({ 15: '3', 16: '2' }),
+    }),
+    account({
+      name: 'Auto Loan', type: 'loan', subtype: 'auto_loan', mask: '5530', balance: cents(12_310), original_loan_amount: cents(24_500),
+      apr: 6.9, minimum_payment: cents(455), last_payment_amount: cents(455), last_payment_date: paid, opened_at: ago(38),
+      institution_name: 'Summit Auto Finance', next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Home Improvement Loan', type: 'loan', subtype: 'personal_loan', mask: '2208', balance: cents(4_800), original_loan_amount: cents(7_500),
+      apr: 11.25, minimum_payment: cents(210), last_payment_amount: cents(210), last_payment_date: paid, opened_at: ago(20),
+      institution_name: 'Greenleaf Lending', next_payment_due_date: due, payments_history: history({ 4: '2' }, 20),
+    }),
+    account({
+      name: '30-year Fixed Mortgage', type: 'loan', subtype: 'mortgage_loan', mask: '6614', balance: cents(231_400), original_loan_amount: cents(260_000),
+      apr: 4.25, minimum_payment: cents(1_279), last_payment_amount: cents(1_279), last_payment_date: paid, opened_at: ago(62),
+      institution_name: 'Keystone Home Loans', next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Everyday Checking', type: 'depository', subtype: 'checking', mask: '0042', balance: cents(2_185.37), opened_at: ago(120),
+      institution_name: 'First Platinum Bank', first_time_payment: null, payments_history: [],
+    }),
+  ];
+};
+
+export interface SeedDemoOptions {
+  /** SHA-256 (hex) of the demo client's token; the caller keeps the token itself. */
+  readonly tokenHash: string;
+  readonly clientName?: string;
+}
+
+/** The ports seeding writes to. */
+export type DemoSeedPorts = Pick<StorePorts, 'clients' | 'tokens' | 'users' | 'accounts' | 'bureauFlows' | 'creditScores'>;
+
+/** The demo client: the one the token's hash names, else a new one with that token. */
+const demoClient = (store: DemoSeedPorts, options: SeedDemoOptions, createdAt: Timestamp): TE.TaskEither<DomainError, Client> =>
+  pipe(
+    store.tokens.findByHash(options.tokenHash),
+    TE.chain(
+      O.match(
+        () =>
+          pipe(
+            store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
+            TE.chainFirst((client) => store.tokens.create(client.id, options.tokenHash, createdAt)),
+          ),
+        (token) =>
+          pipe(
+            store.clients.findById(token.client_id),
+            TE.chain(O.match(() => TE.left<DomainError, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
+          ),
+      ),
+    ),
+  );
+
+const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<DomainError, UserRecord> =>
+  pipe(
+    store.users.list(client.id, { limit: 1 }),
+    TE.chain((page) => {
+      const first = page.items[0];
+      return first !== undefined
+        ? TE.right(first)
+        : store.users.create({
+            client_id: client.id,
+            first_name: 'Alex',
+            last_name: 'Rivera',
+            email: 'alex.rivera@example.com',
+            date_of_birth: '1988-04-12' as IsoDate,
+            phone: '+1 555 0100',
+            created_at: createdAt,
+          });
+    }),
+  );
+
+/** The demo accounts the user lacks (by name), created in order; every account of the user after. */
+const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> =>
+  pipe(
+    store.accounts.listAll(user.id),
+    TE.chain((existing) => {
+      const names = new Set(existing.map((a) => a.name));
+      const missing = demoAccounts(today).filter((a) => !names.has(a.name));
+      return pipe(
+        TE.sequenceSeqArray(missing.map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+        TE.map((created) => [...existing, ...created]),
+      );
+    }),
+  );
+
+/**
+ * Seed the demo client, its token, user 1, the accounts, a completed bureau
+ * authentication and a first credit score; each only if it is not there yet.
+ */
+export const seedDemo = (store: DemoSeedPorts, clock: Clock, options: SeedDemoOptions): TE.TaskEither<DomainError, DemoSeed> => {
+  const now = clock.now();
+  const today = utcDate(now);
+  const createdAt = timestampOf(now);
+  return pipe(
+    TE.Do,
+    TE.bind('client', () => demoClient(store, options, createdAt)),
+    TE.bind('user', ({ client }) => demoUser(store, client, createdAt)),
+    TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
+    TE.chainFirst(({ user }) =>
+      pipe(
+        store.bureauFlows.get(user.id),
+        TE.chain(
+          O.match(
+            () =>
+              pipe(
+                store.bureauFlows.save(user.id, initialFlowRecordVersion, { _tag: 'authenticated' }, createdAt),
+                // Another process seeding at the same moment stored it first: as good.
+                TE.map((): void => undefined),
+                TE.orElse((e): TE.TaskEither<DomainError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
+              ),
+            (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+          ),
+        ),
+      ),
+    ),
+    TE.chainFirst(({ user, accounts }) =>
+      pipe(
+        store.creditScores.latest(user.id),
+        TE.chain(
+          O.match(
+            () =>
+              pipe(
+                store.creditScores.add({
+                  ...creditScoreFields(deriveCreditReport(accounts, today), today, user.last_name, null),
+                  user_id: user.id,
+                  created_at: createdAt,
+                }),
+                TE.map((): void => undefined),
+              ),
+            (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+          ),
+        ),
+      ),
+    ),
+  );
+};
