@@ -13,5 +13,8 @@ export * from './memory-payment-plan-repository.js';
 export * from './memory-plan-payment-repository.js';
 export * from './memory-content-repository.js';
 export * from './memory-store-health.js';
+export * from './memory-event-outbox.js';
+export * from './memory-webhook-endpoint-repository.js';
+export * from './memory-webhook-delivery-repository.js';
 export * from './sandbox-credit-bureau.js';
 export * from './demo-seed.js';

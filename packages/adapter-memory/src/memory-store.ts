@@ -13,6 +13,9 @@ import { MemoryPlanPaymentRepository } from './memory-plan-payment-repository.js
 import { MemoryStoreHealth } from './memory-store-health.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
+import { MemoryEventOutbox } from './memory-event-outbox.js';
+import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository.js';
+import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository.js';
 
 /**
  * A new, empty store; each call is independent of every other.
@@ -31,6 +34,9 @@ export const createMemoryStore = (): StorePorts => ({
   planPayments: new MemoryPlanPaymentRepository(),
   content: new MemoryContentRepository(),
   health: new MemoryStoreHealth(),
+  events: new MemoryEventOutbox(),
+  webhookEndpoints: new MemoryWebhookEndpointRepository(),
+  webhookDeliveries: new MemoryWebhookDeliveryRepository(),
   // Nothing to release: the maps go with the store object.
   close: () => Promise.resolve(),
 });

@@ -15,6 +15,7 @@ export * from './domain/bureau-flow.machine.js';
 export * from './domain/payment-plan.js';
 export * from './domain/payoff-plan.js';
 export * from './domain/debt-calculator.js';
+export * from './domain/webhook.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';

@@ -9,6 +9,7 @@ import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+import { emitEvent } from './events.js';
 
 export const linkAccount =
   (deps: ApplicationDeps) =>
@@ -48,6 +49,7 @@ export const linkAccount =
         }),
       ),
       TE.map((a) => toAccountView(a, date)),
+      TE.chainFirst(emitEvent(deps, scope, 'account.created', 'account')),
     );
   };
 
@@ -94,7 +96,14 @@ export const updateAccount =
           }),
         ),
       ),
-      TE.chain((patch) => pipe(deps.accounts.update(scope.userId, accountId, patch), orNotFound('Account'))),
-      TE.map((a) => toAccountView(a, date)),
+      TE.chain((patch) =>
+        pipe(
+          deps.accounts.update(scope.userId, accountId, patch),
+          orNotFound('Account'),
+          TE.map((a) => toAccountView(a, date)),
+          // Only the PATCH that closes the account sets closed_at: that one is account.closed, any other account.updated.
+          TE.chainFirst(emitEvent(deps, scope, patch.closed_at === undefined ? 'account.updated' : 'account.closed', 'account')),
+        ),
+      ),
     );
   };

@@ -11,6 +11,7 @@ import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
+import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
@@ -101,6 +102,7 @@ export const createPaymentPlan =
         }),
       ),
       TE.map(toPlanView),
+      TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')),
     );
   };
 
@@ -130,9 +132,9 @@ export const deletePaymentPlan =
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
     pipe(
       requirePlan(deps, scope, planId),
-      TE.chain(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
-      TE.chain(() => deps.paymentPlans.delete(scope.userId, planId)),
-      TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
+      TE.chainFirst(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
+      TE.chainFirst(() => pipe(deps.paymentPlans.delete(scope.userId, planId), TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))))),
+      TE.chain((plan) => emitEvent(deps, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan))),
     );
 
 /**
@@ -167,6 +169,7 @@ export const recordPlanPayment =
         ),
       ),
       TE.map(toPaymentView),
+      TE.chainFirst(emitEvent(deps, scope, 'plan_payment.created', 'plan_payment')),
     );
   };
 

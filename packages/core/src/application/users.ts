@@ -7,6 +7,7 @@ import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
 import { ApplicationDeps, PageInput, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+import { emitEvent } from './events.js';
 
 export const createUser =
   (deps: ApplicationDeps) =>
@@ -48,12 +49,13 @@ export const deleteUser =
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
     pipe(
       requireUser(deps, scope),
-      TE.chain(() => deps.planPayments.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.creditScores.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.bureauFlows.deleteForUser(scope.userId)),
-      TE.chain(() => deps.accounts.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.users.delete(scope.clientId, scope.userId)),
-      TE.map(() => undefined),
+      TE.chainFirst(() => deps.planPayments.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.creditScores.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.bureauFlows.deleteForUser(scope.userId)),
+      TE.chainFirst(() => deps.accounts.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.users.delete(scope.clientId, scope.userId)),
+      // user.deleted only, with the user's last state: nothing for what the cascade removed.
+      TE.chain((user) => emitEvent(deps, scope, 'user.deleted', 'user')(toUserView(user))),
     );
 

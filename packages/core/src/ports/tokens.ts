@@ -14,6 +14,9 @@ import type { PlanPaymentRepository } from './plan-payment-repository.js';
 import type { ContentRepository } from './content-repository.js';
 import type { CreditBureau } from './credit-bureau.js';
 import type { StoreHealth } from './store-health.js';
+import type { EventOutbox } from './event-outbox.js';
+import type { WebhookEndpointRepository } from './webhook-endpoint-repository.js';
+import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 
 export type PortToken<T> = symbol & { readonly __port?: T };
 const token = <T>(name: string): PortToken<T> => Symbol.for(`debtkit.${name}`) as PortToken<T>;
@@ -31,6 +34,9 @@ export const PORTS = {
   ContentRepository: token<ContentRepository>('ContentRepository'),
   CreditBureau: token<CreditBureau>('CreditBureau'),
   StoreHealth: token<StoreHealth>('StoreHealth'),
+  EventOutbox: token<EventOutbox>('EventOutbox'),
+  WebhookEndpointRepository: token<WebhookEndpointRepository>('WebhookEndpointRepository'),
+  WebhookDeliveryRepository: token<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
 } as const;
 
 /** Every storage port an adapter provides, in one record (what a store adapter factory returns). */
@@ -45,6 +51,9 @@ export interface StorePorts {
   readonly planPayments: PlanPaymentRepository;
   readonly content: ContentRepository;
   readonly health: StoreHealth;
+  readonly events: EventOutbox;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   /** Release connections (no-op for memory). */
   close(): Promise<void>;
 }

@@ -18,3 +18,4 @@ export { paymentPlanRepositoryContract } from './payment-plan-repository.contrac
 export { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
 export { contentRepositoryContract } from './content-repository.contract.js';
 export { storeHealthContract } from './store-health.contract.js';
+export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';

@@ -13,6 +13,7 @@ import { planPaymentRepositoryContract } from './plan-payment-repository.contrac
 import { storeHealthContract } from './store-health.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
+import { webhookStoresContract } from './webhook-stores.contract.js';
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -32,4 +33,5 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   planPaymentRepositoryContract(name, makeStore, opts);
   contentRepositoryContract(name, makeStore, opts);
   storeHealthContract(name, makeStore, opts);
+  webhookStoresContract(name, makeStore, opts);
 }
