@@ -27,6 +27,8 @@ export interface Config {
   readonly bootstrapToken?: string;
   readonly seed: boolean;
   readonly logLevel: LogLevel;
+  /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (DESIGN 7.11). */
+  readonly webhookRetrySeconds?: ReadonlyArray<number>;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -59,6 +61,18 @@ const Bool = new t.Type<boolean, string, unknown>(
   String,
 );
 
+/** `5,300,1800`: 1 to 20 whole numbers of seconds, each at most a week. */
+const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
+  'RetrySeconds',
+  (u): u is ReadonlyArray<number> => Array.isArray(u),
+  (u, c) => {
+    const parts = typeof u === 'string' ? u.split(',').map((p) => p.trim()) : [];
+    const ok = parts.length >= 1 && parts.length <= 20 && parts.every((p) => /^[0-9]{1,6}$/.test(p) && Number(p) <= 604_800);
+    return ok ? t.success(parts.map(Number)) : t.failure(u, c);
+  },
+  (a) => a.join(','),
+);
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -73,6 +87,7 @@ const Variables = t.partial({
   DEBTKIT_BOOTSTRAP_TOKEN: variable(t.string, 'must be a token', true),
   DEBTKIT_SEED: variable(Bool, 'must be true or false'),
   LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
+  DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -109,6 +124,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_BOOTSTRAP_TOKEN !== undefined ? { bootstrapToken: v.DEBTKIT_BOOTSTRAP_TOKEN } : {}),
     seed,
     logLevel: v.LOG_LEVEL ?? 'info',
+    ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
   });
 };
 

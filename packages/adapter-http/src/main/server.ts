@@ -12,7 +12,7 @@ import type { Clock, StorePorts, UserId } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { generateToken, hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
-import { HTTP, StartupError, createContainer, openStore, resolve, systemClock } from './container.js';
+import { HTTP, StartupError, createContainer, openStore, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
 
 /** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
 export const SHUTDOWN_GRACE_MS = 8000;
@@ -42,6 +42,7 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly graceMs?: number;
+  readonly webhooks?: WebhookRuntimeOptions;
 }
 
 const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
@@ -62,7 +63,10 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   const store = await openStore(config);
   try {
     const demo = config.seed ? await seedSandboxDemo(store, clock, config.bootstrapToken) : undefined;
-    const app = resolve(createContainer({ config, store, logger, clock }), HTTP.App);
+    const container = createContainer({ config, store, logger, clock, ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }) });
+    const app = resolve(container, HTTP.App);
+    // Every API process delivers webhooks; the store's leases keep them from sending one attempt twice.
+    const worker = resolve(container, HTTP.DeliveryWorker);
     const server = createServer(app.callback());
     let closing = false;
     // During shutdown no connection is kept alive after its response: keep-alive
@@ -72,18 +76,23 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
       else res.once('finish', () => closing && server.closeIdleConnections());
     });
     const address = await listen(server, config.port, config.host);
+    worker.start();
 
     let stopped: Promise<void> | undefined;
     const shutdown = (): Promise<void> =>
       (stopped ??= new Promise<void>((resolvePromise) => {
         closing = true;
+        // No new attempts from now on; the ones in flight finish and are recorded before the store closes.
+        const workerStopped = worker.stop();
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
-          store.close().then(resolvePromise, (err: unknown) => {
-            logger.error({ err }, 'closing the store failed');
-            resolvePromise();
-          });
+          workerStopped
+            .then(() => store.close())
+            .then(resolvePromise, (err: unknown) => {
+              logger.error({ err }, 'closing the store failed');
+              resolvePromise();
+            });
         });
         server.closeIdleConnections();
       }));
