@@ -81,7 +81,9 @@ export class DeliveryWorker {
   ) {
     this.retrySeconds = options.retrySeconds ?? DEFAULT_WEBHOOK_RETRY_SECONDS;
     this.concurrency = options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
-    this.leaseMs = (options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS) + 30_000;
+    // Outlives the attempt (bounded by the timeout) and its recording; a process that dies
+    // mid-attempt delays that delivery by this much at most.
+    this.leaseMs = (options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS) + 5_000;
     this.pollMs = options.pollMs ?? 1000;
   }
 
