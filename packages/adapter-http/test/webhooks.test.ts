@@ -6,55 +6,9 @@
  * due by moving it, never by waiting.
  */
 import { expect } from 'chai';
-import type supertest from 'supertest';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_RETENTION_MS } from '@debtkit/core';
-import { MovableClock, Receiver, webhookHarness, type ApiClient } from './support/webhook-harness.js';
-
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const EXPECTED_TYPES = [
-  'account.created',
-  'account.created',
-  'account.updated',
-  'account.closed',
-  'credit_score.created',
-  'bureau_auth.completed',
-  'payment_plan.created',
-  'plan_payment.created',
-  'payment_plan.deleted',
-  'user.deleted',
-];
-
-/** Every kind of change, once (two account links), each answered as the spec says. */
-const scenario = async (request: ReturnType<typeof supertest>, auth: ApiClient['auth']): Promise<{ userId: number; planId: number }> => {
-  const ok = (res: supertest.Response, status: number): Json => {
-    expect(res.status, `${res.status} ${JSON.stringify(res.body)}`).to.equal(status);
-    return res.body as Json;
-  };
-  const user = ok(await request.post('/api/users').set(auth).send({ last_name: 'Doe', date_of_birth: '1990-01-02' }), 201);
-  const u = `/api/users/${user['id']}`;
-  const loan = { type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500 };
-  const a = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card A', ...loan }), 201);
-  const b = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card B', ...loan }), 201);
-  ok(await request.patch(`${u}/accounts/${a['id']}`).set(auth).send({ nickname: 'Old card' }), 200);
-  ok(await request.patch(`${u}/accounts/${a['id']}`).set(auth).send({ status: 'closed' }), 200);
-  ok(await request.post(`${u}/bureau/auth/invoke`).set(auth).send({ device_ip: '203.0.113.7' }), 200);
-  ok(await request.post(`${u}/bureau/auth/consent`).set(auth).send({ accepted: true }), 200);
-  ok(await request.post(`${u}/bureau/auth/validate_otp`).set(auth).send({ code: '123456' }), 200);
-  ok(await request.post(`${u}/bureau/auth/identity`).set(auth).send({ ssn_last4: '1234', date_of_birth: '1990-01-02' }), 200);
-  const plan = ok(await request.post(`${u}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 50_000, account_ids: [b['id']] }), 201);
-  ok(await request.post(`${u}/payment_plans/${plan['id']}/payments`).set(auth).send({ account_id: b['id'], amount: 10_000 }), 201);
-  ok(await request.delete(`${u}/payment_plans/${plan['id']}`).set(auth), 204);
-  ok(await request.delete(u).set(auth), 204);
-  return { userId: user['id'] as number, planId: plan['id'] as number };
-};
-
-const listAll = async (request: ReturnType<typeof supertest>, auth: ApiClient['auth'], query = ''): Promise<Json[]> => {
-  const res = await request.get(`/api/events?limit=100${query}`).set(auth);
-  expect(res.status).to.equal(200);
-  return (res.body as Json)['events'] as Json[];
-};
+import { EXPECTED_TYPES, MovableClock, Receiver, listAll, scenario, webhookHarness, type ApiClient, type Json } from './support/webhook-harness.js';
 
 describe('events API (DESIGN 7.11)', () => {
   it('each change records exactly its event, in order, with the object as its endpoint answers it', async () => {
