@@ -18,14 +18,18 @@ import { CREATED_AT, anId } from './record-mothers.js';
 
 const CLIENT = anId(1);
 const OTHER_CLIENT = anId(2);
-const T0 = new Date(CREATED_AT);
+/**
+ * Far in the future: MongoDB's TTL monitor (or the test server's) deletes by the
+ * wall clock, so test records must not have expired by it while a test runs.
+ */
+const T0 = new Date('2100-01-01T00:00:00.000Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const stamp = (d: Date): Timestamp => d.toISOString() as Timestamp;
 
 export const anEvent = (clientId: Id, overrides: Partial<NewEvent> = {}): NewEvent => ({
   client_id: clientId,
   type: 'account.created',
-  created_at: CREATED_AT,
+  created_at: stamp(T0),
   api_version: '2024-07-01',
   data: { user_id: anId(5), object: { id: 9, name: 'Card', nested: { a: [1, 2] } } },
   expires_at: stamp(at(EVENT_RETENTION_MS)),
@@ -48,9 +52,9 @@ export const aDelivery = (clientId: Id, endpointId: Id, eventId: Id, overrides: 
   endpoint_id: endpointId,
   event_id: eventId,
   event_type: 'account.created',
-  created_at: CREATED_AT,
+  created_at: stamp(T0),
   expires_at: stamp(at(EVENT_RETENTION_MS)),
-  next_attempt_at: CREATED_AT,
+  next_attempt_at: stamp(T0),
   ...overrides,
 });
 
