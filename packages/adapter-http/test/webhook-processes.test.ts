@@ -21,9 +21,10 @@ interface Api {
   readonly child: ChildProcess;
   readonly url: string;
   readonly exited: Promise<number | null>;
+  readonly stdout: () => string;
 }
 
-const serve = (mongodbUrl: string): Promise<Api> =>
+const serve = (mongodbUrl: string, logLevel = 'error'): Promise<Api> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'serve'], {
       env: {
@@ -35,7 +36,7 @@ const serve = (mongodbUrl: string): Promise<Api> =>
         DEBTKIT_SEED: 'false',
         DEBTKIT_ADMIN_TOKEN: ADMIN,
         DEBTKIT_WEBHOOK_RETRY_SECONDS: '1,1,1,1,1,1,1,1,1,1',
-        LOG_LEVEL: 'error',
+        LOG_LEVEL: logLevel,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -45,7 +46,7 @@ const serve = (mongodbUrl: string): Promise<Api> =>
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
       const match = /^debtkit listening on (http:\/\/\S+) \(sandbox, mongo store\)$/m.exec(out);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1], exited });
+      if (match?.[1] !== undefined) resolve({ child, url: match[1], exited, stdout: () => out });
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
     void exited.then((code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}\n${err}`)));
@@ -105,8 +106,8 @@ describe('webhooks across API processes on one MongoDB', function () {
   });
 
   const database = (): string => `${base}debtkit_webhooks_${process.pid}_${Date.now().toString(36)}_${++n}`;
-  const start = async (url: string): Promise<Api> => {
-    const api = await serve(url);
+  const start = async (url: string, logLevel?: string): Promise<Api> => {
+    const api = await serve(url, logLevel);
     running.push(api);
     return api;
   };
@@ -151,6 +152,26 @@ describe('webhooks across API processes on one MongoDB', function () {
     expect(ok).to.have.length(1);
     expect(JSON.parse(ok[0]!.body)).to.deep.equal(events[0]);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).to.equal(1);
+  });
+
+  it('SIGTERM lets the attempt in flight finish and records it before the process exits', async () => {
+    const receiver = await new Receiver(() => 'hang').start();
+    receivers.push(receiver);
+    const url = database();
+    const a = await start(url, 'info');
+    const { token, userId, endpointId } = await setUp(a, receiver.url);
+    expect((await link(a, token, userId, 'Car')).status).to.equal(201);
+    await receiver.waitFor(1);
+    a.child.kill('SIGTERM');
+    await until('the shutdown to begin', async () => a.stdout(), (out) => out.includes('shutting down'));
+    receiver.release(200);
+    expect(await a.exited).to.equal(0);
+    running.splice(running.indexOf(a), 1);
+    const b = await start(url);
+    const deliveries = (await call(b, 'GET', `/api/webhook_endpoints/${endpointId}/deliveries`, token)).body['deliveries'] as Json[];
+    expect(deliveries).to.have.length(1);
+    expect(deliveries[0]).to.include({ status: 'succeeded', attempts: 1, last_response_status: 200 });
+    expect(receiver.received).to.have.length(1);
   });
 
   it('two processes sharing the store deliver each event exactly once to a healthy receiver', async () => {

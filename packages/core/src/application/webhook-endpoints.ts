@@ -11,6 +11,7 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointRecord,
+  subscribesTo,
   toDeliveryView,
   toWebhookEndpointView,
 } from '../domain/webhook.js';
@@ -33,7 +34,12 @@ export const webCryptoSecrets: SecretSource = {
  */
 export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
   check: (raw) => {
-    const url = new URL(raw);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must be an absolute URL' }]));
+    }
     const host = url.hostname.toLowerCase();
     const literal = /^[0-9.]+$/.test(host) || host.startsWith('[');
     if (url.protocol !== 'https:') return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must use https' }]));
@@ -138,7 +144,7 @@ export const fanOutEvents =
           TE.traverseSeqArray((event) =>
             pipe(
               deps.webhookEndpoints.listEnabled(event.client_id),
-              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && (e.events.includes('*') || e.events.includes(event.type)))),
+              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))),
               TE.chain((endpoints) =>
                 endpoints.length === 0
                   ? TE.right(undefined)
