@@ -15,3 +15,4 @@ export * from './main/config.js';
 export * from './main/container.js';
 export * from './main/server.js';
 export * from './openapi/openapi-document.js';
+export * from './webhooks/index.js';

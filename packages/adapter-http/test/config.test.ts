@@ -81,12 +81,21 @@ describe('loadConfig', () => {
     expect(ok({ PORT: '', DEBTKIT_ENV: '' })).to.deep.include({ port: 3000, environment: 'sandbox' });
   });
 
+  it('reads the webhook retry delays', () => {
+    expect(ok({ DEBTKIT_WEBHOOK_RETRY_SECONDS: '5, 300,0' }).webhookRetrySeconds).to.deep.equal([5, 300, 0]);
+    expect(ok({}).webhookRetrySeconds).to.equal(undefined);
+  });
+
   it('does not seed production by default', () => {
     expect(ok({ DEBTKIT_ENV: 'production' }).seed).to.equal(false);
   });
 
   const bad: ReadonlyArray<[Record<string, string>, string]> = [
     [{ PORT: 'abc' }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    ...['5,,300', 'soon', '1.5', '-5', '604801', Array(21).fill('1').join(',')].map((v): [Record<string, string>, string] => [
+      { DEBTKIT_WEBHOOK_RETRY_SECONDS: v },
+      `DEBTKIT_WEBHOOK_RETRY_SECONDS must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800) (got ${JSON.stringify(v.slice(0, 60))})`,
+    ]),
     [{ PORT: '65536' }, 'PORT must be an integer from 0 to 65535 (got "65536")'],
     [{ PORT: '-1' }, 'PORT must be an integer from 0 to 65535 (got "-1")'],
     [{ HOST: 'two words' }, 'HOST must be a host name or IP address (got "two words")'],

@@ -625,6 +625,15 @@ describe('OpenAPI document', () => {
       verify(await request.get(`/api/articles/${articles['articles'][0]['id']}`).set(auth), 200);
       verify(await request.delete(jane).set(auth), 204);
 
+      const events = verify(await request.get('/api/events?type=account.created').set(auth), 200);
+      verify(await request.get(`/api/events/${events['events'][0]['id']}`).set(auth), 200);
+      const hook = verify(await request.post('/api/webhook_endpoints').set(auth).send({ url: 'https://hooks.example.com/debtkit', events: ['account.created'] }), 201);
+      verify(await request.get('/api/webhook_endpoints').set(auth), 200);
+      verify(await request.get(`/api/webhook_endpoints/${hook['id']}`).set(auth), 200);
+      verify(await request.patch(`/api/webhook_endpoints/${hook['id']}`).set(auth).send({ status: 'disabled', description: 'paused' }), 200);
+      verify(await request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(auth), 200);
+      verify(await request.delete(`/api/webhook_endpoints/${hook['id']}`).set(auth), 204);
+
       const client = verify(await request.post('/admin/clients').set(admin).send({ name: 'Acme' }), 201);
       verify(await request.get('/admin/clients').set(admin), 200);
       const issued = verify(await request.post(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 201);

@@ -13,6 +13,9 @@ export * from './memory-payment-plan-repository.js';
 export * from './memory-plan-payment-repository.js';
 export * from './memory-content-repository.js';
 export * from './memory-store-health.js';
+export * from './memory-event-outbox.js';
+export * from './memory-webhook-endpoint-repository.js';
+export * from './memory-webhook-delivery-repository.js';
 export * from './sandbox-credit-bureau.js';
 // The demo seed moved to core (it serves every store); re-exported here for existing imports.
 export { seedDemo, demoAccounts, type DemoSeed, type SeedDemoOptions } from '@debtkit/core';

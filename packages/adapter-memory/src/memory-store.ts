@@ -14,6 +14,9 @@ import { MemoryStoreHealth } from './memory-store-health.js';
 import { MemoryIdempotencyStore } from './memory-idempotency-store.js';
 import { MemoryTokenRepository } from './memory-token-repository.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
+import { MemoryEventOutbox } from './memory-event-outbox.js';
+import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository.js';
+import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository.js';
 
 /**
  * A new, empty store; each call is independent of every other.
@@ -33,6 +36,9 @@ export const createMemoryStore = (): StorePorts => ({
   content: new MemoryContentRepository(),
   health: new MemoryStoreHealth(),
   idempotency: new MemoryIdempotencyStore(),
+  events: new MemoryEventOutbox(),
+  webhookEndpoints: new MemoryWebhookEndpointRepository(),
+  webhookDeliveries: new MemoryWebhookDeliveryRepository(),
   // Nothing to release: the maps go with the store object.
   close: () => Promise.resolve(),
 });

@@ -15,6 +15,9 @@ export const COLLECTIONS = {
   planPayments: 'plan_payments',
   counters: 'counters',
   idempotencyKeys: 'idempotency_keys',
+  events: 'events',
+  webhookEndpoints: 'webhook_endpoints',
+  webhookDeliveries: 'webhook_deliveries',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -47,6 +50,23 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
   counters: [],
   // `_id` is "<client id>:<key>"; MongoDB removes a key once `expires_at` has passed (TTL index).
   idempotency_keys: [{ key: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }],
+  // Retention (DESIGN 7.11): MongoDB removes a document once its `purge_at`
+  // (a BSON date, as TTL indexes need) has passed; reads also filter on
+  // `expires_at`, because the TTL monitor only runs every 60 s.
+  events: [
+    { key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true },
+    { key: { fanned_out: 1, _id: 1 }, name: 'fanned_out_id' },
+    { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
+  ],
+  webhook_endpoints: [{ key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true }],
+  webhook_deliveries: [
+    // One delivery per (endpoint, event), whoever fans out and however often.
+    { key: { endpoint_id: 1, event_id: 1 }, name: 'endpoint_id_event_id_unique', unique: true },
+    { key: { client_id: 1, endpoint_id: 1, _id: 1 }, name: 'client_id_endpoint_id_id', unique: true },
+    // What the worker's claim scans: pending deliveries by due time.
+    { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
+    { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
+  ],
 };
 
 /** Create every index; an identical existing index is left as it is. */

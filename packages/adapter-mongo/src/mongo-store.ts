@@ -25,6 +25,9 @@ import { MongoStoreHealth } from './mongo-store-health.js';
 import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
+import { MongoEventOutbox } from './mongo-event-outbox.js';
+import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
+import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
 
 export interface MongoStoreOptions {
   /** The database; default: the one named in the URL's path, else `debtkit`. */
@@ -99,6 +102,9 @@ export const connectMongoStore = async (url: string, options: MongoStoreOptions 
     content: new MongoContentRepository(),
     health: new MongoStoreHealth(ctx),
     idempotency: new MongoIdempotencyStore(ctx),
+    events: new MongoEventOutbox(ctx),
+    webhookEndpoints: new MongoWebhookEndpointRepository(ctx),
+    webhookDeliveries: new MongoWebhookDeliveryRepository(ctx),
     close: ctx.close,
   };
 };

@@ -21,6 +21,8 @@ export const ErrorCode = {
   InvalidNamespace: 73,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  CannotCreateIndex: 67,
+  InvalidIndexSpecificationOption: 197,
   CommandNotSupported: 115,
   UnsupportedOpQueryCommand: 352,
   DuplicateKey: 11000,

@@ -8,6 +8,12 @@
  * Unique indexes: compound keys, `sparse` and `partialFilterExpression` are
  * honoured; a missing field counts as null (as in MongoDB). Array values are
  * compared as whole values (no multikey expansion), a known simplification.
+ *
+ * TTL indexes (a single-field index with `expireAfterSeconds`) behave as the
+ * MongoDB manual describes: `expire(now)` — what the server's TTL monitor does
+ * every 60 s — removes a document when its indexed field is a date (for an
+ * array, its earliest date) and that date plus `expireAfterSeconds` is before
+ * `now`; a document whose field is missing or holds no date never expires.
  */
 import { BSON, ObjectId, type Document } from 'mongodb';
 import { CommandError } from './command-error.js';
@@ -122,6 +128,28 @@ export class MemoryCollection {
     return true;
   }
 
+  /** The TTL monitor's pass: remove every document that has expired at `now`; answers how many. */
+  expire(now: Date): number {
+    let removed = 0;
+    for (const index of this.#indexes) {
+      const seconds = index['expireAfterSeconds'];
+      if (typeof seconds !== 'number') continue;
+      const [field] = Object.keys(index.key);
+      if (field === undefined) continue;
+      const cutoff = now.getTime() - seconds * 1000;
+      for (const document of [...this.#documents]) {
+        const value = valueAtPath(document, field);
+        const dates = (Array.isArray(value) ? value : [value]).filter((v): v is Date => v instanceof Date);
+        if (dates.length === 0) continue;
+        if (Math.min(...dates.map((d) => d.getTime())) < cutoff) {
+          this.remove(document);
+          removed += 1;
+        }
+      }
+    }
+    return removed;
+  }
+
   /** Drops by name; `_id_` cannot be dropped. */
   dropIndex(name: string): void {
     if (name === ID_INDEX.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
@@ -204,6 +232,13 @@ export class MemoryStore {
   clear(): void {
     this.#databases.clear();
   }
+
+  /** One pass of the TTL monitor over every collection; answers how many documents it removed. */
+  expire(now: Date): number {
+    let removed = 0;
+    for (const collections of this.#databases.values()) for (const collection of collections.values()) removed += collection.expire(now);
+    return removed;
+  }
 }
 
 function uniqueIndex(description: IndexDescription): UniqueIndex {
@@ -261,7 +296,19 @@ function normaliseIndex(requested: Document): IndexDescription {
     ? requested['name']
     : Object.entries(key).map(([field, direction]) => `${field}_${String(direction)}`).join('_');
   const { key: _key, name: _name, v: _v, ...options } = requested;
+  if (options['expireAfterSeconds'] !== undefined) checkTtl(key, options['expireAfterSeconds']);
   return { v: 2, key, name, ...options };
+}
+
+/** What MongoDB refuses in a TTL index: a compound key, the `_id` key, a value out of range. */
+function checkTtl(key: Document, expireAfterSeconds: unknown): void {
+  const fields = Object.keys(key);
+  if (fields.length !== 1) throw new CommandError('CannotCreateIndex', 'TTL indexes are single-field indexes, compound indexes do not support TTL');
+  if (fields[0] === '_id') throw new CommandError('InvalidIndexSpecificationOption', "The field 'expireAfterSeconds' is not valid for an _id index specification");
+  const value = typeof expireAfterSeconds === 'number' ? expireAfterSeconds : Number.NaN;
+  if (!Number.isFinite(value) || value < 0 || value > 2_147_483_647) {
+    throw new CommandError('InvalidOptions', "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number");
+  }
 }
 
 function sameOptions(a: IndexDescription, b: IndexDescription): boolean {

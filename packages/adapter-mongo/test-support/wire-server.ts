@@ -67,6 +67,10 @@ export interface WireServerOptions {
   readonly port?: number;
   /** Default 127.0.0.1. */
   readonly host?: string;
+  /** How often the TTL monitor runs, as MongoDB's `ttlMonitorSleepSecs` (default 60 s); 0: only `runTtlMonitor()`. */
+  readonly ttlMonitorIntervalMs?: number;
+  /** The server's clock, for TTL expiry (default: the system clock). */
+  readonly now?: () => Date;
 }
 
 export interface WireServer {
@@ -81,12 +85,14 @@ export interface WireServer {
   reset(): void;
   /** Names of the commands received, oldest first (for tests; clear it with `length = 0`). */
   readonly commands: string[];
+  /** One pass of the TTL monitor now (tests need not wait for it); answers how many documents it removed. */
+  runTtlMonitor(): number;
 }
 
 const COMMAND_LOG_LIMIT = 10_000;
 
 export async function startWireServer(options: WireServerOptions = {}): Promise<WireServer> {
-  const server = new MongoWireServer(options.host ?? '127.0.0.1');
+  const server = new MongoWireServer(options.host ?? '127.0.0.1', options.now ?? (() => new Date()), options.ttlMonitorIntervalMs ?? 60_000);
   await server.listen(options.port ?? 0);
   return server;
 }
@@ -102,8 +108,18 @@ class MongoWireServer implements WireServer {
   #nextConnectionId = 1;
   #nextRequestId = 1;
 
-  constructor(host: string) {
+  readonly #now: () => Date;
+  readonly #ttlMonitorIntervalMs: number;
+  #ttlMonitor: NodeJS.Timeout | undefined;
+
+  constructor(host: string, now: () => Date, ttlMonitorIntervalMs: number) {
     this.#host = host;
+    this.#now = now;
+    this.#ttlMonitorIntervalMs = ttlMonitorIntervalMs;
+  }
+
+  runTtlMonitor(): number {
+    return this.#store.expire(this.#now());
   }
 
   get port(): number {
@@ -125,12 +141,18 @@ class MongoWireServer implements WireServer {
     });
     this.#listener = listener;
     this.#port = (listener.address() as net.AddressInfo).port;
+    if (this.#ttlMonitorIntervalMs > 0 && this.#ttlMonitor === undefined) {
+      this.#ttlMonitor = setInterval(() => this.runTtlMonitor(), this.#ttlMonitorIntervalMs);
+      this.#ttlMonitor.unref();
+    }
   }
 
   async stop(): Promise<void> {
     const listener = this.#listener;
     if (listener === undefined) return;
     this.#listener = undefined;
+    clearInterval(this.#ttlMonitor);
+    this.#ttlMonitor = undefined;
     const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
     this.#sockets.clear();

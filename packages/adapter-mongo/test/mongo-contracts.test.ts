@@ -15,7 +15,9 @@ import type { BureauFlowState, DomainError, StorePorts } from '@debtkit/core';
 import {
   CREATED_AT,
   aClient,
+  aDelivery,
   aTokenHash,
+  anEvent,
   aUser,
   anAccount,
   anId,
@@ -144,6 +146,37 @@ describe(`mongo store (${target})`, () => {
       expect(await indexNames()).to.deep.equal(first);
       const hash = (await admin.db(dbName).collection(COLLECTIONS.tokens).listIndexes().toArray()).find((i) => i['name'] === 'hash_unique');
       expect(hash?.['unique']).to.equal(true);
+    });
+  });
+
+  describe('retention of events and deliveries (TTL indexes)', () => {
+    let store: StorePorts;
+    let dbName: string;
+    beforeEach(async () => {
+      dbName = newDbName();
+      store = await makeStore(dbName);
+    });
+    afterEach(async () => {
+      await dropDatabase(store);
+      await store.close();
+    });
+
+    it('stores purge_at as a BSON date, and the TTL monitor removes what expired (wire-protocol test server only)', async function () {
+      const expired = await expectRight(store.events.append(anEvent(anId(1), { expires_at: '2000-01-01T00:00:00.000Z' as never })));
+      const kept = await expectRight(store.events.append(anEvent(anId(1))));
+      await expectRight(
+        store.webhookDeliveries.createMany([aDelivery(anId(1), anId(2), expired.id, { expires_at: '2000-01-01T00:00:00.000Z' as never }), aDelivery(anId(1), anId(2), kept.id)]),
+      );
+      const events = admin.db(dbName).collection<Stored>(COLLECTIONS.events);
+      const stored = await events.findOne({ _id: expired.id });
+      expect(stored?.['purge_at']).to.be.instanceOf(Date);
+      expect((stored?.['purge_at'] as Date).toISOString()).to.equal(expired.expires_at);
+      // A real server's monitor runs on its own every 60 s; only the test server can be asked to run it now.
+      if (server === undefined) this.skip();
+      expect(server.runTtlMonitor()).to.equal(2);
+      expect((await events.find({}).toArray()).map((d) => d._id)).to.deep.equal([kept.id]);
+      const deliveries = await admin.db(dbName).collection<Stored>(COLLECTIONS.webhookDeliveries).find({}).toArray();
+      expect(deliveries.map((d) => d['event_id'])).to.deep.equal([kept.id]);
     });
   });
 

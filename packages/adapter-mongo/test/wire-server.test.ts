@@ -416,3 +416,70 @@ describe('mongo wire-protocol test server, raw OP_MSG framing', () => {
     expect((reply as Document)['cursor'].firstBatch).to.deep.equal([{ _id: 'q' }]);
   });
 });
+
+describe('mongo wire-protocol test server, TTL indexes (as the MongoDB manual describes them)', () => {
+  let now = new Date('2026-03-15T12:00:00.000Z');
+  let server: WireServer;
+  let client: MongoClient;
+  let db: Db;
+
+  before(async () => {
+    server = await startWireServer({ now: () => now, ttlMonitorIntervalMs: 0 });
+    client = new MongoClient(server.url, { serverSelectionTimeoutMS: 2000 });
+    db = client.db('ttl_test');
+  });
+  beforeEach(() => {
+    server.reset();
+    now = new Date('2026-03-15T12:00:00.000Z');
+  });
+  after(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it('removes a document once its date plus expireAfterSeconds has passed; no date, no expiry', async () => {
+    const docs = db.collection<NumberId>('events');
+    await docs.createIndex({ purge_at: 1 }, { name: 'purge_at_ttl', expireAfterSeconds: 60 });
+    const at = (iso: string) => new Date(iso);
+    await docs.insertMany([
+      { _id: 1, purge_at: at('2026-03-15T11:58:59.000Z') },
+      { _id: 2, purge_at: at('2026-03-15T11:59:00.000Z') },
+      { _id: 3, purge_at: at('2026-03-15T12:30:00.000Z') },
+      { _id: 4, purge_at: '2026-03-01T00:00:00.000Z' },
+      { _id: 5 },
+      { _id: 6, purge_at: [at('2026-03-16T00:00:00.000Z'), at('2026-03-01T00:00:00.000Z')] },
+    ]);
+    expect(server.runTtlMonitor()).to.equal(2);
+    expect((await docs.find({}, { sort: { _id: 1 } }).toArray()).map((d) => d._id)).to.deep.equal([2, 3, 4, 5]);
+    now = new Date('2026-03-15T12:31:00.001Z');
+    expect(server.runTtlMonitor()).to.equal(2);
+    expect((await docs.find({}, { sort: { _id: 1 } }).toArray()).map((d) => d._id)).to.deep.equal([4, 5]);
+    const [index] = (await docs.listIndexes().toArray()).filter((i) => i['name'] === 'purge_at_ttl');
+    expect(index?.['expireAfterSeconds']).to.equal(60);
+  });
+
+  it('refuses what MongoDB refuses: a compound TTL index, TTL on _id, an out-of-range expireAfterSeconds', async () => {
+    const docs = db.collection<NumberId>('bad');
+    const codeOf = async (p: Promise<unknown>) => ((await rejectionOf(p)) as MongoServerError).codeName;
+    expect(await codeOf(docs.createIndex({ a: 1, b: 1 }, { expireAfterSeconds: 5 }))).to.equal('CannotCreateIndex');
+    expect(await codeOf(docs.createIndex({ _id: 1 }, { name: 'id_ttl', expireAfterSeconds: 5 }))).to.equal('InvalidIndexSpecificationOption');
+    expect(await codeOf(docs.createIndex({ a: 1 }, { expireAfterSeconds: -1 }))).to.equal('InvalidOptions');
+    expect(await codeOf(docs.createIndex({ a: 1 }, { expireAfterSeconds: 2_147_483_648 }))).to.equal('InvalidOptions');
+  });
+
+  it('runs the monitor on its interval', async () => {
+    const timed = await startWireServer({ now: () => new Date('2030-01-01T00:00:00.000Z'), ttlMonitorIntervalMs: 10 });
+    const other = new MongoClient(timed.url, { serverSelectionTimeoutMS: 2000 });
+    try {
+      const docs = other.db('ttl_timer').collection<NumberId>('t');
+      await docs.createIndex({ at: 1 }, { expireAfterSeconds: 0 });
+      await docs.insertOne({ _id: 1, at: new Date('2029-12-31T00:00:00.000Z') });
+      const deadline = Date.now() + 2000;
+      while ((await docs.countDocuments()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(await docs.countDocuments()).to.equal(0);
+    } finally {
+      await other.close();
+      await timed.stop();
+    }
+  });
+});

@@ -18,6 +18,7 @@ export * from './domain/payoff-comparison.js';
 export * from './domain/payoff-progress.js';
 export * from './domain/debt-calculator.js';
 export * from './domain/idempotency.js';
+export * from './domain/webhook.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';

@@ -33,6 +33,8 @@ export interface Config {
   readonly rateLimit: number;
   /** DESIGN 4.3: failed authentications per minute per client IP before 429; 0 disables. */
   readonly authFailureLimit: number;
+  /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (DESIGN 7.11). */
+  readonly webhookRetrySeconds?: ReadonlyArray<number>;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -79,6 +81,18 @@ const NonNegativeInt = new t.Type<number, string, unknown>(
   String,
 );
 
+/** `5,300,1800`: 1 to 20 whole numbers of seconds, each at most a week. */
+const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
+  'RetrySeconds',
+  (u): u is ReadonlyArray<number> => Array.isArray(u),
+  (u, c) => {
+    const parts = typeof u === 'string' ? u.split(',').map((p) => p.trim()) : [];
+    const ok = parts.length >= 1 && parts.length <= 20 && parts.every((p) => /^[0-9]{1,6}$/.test(p) && Number(p) <= 604_800);
+    return ok ? t.success(parts.map(Number)) : t.failure(u, c);
+  },
+  (a) => a.join(','),
+);
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -96,6 +110,7 @@ const Variables = t.partial({
   DEBTKIT_MAX_CONNECTIONS: variable(PositiveInt, 'must be a positive integer'),
   DEBTKIT_RATE_LIMIT: variable(NonNegativeInt, 'must be a whole number of requests per second (0 disables)'),
   DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
+  DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -135,6 +150,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxConnections: v.DEBTKIT_MAX_CONNECTIONS ?? 10_000,
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
+    ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
   });
 };
 

@@ -24,6 +24,10 @@ import type { Config } from './config.js';
 import type { RateLimits } from '../http/rate-limits.js';
 import { openRateLimits } from './rate-limit-backend.js';
 import { createMetrics, type Metrics } from '../http/metrics.js';
+import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery-worker.js';
+import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
+import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
+import { nodeSecretSource } from '../webhooks/webhook-secrets.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -36,6 +40,8 @@ export const HTTP = {
   RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
   /** The metrics registry `GET /metrics` serves; other parts inject it to count what they own. */
   Metrics: Symbol.for('debtkit.http.Metrics') as PortToken<Metrics>,
+  WebhookUrlGuard: Symbol.for('debtkit.http.WebhookUrlGuard') as PortToken<WebhookUrlGuard>,
+  DeliveryWorker: Symbol.for('debtkit.http.DeliveryWorker') as PortToken<DeliveryWorker>,
 } as const;
 
 /** A startup failure with a message meant for the operator (printed as one line, exit 1). */
@@ -67,6 +73,17 @@ export interface ContainerInput {
   readonly store: StorePorts;
   readonly logger: Logger;
   readonly clock?: Clock;
+  readonly webhooks?: WebhookRuntimeOptions;
+}
+
+/** What tests (and operators' embeddings) may change about webhook delivery. */
+export interface WebhookRuntimeOptions {
+  /** Name resolution for the SSRF guard (tests make a name resolve to 127.0.0.1). */
+  readonly resolveHost?: ResolveHost;
+  /** Time limit of one attempt; default 10 s (DESIGN 7.11). */
+  readonly timeoutMs?: number;
+  /** How often an idle worker looks for due deliveries; default 1 s. */
+  readonly pollMs?: number;
 }
 
 /** Typed lookup: a `PortToken<T>` resolves to a `T`. */
@@ -90,14 +107,37 @@ export const createContainer = (input: ContainerInput): Container => {
   container.bind(PORTS.PlanPaymentRepository).toResolvedValue((s: StorePorts) => s.planPayments, [HTTP.Store]);
   container.bind(PORTS.ContentRepository).toResolvedValue((s: StorePorts) => s.content, [HTTP.Store]);
   container.bind(PORTS.StoreHealth).toResolvedValue((s: StorePorts) => s.health, [HTTP.Store]);
+  container.bind(PORTS.EventOutbox).toResolvedValue((s: StorePorts) => s.events, [HTTP.Store]);
+  container.bind(PORTS.WebhookEndpointRepository).toResolvedValue((s: StorePorts) => s.webhookEndpoints, [HTTP.Store]);
+  container.bind(PORTS.WebhookDeliveryRepository).toResolvedValue((s: StorePorts) => s.webhookDeliveries, [HTTP.Store]);
+  const webhooks = input.webhooks ?? {};
+  container
+    .bind(HTTP.WebhookUrlGuard)
+    .toConstantValue(new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }));
+  container.bind(HTTP.DeliveryWorker).toResolvedValue(
+    (store: StorePorts, clock: Clock, guard: WebhookUrlGuard, config: Config, logger: Logger) => {
+      const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+      const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
+      return new DeliveryWorker(
+        { events: store.events, webhookEndpoints: store.webhookEndpoints, webhookDeliveries: store.webhookDeliveries, clock, send, logger },
+        {
+          timeoutMs,
+          ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
+          ...(webhooks.pollMs === undefined ? {} : { pollMs: webhooks.pollMs }),
+        },
+      );
+    },
+    [HTTP.Store, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger],
+  );
   // The sandbox bureau is the only bureau adapter there is; it serves production too until a real one exists.
   container.bind(PORTS.CreditBureau).toConstantValue(new SandboxCreditBureau());
 
   container
     .bind(HTTP.Application)
     .toResolvedValue(
-      (store: StorePorts, clock: Clock, bureau: CreditBureau) => createApplication({ ...store, clock, bureau }),
-      [HTTP.Store, PORTS.Clock, PORTS.CreditBureau],
+      (store: StorePorts, clock: Clock, bureau: CreditBureau, webhookUrls: WebhookUrlGuard) =>
+        createApplication({ ...store, clock, bureau, webhookUrls, secrets: nodeSecretSource }),
+      [HTTP.Store, PORTS.Clock, PORTS.CreditBureau, HTTP.WebhookUrlGuard],
     );
   container.bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
   container.bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { seedDemo, type Clock, type StorePorts, type UserId } from '@debtkit/core';
 import { hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
-import { HTTP, StartupError, createContainer, openStore, resolve, systemClock } from './container.js';
+import { HTTP, StartupError, createContainer, openStore, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
 import { DEFAULT_CONNECTION_RULES, applyConnectionRules, serverOptions, type ConnectionRules } from './connection-rules.js';
 
 /** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
@@ -112,6 +112,7 @@ export interface StartOptions {
   readonly graceMs?: number;
   /** Overrides of DESIGN 4.4's deadlines (tests use short ones); the connection cap defaults to the configuration's. */
   readonly connectionRules?: Partial<ConnectionRules>;
+  readonly webhooks?: WebhookRuntimeOptions;
 }
 
 const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
@@ -133,9 +134,11 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   try {
     const seeding = config.seed ? await seedPatiently(store, clock, logger, config.bootstrapToken) : undefined;
     const demo = seeding?.demo;
-    const container = createContainer({ config, store, logger, clock });
+    const container = createContainer({ config, store, logger, clock, ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }) });
     const app = resolve(container, HTTP.App);
     const rateLimits = resolve(container, HTTP.RateLimits);
+    // Every API process delivers webhooks; the store's leases keep them from sending one attempt twice.
+    const worker = resolve(container, HTTP.DeliveryWorker);
     const rules: ConnectionRules = { ...DEFAULT_CONNECTION_RULES, maxConnections: config.maxConnections, ...options.connectionRules };
     const server = createServer(serverOptions(rules), app.callback());
     applyConnectionRules(server, rules);
@@ -147,22 +150,24 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
       else res.once('finish', () => closing && server.closeIdleConnections());
     });
     const address = await listen(server, config.port, config.host);
+    worker.start();
 
     let stopped: Promise<void> | undefined;
     const shutdown = (): Promise<void> =>
       (stopped ??= new Promise<void>((resolvePromise) => {
         closing = true;
         seeding?.stop();
+        // No new attempts from now on; the ones in flight finish and are recorded before the store closes.
+        const workerStopped = worker.stop();
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
-          Promise.all([store.close(), rateLimits.close()]).then(
-            () => resolvePromise(),
-            (err: unknown) => {
+          workerStopped
+            .then(() => Promise.all([store.close(), rateLimits.close()]))
+            .then(() => resolvePromise(), (err: unknown) => {
               logger.error({ err }, 'closing the store failed');
               resolvePromise();
-            },
-          );
+            });
         });
         server.closeIdleConnections();
       }));

@@ -25,6 +25,7 @@ import {
   PingBody,
   describeGoodCondition,
   versioning,
+  MAX_WEBHOOK_URL_LENGTH,
 } from '@debtkit/core';
 import { API_ENDPOINTS } from '../http/routes/api-endpoints.js';
 import type { Endpoint } from '../http/routes/endpoint.js';
@@ -221,6 +222,7 @@ const ErrorBody = t.type(
 
 /** Schemas for the core codecs written by hand (io-ts cannot show their insides). */
 const namedSchemas = (name: string): JsonSchema | undefined => {
+  if (name === 'WebhookUrl') return { type: 'string', format: 'uri', maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'https:// (http:// too in sandbox); a public host in production' };
   if (name === 'Token') return { pattern: '^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$', description: 'dk_sandbox_ or dk_live_ and 43 base64url characters' };
   const factor = /^FactorObject<([a-z_]+)>$/.exec(name)?.[1];
   if (factor === undefined || !FactorName.is(factor)) return undefined;

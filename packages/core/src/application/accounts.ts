@@ -10,6 +10,7 @@ import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
 import { keepIfOwnerLives, retryOnConflict } from './race-guards.js';
+import { emitEvent } from './events.js';
 
 export const linkAccount =
   (deps: ApplicationDeps) =>
@@ -55,6 +56,7 @@ export const linkAccount =
         ),
       ),
       TE.map((a) => toAccountView(a, date)),
+      TE.chainFirst(emitEvent(deps, scope, 'account.created', 'account')),
     );
   };
 
@@ -91,7 +93,13 @@ export const updateAccount =
     return pipe(
       requireUser(deps, scope),
       TE.chain(() => retryOnConflict(() => patchAccountOnce(deps, scope, accountId, body, date))),
-      TE.map((a) => toAccountView(a, date)),
+      TE.chain(({ record, closing }) =>
+        pipe(
+          TE.right(toAccountView(record, date)),
+          // Only the PATCH that closes the account is account.closed; any other is account.updated (DESIGN 7.11).
+          TE.chainFirst(emitEvent(deps, scope, closing ? 'account.closed' : 'account.updated', 'account')),
+        ),
+      ),
     );
   };
 
@@ -103,18 +111,25 @@ const patchAccountOnce = (deps: ApplicationDeps, scope: UserScope, accountId: Ac
         TE.fromEither(
           pipe(
             body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
-            E.map((status): AccountPatch => {
+            E.map((status) => {
               const closing = status === 'closed' && current.status !== 'closed';
-              return {
+              const patch: AccountPatch = {
                 ...body,
                 status,
                 ...(closing ? { closed_at: date } : {}),
                 last_updated_at: date,
               };
+              return { patch, closing };
             }),
           ),
         ),
-        TE.chain((patch) => pipe(deps.accounts.update(scope.userId, accountId, current.version, patch), orNotFound('Account'))),
+        TE.chain(({ patch, closing }) =>
+          pipe(
+            deps.accounts.update(scope.userId, accountId, current.version, patch),
+            orNotFound('Account'),
+            TE.map((record) => ({ record, closing })),
+          ),
+        ),
       ),
     ),
   );

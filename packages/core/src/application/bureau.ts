@@ -19,10 +19,11 @@ import {
   flowStatus,
   transition,
 } from '../domain/bureau-flow.machine.js';
-import { creditScoreFields } from '../domain/credit-score.js';
+import { creditScoreFields, toCreditScoreView } from '../domain/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
 import { ApplicationDeps, UserScope, nowStamp, requireUser, today } from './deps.js';
 import { keepIfOwnerLives } from './race-guards.js';
+import { emitEvent } from './events.js';
 
 export interface BureauStatus {
   readonly status: 'initial' | 'pending' | 'authenticated';
@@ -164,7 +165,7 @@ export const submitBureauIdentity =
               TE.bind('report', ({ accounts }) => deps.bureau.fetchReport(flow.user, accounts, date)),
               TE.bind('previous', () => deps.creditScores.latest(scope.userId)),
               TE.bind('state', () => save(deps, scope, flow, next)),
-              TE.chainFirst(({ report, previous }) =>
+              TE.bind('score', ({ report, previous }) =>
                 deps.creditScores.add({
                   ...creditScoreFields(
                     report,
@@ -188,7 +189,9 @@ export const submitBureauIdentity =
                   () => deps.creditScores.deleteAllForUser(scope.userId),
                 )(undefined),
               ),
+              TE.chainFirst(({ score }) => emitEvent(deps, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
               TE.map(({ state }) => statusOf(state)),
+              TE.chainFirst(emitEvent(deps, scope, 'bureau_auth.completed', 'bureau_status')),
             ),
           ),
         ),

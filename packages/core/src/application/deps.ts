@@ -4,6 +4,9 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorePorts } from '../ports/tokens.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
+import type { SecretSource } from '../ports/secret-source.js';
+import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
+import type { Versioning } from '../versioning/versions.js';
 import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
 import { DomainError, notFound } from '../domain/errors.js';
@@ -17,6 +20,12 @@ import { DEFAULT_PAGE_LIMIT } from './requests.js';
 export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health' | 'idempotency'> {
   readonly clock: Clock;
   readonly bureau: CreditBureau;
+  /** Webhook signing secrets; default: Web Crypto's `getRandomValues` (webhook-endpoints.ts). */
+  readonly secrets?: SecretSource;
+  /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
+  readonly webhookUrls?: WebhookUrlPolicy;
+  /** The registry events are rendered with; default: the production `versioning`. */
+  readonly versioning?: Versioning;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */

@@ -11,6 +11,8 @@ import * as plans from './payment-plans.js';
 import * as payoffPlanning from './payoff-planning.js';
 import * as content from './content.js';
 import * as calculator from './debt-calculator.js';
+import * as events from './events.js';
+import * as webhooks from './webhook-endpoints.js';
 
 export * from './deps.js';
 export * from './requests.js';
@@ -24,6 +26,9 @@ export * from './payoff-planning.js';
 export * from './demo-seed.js';
 export * from './content.js';
 export * from './debt-calculator.js';
+export * from './events.js';
+export * from './webhook-endpoints.js';
+export * from './webhook-requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({
@@ -56,6 +61,14 @@ export const createApplication = (deps: ApplicationDeps) => ({
   listArticles: content.listArticles(deps),
   getArticle: content.getArticle(deps),
   calculateDebt: calculator.calculateDebt(deps),
+  listEvents: events.listEvents(deps),
+  getEvent: events.getEvent(deps),
+  createWebhookEndpoint: webhooks.createWebhookEndpoint(deps),
+  listWebhookEndpoints: webhooks.listWebhookEndpoints(deps),
+  getWebhookEndpoint: webhooks.getWebhookEndpoint(deps),
+  updateWebhookEndpoint: webhooks.updateWebhookEndpoint(deps),
+  deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint(deps),
+  listWebhookDeliveries: webhooks.listWebhookDeliveries(deps),
 });
 
 export type Application = ReturnType<typeof createApplication>;

@@ -12,6 +12,7 @@ import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-pla
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
 import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
 import { keepIfOwnerLives, undoThenFail } from './race-guards.js';
+import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
@@ -134,6 +135,7 @@ export const createPaymentPlan =
         ),
       ),
       TE.map(toPlanView),
+      TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')),
     );
   };
 
@@ -167,9 +169,16 @@ export const deletePaymentPlan =
     pipe(
       requireUser(deps, scope),
       TE.chain(() => pipe(deps.paymentPlans.beginDelete(scope.userId, planId), orNotFound('Payment plan'))),
-      TE.chain(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
-      TE.chain(() => deps.paymentPlans.delete(scope.userId, planId)),
-      TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
+      TE.chainFirst(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
+      // Emitted once, with the plan's last state, by the DELETE that removed it; a racing DELETE that lost gets 404.
+      TE.chain((plan) =>
+        pipe(
+          deps.paymentPlans.delete(scope.userId, planId),
+          TE.chain((deleted) =>
+            deleted ? emitEvent(deps, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan)) : TE.left(notFound('Payment plan not found')),
+          ),
+        ),
+      ),
     );
 
 /**
@@ -211,6 +220,7 @@ export const recordPlanPayment =
         );
       }),
       TE.map(toPaymentView),
+      TE.chainFirst(emitEvent(deps, scope, 'plan_payment.created', 'plan_payment')),
     );
   };
 

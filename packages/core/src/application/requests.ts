@@ -171,7 +171,7 @@ export const QueryInt = (min: number, max: number) =>
     String,
   );
 
-const QueryId = new t.Type<Id, string, unknown>(
+export const QueryId = new t.Type<Id, string, unknown>(
   'Id',
   Id.is,
   (u, c) =>
@@ -181,7 +181,7 @@ const QueryId = new t.Type<Id, string, unknown>(
   String,
 );
 
-const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
+export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
 export type PageQuery = t.TypeOf<typeof PageQuery>;
 export const AccountListQuery = strictObject('AccountListQuery', {}, { ...pageFields, type: AccountType, status: AccountStatus });

@@ -7,6 +7,7 @@ import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
 import { ApplicationDeps, PageInput, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+import { emitEvent } from './events.js';
 
 export const createUser =
   (deps: ApplicationDeps) =>
@@ -50,12 +51,17 @@ export const deleteUser =
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
     pipe(
       pipe(deps.users.beginDelete(scope.clientId, scope.userId), orNotFound('User')),
-      TE.chain(() => deps.planPayments.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.creditScores.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.bureauFlows.deleteForUser(scope.userId)),
-      TE.chain(() => deps.accounts.deleteAllForUser(scope.userId)),
-      TE.chain(() => deps.users.delete(scope.clientId, scope.userId)),
-      TE.map(() => undefined),
+      TE.chainFirst(() => deps.planPayments.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.creditScores.deleteAllForUser(scope.userId)),
+      TE.chainFirst(() => deps.bureauFlows.deleteForUser(scope.userId)),
+      TE.chainFirst(() => deps.accounts.deleteAllForUser(scope.userId)),
+      // user.deleted only, with the user's last state, and only from the DELETE that removed it (two racing DELETEs emit one event).
+      TE.chain((user) =>
+        pipe(
+          deps.users.delete(scope.clientId, scope.userId),
+          TE.chain((removed) => (removed ? emitEvent(deps, scope, 'user.deleted', 'user')(toUserView(user)) : TE.right(undefined))),
+        ),
+      ),
     );
 

@@ -13,3 +13,8 @@ export * from './credit-bureau.js';
 export * from './store-health.js';
 export * from './idempotency-store.js';
 export * from './tokens.js';
+export * from './event-outbox.js';
+export * from './webhook-endpoint-repository.js';
+export * from './webhook-delivery-repository.js';
+export * from './webhook-url-policy.js';
+export * from './secret-source.js';

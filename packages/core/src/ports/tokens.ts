@@ -15,6 +15,9 @@ import type { ContentRepository } from './content-repository.js';
 import type { CreditBureau } from './credit-bureau.js';
 import type { StoreHealth } from './store-health.js';
 import type { IdempotencyStore } from './idempotency-store.js';
+import type { EventOutbox } from './event-outbox.js';
+import type { WebhookEndpointRepository } from './webhook-endpoint-repository.js';
+import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
 
 export type PortToken<T> = symbol & { readonly __port?: T };
 const token = <T>(name: string): PortToken<T> => Symbol.for(`debtkit.${name}`) as PortToken<T>;
@@ -33,6 +36,9 @@ export const PORTS = {
   CreditBureau: token<CreditBureau>('CreditBureau'),
   StoreHealth: token<StoreHealth>('StoreHealth'),
   IdempotencyStore: token<IdempotencyStore>('IdempotencyStore'),
+  EventOutbox: token<EventOutbox>('EventOutbox'),
+  WebhookEndpointRepository: token<WebhookEndpointRepository>('WebhookEndpointRepository'),
+  WebhookDeliveryRepository: token<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
 } as const;
 
 /** Every storage port an adapter provides, in one record (what a store adapter factory returns). */
@@ -49,6 +55,9 @@ export interface StorePorts {
   readonly health: StoreHealth;
   /** Idempotency keys of POST requests (DESIGN 4.2). */
   readonly idempotency: IdempotencyStore;
+  readonly events: EventOutbox;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
   /** Release connections (no-op for memory). */
   close(): Promise<void>;
 }

@@ -21,3 +21,4 @@ export { storeHealthContract } from './store-health.contract.js';
 export { concurrencyContract } from './concurrency.contract.js';
 export { idempotencyStoreContract } from './idempotency-store.contract.js';
 export { interleavingStore } from './interleaving-store.js';
+export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';

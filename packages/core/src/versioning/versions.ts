@@ -41,6 +41,11 @@ export const ResponseKind = t.keyof(
     article: null,
     article_list: null,
     ping: null,
+    event: null,
+    event_list: null,
+    webhook_endpoint: null,
+    webhook_endpoint_list: null,
+    webhook_delivery_list: null,
   },
   'ResponseKind',
 );

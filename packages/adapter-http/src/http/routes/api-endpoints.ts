@@ -39,6 +39,7 @@ import {
   nullable,
 } from '@debtkit/core';
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
+import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
 
 const scope = (input: EndpointInput<unknown, unknown>) => ({ clientId: input.client.id, userId: input.ids['id']! });
 
@@ -228,4 +229,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     status: 200, response: { kind: 'article', codec: Article }, errors: ['validation_error', 'not_found'],
     run: (app, i) => app.getArticle(i.ids['article_id']!),
   }),
+
+  // Events and webhook endpoints (DESIGN 7.11)
+  ...WEBHOOK_API_ENDPOINTS,
 ];

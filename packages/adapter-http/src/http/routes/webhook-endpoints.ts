@@ -1,0 +1,74 @@
+/**
+ * The events and webhook endpoints API (DESIGN 7.11), as entries of the
+ * endpoint table: `api-endpoints.ts` lists them with the rest, so the router
+ * and the OpenAPI document read them as they read every other endpoint.
+ */
+import * as t from 'io-ts';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import {
+  CreateWebhookEndpointBody,
+  CreatedWebhookEndpoint,
+  EventListQuery,
+  PageQuery,
+  PatchWebhookEndpointBody,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEvent,
+  type Page,
+} from '@debtkit/core';
+import { Endpoint, endpoint } from './endpoint.js';
+
+const paged =
+  (items: string) =>
+  <A>(page: Page<A>) => ({ [items]: page.items, has_more: page.hasMore });
+
+const pagedCodec = (items: string, item: t.Mixed) => t.type({ [items]: t.array(item), has_more: t.boolean }, `${item.name}List`);
+
+const ENDPOINT_ERRORS = ['not_found', 'validation_error'] as const;
+
+export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
+  endpoint({
+    method: 'GET', path: '/api/events', summary: 'List events of the last 30 days, ascending by id', tag: 'Events', pathIds: [], query: EventListQuery,
+    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent) }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listEvents(i.client.id, i.query), TE.map(paged('events'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/events/:event_id', summary: 'Retrieve an event', tag: 'Events', pathIds: ['event_id'],
+    status: 200, response: { kind: 'event', codec: WebhookEvent }, errors: ENDPOINT_ERRORS,
+    run: (app, i) => app.getEvent(i.client.id, i.ids['event_id']!),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
+    pathIds: [], body: CreateWebhookEndpointBody,
+    status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error'],
+    run: (app, i) => app.createWebhookEndpoint(i.client.id, i.body),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/webhook_endpoints', summary: 'List webhook endpoints', tag: 'Webhooks', pathIds: [], query: PageQuery,
+    status: 200, response: { kind: 'webhook_endpoint_list', codec: pagedCodec('webhook_endpoints', WebhookEndpoint) }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listWebhookEndpoints(i.client.id, i.query), TE.map(paged('webhook_endpoints'))),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Retrieve a webhook endpoint', tag: 'Webhooks', pathIds: ['endpoint_id'],
+    status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: ENDPOINT_ERRORS,
+    run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids['endpoint_id']!),
+  }),
+  endpoint({
+    method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description or status of a webhook endpoint', tag: 'Webhooks',
+    pathIds: ['endpoint_id'], body: PatchWebhookEndpointBody,
+    status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids['endpoint_id']!, i.body),
+  }),
+  endpoint({
+    method: 'DELETE', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Delete a webhook endpoint and its deliveries', tag: 'Webhooks',
+    pathIds: ['endpoint_id'], status: 204, errors: ENDPOINT_ERRORS,
+    run: (app, i) => app.deleteWebhookEndpoint(i.client.id, i.ids['endpoint_id']!),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/webhook_endpoints/:endpoint_id/deliveries', summary: 'Deliveries of events to a webhook endpoint', tag: 'Webhooks',
+    pathIds: ['endpoint_id'], query: PageQuery,
+    status: 200, response: { kind: 'webhook_delivery_list', codec: pagedCodec('deliveries', WebhookDelivery) }, errors: ENDPOINT_ERRORS,
+    run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids['endpoint_id']!, i.query), TE.map(paged('deliveries'))),
+  }),
+];

@@ -1,0 +1,207 @@
+/**
+ * The webhook delivery worker (DESIGN 7.11), run by every API process: it
+ * fans new events out into deliveries, claims due deliveries with a lease (so
+ * processes sharing a store never send the same attempt at once), signs each
+ * with Standard Webhooks, sends it, and records the attempt: succeeded on a
+ * 2xx, else retried after the next delay, `failed` after the last.
+ *
+ * At most `concurrency` attempts are in flight, and at most one per endpoint
+ * per process, so a slow receiver holds one slot, never the others' turn.
+ * `stop()` lets the attempts in flight finish and be recorded, then resolves.
+ */
+import { randomUUID } from 'node:crypto';
+import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Logger } from 'pino';
+import { Webhook } from 'standardwebhooks';
+import {
+  fanOutEvents,
+  nextDeliveryState,
+  toEventView,
+  type Clock,
+  type DomainError,
+  type EventOutbox,
+  type Id,
+  type Timestamp,
+  type WebhookDeliveryRecord,
+  type WebhookDeliveryRepository,
+  type WebhookEndpointRepository,
+} from '@debtkit/core';
+import type { SendWebhook } from './webhook-sender.js';
+
+/** DESIGN 7.11: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
+export const DEFAULT_WEBHOOK_RETRY_SECONDS: ReadonlyArray<number> = [5, 300, 1800, 7200, 18000, 36000, 36000];
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
+/** How long a disabled endpoint's pending delivery waits before it is looked at again (it counts no attempt). */
+const DISABLED_RECHECK_MS = 60_000;
+/** Events fanned out per pass. */
+const FAN_OUT_BATCH = 100;
+
+export interface DeliveryWorkerDeps {
+  readonly events: EventOutbox;
+  readonly webhookEndpoints: WebhookEndpointRepository;
+  readonly webhookDeliveries: WebhookDeliveryRepository;
+  readonly clock: Clock;
+  readonly send: SendWebhook;
+  readonly logger?: Logger;
+}
+
+export interface DeliveryWorkerOptions {
+  readonly retrySeconds?: ReadonlyArray<number>;
+  readonly concurrency?: number;
+  /** The send's own time limit; the lease outlives it by a margin. */
+  readonly timeoutMs?: number;
+  /** How often an idle worker looks for due deliveries. */
+  readonly pollMs?: number;
+}
+
+const orThrow = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
+  const result = await task();
+  if (E.isLeft(result)) throw Object.assign(new Error(result.left.message), { domainError: result.left });
+  return result.right;
+};
+
+export class DeliveryWorker {
+  private readonly retrySeconds: ReadonlyArray<number>;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  /** Attempts in flight, by delivery id, with their endpoint. */
+  private readonly inFlight = new Map<Id, { readonly endpointId: Id; readonly done: Promise<void> }>();
+  private running = false;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping: Promise<number> | undefined;
+  private stopped: Promise<void> | undefined;
+
+  constructor(
+    private readonly deps: DeliveryWorkerDeps,
+    options: DeliveryWorkerOptions = {},
+  ) {
+    this.retrySeconds = options.retrySeconds ?? DEFAULT_WEBHOOK_RETRY_SECONDS;
+    this.concurrency = options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
+    // Outlives the attempt (bounded by the timeout) and its recording; a process that dies
+    // mid-attempt delays that delivery by this much at most.
+    this.leaseMs = (options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS) + 5_000;
+    this.pollMs = options.pollMs ?? 1000;
+  }
+
+  /** Poll until `stop()`. */
+  start(): void {
+    if (this.running || this.stopped !== undefined) return;
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stop polling, let the attempts in flight finish and be recorded. Idempotent. */
+  stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    return (this.stopped ??= (async () => {
+      await this.pumping?.catch(() => undefined);
+      await Promise.all([...this.inFlight.values()].map((f) => f.done));
+    })());
+  }
+
+  /**
+   * Fan out, then start as many due attempts as there are free slots.
+   * Answers how many attempts it started. Serialised: a call while one runs waits for it.
+   */
+  pump(): Promise<number> {
+    const previous = this.pumping ?? Promise.resolve(0);
+    const next = previous.catch(() => 0).then(() => this.pumpOnce());
+    this.pumping = next;
+    return next;
+  }
+
+  /** Until nothing is due and nothing in flight (tests: every due attempt made and recorded). */
+  async drain(): Promise<void> {
+    for (;;) {
+      const started = await this.pump();
+      if (this.inFlight.size === 0 && started === 0) return;
+      if (this.inFlight.size > 0) await Promise.race([...this.inFlight.values()].map((f) => f.done));
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.pump().then(
+        () => this.schedule(this.pollMs),
+        (err: unknown) => {
+          this.deps.logger?.warn({ err }, 'webhook worker pass failed; trying again');
+          this.schedule(this.pollMs);
+        },
+      );
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async pumpOnce(): Promise<number> {
+    if (this.stopped !== undefined) return 0;
+    await orThrow(fanOutEvents(this.deps)(FAN_OUT_BATCH));
+    let started = 0;
+    while (this.inFlight.size < this.concurrency && this.stopped === undefined) {
+      const now = this.deps.clock.now();
+      const token = randomUUID();
+      const busy = [...new Set([...this.inFlight.values()].map((f) => f.endpointId))];
+      const claimed = await orThrow(
+        this.deps.webhookDeliveries.claimDue(now, { token, until: new Date(now.getTime() + this.leaseMs).toISOString() as Timestamp }, busy),
+      );
+      if (O.isNone(claimed)) break;
+      const delivery = claimed.value;
+      const done = this.attempt(delivery, token)
+        .catch((err: unknown) => this.deps.logger?.error({ err, delivery: delivery.id }, 'webhook attempt could not be recorded; the lease will expire and it is tried again'))
+        .finally(() => {
+          this.inFlight.delete(delivery.id);
+          // A slot is free: look for the next due attempt now rather than at the next poll.
+          if (this.running) this.schedule(0);
+        });
+      this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, done });
+      started += 1;
+    }
+    return started;
+  }
+
+  private async attempt(delivery: WebhookDeliveryRecord, token: string): Promise<void> {
+    const { deps } = this;
+    const now = deps.clock.now();
+    const endpoint = await orThrow(deps.webhookEndpoints.get(delivery.client_id, delivery.endpoint_id));
+    const event = await orThrow(deps.events.get(delivery.client_id, delivery.event_id, now));
+    if (O.isNone(endpoint) || O.isNone(event)) {
+      // The endpoint was deleted, or the event expired: nothing can be sent any more.
+      await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'failed', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
+      return;
+    }
+    if (endpoint.value.status === 'disabled') {
+      await orThrow(
+        deps.webhookDeliveries.complete(delivery.id, token, {
+          status: 'pending',
+          attempts: delivery.attempts,
+          last_response_status: delivery.last_response_status,
+          next_attempt_at: new Date(now.getTime() + DISABLED_RECHECK_MS).toISOString() as Timestamp,
+        }),
+      );
+      return;
+    }
+    // The same id on every attempt of this event to this endpoint: receivers de-duplicate by it.
+    const messageId = `msg_${delivery.event_id}_${delivery.endpoint_id}`;
+    const body = JSON.stringify(toEventView(event.value));
+    const signature = new Webhook(endpoint.value.secret).sign(messageId, now, body);
+    const result = await deps.send({
+      url: endpoint.value.url,
+      body,
+      headers: { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+    });
+    const status = 'status' in result ? result.status : null;
+    const succeeded = status !== null && status >= 200 && status < 300;
+    const attempts = delivery.attempts + 1;
+    const next = nextDeliveryState(succeeded, attempts, this.retrySeconds, deps.clock.now());
+    if (!succeeded) deps.logger?.info({ delivery: delivery.id, attempts, status, error: 'error' in result ? result.error : undefined }, 'webhook attempt failed');
+    const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
+    if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
+  }
+}

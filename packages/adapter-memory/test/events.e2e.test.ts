@@ -1,0 +1,61 @@
+/**
+ * Events recorded by the use cases (DESIGN 7.11), with no HTTP: the object is
+ * rendered in the client's pinned API version through the versioning registry,
+ * and a change that fails records nothing.
+ */
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { createApplication, makeVersioning, renameField, type DomainError, type Id, type Timestamp } from '@debtkit/core';
+import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
+
+const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
+const run = async <A>(te: TE.TaskEither<DomainError, A>): Promise<A> => {
+  const r = await te();
+  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`);
+  return r.right;
+};
+
+/** A registry where 2025-01-01 renamed the account's `alias` to `nickname`. */
+const registry = makeVersioning([
+  { version: '2024-07-01', changes: [] },
+  { version: '2025-01-01', changes: [{ version: '2025-01-01', description: 'alias → nickname', transforms: { account: renameField('nickname', 'alias') } }] },
+]);
+
+describe('events recorded by the use cases', () => {
+  const setUp = async (pinned: string) => {
+    const store = createMemoryStore();
+    const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), versioning: registry });
+    const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: pinned, created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
+    const user = await run(app.createUser(client.id, { last_name: 'Doe' }));
+    return { store, app, scope: { clientId: client.id, userId: user.id } };
+  };
+  const body = { name: 'Card', type: 'loan' as const, subtype: 'credit_card_loan' as const, balance: 100 as never, nickname: 'Main' };
+
+  it("renders the object in the client's pinned version, and says which", async () => {
+    const old = await setUp('2024-07-01');
+    const account = await run(old.app.linkAccount(old.scope, body));
+    expect(account).to.have.property('nickname', 'Main');
+    const [event] = (await run(old.app.listEvents(old.scope.clientId, {}))).items;
+    expect(event?.api_version).to.equal('2024-07-01');
+    expect(event?.data.object).to.include({ alias: 'Main', id: account.id }).and.not.have.property('nickname');
+
+    const current = await setUp('2025-01-01');
+    await run(current.app.linkAccount(current.scope, body));
+    const [latest] = (await run(current.app.listEvents(current.scope.clientId, {}))).items;
+    expect(latest?.api_version).to.equal('2025-01-01');
+    expect(latest?.data.object).to.include({ nickname: 'Main' }).and.not.have.property('alias');
+  });
+
+  it('a change that fails records no event; closing is account.closed only', async () => {
+    const { app, scope } = await setUp('2025-01-01');
+    const account = await run(app.linkAccount(scope, body));
+    expect(E.isLeft(await app.updateAccount(scope, 999 as Id, { nickname: 'x' })())).to.equal(true);
+    expect(E.isLeft(await app.deletePaymentPlan(scope, 5 as Id)())).to.equal(true);
+    expect(E.isLeft(await app.deleteUser({ ...scope, userId: 77 as Id })())).to.equal(true);
+    await run(app.updateAccount(scope, account.id, { status: 'closed' }));
+    expect(E.isLeft(await app.updateAccount(scope, account.id, { status: 'active' })())).to.equal(true);
+    const types = (await run(app.listEvents(scope.clientId, {}))).items.map((e) => e.type);
+    expect(types).to.deep.equal(['account.created', 'account.closed']);
+  });
+});

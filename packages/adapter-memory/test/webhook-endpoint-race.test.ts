@@ -1,0 +1,68 @@
+/**
+ * DESIGN 4.5 on the memory store with forced interleaving: another update lands
+ * between the use case's read of a webhook endpoint and its write. The
+ * compare-and-set notices, the use case reads again and retries, and neither
+ * change is lost; a race lost every time is `conflict`.
+ */
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { createApplication, type DomainError, type Timestamp, type WebhookEndpointRepository } from '@debtkit/core';
+import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
+
+const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
+const run = async <A>(te: TE.TaskEither<DomainError, A>): Promise<A> => {
+  const r = await te();
+  if (E.isLeft(r)) throw new Error(`expected Right, got ${JSON.stringify(r.left)}`);
+  return r.right;
+};
+
+/** The store's endpoints, with `interfere` run after each read completes and before the caller goes on. */
+const interleaved = (inner: WebhookEndpointRepository, interfere: () => Promise<void>): WebhookEndpointRepository => ({
+  create: (e) => inner.create(e),
+  list: (c, p) => inner.list(c, p),
+  listEnabled: (c) => inner.listEnabled(c),
+  update: (c, id, v, p) => inner.update(c, id, v, p),
+  delete: (c, id) => inner.delete(c, id),
+  get: (c, id) => async () => {
+    const read = await inner.get(c, id)();
+    await interfere();
+    return read;
+  },
+});
+
+describe('webhook endpoint update under forced interleaving (memory store)', () => {
+  const setUp = async (interferences: number) => {
+    const store = createMemoryStore();
+    const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
+    const plain = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
+    const endpoint = await run(plain.createWebhookEndpoint(client.id, { url: 'https://example.com/h' }));
+    let left = interferences;
+    let n = 0;
+    const racing = createApplication({
+      ...store,
+      webhookEndpoints: interleaved(store.webhookEndpoints, async () => {
+        if (left-- > 0) await run(plain.updateWebhookEndpoint(client.id, endpoint.id, { description: `other ${++n}` }));
+      }),
+      clock,
+      bureau: new SandboxCreditBureau(),
+    });
+    return { store, client, endpoint, racing };
+  };
+
+  it('a write that lands between the read and the write is kept: the use case retries from the new version', async () => {
+    const { store, client, endpoint, racing } = await setUp(1);
+    const result = await run(racing.updateWebhookEndpoint(client.id, endpoint.id, { status: 'disabled' }));
+    expect(result).to.include({ status: 'disabled', description: 'other 1' });
+    const stored = await store.webhookEndpoints.get(client.id, endpoint.id)();
+    expect(E.isRight(stored) && stored.right._tag === 'Some' ? stored.right.value : undefined).to.include({ status: 'disabled', description: 'other 1', version: 3 });
+  });
+
+  it('a race lost on every try is 409 conflict, and its change is not applied', async () => {
+    const { store, client, endpoint, racing } = await setUp(100);
+    const result = await racing.updateWebhookEndpoint(client.id, endpoint.id, { status: 'disabled' })();
+    expect(E.isLeft(result) ? result.left._tag : 'right').to.equal('conflict');
+    const stored = await store.webhookEndpoints.get(client.id, endpoint.id)();
+    expect(E.isRight(stored) && stored.right._tag === 'Some' ? stored.right.value.status : undefined).to.equal('enabled');
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * `EventOutbox` on MongoDB: collection `events`, `_id` = the event id, every
+ * read scoped to the owning client and to unexpired events.
+ */
+import type * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+import { EventDocument } from './mongo-webhook-documents.js';
+
+const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
+
+export class MongoEventOutbox implements EventOutbox {
+  private readonly events: MongoRecordCollection<EventRecord>;
+
+  constructor(ctx: MongoContext) {
+    this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
+  }
+
+  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
+    return this.events.task(async () => this.events.insert({ ...event, id: await this.events.nextId(), fanned_out: false } as EventRecord));
+  }
+
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {
+    return this.events.task(() => this.events.findOne({ client_id: clientId, _id: eventId, ...unexpired(now) }));
+  }
+
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>> {
+    return this.events.task(() =>
+      this.events.findPage(
+        {
+          client_id: clientId,
+          ...unexpired(now),
+          ...(filter.type === undefined ? {} : { type: filter.type }),
+          ...(filter.user_id === undefined ? {} : { 'data.user_id': filter.user_id }),
+        },
+        page,
+      ),
+    );
+  }
+
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+    return this.events.task(async () => (await this.events.findPage({ fanned_out: false, ...unexpired(now) }, { limit })).items);
+  }
+
+  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void> {
+    return this.events.task(async () => {
+      await this.events.findOneAndUpdate({ _id: eventId }, { $set: { fanned_out: true } });
+    });
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * `WebhookDeliveryRepository` on MongoDB: collection `webhook_deliveries`,
+ * `_id` = the delivery id, a unique index on (endpoint, event). A claim is one
+ * `findOneAndUpdate` that takes the lease only if no unexpired lease is held,
+ * so processes sharing the database never send the same attempt at once; the
+ * outcome is recorded only under the same lease token.
+ */
+import * as O from 'fp-ts/lib/Option.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { Collection } from 'mongodb';
+import type {
+  ClientId,
+  DeliveryLease,
+  DeliveryOutcome,
+  DomainError,
+  Id,
+  NewWebhookDelivery,
+  Page,
+  PageRequest,
+  WebhookDeliveryRecord,
+  WebhookDeliveryRepository,
+} from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import type { MongoContext } from './mongo-context.js';
+import type { StoredDocument } from './mongo-document-codec.js';
+import { isDuplicateKeyError } from './mongo-errors.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
+import { WebhookDeliveryDocument } from './mongo-webhook-documents.js';
+
+export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository {
+  private readonly deliveries: MongoRecordCollection<WebhookDeliveryRecord>;
+  private readonly raw: Collection<StoredDocument>;
+
+  constructor(private readonly ctx: MongoContext) {
+    this.deliveries = new MongoRecordCollection(ctx, COLLECTIONS.webhookDeliveries, WebhookDeliveryDocument);
+    this.raw = ctx.db.collection(COLLECTIONS.webhookDeliveries);
+  }
+
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void> {
+    return this.deliveries.task(async () => {
+      for (const d of deliveries) {
+        try {
+          await this.deliveries.insert({
+            ...d,
+            id: await this.deliveries.nextId(),
+            status: 'pending',
+            attempts: 0,
+            last_response_status: null,
+            lease_until: null,
+            lease_token: null,
+          });
+        } catch (error) {
+          // The pair exists: another fan-out of the same event got there first.
+          if (!isDuplicateKeyError(error)) throw error;
+        }
+      }
+    });
+  }
+
+  claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
+    const at = now.toISOString();
+    return this.deliveries.task(async () => {
+      const document = await this.raw.findOneAndUpdate(
+        {
+          status: 'pending',
+          next_attempt_at: { $lte: at },
+          expires_at: { $gt: at },
+          ...(busyEndpoints.length === 0 ? {} : { endpoint_id: { $nin: [...busyEndpoints] } }),
+          $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
+        },
+        { $set: { lease_until: lease.until, lease_token: lease.token } },
+        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
+      );
+      return document === null ? O.none : O.some(WebhookDeliveryDocument.decode(document));
+    });
+  }
+
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean> {
+    return this.deliveries.task(async () => {
+      const updated = await this.deliveries.findOneAndUpdate(
+        { _id: deliveryId, lease_token: leaseToken },
+        { $set: { ...outcome, lease_until: null, lease_token: null } },
+      );
+      return O.isSome(updated);
+    });
+  }
+
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
+    return this.deliveries.task(() =>
+      this.deliveries.findPage({ client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page),
+    );
+  }
+
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number> {
+    return this.deliveries.task(() => this.deliveries.deleteMany({ client_id: clientId, endpoint_id: endpointId }));
+  }
+}

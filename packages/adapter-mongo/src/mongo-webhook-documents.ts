@@ -1,0 +1,21 @@
+/**
+ * Persistence codecs of events and deliveries: the record with `_id` as usual,
+ * plus `purge_at`, the BSON date copy of `expires_at` that the TTL indexes
+ * (mongo-collections.ts) expire on. It is dropped again when reading.
+ */
+import type { Document } from 'mongodb';
+import { EventRecord, WebhookDeliveryRecord } from '@debtkit/core';
+import { COLLECTIONS } from './mongo-collections.js';
+import { documentCodec, type DocumentCodec } from './mongo-document-codec.js';
+
+const withPurgeDate = <A extends { readonly expires_at: string }>(base: DocumentCodec<A>): DocumentCodec<A> => ({
+  ...base,
+  encode: (record) => ({ ...base.encode(record), purge_at: new Date(record.expires_at) }),
+  decode: (document: Document) => {
+    const { purge_at: _purgeAt, ...rest } = document;
+    return base.decode(rest);
+  },
+});
+
+export const EventDocument = withPurgeDate(documentCodec(COLLECTIONS.events, EventRecord, 'id'));
+export const WebhookDeliveryDocument = withPurgeDate(documentCodec(COLLECTIONS.webhookDeliveries, WebhookDeliveryRecord, 'id'));

@@ -1,0 +1,63 @@
+/**
+ * Events (DESIGN 7.11): each use case that makes a change records its event
+ * with `emitEvent`, as the last step of its pipeline, so an event exists only
+ * for a change that was made. The event's object is rendered once, in the
+ * client's pinned API version, and stored that way.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../domain/errors.js';
+import { EVENT_RETENTION_MS, EventType, WebhookEvent, toEventView } from '../domain/webhook.js';
+import type { ClientId, Id, Timestamp } from '../domain/primitives.js';
+import type { Page } from '../ports/paging.js';
+import { type ResponseKind, versioning as productionVersioning } from '../versioning/versions.js';
+import type { EventListQuery } from './webhook-requests.js';
+import { ApplicationDeps, UserScope, mapPage, orNotFound, toPageRequest } from './deps.js';
+
+const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * Record the event of a change the caller has just made. `object` is the
+ * resource in the latest shape, as the endpoint of `kind` answers it.
+ * @example pipe(createPlan, TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
+ */
+export const emitEvent =
+  (deps: ApplicationDeps, scope: UserScope, type: EventType, kind: ResponseKind) =>
+  <A>(object: A): TE.TaskEither<DomainError, void> => {
+    const now = deps.clock.now();
+    return pipe(
+      deps.clients.findById(scope.clientId),
+      orNotFound('Client'),
+      TE.chain((client) => {
+        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, client.api_version);
+        return deps.events.append({
+          client_id: scope.clientId,
+          type,
+          created_at: now.toISOString() as Timestamp,
+          api_version: client.api_version,
+          data: { user_id: scope.userId, object: isRecordObject(rendered) ? rendered : { value: rendered } },
+          expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
+        });
+      }),
+      TE.map(() => undefined),
+    );
+  };
+
+export const listEvents =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, query: EventListQuery): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
+    pipe(
+      deps.events.list(
+        clientId,
+        toPageRequest(query),
+        { ...(query.type === undefined ? {} : { type: query.type }), ...(query.user_id === undefined ? {} : { user_id: query.user_id }) },
+        deps.clock.now(),
+      ),
+      TE.map(mapPage(toEventView)),
+    );
+
+export const getEvent =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, eventId: Id): TE.TaskEither<DomainError, WebhookEvent> =>
+    pipe(deps.events.get(clientId, eventId, deps.clock.now()), orNotFound('Event'), TE.map(toEventView));
+

@@ -1,0 +1,171 @@
+/**
+ * Webhook endpoints of a client and their deliveries (DESIGN 7.11). Every
+ * operation is scoped to the authenticated client: another client's endpoint
+ * is `not_found`, as a missing one.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, conflict, notFound, validationError } from '../domain/errors.js';
+import {
+  CreatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointRecord,
+  subscribesTo,
+  toDeliveryView,
+  toWebhookEndpointView,
+} from '../domain/webhook.js';
+import type { ClientId, Id } from '../domain/primitives.js';
+import type { Page } from '../ports/paging.js';
+import type { SecretSource } from '../ports/secret-source.js';
+import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
+import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
+import { ApplicationDeps, PageInput, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
+
+/** Default secrets: 32 bytes from Web Crypto (a global in Node ≥ 19 and browsers). */
+export const webCryptoSecrets: SecretSource = {
+  webhookSecret: () => `whsec_${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`,
+};
+
+/**
+ * Default URL policy, for a service that supplies none: https only, and no
+ * host that is an IP literal or `localhost` (names are not resolved here; the
+ * HTTP adapter's policy does that and also allows loopback http in sandbox).
+ */
+export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
+  check: (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must be an absolute URL' }]));
+    }
+    const host = url.hostname.toLowerCase();
+    const literal = /^[0-9.]+$/.test(host) || host.startsWith('[');
+    if (url.protocol !== 'https:') return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must use https' }]));
+    if (literal || host === 'localhost' || host.endsWith('.localhost')) {
+      return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must name a public host' }]));
+    }
+    return TE.right(undefined);
+  },
+};
+
+/** How often a lost compare-and-set is retried before answering `conflict` (DESIGN 4.5). */
+const CAS_ATTEMPTS = 3;
+
+const urlPolicy = (deps: ApplicationDeps): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
+
+const requireEndpoint = (deps: ApplicationDeps, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+  pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
+
+export const createWebhookEndpoint =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
+    pipe(
+      urlPolicy(deps).check(body.url),
+      TE.chain(() =>
+        deps.webhookEndpoints.create({
+          client_id: clientId,
+          url: body.url,
+          events: body.events ?? ['*'],
+          description: body.description ?? null,
+          status: 'enabled',
+          secret: (deps.secrets ?? webCryptoSecrets).webhookSecret(),
+          created_at: nowStamp(deps.clock),
+        }),
+      ),
+      TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
+    );
+
+export const listWebhookEndpoints =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<WebhookEndpoint>> =>
+    pipe(deps.webhookEndpoints.list(clientId, toPageRequest(page)), TE.map(mapPage(toWebhookEndpointView)));
+
+export const getWebhookEndpoint =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
+    pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
+
+/** Patch with compare-and-set on the endpoint's version; a lost race is read again and retried. */
+export const updateWebhookEndpoint =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> => {
+    const attempt = (left: number): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+      pipe(
+        requireEndpoint(deps, clientId, endpointId),
+        TE.chain((current) => pipe(deps.webhookEndpoints.update(clientId, endpointId, current.version, body), orNotFound('Webhook endpoint'))),
+        TE.orElse((e) => (e._tag === 'conflict' && left > 1 ? attempt(left - 1) : TE.left(e))),
+      );
+    return pipe(
+      body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url),
+      TE.chain(() => attempt(CAS_ATTEMPTS)),
+      TE.mapLeft((e) => (e._tag === 'conflict' ? conflict('The webhook endpoint changed concurrently; try again') : e)),
+      TE.map(toWebhookEndpointView),
+    );
+  };
+
+/** Delete the endpoint, then its deliveries (fan-out no longer finds it once the first step is done). */
+export const deleteWebhookEndpoint =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
+    pipe(
+      deps.webhookEndpoints.delete(clientId, endpointId),
+      TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
+      TE.chain(() => deps.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
+      TE.map(() => undefined),
+    );
+
+export const listWebhookDeliveries =
+  (deps: ApplicationDeps) =>
+  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
+    pipe(
+      requireEndpoint(deps, clientId, endpointId),
+      TE.chain(() => deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now())),
+      TE.map(mapPage(toDeliveryView)),
+    );
+
+/**
+ * Turn new events into deliveries: for each event not yet fanned out, one
+ * pending delivery per enabled endpoint of its client that subscribes to its
+ * type and existed when the event happened; then mark the event. Safe to run
+ * twice or in two processes at once (the store keeps one delivery per pair).
+ * Answers how many events were fanned out.
+ */
+export const fanOutEvents =
+  (deps: Pick<ApplicationDeps, 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'clock'>) =>
+  (limit: number): TE.TaskEither<DomainError, number> => {
+    const now = deps.clock.now();
+    return pipe(
+      deps.events.pendingFanOut(limit, now),
+      TE.chain((events) =>
+        pipe(
+          events,
+          TE.traverseSeqArray((event) =>
+            pipe(
+              deps.webhookEndpoints.listEnabled(event.client_id),
+              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))),
+              TE.chain((endpoints) =>
+                endpoints.length === 0
+                  ? TE.right(undefined)
+                  : deps.webhookDeliveries.createMany(
+                      endpoints.map((e) => ({
+                        client_id: event.client_id,
+                        endpoint_id: e.id,
+                        event_id: event.id,
+                        event_type: event.type,
+                        created_at: event.created_at,
+                        expires_at: event.expires_at,
+                        next_attempt_at: event.created_at,
+                      })),
+                    ),
+              ),
+              TE.chain(() => deps.events.markFannedOut(event.id)),
+            ),
+          ),
+          TE.map((done) => done.length),
+        ),
+      ),
+    );
+  };
+

@@ -1,0 +1,174 @@
+/**
+ * Events and webhooks (DESIGN 7.11): what changed for a client, kept 30 days
+ * and pushed to the client's webhook endpoints. Codecs first; the records are
+ * what the stores keep, the views what the API answers.
+ */
+import * as t from 'io-ts';
+import { Id, Timestamp, nullable } from './primitives.js';
+import { boundedString } from './codec.js';
+
+/** Every event type, in the order DESIGN 7.11 lists them. */
+export const EventType = t.keyof(
+  {
+    'bureau_auth.completed': null,
+    'credit_score.created': null,
+    'account.created': null,
+    'account.updated': null,
+    'account.closed': null,
+    'payment_plan.created': null,
+    'payment_plan.deleted': null,
+    'plan_payment.created': null,
+    'user.deleted': null,
+  },
+  'EventType',
+);
+export type EventType = t.TypeOf<typeof EventType>;
+export const EVENT_TYPES: ReadonlyArray<EventType> = Object.keys(EventType.keys) as EventType[];
+
+/** How long an event (and its deliveries) is kept. */
+export const EVENT_RETENTION_DAYS = 30;
+export const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 86_400_000;
+
+/** An event as the API answers it and as a webhook delivers it. `object` is already in `api_version`'s shape. */
+export const WebhookEvent = t.type(
+  {
+    id: Id,
+    type: EventType,
+    created_at: Timestamp,
+    api_version: t.string,
+    data: t.type({ user_id: Id, object: t.UnknownRecord }),
+  },
+  'Event',
+);
+export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
+
+/**
+ * A stored event: the view, its owner, when it expires, and whether the
+ * deliveries to the client's endpoints have been created from it yet.
+ */
+export const EventRecord = t.intersection(
+  [WebhookEvent, t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean })],
+  'EventRecord',
+);
+export type EventRecord = t.TypeOf<typeof EventRecord>;
+
+export const toEventView = (e: EventRecord): WebhookEvent => ({
+  id: e.id,
+  type: e.type,
+  created_at: e.created_at,
+  api_version: e.api_version,
+  data: { user_id: e.data.user_id, object: e.data.object },
+});
+
+/** What an endpoint subscribes to: event types, or `*` for all of them. */
+export const EventSelector = t.union([EventType, t.literal('*')], 'EventSelector');
+export type EventSelector = t.TypeOf<typeof EventSelector>;
+
+export const WebhookEndpointStatus = t.keyof({ enabled: null, disabled: null }, 'WebhookEndpointStatus');
+export type WebhookEndpointStatus = t.TypeOf<typeof WebhookEndpointStatus>;
+
+export const WebhookDescription = boundedString(0, 500, 'string(0..500)');
+
+export const WebhookEndpoint = t.type(
+  {
+    id: Id,
+    url: t.string,
+    events: t.array(EventSelector),
+    description: nullable(t.string),
+    status: WebhookEndpointStatus,
+    created_at: Timestamp,
+  },
+  'WebhookEndpoint',
+);
+export type WebhookEndpoint = t.TypeOf<typeof WebhookEndpoint>;
+
+/** The creation answer: the only response that shows the signing secret. */
+export const CreatedWebhookEndpoint = t.intersection([WebhookEndpoint, t.type({ secret: t.string })], 'CreatedWebhookEndpoint');
+export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
+
+/** A stored endpoint: with its owner, its secret and a version for compare-and-set (DESIGN 4.5). */
+export const WebhookEndpointRecord = t.intersection(
+  [WebhookEndpoint, t.type({ client_id: Id, secret: t.string, version: t.number })],
+  'WebhookEndpointRecord',
+);
+export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
+
+export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
+  id: e.id,
+  url: e.url,
+  events: [...e.events],
+  description: e.description,
+  status: e.status,
+  created_at: e.created_at,
+});
+
+/** Does `endpoint` want events of `type`? */
+export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, type: EventType): boolean =>
+  endpoint.events.includes('*') || endpoint.events.includes(type);
+
+export const DeliveryStatus = t.keyof({ pending: null, succeeded: null, failed: null }, 'DeliveryStatus');
+export type DeliveryStatus = t.TypeOf<typeof DeliveryStatus>;
+
+export const WebhookDelivery = t.type(
+  {
+    id: Id,
+    event_id: Id,
+    event_type: EventType,
+    status: DeliveryStatus,
+    attempts: t.number,
+    last_response_status: nullable(t.number),
+    next_attempt_at: nullable(Timestamp),
+    created_at: Timestamp,
+  },
+  'WebhookDelivery',
+);
+export type WebhookDelivery = t.TypeOf<typeof WebhookDelivery>;
+
+/**
+ * A stored delivery of one event to one endpoint. `lease_until`/`lease_token`
+ * mark an attempt in progress: whoever claimed it is the only one that may
+ * record its outcome, and nobody else claims it before the lease runs out.
+ */
+export const WebhookDeliveryRecord = t.intersection(
+  [
+    WebhookDelivery,
+    t.type({
+      client_id: Id,
+      endpoint_id: Id,
+      expires_at: Timestamp,
+      lease_until: nullable(Timestamp),
+      lease_token: nullable(t.string),
+    }),
+  ],
+  'WebhookDeliveryRecord',
+);
+export type WebhookDeliveryRecord = t.TypeOf<typeof WebhookDeliveryRecord>;
+
+export const toDeliveryView = (d: WebhookDeliveryRecord): WebhookDelivery => ({
+  id: d.id,
+  event_id: d.event_id,
+  event_type: d.event_type,
+  status: d.status,
+  attempts: d.attempts,
+  last_response_status: d.last_response_status,
+  next_attempt_at: d.next_attempt_at,
+  created_at: d.created_at,
+});
+
+/**
+ * Where a delivery goes after an attempt: succeeded on a 2xx; otherwise
+ * pending again after the next delay of `retrySeconds`, or failed once the
+ * delays are used up (`attempts` counts the attempt just made).
+ * @example nextDeliveryState(false, 1, [5, 300], now) // { status: 'pending', next_attempt_at: now + 5 s }
+ */
+export const nextDeliveryState = (
+  succeeded: boolean,
+  attempts: number,
+  retrySeconds: ReadonlyArray<number>,
+  now: Date,
+): { readonly status: DeliveryStatus; readonly next_attempt_at: Timestamp | null } => {
+  if (succeeded) return { status: 'succeeded', next_attempt_at: null };
+  const delay = retrySeconds[attempts - 1];
+  if (delay === undefined) return { status: 'failed', next_attempt_at: null };
+  return { status: 'pending', next_attempt_at: new Date(now.getTime() + delay * 1000).toISOString() as Timestamp };
+};

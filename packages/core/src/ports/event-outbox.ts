@@ -1,0 +1,39 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { EventRecord, EventType } from '../domain/webhook.js';
+import type { ClientId, Id, Timestamp, UserId } from '../domain/primitives.js';
+import type { Page, PageRequest } from './paging.js';
+
+export interface NewEvent {
+  readonly client_id: ClientId;
+  readonly type: EventType;
+  readonly created_at: Timestamp;
+  readonly api_version: string;
+  readonly data: { readonly user_id: UserId; readonly object: Readonly<Record<string, unknown>> };
+  readonly expires_at: Timestamp;
+}
+
+export interface EventFilter {
+  readonly type?: EventType;
+  readonly user_id?: UserId;
+}
+
+/**
+ * The events of every client, kept in the store (the outbox of DESIGN 7.11):
+ * a use case appends the event of the change it made; the delivery worker
+ * turns each new event into deliveries ("fan-out") and marks it done. Reads
+ * take `now` and never answer an expired event, whether or not the store has
+ * removed it yet.
+ */
+export interface EventOutbox {
+  /** Store a new event with the next id (ids ascend), not yet fanned out. */
+  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord>;
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>>;
+  /** The client's events ascending by id, filtered. */
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
+  /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
+  /** Mark the event fanned out (idempotent). */
+  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void>;
+}

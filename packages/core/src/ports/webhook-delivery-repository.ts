@@ -1,0 +1,52 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { DeliveryStatus, EventType, WebhookDeliveryRecord } from '../domain/webhook.js';
+import type { ClientId, Id, Timestamp } from '../domain/primitives.js';
+import type { Page, PageRequest } from './paging.js';
+
+export interface NewWebhookDelivery {
+  readonly client_id: ClientId;
+  readonly endpoint_id: Id;
+  readonly event_id: Id;
+  readonly event_type: EventType;
+  readonly created_at: Timestamp;
+  readonly expires_at: Timestamp;
+  /** When the first attempt is due. */
+  readonly next_attempt_at: Timestamp;
+}
+
+/** A claim on one attempt: only the holder of `token` may record it, and nobody claims it again before `until`. */
+export interface DeliveryLease {
+  readonly token: string;
+  readonly until: Timestamp;
+}
+
+export interface DeliveryOutcome {
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly last_response_status: number | null;
+  readonly next_attempt_at: Timestamp | null;
+}
+
+/** Deliveries of events to webhook endpoints, and the claiming of due attempts by the worker(s). */
+export interface WebhookDeliveryRepository {
+  /**
+   * Create the deliveries; one whose (endpoint, event) pair exists already is
+   * left as it is, so a fan-out that runs twice (a crash, two processes) makes
+   * one delivery per pair.
+   */
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void>;
+  /**
+   * Atomically claim the pending delivery that is due soonest at `now` (and
+   * not under another unexpired lease), skipping the endpoints in
+   * `busyEndpoints`; `none` when nothing is due. Two claimers never get the
+   * same delivery while its lease runs.
+   */
+  claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>>;
+  /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean>;
+  /** The endpoint's unexpired deliveries, ascending by id. */
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>>;
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number>;
+}

@@ -1,0 +1,45 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../domain/errors.js';
+import type { EventSelector, WebhookEndpointRecord, WebhookEndpointStatus } from '../domain/webhook.js';
+import type { ClientId, Id, Timestamp } from '../domain/primitives.js';
+import type { Page, PageRequest } from './paging.js';
+
+export interface NewWebhookEndpoint {
+  readonly client_id: ClientId;
+  readonly url: string;
+  readonly events: ReadonlyArray<EventSelector>;
+  readonly description: string | null;
+  readonly status: WebhookEndpointStatus;
+  readonly secret: string;
+  readonly created_at: Timestamp;
+}
+
+export interface WebhookEndpointPatch {
+  readonly url?: string;
+  readonly events?: ReadonlyArray<EventSelector>;
+  readonly description?: string | null;
+  readonly status?: WebhookEndpointStatus;
+}
+
+/** A client's webhook endpoints; every operation is scoped to the owning client. */
+export interface WebhookEndpointRepository {
+  /** Store with the next id and version 1. */
+  create(endpoint: NewWebhookEndpoint): TE.TaskEither<DomainError, WebhookEndpointRecord>;
+  get(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<WebhookEndpointRecord>>;
+  /** Every enabled endpoint of the client, ascending by id. */
+  listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>>;
+  /**
+   * Compare-and-set (DESIGN 4.5): apply `patch` only if the stored version is
+   * `expectedVersion`, and bump it. `none` when there is no such endpoint,
+   * `conflict` when it changed since it was read.
+   */
+  update(
+    clientId: ClientId,
+    endpointId: Id,
+    expectedVersion: number,
+    patch: WebhookEndpointPatch,
+  ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
+  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean>;
+}

@@ -1,0 +1,264 @@
+/**
+ * Contracts of the event and webhook ports (DESIGN 7.11), run against every
+ * store adapter: events ascend per client and page; expired events and
+ * deliveries are never answered (30-day retention); endpoints update by
+ * compare-and-set; a due delivery is claimed by exactly one claimer at a time
+ * under a lease, and only the lease holder records the attempt.
+ */
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { EVENT_RETENTION_MS, EventRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhook.js';
+import type { Id, Timestamp } from '../domain/primitives.js';
+import type { NewEvent } from '../ports/event-outbox.js';
+import type { NewWebhookEndpoint } from '../ports/webhook-endpoint-repository.js';
+import type { NewWebhookDelivery } from '../ports/webhook-delivery-repository.js';
+import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, idsOf, run, useFreshStore } from './contract-harness.js';
+import { CREATED_AT, anId } from './record-mothers.js';
+
+const CLIENT = anId(1);
+const OTHER_CLIENT = anId(2);
+/**
+ * Far in the future: MongoDB's TTL monitor (or the test server's) deletes by the
+ * wall clock, so test records must not have expired by it while a test runs.
+ */
+const T0 = new Date('2100-01-01T00:00:00.000Z');
+const at = (ms: number): Date => new Date(T0.getTime() + ms);
+const stamp = (d: Date): Timestamp => d.toISOString() as Timestamp;
+
+export const anEvent = (clientId: Id, overrides: Partial<NewEvent> = {}): NewEvent => ({
+  client_id: clientId,
+  type: 'account.created',
+  created_at: stamp(T0),
+  api_version: '2024-07-01',
+  data: { user_id: anId(5), object: { id: 9, name: 'Card', nested: { a: [1, 2] } } },
+  expires_at: stamp(at(EVENT_RETENTION_MS)),
+  ...overrides,
+});
+
+export const aWebhookEndpoint = (clientId: Id, overrides: Partial<NewWebhookEndpoint> = {}): NewWebhookEndpoint => ({
+  client_id: clientId,
+  url: 'https://hooks.example.com/debtkit',
+  events: ['*'],
+  description: null,
+  status: 'enabled',
+  secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=',
+  created_at: CREATED_AT,
+  ...overrides,
+});
+
+export const aDelivery = (clientId: Id, endpointId: Id, eventId: Id, overrides: Partial<NewWebhookDelivery> = {}): NewWebhookDelivery => ({
+  client_id: clientId,
+  endpoint_id: endpointId,
+  event_id: eventId,
+  event_type: 'account.created',
+  created_at: stamp(T0),
+  expires_at: stamp(at(EVENT_RETENTION_MS)),
+  next_attempt_at: stamp(T0),
+  ...overrides,
+});
+
+const lease = (token: string, until: Date) => ({ token, until: stamp(until) });
+
+export function webhookStoresContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
+  describe(`${name} EventOutbox contract`, () => {
+    const store = useFreshStore(makeStore, opts);
+
+    it('append stores the event with the next id, not fanned out; get reads it back exactly', async () => {
+      const first = await expectRight(store().events.append(anEvent(CLIENT)));
+      const second = await expectRight(store().events.append(anEvent(CLIENT, { type: 'user.deleted' })));
+      expect(EventRecord.is(first)).to.equal(true);
+      expect(first).to.deep.equal({ ...anEvent(CLIENT), id: first.id, fanned_out: false });
+      expect(second.id).to.be.greaterThan(first.id);
+      expect(await expectSome(store().events.get(CLIENT, first.id, T0))).to.deep.equal(first);
+    });
+
+    it("another client's event is none, as a missing one", async () => {
+      const event = await expectRight(store().events.append(anEvent(CLIENT)));
+      await expectNone(store().events.get(OTHER_CLIENT, event.id, T0));
+      await expectNone(store().events.get(CLIENT, anId(event.id + 100), T0));
+      expect((await expectRight(store().events.list(OTHER_CLIENT, { limit: 10 }, {}, T0))).items).to.deep.equal([]);
+    });
+
+    it('lists one client’s events ascending by id, paged with an exact has_more, filtered by type and user', async () => {
+      const mine: EventRecord[] = [];
+      for (let i = 0; i < 5; i++) {
+        mine.push(await expectRight(store().events.append(anEvent(CLIENT, { type: i % 2 === 0 ? 'account.created' : 'user.deleted', data: { user_id: anId(i < 3 ? 5 : 6), object: { i } } }))));
+        await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
+      }
+      const page1 = await expectRight(store().events.list(CLIENT, { limit: 2 }, {}, T0));
+      expect(idsOf(page1.items)).to.deep.equal(idsOf(mine.slice(0, 2)));
+      expect(page1.hasMore).to.equal(true);
+      const page3 = await expectRight(store().events.list(CLIENT, { limit: 2, startingAfter: mine[3]!.id }, {}, T0));
+      expect(idsOf(page3.items)).to.deep.equal([mine[4]!.id]);
+      expect(page3.hasMore).to.equal(false);
+      const deleted = await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'user.deleted' }, T0));
+      expect(idsOf(deleted.items)).to.deep.equal([mine[1]!.id, mine[3]!.id]);
+      const user6 = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId(6) }, T0));
+      expect(idsOf(user6.items)).to.deep.equal([mine[3]!.id, mine[4]!.id]);
+      const both = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId(6), type: 'account.created' }, T0));
+      expect(idsOf(both.items)).to.deep.equal([mine[4]!.id]);
+    });
+
+    it('retention: an event is answered until it expires (30 days), never after', async () => {
+      const event = await expectRight(store().events.append(anEvent(CLIENT)));
+      const justBefore = at(EVENT_RETENTION_MS - 1);
+      const expired = at(EVENT_RETENTION_MS);
+      await expectSome(store().events.get(CLIENT, event.id, justBefore));
+      await expectNone(store().events.get(CLIENT, event.id, expired));
+      expect((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, expired))).items).to.deep.equal([]);
+      expect(await expectRight(store().events.pendingFanOut(10, expired))).to.deep.equal([]);
+    });
+
+    it('pendingFanOut answers unmarked events oldest first, up to the limit; markFannedOut is idempotent', async () => {
+      const a = await expectRight(store().events.append(anEvent(CLIENT)));
+      const b = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
+      const c = await expectRight(store().events.append(anEvent(CLIENT)));
+      expect(idsOf(await expectRight(store().events.pendingFanOut(2, T0)))).to.deep.equal([a.id, b.id]);
+      await expectRight(store().events.markFannedOut(a.id));
+      await expectRight(store().events.markFannedOut(a.id));
+      expect(idsOf(await expectRight(store().events.pendingFanOut(10, T0)))).to.deep.equal([b.id, c.id]);
+      expect((await expectSome(store().events.get(CLIENT, a.id, T0))).fanned_out).to.equal(true);
+    });
+  });
+
+  describe(`${name} WebhookEndpointRepository contract`, () => {
+    const store = useFreshStore(makeStore, opts);
+
+    it('create stores version 1; get, list and listEnabled are scoped to the client', async () => {
+      const created = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] })));
+      expect(WebhookEndpointRecord.is(created)).to.equal(true);
+      expect(created).to.deep.equal({ ...aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] }), id: created.id, version: 1 });
+      const disabled = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { status: 'disabled' })));
+      const other = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(OTHER_CLIENT)));
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, created.id))).to.deep.equal(created);
+      await expectNone(store().webhookEndpoints.get(CLIENT, other.id));
+      const page = await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 1 }));
+      expect(idsOf(page.items)).to.deep.equal([created.id]);
+      expect(page.hasMore).to.equal(true);
+      expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5, startingAfter: created.id }))).items)).to.deep.equal([disabled.id]);
+      expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([created.id]);
+    });
+
+    it('update from the stored version applies the patch (null clears the description) and bumps the version', async () => {
+      const created = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { description: 'old' })));
+      const updated = await expectSome(
+        store().webhookEndpoints.update(CLIENT, created.id, 1, { url: 'https://b.example.com/x', description: null, status: 'disabled', events: ['user.deleted'] }),
+      );
+      expect(updated).to.deep.equal({ ...created, url: 'https://b.example.com/x', description: null, status: 'disabled', events: ['user.deleted'], version: 2 });
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, created.id))).to.deep.equal(updated);
+    });
+
+    it('update from a stale version is conflict and changes nothing; of two concurrent updates from one version exactly one wins', async () => {
+      const created = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT)));
+      const results = await Promise.all([
+        run(store().webhookEndpoints.update(CLIENT, created.id, 1, { description: 'first' })),
+        run(store().webhookEndpoints.update(CLIENT, created.id, 1, { description: 'second' })),
+      ]);
+      expect(results.filter(E.isRight)).to.have.length(1);
+      expect(results.filter(E.isLeft).map((r) => r.left._tag)).to.deep.equal(['conflict']);
+      const stored = await expectSome(store().webhookEndpoints.get(CLIENT, created.id));
+      expect(stored.version).to.equal(2);
+      await expectLeft(store().webhookEndpoints.update(CLIENT, created.id, 1, { description: 'late' }), 'conflict');
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, created.id))).to.deep.equal(stored);
+    });
+
+    it("update or delete of a missing or another client's endpoint → none / false, nothing changes", async () => {
+      const other = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(OTHER_CLIENT)));
+      await expectNone(store().webhookEndpoints.update(CLIENT, other.id, 1, { description: 'x' }));
+      await expectNone(store().webhookEndpoints.update(CLIENT, anId(999), 1, { description: 'x' }));
+      expect(await expectRight(store().webhookEndpoints.delete(CLIENT, other.id))).to.equal(false);
+      expect(await expectSome(store().webhookEndpoints.get(OTHER_CLIENT, other.id))).to.deep.equal(other);
+      expect(await expectRight(store().webhookEndpoints.delete(OTHER_CLIENT, other.id))).to.equal(true);
+      await expectNone(store().webhookEndpoints.get(OTHER_CLIENT, other.id));
+    });
+  });
+
+  describe(`${name} WebhookDeliveryRepository contract`, () => {
+    const store = useFreshStore(makeStore, opts);
+    const ENDPOINT = anId(3);
+
+    it('createMany makes one pending delivery per (endpoint, event), however often it runs', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, anId(4), anId(1))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      await Promise.all([
+        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(7))])),
+        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(7))])),
+      ]);
+      const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
+      expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 7]);
+      expectAscendingIds(page.items);
+      for (const d of page.items) {
+        expect(WebhookDeliveryRecord.is(d)).to.equal(true);
+        expect(d).to.include({ status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null });
+      }
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(OTHER_CLIENT, ENDPOINT, { limit: 10 }, T0))).items).to.deep.equal([]);
+    });
+
+    it('claimDue takes the soonest due delivery under a lease; nothing not yet due, leased or of a busy endpoint', async () => {
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId(1), { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(CLIENT, anId(4), anId(2), { next_attempt_at: stamp(at(1000)) }),
+        ]),
+      );
+      await expectNone(store().webhookDeliveries.claimDue(at(999), lease('a', at(60_000)), []));
+      const first = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('a', at(60_000)), []));
+      expect(first).to.include({ event_id: 2, lease_token: 'a', lease_until: stamp(at(60_000)) });
+      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), [ENDPOINT]));
+      const second = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), []));
+      expect(second.event_id).to.equal(1);
+      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('c', at(60_000)), []));
+    });
+
+    it('a lease that ran out can be claimed again; only the current holder records the attempt', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1))]));
+      const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('old', at(30_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(29_999), lease('new', at(90_000)), []));
+      await expectSome(store().webhookDeliveries.claimDue(at(30_000), lease('new', at(90_000)), []));
+      const outcome = { status: 'pending' as const, attempts: 1, last_response_status: 500, next_attempt_at: stamp(at(40_000)) };
+      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'old', outcome))).to.equal(false);
+      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'new', outcome))).to.equal(true);
+      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'new', outcome))).to.equal(false);
+      const [stored] = (await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 1 }, T0))).items;
+      expect(stored).to.include({ ...outcome, lease_until: null, lease_token: null });
+      await expectNone(store().webhookDeliveries.claimDue(at(39_999), lease('x', at(90_000)), []));
+      await expectSome(store().webhookDeliveries.claimDue(at(40_000), lease('x', at(90_000)), []));
+    });
+
+    it('succeeded and failed deliveries are never claimed again', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      for (const status of ['succeeded', 'failed'] as const) {
+        const d = await expectSome(store().webhookDeliveries.claimDue(T0, lease(status, at(1000)), []));
+        await expectRight(store().webhookDeliveries.complete(d.id, status, { status, attempts: 1, last_response_status: 200, next_attempt_at: null }));
+      }
+      await expectNone(store().webhookDeliveries.claimDue(at(10_000_000), lease('z', at(20_000_000)), []));
+    });
+
+    it('concurrent claimers: each due delivery is claimed exactly once', async () => {
+      await expectRight(store().webhookDeliveries.createMany([1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId(10 + n), anId(n)))));
+      const claims = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), []))),
+      );
+      const won = claims.filter(O.isSome).map((c) => c.value.id);
+      expect(won).to.have.length(5);
+      expect(new Set(won).size).to.equal(5);
+    });
+
+    it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, anId(4), anId(1))]));
+      const expired = at(EVENT_RETENTION_MS);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, expired))).items).to.deep.equal([]);
+      await expectNone(store().webhookDeliveries.claimDue(expired, lease('late', at(EVENT_RETENTION_MS + 1000)), []));
+      expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(OTHER_CLIENT, ENDPOINT))).to.equal(0);
+      expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(CLIENT, ENDPOINT))).to.equal(1);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, T0))).items).to.deep.equal([]);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, anId(4), { limit: 5 }, T0))).items).to.have.length(1);
+    });
+  });
+}
+
+const expectAscendingIds = (items: ReadonlyArray<{ readonly id: number }>): void => {
+  const ids = idsOf(items);
+  expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
+};
