@@ -20,4 +20,5 @@ export { contentRepositoryContract } from './content-repository.contract.js';
 export { storeHealthContract } from './store-health.contract.js';
 export { concurrencyContract } from './concurrency.contract.js';
 export { idempotencyStoreContract } from './idempotency-store.contract.js';
+export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';

@@ -15,6 +15,7 @@ import { tokenRepositoryContract } from './token-repository.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
+import { demoSeedContract } from './demo-seed.contract.js';
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -36,4 +37,5 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   storeHealthContract(name, makeStore, opts);
   idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);
+  demoSeedContract(name, makeStore, opts);
 }
