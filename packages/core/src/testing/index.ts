@@ -20,5 +20,6 @@ export { contentRepositoryContract } from './content-repository.contract.js';
 export { storeHealthContract } from './store-health.contract.js';
 export { concurrencyContract } from './concurrency.contract.js';
 export { idempotencyStoreContract } from './idempotency-store.contract.js';
+export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';
 export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';

@@ -16,6 +16,7 @@ import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { webhookStoresContract } from './webhook-stores.contract.js';
+import { demoSeedContract } from './demo-seed.contract.js';
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -38,4 +39,5 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);
   webhookStoresContract(name, makeStore, opts);
+  demoSeedContract(name, makeStore, opts);
 }
