@@ -33,6 +33,8 @@ export interface Config {
   readonly rateLimit: number;
   /** DESIGN 4.3: failed authentications per minute per client IP before 429; 0 disables. */
   readonly authFailureLimit: number;
+  /** The address clients reach the server at (behind a proxy, its public URL); default: the listen address. */
+  readonly publicUrl?: string;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -79,6 +81,8 @@ const NonNegativeInt = new t.Type<number, string, unknown>(
   String,
 );
 
+const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -95,6 +99,7 @@ const Variables = t.partial({
   LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
   DEBTKIT_MAX_CONNECTIONS: variable(PositiveInt, 'must be a positive integer'),
   DEBTKIT_RATE_LIMIT: variable(NonNegativeInt, 'must be a whole number of requests per second (0 disables)'),
+  DEBTKIT_PUBLIC_URL: variable(PublicUrl, 'must be an http:// or https:// URL without a trailing slash, query or fragment'),
   DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
 });
 type Variables = t.TypeOf<typeof Variables>;
@@ -135,6 +140,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxConnections: v.DEBTKIT_MAX_CONNECTIONS ?? 10_000,
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
+    ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
   });
 };
 
