@@ -77,6 +77,13 @@ describe('loadConfig', () => {
     expect(error({ DEBTKIT_AUTH_FAILURE_LIMIT: '1.5' })).to.match(/^DEBTKIT_AUTH_FAILURE_LIMIT must be a whole number of failures per minute/);
   });
 
+  it('takes a public URL for the OpenAPI servers, and refuses one with a path slash, query or another scheme', () => {
+    expect(ok({ DEBTKIT_PUBLIC_URL: 'https://api.example.org/debtkit' }).publicUrl).to.equal('https://api.example.org/debtkit');
+    for (const bad of ['https://api.example.org/', 'ftp://api.example.org', 'https://api.example.org?x=1', 'api.example.org']) {
+      expect(error({ DEBTKIT_PUBLIC_URL: bad })).to.match(/^DEBTKIT_PUBLIC_URL must be an http:\/\/ or https:\/\/ URL/);
+    }
+  });
+
   it('treats an empty value as unset', () => {
     expect(ok({ PORT: '', DEBTKIT_ENV: '' })).to.deep.include({ port: 3000, environment: 'sandbox' });
   });

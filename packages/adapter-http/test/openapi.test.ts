@@ -499,7 +499,9 @@ describe('OpenAPI document', () => {
         expect(op['tags']).to.deep.equal([e.tag]);
         expect(op['responses'], label).to.have.property(String(e.status));
         expect(op['responses'][String(e.status)]['content'] !== undefined, label).to.equal(e.response !== undefined);
-        expect(op['requestBody'] !== undefined, label).to.equal(e.body !== undefined);
+        // A POST without fields still documents its optional `{}` body.
+        expect(op['requestBody'] !== undefined, label).to.equal(e.body !== undefined || e.method === 'POST');
+        if (e.body === undefined && op['requestBody'] !== undefined) expect(op['requestBody']['required'], label).to.equal(false);
         const params = (op['parameters'] ?? []) as Json[];
         expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), label).to.deep.equal([...e.pathIds]);
         const query = e.query as (t.Mixed & { required?: t.Props; optional?: t.Props }) | undefined;
@@ -534,8 +536,33 @@ describe('OpenAPI document', () => {
       const res = await request.get('/openapi.json');
       expect(res.status).to.equal(200);
       expect(res.headers['content-type']).to.match(/^application\/json/);
-      expect(res.body).to.deep.equal(doc);
+      // The served document names the server that serves it (here supertest's ephemeral one).
+      const { servers, ...rest } = res.body as Json;
+      const { servers: _static, ...built } = doc;
+      expect(rest).to.deep.equal(built);
+      expect(servers).to.have.length(1);
+      expect(servers[0].url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(servers[0].description).to.match(/^This server: sandbox/);
       expectResponseMatchesOpenApi(res);
+    });
+
+    it('names the configured public address and environment in servers, and never a Host header that is not a plain host', async () => {
+      const application = createApplication({ ...createMemoryStore(), clock, bureau: new SandboxCreditBureau() });
+      const app = (publicUrl?: string) =>
+        createApp({
+          store: createMemoryStore(),
+          clock,
+          config: publicUrl === undefined ? { environment: 'production' } : { environment: 'production', publicUrl },
+          logger: pino({ level: 'silent' }),
+          routes: createApiRoutes(application),
+          application,
+        });
+      const configured = await supertest(app('https://api.example.org').callback()).get('/openapi.json');
+      expect(configured.body.servers).to.deep.equal([
+        { url: 'https://api.example.org', description: 'This server: production (live data; tokens start with dk_live_)' },
+      ]);
+      const odd = await supertest(app().callback()).get('/openapi.json').set('Host', 'evil.example/<script>');
+      expect(odd.body.servers[0].url).to.equal('http://127.0.0.1:3000');
     });
 
     it('is built once: the same frozen object every time', () => {

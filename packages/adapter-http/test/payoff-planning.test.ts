@@ -93,7 +93,7 @@ function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>)
         ['121 extra payments', () => ({ extra_payments: Array.from({ length: 121 }, (_, i) => ({ month: i + 1, amount: 100 })) }), 'extra_payments', /120/],
         ['a start_date in the future', () => ({ start_date: '2026-03-16' }), 'start_date', /must not be in the future/],
         ['a start_date more than 24 months back', () => ({ start_date: '2024-03-14' }), 'start_date', /24 months in the past \(earliest 2024-03-15\)/],
-        ['a start_date that is not a date', () => ({ start_date: '2026-02-30' }), 'start_date', /IsoDate/],
+        ['a start_date that is not a date', () => ({ start_date: '2026-02-30' }), 'start_date', /YYYY-MM-DD/],
         ['a minimum_only budget below the minimums', () => ({ strategy: 'minimum_only', monthly_payment: 3_999 }), 'monthly_payment', /sum of minimum payments \(4000 cents\)/],
       ];
       for (const [what, over, path, message] of invalid) {

@@ -31,6 +31,7 @@ describe('debt-calculator', () => {
   describe('calculateByPayment', () => {
     it('meets the DESIGN 7.6 check: $10,000 at 20% paying $500 → 25 months, $2,266.06 interest', () => {
       expect(right(calculateByPayment({ balance: cents(1_000_000), apr: 20, monthlyPayment: cents(50_000), today }))).to.deep.equal({
+        monthly_payment: 50_000,
         months: 25,
         payoff_date: '2026-02-15',
         total_interest: 226_606,
@@ -49,6 +50,7 @@ describe('debt-calculator', () => {
         }),
       );
       expect(calc).to.deep.equal({
+        monthly_payment: 21_000,
         months: plan.months,
         payoff_date: plan.payoff_date,
         total_interest: plan.total_interest,
@@ -58,6 +60,7 @@ describe('debt-calculator', () => {
 
     it('pays a balance smaller than the payment in one month', () => {
       expect(right(calculateByPayment({ balance: cents(10_000), apr: 12, monthlyPayment: cents(50_000), today }))).to.deep.equal({
+        monthly_payment: 50_000,
         months: 1,
         payoff_date: '2024-02-15',
         total_interest: 100,

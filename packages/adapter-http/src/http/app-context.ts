@@ -14,6 +14,8 @@ export interface AppConfig {
   readonly environment: Environment;
   /** Bearer token of the admin API; when absent, everything under `/admin` answers 404. */
   readonly adminToken?: string;
+  /** The address clients reach the server at, for the OpenAPI document's `servers`. */
+  readonly publicUrl?: string;
 }
 
 export interface AppDeps {

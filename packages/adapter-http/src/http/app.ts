@@ -25,7 +25,7 @@ import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-co
 import { ApiError } from './api-error.js';
 import { adminRoutes } from './admin.routes.js';
 import { operationsRoutes } from './operations.routes.js';
-import { openApiRoute } from '../openapi/openapi-document.js';
+import { openApiRouteFor } from '../openapi/openapi-document.js';
 import { isClientGone } from './middleware/client-gone.js';
 import { requestId } from './middleware/request-id.js';
 import { standardHeaders } from './middleware/standard-headers.js';
@@ -93,7 +93,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const metrics = deps.metrics ?? createMetrics();
   const router = buildRouter([
     ...operationsRoutes({ store }),
-    openApiRoute,
+    openApiRouteFor({ environment: config.environment, ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }) }),
     ...metricsRoutes({ metrics, ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }) }),
     ...adminRoutes({ store, clock, config }),
     ...deps.routes,

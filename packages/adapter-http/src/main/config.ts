@@ -35,6 +35,8 @@ export interface Config {
   readonly authFailureLimit: number;
   /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (DESIGN 7.11). */
   readonly webhookRetrySeconds?: ReadonlyArray<number>;
+  /** The address clients reach the server at (behind a proxy, its public URL); default: the listen address. */
+  readonly publicUrl?: string;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -93,6 +95,8 @@ const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
   (a) => a.join(','),
 );
 
+const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -109,6 +113,7 @@ const Variables = t.partial({
   LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
   DEBTKIT_MAX_CONNECTIONS: variable(PositiveInt, 'must be a positive integer'),
   DEBTKIT_RATE_LIMIT: variable(NonNegativeInt, 'must be a whole number of requests per second (0 disables)'),
+  DEBTKIT_PUBLIC_URL: variable(PublicUrl, 'must be an http:// or https:// URL without a trailing slash, query or fragment'),
   DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
 });
@@ -151,6 +156,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
+    ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
   });
 };
 

@@ -17,7 +17,7 @@ import {
 } from '@debtkit/core';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
-import type { AppState, RouteDef } from '../http/app-context.js';
+import type { AppConfig, AppState, RouteDef } from '../http/app-context.js';
 import { createApp } from '../http/app.js';
 import { createApiRoutes } from '../http/routes/index.js';
 import type { Config } from './config.js';
@@ -64,6 +64,20 @@ export const openStore = async (config: Config): Promise<StorePorts> => {
         throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
       }
   }
+};
+
+/**
+ * What the app needs of the configuration. The public address defaults to the
+ * listen address, unless the port is chosen at listen time (PORT=0).
+ */
+const appConfigOf = (config: Config): AppConfig => {
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const publicUrl = config.publicUrl ?? (config.port === 0 ? undefined : `http://${host}:${config.port}`);
+  return {
+    environment: config.environment,
+    ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+  };
 };
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -146,7 +160,7 @@ export const createContainer = (input: ContainerInput): Container => {
     .bind(HTTP.App)
     .toResolvedValue(
       (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application, rateLimits: RateLimits, metrics: Metrics) =>
-        createApp({ store, clock, logger, routes, application, rateLimits, metrics, config: { environment: config.environment, adminToken: config.adminToken } }),
+        createApp({ store, clock, logger, routes, application, rateLimits, metrics, config: appConfigOf(config) }),
       [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application, HTTP.RateLimits, HTTP.Metrics],
     );
   return container;

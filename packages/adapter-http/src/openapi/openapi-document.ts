@@ -24,6 +24,8 @@ import {
   PageQuery,
   PingBody,
   describeGoodCondition,
+  strictObject,
+  type Environment,
   versioning,
   MAX_WEBHOOK_URL_LENGTH,
 } from '@debtkit/core';
@@ -63,9 +65,9 @@ const OpenApiDocument = t.type(
   {
     openapi: t.literal('3.1.0'),
     info: t.UnknownRecord,
-    servers: t.UnknownArray,
-    tags: t.UnknownArray,
-    security: t.UnknownArray,
+    servers: t.array(t.intersection([t.type({ url: t.string }), t.partial({ description: t.string, variables: t.UnknownRecord })]), 'Servers'),
+    tags: t.array(t.intersection([t.type({ name: t.string }), t.partial({ description: t.string })]), 'Tags'),
+    security: t.array(t.record(t.string, t.array(t.string)), 'SecurityRequirements'),
     paths: t.UnknownRecord,
     components: t.UnknownRecord,
   },
@@ -165,7 +167,7 @@ const ERROR_DESCRIPTIONS: { readonly [C in ErrorCode]: string } = {
   bureau_error: 'the bureau finds no product match for the user',
   idempotency_key_in_use: 'a request with the same `Idempotency-Key` is still being processed; retry later',
   idempotency_key_reused: 'the `Idempotency-Key` was used with another method, path or body',
-  rate_limited: 'too many requests',
+  rate_limited: 'too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds',
   internal_server_error: 'unexpected server failure',
   service_unavailable: 'the store is unreachable; retry after `Retry-After` seconds',
 };
@@ -183,10 +185,11 @@ const ruleOf = (code: ErrorCode): (typeof RULES)[number] => {
 const areaErrors = (area: RouteAuth): ReadonlyArray<ErrorCode> => {
   switch (area) {
     case 'client':
-      return ['validation_error', 'unsupported_version', 'unauthorized', 'internal_server_error', 'service_unavailable'];
+      return ['validation_error', 'unsupported_version', 'unauthorized', 'rate_limited', 'internal_server_error', 'service_unavailable'];
     case 'admin':
       // not_found: the admin API is disabled (no DEBTKIT_ADMIN_TOKEN), or no such client or token.
-      return ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'internal_server_error', 'service_unavailable'];
+      // rate_limited: too many failed authentications from the address (DESIGN 4.3).
+      return ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal_server_error', 'service_unavailable'];
     case 'none':
       return ['internal_server_error'];
   }
@@ -272,6 +275,34 @@ const operationId = (op: DocumentedOperation): string => {
 
 const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No content' };
 
+/** What a POST without fields accepts: no body, or `{}` (the route decodes an absent body as `{}`). */
+const EmptyBody = strictObject('EmptyBody', {});
+
+const AREA_SENTENCES: { readonly [A in RouteAuth]: string } = {
+  client: 'Needs a client token (`Authorization: Bearer dk_…`).',
+  admin: 'Needs the admin token; the admin API answers 404 when the server has none.',
+  none: 'Needs no token.',
+};
+
+/**
+ * An operation's description: the one written for it, else one made from what
+ * the document knows about it (its authentication, body, paging and the errors
+ * particular to it), so every operation says more than its summary.
+ */
+const describeOperation = (op: DocumentedOperation, area: RouteAuth): string => {
+  if (op.description !== undefined) return op.description;
+  const sentences = [`${op.summary}.`, AREA_SENTENCES[area]];
+  if (op.body !== undefined) sentences.push(`The body is a JSON object (\`${op.body.name}\`); unknown fields are rejected.`);
+  else if (op.method === 'POST') sentences.push('Takes no body (or an empty object).');
+  if (op.query !== undefined && 'starting_after' in objectProps(op.query).optional) {
+    sentences.push('A page of at most `limit` items, ascending by id, after `starting_after`; `has_more` says whether more follow.');
+  }
+  sentences.push(`Answers ${op.status} ${HTTP_REASONS[op.status] ?? 'Success'}${op.response === undefined ? ' without a body' : ''}.`);
+  const particular = op.errors.filter((code) => !areaErrors(area).includes(code));
+  if (particular.length > 0) sentences.push(`Besides the common errors: ${particular.map((c) => `\`${c}\``).join(', ')}.`);
+  return sentences.join(' ');
+};
+
 const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonSchema => {
   const area = authOfPath(op.path);
   const idSchema = schemas.schemaOf(Id);
@@ -302,7 +333,11 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
   if (takesIdempotencyKey(op)) parameters.push(ref('parameters', 'IdempotencyKey'));
 
   const commonHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId') };
-  if (area === 'client') commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
+  if (area === 'client') {
+    commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
+    // On every response to an authenticated client while the per-client limit is on (DESIGN 4.3).
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) commonHeaders[name] = ref('headers', name.replace(/-/g, ''));
+  }
 
   const responses: Record<string, JsonSchema> = {
     [String(op.status)]: {
@@ -312,7 +347,8 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     },
   };
 
-  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...idempotencyErrors(op), ...op.errors]);
+  // 405: the path answers other methods than the one asked (with `Allow`); any operation's path can be asked so.
+  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...idempotencyErrors(op), 'method_not_allowed', ...op.errors]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of ERROR_CODES) {
     if (!codes.has(code)) continue;
@@ -326,6 +362,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
         headers[header] = ref('headers', header.replace(/-/g, ''));
       }
     }
+    if (status === 405) headers['Allow'] = ref('headers', 'Allow');
     responses[String(status)] = {
       description: statusCodes.map((c) => `\`${c}\`: ${ERROR_DESCRIPTIONS[c]}`).join('; '),
       headers,
@@ -342,20 +379,21 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
   }
 
   const security = area === 'client' ? [{ bearer: [] }] : area === 'admin' || op.adminToken === true ? [{ adminBearer: [] }] : [];
+  const body = op.body ?? (op.method === 'POST' ? EmptyBody : undefined);
   return {
     operationId: operationId(op),
     summary: op.summary,
-    ...(op.description === undefined ? {} : { description: op.description }),
+    description: describeOperation(op, area),
     tags: [op.tag],
     security,
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(op.body === undefined
+    ...(body === undefined
       ? {}
       : {
           requestBody: {
             // A request without a body is decoded as `{}`; the body is required when `{}` is not enough.
-            required: E.isLeft(op.body.decode({})),
-            content: { 'application/json': { schema: schemas.schemaOf(op.body) } },
+            required: E.isLeft(body.decode({})),
+            content: { 'application/json': { schema: schemas.schemaOf(body) } },
           },
         }),
     responses,
@@ -432,18 +470,8 @@ const build = (): JsonSchema => {
       ].join(' '),
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'Sandbox: test data and the simulated credit bureau (tokens start with dk_sandbox_)',
-        variables: { base_url: { default: 'http://127.0.0.1:3000', description: 'The sandbox base address ({sandbox_base_url})' } },
-      },
-      {
-        url: '{base_url}',
-        description: 'Production: live data (tokens start with dk_live_)',
-        variables: { base_url: { default: 'https://api.example.com', description: 'The production base address ({production_base_url})' } },
-      },
-    ],
+    // The served document names the server that serves it (see `openApiRouteFor`).
+    servers: [{ url: DEFAULT_SERVER_URL, description: 'A local sandbox server (`npm start`)' }],
     tags,
     security: [{ bearer: [] }],
     paths,
@@ -493,20 +521,17 @@ const build = (): JsonSchema => {
           required: false,
           schema: { type: 'string', enum: ['true'] },
         },
-      },
-      responses: {
-        NotFound: {
-          description: 'Any path no operation has: `not_found`',
-          content: { 'application/json': { schema: ref('schemas', 'Error') } },
-        },
-        MethodNotAllowed: {
-          description: 'A known path with another method: `method_not_allowed`, with `Allow`',
-          content: { 'application/json': { schema: ref('schemas', 'Error') } },
-        },
+        Allow: { description: 'The methods the path answers, OPTIONS included', required: true, schema: string },
+        RateLimitLimit: { description: "Requests per second of the client's budget (absent when the limit is off)", required: false, schema: string },
+        RateLimitRemaining: { description: 'Requests left in the current one-second window', required: false, schema: string },
+        RateLimitReset: { description: 'Seconds until the window resets', required: false, schema: string },
       },
     },
   };
 };
+
+/** Where `npm start` listens by default (DESIGN 3). */
+const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 
 let memo: JsonSchema | undefined;
 let memoJson: string | undefined;
@@ -517,14 +542,42 @@ let memoJson: string | undefined;
  */
 export const buildOpenApiDocument = (): JsonSchema => (memo ??= deepFreeze(build()));
 
-/** `GET /openapi.json`: the document, serialised once. Needs no token. */
-export const openApiRoute: RouteDef = {
-  method: 'GET',
-  path: '/openapi.json',
-  auth: 'none',
-  handler: async function serveOpenApi(ctx) {
-    ctx.status = 200;
-    ctx.type = 'application/json';
-    ctx.body = memoJson ??= JSON.stringify(buildOpenApiDocument());
-  },
+export interface OpenApiRouteOptions {
+  readonly environment: Environment;
+  /** The address clients reach this server at (`DEBTKIT_PUBLIC_URL`, else the listen address). */
+  readonly publicUrl?: string;
+}
+
+/** A Host header that can stand in a URL as it is (a name or an IP literal, and a port). */
+const PLAIN_HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?$/;
+
+const ENVIRONMENT_DESCRIPTIONS: { readonly [E in Environment]: string } = {
+  sandbox: 'This server: sandbox (test data, the simulated credit bureau; tokens start with dk_sandbox_)',
+  production: 'This server: production (live data; tokens start with dk_live_)',
 };
+
+/**
+ * `GET /openapi.json`: the document with `servers` naming this server, in its
+ * environment. Needs no token. With a known address the JSON is made once;
+ * without one (a server on PORT=0, an embedding app) the request's own origin is
+ * used, when its Host header is a plain host name.
+ */
+export const openApiRouteFor = (options: OpenApiRouteOptions): RouteDef => {
+  const description = ENVIRONMENT_DESCRIPTIONS[options.environment];
+  const render = (url: string): string => JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url, description }] });
+  let fixed: string | undefined;
+  return {
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'none',
+    handler: async function serveOpenApi(ctx) {
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      if (options.publicUrl !== undefined) ctx.body = fixed ??= render(options.publicUrl);
+      else ctx.body = render(PLAIN_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : DEFAULT_SERVER_URL);
+    },
+  };
+};
+
+/** `GET /openapi.json` for a sandbox server whose address is not configured. */
+export const openApiRoute: RouteDef = openApiRouteFor({ environment: 'sandbox' });

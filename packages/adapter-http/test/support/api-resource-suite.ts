@@ -305,16 +305,20 @@ describe(`API resources over HTTP (${name})`, () => {
   describe('debt calculator (DESIGN 7.7)', () => {
     it('computes months from a payment, and the payment from months', async () => {
       const byPayment = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }).expect(200);
-      expect(byPayment.body).to.deep.include({ months: 25, total_interest: 226_606 });
+      expect(byPayment.body).to.deep.include({ monthly_payment: 50_000, months: 25, total_interest: 226_606 });
+      // Both directions answer the same five keys (DESIGN 7.7).
+      expect(Object.keys(byPayment.body).sort()).to.deep.equal(['monthly_payment', 'months', 'payoff_date', 'total_interest', 'total_paid']);
       const byMonths = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, months: 25 }).expect(200);
       expect(byMonths.body.monthly_payment).to.be.at.most(50_000);
       expect(byMonths.body.months).to.be.at.most(25);
+      expect(Object.keys(byMonths.body).sort()).to.deep.equal(['monthly_payment', 'months', 'payoff_date', 'total_interest', 'total_paid']);
     });
 
     it('rejects a payment that never pays off and mixed inputs', async () => {
       const never = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 100 }).expect(400);
       expect(never.body.error.code).to.equal('validation_error');
-      await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000, months: 12 }).expect(400);
+      const both = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000, months: 12 }).expect(400);
+      expect(both.body.error.details).to.deep.equal([{ path: '(body)', message: 'must have exactly one of monthly_payment or months' }]);
       await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, months: 601 }).expect(400);
     });
   });
@@ -329,6 +333,7 @@ describe(`API resources over HTTP (${name})`, () => {
       expect(Object.keys(investing.body.modules[0])).to.include.members(['category', 'title', 'content']);
       const bad = await h.request.get('/api/learning_modules?category=astrology').set(h.auth).expect(400);
       expect(bad.body.error.details[0].path).to.equal('category');
+      expect(bad.body.error.details[0].message).to.match(/^must be one of career, college, .*investing/);
     });
 
     it('compresses the large modules response with gzip and leaves small bodies alone', async () => {

@@ -1,14 +1,14 @@
 /** The debt calculator (DESIGN 7.7), not user-scoped. */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
-import { DebtCalculation, DebtCalculationByMonths, calculateByMonths, calculateByPayment } from '../domain/debt-calculator.js';
+import { DebtCalculation, calculateByMonths, calculateByPayment } from '../domain/debt-calculator.js';
 import type { DebtCalculatorBody } from './requests.js';
 import { ApplicationDeps, today } from './deps.js';
 
 
 export const calculateDebt =
   (deps: Pick<ApplicationDeps, 'clock'>) =>
-  (body: DebtCalculatorBody): TE.TaskEither<DomainError, DebtCalculation | DebtCalculationByMonths> =>
+  (body: DebtCalculatorBody): TE.TaskEither<DomainError, DebtCalculation> =>
     TE.fromEither(
       'months' in body
         ? calculateByMonths({ balance: body.balance, apr: body.apr, months: body.months, today: today(deps.clock) })

@@ -5,11 +5,12 @@
  */
 import * as t from 'io-ts';
 import { Cents, Id, IsoDate, nullable } from '../domain/primitives.js';
-import { boundedInt, boundedString, strictObject } from '../domain/codec.js';
+import { boundedInt, boundedString, describedAs, strictObject } from '../domain/codec.js';
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../domain/account.js';
 import { CustomOrder, ExtraPayments, Strategy } from '../domain/payment-plan.js';
 import { Category } from '../content/content.js';
 
+const PositiveCents = describedAs(t.refinement(Cents, (n) => n > 0, 'positive cents'), 'a positive whole number of cents');
 const Name = boundedString(1, 100, 'string(1..100)');
 const Email = t.refinement(
   boundedString(3, 254, 'email'),
@@ -126,7 +127,7 @@ const planBudgetFields = {
 
 export const CreatePaymentPlanBody = strictObject(
   'CreatePaymentPlanBody',
-  { strategy: Strategy, monthly_payment: t.refinement(Cents, (n) => n > 0, 'positive cents') },
+  { strategy: Strategy, monthly_payment: PositiveCents },
   planBudgetFields,
 );
 export type CreatePaymentPlanBody = t.TypeOf<typeof CreatePaymentPlanBody>;
@@ -134,25 +135,48 @@ export type CreatePaymentPlanBody = t.TypeOf<typeof CreatePaymentPlanBody>;
 /** The plan body minus `strategy` (DESIGN 7.10): every strategy is computed. */
 export const ComparePaymentPlansBody = strictObject(
   'ComparePaymentPlansBody',
-  { monthly_payment: t.refinement(Cents, (n) => n > 0, 'positive cents') },
+  { monthly_payment: PositiveCents },
   planBudgetFields,
 );
 export type ComparePaymentPlansBody = t.TypeOf<typeof ComparePaymentPlansBody>;
 
 export const PlanPaymentBody = strictObject(
   'PlanPaymentBody',
-  { account_id: Id, amount: t.refinement(Cents, (n) => n > 0, 'positive cents') },
+  { account_id: Id, amount: PositiveCents },
   { date: IsoDate },
 );
 export type PlanPaymentBody = t.TypeOf<typeof PlanPaymentBody>;
 
-const PositiveCents = t.refinement(Cents, (n) => n > 0, 'positive cents');
-export const DebtCalculatorBody = t.union(
-  [
-    strictObject('DebtCalculatorByPayment', { balance: PositiveCents, apr: Apr, monthly_payment: PositiveCents }),
-    strictObject('DebtCalculatorByMonths', { balance: PositiveCents, apr: Apr, months: boundedInt(1, 600) }),
-  ],
+const DebtCalculatorByPayment = strictObject('DebtCalculatorByPayment', { balance: PositiveCents, apr: Apr, monthly_payment: PositiveCents });
+const DebtCalculatorByMonths = strictObject('DebtCalculatorByMonths', { balance: PositiveCents, apr: Apr, months: boundedInt(1, 600) });
+const EitherDirection = t.union([DebtCalculatorByPayment, DebtCalculatorByMonths], 'DebtCalculatorBody');
+const EXACTLY_ONE = 'must have exactly one of monthly_payment or months';
+/**
+ * `{balance, apr, monthly_payment}` or `{balance, apr, months}` (DESIGN 7.7).
+ * Which key is present picks the direction, so a bad body hears only that
+ * direction's errors, and both or neither get one clear message (a plain
+ * union would answer "months is not a known field" and "monthly_payment is not
+ * a known field"). Still a union to the tools that describe codecs (OpenAPI oneOf).
+ */
+export const DebtCalculatorBody = new t.UnionType<
+  [typeof DebtCalculatorByPayment, typeof DebtCalculatorByMonths],
+  t.TypeOf<typeof EitherDirection>,
+  unknown,
+  unknown
+>(
   'DebtCalculatorBody',
+  EitherDirection.is,
+  (u, c) => {
+    if (typeof u !== 'object' || u === null || Array.isArray(u)) return EitherDirection.validate(u, c);
+    const byMonths = 'months' in u;
+    if (byMonths === 'monthly_payment' in u) return t.failure(u, c, EXACTLY_ONE);
+    // Under the member's index, as io-ts's own union reports it (error paths skip union indexes).
+    return byMonths
+      ? DebtCalculatorByMonths.validate(u, t.appendContext(c, '1', DebtCalculatorByMonths, u))
+      : DebtCalculatorByPayment.validate(u, t.appendContext(c, '0', DebtCalculatorByPayment, u));
+  },
+  EitherDirection.encode,
+  EitherDirection.types,
 );
 export type DebtCalculatorBody = t.TypeOf<typeof DebtCalculatorBody>;
 

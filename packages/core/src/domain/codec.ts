@@ -19,11 +19,34 @@ const describe = (context: t.Context): string =>
     .map((c) => c.key)
     .join('.');
 
+/** What a client must send, in words, for the codecs whose names say too little (`IsoDate`, `Category`). */
+const DESCRIBED = new WeakMap<t.Decoder<unknown, unknown>, string>();
+
+/**
+ * Give `codec` the words a validation message uses for it ("must be <description>").
+ * @example describedAs(IsoDate, 'a YYYY-MM-DD date') // a bad date: "must be a YYYY-MM-DD date"
+ */
+export const describedAs = <C extends t.Decoder<unknown, unknown>>(codec: C, description: string): C => {
+  DESCRIBED.set(codec, description);
+  return codec;
+};
+
+/** The words for a codec: its own description, the values of an enum or literal, else its name. */
+const describeCodec = (type: t.Decoder<unknown, unknown> | undefined): string => {
+  if (type === undefined) return 'a valid value';
+  const described = DESCRIBED.get(type);
+  if (described !== undefined) return described;
+  const c = type as { _tag?: string; keys?: Record<string, unknown>; value?: unknown };
+  if (c._tag === 'KeyofType' && c.keys !== undefined) return `one of ${Object.keys(c.keys).join(', ')}`;
+  if (c._tag === 'LiteralType') return JSON.stringify(c.value);
+  return type.name;
+};
+
 const expected = (e: t.ValidationError): string => {
   if (e.message !== undefined) return e.message;
   const last = e.context[e.context.length - 1];
-  const name = last?.type.name ?? 'a valid value';
-  return e.value === undefined ? `is required (${name})` : `must be ${name}`;
+  const description = describeCodec(last?.type);
+  return e.value === undefined ? `is required (${description})` : `must be ${description}`;
 };
 
 /** Turn io-ts errors into `{path, message}` details, one per path. */

@@ -25,7 +25,10 @@ export interface CalculateByMonthsInput {
   readonly today: IsoDate;
 }
 
+/** Both directions answer the same five keys (DESIGN 7.7). */
 export interface DebtCalculation {
+  /** The payment given, or the smallest whole-cent payment that pays the balance off within the requested months. */
+  readonly monthly_payment: Cents;
   readonly months: number;
   /** Month `months` of the projection: today plus that many calendar months. */
   readonly payoff_date: IsoDate;
@@ -33,10 +36,8 @@ export interface DebtCalculation {
   readonly total_paid: Cents;
 }
 
-export interface DebtCalculationByMonths extends DebtCalculation {
-  /** The smallest whole-cent payment that pays the balance off within the requested months. */
-  readonly monthly_payment: Cents;
-}
+/** Kept for callers that named the months direction's result: the same shape as the other direction's. */
+export type DebtCalculationByMonths = DebtCalculation;
 
 const checkBalanceAndApr = (balance: number, apr: number): ErrorDetail[] => {
   const details: ErrorDetail[] = [];
@@ -53,7 +54,7 @@ const invalid = (details: ReadonlyArray<ErrorDetail>): DomainError => validation
  * Left(validation_error) when the payment never pays it off or needs more than 600 months.
  * @example
  * calculateByPayment({ balance: 1_000_000, apr: 20, monthlyPayment: 50_000, today: '2024-01-15' })
- * // Right({ months: 25, payoff_date: '2026-02-15', total_interest: 226_606, total_paid: 1_226_606 })
+ * // Right({ monthly_payment: 50_000, months: 25, payoff_date: '2026-02-15', total_interest: 226_606, total_paid: 1_226_606 })
  */
 export const calculateByPayment = (input: CalculateByPaymentInput): E.Either<DomainError, DebtCalculation> => {
   const { balance, apr, monthlyPayment, today } = input;
@@ -65,7 +66,7 @@ export const calculateByPayment = (input: CalculateByPaymentInput): E.Either<Dom
   const projection = projectSingleDebt(balance, apr, monthlyPayment);
   if (E.isLeft(projection)) return E.left(projectionError(projection.left, 'Paying off this balance'));
   const { months, total_interest, total_paid } = projection.right;
-  return E.right({ months, payoff_date: addMonths(today, months), total_interest, total_paid });
+  return E.right({ monthly_payment: monthlyPayment, months, payoff_date: addMonths(today, months), total_interest, total_paid });
 };
 
 /**

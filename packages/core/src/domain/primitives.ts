@@ -3,15 +3,15 @@
  * Codecs are the source of the types; nothing here reads the clock.
  */
 import * as t from 'io-ts';
+import { describedAs } from './codec.js';
 
 export interface IdBrand {
   readonly Id: unique symbol;
 }
 /** A positive safe integer identifier (1 … 2^53−1). */
-export const Id = t.brand(
-  t.number,
-  (n): n is t.Branded<number, IdBrand> => Number.isSafeInteger(n) && n > 0,
-  'Id',
+export const Id = describedAs(
+  t.brand(t.number, (n): n is t.Branded<number, IdBrand> => Number.isSafeInteger(n) && n > 0, 'Id'),
+  'a positive integer id',
 );
 export type Id = t.TypeOf<typeof Id>;
 export type ClientId = Id;
@@ -27,10 +27,9 @@ export interface CentsBrand {
   readonly Cents: unique symbol;
 }
 /** Money: a non-negative safe integer number of cents. */
-export const Cents = t.brand(
-  t.number,
-  (n): n is t.Branded<number, CentsBrand> => Number.isSafeInteger(n) && n >= 0,
-  'Cents',
+export const Cents = describedAs(
+  t.brand(t.number, (n): n is t.Branded<number, CentsBrand> => Number.isSafeInteger(n) && n >= 0, 'Cents'),
+  'a whole number of cents (0 or more)',
 );
 export type Cents = t.TypeOf<typeof Cents>;
 
@@ -44,17 +43,20 @@ export interface IsoDateBrand {
   readonly IsoDate: unique symbol;
 }
 /** A calendar date `YYYY-MM-DD` that exists (2023-02-30 is rejected). */
-export const IsoDate = t.brand(
-  t.string,
-  (s): s is t.Branded<string, IsoDateBrand> => {
-    const m = ISO_DATE.exec(s);
-    if (m === null) return false;
-    const y = Number(m[1]);
-    const mo = Number(m[2]);
-    const d = Number(m[3]);
-    return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
-  },
-  'IsoDate',
+export const IsoDate = describedAs(
+  t.brand(
+    t.string,
+    (s): s is t.Branded<string, IsoDateBrand> => {
+      const m = ISO_DATE.exec(s);
+      if (m === null) return false;
+      const y = Number(m[1]);
+      const mo = Number(m[2]);
+      const d = Number(m[3]);
+      return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+    },
+    'IsoDate',
+  ),
+  'a YYYY-MM-DD date',
 );
 export type IsoDate = t.TypeOf<typeof IsoDate>;
 

@@ -55,8 +55,8 @@ const BureauStatusCodec = t.type(
   'BureauStatus',
 );
 const BureauStepCodec = t.type({ step: BureauStep }, 'BureauInvokeResult');
-const DebtCalculationCodec = t.intersection(
-  [t.type({ months: t.number, payoff_date: IsoDate, total_interest: Cents, total_paid: Cents }), t.partial({ monthly_payment: Cents })],
+const DebtCalculationCodec = t.type(
+  { monthly_payment: Cents, months: t.number, payoff_date: IsoDate, total_interest: Cents, total_paid: Cents },
   'DebtCalculation',
 );
 
