@@ -28,8 +28,8 @@ import {
   unavailable,
   versioning,
 } from '@debtkit/core';
-import { SandboxCreditBureau, createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
-import { createApp } from '../src/http/app.js';
+import { createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
+import { compose } from '../src/main/composition.js';
 import type { AppState, RouteDef } from '../src/http/app-context.js';
 import { ERROR_TABLE } from '../src/http/api-error.js';
 import { API_ENDPOINTS, createApiRoutes } from '../src/http/routes/index.js';
@@ -73,25 +73,12 @@ interface Setup {
   readonly admin: { Authorization: string };
 }
 
-/** The full app on a seeded memory store, with the document's route composed in as the HTTP adapter's users would. */
-const setup = async (store: StorePorts = createMemoryStore()): Promise<Setup> => {
+/** The full app, composed as the server composes it, on a seeded store (default: a fresh memory store). */
+const setup = async (given?: StorePorts): Promise<Setup> => {
+  const { app, store } = await compose({ config: { adminToken: ADMIN_TOKEN }, clock, ...(given === undefined ? {} : { store: given }) });
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
-  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
-  const build = (routes: ReadonlyArray<RouteDef>) =>
-    createApp({
-      store,
-      clock,
-      config: { environment: 'sandbox', adminToken: ADMIN_TOKEN },
-      logger: pino({ level: 'silent' }),
-      routes,
-      application,
-    });
-  // The document's route is composed in like the resource routes, unless createApp has come to register it itself.
-  const bare = build(createApiRoutes(application));
-  const served = routerRoutes(bare).some((r) => r.method === 'GET' && r.path === openApiRoute.path);
-  const app = served ? bare : build([...createApiRoutes(application), openApiRoute]);
   return {
     app,
     request: supertest(app.callback()),

@@ -15,3 +15,4 @@ export * from './memory-content-repository.js';
 export * from './memory-store-health.js';
 export * from './sandbox-credit-bureau.js';
 export * from './demo-seed.js';
+export * from './memory-store.module.js';

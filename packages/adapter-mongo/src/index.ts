@@ -14,5 +14,6 @@ export * from './mongo-content-repository.js';
 export * from './mongo-store-health.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
-export { mongoContext, type MongoContext } from './mongo-context.js';
+export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError } from './mongo-errors.js';
+export * from './mongo-store.module.js';

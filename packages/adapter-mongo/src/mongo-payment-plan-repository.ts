@@ -3,6 +3,7 @@
  * plan id, the schedule stored inside the plan document; every filter names the
  * owning user as well (DESIGN 5).
  */
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -16,16 +17,17 @@ import {
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
 export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, PaymentPlanRecord, 'id');
 
+@injectable()
 export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 

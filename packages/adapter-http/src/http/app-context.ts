@@ -5,7 +5,7 @@
  */
 import type { RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
-import type { Application, Client, Clock, Environment, StorePorts } from '@debtkit/core';
+import type { Client, ClientAccess, Environment, StoreHealth } from '@debtkit/core';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -15,15 +15,15 @@ export interface AppConfig {
 }
 
 export interface AppDeps {
-  readonly store: StorePorts;
-  readonly clock: Clock;
+  /** The store's health, for `/readyz`. */
+  readonly health: StoreHealth;
+  /** Core's client and token use cases: authentication and the admin API. */
+  readonly clientAccess: ClientAccess;
   readonly config: AppConfig;
   /** Request lines and unexpected errors go here (inject one with a destination stream to read them in tests). */
   readonly logger: Logger;
   /** Resource routes, registered after the built-in ones (ping, health, admin). */
   readonly routes: ReadonlyArray<RouteDef>;
-  /** The use cases bound to the same ports, for route factories that want them from here. */
-  readonly application?: Application;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */

@@ -78,8 +78,8 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
 };
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
-  const { store, clock, config, logger } = deps;
-  const router = buildRouter([...operationsRoutes({ store }), openApiRoute, ...adminRoutes({ store, clock, config }), ...deps.routes]);
+  const { health, clientAccess, config, logger } = deps;
+  const router = buildRouter([...operationsRoutes({ health }), openApiRoute, ...adminRoutes({ clientAccess, config }), ...deps.routes]);
 
   const app = new Koa<AppState>();
   // The error handler answers everything thrown in a request; what reaches Koa's
@@ -96,8 +96,8 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(compression());
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
-  app.use(clientAuth({ store, environment: config.environment }));
-  app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  app.use(clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment }));
+  app.use(adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken }));
   app.use(apiVersion({ versioning }));
   app.use(router.routes());
   app.use(routeFallback());

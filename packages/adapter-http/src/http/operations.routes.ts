@@ -4,13 +4,13 @@
  * answers), which need no token so orchestrators can call them.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { PingBody, type StorePorts } from '@debtkit/core';
+import { PingBody, type StoreHealth } from '@debtkit/core';
 import type { RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
 import { writeJson } from './json-response.js';
 import { decodeBody, respond } from './route-kit.js';
 
-export const operationsRoutes = (deps: { readonly store: Pick<StorePorts, 'health'> }): RouteDef[] => [
+export const operationsRoutes = (deps: { readonly health: StoreHealth }): RouteDef[] => [
   {
     method: 'POST',
     path: '/api/ping',
@@ -31,7 +31,7 @@ export const operationsRoutes = (deps: { readonly store: Pick<StorePorts, 'healt
     path: '/readyz',
     auth: 'none',
     handler: async (ctx) => {
-      const ping = await deps.store.health.ping()();
+      const ping = await deps.health.ping()();
       // Whatever the store says went wrong, the answer to a probe is "not ready".
       if (E.isLeft(ping)) throw new ApiError('unavailable', 'The store is not reachable');
       writeJson(ctx, 200, { status: 'ready' });

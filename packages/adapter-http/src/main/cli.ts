@@ -11,9 +11,8 @@
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { versioning } from '@debtkit/core';
-import { createClientWithToken } from '../http/token-issuer.js';
 import { loadConfig, type Config } from './config.js';
-import { StartupError, openStore, systemClock } from './container.js';
+import { HTTP, StartupError, createContainer, resolve, systemClock } from './container.js';
 import { startServer, startupLines } from './server.js';
 
 const USAGE = `usage:
@@ -53,14 +52,15 @@ const createClient = async (config: Config, args: ReadonlyArray<string>): Promis
   if (config.store === 'memory') {
     return fail('clients create needs a persistent store (DEBTKIT_STORE=mongo): a memory store forgets the client when this command exits');
   }
-  const store = await openStore(config);
+  // The same composition as the server (its store, its token use cases); no app and no bureau needed.
+  const { container, close } = await createContainer({ config, logger: pino({ level: 'silent' }), clock: systemClock });
   try {
-    const created = await createClientWithToken({ store, clock: systemClock }, { name, environment: config.environment, apiVersion: versioning.latest })();
+    const created = await resolve(container, HTTP.ClientAccess).createClient({ name, environment: config.environment, apiVersion: versioning.latest })();
     if (E.isLeft(created)) return fail(`creating the client failed: ${created.left.message}`);
     process.stdout.write(`${JSON.stringify({ client: created.right.client, token: created.right.token }, null, 2)}\n`);
     return 0;
   } finally {
-    await store.close();
+    await close();
   }
 };
 

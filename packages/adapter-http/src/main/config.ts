@@ -15,6 +15,10 @@ export type StoreKind = t.TypeOf<typeof StoreKind>;
 export const LogLevel = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }, 'LogLevel');
 export type LogLevel = t.TypeOf<typeof LogLevel>;
 
+/** DEBTKIT_BUREAU: `sandbox` lets production run on the simulated bureau, explicitly. */
+export const BureauKind = t.keyof({ sandbox: null }, 'BureauKind');
+export type BureauKind = t.TypeOf<typeof BureauKind>;
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -27,6 +31,8 @@ export interface Config {
   readonly bootstrapToken?: string;
   readonly seed: boolean;
   readonly logLevel: LogLevel;
+  /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
+  readonly bureau?: BureauKind;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -73,6 +79,7 @@ const Variables = t.partial({
   DEBTKIT_BOOTSTRAP_TOKEN: variable(t.string, 'must be a token', true),
   DEBTKIT_SEED: variable(Bool, 'must be true or false'),
   LOG_LEVEL: variable(LogLevel, 'must be one of fatal, error, warn, info, debug, trace, silent'),
+  DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -109,6 +116,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_BOOTSTRAP_TOKEN !== undefined ? { bootstrapToken: v.DEBTKIT_BOOTSTRAP_TOKEN } : {}),
     seed,
     logLevel: v.LOG_LEVEL ?? 'info',
+    ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
   });
 };
 

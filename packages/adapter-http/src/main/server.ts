@@ -1,18 +1,20 @@
 /**
- * Starting and stopping the API server: open the store, seed the sandbox demo,
- * build the app through the container, listen; on shutdown stop accepting,
+ * Starting and stopping the API server: compose the app (which opens the store),
+ * seed the sandbox demo, listen; on shutdown stop accepting,
  * let in-flight requests finish (forcing them closed after a grace period),
  * then close the store.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
+import type { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import type { Clock, StorePorts, UserId } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { generateToken, hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
-import { HTTP, StartupError, createContainer, openStore, resolve, systemClock } from './container.js';
+import { StartupError, systemClock } from './container.js';
+import { compose } from './composition.js';
 
 /** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
 export const SHUTDOWN_GRACE_MS = 8000;
@@ -42,6 +44,8 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly graceMs?: number;
+  /** The embedding service's own container modules (e.g. its `CreditBureau`), loaded last. */
+  readonly modules?: ReadonlyArray<ContainerModule>;
 }
 
 const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
@@ -59,10 +63,9 @@ const urlOf = (host: string, address: AddressInfo): string => `http://${host.inc
 export const startServer = async (options: StartOptions): Promise<RunningServer> => {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config);
+  const { app, store, close } = await compose({ config, logger, clock, ...(options.modules === undefined ? {} : { modules: options.modules }) });
   try {
     const demo = config.seed ? await seedSandboxDemo(store, clock, config.bootstrapToken) : undefined;
-    const app = resolve(createContainer({ config, store, logger, clock }), HTTP.App);
     const server = createServer(app.callback());
     let closing = false;
     // During shutdown no connection is kept alive after its response: keep-alive
@@ -80,7 +83,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
         server.close(() => {
           clearTimeout(force);
-          store.close().then(resolvePromise, (err: unknown) => {
+          close().then(resolvePromise, (err: unknown) => {
             logger.error({ err }, 'closing the store failed');
             resolvePromise();
           });
@@ -90,7 +93,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
 
     return { url: urlOf(config.host, address), server, ...(demo === undefined ? {} : { demo }), shutdown };
   } catch (err) {
-    await store.close();
+    await close();
     throw err;
   }
 };

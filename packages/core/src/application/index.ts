@@ -20,6 +20,7 @@ export * from './bureau.js';
 export * from './payment-plans.js';
 export * from './content.js';
 export * from './debt-calculator.js';
+export * from './clients.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({

@@ -12,3 +12,5 @@ export * from './content-repository.js';
 export * from './credit-bureau.js';
 export * from './store-health.js';
 export * from './tokens.js';
+export * from './token-hasher.js';
+export * from './secret-generator.js';

@@ -14,6 +14,8 @@ import type { PlanPaymentRepository } from './plan-payment-repository.js';
 import type { ContentRepository } from './content-repository.js';
 import type { CreditBureau } from './credit-bureau.js';
 import type { StoreHealth } from './store-health.js';
+import type { TokenHasher } from './token-hasher.js';
+import type { SecretGenerator } from './secret-generator.js';
 
 export type PortToken<T> = symbol & { readonly __port?: T };
 const token = <T>(name: string): PortToken<T> => Symbol.for(`debtkit.${name}`) as PortToken<T>;
@@ -31,6 +33,8 @@ export const PORTS = {
   ContentRepository: token<ContentRepository>('ContentRepository'),
   CreditBureau: token<CreditBureau>('CreditBureau'),
   StoreHealth: token<StoreHealth>('StoreHealth'),
+  TokenHasher: token<TokenHasher>('TokenHasher'),
+  SecretGenerator: token<SecretGenerator>('SecretGenerator'),
 } as const;
 
 /** Every storage port an adapter provides, in one record (what a store adapter factory returns). */
