@@ -23,6 +23,8 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const examples = join(root, 'examples');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const SKIP = process.env['DEBTKIT_SKIP_PACKAGING'] === '1';
+/** The examples whose tests run again on the installed packages. */
+const EXAMPLE_TESTS = ['embed-core', 'testing-with-memory', 'custom-bureau'] as const;
 
 interface Run {
   readonly stdout: string;
@@ -84,14 +86,21 @@ describe('packaging: the published packages, installed outside the workspace', f
       (error: Error) => error.message,
     );
 
-    // Then what the consumer's own code imports, at the versions core asks for.
-    const coreDependencies = (JSON.parse(await readFile(join(root, 'packages', 'core', 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
-    await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts', `fp-ts@${coreDependencies['fp-ts']}`, `io-ts@${coreDependencies['io-ts']}`], project);
+    // Then what the consumer's own code imports, at the versions debtkit's packages ask for.
+    const dependenciesOf = async (name: string) =>
+      (JSON.parse(await readFile(join(root, 'packages', name, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+    const core = await dependenciesOf('core');
+    const http = await dependenciesOf('adapter-http');
+    await npm(
+      ['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts', `fp-ts@${core['fp-ts']}`, `io-ts@${core['io-ts']}`, `inversify@${http['inversify']}`],
+      project,
+    );
 
     // The consumer and the examples, as a user would copy them; the same relative layout as in examples/.
     await cp(join(examples, 'packaging', 'consumer'), join(project, 'consumer'), { recursive: true });
     await cp(join(examples, 'packaging', 'tsconfig.consumer.json'), join(project, 'tsconfig.json'));
-    for (const file of ['embed-core/main.ts', 'testing-with-memory/debt-coach.ts', 'test/embed-core.test.ts', 'test/testing-with-memory.test.ts', 'test/support/example-script.ts']) {
+    const copied = ['embed-core/main.ts', 'testing-with-memory/debt-coach.ts', 'custom-bureau/main.ts', 'test/support/example-script.ts'];
+    for (const file of [...copied, ...EXAMPLE_TESTS.map((t) => `test/${t}.test.ts`)]) {
       await cp(join(examples, file), join(project, file), { recursive: true });
     }
   });
@@ -144,9 +153,10 @@ describe('packaging: the published packages, installed outside the workspace', f
     expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Poor', users: 0 });
   });
 
-  it('runs the embed-core and testing-with-memory examples on the installed packages', async () => {
-    const { stdout } = await run(join(project, 'node_modules', '.bin', 'mocha'), ['--reporter', 'dot', 'dist/test/*.test.js'], project);
-    expect(stdout).to.match(/\b(\d+) passing/);
-    expect(stdout).not.to.match(/failing/);
+  it('runs the embed-core, testing-with-memory and custom-bureau examples on the installed packages', async () => {
+    const { stdout } = await run(join(project, 'node_modules', '.bin', 'mocha'), ['--reporter', 'spec', 'dist/test/*.test.js'], project);
+    for (const title of ['example: embed-core', 'example: testing with the memory store', 'example: custom-bureau']) expect(stdout).to.contain(title);
+    expect(stdout).to.match(/\b(1\d|[2-9]\d) passing/);
+    expect(stdout).not.to.match(/failing|pending/);
   });
 });

@@ -30,12 +30,11 @@ const describeError = (err: unknown): string => (err instanceof Error ? err.mess
 const serve = async (config: Config): Promise<number> => {
   const logger = pino({ level: config.logLevel });
   const running = await startServer({ config, logger });
-  process.stdout.write(`${startupLines(config, running).join('\n')}\n`);
 
   // Keep serving through a stray rejection: one bad promise must not take every request down with it.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
-  return new Promise<number>((resolveExit) => {
+  const exit = new Promise<number>((resolveExit) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       logger.info({ signal }, 'shutting down');
       running.shutdown().then(() => resolveExit(0), () => resolveExit(1));
@@ -43,6 +42,9 @@ const serve = async (config: Config): Promise<number> => {
     process.once('SIGTERM', onSignal);
     process.once('SIGINT', onSignal);
   });
+  // Announced only once the signals are handled: a supervisor that stops the server as soon as it reads this line gets a clean exit.
+  process.stdout.write(`${startupLines(config, running).join('\n')}\n`);
+  return exit;
 };
 
 const createClient = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
