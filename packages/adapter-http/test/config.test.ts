@@ -36,6 +36,7 @@ describe('loadConfig', () => {
         DEBTKIT_ADMIN_TOKEN: 'operator-secret-123456',
         DEBTKIT_SEED: 'false',
         LOG_LEVEL: 'warn',
+        DEBTKIT_BUREAU: 'sandbox',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -46,6 +47,7 @@ describe('loadConfig', () => {
       adminToken: 'operator-secret-123456',
       seed: false,
       logLevel: 'warn',
+      bureau: 'sandbox',
     });
   });
 
@@ -78,6 +80,7 @@ describe('loadConfig', () => {
     [{ DEBTKIT_ENV: 'production', DEBTKIT_BOOTSTRAP_TOKEN: SANDBOX_TOKEN }, 'DEBTKIT_BOOTSTRAP_TOKEN is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'true' }, 'DEBTKIT_SEED is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_SEED: 'maybe' }, 'DEBTKIT_SEED must be true or false (got "maybe")'],
+    [{ DEBTKIT_BUREAU: 'equifax' }, 'DEBTKIT_BUREAU must be sandbox (the simulated bureau), or unset (got "equifax")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ];
   for (const [env, message] of bad) {
