@@ -19,9 +19,7 @@ import Router from '@koa/router';
 import { versioning } from '@debtkit/core';
 import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
-import { adminRoutes } from './admin.routes.js';
-import { operationsRoutes } from './operations.routes.js';
-import { openApiRoute } from '../openapi/openapi-document.js';
+import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
 import { isClientGone } from './middleware/client-gone.js';
 import { requestId } from './middleware/request-id.js';
 import { standardHeaders } from './middleware/standard-headers.js';
@@ -79,7 +77,7 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { health, clientAccess, config, logger } = deps;
-  const router = buildRouter([...operationsRoutes({ health }), openApiRoute, ...adminRoutes({ clientAccess, config }), ...deps.routes]);
+  const router = buildRouter([...createBuiltinRoutes({ health, clientAccess, environment: config.environment }), ...deps.routes]);
 
   const app = new Koa<AppState>();
   // The error handler answers everything thrown in a request; what reaches Koa's
