@@ -7,7 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { TokenRepository, unavailable, versioning } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { generateToken } from '../src/http/token-issuer.js';
-import { Harness, fixedClock, harness } from './support/http-harness.js';
+import { Harness, harness } from './support/http-harness.js';
 
 const ping = (h: Harness, headers: Record<string, string>) => h.request.post('/api/ping').set(headers).send({ payload: 'hello' });
 
