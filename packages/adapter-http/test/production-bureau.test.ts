@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { ContainerModule } from 'inversify';
+import { ContainerModule, injectable } from 'inversify';
 import pino from 'pino';
 import { PORTS, type CreditBureau } from '@debtkit/core';
 import { SandboxCreditBureau } from '@debtkit/adapter-memory';
@@ -83,18 +83,26 @@ describe('production and the credit bureau', () => {
   });
 
   describe('compose', () => {
-    // Any object that is not the simulated bureau stands for a real one here.
-    const realBureau: CreditBureau = { ...new SandboxCreditBureau() };
+    /** Stands for a real bureau: any adapter that is not the simulated one (it delegates to it for the answers). */
+    @injectable()
+    class RealBureau implements CreditBureau {
+      private readonly answers = new SandboxCreditBureau();
+      invoke: CreditBureau['invoke'] = (user, ip) => this.answers.invoke(user, ip);
+      verifyOtp: CreditBureau['verifyOtp'] = (user, code) => this.answers.verifyOtp(user, code);
+      verifyIdentity: CreditBureau['verifyIdentity'] = (user, answers) => this.answers.verifyIdentity(user, answers);
+      deleteIdentity: CreditBureau['deleteIdentity'] = (user) => this.answers.deleteIdentity(user);
+      fetchReport: CreditBureau['fetchReport'] = (user, accounts, today) => this.answers.fetchReport(user, accounts, today);
+    }
 
     it('starts production with the embedding service’s own bureau, and uses it, without a warning', async () => {
       const log = new CapturedLog();
       const { container, close } = await compose({
         config: { environment: 'production' },
         logger: pino({ level: 'debug' }, log),
-        modules: [new ContainerModule(({ bind }) => void bind(PORTS.CreditBureau).toConstantValue(realBureau))],
+        modules: [new ContainerModule(({ bind }) => void bind(PORTS.CreditBureau).to(RealBureau))],
       });
       try {
-        expect(container.get(PORTS.CreditBureau)).to.equal(realBureau);
+        expect(container.get(PORTS.CreditBureau)).to.be.instanceOf(RealBureau);
         expect(log.lines.filter((l) => l.level >= 40)).to.deep.equal([]);
       } finally {
         await close();
