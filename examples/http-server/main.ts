@@ -5,12 +5,11 @@
  * app yourself, here on the in-memory store with the sandbox demo seeded, and
  * mount it on any Node HTTP server (or drive `app.callback()` in tests).
  *
- *   createMemoryStore()        every storage port in memory (starts empty)
+ *   compose({ config, clock, logger })  the same composition as the server: the store
+ *                              the config names (memory), the sandbox bureau, core's use
+ *                              cases and the Koa app (auth, versioning, errors, logging…)
  *   seedDemo(store, clock, …)  the demo client, user 1, linked accounts and a score;
  *                              only the SHA-256 of the token is stored (hashToken)
- *   createApplication(…)       the use cases, bound to the store, a clock and a bureau
- *   createApiRoutes(app)       the resource routes of the API
- *   createApp(deps)            the Koa app: auth, versioning, errors, logging…
  *
  * The example listens on 127.0.0.1 on a free port, calls the API with `fetch`
  * as a client application would (credit score, then the linked accounts),
@@ -25,9 +24,9 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Account, type Clock, CreditScore, createApplication, decode } from '@debtkit/core';
-import { SandboxCreditBureau, createMemoryStore, seedDemo } from '@debtkit/adapter-memory';
-import { createApiRoutes, createApp, generateToken, hashToken } from '@debtkit/adapter-http';
+import { Account, type Clock, CreditScore, decode } from '@debtkit/core';
+import { seedDemo } from '@debtkit/adapter-memory';
+import { compose, generateToken, hashToken } from '@debtkit/adapter-http';
 
 export interface HttpServerResult {
   readonly url: string;
@@ -43,22 +42,13 @@ const systemClock: Clock = { now: () => new Date() };
 const AccountPage = t.type({ accounts: t.array(Account), has_more: t.boolean }, 'AccountPage');
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<HttpServerResult> => {
-  const store = createMemoryStore();
+  // Request lines at 'info' would interleave with the example's output.
+  const { app, store, close } = await compose({ config: { environment: 'sandbox', store: 'memory' }, clock, logger: pino({ level: 'warn' }) });
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
   const userId = seeded.right.user.id;
 
-  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
-  const app = createApp({
-    store,
-    clock,
-    config: { environment: 'sandbox' },
-    // Request lines at 'info' would interleave with the example's output.
-    logger: pino({ level: 'warn' }),
-    routes: createApiRoutes(application),
-    application,
-  });
 
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -89,7 +79,7 @@ export const main = async (log: (line: string) => void = console.log, clock: Clo
     return { url, userId, creditScore: score.body, apiVersion: score.apiVersion, accounts: accounts.body.accounts };
   } finally {
     server.close();
-    await store.close();
+    await close();
   }
 };
 

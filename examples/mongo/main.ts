@@ -24,11 +24,10 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
-import { type Clock, CreditScore, createApplication, decode } from '@debtkit/core';
-import { SandboxCreditBureau, seedDemo } from '@debtkit/adapter-memory';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
+import { type Clock, CreditScore, decode } from '@debtkit/core';
+import { seedDemo } from '@debtkit/adapter-memory';
 import { startWireServer } from '@debtkit/adapter-mongo/test-support';
-import { createApiRoutes, createApp, generateToken, hashToken } from '@debtkit/adapter-http';
+import { compose, generateToken, hashToken } from '@debtkit/adapter-http';
 
 export const EXAMPLE_DATABASE = 'debtkit_example';
 
@@ -62,22 +61,15 @@ export const main = async (
   const { target } = mongo;
   log(`MongoDB: ${target}, database ${EXAMPLE_DATABASE}`);
   try {
-    const store = await connectMongoStore(mongo.url, { dbName: EXAMPLE_DATABASE });
+    // The server's composition with DEBTKIT_STORE=mongo: it opens the store and closes it in `close()`.
+    const mongodbUrl = `${mongo.url.replace(/\/[^/?]*(\?|$)/, (_m, q: string) => `/${EXAMPLE_DATABASE}${q}`)}`;
+    const { app, store, close } = await compose({ config: { store: 'mongo', mongodbUrl }, clock: systemClock, logger: pino({ level: 'warn' }) });
     try {
       const token = generateToken('sandbox');
       const seeded = await seedDemo(store, systemClock, { tokenHash: hashToken(token) })();
       if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
       const userId = seeded.right.user.id;
 
-      const application = createApplication({ ...store, clock: systemClock, bureau: new SandboxCreditBureau() });
-      const app = createApp({
-        store,
-        clock: systemClock,
-        config: { environment: 'sandbox' },
-        logger: pino({ level: 'warn' }),
-        routes: createApiRoutes(application),
-        application,
-      });
       const server = app.listen(0, '127.0.0.1');
       await once(server, 'listening');
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -96,7 +88,7 @@ export const main = async (
         server.close();
       }
     } finally {
-      await store.close();
+      await close();
     }
   } finally {
     await mongo.stop();

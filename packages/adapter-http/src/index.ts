@@ -13,6 +13,7 @@ export { createApp, BODY_LIMIT_BYTES } from './http/app.js';
 export { createApiRoutes } from './http/routes/index.js';
 export * from './main/config.js';
 export * from './main/container.js';
+export * from './main/composition.js';
 export * from './main/server.js';
 export * from './openapi/openapi-document.js';
 export * from './webhooks/index.js';

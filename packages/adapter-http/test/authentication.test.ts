@@ -6,8 +6,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { TokenRepository, unavailable, versioning } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
-import { createClientWithToken, generateToken } from '../src/http/token-issuer.js';
-import { Harness, fixedClock, harness } from './support/http-harness.js';
+import { generateToken } from '../src/http/token-issuer.js';
+import { Harness, harness } from './support/http-harness.js';
 
 const ping = (h: Harness, headers: Record<string, string>) => h.request.post('/api/ping').set(headers).send({ payload: 'hello' });
 
@@ -59,7 +59,7 @@ describe('client authentication', () => {
   });
 
   it('401 for a revoked token, from its next request on', async () => {
-    const second = await createClientWithToken({ store: h.store, clock: fixedClock() }, { name: 'Other', environment: 'sandbox', apiVersion: versioning.latest })();
+    const second = await h.clientAccess.createClient({ name: 'Other', environment: 'sandbox', apiVersion: versioning.latest })();
     if (E.isLeft(second)) throw new Error(second.left.message);
     const auth = { Authorization: `Bearer ${second.right.token}` };
     expect((await ping(h, auth)).status).to.equal(200);

@@ -49,6 +49,7 @@ describe('loadConfig', () => {
         DEBTKIT_MAX_CONNECTIONS: '500',
         DEBTKIT_RATE_LIMIT: '0',
         DEBTKIT_AUTH_FAILURE_LIMIT: '5',
+        DEBTKIT_BUREAU: 'sandbox',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       maxConnections: 500,
       rateLimit: 0,
       authFailureLimit: 5,
+      bureau: 'sandbox',
     });
   });
 
@@ -116,6 +118,7 @@ describe('loadConfig', () => {
     [{ DEBTKIT_ENV: 'production', DEBTKIT_BOOTSTRAP_TOKEN: SANDBOX_TOKEN }, 'DEBTKIT_BOOTSTRAP_TOKEN is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'true' }, 'DEBTKIT_SEED is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_SEED: 'maybe' }, 'DEBTKIT_SEED must be true or false (got "maybe")'],
+    [{ DEBTKIT_BUREAU: 'equifax' }, 'DEBTKIT_BUREAU must be sandbox (the simulated bureau), or unset (got "equifax")'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ];
   for (const [env, message] of bad) {

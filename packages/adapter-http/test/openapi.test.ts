@@ -6,7 +6,6 @@
  * against it and against the codec it was generated from.
  */
 import { expect } from 'chai';
-import pino from 'pino';
 import supertest from 'supertest';
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
@@ -22,20 +21,20 @@ import {
   StorePorts,
   Timestamp,
   User,
-  createApplication,
   nullable,
   strictObject,
   unavailable,
   versioning,
 } from '@debtkit/core';
-import { SandboxCreditBureau, createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
-import { createApp } from '../src/http/app.js';
-import type { AppState, RouteDef } from '../src/http/app-context.js';
+import { createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
+import { compose } from '../src/main/composition.js';
+import { offlineResolveHost } from './support/webhook-harness.js';
+import type { AppState } from '../src/http/app-context.js';
 import { ERROR_TABLE } from '../src/http/api-error.js';
-import { API_ENDPOINTS, createApiRoutes } from '../src/http/routes/index.js';
+import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
 import { generateToken, hashToken } from '../src/http/token-issuer.js';
 import { createSchemaRegistry } from '../src/openapi/codec-schema.js';
-import { BUILTIN_OPERATIONS, buildOpenApiDocument, openApiRoute, toOpenApiPath } from '../src/openapi/openapi-document.js';
+import { buildOpenApiDocument, toOpenApiPath } from '../src/openapi/openapi-document.js';
 import {
   compileAt,
   coveredResponses,
@@ -73,25 +72,12 @@ interface Setup {
   readonly admin: { Authorization: string };
 }
 
-/** The full app on a seeded memory store, with the document's route composed in as the HTTP adapter's users would. */
-const setup = async (store: StorePorts = createMemoryStore()): Promise<Setup> => {
+/** The full app, composed as the server composes it, on a seeded store (default: a fresh memory store). */
+const setup = async (given?: StorePorts): Promise<Setup> => {
+  const { app, store } = await compose({ config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0 }, clock, webhooks: { resolveHost: offlineResolveHost }, ...(given === undefined ? {} : { store: given }) });
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
-  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
-  const build = (routes: ReadonlyArray<RouteDef>) =>
-    createApp({
-      store,
-      clock,
-      config: { environment: 'sandbox', adminToken: ADMIN_TOKEN },
-      logger: pino({ level: 'silent' }),
-      routes,
-      application,
-    });
-  // The document's route is composed in like the resource routes, unless createApp has come to register it itself.
-  const bare = build(createApiRoutes(application));
-  const served = routerRoutes(bare).some((r) => r.method === 'GET' && r.path === openApiRoute.path);
-  const app = served ? bare : build([...createApiRoutes(application), openApiRoute]);
   return {
     app,
     request: supertest(app.callback()),
@@ -526,7 +512,7 @@ describe('OpenAPI document', () => {
       const documented = operations().map((o) => `${o.method.toUpperCase()} ${o.path}`).sort();
       expect(documented).to.deep.equal(routed);
       // The built-in descriptions are the ones that could go stale by hand: each is a real route.
-      for (const b of BUILTIN_OPERATIONS) expect(routed, `${b.method} ${b.path}`).to.include(`${b.method} ${toOpenApiPath(b.path)}`);
+      for (const b of BUILTIN_ENDPOINTS) expect(routed, `${b.method} ${b.path}`).to.include(`${b.method} ${toOpenApiPath(b.path)}`);
     });
   });
 
@@ -547,21 +533,13 @@ describe('OpenAPI document', () => {
     });
 
     it('names the configured public address and environment in servers, and never a Host header that is not a plain host', async () => {
-      const application = createApplication({ ...createMemoryStore(), clock, bureau: new SandboxCreditBureau() });
-      const app = (publicUrl?: string) =>
-        createApp({
-          store: createMemoryStore(),
-          clock,
-          config: publicUrl === undefined ? { environment: 'production' } : { environment: 'production', publicUrl },
-          logger: pino({ level: 'silent' }),
-          routes: createApiRoutes(application),
-          application,
-        });
-      const configured = await supertest(app('https://api.example.org').callback()).get('/openapi.json');
+      const app = async (publicUrl?: string) =>
+        (await compose({ clock, config: publicUrl === undefined ? { environment: 'production', bureau: 'sandbox' } : { environment: 'production', bureau: 'sandbox', publicUrl } })).app;
+      const configured = await supertest((await app('https://api.example.org')).callback()).get('/openapi.json');
       expect(configured.body.servers).to.deep.equal([
         { url: 'https://api.example.org', description: 'This server: production (live data; tokens start with dk_live_)' },
       ]);
-      const odd = await supertest(app().callback()).get('/openapi.json').set('Host', 'evil.example/<script>');
+      const odd = await supertest((await app()).callback()).get('/openapi.json').set('Host', 'evil.example/<script>');
       expect(odd.body.servers[0].url).to.equal('http://127.0.0.1:3000');
     });
 

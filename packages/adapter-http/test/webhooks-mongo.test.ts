@@ -43,7 +43,7 @@ describe('events and webhooks on the mongo store', () => {
   };
 
   it('records the events of every change in order and delivers each, signed, once', async () => {
-    const h = webhookHarness({ store: await mongoStore() });
+    const h = await webhookHarness({ store: await mongoStore() });
     const client = await h.newClient();
     const r = await receiver();
     const hook = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: r.url })).body as Json;
@@ -58,7 +58,7 @@ describe('events and webhooks on the mongo store', () => {
   });
 
   it('retries after the configured delay with the same webhook-id, then succeeds', async () => {
-    const h = webhookHarness({ store: await mongoStore(), retrySeconds: [2] });
+    const h = await webhookHarness({ store: await mongoStore(), retrySeconds: [2] });
     const client = await h.newClient();
     const r = await receiver((k) => (k === 0 ? 502 : 200));
     const hook = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: r.url })).body as Json;

@@ -12,7 +12,7 @@ import { EXPECTED_TYPES, MovableClock, Receiver, listAll, scenario, webhookHarne
 
 describe('events API (DESIGN 7.11)', () => {
   it('each change records exactly its event, in order, with the object as its endpoint answers it', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const { userId, planId } = await scenario(h.request, client.auth);
     const events = await listAll(h.request, client.auth);
@@ -35,7 +35,7 @@ describe('events API (DESIGN 7.11)', () => {
   });
 
   it('a failed change records no event', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const user = (await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' })).body as Json;
     expect((await h.request.post(`/api/users/${user['id']}/accounts`).set(client.auth).send({ name: 'X' })).status).to.equal(400);
@@ -45,7 +45,7 @@ describe('events API (DESIGN 7.11)', () => {
   });
 
   it('pages ascending by id and filters by type and user_id', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const { userId } = await scenario(h.request, client.auth);
     const second = await scenario(h.request, client.auth);
@@ -65,7 +65,7 @@ describe('events API (DESIGN 7.11)', () => {
   });
 
   it("another client's events are invisible: not listed, and 404 by id", async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const mine = await h.newClient('Mine');
     const theirs = await h.newClient('Theirs');
     await scenario(h.request, theirs.auth);
@@ -78,7 +78,7 @@ describe('events API (DESIGN 7.11)', () => {
   });
 
   it('bad input is 400 validation_error', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     for (const query of ['type=account.deleted', 'user_id=0', 'user_id=x', 'limit=0', 'limit=101', 'starting_after=-1', 'colour=red']) {
       const res = await h.request.get(`/api/events?${query}`).set(client.auth);
@@ -91,7 +91,7 @@ describe('events API (DESIGN 7.11)', () => {
 
   it('events are kept 30 days: answered the day before, gone after', async () => {
     const clock = new MovableClock(new Date('2026-03-15T12:00:00.000Z'));
-    const h = webhookHarness({ clock });
+    const h = await webhookHarness({ clock });
     const client = await h.newClient();
     await scenario(h.request, client.auth);
     const [first] = await listAll(h.request, client.auth);
@@ -105,7 +105,7 @@ describe('events API (DESIGN 7.11)', () => {
 
 describe('webhook endpoints API (DESIGN 7.11)', () => {
   it('create shows the secret once; get, list, patch, delete; deliveries list', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const created = await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: 'http://127.0.0.1:9/hooks' });
     expect(created.status).to.equal(201);
@@ -132,7 +132,7 @@ describe('webhook endpoints API (DESIGN 7.11)', () => {
   });
 
   it("another client's endpoint is 404 for every operation, and unchanged", async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const mine = await h.newClient('Mine');
     const theirs = await h.newClient('Theirs');
     const their = (await h.request.post('/api/webhook_endpoints').set(theirs.auth).send({ url: 'https://example.com/h' })).body as Json;
@@ -151,7 +151,7 @@ describe('webhook endpoints API (DESIGN 7.11)', () => {
   });
 
   it('strict validation: 400 validation_error naming the field, nothing stored', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const bad: Array<[Json, string]> = [
       [{}, 'url'],
@@ -198,7 +198,7 @@ describe('webhook URL guard (SSRF, DESIGN 7.11)', () => {
   };
 
   it('production: https to a public host only; every non-public address refused, by literal or by name', async () => {
-    const h = webhookHarness({ environment: 'production', resolveHost });
+    const h = await webhookHarness({ environment: 'production', resolveHost });
     const client = await h.newClient();
     const create = (url: string) => h.request.post('/api/webhook_endpoints').set(client.auth).send({ url });
     for (const url of ['https://hooks.example.test/h', 'https://v6.example.test/h', 'https://93.184.216.34/h', 'https://[2606:2800:220:1:248:1893:25c8:1946]/h']) {
@@ -242,7 +242,7 @@ describe('webhook URL guard (SSRF, DESIGN 7.11)', () => {
   });
 
   it('sandbox: http and loopback allowed for local receivers; private and link-local still refused', async () => {
-    const h = webhookHarness({ environment: 'sandbox', resolveHost });
+    const h = await webhookHarness({ environment: 'sandbox', resolveHost });
     const client = await h.newClient();
     const create = (url: string) => h.request.post('/api/webhook_endpoints').set(client.auth).send({ url });
     for (const url of ['http://127.0.0.1:8080/h', 'http://[::1]:8080/h', 'http://sneaky.example.test/h', 'http://hooks.example.test/h']) {
@@ -258,7 +258,7 @@ describe('webhook URL guard (SSRF, DESIGN 7.11)', () => {
     try {
       const port = new URL(receiver.url).port;
       let target = '93.184.216.34';
-      const h = webhookHarness({
+      const h = await webhookHarness({
         environment: 'production',
         resolveHost: async () => [{ address: target, family: 4 }],
       });
@@ -290,15 +290,15 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     await Promise.all(receivers.splice(0).map((r) => r.stop()));
   });
 
-  const register = async (h: ReturnType<typeof webhookHarness>, client: ApiClient, body: Json): Promise<Json> => {
+  const register = async (h: Awaited<ReturnType<typeof webhookHarness>>, client: ApiClient, body: Json): Promise<Json> => {
     const res = await h.request.post('/api/webhook_endpoints').set(client.auth).send(body);
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     return res.body as Json;
   };
-  const deliveriesOf = async (h: ReturnType<typeof webhookHarness>, client: ApiClient, endpoint: Json): Promise<Json[]> =>
+  const deliveriesOf = async (h: Awaited<ReturnType<typeof webhookHarness>>, client: ApiClient, endpoint: Json): Promise<Json[]> =>
     (await h.request.get(`/api/webhook_endpoints/${endpoint['id']}/deliveries`).set(client.auth)).body['deliveries'] as Json[];
   /** One change: a new user with a linked account (one account.created event). */
-  const oneChange = async (h: ReturnType<typeof webhookHarness>, client: ApiClient): Promise<void> => {
+  const oneChange = async (h: Awaited<ReturnType<typeof webhookHarness>>, client: ApiClient): Promise<void> => {
     const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
     const res = await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 });
     expect(res.status).to.equal(201);
@@ -311,7 +311,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     }) as Json;
 
   it('delivers every event in order, signed (standardwebhooks verifies each), to the endpoints that subscribe; a disabled endpoint gets nothing', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const all = await receiver();
     const some = await receiver();
@@ -344,7 +344,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
   });
 
   it('fails twice, then succeeds: three attempts with the same webhook-id, retried after the configured delays', async () => {
-    const h = webhookHarness({ retrySeconds: [1, 2, 3] });
+    const h = await webhookHarness({ retrySeconds: [1, 2, 3] });
     const client = await h.newClient();
     const flaky = await receiver((n) => (n < 2 ? 500 : 200));
     const hook = await register(h, client, { url: flaky.url });
@@ -371,7 +371,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
   });
 
   it('after the last delay the delivery is failed and never tried again; a redirect is not followed', async () => {
-    const h = webhookHarness({ retrySeconds: [1] });
+    const h = await webhookHarness({ retrySeconds: [1] });
     const client = await h.newClient();
     const target = await receiver();
     const redirecting = await receiver(() => 307);
@@ -388,7 +388,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
   });
 
   it('a receiver that never answers is cut at the timeout, and the attempt is recorded for a retry', async () => {
-    const h = webhookHarness({ timeoutMs: 300 });
+    const h = await webhookHarness({ timeoutMs: 300 });
     const client = await h.newClient();
     const silent = await receiver(() => 'hang');
     const hook = await register(h, client, { url: silent.url });
@@ -402,7 +402,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
   });
 
   it('a slow receiver does not hold up another endpoint; stop() lets the attempt in flight finish and records it', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const slow = await receiver(() => 'hang');
     const fast = await receiver();
@@ -428,7 +428,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
   });
 
   it('at most 8 attempts in flight per process', async () => {
-    const h = webhookHarness();
+    const h = await webhookHarness();
     const client = await h.newClient();
     const silent = await receiver((n) => (n < 8 ? 'hang' : 200));
     for (let i = 0; i < 10; i++) await register(h, client, { url: `${silent.url}/${i}` });

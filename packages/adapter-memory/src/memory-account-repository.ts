@@ -3,6 +3,7 @@
  * is two map reads and another user's account is unreachable.
  */
 import * as E from 'fp-ts/lib/Either.js';
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { conflict, initialAccountVersion } from '@debtkit/core';
@@ -33,6 +34,7 @@ const filterOf = (filter: AccountFilter): ((a: AccountRecord) => boolean) | unde
   return (a) => (type === undefined || a.type === type) && (status === undefined || a.status === status);
 };
 
+@injectable()
 export class MemoryAccountRepository implements AccountRepository {
   /** user → (account id → account), each inner map in ascending id order. */
   private readonly byUser = new Map<UserId, Map<AccountId, AccountRecord>>();

@@ -3,6 +3,7 @@
  * the new record in one synchronous step: no other task can run in between, so
  * the compare-and-set is atomic.
  */
+import { injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -18,6 +19,7 @@ const copyFlow = (f: BureauFlowRecord): BureauFlowRecord => ({
   updated_at: f.updated_at,
 });
 
+@injectable()
 export class MemoryBureauFlowRepository implements BureauFlowRepository {
   private readonly byUser = new Map<UserId, BureauFlowRecord>();
 

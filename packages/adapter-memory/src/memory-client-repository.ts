@@ -1,6 +1,7 @@
 /**
  * `ClientRepository` in memory.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Client, ClientId, ClientRepository, DomainError, NewClient, Page, PageRequest } from '@debtkit/core';
@@ -8,6 +9,7 @@ import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
 
 const copyClient = (c: Client): Client => ({ ...c });
 
+@injectable()
 export class MemoryClientRepository implements ClientRepository {
   /** Insertion order is ascending id order (ids come from one ascending sequence). */
   private readonly byId = new Map<ClientId, Client>();

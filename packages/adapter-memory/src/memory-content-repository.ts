@@ -7,11 +7,13 @@
  * frozen objects and arrays, which callers cannot change, and the
  * learning-modules endpoint is on the benchmark's hot path.
  */
+import { injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import { findArticle, listArticles, modulesByCategory } from '@debtkit/core';
 import type { Article, ArticleId, ArticleSummary, Category, ContentRepository, DomainError, LearningModule, Page, PageRequest } from '@debtkit/core';
 
+@injectable()
 export class MemoryContentRepository implements ContentRepository {
   listModules(category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> {
     return TE.right(modulesByCategory(category));

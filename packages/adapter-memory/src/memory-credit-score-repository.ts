@@ -3,6 +3,7 @@
  * score request: scores are kept per user in ascending id order, so the latest
  * is the last element.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { CreditScoreRecord, CreditScoreRepository, DomainError, FactorObject, NewCreditScore, UserId } from '@debtkit/core';
@@ -21,6 +22,7 @@ const copyScore = (s: CreditScoreRecord): CreditScoreRecord => ({
   new_credit: copyFactor(s.new_credit),
 });
 
+@injectable()
 export class MemoryCreditScoreRepository implements CreditScoreRepository {
   /** user → scores in ascending id order (ids come from one ascending sequence). */
   private readonly byUser = new Map<UserId, CreditScoreRecord[]>();

@@ -2,6 +2,7 @@
  * `EventOutbox` in memory: events in ascending id order across clients;
  * expired ones are invisible to reads and dropped as new ones arrive.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
@@ -10,6 +11,7 @@ import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
 const copyEvent = (e: EventRecord): EventRecord => structuredClone(e);
 const live = (e: EventRecord, now: Date): boolean => Date.parse(e.expires_at) > now.getTime();
 
+@injectable()
 export class MemoryEventOutbox implements EventOutbox {
   private readonly events = new Map<Id, EventRecord>();
   private readonly ids = new IdSequence();

@@ -3,6 +3,7 @@
  * and writes in one synchronous step, so a claim is atomic. Expired keys are
  * dropped as they are met (a claim treats them as free) and swept on claims.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { IDEMPOTENCY_KEY_TTL_MS, decideClaim, pendingRecord } from '@debtkit/core';
@@ -15,6 +16,7 @@ const slot = (clientId: ClientId, key: string): string => `${clientId}\u0000${ke
 /** Sweep expired keys at most this often, so memory does not grow with old keys. */
 const SWEEP_EVERY = 1000;
 
+@injectable()
 export class MemoryIdempotencyStore implements IdempotencyStore {
   private readonly records = new Map<string, IdempotencyRecord>();
   private claims = 0;

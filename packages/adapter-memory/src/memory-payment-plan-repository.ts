@@ -1,6 +1,7 @@
 /**
  * `PaymentPlanRepository` in memory: plans are kept per owning user.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, NewPaymentPlan, Page, PageRequest, PaymentPlanId, PaymentPlanRecord, PaymentPlanRepository, UserId } from '@debtkit/core';
@@ -15,6 +16,7 @@ const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
   schedule: p.schedule.map((m) => ({ month: m.month, date: m.date, payments: m.payments.map((x) => ({ ...x })) })),
 });
 
+@injectable()
 export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   /** user → (plan id → plan), each inner map in ascending id order. */
   private readonly byUser = new Map<UserId, Map<PaymentPlanId, PaymentPlanRecord>>();

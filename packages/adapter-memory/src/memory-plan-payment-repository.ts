@@ -2,6 +2,7 @@
  * `PlanPaymentRepository` in memory: payments are kept per (user, plan), the
  * pair every query names.
  */
+import { injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
 import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
@@ -15,6 +16,7 @@ const copyPayment = (p: PlanPaymentRecord): PlanPaymentRecord => ({
   user_id: p.user_id,
 });
 
+@injectable()
 export class MemoryPlanPaymentRepository implements PlanPaymentRepository {
   /** user → plan → payments in ascending id order. */
   private readonly byUser = new Map<UserId, Map<PaymentPlanId, PlanPaymentRecord[]>>();

@@ -1,9 +1,11 @@
 /**
  * `StoreHealth` in memory: the store lives in the process, so it always answers.
  */
+import { injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, StoreHealth } from '@debtkit/core';
 
+@injectable()
 export class MemoryStoreHealth implements StoreHealth {
   ping(): TE.TaskEither<DomainError, void> {
     return TE.right(undefined);

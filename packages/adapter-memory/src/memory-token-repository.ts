@@ -2,6 +2,7 @@
  * `TokenRepository` in memory. Every API request looks its token up by hash, so
  * tokens are indexed by hash as well as by id.
  */
+import { injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -17,6 +18,7 @@ const copyToken = (t: TokenRecord): TokenRecord => ({
   revoked_at: t.revoked_at,
 });
 
+@injectable()
 export class MemoryTokenRepository implements TokenRepository {
   // Both maps hold the same record objects; records never leave the store uncopied.
   private readonly byHash = new Map<string, TokenRecord>();

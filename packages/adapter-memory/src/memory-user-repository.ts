@@ -2,6 +2,7 @@
  * `UserRepository` in memory: users are kept per owning client, so a lookup
  * through another client cannot find them.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientId, DomainError, NewUser, Page, PageRequest, UserId, UserPatch, UserRecord, UserRepository } from '@debtkit/core';
@@ -11,6 +12,7 @@ const copyUser = (u: UserRecord): UserRecord => ({ ...u });
 
 const FROZEN: ReadonlyArray<keyof UserRecord> = ['id', 'client_id', 'created_at'];
 
+@injectable()
 export class MemoryUserRepository implements UserRepository {
   /** client → (user id → user), each inner map in ascending id order. */
   private readonly byClient = new Map<ClientId, Map<UserId, UserRecord>>();

@@ -2,6 +2,7 @@
  * `WebhookDeliveryRepository` in memory: one delivery per (endpoint, event);
  * a claim is a check and a write with no `await` between, so it is atomic.
  */
+import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type {
@@ -21,6 +22,7 @@ import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
 const copyDelivery = (d: WebhookDeliveryRecord): WebhookDeliveryRecord => ({ ...d });
 const pairKey = (endpointId: Id, eventId: Id): string => `${endpointId}:${eventId}`;
 
+@injectable()
 export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
   private readonly deliveries = new Map<Id, WebhookDeliveryRecord>();
   private readonly pairs = new Set<string>();

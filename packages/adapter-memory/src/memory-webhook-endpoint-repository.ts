@@ -1,4 +1,5 @@
 /** `WebhookEndpointRepository` in memory: endpoints in ascending id order, compare-and-set on `version`. */
+import { injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -18,6 +19,7 @@ import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf } from './memory-
 
 const copyEndpoint = (e: WebhookEndpointRecord): WebhookEndpointRecord => ({ ...e, events: [...e.events] });
 
+@injectable()
 export class MemoryWebhookEndpointRepository implements WebhookEndpointRepository {
   private readonly endpoints = new Map<Id, WebhookEndpointRecord>();
   private readonly ids = new IdSequence();

@@ -8,6 +8,7 @@
  * - identity: any 4-digit `ssn_last4`; `date_of_birth` must equal the user's when the user has one
  * - the report is derived from the user's linked accounts (core's DESIGN 7.5 function)
  */
+import { injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { CreditBureau, bureauError, deriveCreditReport, validationError } from '@debtkit/core';
 
@@ -17,6 +18,7 @@ export const LOCKED_LAST_NAME = 'locked';
 
 const hasLastName = (lastName: string, magic: string): boolean => lastName.trim().toLowerCase() === magic;
 
+@injectable()
 export class SandboxCreditBureau implements CreditBureau {
   invoke: CreditBureau['invoke'] = (user) =>
     hasLastName(user.last_name, NOMATCH_LAST_NAME)

@@ -18,5 +18,6 @@ export * from './mongo-webhook-endpoint-repository.js';
 export * from './mongo-webhook-delivery-repository.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
-export { mongoContext, type MongoContext } from './mongo-context.js';
+export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';
+export * from './mongo-store.module.js';

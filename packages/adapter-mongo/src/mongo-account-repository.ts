@@ -2,6 +2,7 @@
  * `AccountRepository` on MongoDB: collection `accounts`, `_id` = the account
  * id; every filter names the owning user as well (DESIGN 5).
  */
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -22,7 +23,7 @@ import {
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 
@@ -38,10 +39,11 @@ const listFilter = (userId: UserId, filter: AccountFilter): Filter<StoredDocumen
   ...(filter.status === undefined ? {} : { status: filter.status }),
 });
 
+@injectable()
 export class MongoAccountRepository implements AccountRepository {
   private readonly accounts: MongoRecordCollection<AccountRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.accounts = new MongoRecordCollection(ctx, COLLECTIONS.accounts, AccountDocument);
   }
 

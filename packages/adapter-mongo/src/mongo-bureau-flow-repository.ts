@@ -8,6 +8,7 @@
  * `findOneAndUpdate` whose filter names the expected version, so of two saves
  * from the same version the server applies exactly one.
  */
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -22,7 +23,7 @@ import {
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
@@ -30,10 +31,11 @@ export const BureauFlowDocument = documentCodec(COLLECTIONS.bureauFlows, BureauF
 
 const CHANGED = 'The bureau flow changed concurrently; read it again and retry';
 
+@injectable()
 export class MongoBureauFlowRepository implements BureauFlowRepository {
   private readonly flows: MongoRecordCollection<BureauFlowRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.flows = new MongoRecordCollection(ctx, COLLECTIONS.bureauFlows, BureauFlowDocument);
   }
 

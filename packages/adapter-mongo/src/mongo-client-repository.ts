@@ -1,20 +1,22 @@
 /**
  * `ClientRepository` on MongoDB: collection `clients`, `_id` = the client id.
  */
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Client, type ClientId, type ClientRepository, type DomainError, type NewClient, type Page, type PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
 export const ClientDocument = documentCodec(COLLECTIONS.clients, Client, 'id');
 
+@injectable()
 export class MongoClientRepository implements ClientRepository {
   private readonly clients: MongoRecordCollection<Client>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.clients = new MongoRecordCollection(ctx, COLLECTIONS.clients, ClientDocument);
   }
 

@@ -4,6 +4,7 @@
  * accessors and never stored: no collection, no migration when the catalog
  * changes, and articles and modules stay readable while MongoDB is down.
  */
+import { injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -22,6 +23,7 @@ import {
   type PageRequest,
 } from '@debtkit/core';
 
+@injectable()
 export class MongoContentRepository implements ContentRepository {
   listModules(category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> {
     return () => Promise.resolve(E.right(modulesByCategory(category)));

@@ -4,6 +4,7 @@
  * and the indexes exist.
  */
 import type { Db, MongoClient } from 'mongodb';
+import type { PortToken } from '@debtkit/core';
 import { ensureIndexes } from './mongo-collections.js';
 import { StoreClosedError } from './mongo-errors.js';
 import { MongoIdAllocator } from './mongo-id-allocator.js';
@@ -18,6 +19,9 @@ export interface MongoContext {
   /** Close the client; operations afterwards are `unavailable`. */
   readonly close: () => Promise<void>;
 }
+
+/** The container token of a store's shared context (what `mongoStoreModule` injects into every repository). */
+export const MONGO_CONTEXT = Symbol.for('debtkit.mongo.MongoContext') as PortToken<MongoContext>;
 
 /**
  * Runs `prepare` once, on the first call. If it fails (the server is down),

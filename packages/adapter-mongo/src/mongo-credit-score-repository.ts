@@ -2,20 +2,22 @@
  * `CreditScoreRepository` on MongoDB: collection `credit_scores`, `_id` = the
  * score id. "Latest" and "newest first" are by id, which grows with every add.
  */
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { CreditScoreRecord, type CreditScoreRepository, type DomainError, type NewCreditScore, type UserId } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
 export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
 
+@injectable()
 export class MongoCreditScoreRepository implements CreditScoreRepository {
   private readonly scores: MongoRecordCollection<CreditScoreRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.scores = new MongoRecordCollection(ctx, COLLECTIONS.creditScores, CreditScoreDocument);
   }
 

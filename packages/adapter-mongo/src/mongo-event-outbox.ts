@@ -2,20 +2,22 @@
  * `EventOutbox` on MongoDB: collection `events`, `_id` = the event id, every
  * read scoped to the owning client and to unexpired events.
  */
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { EventDocument } from './mongo-webhook-documents.js';
 
 const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
 
+@injectable()
 export class MongoEventOutbox implements EventOutbox {
   private readonly events: MongoRecordCollection<EventRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
   }
 

@@ -6,6 +6,7 @@
  * `expires_at` for the TTL index that removes them once they expire; until the
  * server gets round to it, an expired key is treated as free.
  */
+import { inject, injectable } from 'inversify';
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -24,7 +25,7 @@ import {
   type StoredResponse,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { StoredDocumentError, isDuplicateKeyError, mongoTask } from './mongo-errors.js';
 
 interface KeyDocument {
@@ -80,10 +81,11 @@ const idOf = (clientId: ClientId, key: string): string => `${clientId}:${key}`;
 /** How often a claim re-reads a key whose document changed under it before it answers `in_progress`. */
 const CLAIM_ATTEMPTS = 5;
 
+@injectable()
 export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly keys: Collection<KeyDocument>;
 
-  constructor(private readonly ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
     this.keys = ctx.db.collection<KeyDocument>(COLLECTIONS.idempotencyKeys);
   }
 

@@ -4,6 +4,7 @@
  * owning user as well (DESIGN 5).
  */
 import * as t from 'io-ts';
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -17,7 +18,7 @@ import {
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
@@ -44,10 +45,11 @@ const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
 
 export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, StoredPaymentPlanRecord, 'id');
 
+@injectable()
 export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 

@@ -2,6 +2,7 @@
  * `PlanPaymentRepository` on MongoDB: collection `plan_payments`, `_id` = the
  * payment id; listed per (user, plan), both always in the filter (DESIGN 5).
  */
+import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PlanPaymentRecord,
@@ -14,16 +15,17 @@ import {
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
 export const PlanPaymentDocument = documentCodec(COLLECTIONS.planPayments, PlanPaymentRecord, 'id');
 
+@injectable()
 export class MongoPlanPaymentRepository implements PlanPaymentRepository {
   private readonly payments: MongoRecordCollection<PlanPaymentRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.payments = new MongoRecordCollection(ctx, COLLECTIONS.planPayments, PlanPaymentDocument);
   }
 

@@ -3,13 +3,15 @@
  * so "ready" means the store is usable, not merely reachable. (`ping` does no
  * work on the server; the client's socket timeout bounds the wait.)
  */
+import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, StoreHealth } from '@debtkit/core';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { mongoTask } from './mongo-errors.js';
 
+@injectable()
 export class MongoStoreHealth implements StoreHealth {
-  constructor(private readonly ctx: MongoContext) {}
+  constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {}
 
   ping(): TE.TaskEither<DomainError, void> {
     return mongoTask(

@@ -12,7 +12,7 @@
  */
 import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
-import { mongoContext } from './mongo-context.js';
+import { type MongoContext, mongoContext } from './mongo-context.js';
 import { isUnavailableError } from './mongo-errors.js';
 import { MongoAccountRepository } from './mongo-account-repository.js';
 import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
@@ -60,7 +60,13 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
  *   const client = await store.clients.create({ name: 'Acme', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  *   await store.close();
  */
-export const connectMongoStore = async (url: string, options: MongoStoreOptions = {}): Promise<StorePorts> => {
+export const connectMongoStore = async (url: string, options: MongoStoreOptions = {}): Promise<StorePorts> => mongoStorePorts(await openMongoContext(url, options));
+
+/**
+ * Open the connection and the index gate `connectMongoStore` builds its
+ * repositories on (`mongoStoreModule` binds them in a container); same failure rules.
+ */
+export const openMongoContext = async (url: string, options: MongoStoreOptions = {}): Promise<MongoContext> => {
   const maxTimeMS = options.maxTimeMS ?? DEFAULT_MAX_TIME_MS;
   const serverSelectionTimeoutMS = options.serverSelectionTimeoutMS ?? DEFAULT_SERVER_SELECTION_TIMEOUT_MS;
   const dbName = options.dbName ?? databaseInUrl(url) ?? DEFAULT_DB_NAME;
@@ -90,7 +96,11 @@ export const connectMongoStore = async (url: string, options: MongoStoreOptions 
       throw new Error(`MongoDB store: cannot prepare database "${dbName}": ${describeError(error)}`, { cause: error });
     }
   }
-  return {
+  return ctx;
+};
+
+/** Every storage port over one opened context; `close()` closes its client. */
+export const mongoStorePorts = (ctx: MongoContext): StorePorts => ({
     clients: new MongoClientRepository(ctx),
     tokens: new MongoTokenRepository(ctx),
     users: new MongoUserRepository(ctx),
@@ -106,5 +116,4 @@ export const connectMongoStore = async (url: string, options: MongoStoreOptions 
     webhookEndpoints: new MongoWebhookEndpointRepository(ctx),
     webhookDeliveries: new MongoWebhookDeliveryRepository(ctx),
     close: ctx.close,
-  };
-};
+});

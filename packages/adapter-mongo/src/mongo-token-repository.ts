@@ -2,20 +2,22 @@
  * `TokenRepository` on MongoDB: collection `tokens`, `_id` = the token id, a
  * unique index on `hash` (looked up on every API request).
  */
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { TokenRecord, type ClientId, type DomainError, type Timestamp, type TokenId, type TokenRepository } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
 export const TokenDocument = documentCodec(COLLECTIONS.tokens, TokenRecord, 'id');
 
+@injectable()
 export class MongoTokenRepository implements TokenRepository {
   private readonly tokens: MongoRecordCollection<TokenRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.tokens = new MongoRecordCollection(ctx, COLLECTIONS.tokens, TokenDocument);
   }
 

@@ -2,6 +2,7 @@
  * `UserRepository` on MongoDB: collection `users`, `_id` = the user id; every
  * filter names the owning client as well (DESIGN 5).
  */
+import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -16,16 +17,17 @@ import {
   type UserRepository,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
 export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
 
+@injectable()
 export class MongoUserRepository implements UserRepository {
   private readonly users: MongoRecordCollection<UserRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.users = new MongoRecordCollection(ctx, COLLECTIONS.users, UserDocument);
   }
 

@@ -5,6 +5,7 @@
  * so processes sharing the database never send the same attempt at once; the
  * outcome is recorded only under the same lease token.
  */
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Collection } from 'mongodb';
@@ -21,17 +22,18 @@ import type {
   WebhookDeliveryRepository,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { WebhookDeliveryDocument } from './mongo-webhook-documents.js';
 
+@injectable()
 export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository {
   private readonly deliveries: MongoRecordCollection<WebhookDeliveryRecord>;
   private readonly raw: Collection<StoredDocument>;
 
-  constructor(private readonly ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
     this.deliveries = new MongoRecordCollection(ctx, COLLECTIONS.webhookDeliveries, WebhookDeliveryDocument);
     this.raw = ctx.db.collection(COLLECTIONS.webhookDeliveries);
   }

@@ -3,6 +3,7 @@
  * `_id` = the endpoint id; an update is one `findOneAndUpdate` conditioned on
  * the version read (compare-and-set, DESIGN 4.5).
  */
+import { inject, injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
@@ -20,16 +21,17 @@ import {
   type WebhookEndpointRepository,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 
 export const WebhookEndpointDocument = documentCodec(COLLECTIONS.webhookEndpoints, WebhookEndpointRecord, 'id');
 
+@injectable()
 export class MongoWebhookEndpointRepository implements WebhookEndpointRepository {
   private readonly endpoints: MongoRecordCollection<WebhookEndpointRecord>;
 
-  constructor(ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.endpoints = new MongoRecordCollection(ctx, COLLECTIONS.webhookEndpoints, WebhookEndpointDocument);
   }
 

@@ -5,7 +5,7 @@
  */
 import type { RouterContext } from '@koa/router';
 import type { Logger } from 'pino';
-import type { Application, Client, Clock, Environment, StorePorts } from '@debtkit/core';
+import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 
@@ -19,15 +19,18 @@ export interface AppConfig {
 }
 
 export interface AppDeps {
-  readonly store: StorePorts;
-  readonly clock: Clock;
+  /** The store's health, for `/readyz`. */
+  readonly health: StoreHealth;
+  /** Core's client and token use cases: authentication and the admin API. */
+  readonly clientAccess: ClientAccess;
   readonly config: AppConfig;
   /** Request lines and unexpected errors go here (inject one with a destination stream to read them in tests). */
   readonly logger: Logger;
   /** Resource routes, registered after the built-in ones (ping, health, admin). */
   readonly routes: ReadonlyArray<RouteDef>;
-  /** The use cases bound to the same ports, for route factories that want them from here. */
-  readonly application?: Application;
+  /** Where `Idempotency-Key`s are kept (DESIGN 4.2), and the clock their expiry is measured with. */
+  readonly idempotency: IdempotencyStore;
+  readonly clock: Clock;
   /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;
   /** Where requests are counted for `GET /metrics`; absent, the app makes its own (without process metrics). */

@@ -23,9 +23,7 @@ import Router from '@koa/router';
 import { versioning } from '@debtkit/core';
 import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
-import { adminRoutes } from './admin.routes.js';
-import { operationsRoutes } from './operations.routes.js';
-import { openApiRouteFor } from '../openapi/openapi-document.js';
+import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
 import { isClientGone } from './middleware/client-gone.js';
 import { requestId } from './middleware/request-id.js';
 import { standardHeaders } from './middleware/standard-headers.js';
@@ -41,7 +39,6 @@ import { routeFallback } from './middleware/route-fallback.js';
 import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
-import { metricsRoutes } from './metrics.routes.js';
 import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
 import { securityHeaders } from './middleware/security-headers.js';
 
@@ -89,13 +86,17 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
 };
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
-  const { store, clock, config, logger } = deps;
+  const { health, clientAccess, idempotency, clock, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
   const router = buildRouter([
-    ...operationsRoutes({ store }),
-    openApiRouteFor({ environment: config.environment, ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }) }),
-    ...metricsRoutes({ metrics, ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }) }),
-    ...adminRoutes({ store, clock, config }),
+    ...createBuiltinRoutes({
+      health,
+      clientAccess,
+      metrics,
+      environment: config.environment,
+      ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+    }),
     ...deps.routes,
   ]);
 
@@ -119,12 +120,12 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, onLimited }));
-  app.use(clientAuth({ store, environment: config.environment }));
-  app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
+  app.use(clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment }));
+  app.use(adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
-  app.use(idempotencyKey({ store: store.idempotency, clock, apiVersionFallback: versioning.latest }));
+  app.use(idempotencyKey({ store: idempotency, clock, apiVersionFallback: versioning.latest }));
   app.use(router.routes());
   app.use(routeFallback());
   return app;

@@ -9,21 +9,16 @@ import { ApiError } from './api-error.js';
 import type { Metrics } from './metrics.js';
 import { bearerToken, secretsEqual } from './middleware/bearer-token.js';
 
-export const metricsRoutes = (deps: { readonly metrics: Metrics; readonly adminToken?: string }): RouteDef[] => [
-  {
-    method: 'GET',
-    path: '/metrics',
-    auth: 'none',
-    handler: async (ctx) => {
-      const { adminToken } = deps;
-      if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
-      const token = bearerToken(ctx);
-      if (token === undefined || !secretsEqual(token, adminToken)) {
-        throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');
-      }
-      ctx.status = 200;
-      ctx.type = deps.metrics.registry.contentType;
-      ctx.body = await deps.metrics.registry.metrics();
-    },
-  },
-];
+/** `GET /metrics`'s handler (an entry of the built-in endpoint table). */
+export const serveMetrics = (deps: { readonly metrics: Metrics; readonly adminToken?: string }): RouteDef['handler'] =>
+  async function serveMetricsText(ctx) {
+    const { adminToken } = deps;
+    if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
+    const token = bearerToken(ctx);
+    if (token === undefined || !secretsEqual(token, adminToken)) {
+      throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');
+    }
+    ctx.status = 200;
+    ctx.type = deps.metrics.registry.contentType;
+    ctx.body = await deps.metrics.registry.metrics();
+  };

@@ -11,9 +11,8 @@
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { versioning } from '@debtkit/core';
-import { createClientWithToken } from '../http/token-issuer.js';
 import { loadConfig, type Config } from './config.js';
-import { StartupError, openStore, systemClock } from './container.js';
+import { HTTP, StartupError, createContainer, resolve, systemClock } from './container.js';
 import { startServer, startupLines } from './server.js';
 
 const USAGE = `usage:
@@ -31,12 +30,11 @@ const describeError = (err: unknown): string => (err instanceof Error ? err.mess
 const serve = async (config: Config): Promise<number> => {
   const logger = pino({ level: config.logLevel });
   const running = await startServer({ config, logger });
-  process.stdout.write(`${startupLines(config, running).join('\n')}\n`);
 
   // Keep serving through a stray rejection: one bad promise must not take every request down with it.
   process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled promise rejection'));
 
-  return new Promise<number>((resolveExit) => {
+  const exit = new Promise<number>((resolveExit) => {
     // Listening for good, not once: Ctrl-C reaches this process twice (from the
     // terminal, and forwarded by `npm start`), and the second must not kill it mid-shutdown.
     const onSignal = (signal: NodeJS.Signals): void => {
@@ -46,6 +44,9 @@ const serve = async (config: Config): Promise<number> => {
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
+  // Announced only once the signals are handled: a supervisor that stops the server as soon as it reads this line gets a clean exit.
+  process.stdout.write(`${startupLines(config, running).join('\n')}\n`);
+  return exit;
 };
 
 const createClient = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
@@ -55,14 +56,15 @@ const createClient = async (config: Config, args: ReadonlyArray<string>): Promis
   if (config.store === 'memory') {
     return fail('clients create needs a persistent store (DEBTKIT_STORE=mongo): a memory store forgets the client when this command exits');
   }
-  const store = await openStore(config);
+  // The same composition as the server (its store, its token use cases); no app and no bureau needed.
+  const { container, close } = await createContainer({ config, logger: pino({ level: 'silent' }), clock: systemClock });
   try {
-    const created = await createClientWithToken({ store, clock: systemClock }, { name, environment: config.environment, apiVersion: versioning.latest })();
+    const created = await resolve(container, HTTP.ClientAccess).createClient({ name, environment: config.environment, apiVersion: versioning.latest })();
     if (E.isLeft(created)) return fail(`creating the client failed: ${created.left.message}`);
     process.stdout.write(`${JSON.stringify({ client: created.right.client, token: created.right.token }, null, 2)}\n`);
     return 0;
   } finally {
-    await store.close();
+    await close();
   }
 };
 

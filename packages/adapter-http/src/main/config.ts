@@ -15,6 +15,10 @@ export type StoreKind = t.TypeOf<typeof StoreKind>;
 export const LogLevel = t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }, 'LogLevel');
 export type LogLevel = t.TypeOf<typeof LogLevel>;
 
+/** DEBTKIT_BUREAU: `sandbox` lets production run on the simulated bureau, explicitly. */
+export const BureauKind = t.keyof({ sandbox: null }, 'BureauKind');
+export type BureauKind = t.TypeOf<typeof BureauKind>;
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -37,6 +41,8 @@ export interface Config {
   readonly webhookRetrySeconds?: ReadonlyArray<number>;
   /** The address clients reach the server at (behind a proxy, its public URL); default: the listen address. */
   readonly publicUrl?: string;
+  /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
+  readonly bureau?: BureauKind;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -116,6 +122,7 @@ const Variables = t.partial({
   DEBTKIT_PUBLIC_URL: variable(PublicUrl, 'must be an http:// or https:// URL without a trailing slash, query or fragment'),
   DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
+  DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -157,6 +164,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
+    ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
   });
 };
 

@@ -1,25 +1,36 @@
 /**
  * The composition root: the only place that picks adapters and touches the
- * container. Port tokens come from core (`PORTS`); the store adapter is chosen
- * from the configuration; everything else receives its dependencies.
+ * container. Port tokens come from core (`PORTS`); each adapter brings a
+ * `ContainerModule` binding its classes to them (`memoryStoreModule`,
+ * `mongoStoreModule`, `sandboxBureauModule`, and `httpModule` here); core's use
+ * cases are plain functions, bound with `toResolvedValue` to the ports they
+ * read. An embedding service loads its own modules last and `rebind`s any port.
  */
-import { Container } from 'inversify';
+import 'reflect-metadata';
+import { Container, ContainerModule } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import {
   Application,
+  ApplicationDeps,
+  ClientAccess,
+  ClientAccessDeps,
   Clock,
   CreditBureau,
+  IdempotencyStore,
+  StoreHealth,
   PORTS,
   PortToken,
   StorePorts,
   createApplication,
+  createClientAccess,
 } from '@debtkit/core';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
+import { memoryStoreModule, sandboxBureauModule } from '@debtkit/adapter-memory';
+import { mongoStoreModule, openMongoContext } from '@debtkit/adapter-mongo';
 import type { AppConfig, AppState, RouteDef } from '../http/app-context.js';
 import { createApp } from '../http/app.js';
 import { createApiRoutes } from '../http/routes/index.js';
+import { RandomSecretGenerator, Sha256TokenHasher } from '../http/token-issuer.js';
 import type { Config } from './config.js';
 import type { RateLimits } from '../http/rate-limits.js';
 import { openRateLimits } from './rate-limit-backend.js';
@@ -33,8 +44,8 @@ import { nodeSecretSource } from '../webhooks/webhook-secrets.js';
 export const HTTP = {
   Config: Symbol.for('debtkit.http.Config') as PortToken<Config>,
   Logger: Symbol.for('debtkit.http.Logger') as PortToken<Logger>,
-  Store: Symbol.for('debtkit.http.Store') as PortToken<StorePorts>,
   Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
+  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccess>,
   Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
   App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
   RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
@@ -49,22 +60,48 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
-/** Open the store the configuration names. */
-export const openStore = async (config: Config): Promise<StorePorts> => {
-  switch (config.store) {
-    case 'memory':
-      return createMemoryStore();
-    case 'mongo':
-      // Config guarantees the URL with the mongo store. A bad URL or refused
-      // credentials fail here; an unreachable server does not (requests answer
-      // 503 until it is back).
-      try {
-        return await connectMongoStore(config.mongodbUrl ?? '');
-      } catch (err) {
-        throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
-      }
-  }
-};
+export const systemClock: Clock = { now: () => new Date() };
+
+/** Typed lookup: a `PortToken<T>` resolves to a `T`. */
+export const resolve = <T>(container: Container, token: PortToken<T>): T => container.get<T>(token);
+
+/** The storage ports bound in `container`, as one record (for seeding, and for tests that look into the store). */
+export const storePortsOf = (container: Container, close: () => Promise<void>): StorePorts => ({
+  clients: resolve(container, PORTS.ClientRepository),
+  tokens: resolve(container, PORTS.TokenRepository),
+  users: resolve(container, PORTS.UserRepository),
+  accounts: resolve(container, PORTS.AccountRepository),
+  creditScores: resolve(container, PORTS.CreditScoreRepository),
+  bureauFlows: resolve(container, PORTS.BureauFlowRepository),
+  paymentPlans: resolve(container, PORTS.PaymentPlanRepository),
+  planPayments: resolve(container, PORTS.PlanPaymentRepository),
+  content: resolve(container, PORTS.ContentRepository),
+  health: resolve(container, PORTS.StoreHealth),
+  idempotency: resolve(container, PORTS.IdempotencyStore),
+  events: resolve(container, PORTS.EventOutbox),
+  webhookEndpoints: resolve(container, PORTS.WebhookEndpointRepository),
+  webhookDeliveries: resolve(container, PORTS.WebhookDeliveryRepository),
+  close,
+});
+
+/** A store opened elsewhere (a test's store with injected faults, one on the wire-protocol test server), port by port. */
+export const storePortsModule = (store: StorePorts): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(PORTS.ClientRepository).toConstantValue(store.clients);
+    bind(PORTS.TokenRepository).toConstantValue(store.tokens);
+    bind(PORTS.UserRepository).toConstantValue(store.users);
+    bind(PORTS.AccountRepository).toConstantValue(store.accounts);
+    bind(PORTS.CreditScoreRepository).toConstantValue(store.creditScores);
+    bind(PORTS.BureauFlowRepository).toConstantValue(store.bureauFlows);
+    bind(PORTS.PaymentPlanRepository).toConstantValue(store.paymentPlans);
+    bind(PORTS.PlanPaymentRepository).toConstantValue(store.planPayments);
+    bind(PORTS.ContentRepository).toConstantValue(store.content);
+    bind(PORTS.StoreHealth).toConstantValue(store.health);
+    bind(PORTS.IdempotencyStore).toConstantValue(store.idempotency);
+    bind(PORTS.EventOutbox).toConstantValue(store.events);
+    bind(PORTS.WebhookEndpointRepository).toConstantValue(store.webhookEndpoints);
+    bind(PORTS.WebhookDeliveryRepository).toConstantValue(store.webhookDeliveries);
+  });
 
 /**
  * What the app needs of the configuration. The public address defaults to the
@@ -80,16 +117,6 @@ const appConfigOf = (config: Config): AppConfig => {
   };
 };
 
-export const systemClock: Clock = { now: () => new Date() };
-
-export interface ContainerInput {
-  readonly config: Config;
-  readonly store: StorePorts;
-  readonly logger: Logger;
-  readonly clock?: Clock;
-  readonly webhooks?: WebhookRuntimeOptions;
-}
-
 /** What tests (and operators' embeddings) may change about webhook delivery. */
 export interface WebhookRuntimeOptions {
   /** Name resolution for the SSRF guard (tests make a name resolve to 127.0.0.1). */
@@ -100,68 +127,165 @@ export interface WebhookRuntimeOptions {
   readonly pollMs?: number;
 }
 
-/** Typed lookup: a `PortToken<T>` resolves to a `T`. */
-export const resolve = <T>(container: Container, token: PortToken<T>): T => container.get<T>(token);
+export interface HttpModuleInput {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** Routes added after the API's (tests of the middleware register probes of their own). */
+  readonly extraRoutes?: ReadonlyArray<RouteDef>;
+  readonly webhooks?: WebhookRuntimeOptions;
+}
 
-export const createContainer = (input: ContainerInput): Container => {
+/** The HTTP adapter: the clock, the token cryptography, core's use cases on their ports, the routes and the Koa app. */
+export const httpModule = (input: HttpModuleInput): ContainerModule =>
+  new ContainerModule(({ bind }) => {
+    bind(HTTP.Config).toConstantValue(input.config);
+    bind(HTTP.Logger).toConstantValue(input.logger);
+    bind(PORTS.Clock).toConstantValue(input.clock);
+    bind(PORTS.TokenHasher).to(Sha256TokenHasher).inSingletonScope();
+    bind(PORTS.SecretGenerator).to(RandomSecretGenerator).inSingletonScope();
+    const webhooks = input.webhooks ?? {};
+    bind(HTTP.WebhookUrlGuard).toConstantValue(
+      new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }),
+    );
+    bind(HTTP.DeliveryWorker).toResolvedValue(
+      (
+        events: ApplicationDeps['events'],
+        webhookEndpoints: ApplicationDeps['webhookEndpoints'],
+        webhookDeliveries: ApplicationDeps['webhookDeliveries'],
+        clock: Clock,
+        guard: WebhookUrlGuard,
+        config: Config,
+        logger: Logger,
+      ) => {
+        const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+        const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
+        return new DeliveryWorker(
+          { events, webhookEndpoints, webhookDeliveries, clock, send, logger },
+          {
+            timeoutMs,
+            ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
+            ...(webhooks.pollMs === undefined ? {} : { pollMs: webhooks.pollMs }),
+          },
+        );
+      },
+      [PORTS.EventOutbox, PORTS.WebhookEndpointRepository, PORTS.WebhookDeliveryRepository, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger],
+    );
+    bind(HTTP.Application).toResolvedValue(
+      (
+        clients: ApplicationDeps['clients'],
+        tokens: ApplicationDeps['tokens'],
+        users: ApplicationDeps['users'],
+        accounts: ApplicationDeps['accounts'],
+        creditScores: ApplicationDeps['creditScores'],
+        bureauFlows: ApplicationDeps['bureauFlows'],
+        paymentPlans: ApplicationDeps['paymentPlans'],
+        planPayments: ApplicationDeps['planPayments'],
+        content: ApplicationDeps['content'],
+        events: ApplicationDeps['events'],
+        webhookEndpoints: ApplicationDeps['webhookEndpoints'],
+        webhookDeliveries: ApplicationDeps['webhookDeliveries'],
+        clock: Clock,
+        bureau: CreditBureau,
+        webhookUrls: WebhookUrlGuard,
+      ) =>
+        createApplication({
+          clients, tokens, users, accounts, creditScores, bureauFlows, paymentPlans, planPayments, content,
+          events, webhookEndpoints, webhookDeliveries, clock, bureau, webhookUrls, secrets: nodeSecretSource,
+        }),
+      [
+        PORTS.ClientRepository,
+        PORTS.TokenRepository,
+        PORTS.UserRepository,
+        PORTS.AccountRepository,
+        PORTS.CreditScoreRepository,
+        PORTS.BureauFlowRepository,
+        PORTS.PaymentPlanRepository,
+        PORTS.PlanPaymentRepository,
+        PORTS.ContentRepository,
+        PORTS.EventOutbox,
+        PORTS.WebhookEndpointRepository,
+        PORTS.WebhookDeliveryRepository,
+        PORTS.Clock,
+        PORTS.CreditBureau,
+        HTTP.WebhookUrlGuard,
+      ],
+    );
+    bind(HTTP.ClientAccess).toResolvedValue(
+      (
+        clients: ClientAccessDeps['clients'],
+        tokens: ClientAccessDeps['tokens'],
+        clock: Clock,
+        tokenHasher: ClientAccessDeps['tokenHasher'],
+        secrets: ClientAccessDeps['secrets'],
+      ) => createClientAccess({ clients, tokens, clock, tokenHasher, secrets }),
+      [PORTS.ClientRepository, PORTS.TokenRepository, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator],
+    );
+    bind(HTTP.Routes).toResolvedValue((application: Application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
+    bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
+    bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
+    bind(HTTP.App).toResolvedValue(
+      (
+        config: Config,
+        logger: Logger,
+        health: StoreHealth,
+        clientAccess: ClientAccess,
+        idempotency: IdempotencyStore,
+        clock: Clock,
+        routes: ReadonlyArray<RouteDef>,
+        rateLimits: RateLimits,
+        metrics: Metrics,
+      ) => createApp({ health, clientAccess, idempotency, clock, logger, routes, rateLimits, metrics, config: appConfigOf(config) }),
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, PORTS.IdempotencyStore, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
+    );
+  });
+
+export interface ContainerInput {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  /** A store already open; default: the one `config.store` names. */
+  readonly store?: StorePorts;
+  readonly extraRoutes?: ReadonlyArray<RouteDef>;
+  readonly webhooks?: WebhookRuntimeOptions;
+  /** The embedding service's own modules, loaded last: a `rebind` there wins. */
+  readonly modules?: ReadonlyArray<ContainerModule>;
+}
+
+export interface DebtkitContainer {
+  readonly container: Container;
+  /** Closes the store when the container opened it. */
+  close(): Promise<void>;
+}
+
+/** Load debtkit's modules (the store the configuration names, the sandbox bureau where allowed, HTTP), then the caller's. */
+export const createContainer = async (input: ContainerInput): Promise<DebtkitContainer> => {
+  const { config } = input;
   const container = new Container({ defaultScope: 'Singleton' });
-  container.bind(HTTP.Config).toConstantValue(input.config);
-  container.bind(HTTP.Logger).toConstantValue(input.logger);
-  container.bind(HTTP.Store).toConstantValue(input.store);
-  container.bind(PORTS.Clock).toConstantValue(input.clock ?? systemClock);
-
-  // Each storage port is the store's; an embedding service may rebind one.
-  container.bind(PORTS.ClientRepository).toResolvedValue((s: StorePorts) => s.clients, [HTTP.Store]);
-  container.bind(PORTS.TokenRepository).toResolvedValue((s: StorePorts) => s.tokens, [HTTP.Store]);
-  container.bind(PORTS.UserRepository).toResolvedValue((s: StorePorts) => s.users, [HTTP.Store]);
-  container.bind(PORTS.AccountRepository).toResolvedValue((s: StorePorts) => s.accounts, [HTTP.Store]);
-  container.bind(PORTS.CreditScoreRepository).toResolvedValue((s: StorePorts) => s.creditScores, [HTTP.Store]);
-  container.bind(PORTS.BureauFlowRepository).toResolvedValue((s: StorePorts) => s.bureauFlows, [HTTP.Store]);
-  container.bind(PORTS.PaymentPlanRepository).toResolvedValue((s: StorePorts) => s.paymentPlans, [HTTP.Store]);
-  container.bind(PORTS.PlanPaymentRepository).toResolvedValue((s: StorePorts) => s.planPayments, [HTTP.Store]);
-  container.bind(PORTS.ContentRepository).toResolvedValue((s: StorePorts) => s.content, [HTTP.Store]);
-  container.bind(PORTS.StoreHealth).toResolvedValue((s: StorePorts) => s.health, [HTTP.Store]);
-  container.bind(PORTS.EventOutbox).toResolvedValue((s: StorePorts) => s.events, [HTTP.Store]);
-  container.bind(PORTS.WebhookEndpointRepository).toResolvedValue((s: StorePorts) => s.webhookEndpoints, [HTTP.Store]);
-  container.bind(PORTS.WebhookDeliveryRepository).toResolvedValue((s: StorePorts) => s.webhookDeliveries, [HTTP.Store]);
-  const webhooks = input.webhooks ?? {};
-  container
-    .bind(HTTP.WebhookUrlGuard)
-    .toConstantValue(new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }));
-  container.bind(HTTP.DeliveryWorker).toResolvedValue(
-    (store: StorePorts, clock: Clock, guard: WebhookUrlGuard, config: Config, logger: Logger) => {
-      const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
-      const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
-      return new DeliveryWorker(
-        { events: store.events, webhookEndpoints: store.webhookEndpoints, webhookDeliveries: store.webhookDeliveries, clock, send, logger },
-        {
-          timeoutMs,
-          ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
-          ...(webhooks.pollMs === undefined ? {} : { pollMs: webhooks.pollMs }),
-        },
-      );
-    },
-    [HTTP.Store, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger],
+  let close = (): Promise<void> => Promise.resolve();
+  if (input.store !== undefined) container.load(storePortsModule(input.store));
+  else if (config.store === 'memory') container.load(memoryStoreModule());
+  else {
+    // Config guarantees the URL with the mongo store. A bad URL or refused
+    // credentials fail here; an unreachable server does not (requests answer
+    // 503 until it is back).
+    const ctx = await openMongoContext(config.mongodbUrl ?? '').catch((err: unknown) => {
+      throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
+    });
+    container.load(mongoStoreModule(ctx));
+    close = ctx.close;
+  }
+  // Simulated data never serves production unless the operator asked for it (DEBTKIT_BUREAU=sandbox).
+  if (config.environment === 'sandbox' || config.bureau === 'sandbox') container.load(sandboxBureauModule());
+  container.load(
+    httpModule({
+      config,
+      logger: input.logger,
+      clock: input.clock,
+      ...(input.extraRoutes === undefined ? {} : { extraRoutes: input.extraRoutes }),
+      ...(input.webhooks === undefined ? {} : { webhooks: input.webhooks }),
+    }),
   );
-  // The sandbox bureau is the only bureau adapter there is; it serves production too until a real one exists.
-  container.bind(PORTS.CreditBureau).toConstantValue(new SandboxCreditBureau());
-
-  container
-    .bind(HTTP.Application)
-    .toResolvedValue(
-      (store: StorePorts, clock: Clock, bureau: CreditBureau, webhookUrls: WebhookUrlGuard) =>
-        createApplication({ ...store, clock, bureau, webhookUrls, secrets: nodeSecretSource }),
-      [HTTP.Store, PORTS.Clock, PORTS.CreditBureau, HTTP.WebhookUrlGuard],
-    );
-  container.bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
-  container.bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
-  container.bind(HTTP.Routes).toResolvedValue((application: Application) => createApiRoutes(application), [HTTP.Application]);
-  container
-    .bind(HTTP.App)
-    .toResolvedValue(
-      (config: Config, logger: Logger, store: StorePorts, clock: Clock, routes: ReadonlyArray<RouteDef>, application: Application, rateLimits: RateLimits, metrics: Metrics) =>
-        createApp({ store, clock, logger, routes, application, rateLimits, metrics, config: appConfigOf(config) }),
-      [HTTP.Config, HTTP.Logger, HTTP.Store, PORTS.Clock, HTTP.Routes, HTTP.Application, HTTP.RateLimits, HTTP.Metrics],
-    );
-  return container;
+  if (input.modules !== undefined) container.load(...input.modules);
+  return { container, close };
 };

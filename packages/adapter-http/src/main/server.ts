@@ -1,6 +1,6 @@
 /**
- * Starting and stopping the API server: open the store, seed the sandbox demo,
- * build the app through the container, listen; on shutdown stop accepting,
+ * Starting and stopping the API server: compose the app (which opens the store),
+ * seed the sandbox demo, listen; on shutdown stop accepting,
  * let in-flight requests finish (forcing them closed after a grace period),
  * then close the store.
  */
@@ -8,11 +8,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
+import type { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { seedDemo, type Clock, type StorePorts, type UserId } from '@debtkit/core';
 import { hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
-import { HTTP, StartupError, createContainer, openStore, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
+import { HTTP, StartupError, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
+import { compose } from './composition.js';
 import { DEFAULT_CONNECTION_RULES, applyConnectionRules, serverOptions, type ConnectionRules } from './connection-rules.js';
 
 /** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
@@ -113,6 +115,8 @@ export interface StartOptions {
   /** Overrides of DESIGN 4.4's deadlines (tests use short ones); the connection cap defaults to the configuration's. */
   readonly connectionRules?: Partial<ConnectionRules>;
   readonly webhooks?: WebhookRuntimeOptions;
+  /** The embedding service's own container modules (e.g. its `CreditBureau`), loaded last. */
+  readonly modules?: ReadonlyArray<ContainerModule>;
 }
 
 const listen = (server: Server, port: number, host: string): Promise<AddressInfo> =>
@@ -130,13 +134,16 @@ const urlOf = (host: string, address: AddressInfo): string => `http://${host.inc
 export const startServer = async (options: StartOptions): Promise<RunningServer> => {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
-  const store = await openStore(config);
+  const { app, store, close, container } = await compose({
+    config,
+    logger,
+    clock,
+    ...(options.modules === undefined ? {} : { modules: options.modules }),
+    ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
+  });
   try {
     const seeding = config.seed ? await seedPatiently(store, clock, logger, config.bootstrapToken) : undefined;
     const demo = seeding?.demo;
-    const container = createContainer({ config, store, logger, clock, ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }) });
-    const app = resolve(container, HTTP.App);
-    const rateLimits = resolve(container, HTTP.RateLimits);
     // Every API process delivers webhooks; the store's leases keep them from sending one attempt twice.
     const worker = resolve(container, HTTP.DeliveryWorker);
     const rules: ConnectionRules = { ...DEFAULT_CONNECTION_RULES, maxConnections: config.maxConnections, ...options.connectionRules };
@@ -163,7 +170,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
         server.close(() => {
           clearTimeout(force);
           workerStopped
-            .then(() => Promise.all([store.close(), rateLimits.close()]))
+            .then(() => close())
             .then(() => resolvePromise(), (err: unknown) => {
               logger.error({ err }, 'closing the store failed');
               resolvePromise();
@@ -174,7 +181,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
 
     return { url: urlOf(config.host, address), server, ...(demo === undefined ? {} : { demo }), shutdown };
   } catch (err) {
-    await store.close();
+    await close();
     throw err;
   }
 };

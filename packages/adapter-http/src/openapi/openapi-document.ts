@@ -1,10 +1,10 @@
 /**
- * The OpenAPI 3.1 document (DESIGN 2: generated from the codecs, never written
- * by hand). Resource operations come from `API_ENDPOINTS`, the table the router
- * is built from; the built-in routes (ping, probes, admin, this document) are
- * described in `BUILTIN_OPERATIONS` with the codecs their handlers use. The
- * tests walk the real router and fail on any route the document lacks, and
- * validate every HTTP response against it, so it cannot drift.
+ * The OpenAPI 3.1 document: generated from the codecs, never written by hand.
+ * Every operation comes from the endpoint tables the router is built from:
+ * `API_ENDPOINTS` (resources) and `BUILTIN_ENDPOINTS` (ping, probes, this
+ * document, the admin API). The tests walk the real router and fail on any
+ * route the document lacks, and validate every HTTP response against it, so it
+ * cannot drift.
  *
  * Error responses are derived, not listed by hand: what every route of an area
  * can answer (authentication, versioning, body parsing, 500/503), plus the
@@ -16,133 +16,30 @@ import { fileURLToPath } from 'node:url';
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import {
-  Client,
   DEFAULT_PAGE_LIMIT,
   FACTOR_RULES,
   FactorName,
   Id,
-  PageQuery,
-  PingBody,
+  MAX_WEBHOOK_URL_LENGTH,
   describeGoodCondition,
   strictObject,
-  type Environment,
   versioning,
-  MAX_WEBHOOK_URL_LENGTH,
+  type Environment,
 } from '@debtkit/core';
 import { API_ENDPOINTS } from '../http/routes/api-endpoints.js';
-import type { Endpoint } from '../http/routes/endpoint.js';
+import { BUILTIN_ENDPOINTS } from '../http/routes/builtin-endpoints.js';
+import type { EndpointSpec } from '../http/routes/endpoint.js';
 import { ERROR_TABLE, type ErrorCode } from '../http/api-error.js';
-import { CreateClientBody } from '../http/admin.routes.js';
 import { authOfPath, type RouteAuth, type RouteDef } from '../http/app-context.js';
 import { createSchemaRegistry, type JsonSchema, type SchemaRegistry } from './codec-schema.js';
 
-/** One operation as the document needs it: the `Endpoint` metadata without the use case. */
-export interface DocumentedOperation {
-  readonly method: RouteDef['method'];
-  /** A @koa/router pattern, as registered (`/admin/tokens/:token_id`). Every `:param` is an id. */
-  readonly path: string;
-  readonly summary: string;
-  readonly description?: string;
-  readonly tag: string;
-  readonly query?: t.Mixed;
-  readonly body?: t.Mixed;
-  readonly status: 200 | 201 | 204;
-  /** The success body; absent for 204. */
-  readonly response?: t.Mixed;
-  /** Error codes besides the ones every route of its area answers (see `areaErrors`). */
-  readonly errors: ReadonlyArray<ErrorCode>;
-  /** The success body's media type when it is not JSON. */
-  readonly responseMediaType?: string;
-  /** A route outside `/admin` that still takes the admin token (`/metrics`). */
-  readonly adminToken?: true;
-}
-
-/** A client token, as the admin API shows it once (DESIGN 5). */
-const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
-
-/** The document itself, as `GET /openapi.json` answers it (its top-level keys). */
-const OpenApiDocument = t.type(
-  {
-    openapi: t.literal('3.1.0'),
-    info: t.UnknownRecord,
-    servers: t.array(t.intersection([t.type({ url: t.string }), t.partial({ description: t.string, variables: t.UnknownRecord })]), 'Servers'),
-    tags: t.array(t.intersection([t.type({ name: t.string }), t.partial({ description: t.string })]), 'Tags'),
-    security: t.array(t.record(t.string, t.array(t.string)), 'SecurityRequirements'),
-    paths: t.UnknownRecord,
-    components: t.UnknownRecord,
-  },
-  'OpenApiDocument',
-);
-
-/**
- * The routes `createApp` registers itself, plus `openApiRoute`, described with the
- * codecs their handlers decode and write (see `operations.routes.ts`, `admin.routes.ts`).
- */
-export const BUILTIN_OPERATIONS: ReadonlyArray<DocumentedOperation> = [
-  {
-    method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', body: PingBody,
-    description: 'Echoes the payload: checks the token, the API version and the round trip.',
-    status: 200, response: t.type({ payload: t.string }, 'PingResult'), errors: [],
-  },
-  {
-    method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations',
-    description: 'Answers 200 while the process runs. Needs no token.',
-    status: 200, response: t.type({ status: t.literal('ok') }, 'Health'), errors: [],
-  },
-  {
-    method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations',
-    description: 'Answers 200 when the store answers, else 503. Needs no token.',
-    status: 200, response: t.type({ status: t.literal('ready') }, 'Readiness'), errors: ['service_unavailable'],
-  },
-  {
-    method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations',
-    description: 'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token.',
-    status: 200, response: OpenApiDocument, errors: [],
-  },
-  {
-    method: 'GET', path: '/metrics', summary: 'Prometheus metrics', tag: 'Operations',
-    description:
-      'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
-      'store errors, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
-    status: 200, response: t.string, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found'],
-  },
-  {
-    method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', body: CreateClientBody,
-    description: "The client is created in the server's environment and pinned to the latest API version. The token is shown once.",
-    status: 201, response: t.type({ client: Client, token: Token }, 'CreatedClient'), errors: [],
-  },
-  {
-    method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', query: PageQuery,
-    status: 200, response: t.type({ clients: t.array(Client), has_more: t.boolean }, 'ClientList'), errors: [],
-  },
-  {
-    method: 'POST', path: '/admin/clients/:client_id/tokens', summary: 'Issue another token for a client', tag: 'Admin',
-    description: 'Takes no body (or an empty object). The token is shown once.',
-    status: 201, response: t.type({ token_id: Id, token: Token }, 'IssuedToken'), errors: [],
-  },
-  {
-    method: 'DELETE', path: '/admin/tokens/:token_id', summary: 'Revoke a token', tag: 'Admin',
-    description: 'The token stops working at once.',
-    status: 204, errors: [],
-  },
-];
-
-const fromEndpoint = (e: Endpoint): DocumentedOperation => ({
-  method: e.method,
-  path: e.path,
-  summary: e.summary,
-  tag: e.tag,
-  ...(e.query === undefined ? {} : { query: e.query }),
-  ...(e.body === undefined ? {} : { body: e.body }),
-  status: e.status,
-  ...(e.response === undefined ? {} : { response: e.response.codec }),
-  errors: e.errors,
-});
+/** One operation as the document needs it: an endpoint's description without what it runs. */
+export type DocumentedOperation = EndpointSpec;
 
 /** Every operation the document describes, in the order it lists them. */
 export const documentedOperations = (): ReadonlyArray<DocumentedOperation> => {
-  const [ping, ...rest] = BUILTIN_OPERATIONS;
-  return [...(ping === undefined ? [] : [ping]), ...API_ENDPOINTS.map(fromEndpoint), ...rest];
+  const [ping, ...rest] = BUILTIN_ENDPOINTS;
+  return [...(ping === undefined ? [] : [ping]), ...API_ENDPOINTS, ...rest];
 };
 
 /** `/api/users/:id` → `/api/users/{id}`. */
@@ -343,7 +240,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     [String(op.status)]: {
       description: HTTP_REASONS[op.status] ?? 'Success',
       headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
-      ...(op.response === undefined ? {} : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response) } } }),
+      ...(op.response === undefined ? {} : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec) } } }),
     },
   };
 
@@ -534,7 +431,6 @@ const build = (): JsonSchema => {
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 
 let memo: JsonSchema | undefined;
-let memoJson: string | undefined;
 
 /**
  * The OpenAPI 3.1 document, built once per process and frozen.
@@ -557,27 +453,19 @@ const ENVIRONMENT_DESCRIPTIONS: { readonly [E in Environment]: string } = {
 };
 
 /**
- * `GET /openapi.json`: the document with `servers` naming this server, in its
- * environment. Needs no token. With a known address the JSON is made once;
+ * `GET /openapi.json`'s handler: the document with `servers` naming this
+ * server, in its environment. With a known address the JSON is made once;
  * without one (a server on PORT=0, an embedding app) the request's own origin is
  * used, when its Host header is a plain host name.
  */
-export const openApiRouteFor = (options: OpenApiRouteOptions): RouteDef => {
+export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] => {
   const description = ENVIRONMENT_DESCRIPTIONS[options.environment];
   const render = (url: string): string => JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url, description }] });
   let fixed: string | undefined;
-  return {
-    method: 'GET',
-    path: '/openapi.json',
-    auth: 'none',
-    handler: async function serveOpenApi(ctx) {
-      ctx.status = 200;
-      ctx.type = 'application/json';
-      if (options.publicUrl !== undefined) ctx.body = fixed ??= render(options.publicUrl);
-      else ctx.body = render(PLAIN_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : DEFAULT_SERVER_URL);
-    },
+  return async function serveOpenApiDocument(ctx) {
+    ctx.status = 200;
+    ctx.type = 'application/json';
+    if (options.publicUrl !== undefined) ctx.body = fixed ??= render(options.publicUrl);
+    else ctx.body = render(PLAIN_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : DEFAULT_SERVER_URL);
   };
 };
-
-/** `GET /openapi.json` for a sandbox server whose address is not configured. */
-export const openApiRoute: RouteDef = openApiRouteFor({ environment: 'sandbox' });

@@ -8,11 +8,11 @@ import pino from 'pino';
 import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
 import type Koa from 'koa';
-import { Client, Clock, Environment, StorePorts, versioning } from '@debtkit/core';
-import { createMemoryStore } from '@debtkit/adapter-memory';
-import { createApp } from '../../src/http/app.js';
-import type { AppDeps, AppState, RouteDef } from '../../src/http/app-context.js';
-import { createClientWithToken } from '../../src/http/token-issuer.js';
+import { ContainerModule } from 'inversify';
+import { Client, ClientAccess, Clock, Environment, StorePorts, versioning } from '@debtkit/core';
+import type { AppState, RouteDef } from '../../src/http/app-context.js';
+import { compose } from '../../src/main/composition.js';
+import { HTTP, resolve } from '../../src/main/container.js';
 import type { RateLimits } from '../../src/http/rate-limits.js';
 import type { Metrics } from '../../src/http/metrics.js';
 
@@ -54,6 +54,8 @@ export interface Harness {
   readonly app: Koa<AppState>;
   readonly request: ReturnType<typeof supertest>;
   readonly store: StorePorts;
+  /** Core's client and token use cases on the same store. */
+  readonly clientAccess: ClientAccess;
   readonly log: CapturedLog;
   readonly client: Client;
   readonly token: string;
@@ -70,28 +72,41 @@ export interface HarnessOptions {
   readonly metrics?: Metrics;
 }
 
+/**
+ * What a test swaps in, the way an embedding service would: rate limits (none
+ * unless the test brings its own, so suites that send many requests or many bad
+ * tokens are not cut off) and a metrics registry the test reads.
+ */
+const overrides = (options: HarnessOptions): ContainerModule =>
+  new ContainerModule(({ rebind }) => {
+    const rateLimits: RateLimits = options.rateLimits ?? { close: () => Promise.resolve() };
+    rebind(HTTP.RateLimits).toConstantValue(rateLimits);
+    if (options.metrics !== undefined) {
+      rebind(HTTP.Metrics).toConstantValue(options.metrics);
+    }
+  });
+
 export const harness = async (options: HarnessOptions = {}): Promise<Harness> => {
-  const store = options.store ?? createMemoryStore();
-  const clock = fixedClock();
   const environment = options.environment ?? 'sandbox';
-  const created = await createClientWithToken({ store, clock }, { name: 'Test app', environment, apiVersion: versioning.latest })();
-  if (E.isLeft(created)) throw new Error(`creating the test client failed: ${created.left.message}`);
   const log = new CapturedLog();
   const adminToken = options.adminToken === null ? undefined : options.adminToken ?? ADMIN_TOKEN;
-  const deps: AppDeps = {
-    store,
-    clock,
-    config: adminToken === undefined ? { environment } : { environment, adminToken },
+  // The production composition; production here runs on the sandbox bureau, as an operator may say explicitly.
+  const { app, store, container } = await compose({
+    config: { environment, ...(adminToken === undefined ? {} : { adminToken }), ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}) },
     logger: pino({ level: 'debug' }, log),
-    routes: options.routes ?? [],
-    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
-    ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
-  };
-  const app = createApp(deps);
+    clock: fixedClock(),
+    ...(options.store === undefined ? {} : { store: options.store }),
+    ...(options.routes === undefined ? {} : { extraRoutes: options.routes }),
+    modules: [overrides(options)],
+  });
+  const clientAccess = resolve(container, HTTP.ClientAccess);
+  const created = await clientAccess.createClient({ name: 'Test app', environment, apiVersion: versioning.latest })();
+  if (E.isLeft(created)) throw new Error(`creating the test client failed: ${created.left.message}`);
   return {
     app,
     request: supertest(app.callback()),
     store,
+    clientAccess,
     log,
     client: created.right.client,
     token: created.right.token,

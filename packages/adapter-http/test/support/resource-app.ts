@@ -2,14 +2,14 @@
  * The full API on a fresh memory store with the sandbox demo seeded: what the
  * resource tests drive through `app.callback()`.
  */
-import pino from 'pino';
 import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
-import { Application, Clock, StorePorts, createApplication } from '@debtkit/core';
-import { SandboxCreditBureau, createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
-import { createApp } from '../../src/http/app.js';
-import { createApiRoutes } from '../../src/http/routes/index.js';
+import { Application, Clock, StorePorts } from '@debtkit/core';
+import { seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
 import { generateToken, hashToken } from '../../src/http/token-issuer.js';
+import { offlineResolveHost } from './webhook-harness.js';
+import { compose } from '../../src/main/composition.js';
+import { HTTP, resolve } from '../../src/main/container.js';
 
 export const TODAY = '2026-03-15';
 export const fixedClock = (iso = `${TODAY}T12:00:00.000Z`): Clock => ({ now: () => new Date(iso) });
@@ -25,19 +25,19 @@ export interface ResourceHarness {
   readonly responses: supertest.Response[];
 }
 
-export const resourceHarness = async (store: StorePorts = createMemoryStore(), clock: Clock = fixedClock()): Promise<ResourceHarness> => {
+/** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo. */
+export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedClock()): Promise<ResourceHarness> => {
+  const { app, store, container } = await compose({
+    // Limits are measured in their own suites; these send many requests from one client.
+    config: { adminToken: 'admin-secret-token-for-tests', rateLimit: 0, authFailureLimit: 0 },
+    clock,
+    webhooks: { resolveHost: offlineResolveHost },
+    ...(given === undefined ? {} : { store: given }),
+  });
   const token = generateToken('sandbox');
   const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
-  const application = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
-  const app = createApp({
-    store,
-    clock,
-    config: { environment: 'sandbox', adminToken: 'admin-secret-token-for-tests' },
-    logger: pino({ level: 'silent' }),
-    routes: createApiRoutes(application),
-    application,
-  });
+  const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];
   const request = supertest.agent(app.callback());
   request.use((req: { on(event: 'response', listener: (res: supertest.Response) => void): unknown }) => {

@@ -47,7 +47,7 @@ export const offlineResolveHost: ResolveHost = async (host) => {
   throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
 };
 
-export const webhookHarness = (options: WebhookHarnessOptions = {}) => {
+export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
   const store = options.store ?? createMemoryStore();
   const clock = options.clock ?? new MovableClock();
   const config: Config = {
@@ -59,12 +59,14 @@ export const webhookHarness = (options: WebhookHarnessOptions = {}) => {
     logLevel: 'silent',
     adminToken: ADMIN_TOKEN,
     maxConnections: 10_000,
+    // Production here still runs on the simulated bureau, as an operator may say explicitly (DEBTKIT_BUREAU=sandbox).
+    bureau: 'sandbox',
     // Rate limits are not what these tests are about (0 disables them, DESIGN 4.3).
     rateLimit: 0,
     authFailureLimit: 0,
     ...(options.retrySeconds === undefined ? {} : { webhookRetrySeconds: options.retrySeconds }),
   };
-  const container = createContainer({
+  const { container } = await createContainer({
     config,
     store,
     clock,

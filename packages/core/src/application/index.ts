@@ -29,6 +29,7 @@ export * from './debt-calculator.js';
 export * from './events.js';
 export * from './webhook-endpoints.js';
 export * from './webhook-requests.js';
+export * from './clients.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({

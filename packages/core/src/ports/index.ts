@@ -18,3 +18,5 @@ export * from './webhook-endpoint-repository.js';
 export * from './webhook-delivery-repository.js';
 export * from './webhook-url-policy.js';
 export * from './secret-source.js';
+export * from './token-hasher.js';
+export * from './secret-generator.js';

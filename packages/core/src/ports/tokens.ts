@@ -18,6 +18,8 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.js';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { TokenHasher } from './token-hasher.js';
+import type { SecretGenerator } from './secret-generator.js';
 
 export type PortToken<T> = symbol & { readonly __port?: T };
 const token = <T>(name: string): PortToken<T> => Symbol.for(`debtkit.${name}`) as PortToken<T>;
@@ -39,6 +41,8 @@ export const PORTS = {
   EventOutbox: token<EventOutbox>('EventOutbox'),
   WebhookEndpointRepository: token<WebhookEndpointRepository>('WebhookEndpointRepository'),
   WebhookDeliveryRepository: token<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
+  TokenHasher: token<TokenHasher>('TokenHasher'),
+  SecretGenerator: token<SecretGenerator>('SecretGenerator'),
 } as const;
 
 /** Every storage port an adapter provides, in one record (what a store adapter factory returns). */

@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
-import type { Environment, StorePorts } from '@debtkit/core';
+import type { Environment } from '@debtkit/core';
 import { authOfPath, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { bearerToken, findClientByToken, secretsEqual } from './bearer-token.js';
+import { type Authenticate, bearerToken, findClientByToken, secretsEqual } from './bearer-token.js';
 
 export interface AdminAuthOptions {
-  readonly store: Pick<StorePorts, 'tokens' | 'clients'>;
+  readonly authenticate: Authenticate;
   readonly environment: Environment;
   /** When absent the admin API does not exist: every `/admin` path answers 404. */
   readonly adminToken?: string;
@@ -17,14 +17,14 @@ export interface AdminAuthOptions {
  * token works but lacks the role, rather than that it is wrong.
  */
 export const adminAuth = (options: AdminAuthOptions): Middleware<AppState> => {
-  const { store, environment, adminToken } = options;
+  const { authenticate, environment, adminToken } = options;
   return async function adminAuth(ctx, next) {
     if (authOfPath(ctx.path) !== 'admin') return next();
     if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');
     if (!secretsEqual(token, adminToken)) {
-      if ((await findClientByToken(store, environment, token)) !== undefined) {
+      if ((await findClientByToken(authenticate, environment, token)) !== undefined) {
         throw new ApiError('forbidden', 'A client token cannot be used on the admin API');
       }
       throw new ApiError('unauthorized', 'The admin token is invalid');

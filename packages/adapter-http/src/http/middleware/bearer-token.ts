@@ -2,9 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ParameterizedContext } from 'koa';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
-import { Client, Environment, StorePorts, isWellFormedToken } from '@debtkit/core';
+import type { Client, ClientAccess, Environment } from '@debtkit/core';
 import { fromDomainError } from '../api-error.js';
-import { hashToken } from '../token-issuer.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
@@ -14,23 +13,18 @@ export const bearerToken = (ctx: ParameterizedContext): string | undefined => {
   return match?.[1];
 };
 
+/** Core's `authenticateToken` use case: what the authentication middleware asks. */
+export type Authenticate = ClientAccess['authenticateToken'];
+
 /**
- * The client a token belongs to, when the token is well formed for `environment`,
- * known and not revoked. A store failure is thrown (it becomes 503), because
+ * The client a token belongs to (core decides: well formed, known, not revoked,
+ * of this environment). A store failure is thrown (it becomes 503), because
  * "the store is down" must not read as "your token is wrong".
  */
-export const findClientByToken = async (
-  store: Pick<StorePorts, 'tokens' | 'clients'>,
-  environment: Environment,
-  token: string,
-): Promise<Client | undefined> => {
-  if (!isWellFormedToken(token, environment)) return undefined;
-  const record = await store.tokens.findByHash(hashToken(token))();
-  if (E.isLeft(record)) throw fromDomainError(record.left);
-  if (O.isNone(record.right) || record.right.value.revoked_at !== null) return undefined;
-  const client = await store.clients.findById(record.right.value.client_id)();
-  if (E.isLeft(client)) throw fromDomainError(client.left);
-  return O.isSome(client.right) && client.right.value.environment === environment ? client.right.value : undefined;
+export const findClientByToken = async (authenticate: Authenticate, environment: Environment, token: string): Promise<Client | undefined> => {
+  const found = await authenticate(environment, token)();
+  if (E.isLeft(found)) throw fromDomainError(found.left);
+  return O.toUndefined(found.right);
 };
 
 /** Compare secrets in constant time: both sides are hashed first, so their lengths never leak either. */

@@ -1,11 +1,11 @@
 import type { Middleware } from 'koa';
-import type { Environment, StorePorts } from '@debtkit/core';
+import type { Environment } from '@debtkit/core';
 import { authOfPath, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { bearerToken, findClientByToken } from './bearer-token.js';
+import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
 
 export interface ClientAuthOptions {
-  readonly store: Pick<StorePorts, 'tokens' | 'clients'>;
+  readonly authenticate: Authenticate;
   /** Only tokens of the server's environment are accepted (`dk_sandbox_` or `dk_live_`). */
   readonly environment: Environment;
 }
@@ -17,12 +17,12 @@ export interface ClientAuthOptions {
  * about which tokens exist.
  */
 export const clientAuth = (options: ClientAuthOptions): Middleware<AppState> => {
-  const { store, environment } = options;
+  const { authenticate, environment } = options;
   return async function clientAuth(ctx, next) {
     if (authOfPath(ctx.path) !== 'client') return next();
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
-    const client = await findClientByToken(store, environment, token);
+    const client = await findClientByToken(authenticate, environment, token);
     if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
     ctx.state.client = client;
     await next();

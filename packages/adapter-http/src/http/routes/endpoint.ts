@@ -1,5 +1,5 @@
 /**
- * Resource endpoints as data. One `Endpoint` says everything about a route:
+ * Endpoints as data. One `Endpoint` says everything about a route:
  * method and path, which path segments are ids, the codecs of its query and
  * body, its success status and response codec, the errors it can answer, and
  * the use case it runs. `toRouteDef` turns it into a handler (decode → use case
@@ -11,7 +11,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Application, Client, DomainError, Id, ResponseKind, strictObject } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
-import type { AppContext, RouteDef } from '../app-context.js';
+import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
+import { writeJson } from '../json-response.js';
 
 export interface EndpointInput<Q, B> {
   readonly client: Client;
@@ -20,20 +21,35 @@ export interface EndpointInput<Q, B> {
   readonly body: B;
 }
 
-export interface Endpoint<Q = unknown, B = unknown> {
+/** What the router and the OpenAPI document need to know about an endpoint, besides what it runs. */
+export interface EndpointSpec<Q = unknown, B = unknown> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly summary: string;
+  readonly description?: string;
   readonly tag: string;
+  /** Who may call it; default `client` (resource endpoints). Must agree with the path's area. */
+  readonly auth?: RouteAuth;
   /** Path parameters that are ids, in path order. */
   readonly pathIds: ReadonlyArray<string>;
   readonly query?: t.Type<Q, unknown, unknown>;
   readonly body?: t.Type<B, unknown, unknown>;
   readonly status: 200 | 201 | 204;
-  /** The response shape (for versioning) and its codec (for the OpenAPI document); absent for 204. */
-  readonly response?: { readonly kind: ResponseKind; readonly codec: t.Mixed };
-  /** Error codes this endpoint answers besides the ones every `/api` route can (401, 400 version, 500, 503). */
+  /**
+   * The response's codec (for the OpenAPI document) and, for versioned `/api`
+   * responses, its shape (`kind`, rendered for the requested version); without
+   * `kind` the body is written as it is (admin API, probes). Absent for 204.
+   */
+  readonly response?: { readonly kind?: ResponseKind; readonly codec: t.Mixed };
+  /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
+  /** The success body's media type when it is not JSON (`/metrics`). */
+  readonly responseMediaType?: string;
+  /** A route outside `/admin` that still takes the admin token (`/metrics`). */
+  readonly adminToken?: true;
+}
+
+export interface Endpoint<Q = unknown, B = unknown> extends EndpointSpec<Q, B> {
   readonly run: (app: Application, input: EndpointInput<Q, B>) => TE.TaskEither<DomainError, unknown>;
 }
 
@@ -44,18 +60,29 @@ export const endpoint = <Q = undefined, B = undefined>(e: Endpoint<Q, B>): Endpo
 /** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */
 const NoFields = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
 
+/** A request's ids, query and body, decoded with the endpoint's codecs (400 on anything else). */
+export const decodeRequest = (ctx: AppContext, e: EndpointSpec): Omit<EndpointInput<unknown, unknown>, 'client'> => {
+  const ids: Record<string, Id> = {};
+  for (const name of e.pathIds) ids[name] = parseId(ctx, name);
+  const query = decodeQuery(ctx, e.query ?? NoFields);
+  const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoFields);
+  return { ids, query, body };
+};
+
+/** Answer with the endpoint's status: 204, the body as it is, or the body rendered for the requested version. */
+export const answer = (ctx: AppContext, e: EndpointSpec, value: unknown): void => {
+  if (e.response === undefined) noContent(ctx);
+  else if (e.response.kind === undefined) writeJson(ctx, e.status, value);
+  else respond(ctx, e.status, e.response.kind, value);
+};
+
 export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
   method: e.method,
   path: e.path,
-  auth: 'client',
+  auth: e.auth ?? 'client',
   handler: async function handleEndpoint(ctx: AppContext): Promise<void> {
     const client = clientOf(ctx);
-    const ids: Record<string, Id> = {};
-    for (const name of e.pathIds) ids[name] = parseId(ctx, name);
-    const query = decodeQuery(ctx, e.query ?? NoFields);
-    const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoFields);
-    const value = await runUseCase(e.run(app, { client, ids, query, body }));
-    if (e.response === undefined) noContent(ctx);
-    else respond(ctx, e.status, e.response.kind, value);
+    const value = await runUseCase(e.run(app, { client, ...decodeRequest(ctx, e) }));
+    answer(ctx, e, value);
   },
 });

@@ -1,0 +1,23 @@
+/**
+ * A CommonJS service: `require` of the ESM packages (Node 20.19+ loads ESM
+ * through require), typed by TypeScript's NodeNext resolution. Prints one JSON line.
+ */
+import core = require('@debtkit/core');
+import memory = require('@debtkit/adapter-memory');
+import E = require('fp-ts/lib/Either.js');
+
+const clock: core.Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };
+
+const main = async (): Promise<void> => {
+  const store = memory.createMemoryStore();
+  const client = await store.clients.create({ name: 'cjs', environment: 'sandbox', api_version: core.CURRENT_VERSION, created_at: core.timestampOf(clock.now()) })();
+  if (E.isLeft(client)) throw new Error(client.left.message);
+  const app = core.createApplication({ ...store, clock, bureau: new memory.SandboxCreditBureau() });
+  const users = await app.listUsers(client.right.id, {})();
+  console.log(JSON.stringify({ rating: core.classify('credit_utilization', 50), users: E.isRight(users) ? users.right.items.length : users.left._tag }));
+};
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

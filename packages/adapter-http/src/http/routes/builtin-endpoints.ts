@@ -1,0 +1,189 @@
+/**
+ * The endpoints every debtkit app has besides the resources: ping (DESIGN 7.9,
+ * authenticated like all of `/api`), the probes `/healthz` (the process runs)
+ * and `/readyz` (the store answers), this API's OpenAPI document (no token, so
+ * orchestrators and tools can call them), and the admin API (DESIGN 6:
+ * operators create clients and issue and revoke their tokens, through core's
+ * client use cases; not versioned). Entries of the same kind of table as the
+ * resource endpoints, so the router and the OpenAPI document are built from
+ * one description.
+ */
+import * as t from 'io-ts';
+import * as E from 'fp-ts/lib/Either.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import {
+  Client,
+  Id,
+  PageQuery,
+  PingBody,
+  boundedString,
+  strictObject,
+  unavailable,
+  versioning,
+  type ClientAccess,
+  type DomainError,
+  type Environment,
+  type StoreHealth,
+} from '@debtkit/core';
+import type { AppContext, RouteDef } from '../app-context.js';
+import { runUseCase } from '../route-kit.js';
+import { serveOpenApi } from '../../openapi/openapi-document.js';
+import type { Metrics } from '../metrics.js';
+import { serveMetrics } from '../metrics.routes.js';
+import { type EndpointInput, type EndpointSpec, answer, decodeRequest } from './endpoint.js';
+
+/** What the built-in endpoints run on. */
+export interface BuiltinServices {
+  readonly health: StoreHealth;
+  readonly clientAccess: ClientAccess;
+  /** The server's environment: clients created by the admin API belong to it. */
+  readonly environment: Environment;
+  /** What `GET /metrics` serves. */
+  readonly metrics: Metrics;
+  /** The admin token (`/metrics` takes it too); absent, `/admin` and `/metrics` answer 404. */
+  readonly adminToken?: string;
+  /** The address clients reach the server at, for the OpenAPI document's `servers`. */
+  readonly publicUrl?: string;
+}
+
+export interface BuiltinEndpoint<Q = unknown, B = unknown> extends EndpointSpec<Q, B> {
+  readonly auth: NonNullable<EndpointSpec['auth']>;
+  /**
+   * What the endpoint does: a use case whose value is answered as JSON, or, for
+   * the two answers that are not a plain JSON value (the OpenAPI document
+   * naming this server, the Prometheus text), a handler of its own.
+   */
+  readonly run:
+    | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B>, 'client'>) => TE.TaskEither<DomainError, unknown>)
+    | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
+}
+
+const builtin = <Q = undefined, B = undefined>(e: BuiltinEndpoint<Q, B>): BuiltinEndpoint<unknown, unknown> =>
+  e as unknown as BuiltinEndpoint<unknown, unknown>;
+
+export const CreateClientBody = strictObject('CreateClientBody', { name: boundedString(1, 100, 'string(1..100)') });
+export type CreateClientBody = t.TypeOf<typeof CreateClientBody>;
+
+/** A client token, as the admin API shows it once (DESIGN 5). */
+const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
+
+/** The OpenAPI document, as `GET /openapi.json` answers it (its top-level keys). */
+const OpenApiDocument = t.type(
+  {
+    openapi: t.literal('3.1.0'),
+    info: t.UnknownRecord,
+    servers: t.array(t.intersection([t.type({ url: t.string }), t.partial({ description: t.string, variables: t.UnknownRecord })]), 'Servers'),
+    tags: t.array(t.intersection([t.type({ name: t.string }), t.partial({ description: t.string })]), 'Tags'),
+    security: t.array(t.record(t.string, t.array(t.string)), 'SecurityRequirements'),
+    paths: t.UnknownRecord,
+    components: t.UnknownRecord,
+  },
+  'OpenApiDocument',
+);
+
+/**
+ * How long `/readyz` waits for the store. A probe must answer fast even when the
+ * store is down: the driver would otherwise wait its whole server-selection
+ * timeout (5 s) before saying so, longer than most probes' own timeout.
+ */
+export const READINESS_TIMEOUT_MS = 800;
+
+/** The store's ping, or a failure when it has not answered within `timeoutMs`. */
+const storeAnswersWithin =
+  (health: StoreHealth, timeoutMs: number): TE.TaskEither<unknown, void> =>
+  async () => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<E.Either<string, void>>((resolve) => {
+      timer = setTimeout(() => resolve(E.left('no answer in time')), timeoutMs);
+    });
+    try {
+      return await Promise.race([health.ping()(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
+  builtin({
+    method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
+    description: 'Echoes the payload: checks the token, the API version and the round trip.',
+    status: 200, response: { kind: 'ping', codec: t.type({ payload: t.string }, 'PingResult') }, errors: [],
+    run: (_s, i) => TE.right({ payload: i.body.payload }),
+  }),
+  builtin({
+    method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations', auth: 'none', pathIds: [],
+    description: 'Answers 200 while the process runs. Needs no token.',
+    status: 200, response: { codec: t.type({ status: t.literal('ok') }, 'Health') }, errors: [],
+    run: () => TE.right({ status: 'ok' }),
+  }),
+  builtin({
+    method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations', auth: 'none', pathIds: [],
+    description: 'Answers 200 when the store answers, else 503. Needs no token.',
+    status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
+    // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready".
+    run: (s) => pipe(storeAnswersWithin(s.health, READINESS_TIMEOUT_MS), TE.bimap(() => unavailable('The store is not reachable'), () => ({ status: 'ready' }))),
+  }),
+  builtin({
+    method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations', auth: 'none', pathIds: [],
+    description: 'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token.',
+    status: 200, response: { codec: OpenApiDocument }, errors: [],
+    run: {
+      handler: (s) => serveOpenApi({ environment: s.environment, ...(s.publicUrl === undefined ? {} : { publicUrl: s.publicUrl }) }),
+    },
+  }),
+  builtin({
+    method: 'GET', path: '/metrics', summary: 'Prometheus metrics', tag: 'Operations', auth: 'none', pathIds: [],
+    description:
+      'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
+      'idempotent replays, store errors, webhook deliveries, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
+    status: 200, response: { codec: t.string }, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found'],
+    run: { handler: (s) => serveMetrics({ metrics: s.metrics, ...(s.adminToken === undefined ? {} : { adminToken: s.adminToken }) }) },
+  }),
+  builtin({
+    method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', auth: 'admin', pathIds: [], body: CreateClientBody,
+    description: "The client is created in the server's environment and pinned to the latest API version. The token is shown once.",
+    status: 201, response: { codec: t.type({ client: Client, token: Token }, 'CreatedClient') }, errors: [],
+    run: (s, i) =>
+      pipe(
+        s.clientAccess.createClient({ name: i.body.name, environment: s.environment, apiVersion: versioning.latest }),
+        TE.map((created) => ({ client: created.client, token: created.token })),
+      ),
+  }),
+  builtin({
+    method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', auth: 'admin', pathIds: [], query: PageQuery,
+    status: 200, response: { codec: t.type({ clients: t.array(Client), has_more: t.boolean }, 'ClientList') }, errors: [],
+    run: (s, i) => pipe(s.clientAccess.listClients(i.query), TE.map((page) => ({ clients: page.items, has_more: page.hasMore }))),
+  }),
+  builtin({
+    method: 'POST', path: '/admin/clients/:client_id/tokens', summary: 'Issue another token for a client', tag: 'Admin', auth: 'admin', pathIds: ['client_id'],
+    // Issuing a token takes no input; a body, if sent, must be empty.
+    description: 'Takes no body (or an empty object). The token is shown once.',
+    status: 201, response: { codec: t.type({ token_id: Id, token: Token }, 'IssuedToken') }, errors: [],
+    run: (s, i) => pipe(s.clientAccess.issueToken(i.ids['client_id']!), TE.map((issued) => ({ token_id: issued.tokenId, token: issued.token }))),
+  }),
+  builtin({
+    method: 'DELETE', path: '/admin/tokens/:token_id', summary: 'Revoke a token', tag: 'Admin', auth: 'admin', pathIds: ['token_id'],
+    description: 'The token stops working at once.',
+    status: 204, errors: [],
+    run: (s, i) => s.clientAccess.revokeToken(i.ids['token_id']!),
+  }),
+];
+
+export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): RouteDef => {
+  const { run } = e;
+  return {
+    method: e.method,
+    path: e.path,
+    auth: e.auth,
+    handler:
+      typeof run === 'function'
+        ? async function handleBuiltin(ctx: AppContext): Promise<void> {
+            answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
+          }
+        : run.handler(services),
+  };
+};
+
+/** The built-in routes, bound to their services. */
+export const createBuiltinRoutes = (services: BuiltinServices): RouteDef[] => BUILTIN_ENDPOINTS.map((e) => builtinRouteDef(services, e));
