@@ -4,7 +4,7 @@
  * and the indexes exist.
  */
 import type { Db, MongoClient } from 'mongodb';
-import { ensureIndexes } from './mongo-collections.js';
+import { ensureIndexes, migrateDocuments } from './mongo-collections.js';
 import { StoreClosedError } from './mongo-errors.js';
 import { MongoIdAllocator } from './mongo-id-allocator.js';
 
@@ -54,6 +54,7 @@ export const mongoContext = (client: MongoClient, dbName: string, maxTimeMS: num
   const prepare = retryingOnce(async () => {
     await client.connect();
     await ensureIndexes(db, maxTimeMS);
+    await migrateDocuments(db, maxTimeMS);
   });
   return {
     db,
