@@ -131,6 +131,24 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'crashed').send(USER).expect(201);
     });
 
+    it('when keeping the response fails, the response still goes out; a retry gets 409 until the claim times out', async () => {
+      const keys = store.idempotency;
+      const forgetful = {
+        ...store,
+        idempotency: {
+          claim: (r: Parameters<typeof keys.claim>[0]) => keys.claim(r),
+          complete: () => TE.left(unavailable('down just now')),
+          release: (c: Parameters<typeof keys.release>[0], k: string, id: string) => keys.release(c, k, id),
+        },
+      };
+      const h2 = await resourceHarness(forgetful, clock);
+      const before = await userCount(h2);
+      await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(201);
+      const retry = await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(409);
+      expect(retry.body.error.code).to.equal('idempotency_key_in_use');
+      expect(await userCount(h2)).to.equal(before + 1);
+    });
+
     it('concurrent requests with one key: exactly one runs; the others get its response or 409', async () => {
       const interleaved = interleavingStore(store);
       const h2 = await resourceHarness(interleaved, clock);

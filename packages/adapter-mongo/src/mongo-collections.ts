@@ -77,3 +77,13 @@ export const ensureIndexes = async (db: Db, maxTimeMS: number): Promise<void> =>
       .map(([name, specs]) => db.collection(name).createIndexes([...specs], { maxTimeMS })),
   );
 };
+
+/**
+ * Bring documents written by an older release up to the current shape, at
+ * start (idempotent, and cheap once done: the filter matches nothing). Accounts
+ * gained `version` (the compare-and-set token of DESIGN 4.5): an account stored
+ * without one is at version 1.
+ */
+export const migrateDocuments = async (db: Db, maxTimeMS: number): Promise<void> => {
+  await db.collection(COLLECTIONS.accounts).updateMany({ version: { $exists: false } }, { $set: { version: 1 } }, { maxTimeMS });
+};

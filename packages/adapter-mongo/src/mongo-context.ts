@@ -5,7 +5,7 @@
  */
 import type { Db, MongoClient } from 'mongodb';
 import type { PortToken } from '@debtkit/core';
-import { ensureIndexes } from './mongo-collections.js';
+import { ensureIndexes, migrateDocuments } from './mongo-collections.js';
 import { StoreClosedError } from './mongo-errors.js';
 import { MongoIdAllocator } from './mongo-id-allocator.js';
 
@@ -58,6 +58,7 @@ export const mongoContext = (client: MongoClient, dbName: string, maxTimeMS: num
   const prepare = retryingOnce(async () => {
     await client.connect();
     await ensureIndexes(db, maxTimeMS);
+    await migrateDocuments(db, maxTimeMS);
   });
   return {
     db,

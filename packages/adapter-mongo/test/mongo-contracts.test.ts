@@ -116,6 +116,19 @@ describe(`mongo store (${target})`, () => {
       expect(document).to.deep.equal({ ...aUser(anId(1)), _id: user.id });
     });
 
+    it('an account stored by an older release without `version` is at version 1 after the next start', async () => {
+      const { version: _version, ...old } = { ...anAccount(anId(3)), _id: 77, version: 1 };
+      await admin.db(dbName).collection<Stored>(COLLECTIONS.accounts).insertOne(old);
+      const restarted = await connectMongoStore(url, { dbName });
+      try {
+        const found = await expectSome(restarted.accounts.get(anId(3), anId(77)));
+        expect(found.version).to.equal(1);
+        await expectSome(restarted.accounts.update(anId(3), anId(77), 1, { nickname: 'migrated' }));
+      } finally {
+        await restarted.close();
+      }
+    });
+
     it('stores a bureau flow under `_id` = the user id', async () => {
       const state: BureauFlowState = { _tag: 'validate_otp', consentOnFile: true, otpFailures: 1 };
       await expectRight(store.bureauFlows.save(anId(7), 0, state, CREATED_AT));

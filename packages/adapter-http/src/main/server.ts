@@ -11,7 +11,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
 import { seedDemo, type Clock, type StorePorts, type UserId } from '@debtkit/core';
-import { hashToken } from '../http/token-issuer.js';
+import { generateToken, hashToken } from '../http/token-issuer.js';
 import type { Config } from './config.js';
 import { HTTP, StartupError, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
 import { compose } from './composition.js';
@@ -27,11 +27,13 @@ export interface DemoAccess {
 }
 
 /**
- * The sandbox demo's token when DEBTKIT_BOOTSTRAP_TOKEN is not set: the same at
- * every start, so that a restart on a persistent store (mongo) finds the demo
- * it seeded before instead of adding another. It is public (anyone can compute
- * it) and only ever names the sandbox demo client; a shared sandbox sets its
- * own DEBTKIT_BOOTSTRAP_TOKEN or DEBTKIT_SEED=false (README).
+ * The sandbox demo's token on a persistent store (mongo) when
+ * DEBTKIT_BOOTSTRAP_TOKEN is not set: the same at every start, so that a
+ * restart finds the demo it seeded before instead of adding another (a token is
+ * stored only as its hash, so a random one could not be found again). It is
+ * public (anyone can compute it) and only ever names the sandbox demo client; a
+ * shared sandbox sets its own DEBTKIT_BOOTSTRAP_TOKEN or DEBTKIT_SEED=false
+ * (README). The memory store starts empty every time, so it keeps a random one.
  */
 export const DEFAULT_DEMO_TOKEN = `dk_sandbox_${createHash('sha256').update('debtkit sandbox demo token').digest('base64url')}`;
 
@@ -59,9 +61,8 @@ const seedPatiently = async (
   store: StorePorts,
   clock: Clock,
   logger: Logger,
-  token: string | undefined,
+  demoToken: string,
 ): Promise<{ demo: DemoAccess; stop: () => void }> => {
-  const demoToken = token ?? DEFAULT_DEMO_TOKEN;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   const stop = () => {
@@ -142,7 +143,8 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
   try {
-    const seeding = config.seed ? await seedPatiently(store, clock, logger, config.bootstrapToken) : undefined;
+    const demoToken = config.bootstrapToken ?? (config.store === 'memory' ? generateToken('sandbox') : DEFAULT_DEMO_TOKEN);
+    const seeding = config.seed ? await seedPatiently(store, clock, logger, demoToken) : undefined;
     const demo = seeding?.demo;
     // Every API process delivers webhooks; the store's leases keep them from sending one attempt twice.
     const worker = resolve(container, HTTP.DeliveryWorker);

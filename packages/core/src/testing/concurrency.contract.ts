@@ -28,11 +28,38 @@ const noBureau: CreditBureau = {
   fetchReport: () => TE.left(unavailable('no bureau in the concurrency contract')),
 };
 
-const appOn = (store: StorePorts) => createApplication({ ...store, clock, bureau: noBureau });
+const appDeps = (store: StorePorts) => ({ ...store, clock, bureau: noBureau });
+const appOn = (store: StorePorts) => createApplication(appDeps(store));
 
 /** Every settled result is a Right or a Left with one of `tags`. */
 const expectOnly = (results: ReadonlyArray<E.Either<DomainError, unknown>>, tags: ReadonlyArray<string>): void => {
   for (const r of results) if (E.isLeft(r)) expect(tags, JSON.stringify(r.left)).to.include(r.left._tag);
+};
+
+/**
+ * `port` whose method `name` waits for `gate` before it runs (one write held
+ * back until the test lets it go); `reached()` is called when a call arrives.
+ */
+const holdBack = <P extends object>(port: P, name: keyof P, gate: Promise<void>, reached: () => void = () => undefined): P =>
+  new Proxy(port, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (key !== name || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const task = (value as (...a: unknown[]) => TE.TaskEither<DomainError, unknown>).apply(target, args);
+        return async () => {
+          reached();
+          await gate;
+          return task();
+        };
+      };
+    },
+  });
+
+const opened = (): { gate: Promise<void>; open: () => void } => {
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  return { gate, open };
 };
 
 const rights = (results: ReadonlyArray<E.Either<DomainError, unknown>>): number => results.filter(E.isRight).length;
@@ -79,9 +106,11 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const { scope } = await aUserWithLoan(10_000);
       for (let round = 0; round < 20; round++) {
         const account = await expectRight(store().accounts.create(anAccount(scope.userId)));
-        const edit = run(app.updateAccount(scope, account.id, { nickname: `round ${round}` }));
-        const close = run(app.updateAccount(scope, account.id, { status: 'closed' }));
-        const [edited, closed] = await Promise.all(round % 2 === 0 ? [edit, close] : [edit, close].reverse());
+        const edit = () => run(app.updateAccount(scope, account.id, { nickname: `round ${round}` }));
+        const close = () => run(app.updateAccount(scope, account.id, { status: 'closed' }));
+        // Alternate which one starts first.
+        const [edited, closed] =
+          round % 2 === 0 ? await Promise.all([edit(), close()]) : await Promise.all([close(), edit()]).then(([c, e]) => [e, c] as const);
         expectOnly([edited!, closed!], ['conflict']);
         expect(E.isRight(closed!) || E.isRight(edited!)).to.equal(true);
         const stored = await expectRight(app.getAccount(scope, account.id));
@@ -143,6 +172,50 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect(E.isRight(await run(app.deleteUser(scope)))).to.equal(true);
       expect(await expectRight(store().accounts.listAll(scope.userId))).to.deep.equal([]);
       expect(await expectRight(store().planPayments.deleteAllForUser(anId(scope.userId)))).to.equal(0);
+    });
+
+    it('a payment whose record lands after its plan\'s DELETE finished undoes itself: 404, no record, balance unchanged', async () => {
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const { gate, open } = opened();
+      const arrived = opened();
+      const held = { ...appDeps(store()), planPayments: holdBack(store().planPayments, 'create', gate, arrived.open) };
+      const payment = run(createApplication(held).recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
+      // The payment has passed its checks of the plan and is about to write when the delete runs.
+      await arrived.gate;
+      expect(E.isRight(await run(appOn(store()).deletePaymentPlan(scope, plan.id)))).to.equal(true);
+      open();
+      const result = await payment;
+      expect(E.isLeft(result) && result.left._tag).to.equal('not_found');
+      expect(await expectRight(store().planPayments.deleteAllForPlan(scope.userId, plan.id)), 'orphan payments').to.equal(0);
+      expect((await expectRight(appOn(store()).getAccount(scope, account.id))).balance).to.equal(1_000_000);
+    });
+
+    it('an account, plan or payment whose record lands after its user\'s DELETE finished undoes itself: 404, nothing left', async () => {
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const { gate, open } = opened();
+      const s = store();
+      let arrivals = 0;
+      const allArrived = opened();
+      const arrived = () => void (++arrivals === 3 && allArrived.open());
+      const held = createApplication({
+        ...appDeps(s),
+        accounts: holdBack(s.accounts, 'create', gate, arrived),
+        paymentPlans: holdBack(s.paymentPlans, 'create', gate, arrived),
+        planPayments: holdBack(s.planPayments, 'create', gate, arrived),
+      });
+      const creations = [
+        run(held.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
+        run(held.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),
+        run(held.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })),
+      ];
+      // Each creation has passed its checks of the user and is about to write when the delete runs.
+      await allArrived.gate;
+      expect(E.isRight(await run(appOn(s).deleteUser(scope)))).to.equal(true);
+      open();
+      for (const r of await Promise.all(creations)) expect(E.isLeft(r) && r.left._tag).to.equal('not_found');
+      expect(await expectRight(s.planPayments.deleteAllForUser(scope.userId)), 'orphan payments').to.equal(0);
+      expect(await expectRight(s.paymentPlans.deleteAllForUser(scope.userId)), 'orphan plans').to.equal(0);
+      expect(await expectRight(s.accounts.deleteAllForUser(scope.userId)), 'orphan accounts').to.equal(0);
     });
   });
 }

@@ -126,6 +126,9 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppSt
       await release().catch(() => undefined);
       return;
     }
-    await runStore(store.complete(client.id, key, claimId, response, clock.now()));
+    // The request has happened: its answer goes out even if keeping it fails (the
+    // store went down just now). The key then stays claimed, so a retry gets 409
+    // until the claim timeout, rather than a 503 that invites doing it twice at once.
+    await runStore(store.complete(client.id, key, claimId, response, clock.now())).catch(() => undefined);
   };
 };

@@ -194,7 +194,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'Record a payment made under a plan',
     tag: 'Debt Payoff Plan Payments', pathIds: ['id', 'payment_plan_id'], body: PlanPaymentBody,
-    status: 201, response: { kind: 'plan_payment', codec: PlanPayment }, errors: USER_ERRORS,
+    status: 201, response: { kind: 'plan_payment', codec: PlanPayment }, errors: [...USER_ERRORS, 'conflict'],
     run: (app, i) => app.recordPlanPayment(scope(i), i.ids['payment_plan_id']!, i.body),
   }),
   endpoint({
