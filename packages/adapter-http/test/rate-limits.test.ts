@@ -185,6 +185,12 @@ describe('rate limits (DESIGN 4.3)', () => {
       expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
     });
 
+    it('counts bad tokens on /metrics, which takes the admin token too', async () => {
+      for (let i = 0; i < 5; i++) expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(401);
+      expect((await send('/metrics', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(429);
+      expect((await send('/metrics', { Authorization: `Bearer ${ADMIN_TOKEN}` }, '127.0.0.2')).status).to.equal(200);
+    });
+
     it('does not count successes', async () => {
       for (let i = 0; i < 20; i++) expect((await send('/api/users/999', h.auth)).status).to.equal(404);
       expect((await send('/api/users/1', BAD_TOKEN)).status).to.equal(401);

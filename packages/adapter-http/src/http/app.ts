@@ -40,7 +40,7 @@ import { routeFallback } from './middleware/route-fallback.js';
 import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
-import { metricsRoutes } from './metrics.routes.js';
+import { METRICS_PATH, metricsRoutes } from './metrics.routes.js';
 import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
 import { securityHeaders } from './middleware/security-headers.js';
 
@@ -117,7 +117,9 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(compression());
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
-  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, onLimited }));
+  // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
+  const guards = (path: string): boolean => authOfPath(path) !== 'none' || path === METRICS_PATH;
+  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, guards, onLimited }));
   app.use(clientAuth({ store, environment: config.environment }));
   app.use(adminAuth({ store, environment: config.environment, adminToken: config.adminToken }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));

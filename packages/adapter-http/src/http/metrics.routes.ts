@@ -9,10 +9,12 @@ import { ApiError } from './api-error.js';
 import type { Metrics } from './metrics.js';
 import { bearerToken, secretsEqual } from './middleware/bearer-token.js';
 
+export const METRICS_PATH = '/metrics';
+
 export const metricsRoutes = (deps: { readonly metrics: Metrics; readonly adminToken?: string }): RouteDef[] => [
   {
     method: 'GET',
-    path: '/metrics',
+    path: METRICS_PATH,
     auth: 'none',
     handler: async (ctx) => {
       const { adminToken } = deps;

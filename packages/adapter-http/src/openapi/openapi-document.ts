@@ -103,7 +103,7 @@ export const BUILTIN_OPERATIONS: ReadonlyArray<DocumentedOperation> = [
     description:
       'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
       'store errors, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
-    status: 200, response: t.string, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found'],
+    status: 200, response: t.string, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found', 'rate_limited'],
   },
   {
     method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', body: CreateClientBody,
