@@ -87,6 +87,14 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
   return router;
 };
 
+/** The pattern of the route a path belongs to (this method's, else any method's), if any. */
+const patternOf = (router: Router<AppState>, method: string, path: string): string | undefined => {
+  const match = router.match(path, method);
+  const pattern = (match.pathAndMethod[0] ?? match.path[0])?.path;
+  // Every route here is registered with a string pattern.
+  return typeof pattern === 'string' ? pattern : undefined;
+};
+
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { store, clock, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
@@ -111,7 +119,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(standardHeaders());
   app.use(securityHeaders({ environment: config.environment }));
   app.use(requestLog({ logger }));
-  app.use(requestMetrics({ metrics }));
+  app.use(requestMetrics({ metrics, routeOf: (method, path) => patternOf(router, method, path) }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(storeErrorMetrics({ metrics }));
   app.use(compression());
