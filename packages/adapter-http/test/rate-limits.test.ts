@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
@@ -264,6 +265,21 @@ describe('rate limits (DESIGN 4.3)', () => {
         expect(answers).to.deep.equal(['200 1', '200 0', '200 0', '200 0', '429 0', '429 0']);
       } finally {
         await Promise.all(children.map(stopChild));
+      }
+    });
+
+    it('counts in memory while MongoDB is unreachable, and still refuses over the limit', async () => {
+      const down = await startWireServer();
+      const client = new MongoClient(down.url, { serverSelectionTimeoutMS: 200 });
+      await down.stop();
+      const limits = createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'mongo', client, dbName: 'debtkit_rl_down', closeClient: true });
+      try {
+        const decisions = [await limits.clients!.consume('7'), await limits.clients!.consume('7'), await limits.clients!.consume('7')];
+        expect(decisions.map((d) => d.allowed)).to.deep.equal([true, true, false]);
+        await limits.authFailures!.recordFailure('203.0.113.9');
+        expect(await limits.authFailures!.blockedFor('203.0.113.9')).to.be.within(1, 60);
+      } finally {
+        await limits.close();
       }
     });
 
