@@ -268,6 +268,30 @@ describe('rate limits (DESIGN 4.3)', () => {
       }
     });
 
+    it('counts failed authentications across processes; each blocks the address at its first failure past the limit', async () => {
+      const open = () =>
+        createRateLimits(
+          { requestsPerSecond: 0, authFailuresPerMinute: 5 },
+          { kind: 'mongo', client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }), dbName: `debtkit_rl_auth_${process.pid}`, closeClient: true },
+        );
+      const [a, b] = [open(), open()];
+      try {
+        const address = '198.51.100.7';
+        for (let i = 0; i < 3; i++) await a.authFailures!.recordFailure(address);
+        await b.authFailures!.recordFailure(address);
+        expect([await a.authFailures!.blockedFor(address), await b.authFailures!.blockedFor(address)]).to.deep.equal([0, 0]);
+        // The fifth failure, counted in one place for both: the process that saw it blocks.
+        await b.authFailures!.recordFailure(address);
+        expect(await b.authFailures!.blockedFor(address)).to.be.within(1, 60);
+        expect(await a.authFailures!.blockedFor(address)).to.equal(0);
+        await a.authFailures!.recordFailure(address);
+        expect(await a.authFailures!.blockedFor(address)).to.be.within(1, 60);
+        expect(await a.authFailures!.blockedFor('198.51.100.8')).to.equal(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
     it('counts in memory while MongoDB is unreachable, and still refuses over the limit', async () => {
       const down = await startWireServer();
       const client = new MongoClient(down.url, { serverSelectionTimeoutMS: 200 });
