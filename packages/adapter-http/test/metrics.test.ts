@@ -87,6 +87,16 @@ describe('GET /metrics', () => {
     expect(after.some((s) => s.labels['route'] === '/no/such/thing')).to.equal(false);
   });
 
+  it('labels requests answered before routing (401, 415) with their route pattern, and 405 with the path\'s', async () => {
+    await h.request.post('/api/ping').send({ payload: 'no token' }).expect(401);
+    await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'text/plain').send('x').expect(415);
+    await h.request.get('/api/ping').set(h.auth).expect(405);
+    const samples = await scrape();
+    expect(value(samples, 'debtkit_http_requests_total', { method: 'POST', route: '/api/ping', status: '401' })).to.equal(1);
+    expect(value(samples, 'debtkit_http_requests_total', { method: 'POST', route: '/api/ping', status: '415' })).to.equal(1);
+    expect(value(samples, 'debtkit_http_requests_total', { method: 'GET', route: '/api/ping', status: '405' })).to.equal(1);
+  });
+
   it('counts rate-limited requests by limit', async () => {
     const metrics = createMetrics();
     const limited = await harness({ metrics, rateLimits: createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'memory' }) });

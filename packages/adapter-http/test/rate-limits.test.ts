@@ -5,9 +5,12 @@
  * their keys): a window ends when the test moves the clock, never by waiting.
  */
 import { mock } from 'node:test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
@@ -21,6 +24,42 @@ const memoryLimits = (requestsPerSecond: number, authFailuresPerMinute: number) 
   createRateLimits({ requestsPerSecond, authFailuresPerMinute }, { kind: 'memory' });
 
 const BAD_TOKEN = { Authorization: `Bearer ${generateToken('sandbox')}` };
+
+const here = fileURLToPath(import.meta.url);
+const compiled = here.includes('/dist/test/');
+const packageRoot = fileURLToPath(new URL(compiled ? '../../' : '../', import.meta.url));
+const CLI = `${packageRoot}dist/src/main/cli.js`;
+const FROZEN_CLOCK = fileURLToPath(new URL('./support/frozen-clock.js', import.meta.url));
+
+interface ChildServer {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+/** `debtkit serve` in a process of its own, its clock frozen; resolves once it listens. */
+const serveInChild = (env: Record<string, string>): Promise<ChildServer> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--no-warnings', '--import', FROZEN_CLOCK, CLI, 'serve'], {
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const collect = (chunk: string): void => {
+      out += chunk;
+      const match = /^debtkit listening on (http:\/\/\S+) /m.exec(out);
+      if (match?.[1] !== undefined) resolve({ child, url: match[1] });
+    };
+    child.stdout!.setEncoding('utf8').on('data', collect);
+    child.stderr!.setEncoding('utf8').on('data', collect);
+    child.once('exit', (code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}`)));
+  });
+
+const stopChild = async ({ child }: ChildServer): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+};
 
 describe('rate limits (DESIGN 4.3)', () => {
   afterEach(() => mock.timers.reset());
@@ -147,6 +186,12 @@ describe('rate limits (DESIGN 4.3)', () => {
       expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
     });
 
+    it('counts bad tokens on /metrics, which takes the admin token too', async () => {
+      for (let i = 0; i < 5; i++) expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(401);
+      expect((await send('/metrics', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(429);
+      expect((await send('/metrics', { Authorization: `Bearer ${ADMIN_TOKEN}` }, '127.0.0.2')).status).to.equal(200);
+    });
+
     it('does not count successes', async () => {
       for (let i = 0; i < 20; i++) expect((await send('/api/users/999', h.auth)).status).to.equal(404);
       expect((await send('/api/users/1', BAD_TOKEN)).status).to.equal(401);
@@ -189,6 +234,78 @@ describe('rate limits (DESIGN 4.3)', () => {
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
         body: '{"payload":"p"}',
       });
+
+    it('two debtkit processes on one database share one client budget', async function () {
+      // Needs the build (npm test builds first): the CLI and the compiled preload.
+      if (!compiled) {
+        console.log('    (skipped: run from source; the child processes need the build: `npx tsc -b`)');
+        this.skip();
+      }
+      const db = `debtkit_rl_processes_${process.pid}`;
+      const env = {
+        DEBTKIT_STORE: 'mongo',
+        MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/${db}`,
+        DEBTKIT_BOOTSTRAP_TOKEN: token,
+        DEBTKIT_RATE_LIMIT: '2',
+        DEBTKIT_TEST_FROZEN_NOW: String(Date.parse('2026-03-15T12:00:00.000Z')),
+      };
+      const started = await Promise.allSettled([serveInChild({ ...env, DEBTKIT_SEED: 'true' }), serveInChild({ ...env, DEBTKIT_SEED: 'false' })]);
+      const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+      try {
+        for (const s of started) if (s.status === 'rejected') throw s.reason;
+        const [a, b] = children as [ChildServer, ChildServer];
+        const pingAt = (url: string) =>
+          fetch(`${url}/api/ping`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"payload":"p"}' });
+        const answers = [];
+        for (const server of [a, b, a, b, a, b]) {
+          const res = await pingAt(server.url);
+          answers.push(`${res.status} ${res.headers.get('ratelimit-remaining')}`);
+        }
+        // 2 a second and a burst of 2 more, counted once for both processes.
+        expect(answers).to.deep.equal(['200 1', '200 0', '200 0', '200 0', '429 0', '429 0']);
+      } finally {
+        await Promise.all(children.map(stopChild));
+      }
+    });
+
+    it('counts failed authentications across processes; each blocks the address at its first failure past the limit', async () => {
+      const open = () =>
+        createRateLimits(
+          { requestsPerSecond: 0, authFailuresPerMinute: 5 },
+          { kind: 'mongo', client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }), dbName: `debtkit_rl_auth_${process.pid}`, closeClient: true },
+        );
+      const [a, b] = [open(), open()];
+      try {
+        const address = '198.51.100.7';
+        for (let i = 0; i < 3; i++) await a.authFailures!.recordFailure(address);
+        await b.authFailures!.recordFailure(address);
+        expect([await a.authFailures!.blockedFor(address), await b.authFailures!.blockedFor(address)]).to.deep.equal([0, 0]);
+        // The fifth failure, counted in one place for both: the process that saw it blocks.
+        await b.authFailures!.recordFailure(address);
+        expect(await b.authFailures!.blockedFor(address)).to.be.within(1, 60);
+        expect(await a.authFailures!.blockedFor(address)).to.equal(0);
+        await a.authFailures!.recordFailure(address);
+        expect(await a.authFailures!.blockedFor(address)).to.be.within(1, 60);
+        expect(await a.authFailures!.blockedFor('198.51.100.8')).to.equal(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('counts in memory while MongoDB is unreachable, and still refuses over the limit', async () => {
+      const down = await startWireServer();
+      const client = new MongoClient(down.url, { serverSelectionTimeoutMS: 200 });
+      await down.stop();
+      const limits = createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'mongo', client, dbName: 'debtkit_rl_down', closeClient: true });
+      try {
+        const decisions = [await limits.clients!.consume('7'), await limits.clients!.consume('7'), await limits.clients!.consume('7')];
+        expect(decisions.map((d) => d.allowed)).to.deep.equal([true, true, false]);
+        await limits.authFailures!.recordFailure('203.0.113.9');
+        expect(await limits.authFailures!.blockedFor('203.0.113.9')).to.be.within(1, 60);
+      } finally {
+        await limits.close();
+      }
+    });
 
     it('two API servers, each with its own connection, share one client budget in one database, and it recovers after Retry-After', async () => {
       const db = `debtkit_rl_${process.pid}`;

@@ -39,6 +39,7 @@ import { routeFallback } from './middleware/route-fallback.js';
 import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
+import { METRICS_PATH } from './metrics.routes.js';
 import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
 import { securityHeaders } from './middleware/security-headers.js';
 
@@ -85,6 +86,14 @@ const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
   return router;
 };
 
+/** The pattern of the route a path belongs to (this method's, else any method's), if any. */
+const patternOf = (router: Router<AppState>, method: string, path: string): string | undefined => {
+  const match = router.match(path, method);
+  const pattern = (match.pathAndMethod[0] ?? match.path[0])?.path;
+  // Every route here is registered with a string pattern.
+  return typeof pattern === 'string' ? pattern : undefined;
+};
+
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { health, clientAccess, idempotency, clock, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
@@ -113,13 +122,15 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(standardHeaders());
   app.use(securityHeaders({ environment: config.environment }));
   app.use(requestLog({ logger }));
-  app.use(requestMetrics({ metrics }));
+  app.use(requestMetrics({ metrics, routeOf: (method, path) => patternOf(router, method, path) }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(storeErrorMetrics({ metrics }));
   app.use(compression());
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
-  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, onLimited }));
+  // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
+  const guards = (path: string): boolean => authOfPath(path) !== 'none' || path === METRICS_PATH;
+  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, guards, onLimited }));
   app.use(clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment }));
   app.use(adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));

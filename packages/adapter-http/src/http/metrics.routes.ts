@@ -9,6 +9,8 @@ import { ApiError } from './api-error.js';
 import type { Metrics } from './metrics.js';
 import { bearerToken, secretsEqual } from './middleware/bearer-token.js';
 
+export const METRICS_PATH = '/metrics';
+
 /** `GET /metrics`'s handler (an entry of the built-in endpoint table). */
 export const serveMetrics = (deps: { readonly metrics: Metrics; readonly adminToken?: string }): RouteDef['handler'] =>
   async function serveMetricsText(ctx) {

@@ -80,7 +80,6 @@ const once = (task: () => Promise<void>): (() => Promise<void>) => {
 interface Counter {
   consume(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
   penalty(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
-  get(key: string, options?: object): Promise<RateLimiterRes | null>;
 }
 
 interface Counters {
@@ -122,7 +121,6 @@ const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): C
       return {
         consume: async (key, n, o) => (await limiter()).consume(key, n, o),
         penalty: async (key, n, o) => (await limiter()).penalty(key, n, o),
-        get: async (key, o) => (await limiter()).get(key, o),
       };
     },
     close: async () => {
@@ -148,15 +146,39 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
   };
 };
 
+/** Blocked addresses remembered at most; expired ones are swept before this is exceeded. */
+const MAX_BLOCKED_ADDRESSES = 100_000;
+
+/**
+ * Failures are counted in the shared counter; the block they lead to is kept in
+ * this process, so a request that authenticates costs no trip to the counters.
+ * Behind several processes on MongoDB, each one blocks an address at its first
+ * failure past the shared limit: the address gets at most one more try per process.
+ */
 const authFailureLimiter = (counters: Counters, perMinute: number): AuthFailureLimiter => {
   const failures = counters.counter('auth_failures', perMinute, 60);
+  const blockedUntil = new Map<string, number>();
+  const sweep = (now: number): void => {
+    for (const [address, until] of blockedUntil) if (until <= now) blockedUntil.delete(address);
+  };
   return {
     blockedFor: async (address) => {
-      const res = await failures.get(address);
-      return res !== null && res.consumedPoints >= perMinute ? seconds(res.msBeforeNext) : 0;
+      const until = blockedUntil.get(address);
+      if (until === undefined) return 0;
+      const left = until - Date.now();
+      if (left > 0) return seconds(left);
+      blockedUntil.delete(address);
+      return 0;
     },
     recordFailure: async (address) => {
-      await failures.penalty(address, 1);
+      const res = await failures.penalty(address, 1);
+      if (res.consumedPoints < perMinute) return;
+      // On `Date`, like the library's windows, so the two agree (and a mocked clock moves both).
+      const now = Date.now();
+      if (blockedUntil.size >= MAX_BLOCKED_ADDRESSES) sweep(now);
+      const oldest = blockedUntil.size >= MAX_BLOCKED_ADDRESSES ? blockedUntil.keys().next().value : undefined;
+      if (oldest !== undefined) blockedUntil.delete(oldest);
+      blockedUntil.set(address, now + Math.max(res.msBeforeNext, 1000));
     },
   };
 };

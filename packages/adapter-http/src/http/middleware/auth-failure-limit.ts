@@ -5,6 +5,8 @@ import type { AuthFailureLimiter } from '../rate-limits.js';
 
 export interface AuthFailureLimitOptions {
   readonly limiter: AuthFailureLimiter;
+  /** The paths whose authentication is counted; default: `/api` and `/admin`. */
+  readonly guards?: (path: string) => boolean;
   /** Told about every refused request (the metrics count them). */
   readonly onLimited?: (area: 'client' | 'auth_failure') => void;
 }
@@ -20,8 +22,9 @@ export interface AuthFailureLimitOptions {
  */
 export const authFailureLimit = (options: AuthFailureLimitOptions): Middleware<AppState> => {
   const { limiter, onLimited } = options;
+  const guards = options.guards ?? ((path: string) => authOfPath(path) !== 'none');
   return async function authFailureLimit(ctx, next) {
-    if (authOfPath(ctx.path) === 'none') return next();
+    if (!guards(ctx.path)) return next();
     const blockedFor = await limiter.blockedFor(ctx.ip);
     if (blockedFor > 0) {
       onLimited?.('auth_failure');

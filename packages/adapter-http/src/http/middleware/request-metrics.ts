@@ -12,15 +12,26 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * Runs outside the error handler, so errors are counted with the status they
  * were answered with.
  */
-export const requestMetrics = (options: { readonly metrics: Metrics }): Middleware<AppState> => {
+export interface RequestMetricsOptions {
+  readonly metrics: Metrics;
+  /**
+   * The route pattern of a path, for requests answered before the router ran
+   * (401, 413, 415, 429): without it they would all count as `unmatched`.
+   */
+  readonly routeOf?: (method: string, path: string) => string | undefined;
+}
+
+export const requestMetrics = (options: RequestMetricsOptions): Middleware<AppState> => {
   const { requests, requestDuration } = options.metrics;
+  const routeOf = options.routeOf ?? (() => undefined);
   return async function requestMetrics(ctx, next) {
     const started = performance.now();
     try {
       await next();
     } finally {
       const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-      const labels = { method: ctx.method, route: typeof matched === 'string' ? matched : UNMATCHED_ROUTE, status: String(ctx.status) };
+      const route = typeof matched === 'string' ? matched : (routeOf(ctx.method, ctx.path) ?? UNMATCHED_ROUTE);
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
       requests.inc(labels);
       requestDuration.observe(labels, (performance.now() - started) / 1000);
     }

@@ -137,7 +137,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     description:
       'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
       'idempotent replays, store errors, webhook deliveries, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
-    status: 200, response: { codec: t.string }, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found'],
+    status: 200, response: { codec: t.string }, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found', 'rate_limited'],
     run: { handler: (s) => serveMetrics({ metrics: s.metrics, ...(s.adminToken === undefined ? {} : { adminToken: s.adminToken }) }) },
   }),
   builtin({
