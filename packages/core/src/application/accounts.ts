@@ -13,7 +13,7 @@ import { keepIfOwnerLives, retryOnConflict } from './race-guards.js';
 import { emitEvent } from './events.js';
 
 export const linkAccount =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'users' | 'versioning'>) =>
   (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     const status = body.status ?? 'active';
@@ -61,7 +61,7 @@ export const linkAccount =
   };
 
 export const listAccounts =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
     const date = today(deps.clock);
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
@@ -73,7 +73,7 @@ export const listAccounts =
   };
 
 export const getAccount =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
       requireUser(deps, scope),
@@ -87,7 +87,7 @@ export const getAccount =
  * computed from a state that changed meanwhile (a close) is computed again.
  */
 export const updateAccount =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'users' | 'versioning'>) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     return pipe(
@@ -103,7 +103,7 @@ export const updateAccount =
     );
   };
 
-const patchAccountOnce = (deps: ApplicationDeps, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
+const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
   pipe(
     pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account')),
     TE.chain((current) =>

@@ -38,7 +38,7 @@ interface LoadedFlow {
 
 const statusOf = (state: BureauFlowState): BureauStatus => ({ status: flowStatus(state), step: awaitedStep(state) });
 
-const load = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainError, LoadedFlow> =>
+const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserScope): TE.TaskEither<DomainError, LoadedFlow> =>
   pipe(
     requireUser(deps, scope),
     TE.chain((user) =>
@@ -58,7 +58,7 @@ const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, 
   TE.fromEither(transition(flow.state, event));
 
 /** The flow is a record the user owns: a user deleted meanwhile takes it along (race-guards.ts). */
-const save = (deps: ApplicationDeps, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
+const save = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
   pipe(
     deps.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
     TE.chain(
@@ -71,13 +71,13 @@ const save = (deps: ApplicationDeps, scope: UserScope, flow: LoadedFlow, next: B
   );
 
 export const getBureauStatus =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(load(deps, scope), TE.map((flow) => statusOf(flow.state)));
 
 /** Start (or, while pending, report) the flow: answers the step to request next. */
 export const invokeBureau =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
   (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
     pipe(
       load(deps, scope),
@@ -102,7 +102,7 @@ export const invokeBureau =
     );
 
 export const consentBureau =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
       load(deps, scope),
@@ -112,7 +112,7 @@ export const consentBureau =
 
 /** Check the one-time code. A wrong code is counted (the 5th resets the flow) and answered `validation_error`. */
 export const validateBureauOtp =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
   (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
       load(deps, scope),
@@ -149,7 +149,7 @@ export const validateBureauOtp =
  * leaves the flow where it was.
  */
 export const submitBureauIdentity =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'bureau' | 'bureauFlows' | 'clients' | 'clock' | 'creditScores' | 'events' | 'users' | 'versioning'>) =>
   (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
     const date = today(deps.clock);
     return pipe(
@@ -201,7 +201,7 @@ export const submitBureauIdentity =
 
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
       load(deps, scope),

@@ -9,16 +9,16 @@ import type { ArticleListQuery } from './requests.js';
 import { ApplicationDeps, orNotFound, toPageRequest } from './deps.js';
 
 export const listLearningModules =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'content'>) =>
   (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
     deps.content.listModules(category);
 
 export const listArticles =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'content'>) =>
   (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
     deps.content.listArticles(toPageRequest(query), query.category);
 
 export const getArticle =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'content'>) =>
   (id: ArticleId): TE.TaskEither<DomainError, Article> =>
     pipe(deps.content.getArticle(id), orNotFound('Article'));

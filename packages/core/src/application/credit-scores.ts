@@ -7,7 +7,7 @@ import { ApplicationDeps, UserScope, orNotFound, requireUser } from './deps.js';
 
 /** The latest score; `not_found` until the user completes bureau authentication. */
 export const getLatestCreditScore =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'creditScores' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, CreditScore> =>
     pipe(
       requireUser(deps, scope),
@@ -17,7 +17,7 @@ export const getLatestCreditScore =
 
 /** Every score of the user, newest first. */
 export const getCreditScoreHistory =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'creditScores' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
     pipe(
       requireUser(deps, scope),

@@ -47,7 +47,7 @@ export const orNotFound =
     );
 
 /** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
-export const requireUser = (deps: ApplicationDeps, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
   pipe(deps.users.get(scope.clientId, scope.userId), orNotFound('User'));
 
 export interface PageInput {

@@ -22,7 +22,7 @@ const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => t
  * @example pipe(createPlan, TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
  */
 export const emitEvent =
-  (deps: ApplicationDeps, scope: UserScope, type: EventType, kind: ResponseKind) =>
+  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'versioning'>, scope: UserScope, type: EventType, kind: ResponseKind) =>
   <A>(object: A): TE.TaskEither<DomainError, void> => {
     const now = deps.clock.now();
     return pipe(
@@ -44,7 +44,7 @@ export const emitEvent =
   };
 
 export const listEvents =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events'>) =>
   (clientId: ClientId, query: EventListQuery): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
     pipe(
       deps.events.list(
@@ -57,7 +57,7 @@ export const listEvents =
     );
 
 export const getEvent =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events'>) =>
   (clientId: ClientId, eventId: Id): TE.TaskEither<DomainError, WebhookEvent> =>
     pipe(deps.events.get(clientId, eventId, deps.clock.now()), orNotFound('Event'), TE.map(toEventView));
 

@@ -83,7 +83,7 @@ export const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
 };
 
 export const createPaymentPlan =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'paymentPlans' | 'users' | 'versioning'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> => {
     const date = today(deps.clock);
     return pipe(
@@ -140,7 +140,7 @@ export const createPaymentPlan =
   };
 
 export const listPaymentPlans =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
   (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
     pipe(
       requireUser(deps, scope),
@@ -148,14 +148,14 @@ export const listPaymentPlans =
       TE.map(mapPage(toPlanView)),
     );
 
-export const requirePlan = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId) =>
+export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>, scope: UserScope, planId: PaymentPlanId) =>
   pipe(
     requireUser(deps, scope),
     TE.chain(() => pipe(deps.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
   );
 
 export const getPaymentPlan =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlan> =>
     pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
 
@@ -164,7 +164,7 @@ export const getPaymentPlan =
  * first, so a payment racing the delete undoes itself (race-guards.ts).
  */
 export const deletePaymentPlan =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
     pipe(
       requireUser(deps, scope),
@@ -189,7 +189,7 @@ export const deletePaymentPlan =
  * and the balance is only lowered for a payment that stays.
  */
 export const recordPlanPayment =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
     const date: IsoDate = body.date ?? today(deps.clock);
     return pipe(
@@ -225,7 +225,7 @@ export const recordPlanPayment =
   };
 
 export const listPlanPayments =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'planPayments' | 'users'>) =>
   (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<DomainError, Page<PlanPayment>> =>
     pipe(
       requirePlan(deps, scope, planId),

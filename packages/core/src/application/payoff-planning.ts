@@ -21,7 +21,7 @@ import { planStartDate, requirePlan, selectDebts, toDebts } from './payment-plan
  * every strategy with the same validation as plan creation (DESIGN 7.10).
  */
 export const comparePaymentPlans =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
   (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> => {
     const date = today(deps.clock);
     return pipe(
@@ -50,7 +50,7 @@ export const comparePaymentPlans =
 const PAYMENTS_PAGE = 100;
 
 /** The sum of every payment recorded under a plan, page by page (the port lists; it does not sum). */
-const sumPlanPayments = (deps: ApplicationDeps, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, Cents> => {
+const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, Cents> => {
   const go = (page: PageRequest, total: number): TE.TaskEither<DomainError, Cents> =>
     pipe(
       deps.planPayments.list(scope.userId, planId, page),
@@ -68,7 +68,7 @@ const sumPlanPayments = (deps: ApplicationDeps, scope: UserScope, planId: Paymen
  * against paid to date, and a re-forecast from the accounts' current balances.
  */
 export const getPlanProgress =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'planPayments' | 'users'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlanProgress> =>
     pipe(
       requirePlan(deps, scope, planId),

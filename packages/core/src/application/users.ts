@@ -10,7 +10,7 @@ import { ApplicationDeps, PageInput, UserScope, mapPage, nowStamp, orNotFound, r
 import { emitEvent } from './events.js';
 
 export const createUser =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'users'>) =>
   (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
     pipe(
       deps.users.create({
@@ -26,17 +26,17 @@ export const createUser =
     );
 
 export const listUsers =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'users'>) =>
   (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
     pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
 
 export const getUser =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'users'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, User> =>
     pipe(requireUser(deps, scope), TE.map(toUserView));
 
 export const updateUser =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'users'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
     pipe(deps.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
 
@@ -47,7 +47,7 @@ export const updateUser =
  * failure part-way leaves a marked user whose delete can be repeated.
  */
 export const deleteUser =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'bureauFlows' | 'clients' | 'clock' | 'creditScores' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
     pipe(
       pipe(deps.users.beginDelete(scope.clientId, scope.userId), orNotFound('User')),

@@ -53,13 +53,13 @@ export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
 /** How often a lost compare-and-set is retried before answering `conflict` (DESIGN 4.5). */
 const CAS_ATTEMPTS = 3;
 
-const urlPolicy = (deps: ApplicationDeps): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
+const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
 
-const requireEndpoint = (deps: ApplicationDeps, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 export const createWebhookEndpoint =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'webhookEndpoints' | 'webhookUrls'>) =>
   (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
     pipe(
       urlPolicy(deps).check(body.url),
@@ -78,18 +78,18 @@ export const createWebhookEndpoint =
     );
 
 export const listWebhookEndpoints =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
   (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<WebhookEndpoint>> =>
     pipe(deps.webhookEndpoints.list(clientId, toPageRequest(page)), TE.map(mapPage(toWebhookEndpointView)));
 
 export const getWebhookEndpoint =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
   (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
     pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
 
 /** Patch with compare-and-set on the endpoint's version; a lost race is read again and retried. */
 export const updateWebhookEndpoint =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'webhookEndpoints' | 'webhookUrls'>) =>
   (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> => {
     const attempt = (left: number): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
       pipe(
@@ -107,7 +107,7 @@ export const updateWebhookEndpoint =
 
 /** Delete the endpoint, then its deliveries (fan-out no longer finds it once the first step is done). */
 export const deleteWebhookEndpoint =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'webhookDeliveries' | 'webhookEndpoints'>) =>
   (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
     pipe(
       deps.webhookEndpoints.delete(clientId, endpointId),
@@ -117,7 +117,7 @@ export const deleteWebhookEndpoint =
     );
 
 export const listWebhookDeliveries =
-  (deps: ApplicationDeps) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'webhookDeliveries' | 'webhookEndpoints'>) =>
   (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
     pipe(
       requireEndpoint(deps, clientId, endpointId),
