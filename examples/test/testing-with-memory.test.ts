@@ -4,6 +4,7 @@
  * (request bodies decoded with core's codecs, as the HTTP layer would), and
  * assertions on both the answer and what is left in the store.
  */
+import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
@@ -55,7 +56,7 @@ interface World {
 /** A fresh store with two clients; the first has one user, without accounts yet. */
 const world = async (): Promise<World> => {
   const store = createMemoryStore();
-  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
+  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: { secret: () => randomBytes(32).toString('base64url') } });
   const newClient = (name: string) =>
     run(store.clients.create({ name, environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) }));
   const client = await newClient('Budget app');

@@ -5,6 +5,7 @@
 import core = require('@debtkit/core');
 import memory = require('@debtkit/adapter-memory');
 import E = require('fp-ts/lib/Either.js');
+import crypto = require('node:crypto');
 
 const clock: core.Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };
 
@@ -12,7 +13,7 @@ const main = async (): Promise<void> => {
   const store = memory.createMemoryStore();
   const client = await store.clients.create({ name: 'cjs', environment: 'sandbox', api_version: core.CURRENT_VERSION, created_at: core.timestampOf(clock.now()) })();
   if (E.isLeft(client)) throw new Error(client.left.message);
-  const app = core.createApplication({ ...store, clock, bureau: new memory.SandboxCreditBureau() });
+  const app = core.createApplication({ ...store, clock, bureau: new memory.SandboxCreditBureau(), secrets: { secret: () => crypto.randomBytes(32).toString('base64url') } });
   const users = await app.listUsers(client.right.id, {})();
   console.log(JSON.stringify({ rating: core.classify('credit_utilization', 50), users: E.isRight(users) ? users.right.items.length : users.left._tag }));
 };

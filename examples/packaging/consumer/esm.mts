@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
 import { CURRENT_VERSION, classify, createApplication, timestampOf, type Clock } from '@debtkit/core';
-import { expectRight } from '@debtkit/core/testing';
+import { expectRight, sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { startWireServer } from '@debtkit/adapter-mongo/test-support';
@@ -19,7 +19,7 @@ const main = async (): Promise<void> => {
   const store = createMemoryStore();
   const client = await store.clients.create({ name: 'esm', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) })();
   if (E.isLeft(client)) throw new Error(client.left.message);
-  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
+  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
   const user = await app.createUser(client.right.id, { first_name: 'Ada', last_name: 'Okafor' })();
 
   const wire = await startWireServer();

@@ -15,6 +15,7 @@ import {
   UserScope,
   createApplication,
 } from '@debtkit/core';
+import { sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore, seedDemo } from '../src/index.js';
 
 const fixedClock = (iso: string) => ({ now: () => new Date(iso) });
@@ -38,7 +39,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
 
   beforeEach(async () => {
     store = createMemoryStore();
-    app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
+    app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
     const client = await run(store.clients.create({ name: 'test', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as never }));
     clientId = client.id;
   });
@@ -221,7 +222,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     const demo = await run(seedDemo(fresh, clock, { tokenHash: 'a'.repeat(64) }));
     expect(demo.user.id).to.equal(1);
     expect(demo.accounts.length).to.be.greaterThanOrEqual(6);
-    const demoApp = createApplication({ ...fresh, clock, bureau: new SandboxCreditBureau() });
+    const demoApp = createApplication({ ...fresh, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
     const demoScope = { clientId: demo.client.id, userId: demo.user.id };
     const score = await run(demoApp.getLatestCreditScore(demoScope));
     expect(score.score).to.be.within(300, 850);

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { createApplication, makeVersioning, renameField, type DomainError, type Id, type Timestamp } from '@debtkit/core';
+import { sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
 
 const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
@@ -25,7 +26,7 @@ const registry = makeVersioning([
 describe('events recorded by the use cases', () => {
   const setUp = async (pinned: string) => {
     const store = createMemoryStore();
-    const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), versioning: registry });
+    const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(), versioning: registry });
     const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: pinned, created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
     const user = await run(app.createUser(client.id, { last_name: 'Doe' }));
     return { store, app, scope: { clientId: client.id, userId: user.id } };

@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { createApplication, type DomainError, type Timestamp, type WebhookEndpointRepository } from '@debtkit/core';
+import { sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
 
 const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
@@ -35,7 +36,7 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
   const setUp = async (interferences: number) => {
     const store = createMemoryStore();
     const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
-    const plain = createApplication({ ...store, clock, bureau: new SandboxCreditBureau() });
+    const plain = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
     const endpoint = await run(plain.createWebhookEndpoint(client.id, { url: 'https://example.com/h' }));
     let left = interferences;
     let n = 0;
@@ -45,7 +46,7 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
         if (left-- > 0) await run(plain.updateWebhookEndpoint(client.id, endpoint.id, { description: `other ${++n}` }));
       }),
       clock,
-      bureau: new SandboxCreditBureau(),
+      bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(),
     });
     return { store, client, endpoint, racing };
   };

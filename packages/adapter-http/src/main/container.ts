@@ -38,7 +38,6 @@ import { createMetrics, type Metrics } from '../http/metrics.js';
 import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery-worker.js';
 import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
 import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
-import { nodeSecretSource } from '../webhooks/webhook-secrets.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -188,10 +187,11 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         clock: Clock,
         bureau: CreditBureau,
         webhookUrls: WebhookUrlGuard,
+        secrets: ApplicationDeps['secrets'],
       ) =>
         createApplication({
           clients, tokens, users, accounts, creditScores, bureauFlows, paymentPlans, planPayments, content,
-          events, webhookEndpoints, webhookDeliveries, clock, bureau, webhookUrls, secrets: nodeSecretSource,
+          events, webhookEndpoints, webhookDeliveries, clock, bureau, webhookUrls, secrets,
         }),
       [
         PORTS.ClientRepository,
@@ -209,6 +209,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         PORTS.Clock,
         PORTS.CreditBureau,
         HTTP.WebhookUrlGuard,
+        PORTS.SecretGenerator,
       ],
     );
     bind(HTTP.ClientAccess).toResolvedValue(

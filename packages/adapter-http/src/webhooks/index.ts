@@ -1,4 +1,3 @@
 export * from './webhook-url-guard.js';
 export * from './webhook-sender.js';
-export * from './webhook-secrets.js';
 export * from './delivery-worker.js';

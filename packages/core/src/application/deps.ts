@@ -4,7 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorePorts } from '../ports/tokens.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
-import type { SecretSource } from '../ports/secret-source.js';
+import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { Versioning } from '../versioning/versions.js';
 import type { Page, PageRequest } from '../ports/paging.js';
@@ -20,8 +20,8 @@ import { DEFAULT_PAGE_LIMIT } from './requests.js';
 export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health' | 'idempotency'> {
   readonly clock: Clock;
   readonly bureau: CreditBureau;
-  /** Webhook signing secrets; default: Web Crypto's `getRandomValues` (webhook-endpoints.ts). */
-  readonly secrets?: SecretSource;
+  /** Randomness for webhook signing secrets (the same port the token use cases draw from). */
+  readonly secrets: SecretGenerator;
   /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
   readonly webhookUrls?: WebhookUrlPolicy;
   /** The registry events are rendered with; default: the production `versioning`. */

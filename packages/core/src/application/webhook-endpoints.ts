@@ -17,14 +17,19 @@ import {
 } from '../domain/webhook.js';
 import type { ClientId, Id } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
-import type { SecretSource } from '../ports/secret-source.js';
+import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
 import { ApplicationDeps, PageInput, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
 
-/** Default secrets: 32 bytes from Web Crypto (a global in Node ≥ 19 and browsers). */
-export const webCryptoSecrets: SecretSource = {
-  webhookSecret: () => `whsec_${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(32))).toString('base64')}`,
+/**
+ * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
+ * 32 random bytes. The generator gives those bytes in base64url (the token
+ * form); the same bytes in base64 differ only in two letters and the padding.
+ */
+export const newWebhookSecret = (secrets: SecretGenerator): string => {
+  const url = secrets.secret();
+  return `whsec_${url.replace(/-/g, '+').replace(/_/g, '/')}${'='.repeat((4 - (url.length % 4)) % 4)}`;
 };
 
 /**
@@ -70,7 +75,7 @@ export const createWebhookEndpoint =
           events: body.events ?? ['*'],
           description: body.description ?? null,
           status: 'enabled',
-          secret: (deps.secrets ?? webCryptoSecrets).webhookSecret(),
+          secret: newWebhookSecret(deps.secrets),
           created_at: nowStamp(deps.clock),
         }),
       ),

@@ -17,6 +17,5 @@ export * from './event-outbox.js';
 export * from './webhook-endpoint-repository.js';
 export * from './webhook-delivery-repository.js';
 export * from './webhook-url-policy.js';
-export * from './secret-source.js';
 export * from './token-hasher.js';
 export * from './secret-generator.js';

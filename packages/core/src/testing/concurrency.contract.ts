@@ -16,6 +16,7 @@ import { createApplication } from '../application/index.js';
 import type { UserScope } from '../application/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
 import { aClient, aUser, anAccount, anId, cents } from './record-mothers.js';
+import { sequentialSecrets } from './test-secrets.js';
 
 const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
 
@@ -28,7 +29,7 @@ const noBureau: CreditBureau = {
   fetchReport: () => TE.left(unavailable('no bureau in the concurrency contract')),
 };
 
-const appDeps = (store: StorePorts) => ({ ...store, clock, bureau: noBureau });
+const appDeps = (store: StorePorts) => ({ ...store, clock, bureau: noBureau, secrets: sequentialSecrets() });
 const appOn = (store: StorePorts) => createApplication(appDeps(store));
 
 /** Every settled result is a Right or a Left with one of `tags`. */
