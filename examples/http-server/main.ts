@@ -8,8 +8,9 @@
  *   compose({ config, clock, logger })  the same composition as the server: the store
  *                              the config names (memory), the sandbox bureau, core's use
  *                              cases and the Koa app (auth, versioning, errors, logging…)
- *   seedDemo(store, clock, …)  the demo client, user 1, linked accounts and a score;
- *                              only the SHA-256 of the token is stored (hashToken)
+ *   seedDemo({ …store, clock, tokenHasher }, { token })
+ *                              the demo client, user 1, linked accounts and a score;
+ *                              only the token's hash (the bound TokenHasher) is stored
  *
  * The example listens on 127.0.0.1 on a free port, calls the API with `fetch`
  * as a client application would (credit score, then the linked accounts),
@@ -24,9 +25,9 @@ import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Account, type Clock, CreditScore, decode } from '@debtkit/core';
+import { Account, type Clock, CreditScore, PORTS, decode, newToken } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
-import { compose, generateToken, hashToken } from '@debtkit/adapter-http';
+import { compose, resolve } from '@debtkit/adapter-http';
 
 export interface HttpServerResult {
   readonly url: string;
@@ -43,9 +44,10 @@ const AccountPage = t.type({ accounts: t.array(Account), has_more: t.boolean }, 
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<HttpServerResult> => {
   // Request lines at 'info' would interleave with the example's output.
-  const { app, store, close } = await compose({ config: { environment: 'sandbox', store: 'memory' }, clock, logger: pino({ level: 'warn' }) });
-  const token = generateToken('sandbox');
-  const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
+  const { app, store, container, close } = await compose({ config: { environment: 'sandbox', store: 'memory' }, clock, logger: pino({ level: 'warn' }) });
+  // The composition's own ports make the token and store its hash, as for every other client.
+  const token = newToken(resolve(container, PORTS.SecretGenerator), 'sandbox');
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
   const userId = seeded.right.user.id;
 

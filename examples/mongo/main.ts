@@ -24,10 +24,10 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
-import { type Clock, CreditScore, decode } from '@debtkit/core';
+import { type Clock, CreditScore, PORTS, decode, newToken } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { startWireServer } from '@debtkit/adapter-mongo/test-support';
-import { compose, generateToken, hashToken } from '@debtkit/adapter-http';
+import { compose, resolve } from '@debtkit/adapter-http';
 
 export const EXAMPLE_DATABASE = 'debtkit_example';
 
@@ -63,10 +63,10 @@ export const main = async (
   try {
     // The server's composition with DEBTKIT_STORE=mongo: it opens the store and closes it in `close()`.
     const mongodbUrl = `${mongo.url.replace(/\/[^/?]*(\?|$)/, (_m, q: string) => `/${EXAMPLE_DATABASE}${q}`)}`;
-    const { app, store, close } = await compose({ config: { store: 'mongo', mongodbUrl }, clock: systemClock, logger: pino({ level: 'warn' }) });
+    const { app, store, container, close } = await compose({ config: { store: 'mongo', mongodbUrl }, clock: systemClock, logger: pino({ level: 'warn' }) });
     try {
-      const token = generateToken('sandbox');
-      const seeded = await seedDemo(store, systemClock, { tokenHash: hashToken(token) })();
+      const token = newToken(resolve(container, PORTS.SecretGenerator), 'sandbox');
+      const seeded = await seedDemo({ ...store, clock: systemClock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
       if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
       const userId = seeded.right.user.id;
 

@@ -3,7 +3,9 @@
  */
 import { expect } from 'chai';
 import { versioning } from '@debtkit/core';
-import { hashToken } from '../src/http/token-issuer.js';
+import { Sha256TokenHasher } from '../src/http/token-issuer.js';
+
+const hashToken = (token: string): string => new Sha256TokenHasher().hash(token);
 import { ADMIN_TOKEN, Harness, harness } from './support/http-harness.js';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';

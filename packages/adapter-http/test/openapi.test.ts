@@ -17,6 +17,7 @@ import {
   CreditScore,
   Id,
   IsoDate,
+  PORTS,
   PlanPaymentBody,
   StorePorts,
   Timestamp,
@@ -28,11 +29,12 @@ import {
 } from '@debtkit/core';
 import { createMemoryStore, seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
 import { compose } from '../src/main/composition.js';
+import { resolve } from '../src/main/container.js';
 import { offlineResolveHost } from './support/webhook-harness.js';
 import type { AppState } from '../src/http/app-context.js';
 import { ERROR_TABLE } from '../src/http/api-error.js';
 import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
-import { generateToken, hashToken } from '../src/http/token-issuer.js';
+import { generateToken } from '../src/http/token-issuer.js';
 import { createSchemaRegistry } from '../src/openapi/codec-schema.js';
 import { buildOpenApiDocument, toOpenApiPath } from '../src/openapi/openapi-document.js';
 import {
@@ -74,9 +76,9 @@ interface Setup {
 
 /** The full app, composed as the server composes it, on a seeded store (default: a fresh memory store). */
 const setup = async (given?: StorePorts): Promise<Setup> => {
-  const { app, store } = await compose({ config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0 }, clock, webhooks: { resolveHost: offlineResolveHost }, ...(given === undefined ? {} : { store: given }) });
+  const { app, store, container } = await compose({ config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0 }, clock, webhooks: { resolveHost: offlineResolveHost }, ...(given === undefined ? {} : { store: given }) });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   return {
     app,

@@ -15,7 +15,7 @@ import {
   UserScope,
   createApplication,
 } from '@debtkit/core';
-import { sequentialSecrets } from '@debtkit/core/testing';
+import { aSandboxToken, readableTokenHasher, sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore, seedDemo } from '../src/index.js';
 
 const fixedClock = (iso: string) => ({ now: () => new Date(iso) });
@@ -219,7 +219,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
 
   it('seeds the sandbox demo: user 1 with accounts and a score', async () => {
     const fresh = createMemoryStore();
-    const demo = await run(seedDemo(fresh, clock, { tokenHash: 'a'.repeat(64) }));
+    const demo = await run(seedDemo({ ...fresh, clock, tokenHasher: readableTokenHasher }, { token: aSandboxToken(1) }));
     expect(demo.user.id).to.equal(1);
     expect(demo.accounts.length).to.be.greaterThanOrEqual(6);
     const demoApp = createApplication({ ...fresh, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });

@@ -20,11 +20,7 @@ export class RandomSecretGenerator implements SecretGenerator {
   }
 }
 
-const hasher = new Sha256TokenHasher();
 const secrets = new RandomSecretGenerator();
 
-/** The stored form of a token (for seeding and tests). */
-export const hashToken = (token: string): string => hasher.hash(token);
-
-/** A fresh random token for `environment` (for seeding and tests). */
+/** A fresh random token for `environment`, outside any composition (tests, an operator's DEBTKIT_BOOTSTRAP_TOKEN). */
 export const generateToken = (environment: Environment): string => newToken(secrets, environment);

@@ -10,8 +10,7 @@ import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ContainerModule } from 'inversify';
 import type { Logger } from 'pino';
-import { seedDemo, type Clock, type StorePorts, type UserId } from '@debtkit/core';
-import { generateToken, hashToken } from '../http/token-issuer.js';
+import { PORTS, newToken, seedDemo, type Clock, type DemoSeedDeps, type StorePorts, type UserId } from '@debtkit/core';
 import type { Config } from './config.js';
 import { HTTP, StartupError, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';
 import { compose } from './composition.js';
@@ -37,9 +36,12 @@ export interface DemoAccess {
  */
 export const DEFAULT_DEMO_TOKEN = `dk_sandbox_${createHash('sha256').update('debtkit sandbox demo token').digest('base64url')}`;
 
-/** Seed the sandbox demo (idempotent: a restart finds and completes it); its token is `token`. */
-export const seedSandboxDemo = async (store: StorePorts, clock: Clock, token: string = DEFAULT_DEMO_TOKEN): Promise<DemoAccess> => {
-  const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
+/**
+ * Seed the sandbox demo (idempotent: a restart finds and completes it); its
+ * token is `token`, stored as the bound `TokenHasher` hashes it, as every other token.
+ */
+export const seedSandboxDemo = async (deps: DemoSeedDeps, token: string = DEFAULT_DEMO_TOKEN): Promise<DemoAccess> => {
+  const seeded = await seedDemo(deps, { token })();
   if (E.isLeft(seeded)) throw new StartupError(`seeding the demo failed: ${seeded.left.message}`, { cause: seeded.left });
   return { token, userId: seeded.right.user.id };
 };
@@ -58,8 +60,7 @@ const isUnavailable = (err: unknown): boolean =>
  * answer 503 meanwhile. Returns the demo access and a stop for the retries.
  */
 const seedPatiently = async (
-  store: StorePorts,
-  clock: Clock,
+  store: DemoSeedDeps & Pick<StorePorts, 'health'>,
   logger: Logger,
   demoToken: string,
 ): Promise<{ demo: DemoAccess; stop: () => void }> => {
@@ -75,7 +76,7 @@ const seedPatiently = async (
   ]);
   if (ping) {
     try {
-      return { demo: await seedSandboxDemo(store, clock, demoToken), stop };
+      return { demo: await seedSandboxDemo(store, demoToken), stop };
     } catch (err) {
       if (!isUnavailable(err)) throw err;
     }
@@ -83,7 +84,7 @@ const seedPatiently = async (
   logger.warn('the store is unreachable: serving 503 until it answers; the demo is seeded then');
   const attempt = (): void => {
     timer = setTimeout(() => {
-      seedSandboxDemo(store, clock, demoToken).then(
+      seedSandboxDemo(store, demoToken).then(
         (seeded) => {
           if (!stopped) logger.info({ user_id: seeded.userId }, 'the store answers: demo seeded');
         },
@@ -143,8 +144,9 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
   try {
-    const demoToken = config.bootstrapToken ?? (config.store === 'memory' ? generateToken('sandbox') : DEFAULT_DEMO_TOKEN);
-    const seeding = config.seed ? await seedPatiently(store, clock, logger, demoToken) : undefined;
+    const demoToken = config.bootstrapToken ?? (config.store === 'memory' ? newToken(resolve(container, PORTS.SecretGenerator), 'sandbox') : DEFAULT_DEMO_TOKEN);
+    const seedDeps = { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) };
+    const seeding = config.seed ? await seedPatiently(seedDeps, logger, demoToken) : undefined;
     const demo = seeding?.demo;
     // Every API process delivers webhooks; the store's leases keep them from sending one attempt twice.
     const worker = resolve(container, HTTP.DeliveryWorker);

@@ -4,9 +4,9 @@
  */
 import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
-import { Application, Clock, StorePorts } from '@debtkit/core';
+import { Application, Clock, PORTS, StorePorts } from '@debtkit/core';
 import { seedDemo, type DemoSeed } from '@debtkit/adapter-memory';
-import { generateToken, hashToken } from '../../src/http/token-issuer.js';
+import { generateToken } from '../../src/http/token-issuer.js';
 import { offlineResolveHost } from './webhook-harness.js';
 import { compose } from '../../src/main/composition.js';
 import { HTTP, resolve } from '../../src/main/container.js';
@@ -35,7 +35,7 @@ export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedCl
     ...(given === undefined ? {} : { store: given }),
   });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo(store, clock, { tokenHash: hashToken(token) })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];

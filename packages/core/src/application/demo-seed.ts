@@ -25,6 +25,9 @@ import { initialFlowRecordVersion } from '../domain/bureau-flow.machine.js';
 import { CURRENT_VERSION } from '../versioning/versions.js';
 import type { Clock } from '../ports/clock.js';
 import type { StorePorts } from '../ports/tokens.js';
+import type { TokenHasher } from '../ports/token-hasher.js';
+import { isWellFormedToken } from '../domain/client.js';
+import { validationError } from '../domain/errors.js';
 
 export interface DemoSeed {
   readonly client: Client;
@@ -107,24 +110,30 @@ export const demoAccounts = (today: IsoDate): SeedAccount[] => {
 };
 
 export interface SeedDemoOptions {
-  /** SHA-256 (hex) of the demo client's token; the caller keeps the token itself. */
-  readonly tokenHash: string;
+  /** The demo client's sandbox token; only its hash (`TokenHasher`) is stored, the caller keeps the token itself. */
+  readonly token: string;
   readonly clientName?: string;
 }
 
 /** The ports seeding writes to. */
 export type DemoSeedPorts = Pick<StorePorts, 'clients' | 'tokens' | 'users' | 'accounts' | 'bureauFlows' | 'creditScores'>;
 
+/** What seeding reads: the ports it writes to, the clock, and the hasher the token use cases store tokens with. */
+export interface DemoSeedDeps extends DemoSeedPorts {
+  readonly clock: Clock;
+  readonly tokenHasher: TokenHasher;
+}
+
 /** The demo client: the one the token's hash names, else a new one with that token. */
-const demoClient = (store: DemoSeedPorts, options: SeedDemoOptions, createdAt: Timestamp): TE.TaskEither<DomainError, Client> =>
+const demoClient = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, createdAt: Timestamp): TE.TaskEither<DomainError, Client> =>
   pipe(
-    store.tokens.findByHash(options.tokenHash),
+    store.tokens.findByHash(tokenHash),
     TE.chain(
       O.match(
         () =>
           pipe(
             store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
-            TE.chainFirst((client) => store.tokens.create(client.id, options.tokenHash, createdAt)),
+            TE.chainFirst((client) => store.tokens.create(client.id, tokenHash, createdAt)),
           ),
         (token) =>
           pipe(
@@ -171,14 +180,17 @@ const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate
 /**
  * Seed the demo client, its token, user 1, the accounts, a completed bureau
  * authentication and a first credit score; each only if it is not there yet.
+ * The token must be a well-formed sandbox token (else no request could use it).
  */
-export const seedDemo = (store: DemoSeedPorts, clock: Clock, options: SeedDemoOptions): TE.TaskEither<DomainError, DemoSeed> => {
-  const now = clock.now();
+export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskEither<DomainError, DemoSeed> => {
+  if (!isWellFormedToken(options.token, 'sandbox')) return TE.left(validationError('The demo token must be a well-formed sandbox token'));
+  const store: DemoSeedPorts = deps;
+  const now = deps.clock.now();
   const today = utcDate(now);
   const createdAt = timestampOf(now);
   return pipe(
     TE.Do,
-    TE.bind('client', () => demoClient(store, options, createdAt)),
+    TE.bind('client', () => demoClient(store, deps.tokenHasher.hash(options.token), options, createdAt)),
     TE.bind('user', ({ client }) => demoUser(store, client, createdAt)),
     TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
     TE.chainFirst(({ user }) =>

@@ -23,4 +23,4 @@ export { idempotencyStoreContract } from './idempotency-store.contract.js';
 export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';
 export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';
-export { sequentialSecrets } from './test-secrets.js';
+export { sequentialSecrets, readableTokenHasher, aSandboxToken } from './test-secrets.js';
