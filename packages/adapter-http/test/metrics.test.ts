@@ -9,6 +9,7 @@ import { createMemoryStore } from '@debtkit/adapter-memory';
 import { createMetrics } from '../src/http/metrics.js';
 import { createRateLimits } from '../src/http/rate-limits.js';
 import { ADMIN_TOKEN, Harness, harness } from './support/http-harness.js';
+import { Receiver, webhookHarness } from './support/webhook-harness.js';
 
 interface Sample {
   readonly name: string;
@@ -114,6 +115,44 @@ describe('GET /metrics', () => {
     const down = await harness({ metrics, store });
     await down.request.get('/readyz').expect(503);
     expect(value(parse(await metrics.registry.metrics()), 'debtkit_store_errors_total', { kind: 'unavailable' })).to.equal(1);
+  });
+
+  it('counts responses replayed for a repeated Idempotency-Key, and nothing for a first request', async () => {
+    const metrics = createMetrics();
+    const h = await harness({ metrics });
+    const post = (key: string) => h.request.post('/api/users').set(h.auth).set('Idempotency-Key', key).send({ last_name: 'Hopper' });
+    expect((await post('signup-1')).status).to.equal(201);
+    expect((await post('signup-2')).status).to.equal(201);
+    expect(value(parse(await metrics.registry.metrics()), 'debtkit_idempotent_replays_total')).to.equal(0);
+    const again = await post('signup-1');
+    expect(again.headers['idempotent-replayed']).to.equal('true');
+    await post('signup-1');
+    expect(value(parse(await metrics.registry.metrics()), 'debtkit_idempotent_replays_total')).to.equal(2);
+  });
+
+  it('counts webhook delivery attempts by outcome: delivered, retrying, failed', async () => {
+    const metrics = createMetrics();
+    const ok = await new Receiver(() => 204).start();
+    const broken = await new Receiver(() => 500).start();
+    try {
+      const h = await webhookHarness({ metrics, retrySeconds: [1] });
+      const client = await h.newClient();
+      for (const url of [ok.url, broken.url]) expect((await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url })).status).to.equal(201);
+      const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
+      expect((await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 })).status).to.equal(201);
+      const outcomes = async () => {
+        const samples = parse(await metrics.registry.metrics());
+        return Object.fromEntries(['delivered', 'retrying', 'failed'].map((outcome) => [outcome, value(samples, 'debtkit_webhook_deliveries_total', { outcome })]));
+      };
+      await h.worker.drain();
+      expect(await outcomes()).to.deep.equal({ delivered: 1, retrying: 1, failed: 0 });
+      h.clock.advance(1000);
+      await h.worker.drain();
+      expect(broken.received).to.have.length(2);
+      expect(await outcomes()).to.deep.equal({ delivered: 1, retrying: 1, failed: 1 });
+    } finally {
+      await Promise.all([ok.stop(), broken.stop()]);
+    }
   });
 
   it('offers the counters other features increment, and process metrics when asked', async () => {

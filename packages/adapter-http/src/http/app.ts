@@ -136,7 +136,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
-  app.use(idempotencyKey({ store: idempotency, clock, apiVersionFallback: versioning.latest }));
+  app.use(idempotencyKey({ store: idempotency, clock, apiVersionFallback: versioning.latest, onReplay: () => metrics.idempotentReplays.inc() }));
   app.use(router.routes());
   app.use(routeFallback());
   return app;

@@ -1,8 +1,9 @@
 /**
  * Prometheus metrics (DESIGN 7.9) with prom-client, in a registry of their own
  * (not prom-client's global one), so two apps in one process never share or
- * clash. Other parts increment what they own: `idempotentReplays` (the
- * Idempotency-Key middleware), `webhookDeliveries` (the webhook sender).
+ * clash. Other parts increment what they own, through a callback the composition
+ * wires: `idempotentReplays` (the Idempotency-Key middleware's `onReplay`),
+ * `webhookDeliveries` (the delivery worker's `onOutcome`).
  */
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
@@ -17,7 +18,7 @@ export interface Metrics {
   readonly storeErrors: Counter<'kind'>;
   /** Responses replayed for a repeated `Idempotency-Key` (DESIGN 4.2). */
   readonly idempotentReplays: Counter;
-  /** Webhook delivery attempts by outcome (`delivered`, `failed`, …). */
+  /** Webhook delivery attempts by outcome (`delivered`, `retrying`, `failed`, `dropped`: see `WebhookOutcome`). */
   readonly webhookDeliveries: Counter<'outcome'>;
 }
 

@@ -156,11 +156,13 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         guard: WebhookUrlGuard,
         config: Config,
         logger: Logger,
+        metrics: Metrics,
       ) => {
         const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
         const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
+        const onOutcome = (outcome: string): void => void metrics.webhookDeliveries.inc({ outcome });
         return new DeliveryWorker(
-          { events, webhookEndpoints, webhookDeliveries, clock, send, logger },
+          { events, webhookEndpoints, webhookDeliveries, clock, send, logger, onOutcome },
           {
             timeoutMs,
             ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
@@ -168,7 +170,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           },
         );
       },
-      [PORTS.EventOutbox, PORTS.WebhookEndpointRepository, PORTS.WebhookDeliveryRepository, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger],
+      [PORTS.EventOutbox, PORTS.WebhookEndpointRepository, PORTS.WebhookDeliveryRepository, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics],
     );
     bind(HTTP.Application).toResolvedValue(
       (

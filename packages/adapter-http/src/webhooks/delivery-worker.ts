@@ -39,6 +39,13 @@ const DISABLED_RECHECK_MS = 60_000;
 /** Events fanned out per pass. */
 const FAN_OUT_BATCH = 100;
 
+/**
+ * How a delivery attempt ended: `delivered` (a 2xx), `retrying` (not a 2xx, tried
+ * again later), `failed` (not a 2xx, and it was the last try), `dropped` (nothing
+ * sent: the endpoint was deleted or the event expired).
+ */
+export type WebhookOutcome = 'delivered' | 'retrying' | 'failed' | 'dropped';
+
 export interface DeliveryWorkerDeps {
   readonly events: EventOutbox;
   readonly webhookEndpoints: WebhookEndpointRepository;
@@ -46,6 +53,8 @@ export interface DeliveryWorkerDeps {
   readonly clock: Clock;
   readonly send: SendWebhook;
   readonly logger?: Logger;
+  /** Told how each attempt ended (the metrics count them by outcome). */
+  readonly onOutcome?: (outcome: WebhookOutcome) => void;
 }
 
 export interface DeliveryWorkerOptions {
@@ -174,6 +183,7 @@ export class DeliveryWorker {
     if (O.isNone(endpoint) || O.isNone(event)) {
       // The endpoint was deleted, or the event expired: nothing can be sent any more.
       await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'failed', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
+      deps.onOutcome?.('dropped');
       return;
     }
     if (endpoint.value.status === 'disabled') {
@@ -203,5 +213,6 @@ export class DeliveryWorker {
     if (!succeeded) deps.logger?.info({ delivery: delivery.id, attempts, status, error: 'error' in result ? result.error : undefined }, 'webhook attempt failed');
     const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
     if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
+    deps.onOutcome?.(succeeded ? 'delivered' : next.status === 'failed' ? 'failed' : 'retrying');
   }
 }

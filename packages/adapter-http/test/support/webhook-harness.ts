@@ -8,12 +8,14 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
 import supertest from 'supertest';
+import { ContainerModule } from 'inversify';
 import type { Clock, Environment, StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import type { Config } from '../../src/main/config.js';
 import { HTTP, createContainer, resolve } from '../../src/main/container.js';
 import type { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import type { ResolveHost } from '../../src/webhooks/webhook-url-guard.js';
+import type { Metrics } from '../../src/http/metrics.js';
 import { ADMIN_TOKEN } from './http-harness.js';
 
 /** A clock that stands still until the test moves it. */
@@ -34,6 +36,8 @@ export interface WebhookHarnessOptions {
   readonly timeoutMs?: number;
   readonly retrySeconds?: ReadonlyArray<number>;
   readonly clock?: MovableClock;
+  /** A registry the test reads, rebound as an embedding service would. */
+  readonly metrics?: Metrics;
 }
 
 export interface ApiClient {
@@ -75,6 +79,7 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
       resolveHost: options.resolveHost ?? offlineResolveHost,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     },
+    ...(options.metrics === undefined ? {} : { modules: [new ContainerModule(({ rebind }) => void rebind(HTTP.Metrics).toConstantValue(options.metrics!))] }),
   });
   const request = supertest(resolve(container, HTTP.App).callback());
   const worker: DeliveryWorker = resolve(container, HTTP.DeliveryWorker);

@@ -32,6 +32,8 @@ export interface IdempotencyKeyOptions {
   readonly clock: Clock;
   /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
   readonly apiVersionFallback: string;
+  /** Told about every kept response replayed (the metrics count them). */
+  readonly onReplay?: () => void;
 }
 
 /** JSON with object keys sorted at every level: equal parsed bodies, equal text. */
@@ -82,7 +84,7 @@ const replay = (ctx: ParameterizedContext<AppState>, response: StoredResponse): 
 };
 
 export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppState> => {
-  const { store, clock, apiVersionFallback } = options;
+  const { store, clock, apiVersionFallback, onReplay } = options;
   return async function idempotencyKey(ctx, next) {
     if (ctx.method !== 'POST' || authOfPath(ctx.path) !== 'client' || ctx.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
@@ -103,6 +105,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppSt
         throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
       case 'completed':
         replay(ctx, claim.response);
+        onReplay?.();
         return;
       case 'claimed':
         break;
