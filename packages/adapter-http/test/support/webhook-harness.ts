@@ -12,7 +12,8 @@ import { ContainerModule } from 'inversify';
 import type { Clock, Environment, StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import type { Config } from '../../src/main/config.js';
-import { HTTP, createContainer, resolve } from '../../src/main/container.js';
+import { HTTP, resolve } from '../../src/main/container.js';
+import { compose } from '../../src/main/composition.js';
 import type { DeliveryWorker } from '../../src/webhooks/delivery-worker.js';
 import type { ResolveHost } from '../../src/webhooks/webhook-url-guard.js';
 import type { Metrics } from '../../src/http/metrics.js';
@@ -70,7 +71,8 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
     authFailureLimit: 0,
     ...(options.retrySeconds === undefined ? {} : { webhookRetrySeconds: options.retrySeconds }),
   };
-  const { container } = await createContainer({
+  // The production composition, as the server and every other HTTP test use it.
+  const { app, container } = await compose({
     config,
     store,
     clock,
@@ -81,7 +83,7 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
     },
     ...(options.metrics === undefined ? {} : { modules: [new ContainerModule(({ rebind }) => void rebind(HTTP.Metrics).toConstantValue(options.metrics!))] }),
   });
-  const request = supertest(resolve(container, HTTP.App).callback());
+  const request = supertest(app.callback());
   const worker: DeliveryWorker = resolve(container, HTTP.DeliveryWorker);
   const newClient = async (name = 'Acme'): Promise<ApiClient> => {
     const res = await request.post('/admin/clients').set('Authorization', `Bearer ${ADMIN_TOKEN}`).send({ name });
