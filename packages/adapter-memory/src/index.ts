@@ -18,6 +18,6 @@ export * from './memory-webhook-endpoint-repository.js';
 export * from './memory-webhook-delivery-repository.js';
 export * from './sandbox-credit-bureau.js';
 // The demo seed moved to core (it serves every store); re-exported here for existing imports.
-export { seedDemo, demoAccounts, type DemoSeed, type SeedDemoOptions } from '@debtkit/core';
+export { seedDemo, demoAccounts, type DemoSeed, type DemoSeedDeps, type SeedDemoOptions } from '@debtkit/core';
 export * from './memory-idempotency-store.js';
 export * from './memory-store.module.js';
