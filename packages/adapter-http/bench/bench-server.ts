@@ -20,7 +20,7 @@ import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../src/main/config.js';
 import { startServer } from '../src/main/server.js';
-import { createBareApp } from './bare-app.js';
+import { createBareApp, type RoutePattern } from './bare-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
 export type ServerRole = 'debtkit' | 'bare';
@@ -35,6 +35,8 @@ export interface ServerReady {
 export interface ServeCanned {
   readonly kind: 'serve';
   readonly responses: ReadonlyArray<CannedResponse>;
+  /** debtkit's whole route table, registered on the bare app too. */
+  readonly table: ReadonlyArray<RoutePattern>;
 }
 
 export interface CpuQuery {
@@ -82,7 +84,7 @@ const listen = (server: Server): Promise<AddressInfo> =>
 
 const startBare = async (): Promise<() => Promise<void>> => {
   const request = await new Promise<ServeCanned>((resolve) => process.once('message', (m) => resolve(m as ServeCanned)));
-  const server = createServer(createBareApp(request.responses).callback());
+  const server = createServer(createBareApp(request.responses, request.table).callback());
   const address = await listen(server);
   send({ kind: 'ready', url: `http://127.0.0.1:${address.port}` });
   return () =>
