@@ -7,7 +7,8 @@
  *   the parent: on a 2-core machine the server and the load generator get a core
  *   each, instead of autocannon stealing the server's event loop.
  * - debtkit is the production server (`startServer`): memory store, sandbox
- *   demo, every middleware, request logging at `info` to /dev/null.
+ *   demo, every middleware, request logging at `info` through the CLI's
+ *   non-blocking logger to /dev/null.
  * - debtkit runs with rate limiting (a limit the load never reaches), metrics
  *   and Idempotency-Key handling on: they are on the production hot path.
  * - The bare app (bare-app.ts) is Koa 3 + @koa/router with no middleware,
