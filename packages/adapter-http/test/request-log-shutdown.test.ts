@@ -1,9 +1,11 @@
 /**
  * Request logging is asynchronous and buffered (src/main/log-destination.ts),
  * yet no line is lost on shutdown: the built CLI (`debtkit serve`, as
- * `npm start` runs it) answers a burst of requests, gets SIGTERM as soon as the
- * last answer arrives, and after it exits its stdout holds a request line for
- * every request (by request id) and the shutdown line after them.
+ * `npm start` runs it) answers a burst of requests while this test does not
+ * read its stdout (so the pipe fills and the logger has to buffer lines in
+ * memory), gets SIGTERM as soon as the last answer arrives, and after it exits
+ * its stdout holds a request line for every request (by request id) and the
+ * shutdown line. Without the flush on shutdown the buffered lines are lost.
  */
 import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -36,9 +38,11 @@ describe('asynchronous request logging, flushed on shutdown', function () {
     const token = generateToken('sandbox');
     const cli = await startCli({ DEBTKIT_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'info', DEBTKIT_RATE_LIMIT: '100000' });
     let exited = false;
+    // Not reading: the pipe (64 KiB) and the stream's buffer fill, the rest waits in the logger.
+    cli.child.stdout!.pause();
     try {
       const ids = await Promise.all(
-        Array.from({ length: 300 }, async (_, i) => {
+        Array.from({ length: 3000 }, async (_, i) => {
           const response = await fetch(`${cli.url}/api/ping`, {
             method: 'POST',
             headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -48,7 +52,9 @@ describe('asynchronous request logging, flushed on shutdown', function () {
           return response.headers.get('x-request-id')!;
         }),
       );
-      const code = await cli.stop();
+      const stopping = cli.stop();
+      cli.child.stdout!.resume();
+      const code = await stopping;
       exited = true;
       expect(code).to.equal(0);
       const lines = logLines(cli.stdout());
@@ -58,6 +64,7 @@ describe('asynchronous request logging, flushed on shutdown', function () {
       expect(shutdownAt, 'the shutdown line').to.be.greaterThan(-1);
       expect(cli.stderr()).to.equal('');
     } finally {
+      cli.child.stdout!.resume();
       if (!exited) await cli.stop();
     }
   });
