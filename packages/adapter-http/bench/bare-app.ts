@@ -18,10 +18,33 @@ import type { CannedResponse } from './bench-routes.js';
 /** debtkit's compression threshold (DESIGN 4). */
 const COMPRESS_THRESHOLD_BYTES = 1024;
 
-export const createBareApp = (responses: ReadonlyArray<CannedResponse>): Koa => {
-  const router = new Router();
+/** A route debtkit registers (method and @koa/router pattern). */
+export interface RoutePattern {
+  readonly method: string;
+  readonly pattern: string;
+}
+
+/**
+ * `table` is debtkit's whole route table, in debtkit's order, so the router
+ * does the same matching work on both sides (DESIGN 9: "registers as many
+ * routes as debtkit"); the benchmarked routes answer debtkit's captured bodies,
+ * every other route a constant `{}` (they are registered, never requested).
+ */
+export const createBareApp = (responses: ReadonlyArray<CannedResponse>, table: ReadonlyArray<RoutePattern> = []): Koa => {
+  // Case-sensitive like debtkit's router.
+  const router = new Router({ sensitive: true });
   const gzip = compress({ threshold: COMPRESS_THRESHOLD_BYTES });
-  for (const response of responses) {
+  const cannedOf = (method: string, pattern: string): CannedResponse | undefined =>
+    responses.find((r) => r.method === method && r.pattern === pattern);
+  const routes: ReadonlyArray<CannedResponse> = [
+    ...table.map(
+      (r): CannedResponse =>
+        cannedOf(r.method, r.pattern) ?? { method: r.method as CannedResponse['method'], pattern: r.pattern, status: 200, body: {}, gzip: false },
+    ),
+    // A benchmarked route missing from the table (it never is) still answers.
+    ...responses.filter((r) => !table.some((t) => t.method === r.method && t.pattern === r.pattern)),
+  ];
+  for (const response of routes) {
     const answer: RouterMiddleware = async function answer(ctx) {
       ctx.status = response.status;
       ctx.body = response.body;

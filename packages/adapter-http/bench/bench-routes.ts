@@ -65,7 +65,7 @@ export const benchRoutes = ({ userId, accountId }: DemoIds): ReadonlyArray<Bench
 
 /** A response the bare app serves as a constant: debtkit's status and parsed body for the route. */
 export interface CannedResponse {
-  readonly method: BenchRoute['method'];
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly pattern: string;
   readonly status: number;
   readonly body: unknown;

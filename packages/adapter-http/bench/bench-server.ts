@@ -5,7 +5,8 @@
  *
  *   bench-server debtkit   the production server (`startServer`, as `npm start`
  *                          runs it): memory store, sandbox demo seeded, request
- *                          logs at `info` written to /dev/null, so logging costs
+ *                          logs at `info` through the CLI's non-blocking logger
+ *                          written to /dev/null, so logging costs
  *                          what it costs in production, minus the terminal
  *   bench-server bare      the bare Koa app; waits for its canned responses
  *
@@ -16,11 +17,11 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig } from '../src/main/config.js';
 import { startServer } from '../src/main/server.js';
-import { createBareApp } from './bare-app.js';
+import { createServerLogger } from '../src/main/log-destination.js';
+import { createBareApp, type RoutePattern } from './bare-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
 export type ServerRole = 'debtkit' | 'bare';
@@ -35,6 +36,8 @@ export interface ServerReady {
 export interface ServeCanned {
   readonly kind: 'serve';
   readonly responses: ReadonlyArray<CannedResponse>;
+  /** debtkit's whole route table, registered on the bare app too. */
+  readonly table: ReadonlyArray<RoutePattern>;
 }
 
 export interface CpuQuery {
@@ -67,11 +70,15 @@ const startDebtkit = async (): Promise<() => Promise<void>> => {
     DEBTKIT_RATE_LIMIT: '100000000',
   });
   if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
-  const logger = pino({ level: config.right.logLevel }, pino.destination('/dev/null'));
-  const running = await startServer({ config: config.right, logger });
+  // The production logger (non-blocking destination), writing to /dev/null instead of stdout.
+  const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
+  const running = await startServer({ config: config.right, logger: log.logger });
   if (running.demo?.userId === undefined) throw new Error('the benchmark server was started without the demo seed');
   send({ kind: 'ready', url: running.url, demo: { token: running.demo.token, userId: running.demo.userId } });
-  return running.shutdown;
+  return async () => {
+    await running.shutdown();
+    await log.close();
+  };
 };
 
 const listen = (server: Server): Promise<AddressInfo> =>
@@ -82,7 +89,7 @@ const listen = (server: Server): Promise<AddressInfo> =>
 
 const startBare = async (): Promise<() => Promise<void>> => {
   const request = await new Promise<ServeCanned>((resolve) => process.once('message', (m) => resolve(m as ServeCanned)));
-  const server = createServer(createBareApp(request.responses).callback());
+  const server = createServer(createBareApp(request.responses, request.table).callback());
   const address = await listen(server);
   send({ kind: 'ready', url: `http://127.0.0.1:${address.port}` });
   return () =>

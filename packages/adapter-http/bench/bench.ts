@@ -7,9 +7,14 @@
  *   the parent: on a 2-core machine the server and the load generator get a core
  *   each, instead of autocannon stealing the server's event loop.
  * - debtkit is the production server (`startServer`): memory store, sandbox
- *   demo, every middleware, request logging at `info` to /dev/null.
+ *   demo, every middleware, request logging at `info` through the CLI's
+ *   non-blocking logger to /dev/null.
+ * - debtkit runs with rate limiting (a limit the load never reaches), metrics
+ *   and Idempotency-Key handling on: they are on the production hot path.
  * - The bare app (bare-app.ts) is Koa 3 + @koa/router with no middleware,
- *   serving debtkit's own response bodies, captured first and checked equal.
+ *   registering debtkit's whole route table (same methods and patterns, same
+ *   order, so router matching costs the same on both sides) and serving
+ *   debtkit's own response bodies, captured first and checked equal.
  * - Each route is loaded on debtkit, then on the bare app, with the same
  *   connections, warm-up and duration; only loopback (127.0.0.1) is used.
  * - Besides req/s and latency, each row has the server process's CPU time per
@@ -18,8 +23,10 @@
  *   limit; CPU per request is the servers' own cost, and other load on the
  *   machine disturbs it far less.
  *
- * Targets: credit score req/s ≥ 0.85 × bare and p99 ≤ 1.5 × bare; payoff plan
- * median < 5 ms; payoff strategy comparison median < 10 ms. A missed target is a result, not an error: the exit status is
+ * Targets (DESIGN 9), for credit score GET and POST /api/ping each: req/s ≥
+ * 0.75 × bare and CPU per request ≤ 1.35 × bare (the goal, 0.90 × req/s, is
+ * printed as a note); payoff plan median < 5 ms; payoff strategy comparison
+ * median < 10 ms. A missed target is a result, not an error: the exit status is
  * 0 whenever the measurement itself worked.
  *
  * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s),
@@ -31,15 +38,22 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
+import type { RoutePattern } from './bare-app.js';
 import { benchRoutes, type BenchRoute, type CannedResponse } from './bench-routes.js';
 import type { CpuQuery, CpuTime, ServeCanned, ServerReady, ServerRole } from './bench-server.js';
 import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from './load-run.js';
 import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 
-const THROUGHPUT_TARGET = 0.85;
-const P99_TARGET = 1.5;
-const TARGET_ROUTE = 'credit score';
+const THROUGHPUT_TARGET = 0.75;
+const THROUGHPUT_GOAL = 0.9;
+const CPU_TARGET = 1.35;
+const TARGET_ROUTES = ['credit score', 'ping'];
+
+/** Every route debtkit registers, in its registration order (built-in endpoints first, then the API's). */
+const routeTable = (): RoutePattern[] =>
+  [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
 
 const setting = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -165,7 +179,13 @@ const main = async (): Promise<void> => {
       const got = captured.get(route.name)!;
       return { method: route.method, pattern: route.pattern, status: got.status, body: got.body, gzip: route.gzip };
     });
-    bare = await startChild('bare', { kind: 'serve', responses: canned });
+    const table = routeTable();
+    for (const route of routes) {
+      if (!table.some((r) => r.method === route.method && r.pattern === route.pattern)) {
+        throw new Error(`${route.method} ${route.pattern} is not in debtkit's route table`);
+      }
+    }
+    bare = await startChild('bare', { kind: 'serve', responses: canned, table });
 
     // The comparison is only fair if both answer the same thing: check it rather than assume it.
     for (const route of routes) {
@@ -175,7 +195,7 @@ const main = async (): Promise<void> => {
         throw new Error(`the bare app's answer to ${route.method} ${route.path} differs from debtkit's`);
       }
     }
-    console.log('\nbare app: Koa 3 + @koa/router, no middleware, debtkit\'s bodies as constants (request bodies not read);');
+    console.log(`\nbare app: Koa 3 + @koa/router with debtkit's ${table.length} routes, no middleware, debtkit's bodies as constants (request bodies not read);`);
     console.log('          koa-compress (gzip, 1 KiB threshold) on /api/learning_modules only');
 
     const outcomes: RouteOutcome[] = [];
@@ -197,13 +217,16 @@ const main = async (): Promise<void> => {
       outcomes.push({ route, debtkit: mine, bare: theirs });
     }
 
-    const target = outcomes.find((o) => o.route.name === TARGET_ROUTE)!;
-    const throughput = ratio(target.debtkit.requestsPerSecond, target.bare.requestsPerSecond);
-    const p99 = ratio(target.debtkit.p99Ms, target.bare.p99Ms);
     const clean = outcomes.every((o) => o.debtkit.non2xx + o.debtkit.errors + o.bare.non2xx + o.bare.errors === 0);
-    console.log('\ntargets (DESIGN 9)');
-    console.log(`  ${verdict(throughput >= THROUGHPUT_TARGET)}  ${TARGET_ROUTE} req/s ≥ ${THROUGHPUT_TARGET} × bare: ${throughput.toFixed(2)}×`);
-    console.log(`  ${verdict(p99 <= P99_TARGET)}  ${TARGET_ROUTE} p99 ≤ ${P99_TARGET} × bare: ${p99.toFixed(2)}×`);
+    console.log('\ntargets (DESIGN 9, against the fair bare app)');
+    for (const name of TARGET_ROUTES) {
+      const target = outcomes.find((o) => o.route.name === name)!;
+      const throughput = ratio(target.debtkit.requestsPerSecond, target.bare.requestsPerSecond);
+      const cpu = ratio(target.debtkit.cpuMicrosPerRequest, target.bare.cpuMicrosPerRequest);
+      const goal = throughput >= THROUGHPUT_GOAL ? 'goal 0.90× reached' : `goal ${THROUGHPUT_GOAL}× not reached`;
+      console.log(`  ${verdict(throughput >= THROUGHPUT_TARGET)}  ${name} req/s ≥ ${THROUGHPUT_TARGET} × bare: ${throughput.toFixed(2)}× (${goal})`);
+      console.log(`  ${verdict(cpu <= CPU_TARGET)}  ${name} CPU/request ≤ ${CPU_TARGET} × bare: ${cpu.toFixed(2)}×`);
+    }
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');

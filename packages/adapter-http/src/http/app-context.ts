@@ -47,6 +47,8 @@ export interface AppState {
   apiVersion?: string;
   /** Set on `/admin` requests that presented the admin token. */
   admin?: boolean;
+  /** The path's area, decided once per request by `areaOf`. */
+  area?: RouteAuth;
 }
 
 export type AppContext = RouterContext<AppState>;
@@ -70,3 +72,6 @@ export interface RouteDef {
 /** The area a path belongs to, which decides its authentication. */
 export const authOfPath = (path: string): RouteAuth =>
   path === '/api' || path.startsWith('/api/') ? 'client' : path === '/admin' || path.startsWith('/admin/') ? 'admin' : 'none';
+
+/** The request's area: decided on first use and kept on `ctx.state`, so each request decides it once. */
+export const areaOf = (ctx: { readonly path: string; readonly state: AppState }): RouteAuth => (ctx.state.area ??= authOfPath(ctx.path));

@@ -14,6 +14,7 @@ import { versioning } from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
 import { HTTP, StartupError, createContainer, resolve, systemClock } from './container.js';
 import { startServer, startupLines } from './server.js';
+import { createServerLogger } from './log-destination.js';
 
 const USAGE = `usage:
   debtkit [serve]                  start the API server
@@ -28,7 +29,9 @@ const fail = (message: string): number => {
 const describeError = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 const serve = async (config: Config): Promise<number> => {
-  const logger = pino({ level: config.logLevel });
+  // Request lines are written without blocking the request; closed (every line written) before the exit.
+  const log = createServerLogger({ level: config.logLevel });
+  const { logger } = log;
   const running = await startServer({ config, logger });
 
   // Keep serving through a stray rejection: one bad promise must not take every request down with it.
@@ -37,9 +40,16 @@ const serve = async (config: Config): Promise<number> => {
   const exit = new Promise<number>((resolveExit) => {
     // Listening for good, not once: Ctrl-C reaches this process twice (from the
     // terminal, and forwarded by `npm start`), and the second must not kill it mid-shutdown.
+    let stopping = false;
     const onSignal = (signal: NodeJS.Signals): void => {
+      // The second signal changes nothing (and the log may be closed by then).
+      if (stopping) return;
+      stopping = true;
       logger.info({ signal }, 'shutting down');
-      running.shutdown().then(() => resolveExit(0), () => resolveExit(1));
+      running.shutdown().then(
+        () => log.close().then(() => resolveExit(0)),
+        () => log.close().then(() => resolveExit(1)),
+      );
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);

@@ -38,6 +38,7 @@ import { createMetrics, type Metrics } from '../http/metrics.js';
 import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery-worker.js';
 import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
 import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
+import { withTokenCache } from './token-cache.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -221,7 +222,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         clock: Clock,
         tokenHasher: ClientAccessDeps['tokenHasher'],
         secrets: ClientAccessDeps['secrets'],
-      ) => createClientAccess({ clients, tokens, clock, tokenHasher, secrets }),
+      ) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets }), {}),
       [PORTS.ClientRepository, PORTS.TokenRepository, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator],
     );
     bind(HTTP.Routes).toResolvedValue((application: Application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);

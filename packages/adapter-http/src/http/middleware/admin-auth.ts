@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Environment } from '@debtkit/core';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, bearerToken, findClientByToken, secretsEqual } from './bearer-token.js';
 
@@ -19,7 +19,7 @@ export interface AdminAuthOptions {
 export const adminAuth = (options: AdminAuthOptions): Middleware<AppState> => {
   const { authenticate, environment, adminToken } = options;
   return async function adminAuth(ctx, next) {
-    if (authOfPath(ctx.path) !== 'admin') return next();
+    if (areaOf(ctx) !== 'admin') return next();
     if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Versioning } from '@debtkit/core';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 
 export interface ApiVersionOptions {
@@ -19,7 +19,7 @@ export const apiVersion = (options: ApiVersionOptions): Middleware<AppState> => 
   const { versioning } = options;
   const knownList = versioning.known.join(', ');
   return async function apiVersion(ctx, next) {
-    if (authOfPath(ctx.path) !== 'client') return next();
+    if (areaOf(ctx) !== 'client') return next();
     const requested = ctx.get('API-Version').trim();
     let version: string;
     if (requested !== '') {

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Environment } from '@debtkit/core';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
 
@@ -19,7 +19,7 @@ export interface ClientAuthOptions {
 export const clientAuth = (options: ClientAuthOptions): Middleware<AppState> => {
   const { authenticate, environment } = options;
   return async function clientAuth(ctx, next) {
-    if (authOfPath(ctx.path) !== 'client') return next();
+    if (areaOf(ctx) !== 'client') return next();
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
     const client = await findClientByToken(authenticate, environment, token);

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import type { ClientRateLimiter } from '../rate-limits.js';
 
@@ -19,7 +19,7 @@ export const clientRateLimit = (options: ClientRateLimitOptions): Middleware<App
   const { limiter, onLimited } = options;
   return async function clientRateLimit(ctx, next) {
     const client = ctx.state.client;
-    if (client === undefined || authOfPath(ctx.path) !== 'client') return next();
+    if (client === undefined || areaOf(ctx) !== 'client') return next();
     const decision = await limiter.consume(String(client.id));
     ctx.set({
       'RateLimit-Limit': String(decision.limit),

@@ -1,6 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
 import { writeJson } from '../json-response.js';
 import { isClientGone } from './client-gone.js';
@@ -45,7 +45,7 @@ export const errorHandler = (options: ErrorHandlerOptions): Middleware<AppState>
 export const writeApiError = (ctx: ParameterizedContext<AppState>, apiError: ApiError, apiVersionFallback: string): void => {
   const rule = ERROR_TABLE[apiError.kind];
   ctx.set({ ...rule.headers, ...apiError.headers });
-  if (authOfPath(ctx.path) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+  if (areaOf(ctx) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
   // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
   if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
   writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));

@@ -18,7 +18,7 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
-import { authOfPath, type AppState } from '../app-context.js';
+import { areaOf, type AppState } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-handler.js';
 
@@ -86,7 +86,7 @@ const replay = (ctx: ParameterizedContext<AppState>, response: StoredResponse): 
 export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppState> => {
   const { store, clock, apiVersionFallback, onReplay } = options;
   return async function idempotencyKey(ctx, next) {
-    if (ctx.method !== 'POST' || authOfPath(ctx.path) !== 'client' || ctx.headers['idempotency-key'] === undefined) return next();
+    if (ctx.method !== 'POST' || areaOf(ctx) !== 'client' || ctx.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
       throw new ApiError('validation_error', 'Invalid Idempotency-Key', [

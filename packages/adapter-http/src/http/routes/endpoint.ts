@@ -60,12 +60,21 @@ export const endpoint = <Q = undefined, B = undefined>(e: Endpoint<Q, B>): Endpo
 /** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */
 const NoFields = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
 
+/** What `NoFields` decodes an absent query or body to. */
+const NO_FIELDS: unknown = Object.freeze({});
+
 /** A request's ids, query and body, decoded with the endpoint's codecs (400 on anything else). */
 export const decodeRequest = (ctx: AppContext, e: EndpointSpec): Omit<EndpointInput<unknown, unknown>, 'client'> => {
   const ids: Record<string, Id> = {};
   for (const name of e.pathIds) ids[name] = parseId(ctx, name);
-  const query = decodeQuery(ctx, e.query ?? NoFields);
-  const body = e.method === 'GET' || e.method === 'DELETE' ? undefined : decodeBody(ctx, e.body ?? NoFields);
+  // An endpoint without a query (or body) codec takes none: nothing to decode when none came.
+  const query = e.query === undefined && ctx.querystring === '' ? NO_FIELDS : decodeQuery(ctx, e.query ?? NoFields);
+  const body =
+    e.method === 'GET' || e.method === 'DELETE'
+      ? undefined
+      : e.body === undefined && ctx.request.body === undefined
+        ? NO_FIELDS
+        : decodeBody(ctx, e.body ?? NoFields);
   return { ids, query, body };
 };
 

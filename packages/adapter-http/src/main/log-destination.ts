@@ -1,0 +1,50 @@
+/**
+ * Where the server's log lines go: pino on a non-blocking sonic-boom
+ * destination (`sync: false`). A request never waits for its log line to be
+ * written: lines are handed to the destination, which writes them in the
+ * background and gathers the lines that arrive while a write is under way into
+ * the next one (under load, many lines per write; when quiet, a line goes out at once).
+ *
+ * The price is a buffer: lines not yet written when the process exits would be
+ * lost. `close` (awaited by the CLI after the server has shut down, before it
+ * exits) writes everything buffered and waits for it; an exit by any other
+ * path (`process.exit` after a failure) still writes what is buffered, synchronously.
+ */
+import pino, { type Logger, type LevelWithSilent } from 'pino';
+
+export interface ServerLogger {
+  readonly logger: Logger;
+  /** Write every buffered line and wait for it; later lines are dropped. Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface ServerLoggerOptions {
+  readonly level: LevelWithSilent;
+  /** A file descriptor or path; default 1 (stdout). */
+  readonly dest?: number | string;
+}
+
+export const createServerLogger = (options: ServerLoggerOptions): ServerLogger => {
+  const destination = pino.destination({ dest: options.dest ?? 1, sync: false });
+  const logger = pino({ level: options.level }, destination);
+  const flushOnExit = (): void => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Not open yet, or the descriptor is gone: nothing more can be written.
+    }
+  };
+  process.once('exit', flushOnExit);
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= new Promise<void>((resolve) => {
+      process.removeListener('exit', flushOnExit);
+      // `end` waits for the write under way, writes the rest, then closes (never fds 1 and 2 themselves).
+      destination.once('close', () => resolve());
+      destination.once('error', () => resolve());
+      destination.end();
+    });
+    return closed;
+  };
+  return { logger, close };
+};

@@ -1,0 +1,83 @@
+/**
+ * The token → client cache (DESIGN 9: once a token is known, authentication
+ * costs no store round trip). A decorator of core's `ClientAccess`, bound in
+ * the composition over the use cases, so every caller (the `/api` and `/admin`
+ * authentication) goes through it and core stays free of caching.
+ *
+ * - Only a token that authenticated is kept (with its client), for at most
+ *   `ttlMs` (1 s) of elapsed time, measured on a monotonic time source
+ *   (`performance.now`; injectable for tests): a wall clock that is set back,
+ *   or frozen in a test, cannot stretch the bound. Unknown, malformed and revoked tokens
+ *   are never kept: a token issued by another process works at once, and
+ *   guessing tokens cannot fill the cache.
+ * - A revocation in this process empties the cache before it answers, so this
+ *   process refuses the revoked token at once. Other processes sharing the
+ *   store refuse it once their entry expires: within `ttlMs` (the bounded
+ *   staleness of DESIGN 9, documented in the README).
+ * - Bounded: at most `max` tokens (least recently used evicted).
+ * - A store failure is not cached (the next request asks the store again).
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { LRUCache } from 'lru-cache';
+import { performance } from 'node:perf_hooks';
+import type { Client, ClientAccess, Environment } from '@debtkit/core';
+
+/** How long another process may still accept a token revoked elsewhere. */
+export const TOKEN_CACHE_TTL_MS = 1000;
+export const TOKEN_CACHE_MAX = 10_000;
+
+export interface TokenCacheOptions {
+  /** Milliseconds on a monotonic scale; default `performance.now`. */
+  readonly now?: () => number;
+  readonly ttlMs?: number;
+  readonly max?: number;
+}
+
+interface Entry {
+  readonly client: O.Option<Client>;
+  /** The time (ms, `now`'s scale) after which the store is asked again. */
+  readonly expiresAt: number;
+}
+
+export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions): ClientAccess => {
+  const now = options.now ?? (() => performance.now());
+  const ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS;
+  const cache = new LRUCache<string, Entry>({ max: options.max ?? TOKEN_CACHE_MAX });
+  // The environment is part of the key: a token is only ever valid in one, but the answer depends on both.
+  const keyOf = (environment: Environment, token: string): string => `${environment} ${token}`;
+
+  const authenticateToken: ClientAccess['authenticateToken'] = (environment, token) => {
+    const key = keyOf(environment, token);
+    return () => {
+      const hit = cache.get(key);
+      if (hit !== undefined) {
+        if (now() < hit.expiresAt) return Promise.resolve(E.right(hit.client));
+        cache.delete(key);
+      }
+      // A revocation that starts while the store answers must not be undone by this answer landing after it.
+      const generation = revocations;
+      return access.authenticateToken(environment, token)().then((found) => {
+        if (E.isRight(found) && O.isSome(found.right) && generation === revocations) {
+          cache.set(key, { client: found.right, expiresAt: now() + ttlMs });
+        }
+        return found;
+      });
+    };
+  };
+
+  let revocations = 0;
+  const revokeToken: ClientAccess['revokeToken'] = (tokenId) => () => {
+    revocations += 1;
+    cache.clear();
+    return access.revokeToken(tokenId)().then((result) => {
+      // Cleared again once the store has it: a lookup that raced the revocation may have cached the old answer.
+      revocations += 1;
+      cache.clear();
+      return result;
+    });
+  };
+
+  return { ...access, authenticateToken, revokeToken } satisfies ClientAccess;
+};
+

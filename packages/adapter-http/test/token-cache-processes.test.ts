@@ -1,0 +1,70 @@
+/**
+ * The token cache across processes (DESIGN 9): two `debtkit serve` processes
+ * (the built CLI) on one mongo database (the wire-protocol test server). Both
+ * have the token cached; it is revoked through one: that one refuses it at
+ * once, the other within the cache's bound (TOKEN_CACHE_TTL_MS, 1 s).
+ */
+import { expect } from 'chai';
+import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { generateToken } from '../src/http/token-issuer.js';
+import { TOKEN_CACHE_TTL_MS } from '../src/main/token-cache.js';
+import { cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
+
+const ADMIN_TOKEN = 'admin-token-for-the-cache-test';
+
+describe('token cache across two processes on one mongo (child processes, wire-protocol test server)', function () {
+  this.timeout(60_000);
+  let server: WireServer;
+  const running: CliProcess[] = [];
+
+  before(async function () {
+    if (!cliIsBuilt()) {
+      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
+      this.skip();
+    }
+    server = await startWireServer();
+  });
+  after(async () => {
+    await Promise.all(running.splice(0).map((p) => p.stop()));
+    await server?.stop();
+  });
+
+  it('a token revoked through one process is refused by it at once and by the other within 1 s', async () => {
+    const env = {
+      DEBTKIT_STORE: 'mongo',
+      MONGODB_URL: `${server.url}/debtkit_token_cache_${process.pid}`,
+      DEBTKIT_BOOTSTRAP_TOKEN: generateToken('sandbox'),
+      DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
+    };
+    const a = await startCli(env);
+    running.push(a);
+    const b = await startCli(env);
+    running.push(b);
+    const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+
+    const clients = (await (await fetch(`${a.url}/admin/clients`, { headers: admin })).json()) as { clients: Array<{ id: number }> };
+    const issued = await fetch(`${a.url}/admin/clients/${clients.clients[0]!.id}/tokens`, { method: 'POST', headers: admin });
+    expect(issued.status).to.equal(201);
+    const { token, token_id } = (await issued.json()) as { token: string; token_id: number };
+    const usersVia = (cli: CliProcess): Promise<number> =>
+      fetch(`${cli.url}/api/users`, { headers: { Authorization: `Bearer ${token}` } }).then((r) => r.status);
+
+    // Both know the token (and have it cached).
+    expect(await usersVia(a)).to.equal(200);
+    expect(await usersVia(b)).to.equal(200);
+
+    const revoked = await fetch(`${a.url}/admin/tokens/${token_id}`, { method: 'DELETE', headers: admin });
+    expect(revoked.status).to.equal(204);
+    const revokedAt = performance.now();
+    expect(await usersVia(a), 'the revoking process').to.equal(401);
+
+    // The other process: polled until it refuses; it must within the bound (plus one request's time).
+    let status = await usersVia(b);
+    while (status !== 401 && performance.now() - revokedAt < TOKEN_CACHE_TTL_MS + 2_000) status = await usersVia(b);
+    const elapsed = performance.now() - revokedAt;
+    expect(status, 'the other process').to.equal(401);
+    expect(elapsed, 'ms until the other process refused the token').to.be.at.most(TOKEN_CACHE_TTL_MS + 250);
+    // And it keeps refusing it.
+    expect(await usersVia(b)).to.equal(401);
+  });
+});
