@@ -82,32 +82,46 @@ export const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
   return details.length > 0 ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details)) : E.right(debts);
 };
 
+/**
+ * What plan creation and the strategy comparison both start from: the user's
+ * debts the body selects, each with an APR and a minimum, and the plan's start
+ * date, validated the same way for both.
+ */
+export const planInputs = (
+  deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>,
+  scope: UserScope,
+  body: Pick<CreatePaymentPlanBody, 'account_ids' | 'start_date'>,
+) =>
+  pipe(
+    requireUser(deps, scope),
+    TE.chain(() => deps.accounts.listAll(scope.userId)),
+    TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
+    TE.chainEitherK((chosen) =>
+      pipe(
+        E.Do,
+        E.apS('chosen', E.right(chosen)),
+        E.apS('start', planStartDate(body.start_date, today(deps.clock))),
+        E.apS('debts', toDebts(chosen)),
+      ),
+    ),
+  );
+
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'paymentPlans' | 'users' | 'versioning'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> => {
-    const date = today(deps.clock);
-    return pipe(
-      requireUser(deps, scope),
-      TE.chain(() => deps.accounts.listAll(scope.userId)),
-      TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
-      TE.chainEitherK((chosen) =>
+  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
+    pipe(
+      planInputs(deps, scope, body),
+      TE.chainEitherK(({ chosen, start, debts }) =>
         pipe(
-          E.Do,
-          E.apS('start', planStartDate(body.start_date, date)),
-          E.apS('debts', toDebts(chosen)),
-          E.chain(({ start, debts }) =>
-            pipe(
-              planPayoff({
-                strategy: body.strategy,
-                monthlyPayment: body.monthly_payment,
-                debts,
-                today: start,
-                customOrder: body.custom_order,
-                extraPayments: body.extra_payments,
-              }),
-              E.map((result) => ({ chosen, result, start })),
-            ),
-          ),
+          planPayoff({
+            strategy: body.strategy,
+            monthlyPayment: body.monthly_payment,
+            debts,
+            today: start,
+            customOrder: body.custom_order,
+            extraPayments: body.extra_payments,
+          }),
+          E.map((result) => ({ chosen, result, start })),
         ),
       ),
       TE.chain(({ chosen, result, start }) =>
@@ -137,7 +151,6 @@ export const createPaymentPlan =
       TE.map(toPlanView),
       TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')),
     );
-  };
 
 export const listPaymentPlans =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>

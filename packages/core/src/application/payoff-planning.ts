@@ -4,7 +4,6 @@
  * read; nothing is stored.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
@@ -14,7 +13,7 @@ import type { Cents, PaymentPlanId } from '../domain/primitives.js';
 import type { PageRequest } from '../ports/paging.js';
 import type { ComparePaymentPlansBody } from './requests.js';
 import { ApplicationDeps, UserScope, requireUser, today } from './deps.js';
-import { planStartDate, requirePlan, selectDebts, toDebts } from './payment-plans.js';
+import { planInputs, requirePlan } from './payment-plans.js';
 
 /**
  * `POST …/payment_plans/compare`: the plan body minus `strategy`, run through
@@ -22,30 +21,19 @@ import { planStartDate, requirePlan, selectDebts, toDebts } from './payment-plan
  */
 export const comparePaymentPlans =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
-  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> => {
-    const date = today(deps.clock);
-    return pipe(
-      requireUser(deps, scope),
-      TE.chain(() => deps.accounts.listAll(scope.userId)),
-      TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
-      TE.chainEitherK((chosen) =>
-        pipe(
-          E.Do,
-          E.apS('start', planStartDate(body.start_date, date)),
-          E.apS('debts', toDebts(chosen)),
-          E.chain(({ start, debts }) =>
-            comparePayoffStrategies({
-              monthlyPayment: body.monthly_payment,
-              debts,
-              today: start,
-              customOrder: body.custom_order,
-              extraPayments: body.extra_payments,
-            }),
-          ),
-        ),
+  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> =>
+    pipe(
+      planInputs(deps, scope, body),
+      TE.chainEitherK(({ start, debts }) =>
+        comparePayoffStrategies({
+          monthlyPayment: body.monthly_payment,
+          debts,
+          today: start,
+          customOrder: body.custom_order,
+          extraPayments: body.extra_payments,
+        }),
       ),
     );
-  };
 
 const PAYMENTS_PAGE = 100;
 
