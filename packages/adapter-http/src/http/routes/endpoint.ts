@@ -35,7 +35,7 @@ export type NoInput = Readonly<Record<string, never>> | undefined;
  * `EndpointSpec` with the types erased (`t.Mixed`), which is all the OpenAPI
  * document reads (`any` for erased, as `t.Mixed` is `t.Type<any, any, unknown>`).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- `any` erases the types as in io-ts's `t.Mixed`
+// `any` (the defaults) erases the types, as io-ts's `t.Mixed` does.
 export interface EndpointSpec<Q = any, B = any, R = any, P extends string = string> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
