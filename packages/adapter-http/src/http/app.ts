@@ -2,7 +2,7 @@
  * The Koa application (never listens: the server, or a test through
  * `app.callback()`, does). Middleware order is the request's path through it:
  *
- *   requestId → standardHeaders → securityHeaders → requestLog → requestMetrics → errorHandler →
+ *   responseHeaders (request id, standard and security headers) → requestTelemetry (metrics, log line) → errorHandler →
  *   storeErrorMetrics → compression → authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
  *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
  *   idempotencyKey (POST /api) → router (the route table) → routeFallback (404 / 405)
@@ -25,9 +25,8 @@ import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-co
 import { ApiError } from './api-error.js';
 import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
 import { isClientGone } from './middleware/client-gone.js';
-import { requestId } from './middleware/request-id.js';
-import { standardHeaders } from './middleware/standard-headers.js';
-import { requestLog } from './middleware/request-log.js';
+import { responseHeaders } from './middleware/response-headers.js';
+import { requestTelemetry } from './middleware/request-telemetry.js';
 import { errorHandler } from './middleware/error-handler.js';
 import { compression } from './middleware/compression.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -40,8 +39,7 @@ import { authFailureLimit } from './middleware/auth-failure-limit.js';
 import { clientRateLimit } from './middleware/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
 import { METRICS_PATH } from './metrics.routes.js';
-import { requestMetrics, storeErrorMetrics } from './middleware/request-metrics.js';
-import { securityHeaders } from './middleware/security-headers.js';
+import { storeErrorMetrics } from './middleware/request-metrics.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -117,11 +115,9 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
   });
 
-  app.use(requestId());
-  app.use(standardHeaders());
-  app.use(securityHeaders({ environment: config.environment }));
-  app.use(requestLog({ logger }));
-  app.use(requestMetrics({ metrics, routeOf: (method, path) => patternOf(router, method, path) }));
+  // requestId, standardHeaders and securityHeaders in one; requestLog and requestMetrics in one (DESIGN 9).
+  app.use(responseHeaders({ environment: config.environment }));
+  app.use(requestTelemetry({ logger, metrics, routeOf: (method, path) => patternOf(router, method, path) }));
   app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
   app.use(storeErrorMetrics({ metrics }));
   app.use(compression());

@@ -3,7 +3,7 @@ import type { Middleware } from 'koa';
 import type { AppState } from '../app-context.js';
 
 /** A client-supplied id is kept only when it is safe to echo and to log. */
-const ACCEPTABLE_ID = /^[A-Za-z0-9._-]{1,128}$/;
+export const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export interface RequestIdOptions {
   readonly generate?: () => string;
@@ -14,7 +14,7 @@ export const requestId = (options: RequestIdOptions = {}): Middleware<AppState> 
   const generate = options.generate ?? randomUUID;
   return async function requestId(ctx, next) {
     const given = ctx.get('X-Request-Id');
-    const id = ACCEPTABLE_ID.test(given) ? given : generate();
+    const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
     ctx.state.requestId = id;
     ctx.set('X-Request-Id', id);
     await next();

@@ -35,20 +35,15 @@ import {
   PlanPaymentBody,
   User,
   Cents,
-  Page,
   nullable,
 } from '@debtkit/core';
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
+import { paged, pagedCodec } from './paged-list.js';
 import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
 
-const scope = (input: EndpointInput<unknown, unknown>) => ({ clientId: input.client.id, userId: input.ids['id']! });
+const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id });
 
 /** `{ <items>: [...], has_more }`, the envelope of every paged list (DESIGN 4). */
-const paged =
-  (items: string) =>
-  <A>(page: Page<A>) => ({ [items]: page.items, has_more: page.hasMore });
-
-const pagedCodec = (items: string, item: t.Mixed) => t.type({ [items]: t.array(item), has_more: t.boolean }, `${item.name}List`);
 
 const BureauStatusCodec = t.type(
   { status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) },
@@ -104,13 +99,13 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/users/:id/accounts/:account_id', summary: 'Retrieve account', tag: 'Accounts', pathIds: ['id', 'account_id'],
     status: 200, response: { kind: 'account', codec: Account }, errors: USER_ERRORS,
-    run: (app, i) => app.getAccount(scope(i), i.ids['account_id']!),
+    run: (app, i) => app.getAccount(scope(i), i.ids.account_id),
   }),
   endpoint({
     method: 'PATCH', path: '/api/users/:id/accounts/:account_id', summary: 'Update the user-editable fields or the status of an account', tag: 'Accounts',
     pathIds: ['id', 'account_id'], body: PatchAccountBody,
     status: 200, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'conflict'],
-    run: (app, i) => app.updateAccount(scope(i), i.ids['account_id']!, i.body),
+    run: (app, i) => app.updateAccount(scope(i), i.ids.account_id, i.body),
   }),
 
   // Credit scores (spec 4.1, DESIGN 7.3)
@@ -121,7 +116,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/credit_scores/history', summary: 'Credit score history, newest first', tag: 'Credit Scores', pathIds: ['id'],
-    status: 200, response: { kind: 'credit_score_history', codec: t.type({ credit_scores: t.array(CreditScore) }, 'CreditScoreHistory') },
+    status: 200, response: { kind: 'credit_score_history', codec: t.type({ credit_scores: t.readonlyArray(CreditScore) }, 'CreditScoreHistory') },
     errors: USER_ERRORS,
     run: (app, i) => pipe(app.getCreditScoreHistory(scope(i)), TE.map((credit_scores) => ({ credit_scores }))),
   }),
@@ -178,30 +173,30 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Retrieve a payment plan', tag: 'Debt Payoff Plan',
     pathIds: ['id', 'payment_plan_id'], status: 200, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: USER_ERRORS,
-    run: (app, i) => app.getPaymentPlan(scope(i), i.ids['payment_plan_id']!),
+    run: (app, i) => app.getPaymentPlan(scope(i), i.ids.payment_plan_id),
   }),
   endpoint({
     method: 'DELETE', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Delete payment plan', tag: 'Debt Payoff Plan',
     pathIds: ['id', 'payment_plan_id'], status: 204, errors: USER_ERRORS,
-    run: (app, i) => app.deletePaymentPlan(scope(i), i.ids['payment_plan_id']!),
+    run: (app, i) => app.deletePaymentPlan(scope(i), i.ids.payment_plan_id),
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/progress', summary: 'Progress of a plan: scheduled against paid to date, and a re-forecast',
     tag: 'Debt Payoff Plan', pathIds: ['id', 'payment_plan_id'],
     status: 200, response: { kind: 'payment_plan_progress', codec: PaymentPlanProgress }, errors: USER_ERRORS,
-    run: (app, i) => app.getPlanProgress(scope(i), i.ids['payment_plan_id']!),
+    run: (app, i) => app.getPlanProgress(scope(i), i.ids.payment_plan_id),
   }),
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'Record a payment made under a plan',
     tag: 'Debt Payoff Plan Payments', pathIds: ['id', 'payment_plan_id'], body: PlanPaymentBody,
     status: 201, response: { kind: 'plan_payment', codec: PlanPayment }, errors: [...USER_ERRORS, 'conflict'],
-    run: (app, i) => app.recordPlanPayment(scope(i), i.ids['payment_plan_id']!, i.body),
+    run: (app, i) => app.recordPlanPayment(scope(i), i.ids.payment_plan_id, i.body),
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'List the payments of a plan',
     tag: 'Debt Payoff Plan Payments', pathIds: ['id', 'payment_plan_id'], query: PageQuery,
     status: 200, response: { kind: 'plan_payment_list', codec: pagedCodec('payments', PlanPayment) }, errors: USER_ERRORS,
-    run: (app, i) => pipe(app.listPlanPayments(scope(i), i.ids['payment_plan_id']!, i.query), TE.map(paged('payments'))),
+    run: (app, i) => pipe(app.listPlanPayments(scope(i), i.ids.payment_plan_id, i.query), TE.map(paged('payments'))),
   }),
 
   // Debt calculator (DESIGN 7.7)
@@ -215,7 +210,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Learning modules and articles (spec 4.5, DESIGN 7.8)
   endpoint({
     method: 'GET', path: '/api/learning_modules', summary: 'Get learning modules', tag: 'Learning Modules', pathIds: [], query: LearningModulesQuery,
-    status: 200, response: { kind: 'learning_modules', codec: t.type({ modules: t.array(LearningModule) }, 'LearningModules') },
+    status: 200, response: { kind: 'learning_modules', codec: t.type({ modules: t.readonlyArray(LearningModule) }, 'LearningModules') },
     errors: ['validation_error'],
     run: (app, i) => pipe(app.listLearningModules(i.query.category), TE.map((modules) => ({ modules }))),
   }),
@@ -227,7 +222,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/articles/:article_id', summary: 'Retrieve an article', tag: 'Articles', pathIds: ['article_id'],
     status: 200, response: { kind: 'article', codec: Article }, errors: ['validation_error', 'not_found'],
-    run: (app, i) => app.getArticle(i.ids['article_id']!),
+    run: (app, i) => app.getArticle(i.ids.article_id),
   }),
 
   // Events and webhook endpoints (DESIGN 7.11)

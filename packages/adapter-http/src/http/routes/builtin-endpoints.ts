@@ -31,7 +31,7 @@ import { runUseCase } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
-import { type EndpointInput, type EndpointSpec, answer, decodeRequest } from './endpoint.js';
+import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
 
 /** What the built-in endpoints run on. */
 export interface BuiltinServices {
@@ -47,20 +47,40 @@ export interface BuiltinServices {
   readonly publicUrl?: string;
 }
 
-export interface BuiltinEndpoint<Q = unknown, B = unknown> extends EndpointSpec<Q, B> {
+/**
+ * What a built-in endpoint does: a use case whose value is answered as JSON, or, for
+ * the two answers that are not a plain JSON value (the OpenAPI document
+ * naming this server, the Prometheus text), a handler of its own.
+ */
+type BuiltinRun<Q, B, R, P extends string> =
+  | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client'>) => TE.TaskEither<DomainError, NoInfer<R>>)
+  | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
+
+/** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */
+interface TypedBuiltinEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
-  /**
-   * What the endpoint does: a use case whose value is answered as JSON, or, for
-   * the two answers that are not a plain JSON value (the OpenAPI document
-   * naming this server, the Prometheus text), a handler of its own.
-   */
-  readonly run:
-    | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B>, 'client'>) => TE.TaskEither<DomainError, unknown>)
-    | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
+  readonly run: BuiltinRun<Q, B, R, P>;
 }
 
-const builtin = <Q = undefined, B = undefined>(e: BuiltinEndpoint<Q, B>): BuiltinEndpoint<unknown, unknown> =>
-  e as unknown as BuiltinEndpoint<unknown, unknown>;
+/** An entry of the built-in table: its spec (types erased) and the handler it becomes, typed inside. */
+export interface BuiltinEndpoint extends EndpointSpec {
+  readonly auth: NonNullable<EndpointSpec['auth']>;
+  readonly handler: (services: BuiltinServices) => RouteDef['handler'];
+}
+
+const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedBuiltinEndpoint<Q, B, R, P>): BuiltinEndpoint => {
+  const { run, ...spec } = e;
+  return {
+    ...spec,
+    handler:
+      typeof run === 'function'
+        ? (services) =>
+            async function handleBuiltin(ctx: AppContext): Promise<void> {
+              answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
+            }
+        : run.handler,
+  };
+};
 
 export const CreateClientBody = strictObject('CreateClientBody', { name: boundedString(1, 100, 'string(1..100)') });
 export type CreateClientBody = t.TypeOf<typeof CreateClientBody>;
@@ -115,14 +135,14 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations', auth: 'none', pathIds: [],
     description: 'Answers 200 while the process runs. Needs no token.',
     status: 200, response: { codec: t.type({ status: t.literal('ok') }, 'Health') }, errors: [],
-    run: () => TE.right({ status: 'ok' }),
+    run: () => TE.right({ status: 'ok' } as const),
   }),
   builtin({
     method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations', auth: 'none', pathIds: [],
     description: 'Answers 200 when the store answers, else 503. Needs no token.',
     status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
     // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready".
-    run: (s) => pipe(storeAnswersWithin(s.health, READINESS_TIMEOUT_MS), TE.bimap(() => unavailable('The store is not reachable'), () => ({ status: 'ready' }))),
+    run: (s) => pipe(storeAnswersWithin(s.health, READINESS_TIMEOUT_MS), TE.bimap(() => unavailable('The store is not reachable'), () => ({ status: 'ready' }) as const)),
   }),
   builtin({
     method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations', auth: 'none', pathIds: [],
@@ -152,7 +172,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   }),
   builtin({
     method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', auth: 'admin', pathIds: [], query: PageQuery,
-    status: 200, response: { codec: t.type({ clients: t.array(Client), has_more: t.boolean }, 'ClientList') }, errors: [],
+    status: 200, response: { codec: t.type({ clients: t.readonlyArray(Client), has_more: t.boolean }, 'ClientList') }, errors: [],
     run: (s, i) => pipe(s.clientAccess.listClients(i.query), TE.map((page) => ({ clients: page.items, has_more: page.hasMore }))),
   }),
   builtin({
@@ -160,30 +180,22 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     // Issuing a token takes no input; a body, if sent, must be empty.
     description: 'Takes no body (or an empty object). The token is shown once.',
     status: 201, response: { codec: t.type({ token_id: Id, token: Token }, 'IssuedToken') }, errors: [],
-    run: (s, i) => pipe(s.clientAccess.issueToken(i.ids['client_id']!), TE.map((issued) => ({ token_id: issued.tokenId, token: issued.token }))),
+    run: (s, i) => pipe(s.clientAccess.issueToken(i.ids.client_id), TE.map((issued) => ({ token_id: issued.tokenId, token: issued.token }))),
   }),
   builtin({
     method: 'DELETE', path: '/admin/tokens/:token_id', summary: 'Revoke a token', tag: 'Admin', auth: 'admin', pathIds: ['token_id'],
     description: 'The token stops working at once.',
     status: 204, errors: [],
-    run: (s, i) => s.clientAccess.revokeToken(i.ids['token_id']!),
+    run: (s, i) => s.clientAccess.revokeToken(i.ids.token_id),
   }),
 ];
 
-export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): RouteDef => {
-  const { run } = e;
-  return {
-    method: e.method,
-    path: e.path,
-    auth: e.auth,
-    handler:
-      typeof run === 'function'
-        ? async function handleBuiltin(ctx: AppContext): Promise<void> {
-            answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
-          }
-        : run.handler(services),
-  };
-};
+export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): RouteDef => ({
+  method: e.method,
+  path: e.path,
+  auth: e.auth,
+  handler: e.handler(services),
+});
 
 /** The built-in routes, bound to their services. */
 export const createBuiltinRoutes = (services: BuiltinServices): RouteDef[] => BUILTIN_ENDPOINTS.map((e) => builtinRouteDef(services, e));

@@ -14,15 +14,29 @@ import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseC
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
 import { writeJson } from '../json-response.js';
 
-export interface EndpointInput<Q, B> {
+/** What a use case is handed: the client, the path's ids (keyed by the names in `pathIds`), the decoded query and body. */
+export interface EndpointInput<Q, B, P extends string = string> {
   readonly client: Client;
-  readonly ids: Readonly<Record<string, Id>>;
+  readonly ids: Readonly<Record<P, Id>>;
   readonly query: Q;
   readonly body: B;
 }
 
-/** What the router and the OpenAPI document need to know about an endpoint, besides what it runs. */
-export interface EndpointSpec<Q = unknown, B = unknown> {
+/**
+ * The query or body of an endpoint that declares no codec for it: `{}` (no
+ * parameters, or an empty body) or, for a GET or DELETE body, `undefined`.
+ */
+export type NoInput = Readonly<Record<string, never>> | undefined;
+
+/**
+ * What the router and the OpenAPI document need to know about an endpoint,
+ * besides what it runs. The codecs are typed with the query (`Q`), body (`B`)
+ * and response (`R`) they decode and describe; the table as a whole holds
+ * `EndpointSpec` with the types erased (`t.Mixed`), which is all the OpenAPI
+ * document reads (`any` for erased, as `t.Mixed` is `t.Type<any, any, unknown>`).
+ */
+// `any` (the defaults) erases the types, as io-ts's `t.Mixed` does.
+export interface EndpointSpec<Q = any, B = any, R = any, P extends string = string> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly summary: string;
@@ -31,16 +45,16 @@ export interface EndpointSpec<Q = unknown, B = unknown> {
   /** Who may call it; default `client` (resource endpoints). Must agree with the path's area. */
   readonly auth?: RouteAuth;
   /** Path parameters that are ids, in path order. */
-  readonly pathIds: ReadonlyArray<string>;
-  readonly query?: t.Type<Q, unknown, unknown>;
-  readonly body?: t.Type<B, unknown, unknown>;
+  readonly pathIds: ReadonlyArray<P>;
+  readonly query?: Codec<Q>;
+  readonly body?: Codec<B>;
   readonly status: 200 | 201 | 204;
   /**
    * The response's codec (for the OpenAPI document) and, for versioned `/api`
    * responses, its shape (`kind`, rendered for the requested version); without
    * `kind` the body is written as it is (admin API, probes). Absent for 204.
    */
-  readonly response?: { readonly kind?: ResponseKind; readonly codec: t.Mixed };
+  readonly response?: { readonly kind?: ResponseKind; readonly codec: Codec<R> };
   /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
   /** The success body's media type when it is not JSON (`/metrics`). */
@@ -49,33 +63,74 @@ export interface EndpointSpec<Q = unknown, B = unknown> {
   readonly adminToken?: true;
 }
 
-export interface Endpoint<Q = unknown, B = unknown> extends EndpointSpec<Q, B> {
-  readonly run: (app: Application, input: EndpointInput<Q, B>) => TE.TaskEither<DomainError, unknown>;
+/** A codec decoding (or describing) an `A`; `Codec<any>` is io-ts's `t.Mixed` with the output left `unknown`. */
+type Codec<A> = t.Type<A, unknown, unknown>;
+
+/**
+ * A resource endpoint, typed: `Q` and `B` are inferred from the query and body
+ * codecs (`NoInput` without one), `R` from the response codec only (`NoInfer`
+ * in `run`), so `run`'s result must be assignable to what the response codec
+ * describes: a use case whose result drifts from its codec does not compile.
+ */
+export interface TypedEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+  readonly run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, NoInfer<R>>;
 }
 
-/** Declare an endpoint with its query and body types inferred from the codecs. */
-export const endpoint = <Q = undefined, B = undefined>(e: Endpoint<Q, B>): Endpoint<unknown, unknown> =>
-  e as unknown as Endpoint<unknown, unknown>;
+/** An entry of the endpoint table: its spec (types erased) and the handler it becomes, typed inside. */
+export interface Endpoint extends EndpointSpec {
+  readonly handler: (app: Application) => RouteDef['handler'];
+}
+
+/**
+ * Declare an endpoint with its query, body, response and path id types
+ * inferred from the declaration; the handler is built here, where they are known.
+ */
+export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedEndpoint<Q, B, R, P>): Endpoint => {
+  const { run, ...spec } = e;
+  return {
+    ...spec,
+    handler: (app) =>
+      async function handleEndpoint(ctx: AppContext): Promise<void> {
+        const client = clientOf(ctx);
+        const value = await runUseCase(run(app, { client, ...decodeRequest(ctx, e) }));
+        answer(ctx, e, value);
+      },
+  };
+};
 
 /** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */
-const NoFields = strictObject('EmptyBody', {}) as t.Type<unknown, unknown, unknown>;
+const NoFields = strictObject('EmptyBody', {});
 
 /** What `NoFields` decodes an absent query or body to. */
-const NO_FIELDS: unknown = Object.freeze({});
+const NO_FIELDS: NoInput = Object.freeze({});
+
+/**
+ * The one type assertion of the table: an endpoint without a query (body)
+ * codec has `Q` (`B`) = `NoInput`, since `Q` and `B` are inferred only from
+ * those codecs, so the `NoInput` value decoded for it is a `Q` (`B`).
+ */
+const noInput = <A>(value: NoInput): A => value as A;
 
 /** A request's ids, query and body, decoded with the endpoint's codecs (400 on anything else). */
-export const decodeRequest = (ctx: AppContext, e: EndpointSpec): Omit<EndpointInput<unknown, unknown>, 'client'> => {
-  const ids: Record<string, Id> = {};
+export const decodeRequest = <Q, B, R, P extends string>(
+  ctx: AppContext,
+  e: EndpointSpec<Q, B, R, P>,
+): Omit<EndpointInput<Q, B, P>, 'client'> => {
+  const ids: Partial<Record<P, Id>> = {};
   for (const name of e.pathIds) ids[name] = parseId(ctx, name);
   // An endpoint without a query (or body) codec takes none: nothing to decode when none came.
-  const query = e.query === undefined && ctx.querystring === '' ? NO_FIELDS : decodeQuery(ctx, e.query ?? NoFields);
-  const body =
+  const query: Q =
+    e.query !== undefined
+      ? decodeQuery<Q, unknown>(ctx, e.query)
+      : noInput(ctx.querystring === '' ? NO_FIELDS : decodeQuery(ctx, NoFields));
+  const body: B =
     e.method === 'GET' || e.method === 'DELETE'
-      ? undefined
-      : e.body === undefined && ctx.request.body === undefined
-        ? NO_FIELDS
-        : decodeBody(ctx, e.body ?? NoFields);
-  return { ids, query, body };
+      ? noInput(undefined)
+      : e.body !== undefined
+        ? decodeBody<B, unknown>(ctx, e.body)
+        : noInput(ctx.request.body === undefined ? NO_FIELDS : decodeBody(ctx, NoFields));
+  // Every name in `pathIds` was set just above: the partial record is a whole one.
+  return { ids: ids as Record<P, Id>, query, body };
 };
 
 /** Answer with the endpoint's status: 204, the body as it is, or the body rendered for the requested version. */
@@ -89,9 +144,5 @@ export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
   method: e.method,
   path: e.path,
   auth: e.auth ?? 'client',
-  handler: async function handleEndpoint(ctx: AppContext): Promise<void> {
-    const client = clientOf(ctx);
-    const value = await runUseCase(e.run(app, { client, ...decodeRequest(ctx, e) }));
-    answer(ctx, e, value);
-  },
+  handler: e.handler(app),
 });

@@ -15,15 +15,10 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEvent,
-  type Page,
 } from '@debtkit/core';
 import { Endpoint, endpoint } from './endpoint.js';
+import { paged, pagedCodec } from './paged-list.js';
 
-const paged =
-  (items: string) =>
-  <A>(page: Page<A>) => ({ [items]: page.items, has_more: page.hasMore });
-
-const pagedCodec = (items: string, item: t.Mixed) => t.type({ [items]: t.array(item), has_more: t.boolean }, `${item.name}List`);
 
 const ENDPOINT_ERRORS = ['not_found', 'validation_error'] as const;
 
@@ -36,7 +31,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/events/:event_id', summary: 'Retrieve an event', tag: 'Events', pathIds: ['event_id'],
     status: 200, response: { kind: 'event', codec: WebhookEvent }, errors: ENDPOINT_ERRORS,
-    run: (app, i) => app.getEvent(i.client.id, i.ids['event_id']!),
+    run: (app, i) => app.getEvent(i.client.id, i.ids.event_id),
   }),
   endpoint({
     method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
@@ -52,23 +47,23 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Retrieve a webhook endpoint', tag: 'Webhooks', pathIds: ['endpoint_id'],
     status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: ENDPOINT_ERRORS,
-    run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids['endpoint_id']!),
+    run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
     method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description or status of a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], body: PatchWebhookEndpointBody,
     status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: [...ENDPOINT_ERRORS, 'conflict'],
-    run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids['endpoint_id']!, i.body),
+    run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
   endpoint({
     method: 'DELETE', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Delete a webhook endpoint and its deliveries', tag: 'Webhooks',
     pathIds: ['endpoint_id'], status: 204, errors: ENDPOINT_ERRORS,
-    run: (app, i) => app.deleteWebhookEndpoint(i.client.id, i.ids['endpoint_id']!),
+    run: (app, i) => app.deleteWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
     method: 'GET', path: '/api/webhook_endpoints/:endpoint_id/deliveries', summary: 'Deliveries of events to a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], query: PageQuery,
     status: 200, response: { kind: 'webhook_delivery_list', codec: pagedCodec('deliveries', WebhookDelivery) }, errors: ENDPOINT_ERRORS,
-    run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids['endpoint_id']!, i.query), TE.map(paged('deliveries'))),
+    run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids.endpoint_id, i.query), TE.map(paged('deliveries'))),
   }),
 ];
