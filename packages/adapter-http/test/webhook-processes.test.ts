@@ -5,51 +5,23 @@
  * the store deliver each event exactly once to a healthy receiver.
  * Needs the build, like server-process.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
 import { Receiver } from './support/webhook-harness.js';
+import { CLI, cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
 
-const here = fileURLToPath(import.meta.url);
-const packageRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../' : '../', import.meta.url));
-const CLI = `${packageRoot}dist/src/main/cli.js`;
 const ADMIN = 'webhook-process-admin-token-0123';
 
-interface Api {
-  readonly child: ChildProcess;
-  readonly url: string;
-  readonly exited: Promise<number | null>;
-  readonly stdout: () => string;
-}
+type Api = CliProcess;
 
 const serve = (mongodbUrl: string, logLevel = 'error'): Promise<Api> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: {
-        PATH: process.env['PATH'] ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DEBTKIT_STORE: 'mongo',
-        MONGODB_URL: mongodbUrl,
-        DEBTKIT_SEED: 'false',
-        DEBTKIT_ADMIN_TOKEN: ADMIN,
-        DEBTKIT_WEBHOOK_RETRY_SECONDS: '1,1,1,1,1,1,1,1,1,1',
-        LOG_LEVEL: logLevel,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      const match = /^debtkit listening on (http:\/\/\S+) \(sandbox, mongo store\)$/m.exec(out);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1], exited, stdout: () => out });
-    });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    void exited.then((code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}\n${err}`)));
+  startCli({
+    DEBTKIT_STORE: 'mongo',
+    MONGODB_URL: mongodbUrl,
+    DEBTKIT_SEED: 'false',
+    DEBTKIT_ADMIN_TOKEN: ADMIN,
+    DEBTKIT_WEBHOOK_RETRY_SECONDS: '1,1,1,1,1,1,1,1,1,1',
+    LOG_LEVEL: logLevel,
   });
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -85,7 +57,7 @@ describe('webhooks across API processes on one MongoDB', function () {
   const realUrl = process.env['MONGODB_URL'];
 
   before(async function () {
-    if (!existsSync(CLI)) {
+    if (!cliIsBuilt()) {
       console.log(`    (skipped: ${CLI} is not built; run \`npx tsc -b\` first)`);
       this.skip();
     }
