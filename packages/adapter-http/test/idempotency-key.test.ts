@@ -9,7 +9,7 @@ import { interleavingStore } from '@debtkit/core/testing';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
-import { bodyHash } from '../src/http/middleware/idempotency-key.js';
+import { bodyHash } from '../src/http/pipeline/idempotency-key.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 

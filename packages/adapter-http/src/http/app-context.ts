@@ -1,9 +1,9 @@
 /**
  * The types every part of the HTTP adapter shares: what `createApp` needs
  * (`AppDeps`), what a request carries (`AppState`), and how a route is declared
- * (`RouteDef`). Resource routes are data, registered by `createApp` on one router.
+ * (`RouteDef`). Routes are data, compiled by `createApp` into one route table.
  */
-import type { RouterContext } from '@koa/router';
+import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
@@ -49,9 +49,15 @@ export interface AppState {
   admin?: boolean;
   /** The path's area, decided once per request by `areaOf`. */
   area?: RouteAuth;
+  /** The pattern of the route the request's path matched (for metrics and the log line), decided before anything else. */
+  route?: string;
 }
 
-export type AppContext = RouterContext<AppState>;
+/** A request as the pipeline sees it. */
+export type RequestContext = ParameterizedContext<AppState>;
+
+/** A request as a route handler sees it: with its route's path parameters (as sent, URL-decoded). */
+export type AppContext = RequestContext & { params: Record<string, string> };
 
 /**
  * Who may call a route. Authentication is decided by the path's area (`/api` →
@@ -63,7 +69,7 @@ export type RouteAuth = 'client' | 'admin' | 'none';
 
 export interface RouteDef {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  /** A @koa/router pattern, e.g. `/api/users/:id/accounts/:account_id`. */
+  /** A path pattern, `:name` for a parameter segment, e.g. `/api/users/:id/accounts/:account_id`. */
   readonly path: string;
   readonly auth: RouteAuth;
   readonly handler: (ctx: AppContext) => Promise<void>;

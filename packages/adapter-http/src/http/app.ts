@@ -1,58 +1,66 @@
 /**
  * The Koa application (never listens: the server, or a test through
- * `app.callback()`, does). Middleware order is the request's path through it:
+ * `app.callback()`, does). It is one middleware, the request pipeline, whose
+ * steps run in this order, each a plain function called directly (DESIGN 9:
+ * one dispatch per request, not a chain of middleware each deciding again
+ * whether it applies):
  *
- *   responseHeaders (request id, standard and security headers) → requestTelemetry (metrics, log line) → errorHandler →
- *   storeErrorMetrics → compression → authFailureLimit (/api, /admin) → clientAuth (/api) → adminAuth (/admin) →
- *   clientRateLimit (/api) → jsonBody → apiVersion (/api) →
- *   idempotencyKey (POST /api) → router (the route table) → routeFallback (404 / 405)
+ *   route lookup (the route table, once) → response headers (request id,
+ *   standard and security headers) → by area:
+ *     /api:   auth-failure limit → client authentication → client rate limit →
+ *             JSON body → API version → Idempotency-Key (routed POSTs) → handler
+ *     /admin: auth-failure limit → admin authentication → JSON body → handler
+ *     other:  (`/metrics`: auth-failure limit) → JSON body → handler
+ *   → compression (large answers) ; on any throw: the error responder ;
+ *   finally: telemetry (metrics, log line).
  *
  * Authentication comes before the body (DESIGN 4.4): a request that fails it
- * never has its body read, inflated or parsed.
+ * never has its body read, inflated or parsed. A request no route answers gets
+ * 404 (or 405 with `Allow`) where the handler would have run, after its area's
+ * authentication, so unauthenticated callers learn nothing about the routes.
  *
- * Everything from the error handler inward answers errors as JSON, and the
- * headers set before it (request id, standard headers) survive on errors too.
+ * Every error answers as JSON, and the headers set before it (request id,
+ * standard headers) survive on errors too.
  *
- * HEAD and OPTIONS: every GET route also answers HEAD (the router registers both;
- * Koa drops the body). OPTIONS on a known path answers 204 with `Allow`, after
- * the path's authentication like any other request: the API is for servers
- * holding secret tokens, so browsers' CORS preflights are not served.
+ * HEAD and OPTIONS: every GET route also answers HEAD (Koa drops the body).
+ * OPTIONS on a known path answers 204 with `Allow`, after the path's
+ * authentication like any other request: the API is for servers holding secret
+ * tokens, so browsers' CORS preflights are not served.
  */
 import Koa from 'koa';
-import Router from '@koa/router';
+import { performance } from 'node:perf_hooks';
 import { versioning } from '@debtkit/core';
-import { authOfPath, type AppDeps, type AppState, type RouteDef } from './app-context.js';
+import { authOfPath, type AppContext, type AppDeps, type AppState, type RequestContext, type RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
 import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
-import { isClientGone } from './middleware/client-gone.js';
-import { responseHeaders } from './middleware/response-headers.js';
-import { requestTelemetry } from './middleware/request-telemetry.js';
-import { errorHandler } from './middleware/error-handler.js';
-import { compression } from './middleware/compression.js';
-import { jsonBody } from './middleware/json-body.js';
-import { clientAuth } from './middleware/client-auth.js';
-import { adminAuth } from './middleware/admin-auth.js';
-import { apiVersion } from './middleware/api-version.js';
-import { idempotencyKey } from './middleware/idempotency-key.js';
-import { routeFallback } from './middleware/route-fallback.js';
-import { authFailureLimit } from './middleware/auth-failure-limit.js';
-import { clientRateLimit } from './middleware/client-rate-limit.js';
+import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.js';
+import { isClientGone } from './pipeline/client-gone.js';
+import { responseHeaders } from './pipeline/response-headers.js';
+import { requestTelemetry } from './pipeline/request-telemetry.js';
+import { errorResponder } from './pipeline/error-handler.js';
+import { compression } from './pipeline/compression.js';
+import { hasBody, jsonBody } from './pipeline/json-body.js';
+import { clientAuth } from './pipeline/client-auth.js';
+import { adminAuth } from './pipeline/admin-auth.js';
+import { apiVersion } from './pipeline/api-version.js';
+import { idempotencyKey } from './pipeline/idempotency-key.js';
+import { authFailureLimit } from './pipeline/auth-failure-limit.js';
+import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
 import { METRICS_PATH } from './metrics.routes.js';
-import { storeErrorMetrics } from './middleware/request-metrics.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
  * A route's handler, checked once, at registration: its declared authentication
- * must be its path's area, so the area's middleware (clientAuth, adminAuth, in
- * this same app, unconditionally) has authenticated every request that reaches
- * it. Client routes are not checked again per request (`clientOf` still refuses
- * to hand out a missing client); admin routes keep a per-request check, since
+ * must be its path's area, so the area's authentication step (in this same
+ * pipeline, unconditionally) has authenticated every request that reaches it.
+ * Client routes are not checked again per request (`clientOf` still refuses to
+ * hand out a missing client); admin routes keep a per-request check, since
  * their handlers read nothing that would notice a missing admin.
  */
-const guarded = (route: RouteDef): RouteDef['handler'] => {
+const guarded = (route: RouteDef): RouteDef => {
   const area = authOfPath(route.path);
   if (route.auth !== area) {
     throw new Error(`createApp: ${route.method} ${route.path} declares auth '${route.auth}', but its path is in the '${area}' area`);
@@ -61,53 +69,59 @@ const guarded = (route: RouteDef): RouteDef['handler'] => {
   switch (route.auth) {
     case 'none':
     case 'client':
-      return handler;
+      return route;
     case 'admin':
-      return async function adminRoute(ctx) {
-        if (ctx.state.admin !== true) throw new ApiError('unauthorized', 'The admin token is required');
-        await handler(ctx);
+      return {
+        ...route,
+        handler: async function adminRoute(ctx) {
+          if (ctx.state.admin !== true) throw new ApiError('unauthorized', 'The admin token is required');
+          await handler(ctx);
+        },
       };
   }
 };
 
-const buildRouter = (routes: ReadonlyArray<RouteDef>): Router<AppState> => {
-  // Case-sensitive, so the router and the areas' prefix checks agree on every path.
-  const router = new Router<AppState>({ sensitive: true });
-  const seen = new Set<string>();
-  for (const route of routes) {
-    const key = `${route.method} ${route.path}`;
-    if (seen.has(key)) throw new Error(`createApp: ${key} is registered twice`);
-    seen.add(key);
-    router.register(route.path, [route.method], guarded(route));
+/** A request no route answers: 405 with `Allow` on a known path (OPTIONS: 204 with `Allow`), else 404. */
+const answerUnrouted = (ctx: RequestContext, allowed: ReadonlyArray<string>): void => {
+  if (allowed.length === 0) throw new ApiError('not_found', 'No such route');
+  const allow = [...allowed, 'OPTIONS'].join(', ');
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    ctx.set('Allow', allow);
+    return;
   }
-  return router;
+  throw new ApiError('method_not_allowed', `${ctx.method} is not allowed on this route; allowed: ${allow}`, undefined, { Allow: allow });
 };
 
-/** The pattern of the route a path belongs to (this method's, else any method's), if any. */
-const patternOf = (router: Router<AppState>, method: string, path: string): string | undefined => {
-  const match = router.match(path, method);
-  const pattern = (match.pathAndMethod[0] ?? match.path[0])?.path;
-  // Every route here is registered with a string pattern.
-  return typeof pattern === 'string' ? pattern : undefined;
+const tables = new WeakMap<Koa<AppState>, RouteTable>();
+
+/** Every (method, path pattern) an app made by `createApp` answers, HEAD included (what the OpenAPI document must cover). */
+export const routesOf = (app: Koa<AppState>): ReadonlyArray<{ readonly method: string; readonly path: string }> => {
+  const table = tables.get(app);
+  if (table === undefined) throw new Error('routesOf: this app was not made by createApp');
+  return table.routes();
 };
 
 export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { health, clientAccess, idempotency, clock, config, logger } = deps;
   const metrics = deps.metrics ?? createMetrics();
-  const router = buildRouter([
-    ...createBuiltinRoutes({
-      health,
-      clientAccess,
-      metrics,
-      environment: config.environment,
-      ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
-      ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
-    }),
-    ...deps.routes,
-  ]);
+  const table = compileRouteTable(
+    [
+      ...createBuiltinRoutes({
+        health,
+        clientAccess,
+        metrics,
+        environment: config.environment,
+        ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
+        ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+      }),
+      ...deps.routes,
+    ].map(guarded),
+  );
 
   const app = new Koa<AppState>();
-  // The error handler answers everything thrown in a request; what reaches Koa's
+  tables.set(app, table);
+  // The pipeline answers everything thrown in a request; what reaches Koa's
   // own 'error' event comes from writing the response (usually a client that left).
   app.silent = true;
   app.on('error', (err: unknown, ctx?: Koa.ParameterizedContext) => {
@@ -115,24 +129,87 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
   });
 
-  // requestId, standardHeaders and securityHeaders in one; requestLog and requestMetrics in one (DESIGN 9).
-  app.use(responseHeaders({ environment: config.environment }));
-  app.use(requestTelemetry({ logger, metrics, routeOf: (method, path) => patternOf(router, method, path) }));
-  app.use(errorHandler({ logger, apiVersionFallback: versioning.latest }));
-  app.use(storeErrorMetrics({ metrics }));
-  app.use(compression());
+  const setHeaders = responseHeaders({ environment: config.environment });
+  const recordTelemetry = requestTelemetry({ logger, metrics });
+  const answerError = errorResponder({
+    logger,
+    apiVersionFallback: versioning.latest,
+    onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }),
+  });
+  const compress = compression();
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
-  // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
-  const guards = (path: string): boolean => authOfPath(path) !== 'none' || path === METRICS_PATH;
-  if (authFailures !== undefined) app.use(authFailureLimit({ limiter: authFailures, guards, onLimited }));
-  app.use(clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment }));
-  app.use(adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken }));
-  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
-  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
-  app.use(apiVersion({ versioning }));
-  app.use(idempotencyKey({ store: idempotency, clock, apiVersionFallback: versioning.latest, onReplay: () => metrics.idempotentReplays.inc() }));
-  app.use(router.routes());
-  app.use(routeFallback());
-  return app;
+  const limitAuthFailures = authFailures === undefined ? undefined : authFailureLimit({ limiter: authFailures, onLimited });
+  const authenticateClient = clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment });
+  const authenticateAdmin = adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken });
+  const limitClient = clients === undefined ? undefined : clientRateLimit({ limiter: clients, onLimited });
+  const readBody = jsonBody({ limitBytes: BODY_LIMIT_BYTES });
+  const resolveVersion = apiVersion({ versioning });
+  const underIdempotencyKey = idempotencyKey({
+    store: idempotency,
+    clock,
+    apiVersionFallback: versioning.latest,
+    onReplay: () => metrics.idempotentReplays.inc(),
+  });
+
+  /** The route's handler, with the request's path parameters. */
+  const runRoute = (ctx: RequestContext, match: RouteMatch): Promise<void> => {
+    const routed = ctx as AppContext;
+    routed.params = match.params;
+    return match.route.handler(routed);
+  };
+
+  /** Everything after authentication: the body, then the area's own steps, then the handler (or 404/405). */
+  const authenticated = async (ctx: RequestContext, match: RouteMatch | undefined, allowed: ReadonlyArray<string>): Promise<void> => {
+    if (hasBody(ctx.req)) await readBody(ctx);
+    if (ctx.state.area === 'client') {
+      resolveVersion(ctx);
+      if (match !== undefined && ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined) {
+        return underIdempotencyKey(ctx, () => runRoute(ctx, match));
+      }
+    }
+    if (match === undefined) return answerUnrouted(ctx, allowed);
+    return runRoute(ctx, match);
+  };
+
+  /** The area's authentication (and the client's rate limit), then the rest. */
+  const authorized = async (ctx: RequestContext, match: RouteMatch | undefined, allowed: ReadonlyArray<string>): Promise<void> => {
+    switch (ctx.state.area) {
+      case 'client':
+        await authenticateClient(ctx);
+        if (limitClient !== undefined) await limitClient(ctx);
+        break;
+      case 'admin':
+        await authenticateAdmin(ctx);
+        break;
+      case 'none':
+      case undefined:
+        break;
+    }
+    return authenticated(ctx, match, allowed);
+  };
+
+  return app.use(async function debtkit(ctx) {
+    const started = performance.now();
+    const lookup = table.lookup(ctx.method, ctx.path);
+    const match = lookup.kind === 'route' ? lookup.match : undefined;
+    const allowed = lookup.kind === 'route' ? [] : lookup.allowed;
+    const { state } = ctx;
+    state.route = match?.route.path ?? (lookup.kind === 'unrouted' ? lookup.pattern : undefined);
+    const area = (state.area = authOfPath(ctx.path));
+    setHeaders(ctx);
+    try {
+      // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
+      if (limitAuthFailures !== undefined && (area !== 'none' || ctx.path === METRICS_PATH)) {
+        await limitAuthFailures(ctx, () => authorized(ctx, match, allowed));
+      } else {
+        await authorized(ctx, match, allowed);
+      }
+      await compress(ctx);
+    } catch (err) {
+      answerError(ctx, err);
+    } finally {
+      recordTelemetry(ctx, performance.now() - started);
+    }
+  });
 };

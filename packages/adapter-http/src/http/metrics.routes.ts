@@ -7,7 +7,7 @@
 import type { RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
 import type { Metrics } from './metrics.js';
-import { bearerToken, secretsEqual } from './middleware/bearer-token.js';
+import { bearerToken, secretsEqual } from './pipeline/bearer-token.js';
 
 export const METRICS_PATH = '/metrics';
 

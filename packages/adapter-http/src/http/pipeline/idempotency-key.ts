@@ -11,14 +11,14 @@
  * - The key with another method, path or body: 422 `idempotency_key_reused`;
  *   while the first still runs: 409 `idempotency_key_in_use`.
  * - Kept: every response below 500 that an endpoint produced, except 401 and
- *   429. Anything else (5xx, 503, no route) releases the key, so a retry runs again.
+ *   429. Anything else (5xx, 503) releases the key, so a retry runs again. A
+ *   request no route answers (404, 405) never claims one.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import type { Middleware, ParameterizedContext } from 'koa';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
-import { areaOf, type AppState } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-handler.js';
 
@@ -64,7 +64,7 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
 const isKept = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
 
 /** The response as sent, if it is one that can be kept (a JSON text or no body). */
-const responseOf = (ctx: ParameterizedContext<AppState>): StoredResponse | undefined => {
+const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
   const body: unknown = ctx.body;
   const apiVersion = ctx.response.get('API-Version') || null;
   if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
@@ -72,7 +72,7 @@ const responseOf = (ctx: ParameterizedContext<AppState>): StoredResponse | undef
   return undefined;
 };
 
-const replay = (ctx: ParameterizedContext<AppState>, response: StoredResponse): void => {
+const replay = (ctx: RequestContext, response: StoredResponse): void => {
   ctx.status = response.status;
   if (response.body !== '') {
     ctx.set('Content-Type', 'application/json; charset=utf-8');
@@ -83,10 +83,13 @@ const replay = (ctx: ParameterizedContext<AppState>, response: StoredResponse): 
   ctx.set(REPLAYED_HEADER, 'true');
 };
 
-export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppState> => {
+/**
+ * Runs `run` (the route's handler) under the request's `Idempotency-Key`. The
+ * pipeline calls it for a routed POST under /api that carries the header.
+ */
+export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestContext, run: () => Promise<void>) => Promise<void>) => {
   const { store, clock, apiVersionFallback, onReplay } = options;
-  return async function idempotencyKey(ctx, next) {
-    if (ctx.method !== 'POST' || areaOf(ctx) !== 'client' || ctx.headers['idempotency-key'] === undefined) return next();
+  return async function idempotencyKey(ctx, run) {
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
       throw new ApiError('validation_error', 'Invalid Idempotency-Key', [
@@ -112,7 +115,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppSt
     }
     const release = () => runStore(store.release(client.id, key, claimId));
     try {
-      await next();
+      await run();
     } catch (err) {
       const known = toApiError(err);
       if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {
@@ -122,10 +125,8 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): Middleware<AppSt
       }
       writeApiError(ctx, known, apiVersionFallback);
     }
-    // Only what an endpoint answered is kept: a path no route matched (404/405) is not.
-    const routed = (ctx as { _matchedRoute?: unknown })._matchedRoute !== undefined;
     const response = responseOf(ctx);
-    if (!routed || response === undefined || !isKept(response.status)) {
+    if (response === undefined || !isKept(response.status)) {
       await release().catch(() => undefined);
       return;
     }

@@ -1,6 +1,5 @@
-import type { Middleware } from 'koa';
 import type { Environment } from '@debtkit/core';
-import { areaOf, type AppState } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, bearerToken, findClientByToken, secretsEqual } from './bearer-token.js';
 
@@ -12,14 +11,13 @@ export interface AdminAuthOptions {
 }
 
 /**
- * The admin API (DESIGN 6) takes the operator's token. A client's valid token is
- * recognised and refused with 403, so an integrator who tries it learns the
- * token works but lacks the role, rather than that it is wrong.
+ * The admin API (DESIGN 6) takes the operator's token (`ctx.state.admin`). A
+ * client's valid token is recognised and refused with 403, so an integrator who
+ * tries it learns the token works but lacks the role, rather than that it is wrong.
  */
-export const adminAuth = (options: AdminAuthOptions): Middleware<AppState> => {
+export const adminAuth = (options: AdminAuthOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { authenticate, environment, adminToken } = options;
-  return async function adminAuth(ctx, next) {
-    if (areaOf(ctx) !== 'admin') return next();
+  return async function adminAuth(ctx) {
     if (adminToken === undefined) throw new ApiError('not_found', 'No such route');
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'The admin token is required (Authorization: Bearer <token>)');
@@ -30,6 +28,5 @@ export const adminAuth = (options: AdminAuthOptions): Middleware<AppState> => {
       throw new ApiError('unauthorized', 'The admin token is invalid');
     }
     ctx.state.admin = true;
-    await next();
   };
 };

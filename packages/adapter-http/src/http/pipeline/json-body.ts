@@ -1,7 +1,7 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { IncomingMessage } from 'node:http';
-import type { Middleware, ParameterizedContext } from 'koa';
-import type { AppState } from '../app-context.js';
+import type { ParameterizedContext } from 'koa';
+import type { RequestContext } from '../app-context.js';
 import { ApiError, toApiError } from '../api-error.js';
 import { isClientGone } from './client-gone.js';
 
@@ -9,7 +9,8 @@ export interface JsonBodyOptions {
   readonly limitBytes: number;
 }
 
-const hasBody = (req: IncomingMessage): boolean =>
+/** Whether the request says it has a body (the pipeline reads bodies only then). */
+export const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /** DESIGN 4.4: the request codings accepted; `inflation` (inside the body parser) decodes them. */
@@ -52,16 +53,16 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
  * gzip, deflate or br, or gets 415, before a byte of it is read; a body that does
  * not decode is 400; over the limit (decoded) is 413; anything but a JSON object
  * is 400. The parsed body is on `ctx.request.body` (`undefined` when the request
- * has none). Runs after authentication, so an unauthenticated body is never read.
+ * has none). Runs after authentication, so an unauthenticated body is never read,
+ * and only for a request that `hasBody`.
  */
-export const jsonBody = (options: JsonBodyOptions): Middleware<AppState> => {
+export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { limitBytes } = options;
   // `jsonStrict: false` lets scalars parse, so `42` gets "must be a JSON object"
   // rather than a misleading "not valid JSON".
   const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes, jsonStrict: false, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
   const parsed = async (): Promise<void> => undefined;
-  return async function jsonBody(ctx, next) {
-    if (!hasBody(ctx.req)) return next();
+  return async function jsonBody(ctx) {
     if (ctx.request.is('application/json') !== 'application/json') {
       throw new ApiError('unsupported_media_type', 'Request bodies must be sent as application/json');
     }
@@ -80,6 +81,5 @@ export const jsonBody = (options: JsonBodyOptions): Middleware<AppState> => {
     // A chunked request with zero bytes has no body after all.
     if (body === '') ctx.request.body = undefined;
     else if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
-    await next();
   };
 };

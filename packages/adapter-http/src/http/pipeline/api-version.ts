@@ -1,7 +1,7 @@
-import type { Middleware } from 'koa';
 import type { Versioning } from '@debtkit/core';
-import { areaOf, type AppState } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
+import { requestHeader } from '../request-header.js';
 
 export interface ApiVersionOptions {
   readonly versioning: Pick<Versioning, 'latest' | 'known' | 'isKnown'>;
@@ -15,12 +15,11 @@ const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
  * `ctx.state.apiVersion` for `respond` and in the `API-Version` response header.
  * Runs after authentication, which provides the client.
  */
-export const apiVersion = (options: ApiVersionOptions): Middleware<AppState> => {
+export const apiVersion = (options: ApiVersionOptions): ((ctx: RequestContext) => void) => {
   const { versioning } = options;
   const knownList = versioning.known.join(', ');
-  return async function apiVersion(ctx, next) {
-    if (areaOf(ctx) !== 'client') return next();
-    const requested = ctx.get('API-Version').trim();
+  return function apiVersion(ctx) {
+    const requested = requestHeader(ctx.req, 'api-version').trim();
     let version: string;
     if (requested !== '') {
       if (!versioning.isKnown(requested)) {
@@ -36,7 +35,6 @@ export const apiVersion = (options: ApiVersionOptions): Middleware<AppState> => 
       version = pinned !== undefined && versioning.isKnown(pinned) ? pinned : versioning.latest;
     }
     ctx.state.apiVersion = version;
-    ctx.set('API-Version', version);
-    await next();
+    ctx.res.setHeader('API-Version', version);
   };
 };

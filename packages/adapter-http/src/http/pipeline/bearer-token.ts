@@ -4,13 +4,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type { Client, ClientAccess, Environment } from '@debtkit/core';
 import { fromDomainError } from '../api-error.js';
+import { requestHeader } from '../request-header.js';
 
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /** The token of `Authorization: Bearer <token>`, or `undefined` when the header is absent or not of that form. */
 export const bearerToken = (ctx: ParameterizedContext): string | undefined => {
-  const match = BEARER.exec(ctx.get('Authorization'));
-  return match?.[1];
+  return BEARER.exec(requestHeader(ctx.req, 'authorization'))?.[1];
 };
 
 /** Core's `authenticateToken` use case: what the authentication middleware asks. */

@@ -1,6 +1,5 @@
-import type { Middleware } from 'koa';
 import type { Environment } from '@debtkit/core';
-import { areaOf, type AppState } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
 
@@ -16,15 +15,13 @@ export interface ClientAuthOptions {
  * other-environment tokens all get the same 401, so the answer tells nothing
  * about which tokens exist.
  */
-export const clientAuth = (options: ClientAuthOptions): Middleware<AppState> => {
+export const clientAuth = (options: ClientAuthOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { authenticate, environment } = options;
-  return async function clientAuth(ctx, next) {
-    if (areaOf(ctx) !== 'client') return next();
+  return async function clientAuth(ctx) {
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
     const client = await findClientByToken(authenticate, environment, token);
     if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
     ctx.state.client = client;
-    await next();
   };
 };

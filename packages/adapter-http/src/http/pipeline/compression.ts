@@ -1,6 +1,6 @@
 import { constants } from 'node:zlib';
 import compress from 'koa-compress';
-import type { Middleware } from 'koa';
+import type { RequestContext } from '../app-context.js';
 
 export interface CompressionOptions {
   /** Bodies smaller than this are sent as they are (DESIGN 4: 1 KiB). */
@@ -18,8 +18,11 @@ export interface CompressionOptions {
  * parsing Cache-Control, so a body whose length is known to be under it skips
  * koa-compress altogether (about 4 µs a request). Its `Vary` is a standard
  * header here, set on every response whether or not this runs.
+ *
+ * Runs once the handler has answered (errors are not compressed: their bodies
+ * are small).
  */
-export const compression = (options: CompressionOptions = {}): Middleware => {
+export const compression = (options: CompressionOptions = {}): ((ctx: RequestContext) => Promise<void>) => {
   const threshold = options.thresholdBytes ?? 1024;
   const compressor = compress({
     threshold,
@@ -28,10 +31,9 @@ export const compression = (options: CompressionOptions = {}): Middleware => {
     deflate: false,
     zstd: false,
   });
-  // koa-compress runs after the body is final: what follows it has already run.
+  // koa-compress is called with the body final: what it would wait for has already run.
   const responded = async (): Promise<void> => undefined;
-  return async function compression(ctx, next) {
-    await next();
+  return async function compression(ctx) {
     const length = ctx.response.length;
     if (length !== undefined && length < threshold) return;
     await compressor(ctx, responded);

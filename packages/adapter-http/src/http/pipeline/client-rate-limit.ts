@@ -1,12 +1,11 @@
-import type { Middleware } from 'koa';
-import { areaOf, type AppState } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import type { ClientRateLimiter } from '../rate-limits.js';
 
 export interface ClientRateLimitOptions {
   readonly limiter: ClientRateLimiter;
   /** Told about every refused request (the metrics count them). */
-  readonly onLimited?: (area: 'client' | 'auth_failure') => void;
+  readonly onLimited?: (limit: 'client' | 'auth_failure') => void;
 }
 
 /**
@@ -15,22 +14,20 @@ export interface ClientRateLimitOptions {
  * response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
  * over the budget is 429 `rate_limited` with `Retry-After`.
  */
-export const clientRateLimit = (options: ClientRateLimitOptions): Middleware<AppState> => {
+export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { limiter, onLimited } = options;
-  return async function clientRateLimit(ctx, next) {
+  return async function clientRateLimit(ctx) {
     const client = ctx.state.client;
-    if (client === undefined || areaOf(ctx) !== 'client') return next();
+    if (client === undefined) return;
     const decision = await limiter.consume(String(client.id));
-    ctx.set({
-      'RateLimit-Limit': String(decision.limit),
-      'RateLimit-Remaining': String(decision.remaining),
-      'RateLimit-Reset': String(decision.resetSeconds),
-    });
+    const { res } = ctx;
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
       onLimited?.('client');
       const retryAfter = String(decision.resetSeconds);
       throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
     }
-    await next();
   };
 };

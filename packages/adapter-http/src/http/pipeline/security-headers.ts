@@ -1,9 +1,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import helmet from 'helmet';
-import type { Middleware } from 'koa';
 import type { Environment } from '@debtkit/core';
-import type { AppState } from '../app-context.js';
 
 export interface SecurityHeadersOptions {
   /** `Strict-Transport-Security` only in production: the sandbox is often plain HTTP on a laptop. */
@@ -61,12 +59,3 @@ class HeaderRecorder extends ServerResponse {
     return super.setHeader(name, value);
   }
 }
-
-/** The headers of `securityHeaderSet` on every response. */
-export const securityHeaders = (options: SecurityHeadersOptions): Middleware<AppState> => {
-  const headers = securityHeaderSet(options);
-  return async function securityHeaders(ctx, next) {
-    ctx.set(headers);
-    await next();
-  };
-};

@@ -1,0 +1,50 @@
+import type { Logger } from 'pino';
+import { areaOf, type RequestContext } from '../app-context.js';
+import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
+import { writeJson } from '../json-response.js';
+import { isClientGone } from './client-gone.js';
+
+export interface ErrorResponderOptions {
+  readonly logger: Logger;
+  /**
+   * `API-Version` for an `/api` error raised before the request's version was
+   * resolved (401, 413, 415, …): error bodies are the same in every version, so
+   * this names the latest.
+   */
+  readonly apiVersionFallback: string;
+  /** Told about every store failure a request ran into (answered 503): the metrics count them. */
+  readonly onUnavailable?: () => void;
+}
+
+const hasBodyHeaders = (ctx: RequestContext): boolean =>
+  ctx.req.headers['transfer-encoding'] !== undefined || ctx.req.headers['content-length'] !== undefined;
+
+/**
+ * Everything a request's steps throw becomes the JSON error body of DESIGN 4.1.
+ * An unexpected error is logged with its stack and the request id, and answered
+ * with a generic 500: its message may name internals (a driver, a file path).
+ */
+export const errorResponder = (options: ErrorResponderOptions): ((ctx: RequestContext, err: unknown) => void) => {
+  const { logger, apiVersionFallback, onUnavailable } = options;
+  return function errorResponder(ctx, err) {
+    const known = toApiError(err);
+    if (known === undefined && !isClientGone(ctx, err)) {
+      logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
+    } else if (known?.kind === 'unavailable') {
+      onUnavailable?.();
+      // Not a bug, but an operator wants to see outages (DESIGN 8).
+      logger.warn({ request_id: ctx.state.requestId }, 'store unavailable: answered 503');
+    }
+    writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
+  };
+};
+
+/** Answer `apiError`: its status and headers from the error table, the JSON error body. */
+export const writeApiError = (ctx: RequestContext, apiError: ApiError, apiVersionFallback: string): void => {
+  const rule = ERROR_TABLE[apiError.kind];
+  ctx.set({ ...rule.headers, ...apiError.headers });
+  if (areaOf(ctx) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+  // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
+  if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
+  writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));
+};

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Environment } from '@debtkit/core';
+import type { RequestContext } from '../app-context.js';
+import { requestHeader } from '../request-header.js';
+import { securityHeaderSet } from './security-headers.js';
+
+/** A client-supplied id is kept only when it is safe to echo and to log. */
+export const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * Headers on every response (DESIGN 4). They are set before anything else runs
+ * and the error responder never clears headers, so error responses carry them too.
+ * `Vary` is unconditional because any response may be compressed.
+ */
+export const STANDARD_HEADERS: Readonly<Record<string, string>> = {
+  'Cache-Control': 'no-store',
+  'X-Content-Type-Options': 'nosniff',
+  Vary: 'Accept-Encoding',
+};
+
+export interface ResponseHeadersOptions {
+  readonly environment: Environment;
+  readonly generate?: () => string;
+}
+
+/**
+ * The request's id (`ctx.state.requestId`, `X-Request-Id`: the client's when it
+ * is acceptable, else a new UUID) and the standard and security headers, the
+ * fixed ones worked out once.
+ */
+export const responseHeaders = (options: ResponseHeadersOptions): ((ctx: RequestContext) => void) => {
+  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet(options) });
+  const generate = options.generate ?? randomUUID;
+  return function responseHeaders(ctx) {
+    const given = requestHeader(ctx.req, 'x-request-id');
+    const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
+    ctx.state.requestId = id;
+    const { res } = ctx;
+    res.setHeader('X-Request-Id', id);
+    for (const [name, value] of fixed) res.setHeader(name, value);
+  };
+};
