@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -37,14 +38,17 @@ export interface UserScope {
 export const today = (clock: Clock): IsoDate => utcDate(clock.now());
 export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
 
-/** Turn an Option into a `not_found` error. */
+/**
+ * Turn an Option into a `not_found` error. Written out (one promise step)
+ * rather than as `TE.chain(O.match(…))`: every read runs it, and the
+ * combinators' closures and extra promise hops cost more than the store read
+ * itself (DESIGN 9).
+ */
 export const orNotFound =
   (what: string) =>
   <A>(te: TE.TaskEither<DomainError, O.Option<A>>): TE.TaskEither<DomainError, A> =>
-    pipe(
-      te,
-      TE.chain(O.match(() => TE.left(notFound(`${what} not found`)), (a) => TE.right(a))),
-    );
+  () =>
+    te().then((found) => (E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound(`${what} not found`))));
 
 /** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
 export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
