@@ -49,6 +49,8 @@ export interface AppState {
   admin?: boolean;
   /** The path's area, decided once per request by `areaOf`. */
   area?: RouteAuth;
+  /** The parsed JSON body (a plain object), when the request had one (see the JSON body step). */
+  body?: unknown;
   /** The pattern of the route the request's path matched (for metrics and the log line), decided before anything else. */
   route?: string;
 }

@@ -33,12 +33,12 @@ import { versioning } from '@debtkit/core';
 import { authOfPath, type AppContext, type AppDeps, type AppState, type RequestContext, type RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
 import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
-import { compileRouteTable, type RouteMatch, type RouteTable } from './route-table.js';
+import { compileRouteTable, type RouteLookup, type RouteMatch, type RouteTable } from './route-table.js';
 import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
 import { requestTelemetry } from './pipeline/request-telemetry.js';
 import { errorResponder } from './pipeline/error-handler.js';
-import { compression } from './pipeline/compression.js';
+import { compression, mayCompress } from './pipeline/compression.js';
 import { hasBody, jsonBody } from './pipeline/json-body.js';
 import { clientAuth } from './pipeline/client-auth.js';
 import { adminAuth } from './pipeline/admin-auth.js';
@@ -159,53 +159,48 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     return match.route.handler(routed);
   };
 
-  /** Everything after authentication: the body, then the area's own steps, then the handler (or 404/405). */
-  const authenticated = async (ctx: RequestContext, match: RouteMatch | undefined, allowed: ReadonlyArray<string>): Promise<void> => {
+  /**
+   * After the auth-failure limit: the area's authentication (and the client's
+   * rate limit), the body, the area's own steps, then the handler (or 404/405).
+   */
+  const authorized = async (ctx: RequestContext, lookup: RouteLookup): Promise<void> => {
+    const area = ctx.state.area;
+    if (area === 'client') {
+      await authenticateClient(ctx);
+      if (limitClient !== undefined) await limitClient(ctx);
+    } else if (area === 'admin') {
+      await authenticateAdmin(ctx);
+    }
     if (hasBody(ctx.req)) await readBody(ctx);
-    if (ctx.state.area === 'client') {
+    if (lookup.kind === 'unrouted') {
+      if (area === 'client') resolveVersion(ctx);
+      return answerUnrouted(ctx, lookup.allowed);
+    }
+    const { match } = lookup;
+    if (area === 'client') {
       resolveVersion(ctx);
-      if (match !== undefined && ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined) {
+      if (ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined) {
         return underIdempotencyKey(ctx, () => runRoute(ctx, match));
       }
     }
-    if (match === undefined) return answerUnrouted(ctx, allowed);
     return runRoute(ctx, match);
-  };
-
-  /** The area's authentication (and the client's rate limit), then the rest. */
-  const authorized = async (ctx: RequestContext, match: RouteMatch | undefined, allowed: ReadonlyArray<string>): Promise<void> => {
-    switch (ctx.state.area) {
-      case 'client':
-        await authenticateClient(ctx);
-        if (limitClient !== undefined) await limitClient(ctx);
-        break;
-      case 'admin':
-        await authenticateAdmin(ctx);
-        break;
-      case 'none':
-      case undefined:
-        break;
-    }
-    return authenticated(ctx, match, allowed);
   };
 
   return app.use(async function debtkit(ctx) {
     const started = performance.now();
-    const lookup = table.lookup(ctx.method, ctx.path);
-    const match = lookup.kind === 'route' ? lookup.match : undefined;
-    const allowed = lookup.kind === 'route' ? [] : lookup.allowed;
-    const { state } = ctx;
-    state.route = match?.route.path ?? (lookup.kind === 'unrouted' ? lookup.pattern : undefined);
-    const area = (state.area = authOfPath(ctx.path));
+    const { state, path } = ctx;
+    const lookup = table.lookup(ctx.method, path);
+    state.route = lookup.kind === 'route' ? lookup.match.route.path : lookup.pattern;
+    const area = (state.area = authOfPath(path));
     setHeaders(ctx);
     try {
       // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
-      if (limitAuthFailures !== undefined && (area !== 'none' || ctx.path === METRICS_PATH)) {
-        await limitAuthFailures(ctx, () => authorized(ctx, match, allowed));
+      if (limitAuthFailures !== undefined && (area !== 'none' || path === METRICS_PATH)) {
+        await limitAuthFailures(ctx, () => authorized(ctx, lookup));
       } else {
-        await authorized(ctx, match, allowed);
+        await authorized(ctx, lookup);
       }
-      await compress(ctx);
+      if (mayCompress(ctx)) await compress(ctx);
     } catch (err) {
       answerError(ctx, err);
     } finally {

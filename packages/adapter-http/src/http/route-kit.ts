@@ -48,7 +48,7 @@ const orThrow = <A>(result: E.Either<DomainError, A>): A => {
 
 /** The JSON body decoded with `codec`; a request without a body decodes as `{}`. */
 export const decodeBody = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>
-  orThrow(decode(codec, 'request body')(ctx.request.body ?? {}));
+  orThrow(decode(codec, 'request body')(ctx.state.body ?? {}));
 
 /** The query string decoded with `codec` (values are strings; a repeated key is an array). */
 export const decodeQuery = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>

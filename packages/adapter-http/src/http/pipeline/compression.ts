@@ -22,8 +22,17 @@ export interface CompressionOptions {
  * Runs once the handler has answered (errors are not compressed: their bodies
  * are small).
  */
+/** DESIGN 4: bodies under 1 KiB are sent as they are. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+/** Whether `compression` could do anything: a body not known to be under the threshold (checked first, without a promise, on every answer). */
+export const mayCompress = (ctx: RequestContext, thresholdBytes = COMPRESSION_THRESHOLD_BYTES): boolean => {
+  const length = ctx.response.length;
+  return length === undefined || length >= thresholdBytes;
+};
+
 export const compression = (options: CompressionOptions = {}): ((ctx: RequestContext) => Promise<void>) => {
-  const threshold = options.thresholdBytes ?? 1024;
+  const threshold = options.thresholdBytes ?? COMPRESSION_THRESHOLD_BYTES;
   const compressor = compress({
     threshold,
     gzip: {},
@@ -34,8 +43,6 @@ export const compression = (options: CompressionOptions = {}): ((ctx: RequestCon
   // koa-compress is called with the body final: what it would wait for has already run.
   const responded = async (): Promise<void> => undefined;
   return async function compression(ctx) {
-    const length = ctx.response.length;
-    if (length !== undefined && length < threshold) return;
-    await compressor(ctx, responded);
+    if (mayCompress(ctx, threshold)) await compressor(ctx, responded);
   };
 };

@@ -99,7 +99,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestCo
     const client = ctx.state.client;
     if (client === undefined) throw new ApiError('unauthorized', 'A bearer token is required');
     const claimId = randomUUID();
-    const fingerprint = { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.request.body) };
+    const fingerprint = { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.state.body) };
     const claim = await runStore(store.claim({ clientId: client.id, key, fingerprint, claimId, now: clock.now() }));
     switch (claim._tag) {
       case 'mismatch':

@@ -1,4 +1,6 @@
-import { bodyParser } from '@koa/bodyparser';
+import Bourne from '@hapi/bourne';
+import inflate from 'inflation';
+import getRawBody from 'raw-body';
 import type { IncomingMessage } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import type { RequestContext } from '../app-context.js';
@@ -13,7 +15,10 @@ export interface JsonBodyOptions {
 export const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
-/** DESIGN 4.4: the request codings accepted; `inflation` (inside the body parser) decodes them. */
+/** The methods whose body is read. */
+const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** DESIGN 4.4: the request codings accepted; `inflation` decodes them. */
 const CONTENT_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
 
 /**
@@ -52,16 +57,12 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
  * `application/json` (any charset parameter) and a content coding of identity,
  * gzip, deflate or br, or gets 415, before a byte of it is read; a body that does
  * not decode is 400; over the limit (decoded) is 413; anything but a JSON object
- * is 400. The parsed body is on `ctx.request.body` (`undefined` when the request
+ * is 400. The parsed body is on `ctx.state.body` (`undefined` when the request
  * has none). Runs after authentication, so an unauthenticated body is never read,
  * and only for a request that `hasBody`.
  */
 export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { limitBytes } = options;
-  // `jsonStrict: false` lets scalars parse, so `42` gets "must be a JSON object"
-  // rather than a misleading "not valid JSON".
-  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: limitBytes, jsonStrict: false, parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'] });
-  const parsed = async (): Promise<void> => undefined;
   return async function jsonBody(ctx) {
     if (ctx.request.is('application/json') !== 'application/json') {
       throw new ApiError('unsupported_media_type', 'Request bodies must be sent as application/json');
@@ -70,16 +71,29 @@ export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Pr
     if (encoding === undefined) {
       throw new ApiError('unsupported_media_type', 'Content-Encoding must be one of identity, gzip, deflate, br');
     }
-    // The parser reads the header itself: give it the normalised name (`GZIP` → `gzip`).
-    ctx.req.headers['content-encoding'] = encoding;
+    // A GET or HEAD body is not read (nothing would use it).
+    if (!PARSED_METHODS.has(ctx.method)) return;
+    const { req } = ctx;
+    // The inflater reads the header itself: give it the normalised name (`GZIP` → `gzip`).
+    req.headers['content-encoding'] = encoding;
+    let body: unknown;
     try {
-      await parse(ctx, parsed);
+      // raw-body refuses a declared length over the limit before reading, and
+      // counts the decoded bytes against it while reading (a zip bomb stops at 1 MiB).
+      const declared = req.headers['content-length'];
+      const text = await getRawBody(encoding === 'identity' ? req : inflate(req), {
+        limit: limitBytes,
+        encoding: 'utf8',
+        ...(encoding === 'identity' && declared !== undefined ? { length: Number(declared) } : {}),
+      });
+      // `__proto__` keys are refused (prototype poisoning); scalars parse, so `42`
+      // gets "must be a JSON object" rather than a misleading "not valid JSON".
+      // A chunked request with zero bytes has no body after all.
+      body = text === '' ? undefined : Bourne.parse(text, { protoAction: 'error' });
     } catch (err) {
       throw toBodyError(ctx, err);
     }
-    const body = ctx.request.body;
-    // A chunked request with zero bytes has no body after all.
-    if (body === '') ctx.request.body = undefined;
-    else if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
+    if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
+    ctx.state.body = body;
   };
 };

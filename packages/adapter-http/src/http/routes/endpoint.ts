@@ -128,7 +128,7 @@ export const decodeRequest = <Q, B, R, P extends string>(
       ? noInput(undefined)
       : e.body !== undefined
         ? decodeBody<B, unknown>(ctx, e.body)
-        : noInput(ctx.request.body === undefined ? NO_FIELDS : decodeBody(ctx, NoFields));
+        : noInput(ctx.state.body === undefined ? NO_FIELDS : decodeBody(ctx, NoFields));
   // Every name in `pathIds` was set just above: the partial record is a whole one.
   return { ids: ids as Record<P, Id>, query, body };
 };
