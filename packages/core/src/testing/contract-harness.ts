@@ -15,6 +15,22 @@ export type StoreFactory = () => Promise<StorePorts>;
 export interface StoreContractOptions {
   /** Runs after each test, before `close()` (e.g. drop the test database). */
   readonly cleanup?: (store: StorePorts) => Promise<void>;
+  /**
+   * Holds the store's next event write (the insert of an appended event, after
+   * its id was taken) until `release()`, so that the event contract can make a
+   * later append land first. Leave it out for a store whose append takes the id
+   * and stores the event in one step (memory): there the case runs without the
+   * overtaking, which cannot happen. Answers undefined where the adapter has
+   * such a window but the test cannot hold it (a real MongoDB): the case is skipped.
+   */
+  readonly holdNextEventWrite?: () => EventWriteHold | undefined;
+}
+
+export interface EventWriteHold {
+  /** Resolves once the write has reached the store and is being held. */
+  readonly held: Promise<void>;
+  /** Let the held write go on. */
+  release(): void;
 }
 
 /**
