@@ -1,9 +1,9 @@
 /**
  * `EventOutbox` on MongoDB: collection `events`, `_id` = the event id, every
  * read scoped to the owning client and to unexpired events. Ids come from
- * `MongoEventSequence`, and `list` answers none above its horizon, so that an
+ * `MongoVisibleSequence`, and `list` answers none above its horizon, so that an
  * event whose insert was overtaken by a later one is never paged past
- * (mongo-event-sequence.ts says why that holds).
+ * (mongo-visible-sequence.ts says why that holds).
  */
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
@@ -11,7 +11,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
-import { MongoEventSequence } from './mongo-event-sequence.js';
+import { MongoVisibleSequence } from './mongo-visible-sequence.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { EventDocument } from './mongo-webhook-documents.js';
 
@@ -20,28 +20,15 @@ const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
 @injectable()
 export class MongoEventOutbox implements EventOutbox {
   private readonly events: MongoRecordCollection<EventRecord>;
-  private readonly sequence: MongoEventSequence;
+  private readonly sequence: MongoVisibleSequence;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
-    this.sequence = new MongoEventSequence(ctx);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.events);
   }
 
   append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
-    return this.events.task(async () => {
-      const id = await this.sequence.begin(event.created_at);
-      let stored: EventRecord;
-      try {
-        stored = await this.events.insert({ ...event, id, fanned_out: false } as EventRecord);
-      } catch (error) {
-        await this.sequence.failed(id, error);
-        throw error;
-      }
-      // The event is stored: the append succeeded. An entry that cannot be removed now
-      // holds later events back from readers until it counts as abandoned; none is skipped.
-      await this.sequence.end(id).catch(() => undefined);
-      return stored;
-    });
+    return this.events.task(() => this.sequence.append(event.created_at, (id) => this.events.insert({ ...event, id, fanned_out: false } as EventRecord)));
   }
 
   get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {

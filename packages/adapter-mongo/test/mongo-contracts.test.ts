@@ -91,7 +91,10 @@ describe(`mongo store (${target})`, () => {
   runStoreContracts('mongo store', () => makeStore(), {
     cleanup: dropDatabase,
     // Only the test server can hold a command; against a real MongoDB that case is skipped.
-    holdNextEventWrite: () => server?.holdNext((command) => command.name === 'insert' && command.body['insert'] === COLLECTIONS.events),
+    holdNextWrite: (of) => {
+      const collection = of === 'event' ? COLLECTIONS.events : COLLECTIONS.webhookDeliveries;
+      return server?.holdNext((command) => command.name === 'insert' && command.body['insert'] === collection);
+    },
   });
   concurrencyContract(
     'mongo store (interleaved)',

@@ -16,17 +16,18 @@ export interface StoreContractOptions {
   /** Runs after each test, before `close()` (e.g. drop the test database). */
   readonly cleanup?: (store: StorePorts) => Promise<void>;
   /**
-   * Holds the store's next event write (the insert of an appended event, after
-   * its id was taken) until `release()`, so that the event contract can make a
-   * later append land first. Leave it out for a store whose append takes the id
-   * and stores the event in one step (memory): there the case runs without the
-   * overtaking, which cannot happen. Answers undefined where the adapter has
-   * such a window but the test cannot hold it (a real MongoDB): the case is skipped.
+   * Holds the store's next write of an event or a webhook delivery (the insert,
+   * after its id was taken) until `release()`, so that the event and delivery
+   * contracts can make a later append land first. Leave it out for a store that
+   * takes the id and stores the record in one step (memory): there those cases
+   * run without the overtaking, which cannot happen. Answers undefined where the
+   * adapter has such a window but the test cannot hold it (a real MongoDB): the
+   * cases are skipped.
    */
-  readonly holdNextEventWrite?: () => EventWriteHold | undefined;
+  readonly holdNextWrite?: (of: 'event' | 'delivery') => WriteHold | undefined;
 }
 
-export interface EventWriteHold {
+export interface WriteHold {
   /** Resolves once the write has reached the store and is being held. */
   readonly held: Promise<void>;
   /** Let the held write go on. */

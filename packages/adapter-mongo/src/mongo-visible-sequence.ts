@@ -1,36 +1,38 @@
 /**
- * Event ids that readers see in id order (DESIGN 7.11: `GET /api/events` pages
- * ascending by id with `starting_after`).
+ * Ids that readers see in id order, for the collections clients page through
+ * while other processes append to them: events (DESIGN 7.11, `GET /api/events`)
+ * and webhook deliveries (`GET /api/webhook_endpoints/{id}/deliveries`), both
+ * ascending by id with `starting_after`.
  *
- * The problem: an append takes its id from the counter, then inserts the event.
- * Two appends can take ids 5 and 6 and insert 6 first; a reader that lists in
- * between sees 6, pages on with `starting_after=6`, and never sees 5.
+ * The problem: an append takes its id from the counter, then inserts the
+ * document. Two appends can take ids 5 and 6 and insert 6 first; a reader that
+ * lists in between sees 6, pages on with `starting_after=6`, and never sees 5.
  *
  * The fix, without transactions (a standalone mongod has none): the counter
- * document of `events` also lists the appends in flight,
- * `{ _id: 'events', seq, appending: [{ id, started_at }] }`. An append takes
+ * document of the collection also lists the appends in flight,
+ * `{ _id: <collection>, seq, appending: [{ id, started_at }] }`. An append takes
  * its id and enters it in `appending` in ONE atomic update (a pipeline update),
- * inserts the event, and only then removes the entry. A reader first reads the
- * counter document, then lists only ids up to the horizon
+ * inserts the document, and only then removes the entry. A reader first reads
+ * the counter document, then lists only ids up to the horizon
  *
  *     min(seq, lowest id still appending − 1)
  *
  * Why that is enough: an id at or below `seq` was taken before the read; if its
- * entry was gone by then, its insert had been acknowledged, so the event is
+ * entry was gone by then, its insert had been acknowledged, so the document is
  * already visible to the list that follows. Ids above `seq` are taken after the
  * read and are left for the next page. So a reader that pages on from the last
- * id it saw never passes an id whose event can still appear.
+ * id it saw never passes an id whose document can still appear.
  *
  * An append that dies between taking its id and removing the entry (a crash, a
- * network failure) would hold every later event back forever; so an entry older
- * than `ABANDONED_APPEND_MS` on the injected clock (`started_at` is the event's
+ * network failure) would hold every later id back forever; so an entry older
+ * than `ABANDONED_APPEND_MS` on the injected clock (`started_at` is the record's
  * `created_at`; readers pass their `now`) no longer counts, and the next append
  * prunes it. That is far beyond the longest an insert can take (the driver gives
- * up after `maxTimeMS` + 1 s), so an abandoned event is one that never landed.
- * When the server answered the insert with an error, nothing can land later and
- * the entry is removed at once.
+ * up after `maxTimeMS` + 1 s), so an abandoned id is one whose document never
+ * landed. When the server answered the insert with an error, nothing can land
+ * later and the entry is removed at once.
  *
- * Processes of an older release take event ids with a plain `$inc` and no
+ * Processes of an older release take these ids with a plain `$inc` and no
  * entry; while such a process still runs, its appends can be skipped as before.
  */
 import * as t from 'io-ts';
@@ -44,24 +46,49 @@ import { StoredDocumentError, isDuplicateKeyError } from './mongo-errors.js';
 /** After this long an append still in flight is treated as abandoned (its id as a gap). */
 export const ABANDONED_APPEND_MS = 60_000;
 
-const Appending = t.type({ id: Id, started_at: t.string });
-const EventCounter = t.type({ seq: Id, appending: t.union([t.undefined, t.array(Appending)]) });
-type EventCounter = t.TypeOf<typeof EventCounter>;
+/** The collections whose ids are handed out this way. */
+export type VisibleSequenceCollection = typeof COLLECTIONS.events | typeof COLLECTIONS.webhookDeliveries;
 
-const decodeCounter = (document: Document): EventCounter => {
-  const decoded = EventCounter.decode(document);
+const Appending = t.type({ id: Id, started_at: t.string });
+const SequenceCounter = t.type({ seq: Id, appending: t.union([t.undefined, t.array(Appending)]) });
+type SequenceCounter = t.TypeOf<typeof SequenceCounter>;
+
+const decodeCounter = (document: Document): SequenceCounter => {
+  const decoded = SequenceCounter.decode(document);
   if (E.isLeft(decoded)) throw new StoredDocumentError(COLLECTIONS.counters, document['_id'], toDetails(decoded.left));
   return decoded.right;
 };
 
-export class MongoEventSequence {
-  constructor(private readonly ctx: MongoContext) {}
+export class MongoVisibleSequence {
+  constructor(
+    private readonly ctx: MongoContext,
+    private readonly collection: VisibleSequenceCollection,
+  ) {}
 
   private get counters() {
     return this.ctx.db.collection<{ _id: string }>(COLLECTIONS.counters);
   }
 
-  /** Take the next event id and enter it as appending, atomically; `startedAt` is the event's `created_at`. */
+  /**
+   * Append one document: take its id (`begin`), `insert` it under that id, end
+   * the append. The insert's failure is the caller's (after `failed`). A failure
+   * to remove the entry is not: the document is stored, and the entry only holds
+   * later ids back from readers until it counts as abandoned; none is skipped.
+   */
+  async append<A>(startedAt: Timestamp, insert: (id: Id) => Promise<A>): Promise<A> {
+    const id = await this.begin(startedAt);
+    let stored: A;
+    try {
+      stored = await insert(id);
+    } catch (error) {
+      await this.failed(id, error);
+      throw error;
+    }
+    await this.end(id).catch(() => undefined);
+    return stored;
+  }
+
+  /** Take the next id and enter it as appending, atomically; `startedAt` is the record's `created_at`. */
   async begin(startedAt: Timestamp): Promise<Id> {
     try {
       return await this.take(startedAt);
@@ -72,9 +99,9 @@ export class MongoEventSequence {
     }
   }
 
-  /** The append of `id` is over: its event is stored, or can never be. */
+  /** The append of `id` is over: its document is stored, or can never be. */
   async end(id: Id): Promise<void> {
-    await this.counters.updateOne({ _id: COLLECTIONS.events }, { $pull: { appending: { id } } }, { maxTimeMS: this.ctx.maxTimeMS });
+    await this.counters.updateOne({ _id: this.collection }, { $pull: { appending: { id } } }, { maxTimeMS: this.ctx.maxTimeMS });
   }
 
   /**
@@ -86,9 +113,9 @@ export class MongoEventSequence {
     if (insertError instanceof MongoServerError) await this.end(id).catch(() => undefined);
   }
 
-  /** The highest event id a reader may list at `now` (see the module comment); 0 before the first event. */
+  /** The highest id a reader may list at `now` (see the module comment); 0 before the first append. */
   async horizon(now: Date): Promise<number> {
-    const document = await this.counters.findOne({ _id: COLLECTIONS.events }, { maxTimeMS: this.ctx.maxTimeMS });
+    const document = await this.counters.findOne({ _id: this.collection }, { maxTimeMS: this.ctx.maxTimeMS });
     if (document === null) return 0;
     const counter = decodeCounter(document);
     const cutoff = now.getTime() - ABANDONED_APPEND_MS;
@@ -102,7 +129,7 @@ export class MongoEventSequence {
   private async take(startedAt: Timestamp): Promise<Id> {
     const cutoff = new Date(Date.parse(startedAt) - ABANDONED_APPEND_MS).toISOString();
     const document = await this.counters.findOneAndUpdate(
-      { _id: COLLECTIONS.events },
+      { _id: this.collection },
       [
         { $set: { seq: { $add: [{ $ifNull: ['$seq', 0] }, 1] } } },
         {
@@ -119,7 +146,7 @@ export class MongoEventSequence {
       ],
       { upsert: true, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
     );
-    if (document === null) throw new Error('counters: the upsert of "events" returned no document');
+    if (document === null) throw new Error(`counters: the upsert of "${this.collection}" returned no document`);
     return decodeCounter(document).seq;
   }
 }

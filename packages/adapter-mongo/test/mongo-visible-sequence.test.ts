@@ -1,5 +1,5 @@
 /**
- * The mongo event outbox's visibility horizon (mongo-event-sequence.ts) beyond
+ * The mongo event outbox's visibility horizon (mongo-visible-sequence.ts) beyond
  * the shared contract: an append that never finishes holds later events back
  * only until it counts as abandoned, on the injected clock; abandoned entries
  * are pruned; a counter an older release wrote goes on where it stopped.
@@ -24,7 +24,7 @@ interface Counter {
   appending?: Array<{ id: number; started_at: string }>;
 }
 
-describe('mongo event sequence: the visibility horizon (wire-protocol test server)', () => {
+describe('mongo visible sequence: the events horizon (wire-protocol test server)', () => {
   let server: WireServer;
   let admin: MongoClient;
   let store: StorePorts;
