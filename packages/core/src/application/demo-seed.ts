@@ -28,7 +28,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { AccountRecord } from '../domain/account.js';
-import type { Client } from '../domain/client.js';
+import type { Client, TokenRecord } from '../domain/client.js';
 import type { DomainError } from '../domain/errors.js';
 import type { PaymentCode } from '../domain/payment-history.js';
 import type { UserRecord } from '../domain/user.js';
@@ -251,14 +251,18 @@ const discardThen = <A>(store: DemoSeedPorts, client: Client, user: UserRecord |
     TE.chain(() => next),
   );
 
-/** The demo the token's hash names, completed; `conflict` if there is none. */
+/** The demo a found token names, completed. */
+const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt)));
+
+/** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
 const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
   pipe(
     store.tokens.findByHash(tokenHash),
     TE.chain(
       O.match(
         () => TE.left<DomainError, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
-        (token) => pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt))),
+        (token) => demoOfToken(store, token, today, createdAt),
       ),
     ),
   );
@@ -310,7 +314,7 @@ export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskE
     TE.chain(
       O.match(
         () => buildAndPublish(store, tokenHash, options, today, createdAt),
-        (token) => pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt))),
+        (token) => demoOfToken(store, token, today, createdAt),
       ),
     ),
   );
