@@ -39,4 +39,8 @@ export class MemoryClientRepository implements ClientRepository {
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
     return lazyRight(() => pageOf(this.byId.values(), page, copyClient));
   }
+
+  delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
+    return lazyRight(() => this.byId.delete(id));
+  }
 }

@@ -1,6 +1,8 @@
 /**
  * `EventOutbox` in memory: events in ascending id order across clients;
- * expired ones are invisible to reads and dropped as new ones arrive.
+ * expired ones are invisible to reads and dropped as new ones arrive. An
+ * append takes its id and stores the event in one step, so events become
+ * visible in id order (what mongo needs an in-flight list for).
  */
 import { injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';

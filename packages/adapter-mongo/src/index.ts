@@ -17,6 +17,7 @@ export * from './mongo-event-outbox.js';
 export * from './mongo-webhook-endpoint-repository.js';
 export * from './mongo-webhook-delivery-repository.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
+export { ABANDONED_APPEND_MS, MongoVisibleSequence } from './mongo-visible-sequence.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
 export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';

@@ -31,4 +31,8 @@ export class MongoClientRepository implements ClientRepository {
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
     return this.clients.task(() => this.clients.findPage({}, page));
   }
+
+  delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
+    return this.clients.task(() => this.clients.deleteOne({ _id: id }));
+  }
 }

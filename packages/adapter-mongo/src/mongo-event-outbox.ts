@@ -1,6 +1,9 @@
 /**
  * `EventOutbox` on MongoDB: collection `events`, `_id` = the event id, every
- * read scoped to the owning client and to unexpired events.
+ * read scoped to the owning client and to unexpired events. Ids come from
+ * `MongoVisibleSequence`, and `list` answers none above its horizon, so that an
+ * event whose insert was overtaken by a later one is never paged past
+ * (mongo-visible-sequence.ts says why that holds).
  */
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
@@ -8,6 +11,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+import { MongoVisibleSequence } from './mongo-visible-sequence.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { EventDocument } from './mongo-webhook-documents.js';
 
@@ -16,13 +20,15 @@ const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
 @injectable()
 export class MongoEventOutbox implements EventOutbox {
   private readonly events: MongoRecordCollection<EventRecord>;
+  private readonly sequence: MongoVisibleSequence;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.events);
   }
 
   append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
-    return this.events.task(async () => this.events.insert({ ...event, id: await this.events.nextId(), fanned_out: false } as EventRecord));
+    return this.events.task(() => this.sequence.append(event.created_at, (id) => this.events.insert({ ...event, id, fanned_out: false } as EventRecord)));
   }
 
   get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {
@@ -30,11 +36,13 @@ export class MongoEventOutbox implements EventOutbox {
   }
 
   list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>> {
-    return this.events.task(() =>
+    return this.events.task(async () =>
       this.events.findPage(
         {
           client_id: clientId,
           ...unexpired(now),
+          // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
+          $and: [{ _id: { $lte: await this.sequence.horizon(now) } }],
           ...(filter.type === undefined ? {} : { type: filter.type }),
           ...(filter.user_id === undefined ? {} : { 'data.user_id': filter.user_id }),
         },

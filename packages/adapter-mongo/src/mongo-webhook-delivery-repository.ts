@@ -3,7 +3,11 @@
  * `_id` = the delivery id, a unique index on (endpoint, event). A claim is one
  * `findOneAndUpdate` that takes the lease only if no unexpired lease is held,
  * so processes sharing the database never send the same attempt at once; the
- * outcome is recorded only under the same lease token.
+ * outcome is recorded only under the same lease token. Ids come from
+ * `MongoVisibleSequence`, and `listForEndpoint` answers none above its horizon,
+ * so a reader paging with `starting_after` never passes a delivery still being
+ * inserted by a fan-out in another process (claims take no cursor: a late
+ * insert is simply claimed later).
  */
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
@@ -26,31 +30,28 @@ import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
+import { MongoVisibleSequence } from './mongo-visible-sequence.js';
 import { WebhookDeliveryDocument } from './mongo-webhook-documents.js';
 
 @injectable()
 export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository {
   private readonly deliveries: MongoRecordCollection<WebhookDeliveryRecord>;
   private readonly raw: Collection<StoredDocument>;
+  private readonly sequence: MongoVisibleSequence;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
     this.deliveries = new MongoRecordCollection(ctx, COLLECTIONS.webhookDeliveries, WebhookDeliveryDocument);
     this.raw = ctx.db.collection(COLLECTIONS.webhookDeliveries);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.webhookDeliveries);
   }
 
   createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void> {
     return this.deliveries.task(async () => {
       for (const d of deliveries) {
         try {
-          await this.deliveries.insert({
-            ...d,
-            id: await this.deliveries.nextId(),
-            status: 'pending',
-            attempts: 0,
-            last_response_status: null,
-            lease_until: null,
-            lease_token: null,
-          });
+          await this.sequence.append(d.created_at, (id) =>
+            this.deliveries.insert({ ...d, id, status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null }),
+          );
         } catch (error) {
           // The pair exists: another fan-out of the same event got there first.
           if (!isDuplicateKeyError(error)) throw error;
@@ -88,8 +89,17 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
   }
 
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
-    return this.deliveries.task(() =>
-      this.deliveries.findPage({ client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page),
+    return this.deliveries.task(async () =>
+      this.deliveries.findPage(
+        {
+          client_id: clientId,
+          endpoint_id: endpointId,
+          expires_at: { $gt: now.toISOString() },
+          // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
+          $and: [{ _id: { $lte: await this.sequence.horizon(now) } }],
+        },
+        page,
+      ),
     );
   }
 

@@ -3,4 +3,4 @@
  * for running the adapter through the real driver without a MongoDB install.
  */
 export { startWireServer } from './wire-server.js';
-export type { WireServer, WireServerOptions } from './wire-server.js';
+export type { CommandHold, CommandSummary, WireServer, WireServerOptions } from './wire-server.js';

@@ -87,6 +87,35 @@ export interface WireServer {
   readonly commands: string[];
   /** One pass of the TTL monitor now (tests need not wait for it); answers how many documents it removed. */
   runTtlMonitor(): number;
+  /**
+   * Hold the next command `match` accepts: it arrives, but runs (atomically, as
+   * every command) only at `release()`. For tests that need a write to land
+   * late without sleeping, e.g. an insert overtaken by a later one. The driver
+   * sends one command at a time per connection, so nothing else on that
+   * connection waits behind it; other connections go on.
+   */
+  holdNext(match: (command: CommandSummary) => boolean): CommandHold;
+}
+
+/** What `holdNext` matches on. */
+export interface CommandSummary {
+  readonly db: string;
+  readonly name: string;
+  readonly body: Document;
+}
+
+export interface CommandHold {
+  /** Resolves when the matching command has arrived and is being held. */
+  readonly held: Promise<void>;
+  /** Run the held command and send its reply (or, if none arrived yet, stop waiting for one). Idempotent. */
+  release(): void;
+}
+
+interface PendingHold {
+  readonly match: (command: CommandSummary) => boolean;
+  readonly arrived: () => void;
+  run: (() => void) | undefined;
+  released: boolean;
 }
 
 const COMMAND_LOG_LIMIT = 10_000;
@@ -99,6 +128,7 @@ export async function startWireServer(options: WireServerOptions = {}): Promise<
 
 class MongoWireServer implements WireServer {
   readonly commands: string[] = [];
+  readonly #holds: PendingHold[] = [];
   readonly #host: string;
   readonly #store = new MemoryStore();
   readonly #cursors = new CursorRegistry();
@@ -120,6 +150,29 @@ class MongoWireServer implements WireServer {
 
   runTtlMonitor(): number {
     return this.#store.expire(this.#now());
+  }
+
+  holdNext(match: (command: CommandSummary) => boolean): CommandHold {
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    const hold: PendingHold = { match, arrived, run: undefined, released: false };
+    this.#holds.push(hold);
+    return {
+      held,
+      release: () => {
+        if (hold.released) return;
+        hold.released = true;
+        const waiting = this.#holds.indexOf(hold);
+        if (waiting >= 0) this.#holds.splice(waiting, 1);
+        hold.run?.();
+      },
+    };
+  }
+
+  /** The waiting hold that takes this command, removed from the waiting list. */
+  #takeHold(command: CommandSummary): PendingHold | undefined {
+    const index = this.#holds.findIndex((hold) => hold.match(command));
+    return index < 0 ? undefined : this.#holds.splice(index, 1)[0];
   }
 
   get port(): number {
@@ -215,12 +268,19 @@ class MongoWireServer implements WireServer {
       body[sequence.identifier] = sequence.documents;
     }
     const db = typeof body['$db'] === 'string' ? body['$db'] : 'admin';
-    const reply = this.#execute(context, db, body, false);
-    // moreToCome from a client (w: 0 writes) means it reads no reply.
-    if ((request.flagBits & OpMsgFlag.moreToCome) !== 0) return;
-    socket.write(
-      this.#encode((reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }), reply),
-    );
+    const respond = (): void => {
+      const reply = this.#execute(context, db, body, false);
+      // moreToCome from a client (w: 0 writes) means it reads no reply.
+      if ((request.flagBits & OpMsgFlag.moreToCome) !== 0 || socket.destroyed) return;
+      socket.write(
+        this.#encode((reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }), reply),
+      );
+    };
+    const hold = this.#holds.length === 0 ? undefined : this.#takeHold({ db, name: commandName(body), body });
+    if (hold === undefined) return respond();
+    // As on a real server, a command that arrived runs even if its connection has closed meanwhile.
+    hold.run = respond;
+    hold.arrived();
   }
 
   #execute(context: CommandContext, db: string, body: Document, legacy: boolean): Document {

@@ -27,7 +27,10 @@ import {
   runStoreContracts,
   concurrencyContract,
   interleavingStore,
+  aSandboxToken,
+  readableTokenHasher,
 } from '@debtkit/core/testing';
+import { seedDemo } from '@debtkit/core';
 import { COLLECTIONS, INDEXES, connectMongoStore } from '../src/index.js';
 import { startWireServer, type WireServer } from '../test-support/index.js';
 
@@ -85,7 +88,14 @@ describe(`mongo store (${target})`, () => {
     if (dbName !== undefined) await admin.db(dbName).dropDatabase();
   };
 
-  runStoreContracts('mongo store', () => makeStore(), { cleanup: dropDatabase });
+  runStoreContracts('mongo store', () => makeStore(), {
+    cleanup: dropDatabase,
+    // Only the test server can hold a command; against a real MongoDB that case is skipped.
+    holdNextWrite: (of) => {
+      const collection = of === 'event' ? COLLECTIONS.events : COLLECTIONS.webhookDeliveries;
+      return server?.holdNext((command) => command.name === 'insert' && command.body['insert'] === collection);
+    },
+  });
   concurrencyContract(
     'mongo store (interleaved)',
     async () => {
@@ -243,6 +253,21 @@ describe(`mongo store (${target})`, () => {
       expect(listed.map((account) => account.id)).to.deep.equal([...ids].sort((x, y) => x - y));
       const later = await expectRight(a.accounts.create(anAccount(anId(1))));
       expectAscending([...listed.map((account) => account.id), later.id]);
+    });
+
+    it('demo seeds racing through both stores on an empty database converge on one demo', async () => {
+      const clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
+      const token = aSandboxToken(77);
+      const seeds = await Promise.all([a, b, a, b].map((store) => settle(seedDemo({ ...store, clock, tokenHasher: readableTokenHasher }, { token }))));
+      const answers = seeds.map((seed) => (E.isRight(seed) ? seed.right : expect.fail(`a racing seed failed: ${JSON.stringify(seed.left)}`)));
+      for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
+      const demo = answers[0]!;
+      expect((await expectRight(b.clients.list({ limit: 10 }))).items).to.deep.equal([demo.client]);
+      expect((await expectRight(a.users.list(demo.client.id, { limit: 10 }))).items).to.deep.equal([demo.user]);
+      expect(await expectRight(b.accounts.listAll(demo.user.id))).to.deep.equal(demo.accounts);
+      expect(await admin.db(dbName).collection(COLLECTIONS.users).countDocuments({})).to.equal(1);
+      expect(await admin.db(dbName).collection(COLLECTIONS.accounts).countDocuments({})).to.equal(demo.accounts.length);
+      expect(await admin.db(dbName).collection(COLLECTIONS.creditScores).countDocuments({})).to.equal(1);
     });
 
     it('a token hash taken through one store is a conflict through the other', async () => {

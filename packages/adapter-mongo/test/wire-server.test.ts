@@ -277,6 +277,25 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     expect(await tokens.countDocuments()).to.equal(2);
   });
 
+  it('holdNext holds one matching command until release, while other connections go on; a release before it arrives cancels the hold', async () => {
+    const docs = client.db('hold').collection<{ _id: number }>('docs');
+    const hold = server.holdNext((command) => command.name === 'insert' && command.body['insert'] === 'docs');
+    const held = docs.insertOne({ _id: 1 });
+    await hold.held;
+    // The held insert has not run: a read (on another pooled connection) and a later insert go on.
+    expect(await docs.find({}).toArray()).to.deep.equal([]);
+    await docs.insertOne({ _id: 2 });
+    expect(await docs.find({}).toArray()).to.deep.equal([{ _id: 2 }]);
+    hold.release();
+    hold.release();
+    expect((await held).insertedId).to.equal(1);
+    expect(await docs.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1 }, { _id: 2 }]);
+    const cancelled = server.holdNext((command) => command.name === 'insert');
+    cancelled.release();
+    await docs.insertOne({ _id: 3 });
+    expect(await docs.countDocuments({})).to.equal(3);
+  });
+
   it('answers an unknown command with CommandNotFound (59)', async () => {
     const error = await rejectionOf(db.command({ fooBar: 1 }));
     expect(error).to.be.instanceOf(MongoServerError).and.to.include({ code: 59, codeName: 'CommandNotFound' });

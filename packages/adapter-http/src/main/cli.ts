@@ -8,11 +8,11 @@
  *
  * Exit status 1 with one line on stderr for a bad configuration or a failed start.
  */
-import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { versioning } from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
-import { HTTP, StartupError, createContainer, resolve, systemClock } from './container.js';
+import { HTTP, StartupError, resolve } from './container.js';
+import { composeContainer } from './composition.js';
 import { startServer, startupLines } from './server.js';
 import { createServerLogger } from './log-destination.js';
 
@@ -66,8 +66,8 @@ const createClient = async (config: Config, args: ReadonlyArray<string>): Promis
   if (config.store === 'memory') {
     return fail('clients create needs a persistent store (DEBTKIT_STORE=mongo): a memory store forgets the client when this command exits');
   }
-  // The same composition as the server (its store, its token use cases); no app and no bureau needed.
-  const { container, close } = await createContainer({ config, logger: pino({ level: 'silent' }), clock: systemClock });
+  // The server's composition path (its store, its token use cases), stopped before the app: no bureau needed.
+  const { container, close } = await composeContainer({ config });
   try {
     const created = await resolve(container, HTTP.ClientAccess).createClient({ name, environment: config.environment, apiVersion: versioning.latest })();
     if (E.isLeft(created)) return fail(`creating the client failed: ${created.left.message}`);

@@ -13,7 +13,7 @@ import { PORTS, type Clock, type StorePorts } from '@debtkit/core';
 import { SandboxCreditBureau } from '@debtkit/adapter-memory';
 import type { AppState, RouteDef } from '../http/app-context.js';
 import { loadConfig, type Config } from './config.js';
-import { HTTP, StartupError, createContainer, resolve, storePortsOf, systemClock, type WebhookRuntimeOptions } from './container.js';
+import { HTTP, StartupError, createContainer, resolve, storePortsOf, systemClock, type DebtkitContainer, type WebhookRuntimeOptions } from './container.js';
 
 export interface ComposeOptions {
   /** Over the defaults of an empty environment (sandbox, memory store, no admin API, no seeding). */
@@ -51,7 +51,19 @@ const defaults = (): Config => {
 export const NO_BUREAU_MESSAGE =
   'DEBTKIT_ENV=production has no credit bureau bound: bind your CreditBureau adapter (compose({ modules })), or set DEBTKIT_BUREAU=sandbox to serve simulated test data';
 
-export const compose = async (options: ComposeOptions = {}): Promise<Composition> => {
+/** What `composeContainer` answers: the container with every binding, nothing resolved yet. */
+export interface ComposedContainer extends DebtkitContainer {
+  readonly config: Config;
+  readonly logger: Logger;
+}
+
+/**
+ * The first half of `compose`: the configuration over the defaults, the store,
+ * and every binding, nothing resolved. On its own for commands that run use
+ * cases without serving (`debtkit clients create`): they need no credit bureau
+ * and no HTTP app, so production without a bureau bound does not stop them.
+ */
+export const composeContainer = async (options: ComposeOptions = {}): Promise<ComposedContainer> => {
   const config: Config = { ...defaults(), ...options.config };
   const logger = options.logger ?? pino({ level: 'silent' });
   const { container, close } = await createContainer({
@@ -63,6 +75,11 @@ export const compose = async (options: ComposeOptions = {}): Promise<Composition
     ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
+  return { config, logger, container, close };
+};
+
+export const compose = async (options: ComposeOptions = {}): Promise<Composition> => {
+  const { config, logger, container, close } = await composeContainer(options);
   try {
     if (!container.isBound(PORTS.CreditBureau)) throw new StartupError(NO_BUREAU_MESSAGE);
     if (config.environment === 'production' && resolve(container, PORTS.CreditBureau) instanceof SandboxCreditBureau) {

@@ -5,20 +5,34 @@
  * start empty.
  *
  * Seeding is idempotent, on any store, so it can run at every start: the demo
- * is found by its token (the hash is unique) and each step creates only what is
- * missing (the user, each account by name, the bureau flow, the first score).
- * A start that died half-way is completed by the next one; a second start adds
- * nothing.
+ * is found by its token (the hash is unique); a second start adds nothing.
+ *
+ * Seeds racing on an empty store (API processes starting at the same instant)
+ * converge on one demo without transactions: a seed that finds no token builds
+ * a whole demo of its own under a new client (user, accounts, bureau flow,
+ * first score), which no request can reach, then publishes it by storing the
+ * token, last. The token's hash is unique, so exactly one seed publishes; a
+ * seed that gets `conflict` there deletes what it built and answers the
+ * published demo. A seed that fails before publishing deletes what it built
+ * too, as far as the store lets it; what a crash leaves behind is a client
+ * without a token (nothing reaches it), and the next start builds the demo anew.
+ * Publishing fails without `conflict` only when its outcome is unknown (the
+ * store went away): nothing is deleted then, since the token may be stored.
+ *
+ * A demo found by its token is completed where it lacks something (a demo an
+ * older release seeded part-way): the user, each account by name, the bureau
+ * flow, the first score. Only that completion is not race-free, and only a
+ * demo published complete by this release never needs it.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { AccountRecord } from '../domain/account.js';
-import type { Client } from '../domain/client.js';
+import type { Client, TokenRecord } from '../domain/client.js';
 import type { DomainError } from '../domain/errors.js';
 import type { PaymentCode } from '../domain/payment-history.js';
 import type { UserRecord } from '../domain/user.js';
-import { addMonths, timestampOf, utcDate, type Cents, type IsoDate, type Timestamp } from '../domain/primitives.js';
+import { addMonths, timestampOf, utcDate, type Cents, type ClientId, type IsoDate, type Timestamp } from '../domain/primitives.js';
 import { creditScoreFields } from '../domain/credit-score.js';
 import { deriveCreditReport } from '../domain/credit-report.js';
 import { initialFlowRecordVersion } from '../domain/bureau-flow.machine.js';
@@ -124,42 +138,29 @@ export interface DemoSeedDeps extends DemoSeedPorts {
   readonly tokenHasher: TokenHasher;
 }
 
-/** The demo client: the one the token's hash names, else a new one with that token. */
-const demoClient = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, createdAt: Timestamp): TE.TaskEither<DomainError, Client> =>
+/** The client a found demo token names. */
+const tokenClient = (store: DemoSeedPorts, clientId: ClientId): TE.TaskEither<DomainError, Client> =>
   pipe(
-    store.tokens.findByHash(tokenHash),
-    TE.chain(
-      O.match(
-        () =>
-          pipe(
-            store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
-            TE.chainFirst((client) => store.tokens.create(client.id, tokenHash, createdAt)),
-          ),
-        (token) =>
-          pipe(
-            store.clients.findById(token.client_id),
-            TE.chain(O.match(() => TE.left<DomainError, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
-          ),
-      ),
-    ),
+    store.clients.findById(clientId),
+    TE.chain(O.match(() => TE.left<DomainError, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
   );
+
+const demoUserFields = (client: Client, createdAt: Timestamp) => ({
+  client_id: client.id,
+  first_name: 'Alex',
+  last_name: 'Rivera',
+  email: 'alex.rivera@example.com',
+  date_of_birth: '1988-04-12' as IsoDate,
+  phone: '+1 555 0100',
+  created_at: createdAt,
+});
 
 const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<DomainError, UserRecord> =>
   pipe(
     store.users.list(client.id, { limit: 1 }),
     TE.chain((page) => {
       const first = page.items[0];
-      return first !== undefined
-        ? TE.right(first)
-        : store.users.create({
-            client_id: client.id,
-            first_name: 'Alex',
-            last_name: 'Rivera',
-            email: 'alex.rivera@example.com',
-            date_of_birth: '1988-04-12' as IsoDate,
-            phone: '+1 555 0100',
-            created_at: createdAt,
-          });
+      return first !== undefined ? TE.right(first) : store.users.create(demoUserFields(client, createdAt));
     }),
   );
 
@@ -177,6 +178,125 @@ const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate
     }),
   );
 
+/** The bureau flow, authenticated, unless the user has one. */
+const demoBureauFlow = (store: DemoSeedPorts, user: UserRecord, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+  pipe(
+    store.bureauFlows.get(user.id),
+    TE.chain(
+      O.match(
+        () =>
+          pipe(
+            store.bureauFlows.save(user.id, initialFlowRecordVersion, { _tag: 'authenticated' }, createdAt),
+            // Another seed completing the same demo stored it first: as good.
+            TE.map((): void => undefined),
+            TE.orElse((e): TE.TaskEither<DomainError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
+          ),
+        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+      ),
+    ),
+  );
+
+/** The first credit score, from the accounts, unless the user has one. */
+const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+  pipe(
+    store.creditScores.latest(user.id),
+    TE.chain(
+      O.match(
+        () =>
+          pipe(
+            store.creditScores.add({
+              ...creditScoreFields(deriveCreditReport(accounts, today), today, user.last_name, null),
+              user_id: user.id,
+              created_at: createdAt,
+            }),
+            TE.map((): void => undefined),
+          ),
+        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+      ),
+    ),
+  );
+
+/** Complete the demo of `client` where it lacks something, and answer it. */
+const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    TE.Do,
+    TE.bind('client', () => TE.right(client)),
+    TE.bind('user', () => demoUser(store, client, createdAt)),
+    TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
+    TE.chainFirst(({ user }) => demoBureauFlow(store, user, createdAt)),
+    TE.chainFirst(({ user, accounts }) => demoScore(store, user, accounts, today, createdAt)),
+  );
+
+/** Delete a demo this seed built and did not publish: the user's records, the user, the client. */
+const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<DomainError, void> =>
+  pipe(
+    user === undefined
+      ? TE.right<DomainError, unknown>(undefined)
+      : pipe(
+          store.users.beginDelete(client.id, user.id),
+          TE.chain(() => store.creditScores.deleteAllForUser(user.id)),
+          TE.chain(() => store.bureauFlows.deleteForUser(user.id)),
+          TE.chain(() => store.accounts.deleteAllForUser(user.id)),
+          TE.chain(() => store.users.delete(client.id, user.id)),
+        ),
+    TE.chain(() => store.clients.delete(client.id)),
+    TE.map((): void => undefined),
+  );
+
+/** Discard what was built (a failing discard leaves only what no request reaches), then answer `next`. */
+const discardThen = <A>(store: DemoSeedPorts, client: Client, user: UserRecord | undefined, next: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+  pipe(
+    discard(store, client, user),
+    TE.orElse(() => TE.right<DomainError, void>(undefined)),
+    TE.chain(() => next),
+  );
+
+/** The demo a found token names, completed. */
+const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt)));
+
+/** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
+const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    store.tokens.findByHash(tokenHash),
+    TE.chain(
+      O.match(
+        () => TE.left<DomainError, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
+        (token) => demoOfToken(store, token, today, createdAt),
+      ),
+    ),
+  );
+
+/** Build a whole demo under a new client, then publish it by storing the token (see the module comment). */
+const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
+    TE.chain((client) =>
+      pipe(
+        store.users.create(demoUserFields(client, createdAt)),
+        TE.orElse((e) => discardThen(store, client, undefined, TE.left<DomainError, UserRecord>(e))),
+        TE.chain((user) =>
+          pipe(
+            TE.sequenceSeqArray(demoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+            TE.chainFirst(() => demoBureauFlow(store, user, createdAt)),
+            TE.chainFirst((accounts) => demoScore(store, user, accounts, today, createdAt)),
+            TE.orElse((e) => discardThen(store, client, user, TE.left<DomainError, ReadonlyArray<AccountRecord>>(e))),
+            TE.chain((accounts) =>
+              pipe(
+                store.tokens.create(client.id, tokenHash, createdAt),
+                TE.map((): DemoSeed => ({ client, user, accounts })),
+                TE.orElse((e) =>
+                  // Another seed published first: undo ours and answer theirs. Any other failure may have stored the token: keep everything.
+                  e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt)) : TE.left(e),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+
 /**
  * Seed the demo client, its token, user 1, the accounts, a completed bureau
  * authentication and a first credit score; each only if it is not there yet.
@@ -188,45 +308,13 @@ export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskE
   const now = deps.clock.now();
   const today = utcDate(now);
   const createdAt = timestampOf(now);
+  const tokenHash = deps.tokenHasher.hash(options.token);
   return pipe(
-    TE.Do,
-    TE.bind('client', () => demoClient(store, deps.tokenHasher.hash(options.token), options, createdAt)),
-    TE.bind('user', ({ client }) => demoUser(store, client, createdAt)),
-    TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
-    TE.chainFirst(({ user }) =>
-      pipe(
-        store.bureauFlows.get(user.id),
-        TE.chain(
-          O.match(
-            () =>
-              pipe(
-                store.bureauFlows.save(user.id, initialFlowRecordVersion, { _tag: 'authenticated' }, createdAt),
-                // Another process seeding at the same moment stored it first: as good.
-                TE.map((): void => undefined),
-                TE.orElse((e): TE.TaskEither<DomainError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
-              ),
-            (): TE.TaskEither<DomainError, void> => TE.right(undefined),
-          ),
-        ),
-      ),
-    ),
-    TE.chainFirst(({ user, accounts }) =>
-      pipe(
-        store.creditScores.latest(user.id),
-        TE.chain(
-          O.match(
-            () =>
-              pipe(
-                store.creditScores.add({
-                  ...creditScoreFields(deriveCreditReport(accounts, today), today, user.last_name, null),
-                  user_id: user.id,
-                  created_at: createdAt,
-                }),
-                TE.map((): void => undefined),
-              ),
-            (): TE.TaskEither<DomainError, void> => TE.right(undefined),
-          ),
-        ),
+    store.tokens.findByHash(tokenHash),
+    TE.chain(
+      O.match(
+        () => buildAndPublish(store, tokenHash, options, today, createdAt),
+        (token) => demoOfToken(store, token, today, createdAt),
       ),
     ),
   );

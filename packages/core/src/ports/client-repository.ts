@@ -16,4 +16,9 @@ export interface ClientRepository {
   create(client: NewClient): TE.TaskEither<DomainError, Client>;
   findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>>;
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>>;
+  /**
+   * Remove the client document only; false when there is none. For a client
+   * that nothing refers to yet (a demo seed that lost its race undoes its own).
+   */
+  delete(id: ClientId): TE.TaskEither<DomainError, boolean>;
 }

@@ -30,7 +30,12 @@ export interface EventOutbox {
   /** Store a new event with the next id (ids ascend), not yet fanned out. */
   append(event: NewEvent): TE.TaskEither<DomainError, EventRecord>;
   get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>>;
-  /** The client's events ascending by id, filtered. */
+  /**
+   * The client's events ascending by id, filtered. Paging on with
+   * `startingAfter` = the last id seen never skips an event: an event whose
+   * append is still under way keeps every later id out of the answer until it
+   * is stored (an adapter may give up on an append that died after a bound it documents).
+   */
   list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
   /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
   pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;

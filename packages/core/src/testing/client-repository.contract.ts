@@ -21,6 +21,15 @@ export function clientRepositoryContract(name: string, makeStore: StoreFactory, 
       expect(found).to.deep.equal(created);
     });
 
+    it('delete removes the one client (true), then finds none (false); the others stay', async () => {
+      const a = await expectRight(store().clients.create(aClient({ name: 'A' })));
+      const b = await expectRight(store().clients.create(aClient({ name: 'B' })));
+      expect(await expectRight(store().clients.delete(a.id))).to.equal(true);
+      await expectNone(store().clients.findById(a.id));
+      expect(await expectRight(store().clients.delete(a.id))).to.equal(false);
+      expect((await expectRight(store().clients.list({ limit: 10 }))).items).to.deep.equal([b]);
+    });
+
     it('findById of an unknown id → none', async () => {
       await expectNone(store().clients.findById(anId(1)));
       const created = await expectRight(store().clients.create(aClient()));

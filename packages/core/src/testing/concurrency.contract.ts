@@ -17,6 +17,7 @@ import type { UserScope } from '../application/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
 import { aClient, aUser, anAccount, anId, cents } from './record-mothers.js';
 import { sequentialSecrets } from './test-secrets.js';
+import { demoSeedConcurrencyContract } from './demo-seed.contract.js';
 
 const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
 
@@ -219,4 +220,5 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect(await expectRight(s.accounts.deleteAllForUser(scope.userId)), 'orphan accounts').to.equal(0);
     });
   });
+  demoSeedConcurrencyContract(name, makeStore, opts);
 }

@@ -15,6 +15,23 @@ export type StoreFactory = () => Promise<StorePorts>;
 export interface StoreContractOptions {
   /** Runs after each test, before `close()` (e.g. drop the test database). */
   readonly cleanup?: (store: StorePorts) => Promise<void>;
+  /**
+   * Holds the store's next write of an event or a webhook delivery (the insert,
+   * after its id was taken) until `release()`, so that the event and delivery
+   * contracts can make a later append land first. Leave it out for a store that
+   * takes the id and stores the record in one step (memory): there those cases
+   * run without the overtaking, which cannot happen. Answers undefined where the
+   * adapter has such a window but the test cannot hold it (a real MongoDB): the
+   * cases are skipped.
+   */
+  readonly holdNextWrite?: (of: 'event' | 'delivery') => WriteHold | undefined;
+}
+
+export interface WriteHold {
+  /** Resolves once the write has reached the store and is being held. */
+  readonly held: Promise<void>;
+  /** Let the held write go on. */
+  release(): void;
 }
 
 /**

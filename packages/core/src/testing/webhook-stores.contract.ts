@@ -100,6 +100,31 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(idsOf(both.items)).to.deep.equal([mine[4]!.id]);
     });
 
+    it('paging with starting_after never skips an event whose write was overtaken by a later append', async function () {
+      const first = await expectRight(store().events.append(anEvent(CLIENT)));
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0))).items)).to.deep.equal([first.id]);
+      const hold = opts.holdNextWrite?.('event');
+      if (opts.holdNextWrite !== undefined && hold === undefined) this.skip();
+      try {
+        // The slow append takes its id first; its write is then held while a later append is stored in full.
+        const slow = run(store().events.append(anEvent(CLIENT, { type: 'user.deleted' })));
+        await hold?.held;
+        const fast = await expectRight(store().events.append(anEvent(CLIENT, { type: 'account.updated' })));
+        const between = await expectRight(store().events.list(CLIENT, { limit: 10, startingAfter: first.id }, {}, T0));
+        hold?.release();
+        const late = await slow;
+        if (E.isLeft(late)) return expect.fail(`the held append failed: ${JSON.stringify(late.left)}`);
+        expect(late.right.id).to.be.lessThan(fast.id);
+        // A reader that saw `between` pages on from the last event it saw: together it sees every event once, ascending.
+        const lastSeen = between.items.at(-1)?.id ?? first.id;
+        const after = await expectRight(store().events.list(CLIENT, { limit: 10, startingAfter: lastSeen }, {}, T0));
+        expect(idsOf([...between.items, ...after.items])).to.deep.equal([late.right.id, fast.id]);
+      } finally {
+        // A hold left waiting would catch the next test's write.
+        hold?.release();
+      }
+    });
+
     it('retention: an event is answered until it expires (30 days), never after', async () => {
       const event = await expectRight(store().events.append(anEvent(CLIENT)));
       const justBefore = at(EVENT_RETENTION_MS - 1);
@@ -193,6 +218,30 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
         expect(d).to.include({ status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null });
       }
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(OTHER_CLIENT, ENDPOINT, { limit: 10 }, T0))).items).to.deep.equal([]);
+    });
+
+    it('paging deliveries with starting_after never skips one whose write was overtaken by a later fan-out', async function () {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1))]));
+      const [first] = (await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0))).items;
+      const hold = opts.holdNextWrite?.('delivery');
+      if (opts.holdNextWrite !== undefined && hold === undefined) this.skip();
+      try {
+        // Two fan-outs (of events 2 and 3) to one endpoint: the first takes its id, then its write is held.
+        const slow = run(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(2))]));
+        await hold?.held;
+        await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(3))]));
+        const between = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: first!.id }, T0));
+        hold?.release();
+        expect(E.isRight(await slow), 'the held fan-out').to.equal(true);
+        const lastSeen = between.items.at(-1)?.id ?? first!.id;
+        const after = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: lastSeen }, T0));
+        const seen = [...between.items, ...after.items];
+        expectAscendingIds(seen);
+        expect(seen.map((d) => d.event_id)).to.deep.equal([2, 3]);
+      } finally {
+        // A hold left waiting would catch the next test's write.
+        hold?.release();
+      }
     });
 
     it('claimDue takes the soonest due delivery under a lease; nothing not yet due, leased or of a busy endpoint', async () => {
