@@ -131,8 +131,8 @@ describe('packaging: the published packages, installed outside the workspace', f
 
   it('typechecks a strict NodeNext consumer and the examples against the installed types', async () => {
     // Full checking (no skipLibCheck) of the consumer and of debtkit's declarations. Errors inside a
-    // third party's declarations are not ours: @koa/router's types import 'koa' without declaring
-    // @types/koa, which only an isolated install like this one exposes.
+    // third party's declarations are not ours (a library's types importing a package it does not
+    // declare, which only an isolated install like this one exposes).
     // tsc emits despite errors, so one run both checks and compiles what the next tests run.
     const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project).then(
       () => '',
