@@ -3,15 +3,27 @@
  * score id. "Latest" and "newest first" are by id, which grows with every add.
  */
 import { inject, injectable } from 'inversify';
-import type * as O from 'fp-ts/lib/Option.js';
+import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { CreditScoreRecord, type CreditScoreRepository, type DomainError, type NewCreditScore, type UserId } from '@debtkit/core';
+import {
+  CreditScoreRecord,
+  type ClientId,
+  type CreditScoreRepository,
+  type DomainError,
+  type NewCreditScore,
+  type OwnedRead,
+  type UserId,
+} from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
-import { MongoRecordCollection } from './mongo-record-collection.js';
+import { MongoRecordCollection, firstRecord } from './mongo-record-collection.js';
+import { visibleUser } from './mongo-user-repository.js';
 
 export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
+
+const NEWEST_FIRST = [{ $sort: { _id: -1 } }];
+const LATEST = [...NEWEST_FIRST, { $limit: 1 }];
 
 @injectable()
 export class MongoCreditScoreRepository implements CreditScoreRepository {
@@ -31,6 +43,15 @@ export class MongoCreditScoreRepository implements CreditScoreRepository {
 
   history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
     return this.scores.task(() => this.scores.findAll({ user_id: userId }, { _id: -1 }));
+  }
+
+  /** One `aggregate` (mongo-record-collection.ts `findOwned`): the user, and its score with the highest id. */
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
+    return this.scores.task(async () => O.map(firstRecord)(await this.scores.findOwned(visibleUser(clientId, userId), {}, LATEST)));
+  }
+
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
+    return this.scores.task(() => this.scores.findOwned(visibleUser(clientId, userId), {}, NEWEST_FIRST));
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
