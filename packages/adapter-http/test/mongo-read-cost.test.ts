@@ -67,15 +67,21 @@ describe('mongo read cost with the token cache warm (driver command monitoring, 
     expect((await request.get(`${user}/credit_scores`).set(auth)).status).to.equal(200);
     const cold = seen.splice(0);
     expect(cold.map((c) => c.collection)).to.include.members(['tokens', 'clients']);
+    // A plan to read (a write: before the counting starts).
+    const plan = await request.post(`${user}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 400_000 });
+    expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
 
     const reads: ReadonlyArray<{ path: string; status: number; code?: string; message?: string }> = [
       { path: `${user}/credit_scores`, status: 200 },
       { path: `${user}/credit_scores/history`, status: 200 },
       { path: `${user}/accounts/${account.id}`, status: 200 },
       { path: `${user}/accounts?limit=2`, status: 200 },
+      { path: `${user}/payment_plans/${String(plan.body.id)}`, status: 200 },
+      { path: `${user}/payment_plans`, status: 200 },
       // Misses cost the same one command: the aggregate tells a missing user from a missing resource.
       { path: `${user}/accounts/999999`, status: 404, code: 'not_found', message: 'Account not found' },
       { path: '/api/users/999999/credit_scores', status: 404, code: 'not_found', message: 'User not found' },
+      { path: `${user}/payment_plans/999999`, status: 404, code: 'not_found', message: 'Payment plan not found' },
     ];
     const N = 3;
     for (const read of reads) {

@@ -25,7 +25,7 @@ import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repos
  *   const client = await store.clients.create({ name: 'Demo', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  */
 export const createMemoryStore = (): StorePorts => {
-  // The owned reads of accounts and scores check the user through this store's users.
+  // The owned reads of accounts, scores and plans check the user through this store's users.
   const users = new MemoryUserRepository();
   return {
     clients: new MemoryClientRepository(),
@@ -34,7 +34,7 @@ export const createMemoryStore = (): StorePorts => {
     accounts: new MemoryAccountRepository(users),
     creditScores: new MemoryCreditScoreRepository(users),
     bureauFlows: new MemoryBureauFlowRepository(),
-    paymentPlans: new MemoryPaymentPlanRepository(),
+    paymentPlans: new MemoryPaymentPlanRepository(users),
     planPayments: new MemoryPlanPaymentRepository(),
     content: new MemoryContentRepository(),
     health: new MemoryStoreHealth(),

@@ -1,6 +1,6 @@
 /**
- * Contract of the owned reads (ports/owned-read.ts) of `CreditScoreRepository`
- * and `AccountRepository`: run against every store adapter. An owned read
+ * Contract of the owned reads (ports/owned-read.ts) of `CreditScoreRepository`,
+ * `AccountRepository` and `PaymentPlanRepository`: run against every store adapter. An owned read
  * checks the user exactly as `UserRepository.get` does, in the same read, so
  * each test sets up real users; `none` = the client has no such user (missing,
  * another client's, or being deleted), `some` = what the user owns.
@@ -15,7 +15,7 @@ import type { OwnedRead } from '../ports/owned-read.js';
 import type { StorePorts } from '../ports/tokens.js';
 import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshStore } from './contract-harness.js';
 import { itPagesAscendingById } from './paging.contract.js';
-import { aCreditScore, aUser, anAccount, anId, isoDate } from './record-mothers.js';
+import { aCreditScore, aPaymentPlan, aUser, anAccount, anId, isoDate } from './record-mothers.js';
 
 const CLIENT = anId(1);
 const OTHER_CLIENT = anId(2);
@@ -167,6 +167,47 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
           createOther: async (s) => (await expectRight(s.accounts.create(anAccount((await ownersOf(s)).other.id)))).id,
           list: async (s, page) => expectOwned(s.accounts.listOwned(CLIENT, (await ownersOf(s)).mine.id, page, {})),
         });
+      });
+    });
+
+    describe('PaymentPlanRepository getOwned / listOwned', () => {
+      it('the user\'s plan and plans, exactly as get and list read them', async () => {
+        const user = await aStoredUser();
+        const first = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
+        const second = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id, { strategy: 'snowball' })));
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, second.id))).to.deep.equal(O.some(second));
+        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 1 }))).to.deep.equal({ items: [first], hasMore: true });
+        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 1, startingAfter: first.id }))).to.deep.equal({
+          items: [second],
+          hasMore: false,
+        });
+      });
+
+      it('a plan being deleted, an unknown one or another user\'s: some(none), and not listed', async () => {
+        const user = await aStoredUser();
+        const other = await aStoredUser();
+        const kept = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
+        const going = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
+        const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(other.id)));
+        await expectSome(store().paymentPlans.beginDelete(user.id, going.id));
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, going.id))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }))).to.deep.equal({ items: [kept], hasMore: false });
+      });
+
+      it('tenant isolation, no such user, a user being deleted: none', async () => {
+        const theirs = await aStoredUser(OTHER_CLIENT);
+        const theirPlan = await expectRight(store().paymentPlans.create(aPaymentPlan(theirs.id)));
+        await expectNoUser(store().paymentPlans.getOwned(CLIENT, theirs.id, theirPlan.id));
+        await expectNoUser(store().paymentPlans.listOwned(CLIENT, theirs.id, { limit: 20 }));
+        const orphan = await expectRight(store().paymentPlans.create(aPaymentPlan(NO_USER)));
+        await expectNoUser(store().paymentPlans.getOwned(CLIENT, NO_USER, orphan.id));
+        const user = await aStoredUser();
+        const plan = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
+        await expectSome(store().users.beginDelete(CLIENT, user.id));
+        await expectNoUser(store().paymentPlans.getOwned(CLIENT, user.id, plan.id));
+        await expectNoUser(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }));
       });
     });
   });
