@@ -109,10 +109,12 @@ export class MongoRecordCollection<A> {
    * collection's documents of that user that match `match`, in the order and
    * number `stages` say. `none` when no user matched, else the records.
    *
-   * The sub-pipeline joins with `let` + `$expr: {$eq}` (MongoDB 5.0+ serves
-   * that equality from the `user_id` index); `match` holds only constants, so
-   * it is an ordinary indexed filter. `$unwind` right after the `$lookup` (which
-   * the server folds into it) hands out one result per document, so no result
+   * The sub-pipeline joins with `let` + `$expr: {$eq}` (MongoDB 3.6+; an
+   * equality in `$expr` is served from the `(user_id, _id)` index), not the
+   * `localField` + `pipeline` form, which needs MongoDB 5.0 (the README promises
+   * 4.4+); `match` holds only constants, so it is an ordinary filter. `$unwind`
+   * right after the `$lookup` (which the server folds into it) hands out one
+   * result per document, so no result
    * nears the 16 MiB document limit however many the user has; a user with none
    * still gives one result (`preserveNullAndEmptyArrays`), which tells "no user"
    * from "nothing owned". `batchSize` lets a caller that knows the most it can
