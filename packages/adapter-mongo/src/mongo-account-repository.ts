@@ -27,7 +27,7 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
-import { MongoRecordCollection, firstRecord, pageOfRecords, setOf } from './mongo-record-collection.js';
+import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-user-repository.js';
 
 export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
@@ -66,18 +66,14 @@ export class MongoAccountRepository implements AccountRepository {
     return this.accounts.task(() => this.accounts.findPage(listFilter(userId, filter), page));
   }
 
-  /** One `aggregate` (mongo-record-collection.ts `findOwned`): the user, and its account with that id. */
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its account with that id. */
   getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
-    return this.accounts.task(async () => O.map(firstRecord)(await this.accounts.findOwned(visibleUser(clientId, userId), { _id: accountId }, [])));
+    return this.accounts.task(() => this.accounts.findOwnedOne(visibleUser(clientId, userId), { _id: accountId }));
   }
 
-  /** One `aggregate`: the user, and `limit + 1` of its accounts (so `hasMore` is exact, as in `list`), all in the first reply. */
+  /** One `aggregate`: the user, and one page of its accounts (`findOwnedPage`). */
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>> {
-    const after = page.startingAfter === undefined ? {} : { _id: { $gt: page.startingAfter } };
-    const stages = [{ $sort: { _id: 1 } }, { $limit: page.limit + 1 }];
-    return this.accounts.task(async () =>
-      O.map(pageOfRecords(page.limit))(await this.accounts.findOwned(visibleUser(clientId, userId), { ...filterOf(filter), ...after }, stages, page.limit + 1)),
-    );
+    return this.accounts.task(() => this.accounts.findOwnedPage(visibleUser(clientId, userId), filterOf(filter), page));
   }
 
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {

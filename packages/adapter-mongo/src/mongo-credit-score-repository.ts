@@ -3,7 +3,7 @@
  * score id. "Latest" and "newest first" are by id, which grows with every add.
  */
 import { inject, injectable } from 'inversify';
-import * as O from 'fp-ts/lib/Option.js';
+import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   CreditScoreRecord,
@@ -17,13 +17,10 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
-import { MongoRecordCollection, firstRecord } from './mongo-record-collection.js';
+import { MongoRecordCollection } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-user-repository.js';
 
 export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
-
-const NEWEST_FIRST = [{ $sort: { _id: -1 } }];
-const LATEST = [...NEWEST_FIRST, { $limit: 1 }];
 
 @injectable()
 export class MongoCreditScoreRepository implements CreditScoreRepository {
@@ -45,13 +42,13 @@ export class MongoCreditScoreRepository implements CreditScoreRepository {
     return this.scores.task(() => this.scores.findAll({ user_id: userId }, { _id: -1 }));
   }
 
-  /** One `aggregate` (mongo-record-collection.ts `findOwned`): the user, and its score with the highest id. */
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its score with the highest id. */
   latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
-    return this.scores.task(async () => O.map(firstRecord)(await this.scores.findOwned(visibleUser(clientId, userId), {}, LATEST)));
+    return this.scores.task(() => this.scores.findOwnedOne(visibleUser(clientId, userId), {}, { _id: -1 }));
   }
 
   historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
-    return this.scores.task(() => this.scores.findOwned(visibleUser(clientId, userId), {}, NEWEST_FIRST));
+    return this.scores.task(() => this.scores.findOwned(visibleUser(clientId, userId), {}, [{ $sort: { _id: -1 } }]));
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {

@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import { inject, injectable } from 'inversify';
-import * as O from 'fp-ts/lib/Option.js';
+import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PaymentPlanRecord,
@@ -22,7 +22,7 @@ import {
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
-import { MongoRecordCollection, NOT_DELETING, firstRecord, pageOfRecords } from './mongo-record-collection.js';
+import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-user-repository.js';
 
 /**
@@ -68,18 +68,14 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     return this.plans.task(() => this.plans.findPage({ user_id: userId, ...NOT_DELETING }, page));
   }
 
-  /** One `aggregate` (mongo-record-collection.ts `findOwned`): the user, and its plan with that id unless it is being deleted. */
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its plan with that id unless it is being deleted. */
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
-    return this.plans.task(async () => O.map(firstRecord)(await this.plans.findOwned(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }, [])));
+    return this.plans.task(() => this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }));
   }
 
-  /** One `aggregate`: the user, and `limit + 1` of its plans not being deleted (so `hasMore` is exact), all in the first reply. */
+  /** One `aggregate`: the user, and one page of its plans not being deleted (`findOwnedPage`). */
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>> {
-    const after = page.startingAfter === undefined ? {} : { _id: { $gt: page.startingAfter } };
-    const stages = [{ $sort: { _id: 1 } }, { $limit: page.limit + 1 }];
-    return this.plans.task(async () =>
-      O.map(pageOfRecords(page.limit))(await this.plans.findOwned(visibleUser(clientId, userId), { ...NOT_DELETING, ...after }, stages, page.limit + 1)),
-    );
+    return this.plans.task(() => this.plans.findOwnedPage(visibleUser(clientId, userId), NOT_DELETING, page));
   }
 
   beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {

@@ -43,14 +43,6 @@ export const setOf = (patch: object): Document => {
   return set;
 };
 
-/** The one record a read of at most one found, if any. */
-export const firstRecord = <A>(records: ReadonlyArray<A>): O.Option<A> => O.fromNullable(records[0]);
-
-/** A page of `limit` from the `limit + 1` records read for it: the one past the page only says there are more. */
-export const pageOfRecords =
-  (limit: number) =>
-  <A>(records: ReadonlyArray<A>): Page<A> => ({ items: records.slice(0, limit), hasMore: records.length > limit });
-
 export class MongoRecordCollection<A> {
   private readonly collection: Collection<StoredDocument>;
 
@@ -144,6 +136,24 @@ export class MongoRecordCollection<A> {
       if (owned !== undefined) records.push(this.codec.decode(owned));
     }
     return O.some(records);
+  }
+
+  /** `findOne` as an owned read: the user, and its first document in `sort` order that matches `match`. `none` when no user matched. */
+  async findOwnedOne(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, sort?: Sort): Promise<O.Option<O.Option<A>>> {
+    const found = await this.findOwned(owner, match, sort === undefined ? [{ $limit: 1 }] : [{ $sort: sort }, { $limit: 1 }]);
+    return O.map((records: A[]) => O.fromNullable(records[0]))(found);
+  }
+
+  /**
+   * `findPage` as an owned read: the user, and one page of its documents that
+   * match `match` (`limit + 1` read so that `hasMore` is exact, all in the
+   * first reply). `none` when no user matched.
+   */
+  async findOwnedPage(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, page: PageRequest): Promise<O.Option<Page<A>>> {
+    const scoped = page.startingAfter === undefined ? match : { ...match, _id: { $gt: page.startingAfter } };
+    const read = page.limit + 1;
+    const found = await this.findOwned(owner, scoped, [{ $sort: { _id: 1 } }, { $limit: read }], read);
+    return O.map((records: A[]): Page<A> => ({ items: records.slice(0, page.limit), hasMore: records.length > page.limit }))(found);
   }
 
   /** `$set` the patch's defined fields on the one match; the record after the update, or none. */
