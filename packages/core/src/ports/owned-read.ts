@@ -12,7 +12,18 @@
  * (`beginDelete`, DESIGN 4.5) are all `none`. So nothing about deletes changes:
  * once a delete has marked the user, its records are not found through it even
  * while they are still being removed (or when the delete failed part-way and is
- * to be repeated), exactly as when the user was read first on its own.
+ * to be repeated), exactly as when the user was read first on its own. The
+ * user and its records are not read as one snapshot (nor were the two reads
+ * before): a read that overlaps a delete may find the user and then some of its
+ * records, an answer from before the delete; once the delete has marked the
+ * user nothing is found through it, so a record a racing creation wrote after
+ * the delete had answered (and is about to undo, race-guards.ts) is not served.
+ *
+ * Why not a `client_id` copied onto every record instead, read with one find?
+ * That read could not see the user's deleting marker: a user whose delete has
+ * begun or failed part-way would 404 while its accounts and scores still
+ * answered 200, and every stored record would need the owner's client copied
+ * in (and migrated).
  */
 import type * as O from 'fp-ts/lib/Option.js';
 
