@@ -123,6 +123,17 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectSome(store().accounts.get(user.id, account.id)), 'the account is still stored').to.deep.equal(account);
       });
 
+      it('a record written after its user was deleted (a creation that lost the race, before its undo) is not served', async () => {
+        const user = await aStoredUser();
+        await expectSome(store().users.beginDelete(CLIENT, user.id));
+        expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
+        const late = await expectRight(store().accounts.create(anAccount(user.id)));
+        await expectRight(store().creditScores.add(aCreditScore(user.id)));
+        await expectNoUser(store().accounts.getOwned(CLIENT, user.id, late.id));
+        await expectNoUser(store().accounts.listOwned(CLIENT, user.id, { limit: 20 }, {}));
+        await expectNoUser(store().creditScores.latestOwned(CLIENT, user.id));
+      });
+
       it('listOwned filters by type and status and pages the matches, exactly as list does', async () => {
         const user = await aStoredUser();
         const create = (o: Parameters<typeof anAccount>[1]) => expectRight(store().accounts.create(anAccount(user.id, o)));
