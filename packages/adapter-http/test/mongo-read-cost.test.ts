@@ -4,10 +4,12 @@
  * wire-protocol test server's own command log for everything the process
  * sends (the rate-limit counters use a connection of their own).
  *
- * With the token cache warm, `GET /api/users/:id/credit_scores` asks the store
- * nothing about the token or the client. It does cost two finds: the user (the
- * scope check: this client owns this user) and the score. The per-client rate
- * limit on mongo adds one command on the counters collection.
+ * With the token cache warm, a user-scoped GET asks the store nothing about
+ * the token or the client, and costs one command for the resource: an
+ * `aggregate` on `users` that checks this client owns the user and `$lookup`s
+ * what is asked for (core's ports/owned-read.ts), whether it is found or
+ * which of the two is missing. The per-client rate limit on mongo adds one
+ * command on the counters collection.
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
@@ -36,7 +38,7 @@ describe('mongo read cost with the token cache warm (driver command monitoring, 
     await server.stop();
   });
 
-  it('GET credit score: no token or client lookup, one find for the user scope and one for the score; the mongo rate limit adds one', async () => {
+  it('user-scoped GETs: no token or client lookup, one aggregate on users per request (hit or miss); the mongo rate limit adds one', async () => {
     const dbName = `debtkit_read_cost_${process.pid}`;
     const ctx = await openMongoContext(`${server.url}?monitorCommands=true`, { dbName, serverSelectionTimeoutMS: 2000 });
     const store = mongoStorePorts(ctx);
@@ -51,7 +53,9 @@ describe('mongo read cost with the token cache warm (driver command monitoring, 
     const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token })();
     if (E.isLeft(seeded)) throw new Error(seeded.left.message);
     const request = supertest(composition.app.callback());
-    const path = `/api/users/${seeded.right.user.id}/credit_scores`;
+    const user = `/api/users/${seeded.right.user.id}`;
+    const account = seeded.right.accounts[0];
+    if (account === undefined) throw new Error('the demo seed links no account');
     const auth = { Authorization: `Bearer ${token}` };
 
     const seen: Array<{ name: string; collection: unknown }> = [];
@@ -60,20 +64,41 @@ describe('mongo read cost with the token cache warm (driver command monitoring, 
     });
 
     // The first request looks the token up (and fills the cache).
-    expect((await request.get(path).set(auth)).status).to.equal(200);
+    expect((await request.get(`${user}/credit_scores`).set(auth)).status).to.equal(200);
     const cold = seen.splice(0);
     expect(cold.map((c) => c.collection)).to.include.members(['tokens', 'clients']);
+    // A plan to read (a write: before the counting starts).
+    const plan = await request.post(`${user}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 400_000 });
+    expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
 
-    server.commands.length = 0;
-    const N = 5;
-    for (let i = 0; i < N; i++) expect((await request.get(path).set(auth)).status).to.equal(200);
-    const warm = seen.splice(0);
-    const all = server.commands.filter((name) => !UPKEEP.has(name));
+    const reads: ReadonlyArray<{ path: string; status: number; code?: string; message?: string }> = [
+      { path: `${user}/credit_scores`, status: 200 },
+      { path: `${user}/credit_scores/history`, status: 200 },
+      { path: `${user}/accounts/${account.id}`, status: 200 },
+      { path: `${user}/accounts?limit=2`, status: 200 },
+      { path: `${user}/payment_plans/${String(plan.body.id)}`, status: 200 },
+      { path: `${user}/payment_plans`, status: 200 },
+      // Misses cost the same one command: the aggregate tells a missing user from a missing resource.
+      { path: `${user}/accounts/999999`, status: 404, code: 'not_found', message: 'Account not found' },
+      { path: '/api/users/999999/credit_scores', status: 404, code: 'not_found', message: 'User not found' },
+      { path: `${user}/payment_plans/999999`, status: 404, code: 'not_found', message: 'Payment plan not found' },
+    ];
+    const N = 3;
+    for (const read of reads) {
+      seen.length = 0;
+      server.commands.length = 0;
+      for (let i = 0; i < N; i++) {
+        const res = await request.get(read.path).set(auth);
+        expect(res.status, `${read.path}: ${JSON.stringify(res.body)}`).to.equal(read.status);
+        if (read.code !== undefined) expect(res.body.error).to.include({ code: read.code, message: read.message });
+      }
+      const warm = seen.splice(0);
+      const all = server.commands.filter((name) => !UPKEEP.has(name));
 
-    // The store's client: per request, the user (scope) and the score; nothing for the token or client.
-    expect(warm.filter((c) => c.collection === 'tokens' || c.collection === 'clients'), 'token/client lookups').to.deep.equal([]);
-    expect(warm.length / N, `store commands per request: ${JSON.stringify(warm.slice(0, 2))}`).to.equal(2);
-    // Everything the process sent, the rate limiter's connection included: one more per request.
-    expect(all.length / N, `all commands per request: ${JSON.stringify(all.slice(0, 3))}`).to.equal(3);
+      // The store's client: one aggregate on users per request; nothing for the token or the client.
+      expect(warm, `store commands of ${N} × GET ${read.path}`).to.deep.equal(Array.from({ length: N }, () => ({ name: 'aggregate', collection: 'users' })));
+      // Everything the process sent, the rate limiter's connection included: one more per request.
+      expect(all.length / N, `all commands per GET ${read.path}: ${JSON.stringify(all.slice(0, 3))}`).to.equal(2);
+    }
   });
 });

@@ -3,10 +3,10 @@
  * is two map reads and another user's account is unreachable.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { conflict, initialAccountVersion } from '@debtkit/core';
+import { PORTS, conflict, initialAccountVersion } from '@debtkit/core';
 import type {
   AccountFilter,
   AccountPayment,
@@ -15,13 +15,16 @@ import type {
   AccountRecord,
   AccountRepository,
   Cents,
+  ClientId,
   DomainError,
   NewAccount,
+  OwnedRead,
   Page,
   PageRequest,
   UserId,
+  UserRepository,
 } from '@debtkit/core';
-import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf } from './memory-collection.js';
+import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
 
 /** Every field is flat except the history array; copying it is all a detached copy needs. */
 const copyAccount = (a: AccountRecord): AccountRecord => ({ ...a, payments_history: [...a.payments_history] });
@@ -39,6 +42,9 @@ export class MemoryAccountRepository implements AccountRepository {
   /** user → (account id → account), each inner map in ascending id order. */
   private readonly byUser = new Map<UserId, Map<AccountId, AccountRecord>>();
   private readonly ids = new IdSequence();
+
+  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
+  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
     return lazyRight(() => {
@@ -62,6 +68,14 @@ export class MemoryAccountRepository implements AccountRepository {
 
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
     return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyAccount, filterOf(filter)));
+  }
+
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.get(userId, accountId));
+  }
+
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.list(userId, page, filter));
   }
 
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {

@@ -1,10 +1,13 @@
 /**
  * Building blocks every in-memory repository shares: id allocation, paging over
- * records kept in ascending id order, and lazy TaskEithers.
+ * records kept in ascending id order, lazy TaskEithers, and reads through the
+ * owning user.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
+import * as O from 'fp-ts/lib/Option.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { ClientId, DomainError, Id, OwnedRead, Page, PageRequest, UserId, UserRepository } from '@debtkit/core';
 
 /** Ascending ids for one collection, starting at 1 and never reused (DESIGN 4). */
 export class IdSequence {
@@ -64,3 +67,20 @@ export const applyPatch = <R extends object>(record: R, patch: NoInfer<Partial<R
   }
   return next;
 };
+
+/**
+ * An owned read (core's ports/owned-read.ts) over the user port: the user as
+ * `UserRepository.get` sees it (so a user being deleted is `none`), then
+ * `read`. In memory the two steps cost no I/O; they are kept as two port calls
+ * so the answer follows whatever `UserRepository` the store was given.
+ */
+export const readOwned = <A>(
+  users: UserRepository,
+  clientId: ClientId,
+  userId: UserId,
+  read: () => TE.TaskEither<DomainError, A>,
+): TE.TaskEither<DomainError, OwnedRead<A>> =>
+  pipe(
+    users.get(clientId, userId),
+    TE.chain(O.match(() => TE.right(O.none), () => pipe(read(), TE.map(O.some)))),
+  );

@@ -3,11 +3,22 @@
  * score request: scores are kept per user in ascending id order, so the latest
  * is the last element.
  */
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { CreditScoreRecord, CreditScoreRepository, DomainError, FactorObject, NewCreditScore, UserId } from '@debtkit/core';
-import { IdSequence, lazyRight } from './memory-collection.js';
+import { PORTS } from '@debtkit/core';
+import type {
+  ClientId,
+  CreditScoreRecord,
+  CreditScoreRepository,
+  DomainError,
+  FactorObject,
+  NewCreditScore,
+  OwnedRead,
+  UserId,
+  UserRepository,
+} from '@debtkit/core';
+import { IdSequence, lazyRight, readOwned } from './memory-collection.js';
 
 const copyFactor = (f: FactorObject): FactorObject => ({ amount: f.amount, factor: f.factor });
 const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f === null ? null : copyFactor(f));
@@ -27,6 +38,9 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
   /** user → scores in ascending id order (ids come from one ascending sequence). */
   private readonly byUser = new Map<UserId, CreditScoreRecord[]>();
   private readonly ids = new IdSequence();
+
+  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
+  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
 
   add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
     return lazyRight(() => {
@@ -56,6 +70,14 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
       }
       return newestFirst;
     });
+  }
+
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.latest(userId));
+  }
+
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.history(userId));
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {

@@ -1,11 +1,24 @@
 /**
  * `PaymentPlanRepository` in memory: plans are kept per owning user.
  */
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, NewPaymentPlan, Page, PageRequest, PaymentPlanId, PaymentPlanRecord, PaymentPlanRepository, UserId } from '@debtkit/core';
-import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
+import { PORTS } from '@debtkit/core';
+import type {
+  ClientId,
+  DomainError,
+  NewPaymentPlan,
+  OwnedRead,
+  Page,
+  PageRequest,
+  PaymentPlanId,
+  PaymentPlanRecord,
+  PaymentPlanRepository,
+  UserId,
+  UserRepository,
+} from '@debtkit/core';
+import { IdSequence, lazyRight, pageOf, readOwned } from './memory-collection.js';
 
 const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
   ...p,
@@ -23,6 +36,9 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   private readonly ids = new IdSequence();
   /** Plans being deleted: invisible to `get` and `list` until `delete` removes them. */
   private readonly deleting = new Set<PaymentPlanId>();
+
+  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
+  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
 
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
     return lazyRight(() => {
@@ -46,6 +62,14 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
     return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyPlan, (p) => !this.deleting.has(p.id)));
+  }
+
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.get(userId, planId));
+  }
+
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>> {
+    return readOwned(this.users, clientId, userId, () => this.list(userId, page));
   }
 
   beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {

@@ -24,14 +24,17 @@ import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repos
  *   const store = createMemoryStore();
  *   const client = await store.clients.create({ name: 'Demo', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  */
-export const createMemoryStore = (): StorePorts => ({
+export const createMemoryStore = (): StorePorts => memoryStoreAround(new MemoryUserRepository());
+
+/** The owned reads of accounts, scores and plans check the user through the store's own `users`. */
+const memoryStoreAround = (users: MemoryUserRepository): StorePorts => ({
   clients: new MemoryClientRepository(),
   tokens: new MemoryTokenRepository(),
-  users: new MemoryUserRepository(),
-  accounts: new MemoryAccountRepository(),
-  creditScores: new MemoryCreditScoreRepository(),
+  users,
+  accounts: new MemoryAccountRepository(users),
+  creditScores: new MemoryCreditScoreRepository(users),
   bureauFlows: new MemoryBureauFlowRepository(),
-  paymentPlans: new MemoryPaymentPlanRepository(),
+  paymentPlans: new MemoryPaymentPlanRepository(users),
   planPayments: new MemoryPlanPaymentRepository(),
   content: new MemoryContentRepository(),
   health: new MemoryStoreHealth(),

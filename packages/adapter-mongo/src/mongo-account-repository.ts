@@ -16,8 +16,10 @@ import {
   type AccountId,
   type AccountPatch,
   type AccountRepository,
+  type ClientId,
   type DomainError,
   type NewAccount,
+  type OwnedRead,
   type Page,
   type PageRequest,
   type UserId,
@@ -26,6 +28,7 @@ import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
+import { visibleUser } from './mongo-user-repository.js';
 
 export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
 
@@ -35,6 +38,10 @@ const PAYMENT_ATTEMPTS = 5;
 
 const listFilter = (userId: UserId, filter: AccountFilter): Filter<StoredDocument> => ({
   user_id: userId,
+  ...filterOf(filter),
+});
+
+const filterOf = (filter: AccountFilter): Filter<StoredDocument> => ({
   ...(filter.type === undefined ? {} : { type: filter.type }),
   ...(filter.status === undefined ? {} : { status: filter.status }),
 });
@@ -57,6 +64,16 @@ export class MongoAccountRepository implements AccountRepository {
 
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
     return this.accounts.task(() => this.accounts.findPage(listFilter(userId, filter), page));
+  }
+
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its account with that id. */
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
+    return this.accounts.task(() => this.accounts.findOwnedOne(visibleUser(clientId, userId), { _id: accountId }));
+  }
+
+  /** One `aggregate`: the user, and one page of its accounts (`findOwnedPage`). */
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>> {
+    return this.accounts.task(() => this.accounts.findOwnedPage(visibleUser(clientId, userId), filterOf(filter), page));
   }
 
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {

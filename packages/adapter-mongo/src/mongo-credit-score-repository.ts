@@ -5,11 +5,20 @@
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { CreditScoreRecord, type CreditScoreRepository, type DomainError, type NewCreditScore, type UserId } from '@debtkit/core';
+import {
+  CreditScoreRecord,
+  type ClientId,
+  type CreditScoreRepository,
+  type DomainError,
+  type NewCreditScore,
+  type OwnedRead,
+  type UserId,
+} from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
+import { visibleUser } from './mongo-user-repository.js';
 
 export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
 
@@ -31,6 +40,15 @@ export class MongoCreditScoreRepository implements CreditScoreRepository {
 
   history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
     return this.scores.task(() => this.scores.findAll({ user_id: userId }, { _id: -1 }));
+  }
+
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its score with the highest id. */
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
+    return this.scores.task(() => this.scores.findOwnedOne(visibleUser(clientId, userId), {}, { _id: -1 }));
+  }
+
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
+    return this.scores.task(() => this.scores.findOwned(visibleUser(clientId, userId), {}, [{ $sort: { _id: -1 } }]));
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {

@@ -9,8 +9,10 @@ import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PaymentPlanRecord,
+  type ClientId,
   type DomainError,
   type NewPaymentPlan,
+  type OwnedRead,
   type Page,
   type PageRequest,
   type PaymentPlanId,
@@ -21,6 +23,7 @@ import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
+import { visibleUser } from './mongo-user-repository.js';
 
 /**
  * Plans stored before DESIGN 7.10 have no `custom_order`, `extra_payments` or
@@ -63,6 +66,16 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
     return this.plans.task(() => this.plans.findPage({ user_id: userId, ...NOT_DELETING }, page));
+  }
+
+  /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its plan with that id unless it is being deleted. */
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+    return this.plans.task(() => this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }));
+  }
+
+  /** One `aggregate`: the user, and one page of its plans not being deleted (`findOwnedPage`). */
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>> {
+    return this.plans.task(() => this.plans.findOwnedPage(visibleUser(clientId, userId), NOT_DELETING, page));
   }
 
   beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {

@@ -9,7 +9,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
 import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
-import type { CollectionName } from './mongo-collections.js';
+import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
 import type { MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
 import { mongoTask } from './mongo-errors.js';
@@ -22,6 +22,9 @@ import { mongoTask } from './mongo-errors.js';
 export const DELETING = 'deleting';
 /** The filter part that leaves out documents being deleted. */
 export const NOT_DELETING = { [DELETING]: { $exists: false } } as const;
+
+/** The field an owned read's `$lookup` puts each owned document in (the user's other fields are projected away). */
+const OWNED = 'owned';
 
 /** Fields a patch can never change, whatever it holds at run time. */
 const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING]);
@@ -89,6 +92,68 @@ export class MongoRecordCollection<A> {
       .find(scoped, { sort: { _id: 1 }, limit: page.limit + 1, maxTimeMS: this.ctx.maxTimeMS })
       .toArray();
     return { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit };
+  }
+
+  /**
+   * An owned read (core's ports/owned-read.ts) in one round trip: one
+   * `aggregate` on `users` that matches the user with `owner` (the filter
+   * `UserRepository.get` uses, deleting marker included), then `$lookup`s this
+   * collection's documents of that user that match `match`, in the order and
+   * number `stages` say. `none` when no user matched, else the records.
+   *
+   * The sub-pipeline joins with `let` + `$expr: {$eq}` (MongoDB 3.6+; an
+   * equality in `$expr` is served from the `(user_id, _id)` index), not the
+   * `localField` + `pipeline` form, which needs MongoDB 5.0 (the README promises
+   * 4.4+); `match` holds only constants, so it is an ordinary filter. `$unwind`
+   * right after the `$lookup` (which the server folds into it) hands out one
+   * result per document, so no result
+   * nears the 16 MiB document limit however many the user has; a user with none
+   * still gives one result (`preserveNullAndEmptyArrays`), which tells "no user"
+   * from "nothing owned". `batchSize` lets a caller that knows the most it can
+   * get (a page) have all of it in the first reply, with no `getMore`.
+   */
+  async findOwned(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, stages: ReadonlyArray<Document>, batchSize?: number): Promise<O.Option<A[]>> {
+    const pipeline: Document[] = [
+      { $match: owner },
+      { $project: { _id: 1 } },
+      {
+        $lookup: {
+          from: this.name,
+          let: { owner: '$_id' },
+          pipeline: [{ $match: { $expr: { $eq: ['$user_id', '$$owner'] }, ...match } }, ...stages],
+          as: OWNED,
+        },
+      },
+      { $unwind: { path: `$${OWNED}`, preserveNullAndEmptyArrays: true } },
+    ];
+    const options = batchSize === undefined ? { maxTimeMS: this.ctx.maxTimeMS } : { maxTimeMS: this.ctx.maxTimeMS, batchSize };
+    const results = await this.ctx.db.collection(COLLECTIONS.users).aggregate(pipeline, options).toArray();
+    if (results.length === 0) return O.none;
+    const records: A[] = [];
+    for (const result of results) {
+      // A result's shape is unchecked, like any driver read; the codec checks the document itself.
+      const owned: Document | undefined = result[OWNED];
+      if (owned !== undefined) records.push(this.codec.decode(owned));
+    }
+    return O.some(records);
+  }
+
+  /** `findOne` as an owned read: the user, and its first document in `sort` order that matches `match`. `none` when no user matched. */
+  async findOwnedOne(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, sort?: Sort): Promise<O.Option<O.Option<A>>> {
+    const found = await this.findOwned(owner, match, sort === undefined ? [{ $limit: 1 }] : [{ $sort: sort }, { $limit: 1 }]);
+    return O.map((records: A[]) => O.fromNullable(records[0]))(found);
+  }
+
+  /**
+   * `findPage` as an owned read: the user, and one page of its documents that
+   * match `match` (`limit + 1` read so that `hasMore` is exact, all in the
+   * first reply). `none` when no user matched.
+   */
+  async findOwnedPage(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, page: PageRequest): Promise<O.Option<Page<A>>> {
+    const scoped = page.startingAfter === undefined ? match : { ...match, _id: { $gt: page.startingAfter } };
+    const read = page.limit + 1;
+    const found = await this.findOwned(owner, scoped, [{ $sort: { _id: 1 } }, { $limit: read }], read);
+    return O.map((records: A[]): Page<A> => ({ items: records.slice(0, page.limit), hasMore: records.length > page.limit }))(found);
   }
 
   /** `$set` the patch's defined fields on the one match; the record after the update, or none. */

@@ -3,6 +3,7 @@
  * filter names the owning client as well (DESIGN 5).
  */
 import { inject, injectable } from 'inversify';
+import type { Filter } from 'mongodb';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -18,10 +19,16 @@ import {
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
-import { documentCodec } from './mongo-document-codec.js';
+import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 
 export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
+
+/**
+ * The user `get` finds: this client's, and not being deleted. The owned reads
+ * of the other repositories match their user with it too (one definition).
+ */
+export const visibleUser = (clientId: ClientId, userId: UserId): Filter<StoredDocument> => ({ client_id: clientId, _id: userId, ...NOT_DELETING });
 
 @injectable()
 export class MongoUserRepository implements UserRepository {
@@ -36,7 +43,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
-    return this.users.task(() => this.users.findOne({ client_id: clientId, _id: userId, ...NOT_DELETING }));
+    return this.users.task(() => this.users.findOne(visibleUser(clientId, userId)));
   }
 
   list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {

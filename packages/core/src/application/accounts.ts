@@ -60,24 +60,30 @@ export const linkAccount =
     );
   };
 
+/** The user and the page are one owned read (ports/owned-read.ts), like `getAccount`. */
 export const listAccounts =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
     const date = today(deps.clock);
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
-      requireUser(deps, scope),
-      TE.chain(() => deps.accounts.list(scope.userId, toPageRequest(query), filter)),
+      deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter),
+      orNotFound('User'),
       TE.map(mapPage((a) => toAccountView(a, date))),
     );
   };
 
+/**
+ * The user and the account are one owned read (ports/owned-read.ts): one store
+ * round trip where the store can join, and the same two 404s as ever.
+ */
 export const getAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
-      requireUser(deps, scope),
-      TE.chain(() => pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account'))),
+      deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
+      orNotFound('User'),
+      orNotFound('Account'),
       TE.map((a) => toAccountView(a, today(deps.clock))),
     );
 

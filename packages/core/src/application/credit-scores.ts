@@ -3,24 +3,29 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { CreditScore, toCreditScoreView } from '../domain/credit-score.js';
-import { ApplicationDeps, UserScope, orNotFound, requireUser } from './deps.js';
+import { ApplicationDeps, UserScope, orNotFound } from './deps.js';
 
-/** The latest score; `not_found` until the user completes bureau authentication. */
+/**
+ * The latest score; `not_found` until the user completes bureau authentication.
+ * The user and the score are one owned read (ports/owned-read.ts): one store
+ * round trip where the store can join, whichever of the two is missing.
+ */
 export const getLatestCreditScore =
-  (deps: Pick<ApplicationDeps, 'creditScores' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'creditScores'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, CreditScore> =>
     pipe(
-      requireUser(deps, scope),
-      TE.chain(() => pipe(deps.creditScores.latest(scope.userId), orNotFound('Credit score'))),
+      deps.creditScores.latestOwned(scope.clientId, scope.userId),
+      orNotFound('User'),
+      orNotFound('Credit score'),
       TE.map(toCreditScoreView),
     );
 
 /** Every score of the user, newest first. */
 export const getCreditScoreHistory =
-  (deps: Pick<ApplicationDeps, 'creditScores' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'creditScores'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
     pipe(
-      requireUser(deps, scope),
-      TE.chain(() => deps.creditScores.history(scope.userId)),
+      deps.creditScores.historyOwned(scope.clientId, scope.userId),
+      orNotFound('User'),
       TE.map((scores) => scores.map(toCreditScoreView)),
     );

@@ -152,20 +152,23 @@ export const createPaymentPlan =
       TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')),
     );
 
+/** The user and the page are one owned read (ports/owned-read.ts). */
 export const listPaymentPlans =
-  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
   (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
     pipe(
-      requireUser(deps, scope),
-      TE.chain(() => deps.paymentPlans.list(scope.userId, toPageRequest(query))),
+      deps.paymentPlans.listOwned(scope.clientId, scope.userId, toPageRequest(query)),
+      orNotFound('User'),
       TE.map(mapPage(toPlanView)),
     );
 
-export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>, scope: UserScope, planId: PaymentPlanId) =>
-  pipe(
-    requireUser(deps, scope),
-    TE.chain(() => pipe(deps.paymentPlans.get(scope.userId, planId), orNotFound('Payment plan'))),
-  );
+/**
+ * The plan of the scope's user, or `not_found` for the user or the plan: one
+ * owned read (ports/owned-read.ts), which sees a user or a plan being deleted
+ * as missing, exactly as reading the user and then the plan did.
+ */
+export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
+  pipe(deps.paymentPlans.getOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan'));
 
 export const getPaymentPlan =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>

@@ -2,7 +2,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../domain/errors.js';
 import type { AccountRecord, AccountStatus, AccountType } from '../domain/account.js';
-import type { AccountId, Cents, IsoDate, UserId } from '../domain/primitives.js';
+import type { AccountId, Cents, ClientId, IsoDate, UserId } from '../domain/primitives.js';
+import type { OwnedRead } from './owned-read.js';
 import type { Page, PageRequest } from './paging.js';
 
 /** A new account: the repository allocates the id and stores version 1. */
@@ -27,6 +28,10 @@ export interface AccountRepository {
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord>;
   get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>>;
+  /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>>;
+  /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>>;
   /** Every account of the user, ascending by id. */
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>>;
   /**

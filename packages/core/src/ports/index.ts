@@ -1,4 +1,5 @@
 export * from './paging.js';
+export * from './owned-read.js';
 export * from './clock.js';
 export * from './client-repository.js';
 export * from './token-repository.js';

@@ -2,7 +2,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../domain/errors.js';
 import type { PaymentPlanRecord } from '../domain/payment-plan.js';
-import type { PaymentPlanId, UserId } from '../domain/primitives.js';
+import type { ClientId, PaymentPlanId, UserId } from '../domain/primitives.js';
+import type { OwnedRead } from './owned-read.js';
 import type { Page, PageRequest } from './paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
@@ -12,6 +13,10 @@ export interface PaymentPlanRepository {
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord>;
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
+  /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>>;
   /** Mark the plan as being deleted (idempotent); `none` when there is no such plan. */
   beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;

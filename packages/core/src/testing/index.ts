@@ -13,6 +13,7 @@ export { tokenRepositoryContract } from './token-repository.contract.js';
 export { userRepositoryContract } from './user-repository.contract.js';
 export { accountRepositoryContract } from './account-repository.contract.js';
 export { creditScoreRepositoryContract } from './credit-score-repository.contract.js';
+export { ownedReadsContract } from './owned-reads.contract.js';
 export { bureauFlowRepositoryContract } from './bureau-flow-repository.contract.js';
 export { paymentPlanRepositoryContract } from './payment-plan-repository.contract.js';
 export { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';

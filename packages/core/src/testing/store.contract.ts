@@ -8,6 +8,7 @@ import { bureauFlowRepositoryContract } from './bureau-flow-repository.contract.
 import { clientRepositoryContract } from './client-repository.contract.js';
 import { contentRepositoryContract } from './content-repository.contract.js';
 import { creditScoreRepositoryContract } from './credit-score-repository.contract.js';
+import { ownedReadsContract } from './owned-reads.contract.js';
 import { paymentPlanRepositoryContract } from './payment-plan-repository.contract.js';
 import { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
 import { storeHealthContract } from './store-health.contract.js';
@@ -31,6 +32,7 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   userRepositoryContract(name, makeStore, opts);
   accountRepositoryContract(name, makeStore, opts);
   creditScoreRepositoryContract(name, makeStore, opts);
+  ownedReadsContract(name, makeStore, opts);
   bureauFlowRepositoryContract(name, makeStore, opts);
   paymentPlanRepositoryContract(name, makeStore, opts);
   planPaymentRepositoryContract(name, makeStore, opts);

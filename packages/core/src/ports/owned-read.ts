@@ -1,0 +1,38 @@
+/**
+ * Reads addressed through the owning user (DESIGN 5, DESIGN 9).
+ *
+ * A user-scoped GET used to cost two store round trips: the user (does this
+ * client own it, and is it not being deleted?) and then the resource. A
+ * repository's `…Owned` read answers both questions at once, so a store that
+ * can join (MongoDB: one `aggregate` on `users` with a `$lookup`) answers a
+ * read in one round trip, hit or miss.
+ *
+ * The user is checked exactly as `UserRepository.get` checks it, in the same
+ * read: a user of another client, a missing one and one being deleted
+ * (`beginDelete`, DESIGN 4.5) are all `none`. So nothing about deletes changes:
+ * once a delete has marked the user, its records are not found through it even
+ * while they are still being removed (or when the delete failed part-way and is
+ * to be repeated), exactly as when the user was read first on its own. The
+ * user and its records are not read as one snapshot (nor were the two reads
+ * before): a read that overlaps a delete may find the user and then some of its
+ * records, an answer from before the delete; once the delete has marked the
+ * user nothing is found through it, so a record a racing creation wrote after
+ * the delete had answered (and is about to undo, race-guards.ts) is not served.
+ *
+ * Why not a `client_id` copied onto every record instead, read with one find?
+ * That read could not see the user's deleting marker: a user whose delete has
+ * begun or failed part-way would 404 while its accounts and scores still
+ * answered 200, and every stored record would need the owner's client copied
+ * in (and migrated).
+ */
+import type * as O from 'fp-ts/lib/Option.js';
+
+/**
+ * What an owned read found: `none` when the client has no such user (missing,
+ * another client's, or being deleted); otherwise `some` of what the user owns
+ * (an `Option` for one record, a list or a page for many).
+ * @example
+ *   // latest score: none → "User not found"; some(none) → "Credit score not found"
+ *   pipe(scores.latestOwned(clientId, userId), orNotFound('User'), orNotFound('Credit score'))
+ */
+export type OwnedRead<A> = O.Option<A>;
