@@ -154,7 +154,8 @@ describe('packaging: the published packages, installed outside the workspace', f
   });
 
   it('runs the embed-core, testing-with-memory and custom-bureau examples on the installed packages', async () => {
-    const { stdout } = await run(join(project, 'node_modules', '.bin', 'mocha'), ['--reporter', 'spec', 'dist/test/*.test.js'], project);
+    // The examples start scripts in child processes: mocha's default 2 s is too tight on a loaded machine.
+    const { stdout } = await run(join(project, 'node_modules', '.bin', 'mocha'), ['--reporter', 'spec', '--timeout', '20000', 'dist/test/*.test.js'], project);
     for (const title of ['example: embed-core', 'example: testing with the memory store', 'example: custom-bureau']) expect(stdout).to.contain(title);
     expect(stdout).to.match(/\b(1\d|[2-9]\d) passing/);
     expect(stdout).not.to.match(/failing|pending/);
