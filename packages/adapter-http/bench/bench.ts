@@ -15,8 +15,11 @@
  *   registering debtkit's whole route table (same methods and patterns, same
  *   order, so router matching costs the same on both sides) and serving
  *   debtkit's own response bodies, captured first and checked equal.
- * - Each route is loaded on debtkit, then on the bare app, with the same
- *   connections, warm-up and duration; only loopback (127.0.0.1) is used.
+ * - Each route is loaded on debtkit and on the bare app in alternating rounds
+ *   (debtkit, bare, debtkit, bare, …) with the same connections, warm-up and
+ *   duration, so drifting load on the shared cores falls on both sides; the
+ *   ratios are of the totals, and each round's ratios are printed too. Only
+ *   loopback (127.0.0.1) is used.
  * - Besides req/s and latency, each row has the server process's CPU time per
  *   request (all its threads). With 2 cores, the bare app usually outruns the
  *   single autocannon process feeding it, so its req/s is the load generator's
@@ -29,8 +32,9 @@
  * median < 10 ms. A missed target is a result, not an error: the exit status is
  * 0 whenever the measurement itself worked.
  *
- * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s),
- * BENCH_WARMUP (1.5 s), BENCH_ROUTES (every route; or a comma-separated list of
+ * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s measured
+ * per server and route, split into BENCH_ROUNDS (3) alternating rounds),
+ * BENCH_WARMUP (1.5 s, before the first round), BENCH_ROUTES (every route; or a comma-separated list of
  * route names, e.g. `credit score,ping`, to load only those).
  * Run without a build: node --conditions=debtkit-source --import tsx packages/adapter-http/bench/bench.ts
  */
@@ -149,15 +153,64 @@ interface RouteOutcome {
   readonly bare: LoadResult;
 }
 
+interface RoundRatios {
+  readonly throughput: number;
+  readonly cpu: number;
+}
+
+/** Sum runs of one server into one result: totals and CPU added up, rates and latencies averaged over the runs. */
+const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
+  const total = runs.reduce((n, r) => n + r.total, 0);
+  const mean = (f: (r: LoadResult) => number): number => runs.reduce((n, r) => n + f(r), 0) / runs.length;
+  return {
+    requestsPerSecond: mean((r) => r.requestsPerSecond),
+    p50Ms: mean((r) => r.p50Ms),
+    p99Ms: mean((r) => r.p99Ms),
+    non2xx: runs.reduce((n, r) => n + r.non2xx, 0),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    total,
+    cpuMicrosPerRequest: total === 0 ? Number.NaN : runs.reduce((n, r) => n + r.cpuMicrosPerRequest * r.total, 0) / total,
+  };
+};
+
+/**
+ * Load `route` on debtkit and on the bare app in alternating rounds (debtkit,
+ * bare, debtkit, bare, …), each server warmed up once first. The machine's
+ * other load drifts over a run (shared cores); alternating spreads the drift
+ * over both sides instead of charging it to whichever ran during it.
+ */
+const alternate = async (
+  mine: LoadTarget,
+  theirs: LoadTarget,
+  route: BenchRoute,
+  settings: LoadSettings,
+  rounds: number,
+): Promise<{ debtkit: LoadResult; bare: LoadResult; rounds: RoundRatios[] }> => {
+  const each: LoadSettings = { ...settings, durationSeconds: settings.durationSeconds / rounds };
+  const mineRuns: LoadResult[] = [];
+  const theirRuns: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const warm = i === 0 ? each : { ...each, warmupSeconds: 0 };
+    mineRuns.push(await loadRoute(mine, route, warm));
+    theirRuns.push(await loadRoute(theirs, route, warm));
+  }
+  const ratios = mineRuns.map((m, i) => {
+    const t = theirRuns[i]!;
+    return { throughput: ratio(m.requestsPerSecond, t.requestsPerSecond), cpu: ratio(m.cpuMicrosPerRequest, t.cpuMicrosPerRequest) };
+  });
+  return { debtkit: combine(mineRuns), bare: combine(theirRuns), rounds: ratios };
+};
+
 const main = async (): Promise<void> => {
   const settings: LoadSettings = {
     connections: Math.max(1, Math.round(setting('BENCH_CONNECTIONS', 50))),
     warmupSeconds: setting('BENCH_WARMUP', 1.5),
     durationSeconds: setting('BENCH_DURATION', 6),
   };
+  const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
   console.log(`debtkit benchmark: node ${process.version}, ${availableParallelism()} cores`);
   console.log(
-    `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), ${settings.durationSeconds} s measured; servers in child processes, autocannon in this one`,
+    `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), then ${rounds} rounds of ${fmt(settings.durationSeconds / rounds, 1)} s on each server, alternating; servers in child processes, autocannon in this one`,
   );
 
   // Payoff first, while no server is running to compete for the CPU.
@@ -215,8 +268,7 @@ const main = async (): Promise<void> => {
       const got = captured.get(route.name)!;
       const encoding = got.contentEncoding === null ? 'identity' : got.contentEncoding;
       console.log(`\n${route.method} ${route.path} (${route.name}; ${fmt(got.bytes)} B JSON, sent ${encoding})`);
-      const mine = await loadRoute(loadTarget(debtkit, auth), route, settings);
-      const theirs = await loadRoute(loadTarget(bare, {}), route, settings);
+      const { debtkit: mine, bare: theirs, rounds: measured } = await alternate(loadTarget(debtkit, auth), loadTarget(bare!, {}), route, settings, rounds);
       console.log(line('', COLUMNS));
       console.log(row('debtkit', mine));
       console.log(row('bare', theirs));
@@ -226,6 +278,10 @@ const main = async (): Promise<void> => {
         `CPU per request ${ratio(mine.cpuMicrosPerRequest, theirs.cpuMicrosPerRequest).toFixed(2)}×`,
       ];
       console.log(`  debtkit ÷ bare: ${ratios.join(', ')}`);
+      if (measured.length > 1) {
+        const each = measured.map((r) => `${r.throughput.toFixed(2)}×/${r.cpu.toFixed(2)}×`).join(', ');
+        console.log(`  each round (req/s / CPU per request): ${each}`);
+      }
       outcomes.push({ route, debtkit: mine, bare: theirs });
     }
 
