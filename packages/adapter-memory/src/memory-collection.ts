@@ -6,7 +6,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { pipe } from 'fp-ts/lib/function.js';
 import type { ClientId, DomainError, Id, OwnedRead, Page, PageRequest, UserId, UserRepository } from '@debtkit/core';
 
 /** Ascending ids for one collection, starting at 1 and never reused (DESIGN 4). */
@@ -80,7 +79,10 @@ export const readOwned = <A>(
   userId: UserId,
   read: () => TE.TaskEither<DomainError, A>,
 ): TE.TaskEither<DomainError, OwnedRead<A>> =>
-  pipe(
-    users.get(clientId, userId),
-    TE.chain(O.match(() => TE.right(O.none), () => pipe(read(), TE.map(O.some)))),
-  );
+  // Written out rather than with TE.chain/TE.map: every read request runs it (DESIGN 9).
+  () =>
+    users
+      .get(clientId, userId)()
+      .then((user) =>
+        E.isLeft(user) ? user : O.isNone(user.right) ? E.right(O.none) : read()().then((found) => (E.isLeft(found) ? found : E.right(O.some(found.right)))),
+      );
