@@ -193,12 +193,15 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     state.route = lookup.kind === 'route' ? lookup.match.route.path : lookup.pattern;
     const area = (state.area = authOfPath(path));
     setHeaders(ctx);
+    // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
+    const guard = limitAuthFailures !== undefined && (area !== 'none' || path === METRICS_PATH) ? limitAuthFailures : undefined;
     try {
-      // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
-      if (limitAuthFailures !== undefined && (area !== 'none' || path === METRICS_PATH)) {
-        await limitAuthFailures(ctx, () => authorized(ctx, lookup));
-      } else {
+      guard?.check(ctx);
+      try {
         await authorized(ctx, lookup);
+      } catch (err) {
+        await guard?.failed(ctx, err);
+        throw err;
       }
       if (mayCompress(ctx)) await compress(ctx);
     } catch (err) {

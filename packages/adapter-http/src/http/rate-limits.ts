@@ -29,8 +29,8 @@ export interface ClientRateLimiter {
 }
 
 export interface AuthFailureLimiter {
-  /** Seconds until `address` may try again (at least 1), or 0 when it may now. */
-  blockedFor(address: string): Promise<number>;
+  /** Seconds until `address` may try again (at least 1), or 0 when it may now (kept in this process: no I/O, so no promise). */
+  blockedFor(address: string): number;
   recordFailure(address: string): Promise<void>;
 }
 
@@ -162,7 +162,7 @@ const authFailureLimiter = (counters: Counters, perMinute: number): AuthFailureL
     for (const [address, until] of blockedUntil) if (until <= now) blockedUntil.delete(address);
   };
   return {
-    blockedFor: async (address) => {
+    blockedFor: (address) => {
       const until = blockedUntil.get(address);
       if (until === undefined) return 0;
       const left = until - Date.now();
