@@ -26,8 +26,19 @@ import type {
 } from '@debtkit/core';
 import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
 
-/** Every field is flat except the history array; copying it is all a detached copy needs. */
-const copyAccount = (a: AccountRecord): AccountRecord => ({ ...a, payments_history: [...a.payments_history] });
+/**
+ * A stored account: copied once from what the caller handed in (every field is
+ * flat except the history array) and frozen. An update stores a new record, so
+ * reads hand the stored one out as it is, without a copy per read (DESIGN 9).
+ */
+/** Stored records are frozen: a page hands them out as they are. */
+const asStored = (a: AccountRecord): AccountRecord => a;
+
+const storedAccount = (a: AccountRecord): AccountRecord => Object.freeze({
+    ...a,
+    // Frozen at run time (a write to it throws); the codec's type is a plain array.
+    payments_history: Object.freeze([...a.payments_history]) as AccountRecord['payments_history'],
+  });
 
 const FROZEN: ReadonlyArray<keyof AccountRecord> = ['id', 'user_id', 'created_at', 'version'];
 
@@ -48,26 +59,26 @@ export class MemoryAccountRepository implements AccountRepository {
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
     return lazyRight(() => {
-      const record = copyAccount({ ...account, id: this.ids.next(), version: initialAccountVersion });
+      const record = storedAccount({ ...account, id: this.ids.next(), version: initialAccountVersion });
       let accounts = this.byUser.get(record.user_id);
       if (accounts === undefined) {
         accounts = new Map();
         this.byUser.set(record.user_id, accounts);
       }
       accounts.set(record.id, record);
-      return copyAccount(record);
+      return record;
     });
   }
 
   get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
     return lazyRight(() => {
       const found = this.byUser.get(userId)?.get(accountId);
-      return found === undefined ? O.none : O.some(copyAccount(found));
+      return found === undefined ? O.none : O.some(found);
     });
   }
 
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
-    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyAccount, filterOf(filter)));
+    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, asStored, filterOf(filter)));
   }
 
   getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
@@ -81,7 +92,7 @@ export class MemoryAccountRepository implements AccountRepository {
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {
     return lazyRight(() => {
       const accounts = this.byUser.get(userId);
-      return accounts === undefined ? [] : Array.from(accounts.values(), copyAccount);
+      return accounts === undefined ? [] : Array.from(accounts.values());
     });
   }
 
@@ -93,9 +104,9 @@ export class MemoryAccountRepository implements AccountRepository {
       if (accounts === undefined || found === undefined) return E.right(O.none);
       if (found.version !== expectedVersion) return E.left(conflict('The account changed concurrently; read it again and retry'));
       // Copy after patching: the patch's history array must not become the stored one.
-      const next = copyAccount({ ...applyPatch(found, patch, FROZEN), version: found.version + 1 });
+      const next = storedAccount({ ...applyPatch(found, patch, FROZEN), version: found.version + 1 });
       accounts.set(accountId, next); // same key: keeps its place in the ascending order
-      return E.right(O.some(copyAccount(next)));
+      return E.right(O.some(next));
     });
   }
 
@@ -104,16 +115,16 @@ export class MemoryAccountRepository implements AccountRepository {
       const accounts = this.byUser.get(userId);
       const found = accounts?.get(accountId);
       if (accounts === undefined || found === undefined) return O.none;
-      const next: AccountRecord = {
+      const next: AccountRecord = Object.freeze({
         ...found,
         balance: Math.max(0, found.balance - payment.amount) as Cents,
         last_payment_amount: payment.amount,
         last_payment_date: payment.date,
         last_updated_at: payment.updatedOn,
         version: found.version + 1,
-      };
+      });
       accounts.set(accountId, next);
-      return O.some(copyAccount(next));
+      return O.some(next);
     });
   }
 

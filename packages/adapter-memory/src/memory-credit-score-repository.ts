@@ -20,10 +20,16 @@ import type {
 } from '@debtkit/core';
 import { IdSequence, lazyRight, readOwned } from './memory-collection.js';
 
-const copyFactor = (f: FactorObject): FactorObject => ({ amount: f.amount, factor: f.factor });
+const copyFactor = (f: FactorObject): FactorObject => Object.freeze({ amount: f.amount, factor: f.factor });
 const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f === null ? null : copyFactor(f));
 
-const copyScore = (s: CreditScoreRecord): CreditScoreRecord => ({
+/**
+ * A stored score: copied once from what the caller handed in, and frozen with
+ * its factors. Scores never change, so reads hand the stored one out as it is,
+ * without a copy per read (DESIGN 9).
+ */
+const storedScore = (s: CreditScoreRecord): CreditScoreRecord =>
+  Object.freeze({
   ...s,
   payment_history: copyNullableFactor(s.payment_history),
   credit_utilization: copyNullableFactor(s.credit_utilization),
@@ -31,7 +37,7 @@ const copyScore = (s: CreditScoreRecord): CreditScoreRecord => ({
   credit_age: copyNullableFactor(s.credit_age),
   credit_mix: copyFactor(s.credit_mix),
   new_credit: copyFactor(s.new_credit),
-});
+  });
 
 @injectable()
 export class MemoryCreditScoreRepository implements CreditScoreRepository {
@@ -44,11 +50,11 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
 
   add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
     return lazyRight(() => {
-      const record = copyScore({ ...score, id: this.ids.next() });
+      const record = storedScore({ ...score, id: this.ids.next() });
       const scores = this.byUser.get(record.user_id);
       if (scores === undefined) this.byUser.set(record.user_id, [record]);
       else scores.push(record);
-      return copyScore(record);
+      return record;
     });
   }
 
@@ -56,7 +62,7 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
     return lazyRight(() => {
       const scores = this.byUser.get(userId);
       const last = scores?.[scores.length - 1];
-      return last === undefined ? O.none : O.some(copyScore(last));
+      return last === undefined ? O.none : O.some(last);
     });
   }
 
@@ -66,7 +72,7 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
       const newestFirst: CreditScoreRecord[] = [];
       for (let i = scores.length - 1; i >= 0; i--) {
         const s = scores[i];
-        if (s !== undefined) newestFirst.push(copyScore(s));
+        if (s !== undefined) newestFirst.push(s);
       }
       return newestFirst;
     });

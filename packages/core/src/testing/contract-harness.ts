@@ -110,3 +110,17 @@ export const expectAscending = (ids: ReadonlyArray<number>): void => {
     expect(ids[i], `id #${i} (${String(ids[i])}) after ${JSON.stringify(ids.slice(0, i))}`).to.be.greaterThan(Math.max(...ids.slice(0, i)));
   }
 };
+
+/**
+ * Try to change a record a store returned. A store may hand out copies (the
+ * change lands on the copy) or frozen records (the change throws a TypeError);
+ * either is fine, as long as the store does not see the change: the caller
+ * checks that after.
+ */
+export const tryToChange = (change: () => void): void => {
+  try {
+    change();
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+  }
+};

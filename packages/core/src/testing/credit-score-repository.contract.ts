@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { CreditScoreRecord } from '../domain/credit-score.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, idsOf, useFreshStore } from './contract-harness.js';
+import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, idsOf, tryToChange, useFreshStore } from './contract-harness.js';
 import { aCreditScore, anId, isoDate } from './record-mothers.js';
 
 const USER = anId(1);
@@ -94,16 +94,20 @@ export function creditScoreRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectRight(store().creditScores.history(USER))).to.deep.equal([fresh]);
     });
 
-    it('a returned score is a copy: changing it (or its factor objects) does not change the store', async () => {
+    it('a returned score is a copy or frozen: changing it (or its factor objects) does not change the store', async () => {
       const added = await expectRight(store().creditScores.add(aCreditScore(USER)));
-      added.score = 1;
-      added.credit_mix.amount = 6;
+      tryToChange(() => (added.score = 1));
+      tryToChange(() => (added.credit_mix.amount = 6));
       const latest = await expectSome(store().creditScores.latest(USER));
-      latest.new_credit.factor = 'Poor';
-      if (latest.payment_history !== null) latest.payment_history.amount = 0;
+      tryToChange(() => (latest.new_credit.factor = 'Poor'));
+      tryToChange(() => {
+        if (latest.payment_history !== null) latest.payment_history.amount = 0;
+      });
       const history = await expectRight(store().creditScores.history(USER));
       const first = history[0];
-      if (first !== undefined) first.last_name = 'changed';
+      tryToChange(() => {
+        if (first !== undefined) first.last_name = 'changed';
+      });
       expect(await expectSome(store().creditScores.latest(USER))).to.deep.equal({ ...aCreditScore(USER), id: added.id });
     });
   });
