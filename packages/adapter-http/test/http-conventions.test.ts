@@ -308,6 +308,12 @@ describe('HTTP conventions', () => {
       expect(h.log.text).to.not.contain('private-payload-7');
     });
 
+    it('logs a request refused before its handler (401) under its route pattern, like the metrics count it', async () => {
+      await h.request.get('/api/users/12/credit_scores').set('X-Request-Id', 'log-401');
+      const line = await h.log.next((l) => l['request_id'] === 'log-401');
+      expect(line).to.deep.include({ route: '/api/users/:id/credit_scores', status: 401 });
+    });
+
     it('logs the raw path of an unmatched request', async () => {
       await h.request.get('/nowhere/at/all').set('X-Request-Id', 'log-2');
       const line = await h.log.next((l) => l['request_id'] === 'log-2');
