@@ -13,6 +13,8 @@ declare module 'autocannon' {
       /** Seconds. */
       readonly duration?: number;
       readonly pipelining?: number;
+      /** Requests per second across all connections (default: as fast as the server answers). */
+      readonly overallRate?: number;
       /** Seconds before a request counts as a timeout. */
       readonly timeout?: number;
     }

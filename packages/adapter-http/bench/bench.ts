@@ -21,13 +21,18 @@
  *   ratios are of the totals, and each round's ratios are printed too. Only
  *   loopback (127.0.0.1) is used.
  * - Besides req/s and latency, each row has the server process's CPU time per
- *   request (all its threads). With 2 cores, the bare app usually outruns the
- *   single autocannon process feeding it, so its req/s is the load generator's
- *   limit; CPU per request is the servers' own cost, and other load on the
- *   machine disturbs it far less.
+ *   request (all its threads). For the target routes the CPU per request is
+ *   measured again with both servers at one fixed offered load (80% of
+ *   debtkit's saturated rate): a saturated server answers more requests per
+ *   event-loop turn and spends less on each, so comparing each at its own
+ *   saturation mixes the servers' work with their batching. The CPU target is
+ *   checked at equal load; the saturated ratio is printed beside it. With 2
+ *   cores, the bare app usually outruns the single autocannon process feeding
+ *   it, so its req/s is the load generator's limit; CPU per request is the
+ *   servers' own cost, and other load on the machine disturbs it less.
  *
  * Targets (DESIGN 9), for credit score GET and POST /api/ping each: req/s ≥
- * 0.75 × bare and CPU per request ≤ 1.35 × bare (the goal, 0.90 × req/s, is
+ * 0.75 × bare (each saturated) and CPU per request ≤ 1.35 × bare (at equal load; the goal, 0.90 × req/s, is
  * printed as a note); payoff plan median < 5 ms; payoff strategy comparison
  * median < 10 ms. A missed target is a result, not an error: the exit status is
  * 0 whenever the measurement itself worked.
@@ -147,10 +152,20 @@ const ratio = (a: number, b: number): number => (b === 0 ? Number.POSITIVE_INFIN
 
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
 
-interface RouteOutcome {
-  readonly route: BenchRoute;
+/** Both servers at one fixed offered load. */
+interface EqualLoad {
+  readonly rate: number;
   readonly debtkit: LoadResult;
   readonly bare: LoadResult;
+}
+
+interface RouteOutcome {
+  readonly route: BenchRoute;
+  /** Each as fast as it answers. */
+  readonly debtkit: LoadResult;
+  readonly bare: LoadResult;
+  /** The target routes: both at the same offered load, for CPU per request. */
+  readonly equalLoad?: EqualLoad;
 }
 
 interface RoundRatios {
@@ -282,19 +297,39 @@ const main = async (): Promise<void> => {
         const each = measured.map((r) => `${r.throughput.toFixed(2)}×/${r.cpu.toFixed(2)}×`).join(', ');
         console.log(`  each round (req/s / CPU per request): ${each}`);
       }
-      outcomes.push({ route, debtkit: mine, bare: theirs });
+      let equalLoad: EqualLoad | undefined;
+      if (TARGET_ROUTES.includes(route.name)) {
+        // CPU per request depends on the load: a server answering more requests per
+        // event-loop turn spends less on each. Compare the work at one offered load
+        // both servers sustain (a fifth below debtkit's saturated rate).
+        const rate = Math.max(100, Math.floor((mine.requestsPerSecond * 0.8) / 100) * 100);
+        const fixed = await alternate(loadTarget(debtkit, auth), loadTarget(bare, {}), route, { ...settings, warmupSeconds: 0, overallRate: rate }, rounds);
+        equalLoad = { rate, debtkit: fixed.debtkit, bare: fixed.bare };
+        const cpuRatio = ratio(fixed.debtkit.cpuMicrosPerRequest, fixed.bare.cpuMicrosPerRequest);
+        console.log(
+          `  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req debtkit ${fmt(fixed.debtkit.cpuMicrosPerRequest)}, bare ${fmt(fixed.bare.cpuMicrosPerRequest)}: ${cpuRatio.toFixed(2)}× (served ${fmt(fixed.debtkit.requestsPerSecond)} / ${fmt(fixed.bare.requestsPerSecond)} req/s)`,
+        );
+        if (fixed.rounds.length > 1) console.log(`  each round (CPU per request): ${fixed.rounds.map((r) => `${r.cpu.toFixed(2)}×`).join(', ')}`);
+      }
+      outcomes.push({ route, debtkit: mine, bare: theirs, ...(equalLoad === undefined ? {} : { equalLoad }) });
     }
 
-    const clean = outcomes.every((o) => o.debtkit.non2xx + o.debtkit.errors + o.bare.non2xx + o.bare.errors === 0);
+    const failures = (r: LoadResult): number => r.non2xx + r.errors;
+    const clean = outcomes.every(
+      (o) => failures(o.debtkit) + failures(o.bare) + (o.equalLoad === undefined ? 0 : failures(o.equalLoad.debtkit) + failures(o.equalLoad.bare)) === 0,
+    );
     console.log('\ntargets (DESIGN 9, against the fair bare app)');
     for (const name of TARGET_ROUTES) {
       const target = outcomes.find((o) => o.route.name === name);
       if (target === undefined) continue;
       const throughput = ratio(target.debtkit.requestsPerSecond, target.bare.requestsPerSecond);
-      const cpu = ratio(target.debtkit.cpuMicrosPerRequest, target.bare.cpuMicrosPerRequest);
+      const saturatedCpu = ratio(target.debtkit.cpuMicrosPerRequest, target.bare.cpuMicrosPerRequest);
+      const equal = target.equalLoad;
+      const cpu = equal === undefined ? saturatedCpu : ratio(equal.debtkit.cpuMicrosPerRequest, equal.bare.cpuMicrosPerRequest);
       const goal = throughput >= THROUGHPUT_GOAL ? 'goal 0.90× reached' : `goal ${THROUGHPUT_GOAL}× not reached`;
       console.log(`  ${verdict(throughput >= THROUGHPUT_TARGET)}  ${name} req/s ≥ ${THROUGHPUT_TARGET} × bare: ${throughput.toFixed(2)}× (${goal})`);
-      console.log(`  ${verdict(cpu <= CPU_TARGET)}  ${name} CPU/request ≤ ${CPU_TARGET} × bare: ${cpu.toFixed(2)}×`);
+      const where = equal === undefined ? '' : ` at ${fmt(equal.rate)} req/s each (each at its own saturation: ${saturatedCpu.toFixed(2)}×)`;
+      console.log(`  ${verdict(cpu <= CPU_TARGET)}  ${name} CPU/request ≤ ${CPU_TARGET} × bare: ${cpu.toFixed(2)}×${where}`);
     }
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);

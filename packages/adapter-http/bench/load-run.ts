@@ -6,6 +6,8 @@ export interface LoadSettings {
   readonly connections: number;
   readonly warmupSeconds: number;
   readonly durationSeconds: number;
+  /** A fixed offered load (requests per second over all connections); absent: as fast as the server answers. */
+  readonly overallRate?: number;
 }
 
 export interface LoadTarget {
@@ -36,6 +38,7 @@ export const loadRoute = async (target: LoadTarget, route: BenchRoute, settings:
     headers: { ...route.headers, ...target.headers },
     ...(route.body === undefined ? {} : { body: route.body }),
     connections: settings.connections,
+    ...(settings.overallRate === undefined ? {} : { overallRate: settings.overallRate }),
   };
   // The warm-up lets V8 optimise the hot paths before anything is recorded.
   if (settings.warmupSeconds > 0) await autocannon({ ...options, duration: settings.warmupSeconds });
