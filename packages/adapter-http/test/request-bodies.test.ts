@@ -82,6 +82,54 @@ describe('request bodies: authentication first, content codings (DESIGN 4.4)', (
     expectNoErrorLogged();
   });
 
+  it('accepts a body that starts with a UTF-8 byte order mark', async () => {
+    const res = await post(undefined, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"payload":"bom"}')]));
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    expect(res.body).to.deep.equal({ payload: 'bom' });
+  });
+
+  describe('a body that arrives with its headers and one that is still arriving read the same', () => {
+    /** One POST over a raw socket: the headers, then the body in `parts` (each after the previous is in), then the response text. */
+    const rawPost = async (parts: ReadonlyArray<Buffer>): Promise<string> => {
+      const server = createServer(h.app.callback());
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const socket = connect(port, '127.0.0.1');
+        let received = '';
+        socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+        const length = parts.reduce((n, p) => n + p.length, 0);
+        const head = `POST /api/ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+        const [first, ...rest] = parts;
+        socket.write(Buffer.concat([Buffer.from(head), first ?? Buffer.alloc(0)]));
+        for (const part of rest) {
+          // A later packet, so the server most likely starts reading an incomplete body. The answer
+          // must be the same either way: the wait decides which path is taken, never the outcome.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          socket.write(part);
+        }
+        await new Promise((resolve) => socket.once('close', resolve));
+        return received;
+      } finally {
+        server.close();
+      }
+    };
+
+    it('whole, in the packet with the headers', async () => {
+      const text = await rawPost([Buffer.from('{"payload":"together ✓"}')]);
+      expect(text).to.match(/^HTTP\/1\.1 200 /);
+      expect(text).to.contain('{"payload":"together ✓"}');
+    });
+
+    it('in pieces, the last after the server started reading (a multi-byte character split between them)', async () => {
+      const whole = Buffer.from('{"payload":"apart ✓"}');
+      const cut = whole.indexOf(Buffer.from('✓')) + 1;
+      const text = await rawPost([whole.subarray(0, cut), whole.subarray(cut)]);
+      expect(text).to.match(/^HTTP\/1\.1 200 /);
+      expect(text).to.contain('{"payload":"apart ✓"}');
+    });
+  });
+
   describe('without a valid token the body is never looked at', () => {
     it('401 for malformed JSON', async () => {
       const res = await post(undefined, Buffer.from('{bad'), false);

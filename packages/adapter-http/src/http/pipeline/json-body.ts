@@ -15,6 +15,26 @@ export interface JsonBodyOptions {
 export const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
+/**
+ * The whole (identity-coded) body as text when it has already arrived: a small
+ * body comes in the packet with the headers, and Node's parser has buffered it
+ * and ended the stream before any step ran. Taken at once, it costs no further
+ * stream events (DESIGN 9). `undefined` while the body is still arriving, or when
+ * it is over the limit: raw-body then streams it, or refuses it with 413.
+ * Decoded as the streamed read decodes: UTF-8, a leading byte order mark dropped.
+ */
+const arrivedText = (req: IncomingMessage, limitBytes: number): string | undefined => {
+  if (!req.complete || req.readableFlowing === true || req.readableLength > limitBytes) return undefined;
+  const chunks: Buffer[] = [];
+  for (let chunk: unknown = req.read(); chunk !== null; chunk = req.read()) {
+    // The request stream is in bytes mode (nothing here sets an encoding): anything else is not ours to read.
+    if (!Buffer.isBuffer(chunk)) throw new Error('arrivedText: the request stream gave a chunk that is not a Buffer');
+    chunks.push(chunk);
+  }
+  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+};
+
 /** The methods whose body is read. */
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -81,11 +101,13 @@ export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Pr
       // raw-body refuses a declared length over the limit before reading, and
       // counts the decoded bytes against it while reading (a zip bomb stops at 1 MiB).
       const declared = req.headers['content-length'];
-      const text = await getRawBody(encoding === 'identity' ? req : inflate(req), {
-        limit: limitBytes,
-        encoding: 'utf8',
-        ...(encoding === 'identity' && declared !== undefined ? { length: Number(declared) } : {}),
-      });
+      const text =
+        (encoding === 'identity' ? arrivedText(req, limitBytes) : undefined) ??
+        (await getRawBody(encoding === 'identity' ? req : inflate(req), {
+          limit: limitBytes,
+          encoding: 'utf8',
+          ...(encoding === 'identity' && declared !== undefined ? { length: Number(declared) } : {}),
+        }));
       // `__proto__` keys are refused (prototype poisoning); scalars parse, so `42`
       // gets "must be a JSON object" rather than a misleading "not valid JSON".
       // A chunked request with zero bytes has no body after all.
