@@ -16,22 +16,21 @@ export const hasBody = (req: IncomingMessage): boolean =>
   req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 /**
- * The whole (identity-coded) body as text when it has already arrived: a small
- * body comes in the packet with the headers, and Node's parser has buffered it
- * and ended the stream before any step ran. Taken at once, it costs no further
- * stream events (DESIGN 9). `undefined` while the body is still arriving, or when
- * it is over the limit: raw-body then streams it, or refuses it with 413.
+ * The whole (identity-coded) body as text when every byte its `Content-Length`
+ * declares is already buffered: a small body comes in the packet with the
+ * headers, and Node's parser has pushed it into the request stream by the time
+ * authentication is done. Taken at once, it costs no further stream events
+ * (DESIGN 9). `undefined` while bytes are still to come (or without a declared
+ * length, or over the limit): raw-body then streams it, or refuses it with 413.
  * Decoded as the streamed read decodes: UTF-8, a leading byte order mark dropped.
  */
 const arrivedText = (req: IncomingMessage, limitBytes: number): string | undefined => {
-  if (!req.complete || req.readableFlowing === true || req.readableLength > limitBytes) return undefined;
-  const chunks: Buffer[] = [];
-  for (let chunk: unknown = req.read(); chunk !== null; chunk = req.read()) {
-    // The request stream is in bytes mode (nothing here sets an encoding): anything else is not ours to read.
-    if (!Buffer.isBuffer(chunk)) throw new Error('arrivedText: the request stream gave a chunk that is not a Buffer');
-    chunks.push(chunk);
-  }
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+  const declared = Number(req.headers['content-length']);
+  if (!(declared > 0 && declared <= limitBytes) || req.readableFlowing === true || req.readableLength !== declared) return undefined;
+  const chunk: unknown = req.read(declared);
+  // The request stream is in bytes mode (nothing here sets an encoding), and holds exactly `declared` bytes.
+  if (!Buffer.isBuffer(chunk) || chunk.length !== declared) throw new Error('arrivedText: the buffered request body is not the declared bytes');
+  const text = chunk.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 };
 
