@@ -1,0 +1,185 @@
+/**
+ * `npm run bench:in-process`: CPU per request through each app's request
+ * listener, in this process, with sockets that go nowhere (no syscalls, no
+ * network, no load generator). Steadier than the loopback benchmark on shared
+ * cores, and it shows what the JavaScript costs on its own:
+ *
+ *   bare     the benchmark's bare Koa app (bare-app.ts), debtkit's route table
+ *   floor    the work DESIGN 9 lists for a credit score GET, written as one Koa
+ *            middleware: debtkit's response headers, a token lookup, the client
+ *            rate limiter, the score, JSON, the metrics and the pino line through
+ *            the server's own log destination (to /dev/null)
+ *   debtkit  the production server's app (startServer: memory store, demo seed,
+ *            the whole pipeline, log lines at info to /dev/null)
+ *
+ * Each app answers `GET /api/users/1/credit_scores` in batches of 50 concurrent
+ * requests; the three take turns for BENCH_ROUNDS (5) rounds and the least CPU
+ * per request of each is printed (the rounds another process disturbed lose).
+ */
+import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { Duplex } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import * as E from 'fp-ts/lib/Either.js';
+import Koa from 'koa';
+import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
+import { createMetrics } from '../src/http/metrics.js';
+import { createRateLimits } from '../src/http/rate-limits.js';
+import { STANDARD_HEADERS } from '../src/http/pipeline/response-headers.js';
+import { securityHeaderSet } from '../src/http/pipeline/security-headers.js';
+import { loadConfig } from '../src/main/config.js';
+import { createServerLogger } from '../src/main/log-destination.js';
+import { startServer } from '../src/main/server.js';
+import { createBareApp } from './bare-app.js';
+
+const PATH = '/api/users/1/credit_scores';
+const BATCH = 50;
+const REQUESTS = 40_000;
+
+/** Answer one request through `listener` on a socket that swallows what is written; resolves with the status once the response finished. */
+const inject = (listener: RequestListener, headers: Readonly<Record<string, string>>): Promise<number> =>
+  new Promise((resolve) => {
+    const socket = new Duplex({
+      read() {},
+      write(_chunk, _encoding, callback) {
+        callback();
+      },
+    });
+    const req = new IncomingMessage(socket as never);
+    req.method = 'GET';
+    req.url = PATH;
+    req.httpVersion = '1.1';
+    req.httpVersionMajor = 1;
+    req.httpVersionMinor = 1;
+    Object.assign(req.headers, headers);
+    req.push(null);
+    req.complete = true;
+    const res = new ServerResponse(req);
+    res.assignSocket(socket as never);
+    res.once('finish', () => resolve(res.statusCode));
+    listener(req, res);
+  });
+
+/** CPU µs per request over `count` requests in batches. */
+const measure = async (listener: RequestListener, headers: Readonly<Record<string, string>>, count: number): Promise<number> => {
+  const before = process.cpuUsage();
+  for (let done = 0; done < count; done += BATCH) await Promise.all(Array.from({ length: BATCH }, () => inject(listener, headers)));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+};
+
+const CREDIT_SCORE = {
+  id: 1,
+  date: '2026-11-23',
+  last_name: 'Rivera',
+  score: 732,
+  increase: 0,
+  payment_history: { amount: 96.8, factor: 'Good' },
+  credit_utilization: { amount: 36.35, factor: 'Poor' },
+  derogatory_marks: { amount: 0, factor: 'Good' },
+  credit_age: { amount: 4.99, factor: 'Poor' },
+  credit_mix: { amount: 5, factor: 'Good' },
+  new_credit: { amount: 1, factor: 'Good' },
+};
+
+const bareApp = (): RequestListener => {
+  const table = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
+  return createBareApp([{ method: 'GET', pattern: '/api/users/:id/credit_scores', status: 200, body: CREDIT_SCORE, gzip: false }], table).callback();
+};
+
+const floorApp = (dest: string): RequestListener => {
+  const metrics = createMetrics();
+  const { logger } = createServerLogger({ level: 'info', dest });
+  const limits = createRateLimits({ requestsPerSecond: 100_000_000, authFailuresPerMinute: 0 }, { kind: 'memory' });
+  const clients = new Map([['floor-token', { id: 1, api_version: '2024-07-01' }]]);
+  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet({ environment: 'sandbox' }) });
+  const app = new Koa();
+  app.use(async function floor(ctx) {
+    const started = performance.now();
+    const { res } = ctx;
+    const id = randomUUID();
+    res.setHeader('X-Request-Id', id);
+    for (const [name, value] of fixed) res.setHeader(name, value);
+    const client = clients.get(/^Bearer +(\S+) *$/i.exec(ctx.req.headers.authorization ?? '')?.[1] ?? '');
+    if (client === undefined) throw new Error('floor: unknown token');
+    const decision = await limits.clients!.consume(String(client.id));
+    res.setHeader('RateLimit-Limit', String(decision.limit));
+    res.setHeader('RateLimit-Remaining', String(decision.remaining));
+    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    res.setHeader('API-Version', client.api_version);
+    const score = await Promise.resolve(CREDIT_SCORE);
+    ctx.status = 200;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    ctx.body = JSON.stringify(score);
+    const route = '/api/users/:id/credit_scores';
+    const labels = { method: ctx.method, route, status: '200' };
+    const elapsedMs = performance.now() - started;
+    metrics.requests.inc(labels);
+    metrics.requestDuration.observe(labels, elapsedMs / 1000);
+    logger.info({ request_id: id, method: ctx.method, route, status: 200, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
+  });
+  return app.callback();
+};
+
+const debtkitApp = async (): Promise<{ listener: RequestListener; token: string; stop: () => Promise<void> }> => {
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DEBTKIT_ENV: 'sandbox',
+    DEBTKIT_STORE: 'memory',
+    DEBTKIT_SEED: 'true',
+    LOG_LEVEL: 'info',
+    DEBTKIT_RATE_LIMIT: '100000000',
+  });
+  if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
+  const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
+  const running = await startServer({ config: config.right, logger: log.logger });
+  if (running.demo === undefined) throw new Error('the server was started without the demo seed');
+  // The first listener is the Koa app's (startServer adds one for its shutdown after it).
+  const listener = running.server.listeners('request')[0] as RequestListener;
+  return {
+    listener,
+    token: running.demo.token,
+    stop: async () => {
+      await running.shutdown();
+      await log.close();
+    },
+  };
+};
+
+const main = async (): Promise<void> => {
+  const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 5));
+  const debtkit = await debtkitApp();
+  const apps: ReadonlyArray<{ name: string; listener: RequestListener; headers: Record<string, string> }> = [
+    { name: 'bare', listener: bareApp(), headers: { host: 'localhost' } },
+    { name: 'floor', listener: floorApp('/dev/null'), headers: { host: 'localhost', authorization: 'Bearer floor-token' } },
+    { name: 'debtkit', listener: debtkit.listener, headers: { host: 'localhost', authorization: `Bearer ${debtkit.token}` } },
+  ];
+  try {
+    for (const app of apps) {
+      const status = await inject(app.listener, app.headers);
+      if (status !== 200) throw new Error(`${app.name} answered ${status}`);
+      await measure(app.listener, app.headers, 5_000);
+    }
+    const best = new Map<string, number>();
+    for (let round = 0; round < rounds; round++) {
+      for (const app of apps) best.set(app.name, Math.min(best.get(app.name) ?? Infinity, await measure(app.listener, app.headers, REQUESTS)));
+    }
+    const bare = best.get('bare')!;
+    console.log(`GET ${PATH}, in process (no sockets), least CPU per request of ${rounds} rounds of ${REQUESTS.toLocaleString('en-US')}:`);
+    for (const app of apps) {
+      const micros = best.get(app.name)!;
+      console.log(`  ${app.name.padEnd(8)} ${micros.toFixed(1).padStart(6)} µs   ${(micros / bare).toFixed(2)}× bare`);
+    }
+  } finally {
+    await debtkit.stop();
+  }
+};
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);
