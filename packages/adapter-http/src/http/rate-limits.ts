@@ -134,15 +134,15 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
   const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window) as unknown as RateLimiterAbstract;
   const bursty = new BurstyRateLimiter(limiter('clients', 1), limiter('clients_burst', BURST_WINDOW_SECONDS));
   return {
-    consume: async (clientKey) => {
-      try {
-        const res = await bursty.consume(clientKey);
-        return { allowed: true, limit: perSecond, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
-      } catch (refused) {
-        if (!(refused instanceof RateLimiterRes)) throw refused;
-        return { allowed: false, limit: perSecond, remaining: 0, resetSeconds: seconds(refused.msBeforeNext) };
-      }
-    },
+    // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
+    consume: (clientKey) =>
+      bursty.consume(clientKey).then(
+        (res): RateLimitDecision => ({ allowed: true, limit: perSecond, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) }),
+        (refused: unknown): RateLimitDecision => {
+          if (!(refused instanceof RateLimiterRes)) throw refused;
+          return { allowed: false, limit: perSecond, remaining: 0, resetSeconds: seconds(refused.msBeforeNext) };
+        },
+      ),
   };
 };
 
