@@ -427,6 +427,22 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     expect(slow.received).to.have.length(1);
   });
 
+  it('stop(cutAfterMs) cuts an attempt that outlasts it and records it as a failed attempt, retried later', async () => {
+    // An attempt timeout far beyond the test's own: only the cut can end this attempt in time.
+    const h = await webhookHarness({ timeoutMs: 60_000 });
+    const client = await h.newClient();
+    const silent = await receiver(() => 'hang');
+    const hook = await register(h, client, { url: silent.url });
+    await oneChange(h, client);
+    h.worker.start();
+    await silent.waitFor(1);
+    // The receiver never answers: the attempt would run to its timeout, the cut ends it first.
+    await h.worker.stop(20);
+    const [delivery] = await deliveriesOf(h, client, hook);
+    expect(delivery).to.include({ status: 'pending', attempts: 1, last_response_status: null });
+    expect(delivery?.next_attempt_at).to.be.a('string');
+  });
+
   it('at most 8 attempts in flight per process', async () => {
     const h = await webhookHarness();
     const client = await h.newClient();

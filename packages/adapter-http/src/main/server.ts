@@ -168,9 +168,11 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
       (stopped ??= new Promise<void>((resolvePromise) => {
         closing = true;
         seeding?.stop();
-        // No new attempts from now on; the ones in flight finish and are recorded before the store closes.
-        const workerStopped = worker.stop();
-        const force = setTimeout(() => server.closeAllConnections(), options.graceMs ?? SHUTDOWN_GRACE_MS);
+        // No new attempts from now on; the ones in flight finish (or are cut after the grace
+        // period, like requests) and are recorded before the store closes.
+        const graceMs = options.graceMs ?? SHUTDOWN_GRACE_MS;
+        const workerStopped = worker.stop(graceMs);
+        const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(force);
           workerStopped

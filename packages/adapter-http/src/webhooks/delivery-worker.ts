@@ -83,6 +83,8 @@ export class DeliveryWorker {
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<number> | undefined;
   private stopped: Promise<void> | undefined;
+  /** Aborted when `stop`'s grace is over: cuts the attempts still in flight. */
+  private readonly cutAttempts = new AbortController();
 
   constructor(
     private readonly deps: DeliveryWorkerDeps,
@@ -103,13 +105,24 @@ export class DeliveryWorker {
     this.schedule(0);
   }
 
-  /** Stop polling, let the attempts in flight finish and be recorded. Idempotent. */
-  stop(): Promise<void> {
+  /**
+   * Stop polling, let the attempts in flight finish and be recorded. Idempotent.
+   * With `cutAfterMs`, an attempt still waiting for its receiver after that long
+   * is cut and recorded as a failed attempt (retried on the usual schedule by
+   * whichever process runs next), so a shutdown is not held up to the 10 s
+   * attempt timeout (DESIGN 3: exit within 10 s).
+   */
+  stop(cutAfterMs?: number): Promise<void> {
     this.running = false;
     if (this.timer !== undefined) clearTimeout(this.timer);
     return (this.stopped ??= (async () => {
-      await this.pumping?.catch(() => undefined);
-      await Promise.all([...this.inFlight.values()].map((f) => f.done));
+      const cut = cutAfterMs === undefined ? undefined : setTimeout(() => this.cutAttempts.abort(), cutAfterMs);
+      try {
+        await this.pumping?.catch(() => undefined);
+        await Promise.all([...this.inFlight.values()].map((f) => f.done));
+      } finally {
+        if (cut !== undefined) clearTimeout(cut);
+      }
     })());
   }
 
@@ -205,6 +218,7 @@ export class DeliveryWorker {
       url: endpoint.value.url,
       body,
       headers: { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+      signal: this.cutAttempts.signal,
     });
     const status = 'status' in result ? result.status : null;
     const succeeded = status !== null && status >= 200 && status < 300;

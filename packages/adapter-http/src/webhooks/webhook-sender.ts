@@ -13,7 +13,12 @@ export interface WebhookRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+  /** Cuts the attempt (the server is shutting down): it ends as an error, like a timeout. */
+  readonly signal?: AbortSignal;
 }
+
+/** The error of an attempt cut by its request's `signal`. */
+export const CUT_BY_SHUTDOWN = 'cut: the server is shutting down';
 
 /** An HTTP status, or why there was none (refused address, network error, timeout). */
 export type WebhookAttemptResult = { readonly status: number } | { readonly error: string };
@@ -41,6 +46,8 @@ export const createHttpWebhookSender =
     // An IP literal is connected to without a lookup: it is judged here instead.
     if (isIP(host) !== 0 && !isAllowedAddress(host, options.environment)) return { error: 'refused: not a public address' };
     const transport = url.protocol === 'https:' ? https : http;
+    const { signal } = request;
+    if (signal?.aborted === true) return { error: CUT_BY_SHUTDOWN };
     return new Promise<WebhookAttemptResult>((resolve) => {
       let settled = false;
       const finish = (result: WebhookAttemptResult): void => {
@@ -56,6 +63,7 @@ export const createHttpWebhookSender =
           headers: { ...request.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': 'debtkit-webhooks/1' },
           lookup: options.guard.guardedLookup,
           agent: false,
+          ...(signal === undefined ? {} : { signal }),
         },
         (res) => {
           let read = 0;
@@ -73,7 +81,7 @@ export const createHttpWebhookSender =
         finish({ error: `no answer within ${options.timeoutMs} ms` });
         req.destroy();
       }, options.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => finish({ error: err.code ?? err.message }));
+      req.on('error', (err: NodeJS.ErrnoException) => finish({ error: signal?.aborted === true ? CUT_BY_SHUTDOWN : (err.code ?? err.message) }));
       req.end(request.body);
     });
   };
