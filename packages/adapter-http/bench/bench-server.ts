@@ -17,8 +17,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as E from 'fp-ts/lib/Either.js';
-import { loadConfig } from '../src/main/config.js';
+import { benchConfig } from './bench-config.js';
 import { startServer } from '../src/main/server.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { createBareApp, type RoutePattern } from './bare-app.js';
@@ -56,23 +55,10 @@ const send = (message: ServerReady | CpuTime): void => {
 };
 
 const startDebtkit = async (): Promise<() => Promise<void>> => {
-  // The environment is spelled out, not inherited: a DEBTKIT_STORE=mongo in the
-  // caller's shell must not change what is measured.
-  // One client sends every request: its rate limit is set far above what the
-  // run can reach, so the limiter's cost is measured but it never answers 429.
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DEBTKIT_ENV: 'sandbox',
-    DEBTKIT_STORE: 'memory',
-    DEBTKIT_SEED: 'true',
-    LOG_LEVEL: 'info',
-    DEBTKIT_RATE_LIMIT: '100000000',
-  });
-  if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
+  const config = benchConfig();
   // The production logger (non-blocking destination), writing to /dev/null instead of stdout.
-  const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
-  const running = await startServer({ config: config.right, logger: log.logger });
+  const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
+  const running = await startServer({ config, logger: log.logger });
   if (running.demo?.userId === undefined) throw new Error('the benchmark server was started without the demo seed');
   send({ kind: 'ready', url: running.url, demo: { token: running.demo.token, userId: running.demo.userId } });
   return async () => {

@@ -20,17 +20,16 @@ import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http
 import { randomUUID } from 'node:crypto';
 import { Duplex } from 'node:stream';
 import { performance } from 'node:perf_hooks';
-import * as E from 'fp-ts/lib/Either.js';
 import Koa from 'koa';
 import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
 import { createMetrics } from '../src/http/metrics.js';
 import { createRateLimits } from '../src/http/rate-limits.js';
 import { STANDARD_HEADERS } from '../src/http/pipeline/response-headers.js';
 import { securityHeaderSet } from '../src/http/pipeline/security-headers.js';
-import { loadConfig } from '../src/main/config.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { startServer } from '../src/main/server.js';
 import { createBareApp } from './bare-app.js';
+import { benchConfig } from './bench-config.js';
 
 const PATH = '/api/users/1/credit_scores';
 const BATCH = 50;
@@ -122,18 +121,9 @@ const floorApp = (dest: string): RequestListener => {
 };
 
 const debtkitApp = async (): Promise<{ listener: RequestListener; token: string; stop: () => Promise<void> }> => {
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DEBTKIT_ENV: 'sandbox',
-    DEBTKIT_STORE: 'memory',
-    DEBTKIT_SEED: 'true',
-    LOG_LEVEL: 'info',
-    DEBTKIT_RATE_LIMIT: '100000000',
-  });
-  if (E.isLeft(config)) throw new Error(`bench configuration: ${config.left}`);
-  const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
-  const running = await startServer({ config: config.right, logger: log.logger });
+  const config = benchConfig();
+  const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
+  const running = await startServer({ config, logger: log.logger });
   if (running.demo === undefined) throw new Error('the server was started without the demo seed');
   // The first listener is the Koa app's (startServer adds one for its shutdown after it).
   const listener = running.server.listeners('request')[0] as RequestListener;

@@ -7,21 +7,10 @@ import {
   monthlyInterest,
   planPayoff,
   projectSingleDebt,
-  type PayoffDebt,
   type PayoffPlanInput,
   type PayoffPlanResult,
 } from '../src/domain/payoff-plan.js';
-import type { Cents, Id, IsoDate } from '../src/domain/primitives.js';
-
-const cents = (n: number): Cents => n as Cents;
-const date = (s: string): IsoDate => s as IsoDate;
-
-const debt = (id: number, balance: number, apr: number, minimumPayment: number): PayoffDebt => ({
-  id: id as Id,
-  balance: cents(balance),
-  apr,
-  minimumPayment: cents(minimumPayment),
-});
+import { cents, date, debt } from './payoff-builders.js';
 
 const planInput = (overrides: Partial<PayoffPlanInput> = {}): PayoffPlanInput => ({
   strategy: 'avalanche',

@@ -16,20 +16,11 @@ import {
   projectPayoff,
   startDateProblems,
   type PayoffBudgetInput,
-  type PayoffDebt,
   type PayoffPlanResult,
 } from '../src/domain/payoff-plan.js';
 import { firstMonthAfter, planProgress, progressStatus, type PlanProgressInput } from '../src/domain/payoff-progress.js';
-import type { Cents, Id, IsoDate } from '../src/domain/primitives.js';
-
-const cents = (n: number): Cents => n as Cents;
-const date = (s: string): IsoDate => s as IsoDate;
-const debt = (id: number, balance: number, apr: number, minimumPayment: number): PayoffDebt => ({
-  id: id as Id,
-  balance: cents(balance),
-  apr,
-  minimumPayment: cents(minimumPayment),
-});
+import type { Id } from '../src/domain/primitives.js';
+import { cents, date, debt } from './payoff-builders.js';
 const ids = (...xs: number[]): Id[] => xs as Id[];
 
 const right = <A>(e: E.Either<DomainError, A>): A => {

@@ -1,0 +1,14 @@
+/** Test data for the payoff planner's tests: branded values and debts from plain numbers. */
+import type { PayoffDebt } from '../src/domain/payoff-plan.js';
+import type { Cents, Id, IsoDate } from '../src/domain/primitives.js';
+
+export const cents = (n: number): Cents => n as Cents;
+export const date = (s: string): IsoDate => s as IsoDate;
+
+/** A debt to plan: its id, balance and minimum payment in cents, APR in percent. */
+export const debt = (id: number, balance: number, apr: number, minimumPayment: number): PayoffDebt => ({
+  id: id as Id,
+  balance: cents(balance),
+  apr,
+  minimumPayment: cents(minimumPayment),
+});
