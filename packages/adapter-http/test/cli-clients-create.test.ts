@@ -10,9 +10,8 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import request from 'supertest';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
 import { compose } from '../src/main/composition.js';
-import { CLI, cliIsBuilt } from './support/cli-process.js';
+import { CLI, useCliOnWireServer } from './support/cli-process.js';
 
 interface Outcome {
   readonly code: number | null;
@@ -32,21 +31,11 @@ const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promi
 
 describe('debtkit clients create (child process, mongo store on the wire-protocol test server)', function () {
   this.timeout(30_000);
-  let server: WireServer;
+  const wire = useCliOnWireServer();
   let databases = 0;
 
-  before(async function () {
-    if (!cliIsBuilt()) {
-      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
-      this.skip();
-    }
-    server = await startWireServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
 
-  const newDatabase = (): string => `${server.url}debtkit_clients_${process.pid}_${++databases}`;
+  const newDatabase = (): string => `${wire().url}debtkit_clients_${process.pid}_${++databases}`;
   const clientNamesIn = async (url: string): Promise<string[]> => {
     const store = await connectMongoStore(url, { serverSelectionTimeoutMS: 2000 });
     try {

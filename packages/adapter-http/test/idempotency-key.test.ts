@@ -7,8 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type Clock, type StorePorts } from '@debtkit/core';
 import { interleavingStore } from '@debtkit/core/testing';
 import { createMemoryStore } from '@debtkit/adapter-memory';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { useMongoStores } from './support/mongo-stores.js';
 import { bodyHash } from '../src/http/pipeline/idempotency-key.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
@@ -187,16 +186,6 @@ const failingOnce = (store: StorePorts): { users: StorePorts['users']; arm(): vo
 idempotencySuite('memory store', async () => createMemoryStore());
 
 describe('Idempotency-Key on the mongo store', () => {
-  const realUrl = process.env['MONGODB_URL'];
-  let server: WireServer | undefined;
-  let databases = 0;
-  before(async () => {
-    if (realUrl === undefined) server = await startWireServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
-  idempotencySuite(realUrl === undefined ? 'mongo store, wire-protocol test server' : 'mongo store, real MongoDB', async () =>
-    connectMongoStore(realUrl ?? server!.url, { dbName: `debtkit_idem_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 2000 }),
-  );
+  const mongo = useMongoStores('idem');
+  idempotencySuite(`mongo store, ${mongo.label}`, mongo.connect);
 });

@@ -9,8 +9,7 @@ import { expect } from 'chai';
 import * as O from 'fp-ts/lib/Option.js';
 import type { StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { useMongoStores } from './support/mongo-stores.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret-token-for-tests' };
@@ -105,21 +104,7 @@ const ownedReadSuite = (name: string, makeStore: () => Promise<StorePorts>): voi
 
 ownedReadSuite('memory store', async () => createMemoryStore());
 
-// Against `MONGODB_URL` when it is set, otherwise against the wire-protocol test server.
-const realUrl = process.env['MONGODB_URL'];
-
-describe(realUrl === undefined ? 'on the wire-protocol test server' : 'on real MongoDB (MONGODB_URL)', () => {
-  let server: WireServer | undefined;
-  let databases = 0;
-  before(async () => {
-    if (realUrl === undefined) server = await startWireServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
-  ownedReadSuite('mongo store', async () => {
-    const url = realUrl ?? server?.url;
-    if (url === undefined) throw new Error('no MongoDB to run against');
-    return connectMongoStore(url, { dbName: `debtkit_owned_reads_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 2000 });
-  });
+describe('on mongo (the wire-protocol test server, or MONGODB_URL)', () => {
+  const mongo = useMongoStores('owned_reads');
+  ownedReadSuite(`mongo store, ${mongo.label}`, mongo.connect);
 });

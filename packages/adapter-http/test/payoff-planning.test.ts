@@ -9,8 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type supertest from 'supertest';
 import { addMonths, planPayoff, type Cents, type Clock, type Id, type IsoDate, type StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { useMongoStores } from './support/mongo-stores.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 
@@ -255,16 +254,6 @@ function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>)
 payoffPlanningSuite('memory store', async () => createMemoryStore());
 
 describe('payoff planning on the mongo store', () => {
-  let server: WireServer | undefined;
-  const realUrl = process.env['MONGODB_URL'];
-  let databases = 0;
-  before(async () => {
-    if (realUrl === undefined) server = await startWireServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
-  payoffPlanningSuite(realUrl === undefined ? 'wire-protocol test server' : 'real MongoDB', async () =>
-    connectMongoStore(realUrl ?? server!.url, { dbName: `debtkit_payoff_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 2000 }),
-  );
+  const mongo = useMongoStores('payoff');
+  payoffPlanningSuite(mongo.label, mongo.connect);
 });

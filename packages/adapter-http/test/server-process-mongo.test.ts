@@ -12,28 +12,17 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
 import { generateToken } from '../src/http/token-issuer.js';
-import { cliIsBuilt, demoTokenOf, startCli, type CliProcess } from './support/cli-process.js';
+import { demoTokenOf, startCli, useCliOnWireServer, type CliProcess } from './support/cli-process.js';
 
 const json = { 'Content-Type': 'application/json' };
 
 describe('debtkit serve on the mongo store (child processes, wire-protocol test server)', function () {
   this.timeout(60_000);
-  let server: WireServer;
+  const wire = useCliOnWireServer();
   let databases = 0;
   const running: CliProcess[] = [];
 
-  before(async function () {
-    if (!cliIsBuilt()) {
-      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
-      this.skip();
-    }
-    server = await startWireServer();
-  });
-  after(async () => {
-    await server?.stop();
-  });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => p.stop()));
   });
@@ -47,7 +36,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
     running.splice(running.indexOf(cli), 1);
     return cli.stop();
   };
-  const newDatabase = (): string => `${server.url}/debtkit_cli_${process.pid}_${++databases}`;
+  const newDatabase = (): string => `${wire().url}/debtkit_cli_${process.pid}_${++databases}`;
 
   const clientsIn = async (url: string): Promise<number> => {
     const store = await connectMongoStore(url, { serverSelectionTimeoutMS: 2000 });
@@ -84,13 +73,13 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
 
   it('started while the database is down: listens, /readyz 503 within 1 s, requests 503; seeds and serves once it is up', async () => {
     const url = newDatabase();
-    await server.stop();
+    await wire().stop();
     let cli: CliProcess;
     try {
       cli = await serve({ MONGODB_URL: url });
     } finally {
       // Whatever happened, the other tests need the server back.
-      if (running.length === 0) await server.restart();
+      if (running.length === 0) await wire().restart();
     }
     const token = demoTokenOf(cli);
     const probeStarted = performance.now();
@@ -100,7 +89,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
     const down = await fetch(`${cli.url}/api/users`, { headers: { Authorization: `Bearer ${token}` } });
     expect(down.status).to.equal(503);
 
-    await server.restart();
+    await wire().restart();
     let users: Response | undefined;
     // The driver finds the server on its next check and seeding retries every second: bounded attempts, each bounded by its timeouts.
     for (let attempt = 0; attempt < 20 && users?.status !== 200; attempt++) {

@@ -5,34 +5,25 @@
  * once, the other within the cache's bound (TOKEN_CACHE_TTL_MS, 1 s).
  */
 import { expect } from 'chai';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
 import { generateToken } from '../src/http/token-issuer.js';
 import { TOKEN_CACHE_TTL_MS } from '../src/main/token-cache.js';
-import { cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
+import { startCli, useCliOnWireServer, type CliProcess } from './support/cli-process.js';
 
 const ADMIN_TOKEN = 'admin-token-for-the-cache-test';
 
 describe('token cache across two processes on one mongo (child processes, wire-protocol test server)', function () {
   this.timeout(60_000);
-  let server: WireServer;
+  const wire = useCliOnWireServer();
   const running: CliProcess[] = [];
 
-  before(async function () {
-    if (!cliIsBuilt()) {
-      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
-      this.skip();
-    }
-    server = await startWireServer();
-  });
-  after(async () => {
+  afterEach(async () => {
     await Promise.all(running.splice(0).map((p) => p.stop()));
-    await server?.stop();
   });
 
   it('a token revoked through one process is refused by it at once and by the other within 1 s', async () => {
     const env = {
       DEBTKIT_STORE: 'mongo',
-      MONGODB_URL: `${server.url}/debtkit_token_cache_${process.pid}`,
+      MONGODB_URL: `${wire().url}/debtkit_token_cache_${process.pid}`,
       DEBTKIT_BOOTSTRAP_TOKEN: generateToken('sandbox'),
       DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
     };

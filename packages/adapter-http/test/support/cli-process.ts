@@ -6,12 +6,36 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
 
 // From dist/test/support/ (compiled) or test/support/ (run from source), the package root.
 const here = fileURLToPath(import.meta.url);
 const packageRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../../' : '../../', import.meta.url));
 export const CLI = `${packageRoot}dist/src/main/cli.js`;
 export const cliIsBuilt = (): boolean => existsSync(CLI);
+
+/**
+ * For a suite of CLI processes on mongo (call inside its `describe`): the suite
+ * is skipped, visibly, when the CLI is not built; otherwise a wire-protocol test
+ * server runs for it. Answers the running server (after `before`).
+ */
+export const useCliOnWireServer = (): (() => WireServer) => {
+  let server: WireServer | undefined;
+  before(async function () {
+    if (!cliIsBuilt()) {
+      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
+      this.skip();
+    }
+    server = await startWireServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  return () => {
+    if (server === undefined) throw new Error('useCliOnWireServer: the wire-protocol test server has not started');
+    return server;
+  };
+};
 
 export interface CliProcess {
   readonly child: ChildProcess;
