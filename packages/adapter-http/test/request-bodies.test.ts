@@ -6,11 +6,29 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { expect } from 'chai';
 import { Harness, harness } from './support/http-harness.js';
 
 const JSON_BODY = Buffer.from(JSON.stringify({ payload: 'packed' }));
+
+/** Serve the harness's app on an ephemeral port, let `send` write to a raw socket, and answer all it received once the server closed the socket. */
+const rawExchange = async (h: Harness, send: (socket: Socket) => void | Promise<void>): Promise<string> => {
+  const server = createServer(h.app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    await send(socket);
+    await closed;
+    return received;
+  } finally {
+    server.close();
+  }
+};
 
 describe('request bodies: authentication first, content codings (DESIGN 4.4)', () => {
   let h: Harness;
@@ -90,14 +108,8 @@ describe('request bodies: authentication first, content codings (DESIGN 4.4)', (
 
   describe('a body that arrives with its headers and one that is still arriving read the same', () => {
     /** One POST over a raw socket: the headers, then the body in `parts` (each after the previous is in), then the response text. */
-    const rawPost = async (parts: ReadonlyArray<Buffer>): Promise<string> => {
-      const server = createServer(h.app.callback());
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      try {
-        const { port } = server.address() as AddressInfo;
-        const socket = connect(port, '127.0.0.1');
-        let received = '';
-        socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+    const rawPost = (parts: ReadonlyArray<Buffer>): Promise<string> =>
+      rawExchange(h, async (socket) => {
         const length = parts.reduce((n, p) => n + p.length, 0);
         const head = `POST /api/ping HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
         const [first, ...rest] = parts;
@@ -108,12 +120,7 @@ describe('request bodies: authentication first, content codings (DESIGN 4.4)', (
           await new Promise((resolve) => setTimeout(resolve, 20));
           socket.write(part);
         }
-        await new Promise((resolve) => socket.once('close', resolve));
-        return received;
-      } finally {
-        server.close();
-      }
-    };
+      });
 
     it('whole, in the packet with the headers', async () => {
       const text = await rawPost([Buffer.from('{"payload":"together ✓"}')]);
@@ -155,21 +162,12 @@ describe('request bodies: authentication first, content codings (DESIGN 4.4)', (
     });
 
     it('answers 401 while the body is still being sent, and closes the connection', async () => {
-      const server = createServer(h.app.callback());
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      try {
-        const { port } = server.address() as AddressInfo;
-        const socket = connect(port, '127.0.0.1');
-        let received = '';
-        socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
-        // Headers and 1 byte of a 1 MiB body: the rest never comes.
+      // Headers and 1 byte of a 1 MiB body: the rest never comes.
+      const received = await rawExchange(h, (socket) => {
         socket.write(`POST /api/ping HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{`);
-        await new Promise((resolve) => socket.once('close', resolve));
-        expect(received).to.match(/^HTTP\/1\.1 401 /);
-        expect(received.toLowerCase()).to.contain('\r\nconnection: close\r\n');
-      } finally {
-        server.close();
-      }
+      });
+      expect(received).to.match(/^HTTP\/1\.1 401 /);
+      expect(received.toLowerCase()).to.contain('\r\nconnection: close\r\n');
     });
   });
 });
