@@ -67,28 +67,15 @@ const measure = async (listener: RequestListener, headers: Readonly<Record<strin
   return (used.user + used.system) / count;
 };
 
-const CREDIT_SCORE = {
-  id: 1,
-  date: '2026-11-23',
-  last_name: 'Rivera',
-  score: 732,
-  increase: 0,
-  payment_history: { amount: 96.8, factor: 'Good' },
-  credit_utilization: { amount: 36.35, factor: 'Poor' },
-  derogatory_marks: { amount: 0, factor: 'Good' },
-  credit_age: { amount: 4.99, factor: 'Poor' },
-  credit_mix: { amount: 5, factor: 'Good' },
-  new_credit: { amount: 1, factor: 'Good' },
-};
-
-const bareApp = (): RequestListener => {
+/** The bare app and the floor app answer with debtkit's own body (captured first), as in the loopback benchmark. */
+const bareApp = (body: unknown): RequestListener => {
   const table = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
-  return createBareApp([{ method: 'GET', pattern: '/api/users/:id/credit_scores', status: 200, body: CREDIT_SCORE, gzip: false }], table).callback();
+  return createBareApp([{ method: 'GET', pattern: '/api/users/:id/credit_scores', status: 200, body, gzip: false }], table).callback();
 };
 
-const floorApp = (dest: string): RequestListener => {
+const floorApp = (body: unknown): RequestListener => {
   const metrics = createMetrics();
-  const { logger } = createServerLogger({ level: 'info', dest });
+  const { logger } = createServerLogger({ level: 'info', dest: '/dev/null' });
   const limits = createRateLimits({ requestsPerSecond: 100_000_000, authFailuresPerMinute: 0 }, { kind: 'memory' });
   const clients = new Map([['floor-token', { id: 1, api_version: '2024-07-01' }]]);
   const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet({ environment: 'sandbox' }) });
@@ -106,7 +93,7 @@ const floorApp = (dest: string): RequestListener => {
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
     res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
     res.setHeader('API-Version', client.api_version);
-    const score = await Promise.resolve(CREDIT_SCORE);
+    const score = await Promise.resolve(body);
     ctx.status = 200;
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     ctx.body = JSON.stringify(score);
@@ -120,16 +107,19 @@ const floorApp = (dest: string): RequestListener => {
   return app.callback();
 };
 
-const debtkitApp = async (): Promise<{ listener: RequestListener; token: string; stop: () => Promise<void> }> => {
+const debtkitApp = async (): Promise<{ listener: RequestListener; token: string; body: unknown; stop: () => Promise<void> }> => {
   const config = benchConfig();
   const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
   const running = await startServer({ config, logger: log.logger });
   if (running.demo === undefined) throw new Error('the server was started without the demo seed');
   // The first listener is the Koa app's (startServer adds one for its shutdown after it).
   const listener = running.server.listeners('request')[0] as RequestListener;
+  const answer = await fetch(running.url + PATH, { headers: { Authorization: `Bearer ${running.demo.token}` } });
+  if (answer.status !== 200) throw new Error(`debtkit answered ${PATH} with ${answer.status}`);
   return {
     listener,
     token: running.demo.token,
+    body: (await answer.json()) as unknown,
     stop: async () => {
       await running.shutdown();
       await log.close();
@@ -141,8 +131,8 @@ const main = async (): Promise<void> => {
   const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 5));
   const debtkit = await debtkitApp();
   const apps: ReadonlyArray<{ name: string; listener: RequestListener; headers: Record<string, string> }> = [
-    { name: 'bare', listener: bareApp(), headers: { host: 'localhost' } },
-    { name: 'floor', listener: floorApp('/dev/null'), headers: { host: 'localhost', authorization: 'Bearer floor-token' } },
+    { name: 'bare', listener: bareApp(debtkit.body), headers: { host: 'localhost' } },
+    { name: 'floor', listener: floorApp(debtkit.body), headers: { host: 'localhost', authorization: 'Bearer floor-token' } },
     { name: 'debtkit', listener: debtkit.listener, headers: { host: 'localhost', authorization: `Bearer ${debtkit.token}` } },
   ];
   try {
