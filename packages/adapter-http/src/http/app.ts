@@ -37,8 +37,8 @@ import { compileRouteTable, type RouteLookup, type RouteMatch, type RouteTable }
 import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
 import { requestTelemetry } from './pipeline/request-telemetry.js';
-import { errorResponder } from './pipeline/error-handler.js';
-import { compression, mayCompress } from './pipeline/compression.js';
+import { errorResponder } from './pipeline/error-responder.js';
+import { compression } from './pipeline/compression.js';
 import { hasBody, jsonBody } from './pipeline/json-body.js';
 import { clientAuth } from './pipeline/client-auth.js';
 import { adminAuth } from './pipeline/admin-auth.js';
@@ -136,7 +136,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     apiVersionFallback: versioning.latest,
     onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }),
   });
-  const compress = compression();
+  const answers = compression();
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   const limitAuthFailures = authFailures === undefined ? undefined : authFailureLimit({ limiter: authFailures, onLimited });
@@ -172,16 +172,11 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
       await authenticateAdmin(ctx);
     }
     if (hasBody(ctx.req)) await readBody(ctx);
-    if (lookup.kind === 'unrouted') {
-      if (area === 'client') resolveVersion(ctx);
-      return answerUnrouted(ctx, lookup.allowed);
-    }
+    if (area === 'client') resolveVersion(ctx);
+    if (lookup.kind === 'unrouted') return answerUnrouted(ctx, lookup.allowed);
     const { match } = lookup;
-    if (area === 'client') {
-      resolveVersion(ctx);
-      if (ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined) {
-        return underIdempotencyKey(ctx, () => runRoute(ctx, match));
-      }
+    if (area === 'client' && ctx.method === 'POST' && ctx.req.headers['idempotency-key'] !== undefined) {
+      return underIdempotencyKey(ctx, () => runRoute(ctx, match));
     }
     return runRoute(ctx, match);
   };
@@ -203,7 +198,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
         await guard?.failed(ctx, err);
         throw err;
       }
-      if (mayCompress(ctx)) await compress(ctx);
+      if (answers.needed(ctx)) await answers.compress(ctx);
     } catch (err) {
       answerError(ctx, err);
     } finally {

@@ -55,7 +55,8 @@ export const decodeQuery = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>)
   orThrow(decode(codec, 'query string')({ ...ctx.query }));
 
 /** The use case's result, or its error thrown as an `ApiError`. */
-export const runUseCase = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => orThrow(await task());
+// A promise chain, not an async function: every request runs it, one step fewer (DESIGN 9).
+export const runUseCase = <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => task().then(orThrow);
 
 /** The authenticated client of an `/api` request (authentication guarantees it). */
 export const clientOf = (ctx: AppContext): Client => {

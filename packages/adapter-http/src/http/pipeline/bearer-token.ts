@@ -21,11 +21,12 @@ export type Authenticate = ClientAccess['authenticateToken'];
  * of this environment). A store failure is thrown (it becomes 503), because
  * "the store is down" must not read as "your token is wrong".
  */
-export const findClientByToken = async (authenticate: Authenticate, environment: Environment, token: string): Promise<Client | undefined> => {
-  const found = await authenticate(environment, token)();
-  if (E.isLeft(found)) throw fromDomainError(found.left);
-  return O.toUndefined(found.right);
-};
+export const findClientByToken = (authenticate: Authenticate, environment: Environment, token: string): Promise<Client | undefined> =>
+  // A promise chain, not an async function: every request runs it, one step fewer (DESIGN 9).
+  authenticate(environment, token)().then((found) => {
+    if (E.isLeft(found)) throw fromDomainError(found.left);
+    return O.toUndefined(found.right);
+  });
 
 /** Compare secrets in constant time: both sides are hashed first, so their lengths never leak either. */
 export const secretsEqual = (a: string, b: string): boolean =>

@@ -1,9 +1,7 @@
 import type { Environment } from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
-import * as E from 'fp-ts/lib/Either.js';
-import * as O from 'fp-ts/lib/Option.js';
-import { ApiError, fromDomainError } from '../api-error.js';
-import { type Authenticate, bearerToken } from './bearer-token.js';
+import { ApiError } from '../api-error.js';
+import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
 
 export interface ClientAuthOptions {
   readonly authenticate: Authenticate;
@@ -22,10 +20,8 @@ export const clientAuth = (options: ClientAuthOptions): ((ctx: RequestContext) =
   return async function clientAuth(ctx) {
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
-    // `findClientByToken`'s work, inline: one async step fewer on every request (DESIGN 9).
-    const found = await authenticate(environment, token)();
-    if (E.isLeft(found)) throw fromDomainError(found.left);
-    if (O.isNone(found.right)) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
-    ctx.state.client = found.right.value;
+    const client = await findClientByToken(authenticate, environment, token);
+    if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
+    ctx.state.client = client;
   };
 };

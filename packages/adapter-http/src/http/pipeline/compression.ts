@@ -9,6 +9,16 @@ export interface CompressionOptions {
   readonly brotliQuality?: number;
 }
 
+/** DESIGN 4: bodies under 1 KiB are sent as they are. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024;
+
+export interface Compression {
+  /** Whether the answer may need compressing: a body not known to be under the threshold (asked on every answer, without a promise). */
+  needed(ctx: RequestContext): boolean;
+  /** Compress the answer per `Accept-Encoding` (for an answer `needed` let through). */
+  compress(ctx: RequestContext): Promise<void>;
+}
+
 /**
  * gzip (default level) and br (low quality, for speed) per `Accept-Encoding`;
  * deflate and zstd are not offered.
@@ -22,16 +32,7 @@ export interface CompressionOptions {
  * Runs once the handler has answered (errors are not compressed: their bodies
  * are small).
  */
-/** DESIGN 4: bodies under 1 KiB are sent as they are. */
-export const COMPRESSION_THRESHOLD_BYTES = 1024;
-
-/** Whether `compression` could do anything: a body not known to be under the threshold (checked first, without a promise, on every answer). */
-export const mayCompress = (ctx: RequestContext, thresholdBytes = COMPRESSION_THRESHOLD_BYTES): boolean => {
-  const length = ctx.response.length;
-  return length === undefined || length >= thresholdBytes;
-};
-
-export const compression = (options: CompressionOptions = {}): ((ctx: RequestContext) => Promise<void>) => {
+export const compression = (options: CompressionOptions = {}): Compression => {
   const threshold = options.thresholdBytes ?? COMPRESSION_THRESHOLD_BYTES;
   const compressor = compress({
     threshold,
@@ -42,7 +43,11 @@ export const compression = (options: CompressionOptions = {}): ((ctx: RequestCon
   });
   // koa-compress is called with the body final: what it would wait for has already run.
   const responded = async (): Promise<void> => undefined;
-  return async function compression(ctx) {
-    if (mayCompress(ctx, threshold)) await compressor(ctx, responded);
+  return {
+    needed: (ctx) => {
+      const length = ctx.response.length;
+      return length === undefined || length >= threshold;
+    },
+    compress: (ctx) => compressor(ctx, responded),
   };
 };

@@ -20,7 +20,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
-import { writeApiError } from './error-handler.js';
+import { writeApiError } from './error-responder.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

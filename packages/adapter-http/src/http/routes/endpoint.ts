@@ -10,9 +10,7 @@ import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Application, Client, DomainError, Id, ResponseKind, strictObject } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
-import * as E from 'fp-ts/lib/Either.js';
-import { fromDomainError } from '../api-error.js';
-import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond } from '../route-kit.js';
+import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
 import { writeJson } from '../json-response.js';
 
@@ -94,10 +92,7 @@ export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = 
     handler: (app) =>
       async function handleEndpoint(ctx: AppContext): Promise<void> {
         const client = clientOf(ctx);
-        // `runUseCase`'s work, inline: one async step fewer on every request (DESIGN 9).
-        const result = await run(app, { client, ...decodeRequest(ctx, e) })();
-        if (E.isLeft(result)) throw fromDomainError(result.left);
-        answer(ctx, e, result.right);
+        answer(ctx, e, await runUseCase(run(app, { client, ...decodeRequest(ctx, e) })));
       },
   };
 };
