@@ -23,7 +23,8 @@
  * - Besides req/s and latency, each row has the server process's CPU time per
  *   request (all its threads). For the target routes the CPU per request is
  *   measured again with both servers at one fixed offered load (60% of
- *   debtkit's saturated rate): a saturated server answers more requests per
+ *   debtkit's saturated rate; each server warmed up at that load first, so the
+ *   garbage its saturated rounds left is not collected on this run's account): a saturated server answers more requests per
  *   event-loop turn and spends less on each, so comparing each at its own
  *   saturation mixes the servers' work with their batching. The CPU target is
  *   checked at equal load; the saturated ratio is printed beside it. With 2
@@ -305,7 +306,8 @@ const main = async (): Promise<void> => {
         // event-loop turn spends less on each. Compare the work at one offered load
         // both servers sustain with room to spare (60% of debtkit's saturated rate).
         const rate = Math.max(100, Math.floor((mine.requestsPerSecond * EQUAL_LOAD_SHARE) / 100) * 100);
-        const fixed = await alternate(loadTarget(debtkit, auth), loadTarget(bare, {}), route, { ...settings, warmupSeconds: 0, overallRate: rate }, rounds);
+        // Each server is warmed up at this load first: what a saturated round left to collect is that round's cost, not this one's.
+        const fixed = await alternate(loadTarget(debtkit, auth), loadTarget(bare, {}), route, { ...settings, overallRate: rate }, rounds);
         equalLoad = { rate, debtkit: fixed.debtkit, bare: fixed.bare };
         const cpuRatio = ratio(fixed.debtkit.cpuMicrosPerRequest, fixed.bare.cpuMicrosPerRequest);
         console.log(

@@ -23,6 +23,11 @@ export interface AppDeps {
   readonly health: StoreHealth;
   /** Core's client and token use cases: authentication and the admin API. */
   readonly clientAccess: ClientAccess;
+  /**
+   * A token's client when it is known at once (the token cache's
+   * `knownClient`), asked before `clientAccess`; absent, every request asks `clientAccess`.
+   */
+  readonly knownClient?: (environment: Environment, token: string) => Client | undefined;
   readonly config: AppConfig;
   /** Request lines and unexpected errors go here (inject one with a destination stream to read them in tests). */
   readonly logger: Logger;

@@ -140,7 +140,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   const limitAuthFailures = authFailures === undefined ? undefined : authFailureLimit({ limiter: authFailures, onLimited });
-  const authenticateClient = clientAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment });
+  const authenticateClient = clientAuth({ authenticate: clientAccess.authenticateToken, knownClient: deps.knownClient, environment: config.environment });
   const authenticateAdmin = adminAuth({ authenticate: clientAccess.authenticateToken, environment: config.environment, adminToken: config.adminToken });
   const limitClient = clients === undefined ? undefined : clientRateLimit({ limiter: clients, onLimited });
   const readBody = jsonBody({ limitBytes: BODY_LIMIT_BYTES });
@@ -166,7 +166,8 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const authorized = async (ctx: RequestContext, lookup: RouteLookup): Promise<void> => {
     const area = ctx.state.area;
     if (area === 'client') {
-      await authenticateClient(ctx);
+      const authenticating = authenticateClient(ctx);
+      if (authenticating !== undefined) await authenticating;
       if (limitClient !== undefined) await limitClient(ctx);
     } else if (area === 'admin') {
       await authenticateAdmin(ctx);

@@ -38,14 +38,15 @@ import { createMetrics, type Metrics } from '../http/metrics.js';
 import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery-worker.js';
 import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
 import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
-import { withTokenCache } from './token-cache.js';
+import { type CachingClientAccess, withTokenCache } from './token-cache.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
   Config: Symbol.for('debtkit.http.Config') as PortToken<Config>,
   Logger: Symbol.for('debtkit.http.Logger') as PortToken<Logger>,
   Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
-  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccess>,
+  /** Core's client access; with the token cache's `knownClient` when it has one (bound here, it does). */
+  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccess & Partial<Pick<CachingClientAccess, 'knownClient'>>>,
   Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
   App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
   RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
@@ -233,13 +234,25 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         config: Config,
         logger: Logger,
         health: StoreHealth,
-        clientAccess: ClientAccess,
+        clientAccess: ClientAccess & Partial<Pick<CachingClientAccess, 'knownClient'>>,
         idempotency: IdempotencyStore,
         clock: Clock,
         routes: ReadonlyArray<RouteDef>,
         rateLimits: RateLimits,
         metrics: Metrics,
-      ) => createApp({ health, clientAccess, idempotency, clock, logger, routes, rateLimits, metrics, config: appConfigOf(config) }),
+      ) =>
+        createApp({
+          health,
+          clientAccess,
+          ...(clientAccess.knownClient === undefined ? {} : { knownClient: clientAccess.knownClient }),
+          idempotency,
+          clock,
+          logger,
+          routes,
+          rateLimits,
+          metrics,
+          config: appConfigOf(config),
+        }),
       [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, PORTS.IdempotencyStore, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
     );
   });

@@ -1,10 +1,12 @@
-import type { Environment } from '@debtkit/core';
+import type { Client, Environment } from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
 
 export interface ClientAuthOptions {
   readonly authenticate: Authenticate;
+  /** A token's client when known at once (the token cache); asked first. */
+  readonly knownClient?: ((environment: Environment, token: string) => Client | undefined) | undefined;
   /** Only tokens of the server's environment are accepted (`dk_sandbox_` or `dk_live_`). */
   readonly environment: Environment;
 }
@@ -15,13 +17,23 @@ export interface ClientAuthOptions {
  * other-environment tokens all get the same 401, so the answer tells nothing
  * about which tokens exist.
  */
-export const clientAuth = (options: ClientAuthOptions): ((ctx: RequestContext) => Promise<void>) => {
-  const { authenticate, environment } = options;
-  return async function clientAuth(ctx) {
+export const clientAuth = (options: ClientAuthOptions): ((ctx: RequestContext) => Promise<void> | undefined) => {
+  const { authenticate, environment, knownClient } = options;
+  /**
+   * Done at once (`undefined`) for a token the cache knows; otherwise the
+   * promise of the store's answer. Throws (or rejects with) the 401.
+   */
+  return function clientAuth(ctx) {
     const token = bearerToken(ctx);
     if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
-    const client = await findClientByToken(authenticate, environment, token);
-    if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
-    ctx.state.client = client;
+    const known = knownClient?.(environment, token);
+    if (known !== undefined) {
+      ctx.state.client = known;
+      return undefined;
+    }
+    return findClientByToken(authenticate, environment, token).then((client) => {
+      if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
+      ctx.state.client = client;
+    });
   };
 };

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import type { ClientRateLimiter } from '../rate-limits.js';
+import type { ClientRateLimiter, RateLimitDecision } from '../rate-limits.js';
 
 export interface ClientRateLimitOptions {
   readonly limiter: ClientRateLimiter;
@@ -16,10 +16,8 @@ export interface ClientRateLimitOptions {
  */
 export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { limiter, onLimited } = options;
-  return async function clientRateLimit(ctx) {
-    const client = ctx.state.client;
-    if (client === undefined) return;
-    const decision = await limiter.consume(String(client.id));
+  // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
+  const apply = (ctx: RequestContext, decision: RateLimitDecision): void => {
     const { res } = ctx;
     res.setHeader('RateLimit-Limit', String(decision.limit));
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
@@ -29,5 +27,10 @@ export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: Request
       const retryAfter = String(decision.resetSeconds);
       throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
     }
+  };
+  return function clientRateLimit(ctx) {
+    const client = ctx.state.client;
+    if (client === undefined) return Promise.resolve();
+    return limiter.consume(String(client.id)).then((decision) => apply(ctx, decision));
   };
 };

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { RequestContext } from '../app-context.js';
 import type { Metrics } from '../metrics.js';
 import { isClientGone } from './client-gone.js';
+import { requestLineWriter } from './request-line.js';
 
 /** The route label when no route matched: raw paths would make one series per URL a client invents. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -22,7 +23,7 @@ export interface RequestTelemetryOptions {
  * bodies are never logged: they carry tokens and personal data.
  */
 export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: RequestContext, elapsedMs: number) => void) => {
-  const { logger } = options;
+  const writeLine = requestLineWriter(options.logger);
   const { requests, requestDuration } = options.metrics;
   return function requestTelemetry(ctx, elapsedMs) {
     const { method, status } = ctx;
@@ -30,14 +31,13 @@ export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: Reque
     const labels = { method, route: matched ?? UNMATCHED_ROUTE, status: String(status) };
     requests.inc(labels);
     requestDuration.observe(labels, elapsedMs / 1000);
-    const line = {
-      request_id: ctx.state.requestId,
+    writeLine({
+      requestId: ctx.state.requestId,
       method,
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,
-      duration_ms: Math.round(elapsedMs * 100) / 100,
-    };
-    if (isClientGone(ctx)) logger.info({ ...line, aborted: true }, 'request aborted by the client');
-    else logger.info(line, 'request');
+      durationMs: Math.round(elapsedMs * 100) / 100,
+      aborted: isClientGone(ctx),
+    });
   };
 };
