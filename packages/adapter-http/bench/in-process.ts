@@ -98,10 +98,8 @@ const floorApp = (body: unknown): RequestListener => {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     ctx.body = JSON.stringify(score);
     const route = '/api/users/:id/credit_scores';
-    const labels = { method: ctx.method, route, status: '200' };
     const elapsedMs = performance.now() - started;
-    metrics.requests.inc(labels);
-    metrics.requestDuration.observe(labels, elapsedMs / 1000);
+    metrics.recordRequest(ctx.method, route, 200, elapsedMs / 1000);
     logger.info({ request_id: id, method: ctx.method, route, status: 200, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
   });
   return app.callback();

@@ -5,13 +5,18 @@
  * wires: `idempotentReplays` (the Idempotency-Key middleware's `onReplay`),
  * `webhookDeliveries` (the delivery worker's `onOutcome`).
  */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequestMetrics } from './request-metrics.js';
 
 export interface Metrics {
   readonly registry: Registry;
-  /** Every answered request, by method, route pattern (`unmatched` when no route matched) and status. */
-  readonly requests: Counter<'method' | 'route' | 'status'>;
-  readonly requestDuration: Histogram<'method' | 'route' | 'status'>;
+  /**
+   * Counts an answered request and observes its duration in seconds, by method,
+   * route pattern (`unmatched` when no route matched) and status:
+   * `debtkit_http_requests_total` and `debtkit_http_request_duration_seconds`
+   * (request-metrics.ts: once per request, so not through prom-client's `inc`/`observe`).
+   */
+  readonly recordRequest: (method: string, route: string, status: number, seconds: number) => void;
   /** 429s by limit: `client` (the per-client budget) or `auth_failure` (failed authentications per address). */
   readonly rateLimited: Counter<'limit'>;
   /** Failures of the store seen by requests, by kind (`unavailable`, …). */
@@ -28,7 +33,7 @@ export interface MetricsOptions {
 }
 
 /** Seconds; most answers take a millisecond or two, a store round trip tens. */
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const DURATION_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const createMetrics = (options: MetricsOptions = {}): Metrics => {
   const registry = new Registry();
@@ -36,19 +41,7 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
   const registers = [registry];
   return {
     registry,
-    requests: new Counter({
-      name: 'debtkit_http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'] as const,
-      registers,
-    }),
-    requestDuration: new Histogram({
-      name: 'debtkit_http_request_duration_seconds',
-      help: 'Time from the request to its answer, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'] as const,
-      buckets: DURATION_BUCKETS,
-      registers,
-    }),
+    recordRequest: createRequestMetrics({ registry, buckets: DURATION_BUCKETS }).record,
     rateLimited: new Counter({
       name: 'debtkit_rate_limited_total',
       help: 'Requests refused with 429, by limit (client, auth_failure)',

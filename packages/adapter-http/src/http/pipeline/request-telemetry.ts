@@ -24,13 +24,11 @@ export interface RequestTelemetryOptions {
  */
 export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: RequestContext, elapsedMs: number) => void) => {
   const writeLine = requestLineWriter(options.logger);
-  const { requests, requestDuration } = options.metrics;
+  const { recordRequest } = options.metrics;
   return function requestTelemetry(ctx, elapsedMs) {
     const { method, status } = ctx;
     const matched = ctx.state.route;
-    const labels = { method, route: matched ?? UNMATCHED_ROUTE, status: String(status) };
-    requests.inc(labels);
-    requestDuration.observe(labels, elapsedMs / 1000);
+    recordRequest(method, matched ?? UNMATCHED_ROUTE, status, elapsedMs / 1000);
     writeLine({
       requestId: ctx.state.requestId,
       method,

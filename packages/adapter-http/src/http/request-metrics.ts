@@ -1,0 +1,227 @@
+/**
+ * The per-request metrics (DESIGN 7.9), recorded for a few nanoseconds each.
+ *
+ * prom-client's `inc(labels)` and `observe(labels, value)` cost about a
+ * microsecond per request between them: each validates the labels object,
+ * hashes it into a string, looks the series up, and the histogram finds its
+ * bucket through a number-to-string key. Here a request is recorded with one
+ * lookup in nested maps (route, then method, then status: the route and method
+ * strings are the same string objects every time, so their hashes are cached,
+ * and the status is a small integer; one string key built per request costs
+ * five times as much), three additions and one bucket increment.
+ *
+ * prom-client still does everything else: the two families are prom-client
+ * `Counter` and `Histogram` subclasses registered in the app's registry, whose
+ * `get()` builds the samples from this table when `/metrics` is scraped, so
+ * the exposition (names, HELP/TYPE lines, label order, escaping, values) is
+ * prom-client's own rendering.
+ *
+ * Series are bounded as they were with prom-client: routes are the route
+ * table's patterns or `unmatched`, statuses are those the app answers with, and
+ * methods are those Node's HTTP parser accepts (it answers any other method
+ * with 400 before the app sees the request).
+ */
+import { Counter, Histogram, type Aggregator, type Registry } from 'prom-client';
+
+export type RequestLabel = 'method' | 'route' | 'status';
+
+export type RequestLabels = Readonly<Record<RequestLabel, string>>;
+
+/** One method, route and status: what the counter and the histogram hold for it since their last reset. */
+interface Series {
+  /** The labels in prom-client's order (as given to `inc` and `observe` before): method, route, status. */
+  readonly labels: RequestLabels;
+  /** The counter's value. */
+  requests: number;
+  /** The histogram's count and sum. */
+  count: number;
+  sum: number;
+  /** Observations per bucket, not cumulative: slot i counts durations in (bounds[i-1], bounds[i]]; above the last bound only `count` moves. */
+  readonly buckets: Float64Array;
+}
+
+export interface RequestMetricsOptions {
+  readonly registry: Registry;
+  /** Upper bounds of the duration buckets in seconds, ascending (+Inf is implicit). */
+  readonly buckets: readonly number[];
+}
+
+export interface RequestMetrics {
+  /** Counts one answered request and observes its duration: the only way these two families move. */
+  readonly record: (method: string, route: string, status: number, seconds: number) => void;
+}
+
+/** The series table the recorder writes and the two metric families read at scrape time. */
+class RequestTable {
+  /** route → method → status → series. */
+  private readonly byRoute = new Map<string, Map<string, Map<number, Series>>>();
+  /**
+   * Each family's series in the order first recorded since its last reset, as
+   * prom-client lists them; a series is in a list exactly when its value in
+   * that family is not zero.
+   */
+  readonly counted: Series[] = [];
+  readonly timed: Series[] = [];
+
+  constructor(readonly bounds: readonly number[]) {}
+
+  readonly record = (method: string, route: string, status: number, seconds: number): void => {
+    let byMethod = this.byRoute.get(route);
+    if (byMethod === undefined) this.byRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (series === undefined) byStatus.set(status, (series = this.create(method, route, status)));
+    if (series.requests++ === 0) this.counted.push(series);
+    if (series.count++ === 0) this.timed.push(series);
+    series.sum += seconds;
+    // Linear, as most requests land in the first bucket or two; a duration above every bound counts in +Inf only.
+    const { bounds } = this;
+    for (let i = 0; i < bounds.length; i++) {
+      if (seconds <= bounds[i]!) {
+        series.buckets[i]! += 1;
+        break;
+      }
+    }
+  };
+
+  private create(method: string, route: string, status: number): Series {
+    return {
+      labels: Object.freeze({ method, route, status: String(status) }),
+      requests: 0,
+      count: 0,
+      sum: 0,
+      buckets: new Float64Array(this.bounds.length),
+    };
+  }
+
+  /** Series stay in the maps (their number is bounded, see above); a reset family lists none until recorded again. */
+  resetRequests(): void {
+    for (const series of this.counted) series.requests = 0;
+    this.counted.length = 0;
+  }
+
+  resetDurations(): void {
+    for (const series of this.timed) {
+      series.count = 0;
+      series.sum = 0;
+      series.buckets.fill(0);
+    }
+    this.timed.length = 0;
+  }
+}
+
+/**
+ * `debtkit_http_requests_total`. A prom-client Counter so that the registry
+ * takes it and renders it as its own; its samples come from the table, and it
+ * is not handed out, so nothing calls the `inc` it inherits.
+ */
+class RequestCounter extends Counter<RequestLabel> {
+  private readonly table: RequestTable;
+
+  constructor(table: RequestTable, registry: Registry) {
+    super({
+      name: 'debtkit_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    });
+    this.table = table;
+  }
+
+  override async get(): ReturnType<Counter<RequestLabel>['get']> {
+    // prom-client's own answer gives the name, help, type and aggregator; its series map stays empty.
+    const own = await super.get();
+    const values = [];
+    for (const series of this.table.counted) {
+      values.push({ value: series.requests, labels: series.labels });
+    }
+    return { ...own, values };
+  }
+
+  /** prom-client's constructor calls this before `table` is set: nothing is recorded yet then. */
+  override reset(): void {
+    super.reset();
+    if (this.table !== undefined) this.table.resetRequests();
+  }
+}
+
+const DURATION_NAME = 'debtkit_http_request_duration_seconds';
+const DURATION_HELP = 'Time from the request to its answer, by method, route pattern and status';
+const AGGREGATOR: Aggregator = 'sum';
+
+/**
+ * What prom-client's Registry reads from a histogram's `getForPromString()`
+ * (lib/histogram.js and lib/registry.js; the method is not in prom-client's
+ * type declarations): `labels` holds `le`, `sharedLabels` the series' labels,
+ * and the registry writes `le` first, then the shared labels.
+ */
+interface HistogramExposition {
+  readonly name: string;
+  readonly help: string;
+  readonly type: 'histogram';
+  readonly aggregator: Aggregator;
+  readonly values: ReadonlyArray<{
+    readonly value: number;
+    readonly labels: { le?: number | string };
+    readonly sharedLabels: RequestLabels;
+    readonly metricName: string;
+  }>;
+}
+
+/**
+ * `debtkit_http_request_duration_seconds`, likewise. prom-client's Histogram
+ * builds both its text and its `get()` (for `getMetricsAsJSON`) from
+ * `getForPromString()`, so that is the one method it takes over.
+ */
+class RequestDurationHistogram extends Histogram<RequestLabel> {
+  private readonly table: RequestTable;
+
+  constructor(table: RequestTable, registry: Registry) {
+    super({
+      name: DURATION_NAME,
+      help: DURATION_HELP,
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: [...table.bounds],
+      aggregator: AGGREGATOR,
+      registers: [registry],
+    });
+    this.table = table;
+  }
+
+  async getForPromString(): Promise<HistogramExposition> {
+    const { bounds } = this.table;
+    const bucket = `${DURATION_NAME}_bucket`;
+    const sum = `${DURATION_NAME}_sum`;
+    const count = `${DURATION_NAME}_count`;
+    const values: HistogramExposition['values'][number][] = [];
+    for (const series of this.table.timed) {
+      // As prom-client lists a series: cumulative buckets, +Inf, the sum, the count. Label objects are fresh: `get()` adds the shared labels to them.
+      const sharedLabels = series.labels;
+      let below = 0;
+      for (let i = 0; i < bounds.length; i++) {
+        below += series.buckets[i]!;
+        values.push({ value: below, labels: { le: bounds[i]! }, sharedLabels, metricName: bucket });
+      }
+      values.push({ value: series.count, labels: { le: '+Inf' }, sharedLabels, metricName: bucket });
+      values.push({ value: series.sum, labels: {}, sharedLabels, metricName: sum });
+      values.push({ value: series.count, labels: {}, sharedLabels, metricName: count });
+    }
+    return { name: DURATION_NAME, help: DURATION_HELP, type: 'histogram', aggregator: AGGREGATOR, values };
+  }
+
+  /** prom-client's constructor calls this before `table` is set: nothing is recorded yet then. */
+  override reset(): void {
+    super.reset();
+    if (this.table !== undefined) this.table.resetDurations();
+  }
+}
+
+/** Registers `debtkit_http_requests_total` and `debtkit_http_request_duration_seconds` in the registry, and returns their recorder. */
+export const createRequestMetrics = (options: RequestMetricsOptions): RequestMetrics => {
+  const table = new RequestTable([...options.buckets]);
+  // prom-client metrics register themselves in the registries they are given.
+  new RequestCounter(table, options.registry);
+  new RequestDurationHistogram(table, options.registry);
+  return { record: table.record };
+};
