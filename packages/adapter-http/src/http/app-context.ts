@@ -58,6 +58,14 @@ export interface AppState {
   body?: unknown;
   /** The pattern of the route the request's path matched (for metrics and the log line), decided before anything else. */
   route?: string;
+  /**
+   * The headers of the answer, `[name, value, name, value, …]`, set first thing
+   * (request id, standard headers) and added to by the steps: sent in one
+   * `writeHead` (see response-head.ts).
+   */
+  head: string[];
+  /** The answer's JSON text, when the answer is JSON (`writeJson`): the pipeline sends it. */
+  answer?: string | undefined;
 }
 
 /** A request as the pipeline sees it. */

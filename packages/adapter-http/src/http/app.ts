@@ -48,6 +48,7 @@ import { authFailureLimit } from './pipeline/auth-failure-limit.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { createMetrics } from './metrics.js';
 import { METRICS_PATH } from './metrics.routes.js';
+import { sendAnswer } from './response-head.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -200,8 +201,10 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
         throw err;
       }
       if (answers.needed(ctx)) await answers.compress(ctx);
+      sendAnswer(ctx);
     } catch (err) {
       answerError(ctx, err);
+      sendAnswer(ctx);
     } finally {
       recordTelemetry(ctx, performance.now() - started);
     }

@@ -1,13 +1,11 @@
 /**
- * Writing a JSON body. The body is serialised here, once: Koa would otherwise
- * stringify an object twice (for `Content-Length`, which compression needs, and
- * again to send it).
+ * Answering with JSON. The body is serialised here, once, and kept as the
+ * request's answer: the pipeline sends it with the response head in one
+ * `writeHead` (response-head.ts), or hands it to Koa (compression).
  */
-import type { ParameterizedContext } from 'koa';
+import type { RequestContext } from './app-context.js';
 
-export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => {
+export const writeJson = (ctx: RequestContext, status: number, body: unknown): void => {
   ctx.status = status;
-  // Set directly: `ctx.type` looks the type up through mime-types on every call.
-  ctx.set('Content-Type', 'application/json; charset=utf-8');
-  ctx.body = JSON.stringify(body);
+  ctx.state.answer = JSON.stringify(body);
 };

@@ -35,6 +35,6 @@ export const apiVersion = (options: ApiVersionOptions): ((ctx: RequestContext) =
       version = pinned !== undefined && versioning.isKnown(pinned) ? pinned : versioning.latest;
     }
     ctx.state.apiVersion = version;
-    ctx.res.setHeader('API-Version', version);
+    ctx.state.head.push('API-Version', version);
   };
 };

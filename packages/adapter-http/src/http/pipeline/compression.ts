@@ -1,6 +1,7 @@
 import { constants } from 'node:zlib';
 import compress from 'koa-compress';
 import type { RequestContext } from '../app-context.js';
+import { answerAsBody } from '../response-head.js';
 
 export interface CompressionOptions {
   /** Bodies smaller than this are sent as they are (DESIGN 4: 1 KiB). */
@@ -45,9 +46,15 @@ export const compression = (options: CompressionOptions = {}): Compression => {
   const responded = async (): Promise<void> => undefined;
   return {
     needed: (ctx) => {
+      const { answer } = ctx.state;
+      // UTF-8 takes at most 3 bytes per UTF-16 code unit: most answers are under the threshold without counting.
+      if (answer !== undefined) return answer.length * 3 >= threshold && Buffer.byteLength(answer) >= threshold;
       const length = ctx.response.length;
       return length === undefined || length >= threshold;
     },
-    compress: (ctx) => compressor(ctx, responded),
+    compress: (ctx) => {
+      answerAsBody(ctx);
+      return compressor(ctx, responded);
+    },
   };
 };

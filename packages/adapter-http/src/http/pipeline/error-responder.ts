@@ -3,6 +3,7 @@ import { areaOf, type RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
 import { writeJson } from '../json-response.js';
 import { isClientGone } from './client-gone.js';
+import { answerHeader, setAnswerHeader } from '../response-head.js';
 
 export interface ErrorResponderOptions {
   readonly logger: Logger;
@@ -43,7 +44,7 @@ export const errorResponder = (options: ErrorResponderOptions): ((ctx: RequestCo
 export const writeApiError = (ctx: RequestContext, apiError: ApiError, apiVersionFallback: string): void => {
   const rule = ERROR_TABLE[apiError.kind];
   ctx.set({ ...rule.headers, ...apiError.headers });
-  if (areaOf(ctx) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
+  if (areaOf(ctx) === 'client' && answerHeader(ctx, 'API-Version') === undefined) setAnswerHeader(ctx, 'API-Version', apiVersionFallback);
   // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
   if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
   writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));

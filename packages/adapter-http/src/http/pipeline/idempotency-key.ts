@@ -21,6 +21,7 @@ import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debt
 import type { RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
+import { answerHeader, removeAnswerHeader, setAnswerHeader } from '../response-head.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -65,8 +66,8 @@ const isKept = (status: number): boolean => status < 500 && status !== 401 && st
 
 /** The response as sent, if it is one that can be kept (a JSON text or no body). */
 const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
-  const body: unknown = ctx.body;
-  const apiVersion = ctx.response.get('API-Version') || null;
+  const body: unknown = ctx.state.answer ?? ctx.body;
+  const apiVersion = answerHeader(ctx, 'API-Version') || null;
   if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
   if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
   return undefined;
@@ -74,13 +75,10 @@ const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
 
 const replay = (ctx: RequestContext, response: StoredResponse): void => {
   ctx.status = response.status;
-  if (response.body !== '') {
-    ctx.set('Content-Type', 'application/json; charset=utf-8');
-    ctx.body = response.body;
-  }
-  if (response.apiVersion === null) ctx.remove('API-Version');
-  else ctx.set('API-Version', response.apiVersion);
-  ctx.set(REPLAYED_HEADER, 'true');
+  if (response.body !== '') ctx.state.answer = response.body;
+  if (response.apiVersion === null) removeAnswerHeader(ctx, 'API-Version');
+  else setAnswerHeader(ctx, 'API-Version', response.apiVersion);
+  setAnswerHeader(ctx, REPLAYED_HEADER, 'true');
 };
 
 /**

@@ -35,7 +35,8 @@ export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: Reque
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,
       durationMs: Math.round(elapsedMs * 100) / 100,
-      aborted: isClientGone(ctx),
+      // An answer the pipeline already sent (response-head.ts) reached the socket: the client had not left.
+      aborted: !ctx.res.writableEnded && isClientGone(ctx),
     });
   };
 };

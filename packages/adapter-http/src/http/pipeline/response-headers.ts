@@ -29,14 +29,13 @@ export interface ResponseHeadersOptions {
  * fixed ones worked out once.
  */
 export const responseHeaders = (options: ResponseHeadersOptions): ((ctx: RequestContext) => void) => {
-  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet(options) });
+  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet(options) }).flat();
   const generate = options.generate ?? randomUUID;
   return function responseHeaders(ctx) {
     const given = requestHeader(ctx.req, 'x-request-id');
     const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
     ctx.state.requestId = id;
-    const { res } = ctx;
-    res.setHeader('X-Request-Id', id);
-    for (const [name, value] of fixed) res.setHeader(name, value);
+    // The answer's head (response-head.ts): sent with the answer, in one `writeHead`.
+    ctx.state.head = ['X-Request-Id', id, ...fixed];
   };
 };
