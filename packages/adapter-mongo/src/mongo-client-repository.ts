@@ -21,7 +21,7 @@ export class MongoClientRepository implements ClientRepository {
   }
 
   create(client: NewClient): TE.TaskEither<DomainError, Client> {
-    return this.clients.task(async () => this.clients.insert({ ...client, id: await this.clients.nextId() }));
+    return this.clients.task(async () => this.clients.insert({ id: await this.clients.nextId(), ...client }));
   }
 
   findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>> {

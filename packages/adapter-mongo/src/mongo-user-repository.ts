@@ -39,7 +39,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
-    return this.users.task(async () => this.users.insert({ ...user, id: await this.users.nextId() }));
+    return this.users.task(async () => this.users.insert({ id: await this.users.nextId(), ...user }));
   }
 
   get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {

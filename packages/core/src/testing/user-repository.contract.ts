@@ -24,6 +24,9 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       const found = await expectSome(store().users.get(CLIENT, created.id));
       expect(UserRecord.is(found)).to.equal(true);
       expect(found).to.deep.equal(created);
+      // One field order on every store, as read and as created.
+      expect(Object.keys(created)[0]).to.equal('id');
+      expect(Object.keys(found)).to.deep.equal(Object.keys(created));
     });
 
     it('stores null optional fields as null', async () => {
