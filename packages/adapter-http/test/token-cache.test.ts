@@ -62,6 +62,24 @@ describe('token → client cache', () => {
     return result.right;
   };
 
+  it('knownClient answers at once what the cache holds: nothing before a lookup, the client within the TTL, nothing after it or after a revoke', async () => {
+    const fake = fakeAccess();
+    fake.tokens.set('tok-k', [4, client(9)]);
+    const cached = withTokenCache(fake.access, { now });
+    expect(cached.knownClient('sandbox', 'tok-k')).to.equal(undefined);
+    await auth(cached, 'tok-k');
+    expect(cached.knownClient('sandbox', 'tok-k')).to.deep.equal(client(9));
+    expect(cached.knownClient('production', 'tok-k'), 'another environment').to.equal(undefined);
+    expect(fake.lookups).to.equal(1);
+    time += TOKEN_CACHE_TTL_MS;
+    expect(cached.knownClient('sandbox', 'tok-k'), 'expired').to.equal(undefined);
+    await auth(cached, 'tok-k');
+    expect(cached.knownClient('sandbox', 'tok-k')).to.deep.equal(client(9));
+    const revoked = await cached.revokeToken(4 as never)();
+    expect(E.isRight(revoked)).to.equal(true);
+    expect(cached.knownClient('sandbox', 'tok-k'), 'revoked').to.equal(undefined);
+  });
+
   it('answers a known token from the cache until the TTL (1 s) is over, then asks the store again', async () => {
     const fake = fakeAccess();
     fake.tokens.set('tok-a', [1, client(7)]);

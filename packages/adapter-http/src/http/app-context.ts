@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
+import type { KnownClient } from './pipeline/bearer-token.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -23,11 +24,8 @@ export interface AppDeps {
   readonly health: StoreHealth;
   /** Core's client and token use cases: authentication and the admin API. */
   readonly clientAccess: ClientAccess;
-  /**
-   * A token's client when it is known at once (the token cache's
-   * `knownClient`), asked before `clientAccess`; absent, every request asks `clientAccess`.
-   */
-  readonly knownClient?: (environment: Environment, token: string) => Client | undefined;
+  /** The token cache's `knownClient`, asked before `clientAccess`; absent, every request asks `clientAccess`. */
+  readonly knownClient?: KnownClient;
   readonly config: AppConfig;
   /** Request lines and unexpected errors go here (inject one with a destination stream to read them in tests). */
   readonly logger: Logger;

@@ -38,7 +38,7 @@ import { createMetrics, type Metrics } from '../http/metrics.js';
 import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery-worker.js';
 import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
 import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
-import { type CachingClientAccess, withTokenCache } from './token-cache.js';
+import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -46,7 +46,7 @@ export const HTTP = {
   Logger: Symbol.for('debtkit.http.Logger') as PortToken<Logger>,
   Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
   /** Core's client access; with the token cache's `knownClient` when it has one (bound here, it does). */
-  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccess & Partial<Pick<CachingClientAccess, 'knownClient'>>>,
+  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccessMaybeCached>,
   Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
   App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
   RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
@@ -234,7 +234,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         config: Config,
         logger: Logger,
         health: StoreHealth,
-        clientAccess: ClientAccess & Partial<Pick<CachingClientAccess, 'knownClient'>>,
+        clientAccess: ClientAccessMaybeCached,
         idempotency: IdempotencyStore,
         clock: Clock,
         routes: ReadonlyArray<RouteDef>,

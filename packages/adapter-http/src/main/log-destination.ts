@@ -3,7 +3,7 @@
  * destination (`sync: false`). A request never waits for its log line to be
  * written: lines are handed to the destination, which writes them in the
  * background and gathers the lines that arrive while a write is under way into
- * the next one (under load, many lines per write; when quiet, a line goes out at once).
+ * the next one.
  *
  * Lines are gathered here, as strings, and handed to the destination together,
  * encoded once (`contentMode: 'buffer'`), when 8 KiB have gathered or 20 ms

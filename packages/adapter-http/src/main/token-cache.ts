@@ -22,6 +22,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import { LRUCache } from 'lru-cache';
 import { performance } from 'node:perf_hooks';
 import type { Client, ClientAccess, Environment } from '@debtkit/core';
+import type { KnownClient } from '../http/pipeline/bearer-token.js';
 
 /** How long another process may still accept a token revoked elsewhere. */
 export const TOKEN_CACHE_TTL_MS = 1000;
@@ -48,8 +49,11 @@ export interface CachingClientAccess extends ClientAccess {
    * (then ask `authenticateToken`). No promise: the request pipeline checks it
    * first, so a known token costs no asynchronous step (DESIGN 9).
    */
-  knownClient(environment: Environment, token: string): Client | undefined;
+  readonly knownClient: KnownClient;
 }
+
+/** What the composition binds as client access: core's, with the cache's `knownClient` unless an embedder rebound it without one. */
+export type ClientAccessMaybeCached = ClientAccess & Partial<Pick<CachingClientAccess, 'knownClient'>>;
 
 export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions): CachingClientAccess => {
   const now = options.now ?? (() => performance.now());
@@ -58,14 +62,19 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
   // The environment is part of the key: a token is only ever valid in one, but the answer depends on both.
   const keyOf = (environment: Environment, token: string): string => `${environment} ${token}`;
 
+  /** The cache's entry for `key` while it may still be answered from; an expired one is dropped. */
+  const fresh = (key: string): Entry | undefined => {
+    const hit = cache.get(key);
+    if (hit === undefined || now() < hit.expiresAt) return hit;
+    cache.delete(key);
+    return undefined;
+  };
+
   const authenticateToken: ClientAccess['authenticateToken'] = (environment, token) => {
     const key = keyOf(environment, token);
     return () => {
-      const hit = cache.get(key);
-      if (hit !== undefined) {
-        if (now() < hit.expiresAt) return Promise.resolve(E.right(hit.client));
-        cache.delete(key);
-      }
+      const hit = fresh(key);
+      if (hit !== undefined) return Promise.resolve(E.right(hit.client));
       // A revocation that starts while the store answers must not be undone by this answer landing after it.
       const generation = revocations;
       return access.authenticateToken(environment, token)().then((found) => {
@@ -77,9 +86,9 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
     };
   };
 
-  const knownClient: CachingClientAccess['knownClient'] = (environment, token) => {
-    const hit = cache.get(keyOf(environment, token));
-    return hit !== undefined && now() < hit.expiresAt ? O.toUndefined(hit.client) : undefined;
+  const knownClient: KnownClient = (environment, token) => {
+    const hit = fresh(keyOf(environment, token));
+    return hit === undefined ? undefined : O.toUndefined(hit.client);
   };
 
   let revocations = 0;

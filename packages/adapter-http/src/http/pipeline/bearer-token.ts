@@ -16,6 +16,9 @@ export const bearerToken = (ctx: ParameterizedContext): string | undefined => {
 /** Core's `authenticateToken` use case: what the authentication middleware asks. */
 export type Authenticate = ClientAccess['authenticateToken'];
 
+/** A token's client when it is known at once (the token cache), else `undefined`: asked before `Authenticate`, with no promise. */
+export type KnownClient = (environment: Environment, token: string) => Client | undefined;
+
 /**
  * The client a token belongs to (core decides: well formed, known, not revoked,
  * of this environment). A store failure is thrown (it becomes 503), because

@@ -1,12 +1,11 @@
-import type { Client, Environment } from '@debtkit/core';
+import type { Environment } from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { type Authenticate, bearerToken, findClientByToken } from './bearer-token.js';
+import { type Authenticate, type KnownClient, bearerToken, findClientByToken } from './bearer-token.js';
 
 export interface ClientAuthOptions {
   readonly authenticate: Authenticate;
-  /** A token's client when known at once (the token cache); asked first. */
-  readonly knownClient?: ((environment: Environment, token: string) => Client | undefined) | undefined;
+  readonly knownClient?: KnownClient | undefined;
   /** Only tokens of the server's environment are accepted (`dk_sandbox_` or `dk_live_`). */
   readonly environment: Environment;
 }

@@ -16,7 +16,6 @@ export interface ClientRateLimitOptions {
  */
 export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: RequestContext) => Promise<void>) => {
   const { limiter, onLimited } = options;
-  // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
   const apply = (ctx: RequestContext, decision: RateLimitDecision): void => {
     ctx.state.head.push(
       'RateLimit-Limit',
@@ -32,6 +31,7 @@ export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: Request
       throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
     }
   };
+  // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
   return function clientRateLimit(ctx) {
     const client = ctx.state.client;
     if (client === undefined) return Promise.resolve();

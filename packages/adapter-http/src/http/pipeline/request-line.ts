@@ -56,13 +56,23 @@ export const requestLineFields = (line: RequestLine): Record<string, unknown> =>
 
 const messageOf = (line: RequestLine): string => (line.aborted ? ABORTED_MESSAGE : MESSAGE);
 
-const { lsCacheSym, timeSym, chindingsSym, endSym, streamSym, mixinSym, messageKeySym, nestedKeySym, stringifiersSym } = pino.symbols;
+const {
+  lsCacheSym,
+  timeSym,
+  chindingsSym,
+  endSym,
+  streamSym,
+  mixinSym,
+  messageKeySym,
+  nestedKeySym,
+  stringifiersSym,
+  hooksSym,
+  formattersSym,
+  serializersSym,
+  needsMetadataGsym,
+} = pino.symbols;
 // On `pino.symbols` at run time, not in pino's type declarations.
 const msgPrefixSym: unknown = Reflect.get(pino.symbols, 'msgPrefixSym');
-const hooksSym = Symbol.for('pino.hooks');
-const formattersSym = Symbol.for('pino.formatters');
-const serializersSym = Symbol.for('pino.serializers');
-const needsMetadataSym = Symbol.for('pino.metadata');
 
 const isRecord = (value: unknown): value is Record<PropertyKey, unknown> => typeof value === 'object' && value !== null;
 const isWritable = (value: unknown): value is { write(line: string): unknown } => isRecord(value) && typeof value['write'] === 'function';
@@ -81,7 +91,7 @@ const plainPino = (logger: Logger): boolean => {
     typeof get(chindingsSym) === 'string' &&
     typeof get(endSym) === 'string' &&
     isWritable(stream) &&
-    Reflect.get(stream, needsMetadataSym) !== true &&
+    Reflect.get(stream, needsMetadataGsym) !== true &&
     !get(mixinSym) &&
     get(messageKeySym) === 'msg' &&
     !get(nestedKeySym) &&
