@@ -16,6 +16,7 @@ export * from './domain/payment-plan.js';
 export * from './domain/payoff-plan.js';
 export * from './domain/payoff-comparison.js';
 export * from './domain/payoff-progress.js';
+export * from './domain/credit-outlook.js';
 export * from './domain/debt-calculator.js';
 export * from './domain/idempotency.js';
 export * from './domain/webhook.js';

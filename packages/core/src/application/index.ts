@@ -9,6 +9,7 @@ import * as creditScores from './credit-scores.js';
 import * as bureau from './bureau.js';
 import * as plans from './payment-plans.js';
 import * as payoffPlanning from './payoff-planning.js';
+import * as creditOutlook from './credit-outlook.js';
 import * as content from './content.js';
 import * as calculator from './debt-calculator.js';
 import * as events from './events.js';
@@ -23,6 +24,7 @@ export * from './bureau.js';
 export * from './payment-plans.js';
 export * from './race-guards.js';
 export * from './payoff-planning.js';
+export * from './credit-outlook.js';
 export * from './demo-seed.js';
 export * from './content.js';
 export * from './debt-calculator.js';
@@ -58,6 +60,7 @@ export const createApplication = (deps: ApplicationDeps) => ({
   listPlanPayments: plans.listPlanPayments(deps),
   comparePaymentPlans: payoffPlanning.comparePaymentPlans(deps),
   getPlanProgress: payoffPlanning.getPlanProgress(deps),
+  getCreditOutlook: creditOutlook.getCreditOutlook(deps),
   listLearningModules: content.listLearningModules(deps),
   listArticles: content.listArticles(deps),
   getArticle: content.getArticle(deps),

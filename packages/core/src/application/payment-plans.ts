@@ -95,10 +95,12 @@ export const planInputs = (
   pipe(
     requireUser(deps, scope),
     TE.chain(() => deps.accounts.listAll(scope.userId)),
-    TE.chainEitherK((accounts) => selectDebts(accounts, body.account_ids)),
-    TE.chainEitherK((chosen) =>
+    TE.chainEitherK((accounts) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ accounts, chosen })))),
+    TE.chainEitherK(({ accounts, chosen }) =>
       pipe(
         E.Do,
+        // Every account of the user: the comparison's credit utilization counts every card (DESIGN 7.12).
+        E.apS('accounts', E.right(accounts)),
         E.apS('chosen', E.right(chosen)),
         E.apS('start', planStartDate(body.start_date, today(deps.clock))),
         E.apS('debts', toDebts(chosen)),

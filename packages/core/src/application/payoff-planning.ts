@@ -24,14 +24,17 @@ export const comparePaymentPlans =
   (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> =>
     pipe(
       planInputs(deps, scope, body),
-      TE.chainEitherK(({ start, debts }) =>
-        comparePayoffStrategies({
-          monthlyPayment: body.monthly_payment,
-          debts,
-          today: start,
-          customOrder: body.custom_order,
-          extraPayments: body.extra_payments,
-        }),
+      TE.chainEitherK(({ start, debts, accounts }) =>
+        comparePayoffStrategies(
+          {
+            monthlyPayment: body.monthly_payment,
+            debts,
+            today: start,
+            customOrder: body.custom_order,
+            extraPayments: body.extra_payments,
+          },
+          accounts,
+        ),
       ),
     );
 

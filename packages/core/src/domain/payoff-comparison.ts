@@ -8,7 +8,9 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type DomainError } from './errors.js';
 import { Strategy } from './payment-plan.js';
-import { payoffInputProblems, projectionError, projectPayoff, type PayoffBudgetInput } from './payoff-plan.js';
+import { MAX_PAYOFF_MONTHS, payoffInputProblems, projectionError, projectPayoff, traceBalances, type PayoffBudgetInput, type PayoffPlanInput } from './payoff-plan.js';
+import type { AccountRecord } from './account.js';
+import { utilizationWatch } from './credit-outlook.js';
 import { Cents, Id, IsoDate, addMonths, nullable } from './primitives.js';
 
 /** One strategy's outcome; the amounts are null only for a `minimum_only` that does not pay off within 600 months. */
@@ -24,6 +26,11 @@ export const StrategyComparison = t.type(
     interest_saved: nullable(Cents),
     /** `minimum_only`'s months minus this one's; null when `minimum_only` does not pay off. */
     months_saved: nullable(t.number),
+    /**
+     * The first month whose projected credit utilization is Good (DESIGN 7.12): 0 when it already is,
+     * null when no month of the run gets there (a run that does not pay off is projected over 600 months).
+     */
+    credit_utilization_good_month: nullable(t.number),
   },
   'StrategyComparison',
 );
@@ -47,6 +54,9 @@ const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
  * `minimum_only` does not pay off within 600 months, its amounts and every
  * entry's savings are null. `recommended` is the strategy with the least total
  * interest, ties broken by fewer months, then by the order above.
+ * `credit_utilization_good_month` is each strategy's first month whose
+ * projected credit utilization over the user's `accounts` (every card, in the
+ * run or not) is Good; without `accounts` there is no card, so it is 0.
  *
  * Left(validation_error) for the input errors of a plan, and when a strategy
  * that spends the whole budget would take more than 600 months (then no
@@ -57,14 +67,24 @@ const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
  * // Right({ comparisons: [{ strategy: 'avalanche', months: 25, total_interest: 226_606, interest_saved: 435_067, months_saved: 42, … },
  * //   …snowball (the same for one debt)…, { strategy: 'minimum_only', months: 67, total_interest: 661_673, … }], recommended: 'avalanche' })
  */
-export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<DomainError, PaymentPlanComparison> => {
+export const comparePayoffStrategies = (
+  input: PayoffBudgetInput,
+  accounts: ReadonlyArray<AccountRecord> = [],
+): E.Either<DomainError, PaymentPlanComparison> => {
   const details = payoffInputProblems(input);
   if (details.length > 0) return E.left(validationError('Invalid payment plan comparison', details));
 
-  const runs = strategiesFor(input).map((strategy) => ({
-    strategy,
-    projection: projectPayoff({ ...input, strategy, customOrder: strategy === 'custom' ? input.customOrder : undefined }),
-  }));
+  const runs = strategiesFor(input).map((strategy) => {
+    const run: PayoffPlanInput = { ...input, strategy, customOrder: strategy === 'custom' ? input.customOrder : undefined };
+    const watch = utilizationWatch(accounts, run);
+    const projection = projectPayoff(run, MAX_PAYOFF_MONTHS, watch.observe);
+    // Any other strategy that does not pay off makes the comparison an error (below).
+    if (E.isRight(projection) || strategy !== 'minimum_only') return { strategy, projection, goodMonth: watch.goodMonth() };
+    // Cut short because it does not pay off: the utilization is projected over the full 600 months.
+    const full = utilizationWatch(accounts, run);
+    traceBalances(run, MAX_PAYOFF_MONTHS, full.observe);
+    return { strategy, projection, goodMonth: full.goodMonth() };
+  });
   const failed = runs.find((r) => r.strategy !== 'minimum_only' && E.isLeft(r.projection));
   if (failed !== undefined && E.isLeft(failed.projection)) {
     const reason = failed.projection.left;
@@ -73,7 +93,7 @@ export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<Doma
 
   const baseline = runs.find((r) => r.strategy === 'minimum_only')?.projection;
   const minimumOnly = baseline !== undefined && E.isRight(baseline) ? baseline.right : null;
-  const comparisons: StrategyComparison[] = runs.map(({ strategy, projection }) => {
+  const comparisons: StrategyComparison[] = runs.map(({ strategy, projection, goodMonth }) => {
     if (E.isLeft(projection)) {
       // Only minimum_only can get here (any other failure returned above).
       return {
@@ -85,6 +105,7 @@ export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<Doma
         order: orderOf(input),
         interest_saved: null,
         months_saved: null,
+        credit_utilization_good_month: goodMonth,
       };
     }
     const p = projection.right;
@@ -97,6 +118,7 @@ export const comparePayoffStrategies = (input: PayoffBudgetInput): E.Either<Doma
       order: p.order,
       interest_saved: minimumOnly === null ? null : ((minimumOnly.total_interest - p.total_interest) as Cents),
       months_saved: minimumOnly === null ? null : minimumOnly.months - p.months,
+      credit_utilization_good_month: goodMonth,
     };
   });
   return E.right({ comparisons, recommended: recommend(comparisons) });

@@ -224,6 +224,21 @@ const strategyOrder = (s: LoopState, strategy: Strategy): number[] => {
 };
 
 /**
+ * Called after each month's payments with the balances of every debt (indexed
+ * as the input's debts); it must not change them.
+ */
+export type MonthObserver = (month: number, balances: Float64Array) => void;
+
+/** How a run ends: at payoff, or also as soon as the plan can never pay off (`never`). */
+interface LoopOptions {
+  readonly observe: MonthObserver | null;
+  /** Keep going when the plan can never pay off, up to `maxMonths` (then `too_long`). */
+  readonly toLimit: boolean;
+}
+
+const PLAIN_RUN: LoopOptions = { observe: null, toLimit: false };
+
+/**
  * Run the month loop to the end (mutates `s.balances`). When `schedule` is
  * given, one ScheduleMonth per month is appended to it, with a row per debt
  * that had a balance at the start of the month, in input order.
@@ -247,6 +262,7 @@ const runMonthLoop = (
   maxMonths: number,
   schedule: ScheduleMonth[] | null,
   start: IsoDate,
+  options: LoopOptions = PLAIN_RUN,
 ): LoopOutcome => {
   const { count, balances, minimums, aprUnits, aprDenominators, ids } = s;
   const charged = new Float64Array(count);
@@ -317,8 +333,11 @@ const runMonthLoop = (
       schedule.push({ month, date: addMonths(start, month), payments });
     }
     for (const i of active) totalPaid += paid[i]!;
+    if (options.observe !== null) options.observe(month, balances);
 
-    if (!rollsOver) {
+    if (options.toLimit) {
+      // No early `never`: the caller wants every month up to the limit.
+    } else if (!rollsOver) {
       for (const i of active) if (balances[i]! > 0 && paid[i]! <= charged[i]!) return { ok: false, reason: 'never' };
     } else if (active.length === 1 && month >= lastExtraMonth) {
       const i = active[0]!;
@@ -545,11 +564,12 @@ const runPlan = (
   input: PayoffPlanInput,
   maxMonths: number,
   schedule: ScheduleMonth[] | null,
+  options: LoopOptions = PLAIN_RUN,
 ): { readonly order: Id[]; readonly outcome: LoopOutcome } => {
   const s = loopState(input.debts, input.strategy === 'custom' ? input.customOrder : undefined);
   const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as Id);
   const budget = loopBudget(input.monthlyPayment, spendsBeyondMinimums(input.strategy) ? input.extraPayments : undefined);
-  return { order, outcome: runMonthLoop(s, budget, input.strategy, maxMonths, schedule, input.today) };
+  return { order, outcome: runMonthLoop(s, budget, input.strategy, maxMonths, schedule, input.today, options) };
 };
 
 /**
@@ -564,11 +584,42 @@ const runPlan = (
 export const projectPayoff = (
   input: PayoffPlanInput,
   maxMonths: number = MAX_PAYOFF_MONTHS,
+  observe: MonthObserver | null = null,
 ): E.Either<ProjectionFailure, PayoffProjection> => {
-  const { order, outcome } = runPlan(input, maxMonths, null);
+  const { order, outcome } = runPlan(input, maxMonths, null, { observe, toLimit: false });
   return outcome.ok
     ? E.right({ order, months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
     : E.left(outcome.reason);
+};
+
+/** How far `traceBalances` got: `months` observed, and whether the debts were paid off in them. */
+export interface BalanceTrace {
+  readonly months: number;
+  readonly paidOff: boolean;
+}
+
+/**
+ * The month loop of one strategy run for its balances: `observe(month,
+ * balances)` after each month's payments (balances indexed as `input.debts`).
+ * Unlike `projectPayoff`, a plan that never pays off is not cut short: it runs
+ * `maxMonths` months. It stops early only at payoff, or when a balance grows
+ * beyond the exactly representable range (`months` is then the last month
+ * computed). Total on input that `payoffInputProblems` accepts.
+ * @example
+ * traceBalances({ strategy: 'avalanche', monthlyPayment: 50_000, today: '2024-01-15',
+ *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] }, 600, (m, b) => console.log(m, b[0]))
+ * // logs 1 966667, 2 932778, … 25 0; returns { months: 25, paidOff: true }
+ */
+export const traceBalances = (input: PayoffPlanInput, maxMonths: number, observe: MonthObserver): BalanceTrace => {
+  let months = 0;
+  const { outcome } = runPlan(input, maxMonths, null, {
+    observe: (month, balances) => {
+      months = month;
+      observe(month, balances);
+    },
+    toLimit: true,
+  });
+  return { months, paidOff: outcome.ok };
 };
 
 /**

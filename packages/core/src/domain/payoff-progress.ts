@@ -6,7 +6,8 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ExtraPayment, PaymentPlan } from './payment-plan.js';
-import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt } from './payoff-plan.js';
+import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt, type PayoffPlanInput } from './payoff-plan.js';
+import type { ErrorDetail } from './errors.js';
 import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from './primitives.js';
 
 export const PlanProgressStatus = t.keyof({ on_track: null, ahead: null, behind: null }, 'PlanProgressStatus');
@@ -40,7 +41,7 @@ export interface CurrentDebt {
 }
 
 export interface PlanProgressInput {
-  readonly plan: Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date' | 'schedule'>;
+  readonly plan: ForecastPlan & Pick<PaymentPlan, 'schedule'>;
   /** The sum of every payment recorded under the plan. */
   readonly paidToDate: Cents;
   /** The plan's accounts as they are now (an account missing here counts as paid off). */
@@ -70,18 +71,35 @@ export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
   return n;
 };
 
+/** The plan fields a re-forecast reads. */
+export type ForecastPlan = Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'>;
+
 /**
- * The re-forecast: the plan's strategy, budget, custom order and remaining
- * extra payments, run from the current balances, month 1 being plan month
- * `firstMonthAfter(start_date, today)`. Null when it no longer pays off within
- * 600 months, or can no longer be computed (an owing account lost its APR or
- * minimum, or the budget no longer covers the minimums).
+ * What a re-forecast runs (DESIGN 7.10, shared by `progress.forecast` and the
+ * credit outlook of 7.12): `offset` is the plan month before forecast month 1
+ * (month 1 = plan month `firstMonthAfter(start_date, today)`), so forecast
+ * month m is dated `addMonths(start_date, offset + m)`.
+ * - `paid_off`: no plan account owes anything any more;
+ * - `runnable`: the plan's strategy, budget, custom order and remaining extra
+ *   payments over the plan accounts' current balances, APRs and minimums (an
+ *   account no longer there, or at 0, is a debt of 0);
+ * - `unforecastable`: an owing account lost its APR or minimum, or the budget
+ *   no longer covers the minimums; `problems` says which.
  */
-const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
-  const { plan, accounts, today } = input;
+export type ForecastBasis =
+  | { readonly _tag: 'paid_off'; readonly offset: number }
+  | { readonly _tag: 'runnable'; readonly offset: number; readonly input: PayoffPlanInput }
+  | { readonly _tag: 'unforecastable'; readonly offset: number; readonly problems: ReadonlyArray<ErrorDetail> };
+
+/**
+ * The re-forecast's input for a plan, from its accounts as they are now.
+ * @example forecastBasis(plan, [], '2025-03-31') // { _tag: 'paid_off', offset: 1 } for a plan started 2025-01-31
+ */
+export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<CurrentDebt>, today: IsoDate): ForecastBasis => {
   const offset = firstMonthAfter(plan.start_date, today) - 1;
   const current = new Map(accounts.map((a) => [a.id as number, a]));
   const debts: PayoffDebt[] = [];
+  const missing: ErrorDetail[] = [];
   for (const id of plan.account_ids) {
     const a = current.get(id);
     if (a === undefined || a.balance === 0) {
@@ -89,15 +107,17 @@ const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
       debts.push({ id, balance: 0 as Cents, apr: 0, minimumPayment: 0 as Cents });
       continue;
     }
-    if (a.apr === null || a.minimumPayment === null) return null;
-    debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment });
+    if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
+    if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
+    if (a.apr !== null && a.minimumPayment !== null) debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment });
   }
-  if (debts.every((d) => d.balance === 0)) return { months: 0, payoff_date: addMonths(plan.start_date, offset), total_interest: 0 as Cents };
+  if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
+  if (debts.every((d) => d.balance === 0)) return { _tag: 'paid_off', offset };
 
   const extraPayments: ExtraPayment[] = plan.extra_payments
     .filter((x) => x.month > offset)
     .map((x) => ({ month: x.month - offset, amount: x.amount }));
-  const forecastInput = {
+  const input: PayoffPlanInput = {
     strategy: plan.strategy,
     monthlyPayment: plan.monthly_payment,
     debts,
@@ -105,12 +125,30 @@ const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
     customOrder: plan.custom_order ?? undefined,
     extraPayments,
   };
-  if (strategyProblems(forecastInput.strategy, forecastInput.customOrder).length > 0 || payoffInputProblems(forecastInput).length > 0) return null;
-  const projection = projectPayoff(forecastInput);
-  if (E.isLeft(projection)) return null;
-  const { months, total_interest } = projection.right;
-  // Dated from the plan's start, not from `forecastInput.today`, so day clamping matches the schedule's.
-  return { months, payoff_date: addMonths(plan.start_date, offset + months), total_interest };
+  const problems = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
+  return problems.length > 0 ? { _tag: 'unforecastable', offset, problems } : { _tag: 'runnable', offset, input };
+};
+
+/**
+ * The re-forecast: `forecastBasis` run through the month loop. Null when it no
+ * longer pays off within 600 months, or can no longer be computed.
+ */
+const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
+  const { plan } = input;
+  const basis = forecastBasis(plan, input.accounts, input.today);
+  switch (basis._tag) {
+    case 'unforecastable':
+      return null;
+    case 'paid_off':
+      return { months: 0, payoff_date: addMonths(plan.start_date, basis.offset), total_interest: 0 as Cents };
+    case 'runnable': {
+      const projection = projectPayoff(basis.input);
+      if (E.isLeft(projection)) return null;
+      const { months, total_interest } = projection.right;
+      // Dated from the plan's start, not from `basis.input.today`, so day clamping matches the schedule's.
+      return { months, payoff_date: addMonths(plan.start_date, basis.offset + months), total_interest };
+    }
+  }
 };
 
 /**
