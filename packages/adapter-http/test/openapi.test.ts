@@ -220,7 +220,7 @@ const OPENAPI_SHAPE = {
       minProperties: 1,
       // JSON everywhere, but for the Prometheus text of /metrics.
       propertyNames: { type: 'string', enum: ['application/json', 'text/plain'] },
-      additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] } } },
+      additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] }, example: {} } },
     },
   },
 };
@@ -610,6 +610,7 @@ describe('OpenAPI document', () => {
       verify(await request.post(`${planPath}/payments`).set(auth).send({ account_id: demo.accounts[0]?.id, amount: 10_000 }), 201);
       verify(await request.get(`${planPath}/payments`).set(auth), 200);
       verify(await request.get(`${planPath}/progress`).set(auth), 200);
+      verify(await request.get(`${planPath}/credit_outlook`).set(auth), 200);
       verify(
         await request.post(`${demoUser}/payment_plans/compare`).set(auth).send({
           monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],

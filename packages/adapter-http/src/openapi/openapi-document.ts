@@ -240,7 +240,16 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
     [String(op.status)]: {
       description: HTTP_REASONS[op.status] ?? 'Success',
       headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
-      ...(op.response === undefined ? {} : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec) } } }),
+      ...(op.response === undefined
+        ? {}
+        : {
+            content: {
+              [op.responseMediaType ?? 'application/json']: {
+                schema: schemas.schemaOf(op.response.codec),
+                ...(op.response.example === undefined ? {} : { example: op.response.example }),
+              },
+            },
+          }),
     },
   };
 

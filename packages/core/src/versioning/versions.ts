@@ -37,6 +37,7 @@ export const ResponseKind = t.keyof(
     plan_payment_list: null,
     payment_plan_comparison: null,
     payment_plan_progress: null,
+    credit_outlook: null,
     debt_calculation: null,
     article: null,
     article_list: null,

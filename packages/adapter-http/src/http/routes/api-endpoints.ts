@@ -7,6 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import {
   Account,
+  CreditOutlook,
   AccountListQuery,
   Article,
   ArticleListQuery,
@@ -40,6 +41,7 @@ import {
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
 import { paged, pagedCodec } from './paged-list.js';
 import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
+import { CREDIT_OUTLOOK_EXAMPLE } from './credit-outlook-example.js';
 
 const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id });
 
@@ -185,6 +187,16 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     tag: 'Debt Payoff Plan', pathIds: ['id', 'payment_plan_id'],
     status: 200, response: { kind: 'payment_plan_progress', codec: PaymentPlanProgress }, errors: USER_ERRORS,
     run: (app, i) => app.getPlanProgress(scope(i), i.ids.payment_plan_id),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/credit_outlook',
+    summary: "Credit outlook of a plan: the user's six credit factors month by month if the plan is followed (DESIGN 7.12)",
+    description:
+      'From the user\'s linked accounts, assuming on-time payments; not a score. Month 0 is today; month 1 is the first schedule date after today, ' +
+      'as in the progress forecast (current balances, APRs and minimums), up to payoff or 600 months. 409 when the plan can no longer be forecast.',
+    tag: 'Debt Payoff Plan', pathIds: ['id', 'payment_plan_id'],
+    status: 200, response: { kind: 'credit_outlook', codec: CreditOutlook, example: CREDIT_OUTLOOK_EXAMPLE }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.getCreditOutlook(scope(i), i.ids.payment_plan_id),
   }),
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans/:payment_plan_id/payments', summary: 'Record a payment made under a plan',

@@ -54,7 +54,7 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
    * responses, its shape (`kind`, rendered for the requested version); without
    * `kind` the body is written as it is (admin API, probes). Absent for 204.
    */
-  readonly response?: { readonly kind?: ResponseKind; readonly codec: Codec<R> };
+  readonly response?: { readonly kind?: ResponseKind; readonly codec: Codec<R>; readonly example?: NoInfer<R> };
   /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
   /** The success body's media type when it is not JSON (`/metrics`). */
