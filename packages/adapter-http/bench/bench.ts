@@ -35,7 +35,7 @@
  * Targets (DESIGN 9), for credit score GET and POST /api/ping each: req/s ≥
  * 0.75 × bare (each saturated) and CPU per request ≤ 1.35 × bare (at equal load; the goal, 0.90 × req/s, is
  * printed as a note); payoff plan median < 5 ms; payoff strategy comparison
- * median < 10 ms. A missed target is a result, not an error: the exit status is
+ * median < 10 ms; credit outlook of the 50-debt plan median < 10 ms. A missed target is a result, not an error: the exit status is
  * 0 whenever the measurement itself worked.
  *
  * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s measured
@@ -56,6 +56,7 @@ import type { CpuQuery, CpuTime, ServeCanned, ServerReady, ServerRole } from './
 import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from './load-run.js';
 import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
+import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
 
 const THROUGHPUT_TARGET = 0.75;
 const THROUGHPUT_GOAL = 0.9;
@@ -239,6 +240,9 @@ const main = async (): Promise<void> => {
   const monthsOf = comparison.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');
   console.log(`\npayoff comparison (comparePayoffStrategies): ${comparison.debts} debts, months: ${monthsOf}`);
   console.log(`  median ${comparison.medianMs.toFixed(3)} ms, p95 ${comparison.p95Ms.toFixed(3)} ms over ${comparison.runs} runs`);
+  const outlook = timeCreditOutlook();
+  console.log(`\ncredit outlook (creditOutlook): ${outlook.debts} debts of ${outlook.accounts} accounts, ${outlook.months} months, ${outlook.milestones} milestones`);
+  console.log(`  median ${outlook.medianMs.toFixed(3)} ms, p95 ${outlook.p95Ms.toFixed(3)} ms over ${outlook.runs} runs`);
 
   const debtkit = await startChild('debtkit');
   let bare: ServerChild | undefined;
@@ -337,6 +341,7 @@ const main = async (): Promise<void> => {
     }
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
+    console.log(`  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`);
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...(bare === undefined ? [] : [stopChild(bare)])]);
