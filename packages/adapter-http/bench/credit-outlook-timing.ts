@@ -28,7 +28,7 @@ export interface OutlookTiming {
 const percentile = (sorted: ReadonlyArray<number>, p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 
-/** The 50 debts as the user's linked accounts (plus a checking account), and the plan over all of them. */
+/** The 50 debts as the user's linked accounts, and the plan over all of them. */
 export const outlookBenchmarkInput = (): CreditOutlookInput => {
   const payoff = benchmarkInput();
   const accounts = payoff.debts.map((d, i) => {
