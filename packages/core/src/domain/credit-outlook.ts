@@ -103,6 +103,23 @@ const rollingHistory = (history: ReadonlyArray<PaymentCode>): RollingHistory => 
 };
 
 /**
+ * `factorObject` for one factor, remembering the last raw amount: most factors
+ * stay put for months (a paid-off plan's utilization, a history after 24
+ * months), and the exact rounding is the costly part of a month.
+ */
+const lastFactorObject = (name: FactorName): ((raw: number) => FactorObject) => {
+  let lastRaw = Number.NaN;
+  let last: FactorObject = factorObject(name, 0);
+  return (raw) => {
+    if (raw !== lastRaw) {
+      lastRaw = raw;
+      last = factorObject(name, raw);
+    }
+    return last;
+  };
+};
+
+/**
  * The six factors of the user's accounts as the projection sees them in any
  * month, given the plan debts' balances that month. Everything that does not
  * change month to month is summed once here.
@@ -165,6 +182,11 @@ const factorProjector = (accounts: ReadonlyArray<AccountRecord>, debtIds: Readon
   const openedDays = accounts.flatMap((a) => (a.opened_at === null ? [] : [daysBetween(EPOCH, a.opened_at)]));
   const loanSubtypes = new Set(accounts.filter((a) => a.type === 'loan').map((a) => a.subtype)).size;
   const creditMix = factorObject('credit_mix', Math.min(FACTOR_RULES.credit_mix.max, loanSubtypes));
+  const paymentHistory = lastFactorObject('payment_history');
+  const creditUtilization = lastFactorObject('credit_utilization');
+  const derogatoryMarks = lastFactorObject('derogatory_marks');
+  const creditAge = lastFactorObject('credit_age');
+  const newCredit = lastFactorObject('new_credit');
 
   return {
     utilization,
@@ -194,12 +216,12 @@ const factorProjector = (accounts: ReadonlyArray<AccountRecord>, debtIds: Readon
       const meanAgeYears = openedDays.length === 0 ? 0 : ageSum / openedDays.length / DAYS_PER_YEAR;
 
       return {
-        payment_history: factorObject('payment_history', rated === 0 ? 100 : (100 * onTime) / rated),
-        credit_utilization: factorObject('credit_utilization', utilization(balances)),
-        derogatory_marks: factorObject('derogatory_marks', Math.min(FACTOR_RULES.derogatory_marks.max, derogatory)),
-        credit_age: factorObject('credit_age', Math.min(FACTOR_RULES.credit_age.max, meanAgeYears)),
+        payment_history: paymentHistory(rated === 0 ? 100 : (100 * onTime) / rated),
+        credit_utilization: creditUtilization(utilization(balances)),
+        derogatory_marks: derogatoryMarks(Math.min(FACTOR_RULES.derogatory_marks.max, derogatory)),
+        credit_age: creditAge(Math.min(FACTOR_RULES.credit_age.max, meanAgeYears)),
         credit_mix: creditMix,
-        new_credit: factorObject('new_credit', Math.min(FACTOR_RULES.new_credit.max, newAccounts)),
+        new_credit: newCredit(Math.min(FACTOR_RULES.new_credit.max, newAccounts)),
       };
     },
   };
