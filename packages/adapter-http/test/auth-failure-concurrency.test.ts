@@ -117,6 +117,25 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
     }
   });
 
+  for (const store of ['memory', 'mongo'] as const) {
+    it(`${store} store: ${CONCURRENT} requests at once with one good token the cache does not know yet are all answered (one lookup, one try)`, async () => {
+      const token = generateToken('sandbox');
+      const server = await start({
+        DEBTKIT_BOOTSTRAP_TOKEN: token,
+        DEBTKIT_SEED: 'true',
+        ...(store === 'mongo' ? { DEBTKIT_STORE: 'mongo', MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/debtkit_afc_good_${process.pid}` } : {}),
+      });
+      servers.push(server);
+      const responses = await Promise.all(
+        Array.from({ length: CONCURRENT }, () => fetch(`${server.url}/api/users/1/credit_scores`, { headers: { Authorization: `Bearer ${token}` } })),
+      );
+      const statuses = await Promise.all(responses.map(async (res) => (await res.arrayBuffer(), res.status)));
+      expect(statuses).to.deep.equal(Array.from({ length: CONCURRENT }, () => 200));
+      // And the address's budget is whole: bad tokens still get exactly the limit.
+      expect(await burst([server.url], CONCURRENT)).to.deep.equal({ 401: LIMIT, 429: CONCURRENT - LIMIT });
+    });
+  }
+
   it('mongo store: a token the cache knows costs no store command, the limit on', async () => {
     const token = generateToken('sandbox');
     const server = await start({

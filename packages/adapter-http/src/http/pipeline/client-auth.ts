@@ -1,4 +1,4 @@
-import type { Environment } from '@debtkit/core';
+import type { Client, Environment } from '@debtkit/core';
 import type { AppMiddleware } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, type KnownClient, bearerToken, findClientByToken } from './bearer-token.js';
@@ -21,6 +21,26 @@ export interface ClientAuthOptions {
  */
 export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
   const { authenticate, environment, knownClient, attempts } = options;
+  /**
+   * The lookups under way, by token. When a token's cache entry expires, every
+   * request in flight with it misses at once: they share one lookup, so they
+   * cost one store command and one try of the failed-authentication limit,
+   * not one each (which could use up the limit with a good token).
+   */
+  const looking = new Map<string, Promise<Client | undefined>>();
+  /** A try taken, then the store asked; the try given back unless the token was not found. */
+  const lookUp = async (ctx: Parameters<AppMiddleware>[0], token: string): Promise<Client | undefined> => {
+    await attempts?.attempt(ctx);
+    let client: Client | undefined;
+    try {
+      client = await findClientByToken(authenticate, environment, token);
+    } catch (err) {
+      await attempts?.release(ctx);
+      throw err;
+    }
+    if (client !== undefined) await attempts?.release(ctx);
+    return client;
+  };
   return async function clientAuth(ctx, next) {
     if (ctx.state.area !== 'client') return next();
     const token = bearerToken(ctx);
@@ -31,15 +51,24 @@ export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
     // A token the cache knows is answered at once, with no store command (and takes no try).
     let client = knownClient?.(environment, token);
     if (client === undefined) {
-      await attempts?.attempt(ctx);
-      try {
-        client = await findClientByToken(authenticate, environment, token);
-      } catch (err) {
-        await attempts?.release(ctx);
-        throw err;
+      const shared = looking.get(token);
+      if (shared !== undefined) {
+        // Another request is looking this token up: its answer is this one's (no second try, no second command).
+        client = await shared;
+        if (client === undefined) {
+          await attempts?.attempt(ctx);
+          throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
+        }
+      } else {
+        const lookup = lookUp(ctx, token);
+        looking.set(token, lookup);
+        try {
+          client = await lookup;
+        } finally {
+          looking.delete(token);
+        }
+        if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
       }
-      if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
-      await attempts?.release(ctx);
     }
     ctx.state.client = client;
     await next();
