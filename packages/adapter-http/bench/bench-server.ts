@@ -8,7 +8,9 @@
  *                          logs at `info` through the CLI's non-blocking logger
  *                          written to /dev/null, so logging costs
  *                          what it costs in production, minus the terminal
- *   bench-server bare      the bare Koa app; waits for its canned responses
+ *   bench-server bare      the floor: bare Koa + @koa/router; waits for its canned responses
+ *   bench-server peer      the hand-written peer (peer-app.ts); waits for its canned responses
+ *   bench-server limit     node:http answering the same bytes (limit-app.ts); waits for them
  *
  * Talks to the parent over IPC: one `ServerReady` message once listening, then
  * a `CpuTime` answer to each `CpuQuery` (the CPU time this process has used, so
@@ -21,9 +23,11 @@ import { benchConfig } from './bench-config.js';
 import { startServer } from '../src/main/server.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { createBareApp, type RoutePattern } from './bare-app.js';
+import { createPeerApp } from './peer-app.js';
+import { createLimitServer } from './limit-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
-export type ServerRole = 'debtkit' | 'bare';
+export type ServerRole = 'debtkit' | 'bare' | 'peer' | 'limit';
 
 export interface ServerReady {
   readonly kind: 'ready';
@@ -37,6 +41,11 @@ export interface ServeCanned {
   readonly responses: ReadonlyArray<CannedResponse>;
   /** debtkit's whole route table, registered on the bare app too. */
   readonly table: ReadonlyArray<RoutePattern>;
+  /** The concrete path of each response, in the same order (the limit app answers by path). */
+  readonly paths: ReadonlyArray<string>;
+  /** The demo client's token (the peer checks it) and the API-Version debtkit answers. */
+  readonly token: string;
+  readonly apiVersion: string;
 }
 
 export interface CpuQuery {
@@ -73,9 +82,14 @@ const listen = (server: Server): Promise<AddressInfo> =>
     server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo));
   });
 
-const startBare = async (): Promise<() => Promise<void>> => {
+const startCanned = async (role: 'bare' | 'peer' | 'limit'): Promise<() => Promise<void>> => {
   const request = await new Promise<ServeCanned>((resolve) => process.once('message', (m) => resolve(m as ServeCanned)));
-  const server = createServer(createBareApp(request.responses, request.table).callback());
+  const server =
+    role === 'bare'
+      ? createServer(createBareApp(request.responses, request.table).callback())
+      : role === 'peer'
+        ? createServer(createPeerApp(request.responses, request.table, { token: request.token, apiVersion: request.apiVersion, logDestination: '/dev/null' }).callback())
+        : createLimitServer(request.responses.map((response, i) => ({ response, path: request.paths[i]! })));
   const address = await listen(server);
   send({ kind: 'ready', url: `http://127.0.0.1:${address.port}` });
   return () =>
@@ -86,11 +100,11 @@ const startBare = async (): Promise<() => Promise<void>> => {
 };
 
 const role = process.argv[2];
-if (role !== 'debtkit' && role !== 'bare') {
-  process.stderr.write('usage: bench-server debtkit|bare (started by bench)\n');
+if (role !== 'debtkit' && role !== 'bare' && role !== 'peer' && role !== 'limit') {
+  process.stderr.write('usage: bench-server debtkit|bare|peer|limit (started by bench)\n');
   process.exit(2);
 }
-const stop = await (role === 'debtkit' ? startDebtkit() : startBare());
+const stop = await (role === 'debtkit' ? startDebtkit() : startCanned(role));
 process.on('message', (message: CpuQuery) => {
   if (message.kind !== 'cpu') return;
   const { user, system } = process.cpuUsage();

@@ -5,7 +5,7 @@
  * cores, and it shows what the JavaScript costs on its own:
  *
  *   bare     the benchmark's bare Koa app (bare-app.ts), debtkit's route table
- *   floor    the work DESIGN 9 lists for a credit score GET, written as one Koa
+ *   tight    the work DESIGN 9 lists for a credit score GET, written as one Koa
  *            middleware: debtkit's response headers, a token lookup, the client
  *            rate limiter, the score, JSON, the metrics and the pino line through
  *            the server's own log destination (to /dev/null)
@@ -67,27 +67,27 @@ const measure = async (listener: RequestListener, headers: Readonly<Record<strin
   return (used.user + used.system) / count;
 };
 
-/** The bare app and the floor app answer with debtkit's own body (captured first), as in the loopback benchmark. */
+/** The bare app and the tight app answer with debtkit's own body (captured first), as in the loopback benchmark. */
 const bareApp = (body: unknown): RequestListener => {
   const table = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
   return createBareApp([{ method: 'GET', pattern: '/api/users/:id/credit_scores', status: 200, body, gzip: false }], table).callback();
 };
 
-const floorApp = (body: unknown): RequestListener => {
+const tightApp = (body: unknown): RequestListener => {
   const metrics = createMetrics();
   const { logger } = createServerLogger({ level: 'info', dest: '/dev/null' });
   const limits = createRateLimits({ requestsPerSecond: 100_000_000, authFailuresPerMinute: 0 }, { kind: 'memory' });
-  const clients = new Map([['floor-token', { id: 1, api_version: '2024-07-01' }]]);
+  const clients = new Map([['tight-token', { id: 1, api_version: '2024-07-01' }]]);
   const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet({ environment: 'sandbox' }) });
   const app = new Koa();
-  app.use(async function floor(ctx) {
+  app.use(async function tight(ctx) {
     const started = performance.now();
     const { res } = ctx;
     const id = randomUUID();
     res.setHeader('X-Request-Id', id);
     for (const [name, value] of fixed) res.setHeader(name, value);
     const client = clients.get(/^Bearer +(\S+) *$/i.exec(ctx.req.headers.authorization ?? '')?.[1] ?? '');
-    if (client === undefined) throw new Error('floor: unknown token');
+    if (client === undefined) throw new Error('tight: unknown token');
     const decision = await limits.clients!.consume(String(client.id));
     res.setHeader('RateLimit-Limit', String(decision.limit));
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
@@ -130,7 +130,7 @@ const main = async (): Promise<void> => {
   const debtkit = await debtkitApp();
   const apps: ReadonlyArray<{ name: string; listener: RequestListener; headers: Record<string, string> }> = [
     { name: 'bare', listener: bareApp(debtkit.body), headers: { host: 'localhost' } },
-    { name: 'floor', listener: floorApp(debtkit.body), headers: { host: 'localhost', authorization: 'Bearer floor-token' } },
+    { name: 'tight', listener: tightApp(debtkit.body), headers: { host: 'localhost', authorization: 'Bearer tight-token' } },
     { name: 'debtkit', listener: debtkit.listener, headers: { host: 'localhost', authorization: `Bearer ${debtkit.token}` } },
   ];
   try {

@@ -1,9 +1,9 @@
 /**
  * The types every part of the HTTP adapter shares: what `createApp` needs
  * (`AppDeps`), what a request carries (`AppState`), and how a route is declared
- * (`RouteDef`). Routes are data, compiled by `createApp` into one route table.
+ * (`RouteDef`). Routes are data, registered by `createApp` on one @koa/router.
  */
-import type { ParameterizedContext } from 'koa';
+import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
@@ -54,16 +54,12 @@ export interface AppState {
   area?: RouteAuth;
   /** The parsed JSON body (a plain object), when the request had one (see the JSON body step). */
   body?: unknown;
-  /** The pattern of the route the request's path matched (for metrics and the log line), decided before anything else. */
-  route?: string;
   /**
-   * The headers of the answer, `[name, value, name, value, …]`, set first thing
-   * (request id, standard headers) and added to by the steps: sent in one
-   * `writeHead` (see response-head.ts).
+   * The pattern of the route the request's path matched, for the metrics and
+   * the log line: set by the router when it ran, else when the request is
+   * recorded (a request refused before its handler is named by its route too).
    */
-  head: string[];
-  /** The answer's JSON text, when the answer is JSON (`writeJson`): the pipeline sends it. */
-  answer?: string | undefined;
+  route?: string;
 }
 
 /** A request as the pipeline sees it. */
@@ -94,3 +90,6 @@ export const authOfPath = (path: string): RouteAuth =>
 
 /** The request's area: decided on first use and kept on `ctx.state`, so each request decides it once. */
 export const areaOf = (ctx: { readonly path: string; readonly state: AppState }): RouteAuth => (ctx.state.area ??= authOfPath(ctx.path));
+
+/** A step of the request pipeline: a Koa middleware over `AppState`. */
+export type AppMiddleware = Middleware<AppState>;

@@ -1,11 +1,18 @@
 /**
- * Answering with JSON. The body is serialised here, once, and kept as the
- * request's answer: the pipeline sends it with the response head in one
- * `writeHead` (response-head.ts), or hands it to Koa (compression).
+ * Answering with JSON. The body is serialised here, once, and set on Koa as
+ * text: compression needs its length, and the Idempotency-Key step keeps the
+ * text as it was sent. Koa sends it (with `Content-Length` from the text).
  */
-import type { RequestContext } from './app-context.js';
+import type { ParameterizedContext } from 'koa';
 
-export const writeJson = (ctx: RequestContext, status: number, body: unknown): void => {
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** Answer `status` with `text`, a JSON document already serialised. */
+export const writeJsonText = (ctx: ParameterizedContext, status: number, text: string): void => {
   ctx.status = status;
-  ctx.state.answer = JSON.stringify(body);
+  // Set before the body, so Koa does not guess a type for the string.
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
+  ctx.body = text;
 };
+
+export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => writeJsonText(ctx, status, JSON.stringify(body));

@@ -31,6 +31,17 @@ export interface ClientRateLimiter {
 export interface AuthFailureLimiter {
   /** Seconds until `address` may try again (at least 1), or 0 when it may now (kept in this process: no I/O, so no promise). */
   blockedFor(address: string): number;
+  /**
+   * Take one try from `address`'s budget before a token is looked up: 0 when
+   * the try may go ahead, else the seconds until the address may try again
+   * (the address is then blocked in this process too). Taken in the shared
+   * counter in one step, so concurrent tries (in any number of processes on
+   * MongoDB) never get more than the limit between them.
+   */
+  attempt(address: string): Promise<number>;
+  /** Give back a try taken by `attempt` whose token was good: only failures count. */
+  giveBack(address: string): Promise<void>;
+  /** Count a failure that took no try first (a wrong token where nothing is looked up). */
   recordFailure(address: string): Promise<void>;
 }
 
@@ -80,6 +91,7 @@ const once = (task: () => Promise<void>): (() => Promise<void>) => {
 interface Counter {
   consume(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
   penalty(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
+  reward(key: string, points?: number, options?: object): Promise<RateLimiterRes>;
 }
 
 interface Counters {
@@ -121,6 +133,7 @@ const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): C
       return {
         consume: async (key, n, o) => (await limiter()).consume(key, n, o),
         penalty: async (key, n, o) => (await limiter()).penalty(key, n, o),
+        reward: async (key, n, o) => (await limiter()).reward(key, n, o),
       };
     },
     close: async () => {
@@ -151,34 +164,62 @@ const MAX_BLOCKED_ADDRESSES = 100_000;
 
 /**
  * Failures are counted in the shared counter; the block they lead to is kept in
- * this process, so a request that authenticates costs no trip to the counters.
- * Behind several processes on MongoDB, each one blocks an address at its first
- * failure past the shared limit: the address gets at most one more try per process.
+ * this process, so a request that authenticates with a token this process
+ * knows costs no trip to the counters. A token that has to be looked up takes
+ * a try from the counter first (`attempt`, one atomic increment) and gives it
+ * back when it was good, so the limit holds exactly however many requests run
+ * at once, in one process or, on MongoDB, in several: each try past the limit
+ * is refused by the counter itself, before the token is looked at.
  */
 const authFailureLimiter = (counters: Counters, perMinute: number): AuthFailureLimiter => {
   const failures = counters.counter('auth_failures', perMinute, 60);
   const blockedUntil = new Map<string, number>();
+  /** Addresses blocked by their last try, which may still turn out good (then they are let in again). */
+  const onLastTry = new Set<string>();
   const sweep = (now: number): void => {
-    for (const [address, until] of blockedUntil) if (until <= now) blockedUntil.delete(address);
+    for (const [address, until] of blockedUntil) {
+      if (until > now) continue;
+      blockedUntil.delete(address);
+      onLastTry.delete(address);
+    }
+  };
+  const block = (address: string, msBeforeNext: number): number => {
+    // On `Date`, like the library's windows, so the two agree (and a mocked clock moves both).
+    const now = Date.now();
+    if (blockedUntil.size >= MAX_BLOCKED_ADDRESSES) sweep(now);
+    const oldest = blockedUntil.size >= MAX_BLOCKED_ADDRESSES ? blockedUntil.keys().next().value : undefined;
+    if (oldest !== undefined) blockedUntil.delete(oldest);
+    const wait = Math.max(msBeforeNext, 1000);
+    blockedUntil.set(address, now + wait);
+    return seconds(wait);
   };
   return {
+    attempt: async (address) => {
+      const res = await failures.penalty(address, 1);
+      if (res.consumedPoints > perMinute) return block(address, res.msBeforeNext);
+      if (res.consumedPoints === perMinute) {
+        // The last try: blocked here at once, as it will be if it fails.
+        block(address, res.msBeforeNext);
+        onLastTry.add(address);
+      }
+      return 0;
+    },
+    giveBack: async (address) => {
+      await failures.reward(address, 1);
+      if (onLastTry.delete(address)) blockedUntil.delete(address);
+    },
     blockedFor: (address) => {
       const until = blockedUntil.get(address);
       if (until === undefined) return 0;
       const left = until - Date.now();
       if (left > 0) return seconds(left);
       blockedUntil.delete(address);
+      onLastTry.delete(address);
       return 0;
     },
     recordFailure: async (address) => {
       const res = await failures.penalty(address, 1);
-      if (res.consumedPoints < perMinute) return;
-      // On `Date`, like the library's windows, so the two agree (and a mocked clock moves both).
-      const now = Date.now();
-      if (blockedUntil.size >= MAX_BLOCKED_ADDRESSES) sweep(now);
-      const oldest = blockedUntil.size >= MAX_BLOCKED_ADDRESSES ? blockedUntil.keys().next().value : undefined;
-      if (oldest !== undefined) blockedUntil.delete(oldest);
-      blockedUntil.set(address, now + Math.max(res.msBeforeNext, 1000));
+      if (res.consumedPoints >= perMinute) block(address, res.msBeforeNext);
     },
   };
 };

@@ -1,5 +1,5 @@
 import type { Versioning } from '@debtkit/core';
-import type { RequestContext } from '../app-context.js';
+import type { AppMiddleware } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { requestHeader } from '../request-header.js';
 
@@ -15,10 +15,11 @@ const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
  * `ctx.state.apiVersion` for `respond` and in the `API-Version` response header.
  * Runs after authentication, which provides the client.
  */
-export const apiVersion = (options: ApiVersionOptions): ((ctx: RequestContext) => void) => {
+export const apiVersion = (options: ApiVersionOptions): AppMiddleware => {
   const { versioning } = options;
   const knownList = versioning.known.join(', ');
-  return function apiVersion(ctx) {
+  return async function apiVersion(ctx, next) {
+    if (ctx.state.area !== 'client') return next();
     const requested = requestHeader(ctx.req, 'api-version').trim();
     let version: string;
     if (requested !== '') {
@@ -35,6 +36,7 @@ export const apiVersion = (options: ApiVersionOptions): ((ctx: RequestContext) =
       version = pinned !== undefined && versioning.isKnown(pinned) ? pinned : versioning.latest;
     }
     ctx.state.apiVersion = version;
-    ctx.state.head.push('API-Version', version);
+    ctx.set('API-Version', version);
+    await next();
   };
 };

@@ -1,38 +1,76 @@
-import type { Environment } from '@debtkit/core';
-import type { RequestContext } from '../app-context.js';
+import type { Client, Environment } from '@debtkit/core';
+import type { AppMiddleware } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, type KnownClient, bearerToken, findClientByToken } from './bearer-token.js';
+import type { AuthFailureGuard } from './auth-failure-limit.js';
 
 export interface ClientAuthOptions {
   readonly authenticate: Authenticate;
   readonly knownClient?: KnownClient | undefined;
   /** Only tokens of the server's environment are accepted (`dk_sandbox_` or `dk_live_`). */
   readonly environment: Environment;
+  /** The failed-authentication limit's tries (DESIGN 4.3): one is taken before a token is looked up; absent, nothing is limited. */
+  readonly attempts?: Pick<AuthFailureGuard, 'attempt' | 'release'> | undefined;
 }
 
 /**
- * Every `/api` request needs a client's bearer token (DESIGN 5); the client is
+ * Every request under `/api` needs a client's bearer token (DESIGN 5); the client is
  * put on `ctx.state.client`. Missing, malformed, unknown, revoked and
  * other-environment tokens all get the same 401, so the answer tells nothing
  * about which tokens exist.
  */
-export const clientAuth = (options: ClientAuthOptions): ((ctx: RequestContext) => Promise<void> | undefined) => {
-  const { authenticate, environment, knownClient } = options;
+export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
+  const { authenticate, environment, knownClient, attempts } = options;
   /**
-   * Done at once (`undefined`) for a token the cache knows; otherwise the
-   * promise of the store's answer. Throws (or rejects with) the 401.
+   * The lookups under way, by token. When a token's cache entry expires, every
+   * request in flight with it misses at once: they share one lookup, so they
+   * cost one store command and one try of the failed-authentication limit,
+   * not one each (which could use up the limit with a good token).
    */
-  return function clientAuth(ctx) {
-    const token = bearerToken(ctx);
-    if (token === undefined) throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
-    const known = knownClient?.(environment, token);
-    if (known !== undefined) {
-      ctx.state.client = known;
-      return undefined;
+  const looking = new Map<string, Promise<Client | undefined>>();
+  /** A try taken, then the store asked; the try given back unless the token was not found. */
+  const lookUp = async (ctx: Parameters<AppMiddleware>[0], token: string): Promise<Client | undefined> => {
+    await attempts?.attempt(ctx);
+    let client: Client | undefined;
+    try {
+      client = await findClientByToken(authenticate, environment, token);
+    } catch (err) {
+      await attempts?.release(ctx);
+      throw err;
     }
-    return findClientByToken(authenticate, environment, token).then((client) => {
-      if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
-      ctx.state.client = client;
-    });
+    if (client !== undefined) await attempts?.release(ctx);
+    return client;
+  };
+  return async function clientAuth(ctx, next) {
+    if (ctx.state.area !== 'client') return next();
+    const token = bearerToken(ctx);
+    if (token === undefined) {
+      await attempts?.attempt(ctx);
+      throw new ApiError('unauthorized', 'A bearer token is required (Authorization: Bearer <token>)');
+    }
+    // A token the cache knows is answered at once, with no store command (and takes no try).
+    let client = knownClient?.(environment, token);
+    if (client === undefined) {
+      const shared = looking.get(token);
+      if (shared !== undefined) {
+        // Another request is looking this token up: its answer is this one's (no second try, no second command).
+        client = await shared;
+        if (client === undefined) {
+          await attempts?.attempt(ctx);
+          throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
+        }
+      } else {
+        const lookup = lookUp(ctx, token);
+        looking.set(token, lookup);
+        try {
+          client = await lookup;
+        } finally {
+          looking.delete(token);
+        }
+        if (client === undefined) throw new ApiError('unauthorized', 'The bearer token is invalid or revoked');
+      }
+    }
+    ctx.state.client = client;
+    await next();
   };
 };

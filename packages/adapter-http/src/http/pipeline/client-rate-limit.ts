@@ -1,4 +1,4 @@
-import type { RequestContext } from '../app-context.js';
+import type { AppMiddleware, RequestContext } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import type { ClientRateLimiter, RateLimitDecision } from '../rate-limits.js';
 
@@ -14,27 +14,22 @@ export interface ClientRateLimitOptions {
  * response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
  * over the budget is 429 `rate_limited` with `Retry-After`.
  */
-export const clientRateLimit = (options: ClientRateLimitOptions): ((ctx: RequestContext) => Promise<void>) => {
+export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware => {
   const { limiter, onLimited } = options;
   const apply = (ctx: RequestContext, decision: RateLimitDecision): void => {
-    ctx.state.head.push(
-      'RateLimit-Limit',
-      String(decision.limit),
-      'RateLimit-Remaining',
-      String(decision.remaining),
-      'RateLimit-Reset',
-      String(decision.resetSeconds),
-    );
+    ctx.set('RateLimit-Limit', String(decision.limit));
+    ctx.set('RateLimit-Remaining', String(decision.remaining));
+    ctx.set('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
       onLimited?.('client');
       const retryAfter = String(decision.resetSeconds);
       throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
     }
   };
-  // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
-  return function clientRateLimit(ctx) {
+  return async function clientRateLimit(ctx, next) {
     const client = ctx.state.client;
-    if (client === undefined) return Promise.resolve();
-    return limiter.consume(String(client.id)).then((decision) => apply(ctx, decision));
+    if (ctx.state.area !== 'client' || client === undefined) return next();
+    apply(ctx, await limiter.consume(String(client.id)));
+    await next();
   };
 };

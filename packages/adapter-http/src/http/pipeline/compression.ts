@@ -1,7 +1,6 @@
 import { constants } from 'node:zlib';
 import compress from 'koa-compress';
-import type { RequestContext } from '../app-context.js';
-import { answerAsBody } from '../response-head.js';
+import type { AppMiddleware, RequestContext } from '../app-context.js';
 
 export interface CompressionOptions {
   /** Bodies smaller than this are sent as they are (DESIGN 4: 1 KiB). */
@@ -13,13 +12,6 @@ export interface CompressionOptions {
 /** DESIGN 4: bodies under 1 KiB are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
-export interface Compression {
-  /** Whether the answer may need compressing: a body not known to be under the threshold (asked on every answer, without a promise). */
-  needed(ctx: RequestContext): boolean;
-  /** Compress the answer per `Accept-Encoding` (for an answer `needed` let through). */
-  compress(ctx: RequestContext): Promise<void>;
-}
-
 /**
  * gzip (default level) and br (low quality, for speed) per `Accept-Encoding`;
  * deflate and zstd are not offered.
@@ -30,10 +22,10 @@ export interface Compression {
  * koa-compress altogether (about 4 µs a request). Its `Vary` is a standard
  * header here, set on every response whether or not this runs.
  *
- * Runs once the handler has answered (errors are not compressed: their bodies
- * are small).
+ * Runs once the steps after it have answered; it sits inside the error
+ * responder, so errors are not compressed (their bodies are small).
  */
-export const compression = (options: CompressionOptions = {}): Compression => {
+export const compression = (options: CompressionOptions = {}): AppMiddleware => {
   const threshold = options.thresholdBytes ?? COMPRESSION_THRESHOLD_BYTES;
   const compressor = compress({
     threshold,
@@ -42,19 +34,19 @@ export const compression = (options: CompressionOptions = {}): Compression => {
     deflate: false,
     zstd: false,
   });
+  /** Whether the answer may need compressing: a body not known to be under the threshold. */
+  const needed = (ctx: RequestContext): boolean => {
+    const body: unknown = ctx.body;
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit: most answers are under the threshold without counting.
+    if (typeof body === 'string') return body.length * 3 >= threshold && Buffer.byteLength(body) >= threshold;
+    if (body === undefined || body === null) return false;
+    const length = ctx.response.length;
+    return length === undefined || length >= threshold;
+  };
   // koa-compress is called with the body final: what it would wait for has already run.
-  const responded = async (): Promise<void> => undefined;
-  return {
-    needed: (ctx) => {
-      const { answer } = ctx.state;
-      // UTF-8 takes at most 3 bytes per UTF-16 code unit: most answers are under the threshold without counting.
-      if (answer !== undefined) return answer.length * 3 >= threshold && Buffer.byteLength(answer) >= threshold;
-      const length = ctx.response.length;
-      return length === undefined || length >= threshold;
-    },
-    compress: (ctx) => {
-      answerAsBody(ctx);
-      return compressor(ctx, responded);
-    },
+  const answered = async (): Promise<void> => undefined;
+  return async function compression(ctx, next) {
+    await next();
+    if (needed(ctx)) await compressor(ctx, answered);
   };
 };

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
-import { areaOf, type RequestContext } from '../app-context.js';
+import { areaOf, type AppMiddleware, type RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
 import { writeJson } from '../json-response.js';
 import { isClientGone } from './client-gone.js';
-import { answerHeader, setAnswerHeader } from '../response-head.js';
 
 export interface ErrorResponderOptions {
   readonly logger: Logger;
@@ -21,13 +20,14 @@ const hasBodyHeaders = (ctx: RequestContext): boolean =>
   ctx.req.headers['transfer-encoding'] !== undefined || ctx.req.headers['content-length'] !== undefined;
 
 /**
- * Everything a request's steps throw becomes the JSON error body of DESIGN 4.1.
+ * Everything the steps after it throw becomes the JSON error body of DESIGN 4.1
+ * (the headers set before the throw stay).
  * An unexpected error is logged with its stack and the request id, and answered
  * with a generic 500: its message may name internals (a driver, a file path).
  */
-export const errorResponder = (options: ErrorResponderOptions): ((ctx: RequestContext, err: unknown) => void) => {
+export const errorResponder = (options: ErrorResponderOptions): AppMiddleware => {
   const { logger, apiVersionFallback, onUnavailable } = options;
-  return function errorResponder(ctx, err) {
+  const answer = (ctx: RequestContext, err: unknown): void => {
     const known = toApiError(err);
     if (known === undefined && !isClientGone(ctx, err)) {
       logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
@@ -38,13 +38,20 @@ export const errorResponder = (options: ErrorResponderOptions): ((ctx: RequestCo
     }
     writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
   };
+  return async function errorResponder(ctx, next) {
+    try {
+      await next();
+    } catch (err) {
+      answer(ctx, err);
+    }
+  };
 };
 
 /** Answer `apiError`: its status and headers from the error table, the JSON error body. */
 export const writeApiError = (ctx: RequestContext, apiError: ApiError, apiVersionFallback: string): void => {
   const rule = ERROR_TABLE[apiError.kind];
   ctx.set({ ...rule.headers, ...apiError.headers });
-  if (areaOf(ctx) === 'client' && answerHeader(ctx, 'API-Version') === undefined) setAnswerHeader(ctx, 'API-Version', apiVersionFallback);
+  if (areaOf(ctx) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
   // Refused before its body arrived (401, 415, 429, …): close rather than let Node drain up to the rest of it.
   if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBodyHeaders(ctx)) ctx.set('Connection', 'close');
   writeJson(ctx, rule.status, errorBody(apiError, ctx.state.requestId));

@@ -18,10 +18,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
-import type { RequestContext } from '../app-context.js';
+import type { AppMiddleware, RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
-import { answerHeader, removeAnswerHeader, setAnswerHeader } from '../response-head.js';
+import { writeJsonText } from '../json-response.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -66,28 +66,30 @@ const isKept = (status: number): boolean => status < 500 && status !== 401 && st
 
 /** The response as sent, if it is one that can be kept (a JSON text or no body). */
 const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
-  const body: unknown = ctx.state.answer ?? ctx.body;
-  const apiVersion = answerHeader(ctx, 'API-Version') || null;
+  const body: unknown = ctx.body;
+  const apiVersion = ctx.response.get('API-Version') || null;
   if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
   if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
   return undefined;
 };
 
 const replay = (ctx: RequestContext, response: StoredResponse): void => {
-  ctx.status = response.status;
-  if (response.body !== '') ctx.state.answer = response.body;
-  if (response.apiVersion === null) removeAnswerHeader(ctx, 'API-Version');
-  else setAnswerHeader(ctx, 'API-Version', response.apiVersion);
-  setAnswerHeader(ctx, REPLAYED_HEADER, 'true');
+  if (response.body !== '') writeJsonText(ctx, response.status, response.body);
+  else ctx.status = response.status;
+  if (response.apiVersion === null) ctx.remove('API-Version');
+  else ctx.set('API-Version', response.apiVersion);
+  ctx.set(REPLAYED_HEADER, 'true');
 };
 
 /**
- * Runs `run` (the route's handler) under the request's `Idempotency-Key`. The
- * pipeline calls it for a routed POST under /api that carries the header.
+ * Runs the route's handler (`next`) under the request's `Idempotency-Key`: a
+ * route middleware of every POST route under /api (a request no route answers
+ * never reaches it), for a request that carries the header.
  */
-export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestContext, run: () => Promise<void>) => Promise<void>) => {
+export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware => {
   const { store, clock, apiVersionFallback, onReplay } = options;
-  return async function idempotencyKey(ctx, run) {
+  return async function idempotencyKey(ctx, next) {
+    if (ctx.req.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
       throw new ApiError('validation_error', 'Invalid Idempotency-Key', [
@@ -113,7 +115,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestCo
     }
     const release = () => runStore(store.release(client.id, key, claimId));
     try {
-      await run();
+      await next();
     } catch (err) {
       const known = toApiError(err);
       if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {

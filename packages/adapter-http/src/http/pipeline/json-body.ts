@@ -3,7 +3,7 @@ import inflate from 'inflation';
 import getRawBody from 'raw-body';
 import type { IncomingMessage } from 'node:http';
 import type { ParameterizedContext } from 'koa';
-import type { RequestContext } from '../app-context.js';
+import type { AppMiddleware } from '../app-context.js';
 import { ApiError, toApiError } from '../api-error.js';
 import { isClientGone } from './client-gone.js';
 
@@ -80,9 +80,9 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
  * has none). Runs after authentication, so an unauthenticated body is never read,
  * and only for a request that `hasBody`.
  */
-export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Promise<void>) => {
+export const jsonBody = (options: JsonBodyOptions): AppMiddleware => {
   const { limitBytes } = options;
-  return async function jsonBody(ctx) {
+  const read = async (ctx: Parameters<AppMiddleware>[0]): Promise<void> => {
     if (ctx.request.is('application/json') !== 'application/json') {
       throw new ApiError('unsupported_media_type', 'Request bodies must be sent as application/json');
     }
@@ -116,5 +116,9 @@ export const jsonBody = (options: JsonBodyOptions): ((ctx: RequestContext) => Pr
     }
     if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
     ctx.state.body = body;
+  };
+  return async function jsonBody(ctx, next) {
+    if (hasBody(ctx.req)) await read(ctx);
+    await next();
   };
 };

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import type { RequestContext } from '../app-context.js';
+import { performance } from 'node:perf_hooks';
+import type { AppMiddleware, RequestContext } from '../app-context.js';
 import type { Metrics } from '../metrics.js';
 import { isClientGone } from './client-gone.js';
 import { requestLineWriter } from './request-line.js';
@@ -12,31 +13,47 @@ const MAX_LOGGED_PATH = 200;
 export interface RequestTelemetryOptions {
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** The pattern of the request's route, for a request the router did not name (refused before it ran, or unrouted). */
+  readonly routeOf: (ctx: RequestContext) => string | undefined;
 }
 
+/** The pattern @koa/router matched, when it ran and matched (it keeps it on the context). */
+const matchedRoute = (ctx: RequestContext): string | undefined => {
+  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute;
+  return typeof matched === 'string' ? matched : undefined;
+};
+
 /**
- * What is recorded once a request is answered (with the status the error
- * responder chose): its count and duration by method, route pattern and
+ * What is recorded once debtkit's middleware has answered a request (with the
+ * status the error responder chose): its count and duration by method, route pattern and
  * status (`unmatched` when no route matched), then one JSON log line with the
  * method, the route pattern (the raw path, cut to 200 characters, when no
  * route matched), status, duration and request id. Headers, query strings and
  * bodies are never logged: they carry tokens and personal data.
  */
-export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: RequestContext, elapsedMs: number) => void) => {
+export const requestTelemetry = (options: RequestTelemetryOptions): AppMiddleware => {
   const writeLine = requestLineWriter(options.logger);
   const { recordRequest } = options.metrics;
-  return function requestTelemetry(ctx, elapsedMs) {
-    const { method, status } = ctx;
-    const matched = ctx.state.route;
+  const { routeOf } = options;
+  const record = (ctx: RequestContext, elapsedMs: number): void => {
+    const { method, status, state } = ctx;
+    const matched = (state.route ??= matchedRoute(ctx) ?? routeOf(ctx));
     recordRequest(method, matched ?? UNMATCHED_ROUTE, status, elapsedMs / 1000);
     writeLine({
-      requestId: ctx.state.requestId,
+      requestId: state.requestId,
       method,
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,
       durationMs: Math.round(elapsedMs * 100) / 100,
-      // An answer the pipeline already sent (response-head.ts) reached the socket: the client had not left.
-      aborted: !ctx.res.writableEnded && isClientGone(ctx),
+      aborted: isClientGone(ctx),
     });
+  };
+  return async function requestTelemetry(ctx, next) {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      record(ctx, performance.now() - started);
+    }
   };
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Environment } from '@debtkit/core';
-import type { RequestContext } from '../app-context.js';
+import { authOfPath, type AppMiddleware } from '../app-context.js';
 import { requestHeader } from '../request-header.js';
 import { securityHeaderSet } from './security-headers.js';
 
@@ -25,17 +25,20 @@ export interface ResponseHeadersOptions {
 
 /**
  * The request's id (`ctx.state.requestId`, `X-Request-Id`: the client's when it
- * is acceptable, else a new UUID) and the standard and security headers, the
- * fixed ones worked out once.
+ * is acceptable, else a new UUID), the standard and security headers (the
+ * fixed ones worked out once), and the path's area (`ctx.state.area`), for the
+ * steps after it. The first of debtkit's middleware.
  */
-export const responseHeaders = (options: ResponseHeadersOptions): ((ctx: RequestContext) => void) => {
-  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet(options) }).flat();
+export const responseHeaders = (options: ResponseHeadersOptions): AppMiddleware => {
+  const fixed = { ...STANDARD_HEADERS, ...securityHeaderSet(options) };
   const generate = options.generate ?? randomUUID;
-  return function responseHeaders(ctx) {
+  return async function responseHeaders(ctx, next) {
     const given = requestHeader(ctx.req, 'x-request-id');
     const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
     ctx.state.requestId = id;
-    // The answer's head (response-head.ts): sent with the answer, in one `writeHead`.
-    ctx.state.head = ['X-Request-Id', id, ...fixed];
+    ctx.state.area = authOfPath(ctx.path);
+    ctx.set('X-Request-Id', id);
+    ctx.set(fixed);
+    await next();
   };
 };

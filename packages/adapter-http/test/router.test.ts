@@ -1,12 +1,12 @@
 /**
- * The compiled route table (route-table.ts): what it matches, with which
+ * The router (router.ts, @koa/router): what it matches, with which
  * parameters, and what it says about a path no route answers. Over HTTP the
  * same rules are covered by http-conventions.test.ts; here each rule is pinned
  * on its own, including the cases a request rarely shows.
  */
 import { expect } from 'chai';
 import type { RouteDef } from '../src/http/app-context.js';
-import { compileRouteTable, type RouteLookup } from '../src/http/route-table.js';
+import { createRouter, type RouteLookup } from '../src/http/router.js';
 import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
 
 const route = (method: RouteDef['method'], path: string): RouteDef => ({
@@ -27,15 +27,16 @@ const TABLE = [
   route('DELETE', '/api/users/:id/payment_plans/:payment_plan_id'),
 ];
 
-const table = compileRouteTable(TABLE);
+const table = createRouter(TABLE);
+const compileRouteTable = createRouter;
 
 /** The matched pattern and parameters, or the allowed methods when nothing matched. */
 const outcome = (lookup: RouteLookup): unknown =>
   lookup.kind === 'route'
-    ? { route: `${lookup.match.route.method} ${lookup.match.route.path}`, params: lookup.match.params }
+    ? { route: `${lookup.method} ${lookup.pattern}`, params: lookup.params }
     : { allowed: lookup.allowed, pattern: lookup.pattern ?? null };
 
-describe('route table', () => {
+describe('router', () => {
   it('matches a literal path and a path with parameters', () => {
     expect(outcome(table.lookup('GET', '/healthz'))).to.deep.equal({ route: 'GET /healthz', params: {} });
     expect(outcome(table.lookup('GET', '/api/users/42'))).to.deep.equal({ route: 'GET /api/users/:id', params: { id: '42' } });
@@ -116,7 +117,7 @@ describe('route table', () => {
     for (const r of all) {
       const path = r.path.replace(/:[A-Za-z0-9_]+/g, '12');
       const found = real.lookup(r.method, path);
-      expect(found.kind === 'route' ? found.match.route.path : undefined, `${r.method} ${path}`).to.equal(r.path);
+      expect(found.kind === 'route' ? found.pattern : undefined, `${r.method} ${path}`).to.equal(r.path);
     }
   });
 });

@@ -1,0 +1,115 @@
+/**
+ * The API's routes on @koa/router (DESIGN 4.7): one router built from the
+ * endpoint tables, each route registered with its method and pattern, a route
+ * answering GET answering HEAD too (the router's own rule).
+ *
+ * What the router's matching means here:
+ * - Patterns are `/segment/:param/...`; a parameter is one non-empty segment,
+ *   URL-decoded (left as sent when it does not decode). Matching is
+ *   case-sensitive (`sensitive: true`, so the router and the areas' prefix
+ *   checks agree on every path), on the path as sent, and one trailing `/` is
+ *   ignored (`/api/users/` is `/api/users`).
+ * - When several patterns match a path (`/payment_plans/compare` and
+ *   `/payment_plans/:payment_plan_id`), the first registered with the
+ *   request's method answers (handlers never call `next`); the methods a path
+ *   allows are those of every pattern it matches.
+ *
+ * `lookup` answers the same question without running anything: the telemetry
+ * asks it for the route pattern of a request refused before the router ran
+ * (401, 413, 429, …), so the metrics and the log line name it too.
+ */
+import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
+import type { AppState, RouteDef } from './app-context.js';
+
+/** The methods a path allows, and the pattern the route of a request is named by. */
+export type RouteLookup =
+  | {
+      readonly kind: 'route';
+      /** The method the route was registered with (a HEAD request's route is a GET route). */
+      readonly method: string;
+      readonly pattern: string;
+      readonly params: Record<string, string>;
+    }
+  | { readonly kind: 'unrouted'; readonly allowed: ReadonlyArray<string>; readonly pattern?: string };
+
+export interface ApiRouter {
+  readonly router: Router<AppState>;
+  /** What the router would do with `method` and `path` (for a request it did not see). */
+  lookup(method: string, path: string): RouteLookup;
+  /** Every (method, pattern) the router answers, HEAD included, in registration order. */
+  routes(): ReadonlyArray<{ readonly method: string; readonly path: string }>;
+}
+
+const SEGMENT = /^(?::[A-Za-z0-9_]+|[^:]+)$/;
+
+const checkPattern = (path: string): void => {
+  if (!path.startsWith('/')) throw new Error(`router: ${path} does not start with /`);
+  for (const segment of path.slice(1).split('/')) {
+    if (!SEGMENT.test(segment)) throw new Error(`router: ${path} has a segment it cannot match: '${segment}'`);
+  }
+};
+
+interface MatchedLayer {
+  readonly path: string | RegExp;
+  readonly methods: ReadonlyArray<string>;
+  params(path: string, captures: ReadonlyArray<string>, existing?: Record<string, string>): Record<string, string>;
+  captures(path: string): string[];
+}
+
+/** The methods a path allows, from the layers it matched (in registration order, each once). */
+export const allowedMethodsOf = (matched: ReadonlyArray<{ readonly methods: ReadonlyArray<string> }>): string[] => {
+  const allowed: string[] = [];
+  for (const layer of matched) for (const m of layer.methods) if (!allowed.includes(m)) allowed.push(m);
+  return allowed;
+};
+
+/** The pattern of the first layer in `layers` (all registered with string patterns here). */
+const patternOf = (layers: ReadonlyArray<{ readonly path: string | RegExp }>): string | undefined => {
+  const path = layers[0]?.path;
+  return typeof path === 'string' ? path : undefined;
+};
+
+/** A route's own middleware (the Idempotency-Key step of a POST under /api). */
+export type RouteMiddleware = RouterMiddleware<AppState>;
+
+/**
+ * One router for `routes`, in their order; `middlewareOf` gives the route
+ * middleware that runs before a route's handler (none by default).
+ */
+export const createRouter = (
+  routes: ReadonlyArray<RouteDef>,
+  middlewareOf: (route: RouteDef) => ReadonlyArray<RouteMiddleware> = () => [],
+): ApiRouter => {
+  const router = new Router<AppState>({ sensitive: true });
+  const seen = new Set<string>();
+  const all: Array<{ method: string; path: string }> = [];
+  for (const route of routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) throw new Error(`router: ${key} is registered twice`);
+    seen.add(key);
+    checkPattern(route.path);
+    const { handler } = route;
+    const answer: RouteMiddleware = function routeHandler(ctx: RouterContext<AppState>) {
+      return handler(ctx);
+    };
+    router.register(route.path, [route.method], [...middlewareOf(route), answer]);
+    if (route.method === 'GET') all.push({ method: 'HEAD', path: route.path });
+    all.push({ method: route.method, path: route.path });
+  }
+  return {
+    router,
+    lookup(method, path) {
+      const match = router.match(path, method);
+      const layers = match.path as unknown as ReadonlyArray<MatchedLayer>;
+      const answering = match.pathAndMethod as unknown as ReadonlyArray<MatchedLayer>;
+      const first = answering[0];
+      if (first !== undefined) {
+        const registered = first.methods[first.methods.length - 1] ?? method;
+        return { kind: 'route', method: registered, pattern: String(first.path), params: first.params(path, first.captures(path), {}) };
+      }
+      const pattern = patternOf(layers);
+      return { kind: 'unrouted', allowed: allowedMethodsOf(layers), ...(pattern === undefined ? {} : { pattern }) };
+    },
+    routes: () => all,
+  };
+};
