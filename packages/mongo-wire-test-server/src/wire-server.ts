@@ -41,7 +41,8 @@
  * Concurrency: each command runs to completion synchronously, so every
  * command is atomic with respect to every other one (findAndModify-based
  * compare-and-set behaves as on a real server). A write outside a transaction
- * that would touch a document a transaction holds waits until it ends.
+ * that would touch a document a transaction holds waits until it ends (or
+ * until its maxTimeMS runs out: MaxTimeMSExpired, 50).
  *
  * Simplifications: unique indexes do not expand arrays (multikey); cursors
  * have no idle timeout (they end when exhausted, killed, or on reset()); the
@@ -384,16 +385,28 @@ class MongoWireServer implements WireServer {
       );
     };
     let logged = false;
+    let timedOut = false;
+    let maxTimeTimer: NodeJS.Timeout | undefined;
     const respond = (writeConcernError?: Document, labels?: string[]): void => {
       const reply = this.#execute(context, db, body, false, logged);
       logged = true;
-      // A write waiting on a document a transaction holds runs again once a transaction ends.
+      // A write waiting on a document a transaction holds runs again once a transaction ends,
+      // or fails with MaxTimeMSExpired (50) when its maxTimeMS runs out first, as on mongod.
       if (isBlocked(reply)) {
+        const maxTimeMS = body['maxTimeMS'];
+        if (maxTimeTimer === undefined && typeof maxTimeMS === 'number' && maxTimeMS > 0) {
+          maxTimeTimer = setTimeout(() => {
+            timedOut = true;
+            const expired = new CommandError('MaxTimeMSExpired', 'operation exceeded time limit').toReply();
+            send(this.#state.replicaSet ? { ...expired, ...this.#state.clusterTimeFields(this.#state.clusterTime()) } : expired);
+          }, maxTimeMS);
+        }
         void reply.blocked.then(() => {
-          if (!socket.destroyed) respond(writeConcernError, labels);
+          if (!socket.destroyed && !timedOut) respond(writeConcernError, labels);
         });
         return;
       }
+      clearTimeout(maxTimeTimer);
       if (writeConcernError === undefined || reply['ok'] !== 1) return send(reply);
       const errorLabels = writeConcernLabelsFor(typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0, body, name, labels);
       send({ ...reply, writeConcernError, ...(errorLabels.length > 0 ? { errorLabels } : {}) });
