@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { loadConfig } from '../src/main/config.js';
 import { startServer, type RunningServer } from '../src/main/server.js';
 import { generateToken } from '../src/http/token-issuer.js';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import net from 'node:net';
-import { Long, MongoClient, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
-import { startWireServer, type WireServer } from '../test-support/index.js';
-import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../test-support/wire-protocol.js';
+import { Long, MongoClient, MongoServerError, ObjectId, Timestamp, type Db, type Document } from 'mongodb';
+import { startWireServer, type WireServer } from '../src/index.js';
+import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../src/wire-protocol.js';
 
 /** Documents with integer ids, as debtkit stores them. */
 type NumberId = Document & { _id: number };
@@ -302,9 +302,16 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     expect((error as MongoServerError).message).to.equal("no such command: 'fooBar'");
   });
 
-  it('refuses transactions like a standalone server (IllegalOperation, 20)', async () => {
-    const session = client.startSession();
+  it('in standalone mode, describes a standalone and refuses transactions like one (IllegalOperation, 20)', async () => {
+    const standalone = await startWireServer({ standalone: true });
+    const standaloneClient = new MongoClient(standalone.url, { serverSelectionTimeoutMS: 2000 });
+    const db = standaloneClient.db('wire_test');
+    const session = standaloneClient.startSession();
     try {
+      const hello = await db.admin().command({ hello: 1 });
+      expect(hello).to.include({ isWritablePrimary: true, maxWireVersion: 21 });
+      expect(hello).not.to.have.any.keys('setName', 'hosts', 'me', '$clusterTime');
+      expect(standalone.replicaSetName).to.equal(undefined);
       session.startTransaction();
       const read = await rejectionOf(db.collection('x').findOne({}, { session }));
       expect(read).to.be.instanceOf(MongoServerError).and.to.include({ code: 20, codeName: 'IllegalOperation' });
@@ -315,10 +322,73 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       const write = await rejectionOf(db.collection('x').insertOne({ a: 1 }, { session }));
       expect(write).to.be.instanceOf(MongoServerError);
       expect((write as MongoServerError)['originalError']).to.include({ code: 20 });
+      expect(await db.collection('x').countDocuments()).to.equal(0);
     } finally {
       await session.endSession();
+      await standaloneClient.close();
+      await standalone.stop();
     }
-    expect(await db.collection('x').countDocuments()).to.equal(0);
+  });
+
+  it('describes a one-node replica set primary in hello, with the cluster time on every reply', async () => {
+    const hello = await db.admin().command({ hello: 1 });
+    const me = `127.0.0.1:${server.port}`;
+    expect(hello).to.include({ setName: 'rs0', primary: me, me, isWritablePrimary: true, secondary: false, logicalSessionTimeoutMinutes: 30, maxWireVersion: 21 });
+    expect(hello['hosts']).to.deep.equal([me]);
+    expect(server.advertisedHost).to.equal(me);
+    expect(server.replicaSetName).to.equal('rs0');
+    const ping = await db.command({ ping: 1 });
+    expect(ping['$clusterTime']['clusterTime']).to.be.instanceOf(Timestamp);
+    expect(ping['operationTime']).to.be.instanceOf(Timestamp);
+  });
+
+  it('advertises advertisedHost: a client reaching the server only through a proxy keeps working after discovery', async () => {
+    // A TCP proxy whose address is the member's configured host; the server's own port is not what clients dial.
+    let target = 0;
+    const proxy = net.createServer((inbound) => {
+      const outbound = net.connect(target, '127.0.0.1');
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyHost = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const behind = await startWireServer({ advertisedHost: proxyHost });
+    target = behind.port;
+    const viaProxy = new MongoClient(`mongodb://${proxyHost}/`, { serverSelectionTimeoutMS: 2000 });
+    const seen = new Set<string>();
+    viaProxy.on('serverOpening', (event) => seen.add(event.address));
+    try {
+      expect(behind.advertisedHost).to.equal(proxyHost);
+      const hello = await viaProxy.db('admin').command({ hello: 1 });
+      expect(hello).to.include({ me: proxyHost, primary: proxyHost });
+      await viaProxy.db('t').collection('c').insertOne({ through: 'proxy' });
+      expect([...seen]).to.deep.equal([proxyHost]);
+      await behind.restart();
+      expect(behind.advertisedHost).to.equal(proxyHost);
+      expect((await viaProxy.db('admin').command({ hello: 1 }).catch(() => viaProxy.db('admin').command({ hello: 1 })))['me']).to.equal(proxyHost);
+      expect(await viaProxy.db('t').collection('c').countDocuments()).to.equal(1);
+    } finally {
+      await viaProxy.close();
+      await behind.stop();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    const refused = await startWireServer({ advertisedHost: 'no-port' }).then(() => undefined, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(RangeError);
+  });
+
+  it('is discovered as a replica set with a primary, and with directConnection=true as a single primary', async () => {
+    for (const [url, type] of [[server.url, 'ReplicaSetWithPrimary'], [`${server.url}?directConnection=true`, 'Single']] as const) {
+      const own = new MongoClient(url, { serverSelectionTimeoutMS: 2000 });
+      const types: string[] = [];
+      own.on('topologyDescriptionChanged', (event) => types.push(event.newDescription.type));
+      try {
+        await own.db('t').collection('c').insertOne({ via: type });
+        expect(types.at(-1), url).to.equal(type);
+      } finally {
+        await own.close();
+      }
+    }
   });
 
   it('lists, creates and drops collections and databases', async () => {
@@ -348,6 +418,7 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
       await own.restart();
       expect(own.url).to.include(`:${own.port}/`);
+      expect(own.advertisedHost).to.equal(`127.0.0.1:${own.port}`);
       // The server is Unknown to the client until its monitor re-checks it (at most every 500 ms),
       // so the first attempt may still time out: each retry waits on the driver's own timeout.
       let found: Document | null = null;
