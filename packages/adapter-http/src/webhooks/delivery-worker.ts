@@ -214,6 +214,7 @@ export class DeliveryWorker {
     const messageId = `msg_${delivery.event_id}_${delivery.endpoint_id}`;
     const body = JSON.stringify(toEventView(event.value));
     const signature = new Webhook(endpoint.value.secret).sign(messageId, now, body);
+    const started = performance.now();
     const result = await deps.send({
       url: endpoint.value.url,
       body,
@@ -224,9 +225,23 @@ export class DeliveryWorker {
     const succeeded = status !== null && status >= 200 && status < 300;
     const attempts = delivery.attempts + 1;
     const next = nextDeliveryState(succeeded, attempts, this.retrySeconds, deps.clock.now());
-    if (!succeeded) deps.logger?.info({ delivery: delivery.id, attempts, status, error: 'error' in result ? result.error : undefined }, 'webhook attempt failed');
+    const outcome: WebhookOutcome = succeeded ? 'delivered' : next.status === 'failed' ? 'failed' : 'retrying';
+    // One line per attempt, whatever its outcome: what an operator greps for when a receiver says it got nothing.
+    deps.logger?.info(
+      {
+        endpoint_id: delivery.endpoint_id,
+        event_id: delivery.event_id,
+        delivery_id: delivery.id,
+        attempt: attempts,
+        status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        outcome,
+        ...('error' in result ? { error: result.error } : {}),
+      },
+      'webhook attempt',
+    );
     const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
     if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
-    deps.onOutcome?.(succeeded ? 'delivered' : next.status === 'failed' ? 'failed' : 'retrying');
+    deps.onOutcome?.(outcome);
   }
 }

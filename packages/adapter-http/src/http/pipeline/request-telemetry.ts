@@ -31,6 +31,7 @@ export const requestTelemetry = (options: RequestTelemetryOptions): ((ctx: Reque
     recordRequest(method, matched ?? UNMATCHED_ROUTE, status, elapsedMs / 1000);
     writeLine({
       requestId: ctx.state.requestId,
+      ...(ctx.state.client === undefined ? {} : { clientId: ctx.state.client.id }),
       method,
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,
