@@ -209,7 +209,8 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
     await mkdir(tarballs);
     const packed = await npm(['pack', '--json', '--pack-destination', tarballs, ...MEMORY_ONLY.flatMap((p) => ['-w', `@debtkit/${p}`])], root);
     const files = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files) }, null, 2));
+    const devDependencies = { '@types/node': await versionOf('@types/node') };
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files), devDependencies }, null, 2));
     await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);
   });
 
@@ -217,9 +218,12 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
     if (project !== '') await rm(project, { recursive: true, force: true });
   });
 
-  it('installs no database driver: no mongodb, no mingo, no mongo adapter anywhere in node_modules', async () => {
+  it('installs no database driver and no tracing SDK: no mongodb, no mingo, no mongo adapter, only @opentelemetry/api', async () => {
     const { stdout } = await run('find', ['node_modules', '(', '-name', 'mongodb', '-o', '-name', 'mingo', '-o', '-name', 'adapter-mongo', '-o', '-name', 'mongodb@*', '-o', '-name', 'mingo@*', ')', '-print'], project);
     expect(stdout.split('\n').filter((l) => l !== '')).to.deep.equal([]);
+    const { stdout: otel } = await run('find', ['node_modules', '-path', '*@opentelemetry*', '-name', 'package.json', '-not', '-path', '*/node_modules/@opentelemetry/*/node_modules/*'], project);
+    const names = new Set(otel.split('\n').filter((l) => l !== '').map((l) => /@opentelemetry[/+]([a-z-]+)/.exec(l)?.[1]));
+    expect([...names]).to.deep.equal(['api']);
     const { stdout: listed } = await run('find', ['node_modules', '-name', 'package.json', '-path', '*node_modules/@debtkit/adapter-http/package.json'], project);
     expect(listed.trim()).to.not.equal('');
   });
@@ -241,5 +245,32 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
       memory: 200,
       mongo: 'StartupError: DEBTKIT_STORE=mongo needs the package @debtkit/adapter-mongo: npm install @debtkit/adapter-mongo',
     });
+  });
+
+  it('the debtkit command asked to trace names the missing SDK in one line', async () => {
+    const cli = join(project, 'node_modules', '@debtkit', 'adapter-http', 'dist', 'src', 'main', 'cli.js');
+    const failed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [cli, 'serve'], { cwd: project, env: { PATH: process.env['PATH'] ?? '', PORT: '0', OTEL_TRACES_EXPORTER: 'otlp' } }, (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number | null), stderr }),
+      );
+    });
+    expect(failed).to.deep.equal({
+      code: 1,
+      stderr: 'debtkit: OTEL_TRACES_EXPORTER=otlp needs the package @opentelemetry/sdk-trace-node: npm install @opentelemetry/sdk-trace-node\n',
+    });
+  });
+
+  it("typechecks a consumer of the HTTP package with full checking, without the mongo adapter's or the SDK's types", async () => {
+    await writeFile(
+      join(project, 'main.ts'),
+      "import { compose } from '@debtkit/adapter-http';\nconst c = await compose({ config: { store: 'memory' } });\nawait c.close();\n",
+    );
+    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, files: ['main.ts'] };
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project).then(() => '', (error: Error) => error.message);
+    const errors = checked.split('\n').filter((line) => /error TS\d+/.test(line));
+    // Ours: anything in the consumer or in debtkit's declarations (a missing module among them).
+    const ours = errors.filter((line) => !/^node_modules\//.test(line) || /@debtkit/.test(line) || /TS2307/.test(line));
+    expect(ours, checked).to.deep.equal([]);
   });
 });

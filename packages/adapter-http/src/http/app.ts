@@ -37,6 +37,7 @@ import { compileRouteTable, type RouteLookup, type RouteMatch, type RouteTable }
 import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
 import { requestTelemetry } from './pipeline/request-telemetry.js';
+import { traceRequests } from './pipeline/tracing.js';
 import { errorResponder } from './pipeline/error-responder.js';
 import { compression } from './pipeline/compression.js';
 import { hasBody, jsonBody } from './pipeline/json-body.js';
@@ -183,7 +184,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     return runRoute(ctx, match);
   };
 
-  return app.use(async function debtkit(ctx) {
+  return app.use(traceRequests()).use(async function debtkit(ctx) {
     const started = performance.now();
     const { state, path } = ctx;
     const lookup = table.lookup(ctx.method, path);

@@ -40,6 +40,7 @@ import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
 import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
 import { loadMongoAdapter, type MongoAdapterModule } from './optional-peers.js';
 import { StartupError } from './startup-error.js';
+import { traceStorePorts } from './traced-store-ports.js';
 
 export { StartupError };
 
@@ -279,6 +280,8 @@ export interface DebtkitContainer {
 export const createContainer = async (input: ContainerInput): Promise<DebtkitContainer> => {
   const { config } = input;
   const container = new Container({ defaultScope: 'Singleton' });
+  // A child span per store port call, whichever store is bound (off unless a tracer provider is registered).
+  traceStorePorts(container);
   let close = (): Promise<void> => Promise.resolve();
   // An optional peer (DESIGN 10): loaded only for the mongo store, with one line naming it when it is not installed.
   const mongo = config.store === 'mongo' ? await loadMongoAdapter() : undefined;

@@ -4,7 +4,8 @@
  * has no database driver. A missing one stops the start with one line that
  * names the package to install.
  */
-import type * as MongoAdapter from '@debtkit/adapter-mongo';
+import type { ContainerModule } from 'inversify';
+import type { MongoClientLike } from '../http/rate-limits.js';
 import { StartupError } from './startup-error.js';
 
 const isNotFound = (err: unknown, specifier: string): boolean => {
@@ -25,8 +26,23 @@ export const importPeer = async <M>(specifier: string, neededFor: string, load: 
   }
 };
 
-export type MongoAdapterModule = typeof MongoAdapter;
+/** An open mongo store context, as far as the composition handles it. */
+export interface MongoStoreContext {
+  close(): Promise<void>;
+}
+
+/**
+ * What the composition uses of `@debtkit/adapter-mongo`, by shape: this
+ * package's declarations name no optional peer, so a memory-only TypeScript
+ * user (full checking) does not need it installed. `loadMongoAdapter` checks
+ * that the real module fits.
+ */
+export interface MongoAdapterModule {
+  openMongoContext(url: string): Promise<MongoStoreContext>;
+  mongoStoreModule(ctx: MongoStoreContext): ContainerModule;
+  openRateLimitConnection(url: string): { readonly client: MongoClientLike; readonly dbName: string };
+}
 
 /** `@debtkit/adapter-mongo`, for DEBTKIT_STORE=mongo. */
 export const loadMongoAdapter = (): Promise<MongoAdapterModule> =>
-  importPeer('@debtkit/adapter-mongo', 'DEBTKIT_STORE=mongo', () => import('@debtkit/adapter-mongo'));
+  importPeer('@debtkit/adapter-mongo', 'DEBTKIT_STORE=mongo', async (): Promise<MongoAdapterModule> => import('@debtkit/adapter-mongo'));
