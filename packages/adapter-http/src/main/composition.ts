@@ -6,7 +6,8 @@
  * loaded last, to rebind any port (its `CreditBureau`, a `Clock`, a repository).
  */
 import * as E from 'fp-ts/lib/Either.js';
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+import type { Logger } from '../logger.js';
 import type { ContainerModule, Container } from 'inversify';
 import type Koa from 'koa';
 import { PORTS, type Clock, type StorePorts } from '@debtkit/core';

@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import type Koa from 'koa';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import {
   Application,
   ApplicationDeps,

@@ -23,5 +23,5 @@ export const cents: (amount: number) => Cents = construct(Cents, 'a whole number
 export const id: (value: number) => Id = construct(Id, 'a positive integer id');
 /** @example isoDate('2026-03-15'); isoDate('2026-02-30') throws */
 export const isoDate: (value: string) => IsoDate = construct(IsoDate, 'a YYYY-MM-DD date that exists');
-/** @example timestamp(new Date().toISOString()) */
-export const timestamp: (value: string) => Timestamp = construct(Timestamp, 'an ISO-8601 UTC timestamp (Date#toISOString)');
+/** @example timestamp('2026-03-15T12:00:00.000Z') */
+export const timestamp: (value: string) => Timestamp = construct(Timestamp, 'an ISO-8601 UTC timestamp (YYYY-MM-DDTHH:MM:SS.sssZ)');

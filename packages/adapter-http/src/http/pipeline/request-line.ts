@@ -24,7 +24,8 @@
  * The checks are made once per logger; the level is checked on every line,
  * since it can change at run time.
  */
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+import type { Logger } from '../../logger.js';
 
 export interface RequestLine {
   readonly requestId: string;

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../../logger.js';
 import type { RequestContext } from '../app-context.js';
 import type { Metrics } from '../metrics.js';
 import { isClientGone } from './client-gone.js';
