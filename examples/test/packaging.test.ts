@@ -5,6 +5,12 @@
  * ESM and from CommonJS `require`, and run the embed-core and
  * testing-with-memory examples against the installed packages.
  *
+ * `npm pack` runs the packages' prepack/postpack scripts, as a publish does:
+ * the published manifests lose the workspace's `debtkit-source` condition.
+ * The README snippets of every package are typechecked as written. A second,
+ * memory-only install (no `@debtkit/adapter-mongo`, an optional peer of the
+ * HTTP package) has no database driver at all.
+ *
  * The install is isolated (`--install-strategy=linked`): a package sees only
  * what it declares, so an undeclared import fails here as it would for a user
  * whose tree hoists differently. `npm install` reuses the npm cache
@@ -21,6 +27,8 @@ import { expect } from 'chai';
 const PACKAGES = ['core', 'adapter-memory', 'adapter-mongo', 'adapter-http'] as const;
 /** Private test support (never published): packed too, as the consumer's dev dependency for its mongo run. */
 const TEST_SUPPORT = ['mongo-wire-test-server'] as const;
+/** What a memory-only user installs: no mongo adapter. */
+const MEMORY_ONLY = ['core', 'adapter-memory', 'adapter-http'] as const;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const examples = join(root, 'examples');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -55,6 +63,8 @@ describe('packaging: the published packages, installed outside the workspace', f
   let project = '';
   let entryPoints: string[] = [];
   let loaded = '';
+  let tarballs = '';
+  let readmeSnippets: string[] = [];
 
   before(async function () {
     if (SKIP) {
@@ -62,10 +72,11 @@ describe('packaging: the published packages, installed outside the workspace', f
       this.skip();
     }
     project = await mkdtemp(join(tmpdir(), 'debtkit-consumer-'));
-    const tarballs = join(project, 'tarballs');
+    tarballs = join(project, 'tarballs');
     await mkdir(tarballs);
-    // `npm test` has just built; packing what is there (no prepack build) is what makes a missing dist fail.
-    const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
+    // With the packages' scripts, as a publish runs them: prepack builds (a no-op after `npm test`'s build)
+    // and strips the workspace-only export condition, postpack puts it back.
+    const packed = await npm(['pack', '--json', '--pack-destination', tarballs, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
     const tarballsOf = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
     const testSupport = (name: string): boolean => TEST_SUPPORT.some((t) => name === `@debtkit/${t}`);
     const files = tarballsOf.filter(([name]) => !testSupport(name ?? ''));
@@ -99,7 +110,7 @@ describe('packaging: the published packages, installed outside the workspace', f
     const core = await dependenciesOf('core');
     const http = await dependenciesOf('adapter-http');
     await npm(
-      ['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts', `fp-ts@${core['fp-ts']}`, `io-ts@${core['io-ts']}`, `inversify@${http['inversify']}`],
+      ['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts', `fp-ts@${core['fp-ts']}`, `io-ts@${core['io-ts']}`, `inversify@${http['inversify']}`, `pino@${http['pino']}`],
       project,
     );
 
@@ -109,6 +120,18 @@ describe('packaging: the published packages, installed outside the workspace', f
     const copied = ['embed-core/main.ts', 'testing-with-memory/debt-coach.ts', 'custom-bureau/main.ts', 'test/support/example-script.ts'];
     for (const file of [...copied, ...EXAMPLE_TESTS.map((t) => `test/${t}.test.ts`)]) {
       await cp(join(examples, file), join(project, file), { recursive: true });
+    }
+    // Every ```ts block of every package README, as written, one module each (typechecked with the rest).
+    await mkdir(join(project, 'readme'));
+    readmeSnippets = [];
+    for (const name of PACKAGES) {
+      const readme = await readFile(join(root, 'packages', name, 'README.md'), 'utf8');
+      const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '');
+      for (const [i, block] of blocks.entries()) {
+        const file = `readme/${name}-${i + 1}.ts`;
+        await writeFile(join(project, file), block);
+        readmeSnippets.push(file);
+      }
     }
   });
 
@@ -131,6 +154,14 @@ describe('packaging: the published packages, installed outside the workspace', f
     }
   });
 
+  it('publishes manifests without the workspace-only debtkit-source condition, and keeps it in the workspace', async () => {
+    for (const name of PACKAGES) {
+      const installed = await readFile(join(project, 'node_modules', '@debtkit', name, 'package.json'), 'utf8');
+      expect(installed, name).to.not.include('debtkit-source');
+      expect(await readFile(join(root, 'packages', name, 'package.json'), 'utf8'), `workspace ${name}`).to.include('debtkit-source');
+    }
+  });
+
   it('loads every entry point with only the declared dependencies installed', () => {
     expect(entryPoints).to.include.members(['@debtkit/core', '@debtkit/core/testing', '@debtkit/adapter-http']);
     expect(entryPoints).not.to.include('@debtkit/adapter-mongo/test-support');
@@ -149,11 +180,13 @@ describe('packaging: the published packages, installed outside the workspace', f
     const errors = checked.split('\n').filter((line) => /error TS\d+/.test(line));
     const ours = errors.filter((line) => !/^node_modules\//.test(line) || /node_modules\/@debtkit\/|\/node_modules\/@debtkit\+/.test(line));
     expect(ours, checked).to.deep.equal([]);
+    // The README snippets were among what was checked: one per ```ts block, core's linkAccount example included.
+    expect(readmeSnippets).to.include.members(['readme/core-1.ts', 'readme/core-2.ts', 'readme/adapter-memory-1.ts', 'readme/adapter-http-1.ts', 'readme/adapter-http-2.ts']);
   });
 
   it('runs from ESM: core, both stores and the HTTP app', async () => {
     const { stdout } = await run(process.execPath, ['dist/consumer/esm.mjs'], project);
-    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, testing: 'function' });
+    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function' });
   });
 
   it('runs from CommonJS require', async () => {
@@ -167,5 +200,86 @@ describe('packaging: the published packages, installed outside the workspace', f
     for (const title of ['example: embed-core', 'example: testing with the memory store', 'example: custom-bureau']) expect(stdout).to.contain(title);
     expect(stdout).to.match(/\b(1\d|[2-9]\d) passing/);
     expect(stdout).not.to.match(/failing|pending/);
+  });
+});
+
+describe('packaging: a memory-only install of the HTTP package (no mongo adapter, an optional peer)', function () {
+  this.timeout(240_000);
+  let project = '';
+
+  before(async function () {
+    if (SKIP) {
+      console.log('    packaging test SKIPPED: DEBTKIT_SKIP_PACKAGING=1 is set');
+      this.skip();
+    }
+    project = await mkdtemp(join(tmpdir(), 'debtkit-memory-only-'));
+    const tarballs = join(project, 'tarballs');
+    await mkdir(tarballs);
+    const packed = await npm(['pack', '--json', '--pack-destination', tarballs, ...MEMORY_ONLY.flatMap((p) => ['-w', `@debtkit/${p}`])], root);
+    const files = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
+    const devDependencies = { '@types/node': await versionOf('@types/node') };
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files), devDependencies }, null, 2));
+    await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);
+  });
+
+  after(async () => {
+    if (project !== '') await rm(project, { recursive: true, force: true });
+  });
+
+  it('installs no database driver and no tracing SDK: no mongodb, no mingo, no mongo adapter, only @opentelemetry/api', async () => {
+    const { stdout } = await run('find', ['node_modules', '(', '-name', 'mongodb', '-o', '-name', 'mingo', '-o', '-name', 'adapter-mongo', '-o', '-name', 'mongodb@*', '-o', '-name', 'mingo@*', ')', '-print'], project);
+    expect(stdout.split('\n').filter((l) => l !== '')).to.deep.equal([]);
+    const { stdout: otel } = await run('find', ['node_modules', '-path', '*@opentelemetry*', '-name', 'package.json', '-not', '-path', '*/node_modules/@opentelemetry/*/node_modules/*'], project);
+    const names = new Set(otel.split('\n').filter((l) => l !== '').map((l) => /@opentelemetry[/+]([a-z-]+)/.exec(l)?.[1]));
+    expect([...names]).to.deep.equal(['api']);
+    const { stdout: listed } = await run('find', ['node_modules', '-name', 'package.json', '-path', '*node_modules/@debtkit/adapter-http/package.json'], project);
+    expect(listed.trim()).to.not.equal('');
+  });
+
+  it('serves on the memory store, and names the missing package in one line when DEBTKIT_STORE=mongo', async () => {
+    const script = [
+      "import { createServer } from 'node:http';",
+      "import { compose } from '@debtkit/adapter-http';",
+      "const c = await compose({ config: { store: 'memory' } });",
+      "const server = createServer(c.app.callback()).listen(0, '127.0.0.1');",
+      "await new Promise((r) => server.once('listening', r));",
+      "const probe = await fetch(`http://127.0.0.1:${server.address().port}/readyz`);",
+      'server.close(); await c.close();',
+      "const failed = await compose({ config: { store: 'mongo', mongodbUrl: 'mongodb://127.0.0.1:1/x' } }).then(() => 'started', (e) => e.name + ': ' + e.message);",
+      'console.log(JSON.stringify({ memory: probe.status, mongo: failed }));',
+    ].join('\n');
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], project);
+    expect(JSON.parse(stdout)).to.deep.equal({
+      memory: 200,
+      mongo: 'StartupError: DEBTKIT_STORE=mongo needs the package @debtkit/adapter-mongo: npm install @debtkit/adapter-mongo',
+    });
+  });
+
+  it('the debtkit command asked to trace names the missing SDK in one line', async () => {
+    const cli = join(project, 'node_modules', '@debtkit', 'adapter-http', 'dist', 'src', 'main', 'cli.js');
+    const failed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      execFile(process.execPath, [cli, 'serve'], { cwd: project, env: { PATH: process.env['PATH'] ?? '', PORT: '0', OTEL_TRACES_EXPORTER: 'otlp' } }, (error, _stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number | null), stderr }),
+      );
+    });
+    expect(failed).to.deep.equal({
+      code: 1,
+      stderr: 'debtkit: OTEL_TRACES_EXPORTER=otlp needs the package @opentelemetry/sdk-trace-node: npm install @opentelemetry/sdk-trace-node\n',
+    });
+  });
+
+  it("typechecks a consumer of the HTTP package with full checking and esModuleInterop off, without the mongo adapter's or the SDK's types", async () => {
+    await writeFile(
+      join(project, 'main.ts'),
+      "import { compose } from '@debtkit/adapter-http';\nconst c = await compose({ config: { store: 'memory' } });\nawait c.close();\n",
+    );
+    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, esModuleInterop: false, noEmit: true, types: ['node'] }, files: ['main.ts'] };
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project).then(() => '', (error: Error) => error.message);
+    const errors = checked.split('\n').filter((line) => /error TS\d+/.test(line));
+    // Ours: anything in the consumer or in debtkit's declarations, a missing module, and what debtkit's
+    // declarations pull in that fails without esModuleInterop (pino's declarations did: TS1259).
+    const ours = errors.filter((line) => !/^node_modules\//.test(line) || /@debtkit/.test(line) || /TS2307|TS1259/.test(line));
+    expect(ours, checked).to.deep.equal([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * An ESM service using every published package as installed from its tarball:
  * core's use cases on the memory store, the mongo store on the wire-protocol
- * test server, and the HTTP app answering a probe. Prints one JSON line.
+ * test server, and the HTTP app answering a probe, on the memory store and on
+ * the mongo one (its optional peer, installed here). Prints one JSON line.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,6 +27,13 @@ const main = async (): Promise<void> => {
   const mongo = await connectMongoStore(`${wire.url}/consumer`);
   const mongoClient = await mongo.clients.create({ name: 'mongo', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) })();
   await mongo.close();
+  // The HTTP package on the mongo store: it loads its optional peer, installed here.
+  const onMongo = await compose({ config: { store: 'mongo', mongodbUrl: `${wire.url}/consumer` } });
+  const mongoServer = createServer(onMongo.app.callback()).listen(0, '127.0.0.1');
+  await new Promise((resolve) => mongoServer.once('listening', resolve));
+  const mongoReady = await fetch(`http://127.0.0.1:${(mongoServer.address() as AddressInfo).port}/readyz`);
+  mongoServer.close();
+  await onMongo.close();
   await wire.stop();
 
   const composed = await compose({ config: { store: 'memory' } });
@@ -41,6 +49,7 @@ const main = async (): Promise<void> => {
       user: E.isRight(user) ? user.right.first_name : user.left._tag,
       mongoClient: E.isRight(mongoClient) ? mongoClient.right.name : mongoClient.left._tag,
       probe: probe.status,
+      mongoReady: mongoReady.status,
       testing: typeof expectRight,
     }),
   );

@@ -17,3 +17,4 @@ export * from './main/composition.js';
 export * from './main/server.js';
 export * from './openapi/openapi-document.js';
 export * from './webhooks/index.js';
+export type { LogFn, LogLevelName, Logger } from './logger.js';

@@ -1,11 +1,13 @@
 /**
- * The OpenAPI document through Spectral's `spectral:oas` ruleset, as an
- * integrator's linter sees it: no errors, and every operation described.
+ * The OpenAPI document through the linters integrators run: Spectral's
+ * `spectral:oas` ruleset and Redocly's `recommended` one, each at 0 errors and
+ * 0 warnings.
  */
 import { expect } from 'chai';
 import spectralCore, { type RulesetDefinition } from '@stoplight/spectral-core';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import spectralParsers from '@stoplight/spectral-parsers';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { buildOpenApiDocument } from '../src/openapi/openapi-document.js';
 
 const { Spectral, Document } = spectralCore;
@@ -26,8 +28,8 @@ describe('OpenAPI document under spectral:oas', function () {
     findings = results.map((r) => ({ severity: SEVERITY[r.severity] ?? String(r.severity), code: String(r.code), path: r.path.join('.'), message: r.message }));
   });
 
-  it('has no errors', () => {
-    expect(findings.filter((f) => f.severity === 'error')).to.deep.equal([]);
+  it('has no errors and no warnings', () => {
+    expect(findings.filter((f) => f.severity === 'error' || f.severity === 'warn')).to.deep.equal([]);
   });
 
   it('describes every operation and uses every component', () => {
@@ -35,5 +37,23 @@ describe('OpenAPI document under spectral:oas', function () {
     for (const code of ['operation-description', 'oas3-unused-component', 'array-items', 'oas3-valid-media-example', 'oas3-schema']) {
       expect(codes.has(code), `${code}: ${JSON.stringify(findings.filter((f) => f.code === code).slice(0, 3))}`).to.equal(false);
     }
+  });
+});
+
+describe('OpenAPI document under Redocly lint (recommended)', function () {
+  this.timeout(30_000);
+
+  it('has no errors and no warnings', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const problems = await lintFromString({ source: JSON.stringify(buildOpenApiDocument(), null, 2), absoluteRef: 'openapi.json', config });
+    const findings = problems.map((p) => ({ severity: p.severity, rule: p.ruleId, message: p.message, at: p.location[0]?.pointer }));
+    expect(findings).to.deep.equal([]);
+  });
+
+  it('would report a tag without a description (the check is live)', async () => {
+    const config = await createConfig({ extends: ['recommended'] });
+    const document = { ...buildOpenApiDocument(), tags: [...(buildOpenApiDocument()['tags'] as object[]), { name: 'Undescribed' }] };
+    const problems = await lintFromString({ source: JSON.stringify(document), absoluteRef: 'openapi.json', config });
+    expect(problems.map((p) => p.ruleId)).to.include('tag-description');
   });
 });

@@ -92,13 +92,17 @@ const setup = async (given?: StorePorts): Promise<Setup> => {
 /** A compact schema of the OpenAPI 3.1 parts clients and tools rely on, as this document uses them. */
 const OPENAPI_SHAPE = {
   type: 'object',
-  required: ['openapi', 'info', 'servers', 'paths', 'components'],
+  required: ['openapi', 'info', 'servers', 'paths', 'webhooks', 'components'],
   properties: {
     openapi: { const: '3.1.0' },
     info: {
       type: 'object',
-      required: ['title', 'version'],
-      properties: { title: { const: 'debtkit' }, version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+' } },
+      required: ['title', 'version', 'contact'],
+      properties: {
+        title: { const: 'debtkit' },
+        version: { type: 'string', pattern: '^[0-9]+\\.[0-9]+\\.[0-9]+' },
+        contact: { type: 'object', required: ['name'], properties: { name: { type: 'string', minLength: 1 } } },
+      },
     },
     servers: {
       type: 'array',
@@ -117,6 +121,12 @@ const OPENAPI_SHAPE = {
     },
     security: { $ref: '#/$defs/security' },
     tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
+    // One webhook per event type (DESIGN 7.11): a POST the server makes to the client's endpoint.
+    webhooks: {
+      type: 'object',
+      propertyNames: { type: 'string', pattern: '^[a-z_]+\\.[a-z_]+$' },
+      additionalProperties: { type: 'object', required: ['post'], additionalProperties: false, properties: { post: { $ref: '#/$defs/operation' } } },
+    },
     paths: {
       type: 'object',
       propertyNames: { type: 'string', pattern: '^/' },
@@ -220,7 +230,8 @@ const OPENAPI_SHAPE = {
       minProperties: 1,
       // JSON everywhere, but for the Prometheus text of /metrics.
       propertyNames: { type: 'string', enum: ['application/json', 'text/plain'] },
-      additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] }, example: {} } },
+      // An example on every success body and request body (captured from real answers: openapi-examples.test.ts).
+      additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] }, example: true } },
     },
   },
 };

@@ -38,6 +38,7 @@ const line = (overrides: Partial<RequestLine> = {}): RequestLine => ({
 
 const LINES: ReadonlyArray<readonly [string, RequestLine]> = [
   ['an answered request', line()],
+  ['an answered request of a client', line({ clientId: 42 })],
   ['an aborted request', line({ aborted: true, status: 500 })],
   ['an unmatched raw path with quotes, a backslash, a newline and non-ASCII', line({ route: '/a"b\\c\nd/é/😀', status: 404 })],
   ['a raw path longer than pino quotes without escaping', line({ route: `/${'x'.repeat(60)}"` })],

@@ -22,3 +22,4 @@ export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
 export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { STORE_UNAVAILABLE, StoreClosedError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';
 export * from './mongo-store.module.js';
+export { RATE_LIMIT_SERVER_SELECTION_MS, openRateLimitConnection, type RateLimitConnection } from './mongo-rate-limit-connection.js';

@@ -2,6 +2,7 @@
  * @debtkit/core: the pure domain, the ports it needs, and the use cases.
  */
 export * from './domain/primitives.js';
+export * from './domain/constructors.js';
 export * from './domain/errors.js';
 export * from './domain/codec.js';
 export * from './domain/account.js';

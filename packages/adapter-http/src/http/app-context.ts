@@ -4,7 +4,7 @@
  * (`RouteDef`). Routes are data, registered by `createApp` on one @koa/router.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';

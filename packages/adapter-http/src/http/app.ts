@@ -36,6 +36,7 @@ import { createRouter, type ApiRouter, type RouteMiddleware } from './router.js'
 import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
 import { requestTelemetry } from './pipeline/request-telemetry.js';
+import { traceRequests } from './pipeline/tracing.js';
 import { errorResponder } from './pipeline/error-responder.js';
 import { compression } from './pipeline/compression.js';
 import { jsonBody } from './pipeline/json-body.js';
@@ -131,6 +132,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   const routeOf = (ctx: RequestContext): string | undefined => api.lookup(ctx.method, ctx.path).pattern;
 
+  app.use(traceRequests());
   app.use(responseHeaders({ environment: config.environment }));
   app.use(requestTelemetry({ logger, metrics, routeOf }));
   app.use(

@@ -32,6 +32,22 @@ export interface MetricsOptions {
   readonly processMetrics?: boolean;
 }
 
+/**
+ * The methods the API serves (OPTIONS and HEAD included: every path answers
+ * them); any other method a client sends is counted as `_OTHER`, so PROPFIND,
+ * MKCOL and the like add no series (the OpenTelemetry semantic conventions' rule).
+ */
+export const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS']);
+export const OTHER_METHOD = '_OTHER';
+export const methodLabel = (method: string): string => (SERVED_METHODS.has(method) ? method : OTHER_METHOD);
+
+/** Every label value each labelled counter can take: their series exist at 0 from the start (a rate of a missing series is no rate). */
+export const KNOWN_LABELS = {
+  rateLimited: ['client', 'auth_failure'],
+  storeErrors: ['unavailable'],
+  webhookDeliveries: ['delivered', 'retrying', 'failed', 'dropped'],
+} as const;
+
 /** Seconds; most answers take a millisecond or two, a store round trip tens. */
 export const DURATION_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -39,9 +55,10 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
   const registry = new Registry();
   if (options.processMetrics === true) collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  return {
+  const record = createRequestMetrics({ registry, buckets: DURATION_BUCKETS }).record;
+  const metrics: Metrics = {
     registry,
-    recordRequest: createRequestMetrics({ registry, buckets: DURATION_BUCKETS }).record,
+    recordRequest: (method, route, status, seconds) => record(methodLabel(method), route, status, seconds),
     rateLimited: new Counter({
       name: 'debtkit_rate_limited_total',
       help: 'Requests refused with 429, by limit (client, auth_failure)',
@@ -66,4 +83,8 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
       registers,
     }),
   };
+  for (const limit of KNOWN_LABELS.rateLimited) metrics.rateLimited.inc({ limit }, 0);
+  for (const kind of KNOWN_LABELS.storeErrors) metrics.storeErrors.inc({ kind }, 0);
+  for (const outcome of KNOWN_LABELS.webhookDeliveries) metrics.webhookDeliveries.inc({ outcome }, 0);
+  return metrics;
 };

@@ -4,7 +4,6 @@
  * counting is rate-limiter-flexible's, in process memory or in MongoDB (so
  * every API process behind a load balancer shares the counters).
  */
-import type { MongoClient } from 'mongodb';
 import {
   BurstyRateLimiter,
   RateLimiterMemory,
@@ -62,9 +61,19 @@ export interface RateLimitSettings {
 }
 
 /** Where the counters live. */
+/**
+ * A MongoDB driver client (the `mongodb` package's `MongoClient`, made by the
+ * mongo adapter's `openRateLimitConnection`), as rate-limiter-flexible uses it;
+ * described by shape so this package's types need no database driver.
+ */
+export interface MongoClientLike {
+  db(name: string): unknown;
+  close(): Promise<void>;
+}
+
 export type RateLimitBackend =
   | { readonly kind: 'memory' }
-  | { readonly kind: 'mongo'; readonly client: MongoClient; readonly dbName: string; readonly closeClient?: boolean };
+  | { readonly kind: 'mongo'; readonly client: MongoClientLike; readonly dbName: string; readonly closeClient?: boolean };
 
 /** The collection of the MongoDB counters (one document per key and window). */
 export const RATE_LIMIT_COLLECTION = 'rate_limits';

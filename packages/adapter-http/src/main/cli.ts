@@ -15,6 +15,7 @@ import { HTTP, StartupError, resolve } from './container.js';
 import { composeContainer } from './composition.js';
 import { startServer, startupLines } from './server.js';
 import { createServerLogger } from './log-destination.js';
+import { startTracing } from './tracing.js';
 
 const USAGE = `usage:
   debtkit [serve]                  start the API server
@@ -32,6 +33,8 @@ const serve = async (config: Config): Promise<number> => {
   // Request lines are written without blocking the request; closed (every line written) before the exit.
   const log = createServerLogger({ level: config.logLevel });
   const { logger } = log;
+  // OpenTelemetry, when OTEL_TRACES_EXPORTER names an exporter (its SDK is an optional peer).
+  const tracing = await startTracing(process.env);
   const running = await startServer({ config, logger });
 
   // Keep serving through a stray rejection: one bad promise must not take every request down with it.
@@ -46,9 +49,11 @@ const serve = async (config: Config): Promise<number> => {
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, 'shutting down');
+      // The spans of the last requests are flushed after the server stopped answering.
+      const flushTraces = (): Promise<void> => tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'flushing the traces failed'));
       running.shutdown().then(
-        () => log.close().then(() => resolveExit(0)),
-        () => log.close().then(() => resolveExit(1)),
+        () => flushTraces().then(() => log.close()).then(() => resolveExit(0)),
+        () => flushTraces().then(() => log.close()).then(() => resolveExit(1)),
       );
     };
     process.on('SIGTERM', onSignal);

@@ -6,7 +6,8 @@
  * loaded last, to rebind any port (its `CreditBureau`, a `Clock`, a repository).
  */
 import * as E from 'fp-ts/lib/Either.js';
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+import type { Logger } from '../logger.js';
 import type { ContainerModule, Container } from 'inversify';
 import type Koa from 'koa';
 import { PORTS, type Clock, type StorePorts } from '@debtkit/core';
@@ -18,7 +19,11 @@ import { HTTP, StartupError, createContainer, resolve, storePortsOf, systemClock
 export interface ComposeOptions {
   /** Over the defaults of an empty environment (sandbox, memory store, no admin API, no seeding). */
   readonly config?: Partial<Config>;
-  /** Default: a silent logger. */
+  /**
+   * Default: `defaultLogger`, pino JSON lines on stderr at `warn` and above
+   * (`config.logLevel` sets another level). Request lines and webhook attempts
+   * are at `info`: pass a logger, or `config.logLevel: 'info'`, to see them.
+   */
   readonly logger?: Logger;
   readonly clock?: Clock;
   /** A store already open (a test's mongo store, a store with injected faults); default: the one `config.store` names. */
@@ -47,6 +52,13 @@ const defaults = (): Config => {
   return { ...config.right, seed: false };
 };
 
+/**
+ * The logger `compose` uses when it is given none: pino on stderr (fd 2,
+ * written synchronously so nothing is lost at exit) at `level`, `warn` unless
+ * the configuration passed to `compose` names one.
+ */
+export const defaultLogger = (level: Config['logLevel'] = 'warn'): Logger => pino({ level }, pino.destination({ dest: 2, sync: true }));
+
 /** What the operator reads when production has no real bureau (one line; exit 1). */
 export const NO_BUREAU_MESSAGE =
   'DEBTKIT_ENV=production has no credit bureau bound: bind your CreditBureau adapter (compose({ modules })), or set DEBTKIT_BUREAU=sandbox to serve simulated test data';
@@ -65,7 +77,7 @@ export interface ComposedContainer extends DebtkitContainer {
  */
 export const composeContainer = async (options: ComposeOptions = {}): Promise<ComposedContainer> => {
   const config: Config = { ...defaults(), ...options.config };
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const logger = options.logger ?? defaultLogger(options.config?.logLevel);
   const { container, close } = await createContainer({
     config,
     logger,

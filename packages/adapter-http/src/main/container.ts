@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { Container, ContainerModule } from 'inversify';
 import type Koa from 'koa';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import {
   Application,
   ApplicationDeps,
@@ -26,7 +26,6 @@ import {
   createClientAccess,
 } from '@debtkit/core';
 import { memoryStoreModule, sandboxBureauModule } from '@debtkit/adapter-memory';
-import { mongoStoreModule, openMongoContext } from '@debtkit/adapter-mongo';
 import type { AppConfig, AppState, RouteDef } from '../http/app-context.js';
 import { createApp } from '../http/app.js';
 import { createApiRoutes } from '../http/routes/index.js';
@@ -39,6 +38,11 @@ import { DeliveryWorker, DEFAULT_WEBHOOK_TIMEOUT_MS } from '../webhooks/delivery
 import { WebhookUrlGuard, type ResolveHost } from '../webhooks/webhook-url-guard.js';
 import { createHttpWebhookSender } from '../webhooks/webhook-sender.js';
 import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
+import { loadMongoAdapter, type MongoAdapterModule } from './optional-peers.js';
+import { StartupError } from './startup-error.js';
+import { traceStorePorts } from './traced-store-ports.js';
+
+export { StartupError };
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
@@ -55,11 +59,6 @@ export const HTTP = {
   WebhookUrlGuard: Symbol.for('debtkit.http.WebhookUrlGuard') as PortToken<WebhookUrlGuard>,
   DeliveryWorker: Symbol.for('debtkit.http.DeliveryWorker') as PortToken<DeliveryWorker>,
 } as const;
-
-/** A startup failure with a message meant for the operator (printed as one line, exit 1). */
-export class StartupError extends Error {
-  override readonly name = 'StartupError';
-}
 
 export const systemClock: Clock = { now: () => new Date() };
 
@@ -135,6 +134,8 @@ export interface HttpModuleInput {
   /** Routes added after the API's (tests of the middleware register probes of their own). */
   readonly extraRoutes?: ReadonlyArray<RouteDef>;
   readonly webhooks?: WebhookRuntimeOptions;
+  /** `@debtkit/adapter-mongo`, loaded when the store is mongo: the rate-limit counters live in its database. */
+  readonly mongo?: MongoAdapterModule;
 }
 
 /** The HTTP adapter: the clock, the token cryptography, core's use cases on their ports, the routes and the Koa app. */
@@ -228,7 +229,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     );
     bind(HTTP.Routes).toResolvedValue((application: Application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
-    bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
+    bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config, input.mongo), [HTTP.Config]);
     bind(HTTP.App).toResolvedValue(
       (
         config: Config,
@@ -279,10 +280,15 @@ export interface DebtkitContainer {
 export const createContainer = async (input: ContainerInput): Promise<DebtkitContainer> => {
   const { config } = input;
   const container = new Container({ defaultScope: 'Singleton' });
+  // A child span per store port call, whichever store is bound (off unless a tracer provider is registered).
+  traceStorePorts(container);
   let close = (): Promise<void> => Promise.resolve();
+  // An optional peer (DESIGN 10): loaded only for the mongo store, with one line naming it when it is not installed.
+  const mongo = config.store === 'mongo' ? await loadMongoAdapter() : undefined;
   if (input.store !== undefined) container.load(storePortsModule(input.store));
-  else if (config.store === 'memory') container.load(memoryStoreModule());
+  else if (mongo === undefined) container.load(memoryStoreModule());
   else {
+    const { openMongoContext, mongoStoreModule } = mongo;
     // Config guarantees the URL with the mongo store. A bad URL or refused
     // credentials fail here; an unreachable server does not (requests answer
     // 503 until it is back).
@@ -301,6 +307,7 @@ export const createContainer = async (input: ContainerInput): Promise<DebtkitCon
       clock: input.clock,
       ...(input.extraRoutes === undefined ? {} : { extraRoutes: input.extraRoutes }),
       ...(input.webhooks === undefined ? {} : { webhooks: input.webhooks }),
+      ...(mongo === undefined ? {} : { mongo }),
     }),
   );
   if (input.modules !== undefined) container.load(...input.modules);

@@ -20,7 +20,8 @@
  * exits) writes everything buffered and waits for it; an exit by any other
  * path (`process.exit` after a failure) still writes what is buffered, synchronously.
  */
-import pino, { type Logger, type LevelWithSilent } from 'pino';
+import pino from 'pino';
+import type { LogLevelName, Logger } from '../logger.js';
 // CommonJS: its class is both the module and the module's `SonicBoom`.
 import sonicBoom from 'sonic-boom';
 
@@ -36,7 +37,7 @@ export interface ServerLogger {
 }
 
 export interface ServerLoggerOptions {
-  readonly level: LevelWithSilent;
+  readonly level: LogLevelName;
   /** A file descriptor or path; default 1 (stdout). */
   readonly dest?: number | string;
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ContainerModule } from 'inversify';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import { PORTS, newToken, seedDemo, type Clock, type DemoSeedDeps, type StorePorts, type UserId } from '@debtkit/core';
 import type { Config } from './config.js';
 import { HTTP, StartupError, resolve, systemClock, type WebhookRuntimeOptions } from './container.js';

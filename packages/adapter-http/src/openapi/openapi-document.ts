@@ -21,10 +21,14 @@ import {
   FactorName,
   Id,
   MAX_WEBHOOK_URL_LENGTH,
+  EVENT_TYPES,
+  Timestamp,
   describeGoodCondition,
   strictObject,
   versioning,
   type Environment,
+  type EventType,
+  type ResponseKind,
 } from '@debtkit/core';
 import { API_ENDPOINTS } from '../http/routes/api-endpoints.js';
 import { BUILTIN_ENDPOINTS } from '../http/routes/builtin-endpoints.js';
@@ -32,6 +36,7 @@ import type { EndpointSpec } from '../http/routes/endpoint.js';
 import { ERROR_TABLE, type ErrorCode } from '../http/api-error.js';
 import { authOfPath, type RouteAuth, type RouteDef } from '../http/app-context.js';
 import { createSchemaRegistry, type JsonSchema, type SchemaRegistry } from './codec-schema.js';
+import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './operation-examples.js';
 
 /** One operation as the document needs it: an endpoint's description without what it runs. */
 export type DocumentedOperation = EndpointSpec;
@@ -127,21 +132,24 @@ const namedSchemas = (name: string): JsonSchema | undefined => {
   const factor = /^FactorObject<([a-z_]+)>$/.exec(name)?.[1];
   if (factor === undefined || !FactorName.is(factor)) return undefined;
   const { kind, min, max, good } = FACTOR_RULES[factor];
-  const amount = { type: kind, minimum: min, maximum: max };
-  const isGood =
-    good.op === '>=' ? { minimum: good.threshold }
-    : good.op === '<=' ? { maximum: good.threshold }
-    : good.op === '>' ? { exclusiveMinimum: good.threshold }
-    : { const: good.threshold };
+  const t0 = good.threshold;
+  // The amounts of each verdict, as bounds (one lower and one upper bound each, as linters like them).
+  const [goodRange, poorRange]: [JsonSchema, JsonSchema] =
+    good.op === '>=' ? [{ minimum: t0, maximum: max }, { minimum: min, exclusiveMaximum: t0 }]
+    : good.op === '<=' ? [{ minimum: min, maximum: t0 }, { exclusiveMinimum: t0, maximum: max }]
+    : good.op === '>' ? [{ exclusiveMinimum: t0, maximum: max }, { minimum: min, maximum: t0 }]
+    : [{ const: t0 }, { minimum: min, maximum: max, not: { const: t0 } }];
+  // Two closed alternatives rather than if/then/else: every linter's example check reads them the same way.
+  const alternative = (range: JsonSchema, verdict: 'Good' | 'Poor'): JsonSchema => ({
+    type: 'object',
+    properties: { amount: { type: kind, ...range }, factor: { type: 'string', const: verdict } },
+    required: ['amount', 'factor'],
+    additionalProperties: false,
+  });
   return {
     type: 'object',
     description: `Good when ${describeGoodCondition(factor)}, else Poor`,
-    properties: { amount, factor: { type: 'string', enum: ['Good', 'Poor'] } },
-    required: ['amount', 'factor'],
-    additionalProperties: false,
-    if: { type: 'object', properties: { amount: { type: 'number', ...isGood } } },
-    then: { type: 'object', properties: { factor: { type: 'string', const: 'Good' } } },
-    else: { type: 'object', properties: { factor: { type: 'string', const: 'Poor' } } },
+    oneOf: [alternative(goodRange, 'Good'), alternative(poorRange, 'Poor')],
   };
 };
 
@@ -160,7 +168,7 @@ const objectProps = (codec: t.Mixed): { required: t.Props; optional: t.Props } =
   throw new Error(`openapi: query codec "${codec.name}" must be an object codec (strictObject, t.type or t.partial)`);
 };
 
-const operationId = (op: DocumentedOperation): string => {
+export const operationId = (op: DocumentedOperation): string => {
   const words = op.path
     .split('/')
     .filter((s) => s !== '' && s !== 'api')
@@ -200,8 +208,12 @@ const describeOperation = (op: DocumentedOperation, area: RouteAuth): string => 
   return sentences.join(' ');
 };
 
+/** `{ example }` when there is one (the examples are captured from real responses by the tests: see operation-examples.ts). */
+const exampleOf = (example: unknown): { example?: unknown } => (example === undefined ? {} : { example });
+
 const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonSchema => {
   const area = authOfPath(op.path);
+  const examples = OPERATION_EXAMPLES[operationId(op)];
   const idSchema = schemas.schemaOf(Id);
   const parameters: JsonSchema[] = pathParams(op.path).map((name) => ({
     name,
@@ -242,14 +254,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
       headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
       ...(op.response === undefined
         ? {}
-        : {
-            content: {
-              [op.responseMediaType ?? 'application/json']: {
-                schema: schemas.schemaOf(op.response.codec),
-                ...(op.response.example === undefined ? {} : { example: op.response.example }),
-              },
-            },
-          }),
+        : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec), ...exampleOf(examples?.response ?? op.response.example) } } }),
     },
   };
 
@@ -299,7 +304,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
           requestBody: {
             // A request without a body is decoded as `{}`; the body is required when `{}` is not enough.
             required: E.isLeft(body.decode({})),
-            content: { 'application/json': { schema: schemas.schemaOf(body) } },
+            content: { 'application/json': { schema: schemas.schemaOf(body), ...exampleOf(examples?.request) } },
           },
         }),
     responses,
@@ -317,9 +322,87 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Debt Calculator': 'Months to pay off a debt, or the payment to pay it off in given months',
   'Learning Modules': 'Short lessons by category',
   Articles: 'Articles by category',
+  Events: 'What changed for the client in the last 30 days, ascending by id; the same events are POSTed to its webhook endpoints',
+  Webhooks: 'Webhook endpoints, their deliveries, and (under `webhooks`) the events POSTed to them, signed per Standard Webhooks',
   Admin: 'Operators: clients and their tokens (bearer = the admin token)',
   Operations: 'Probes and this document; no token',
 };
+
+// ---------------------------------------------------------------------------
+// Webhooks
+
+/** Which resource each event type carries in `data.object` (DESIGN 7.11), by the response kind of its endpoints. */
+export const EVENT_OBJECT_KINDS: { readonly [T in EventType]: ResponseKind } = {
+  'bureau_auth.completed': 'bureau_status',
+  'credit_score.created': 'credit_score',
+  'account.created': 'account',
+  'account.updated': 'account',
+  'account.closed': 'account',
+  'payment_plan.created': 'payment_plan',
+  'payment_plan.deleted': 'payment_plan',
+  'plan_payment.created': 'plan_payment',
+  'user.deleted': 'user',
+};
+
+/** `account.created` → `AccountCreated`. */
+const pascal = (type: string): string =>
+  type
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
+
+/** The codec an endpoint answers a response kind with: the resource's own codec, the one its GET validates with. */
+const codecOfKind = (kind: ResponseKind): t.Mixed => {
+  const endpoints = API_ENDPOINTS.filter((e) => e.response?.kind === kind);
+  const endpoint = endpoints.find((e) => e.method === 'GET') ?? endpoints[0];
+  if (endpoint?.response === undefined) throw new Error(`openapi: no endpoint answers the response kind ${kind}`);
+  return endpoint.response.codec;
+};
+
+/** The payload of one event type: core's `WebhookEvent` with `type` fixed and `data.object` the resource's codec. */
+export const webhookEventCodec = (type: EventType): t.Mixed =>
+  t.type(
+    {
+      id: Id,
+      type: t.literal(type),
+      created_at: Timestamp,
+      api_version: t.string,
+      data: t.type({ user_id: Id, object: codecOfKind(EVENT_OBJECT_KINDS[type]) }, 'event data'),
+    },
+    `${pascal(type)}Event`,
+  );
+
+const WEBHOOK_HEADERS: ReadonlyArray<{ readonly name: string; readonly description: string; readonly schema: JsonSchema }> = [
+  { name: 'webhook-id', description: 'The delivery id: the same on every attempt of one event to one endpoint; de-duplicate by it', schema: { type: 'string' } },
+  { name: 'webhook-timestamp', description: 'Unix seconds when the attempt was signed', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  {
+    name: 'webhook-signature',
+    description: '`v1,` and the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` under the endpoint secret (`whsec_…`)',
+    schema: { type: 'string', pattern: '^v1,' },
+  },
+];
+
+const buildWebhook = (type: EventType, schemas: SchemaRegistry): JsonSchema => ({
+  post: {
+    operationId: `on${pascal(type)}`,
+    summary: `Event ${type}`,
+    description:
+      `POSTed to every enabled endpoint subscribed to \`${type}\` (or \`*\`), as \`GET /api/events/{event_id}\` answers it: ` +
+      `\`data.object\` is the ${EVENT_OBJECT_KINDS[type].replace(/_/g, ' ')} in the client's pinned API version. ` +
+      'Signed per Standard Webhooks. Answer 2xx within 10 s; anything else is retried (`DEBTKIT_WEBHOOK_RETRY_SECONDS`).',
+    tags: ['Webhooks'],
+    security: [],
+    parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: h.schema })),
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: schemas.schemaOf(webhookEventCodec(type)), ...exampleOf(WEBHOOK_EXAMPLES[type]) } },
+    },
+    responses: {
+      '200': { description: 'Received (any 2xx answer within 10 s acknowledges the delivery; the body is ignored)' },
+    },
+  },
+});
 
 const packageVersion = (): string => {
   // src/openapi or dist/src/openapi: the package's package.json is up the tree either way.
@@ -356,6 +439,7 @@ const build = (): JsonSchema => {
     if (item[method] !== undefined) throw new Error(`openapi: ${op.method} ${op.path} is described twice`);
     item[method] = buildOperation(op, schemas);
   }
+  const webhooks = Object.fromEntries(EVENT_TYPES.map((type) => [type, buildWebhook(type, schemas)]));
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) =>
     TAG_DESCRIPTIONS[name] === undefined ? { name } : { name, description: TAG_DESCRIPTIONS[name] },
   );
@@ -374,6 +458,7 @@ const build = (): JsonSchema => {
         'Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ "error": { "code", "message", "request_id", "details"? } }`.',
         'Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.',
       ].join(' '),
+      contact: { name: 'debtkit contributors' },
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // The served document names the server that serves it (see `openApiRouteFor`).
@@ -381,6 +466,7 @@ const build = (): JsonSchema => {
     tags,
     security: [{ bearer: [] }],
     paths,
+    webhooks,
     components: {
       schemas: schemas.components(),
       securitySchemes: {

@@ -13,8 +13,9 @@ import { randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Logger } from 'pino';
+import type { Logger } from '../logger.js';
 import { Webhook } from 'standardwebhooks';
+import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
 import {
   fanOutEvents,
   nextDeliveryState,
@@ -38,6 +39,9 @@ export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
 const DISABLED_RECHECK_MS = 60_000;
 /** Events fanned out per pass. */
 const FAN_OUT_BATCH = 100;
+
+/** The instrumentation scope of the delivery spans (the HTTP adapter's, as the request spans). */
+const WEBHOOK_TRACER = '@debtkit/adapter-http';
 
 /**
  * How a delivery attempt ended: `delivered` (a 2xx), `retrying` (not a 2xx, tried
@@ -175,7 +179,7 @@ export class DeliveryWorker {
       );
       if (O.isNone(claimed)) break;
       const delivery = claimed.value;
-      const done = this.attempt(delivery, token)
+      const done = this.tracedAttempt(delivery, token)
         .catch((err: unknown) => this.deps.logger?.error({ err, delivery: delivery.id }, 'webhook attempt could not be recorded; the lease will expire and it is tried again'))
         .finally(() => {
           this.inFlight.delete(delivery.id);
@@ -188,7 +192,23 @@ export class DeliveryWorker {
     return started;
   }
 
-  private async attempt(delivery: WebhookDeliveryRecord, token: string): Promise<void> {
+  /** `attempt` in a CLIENT span of its own (one per attempt; off without a tracer provider). */
+  private tracedAttempt(delivery: WebhookDeliveryRecord, token: string): Promise<void> {
+    const attributes = { 'debtkit.webhook.endpoint_id': delivery.endpoint_id, 'debtkit.event.id': delivery.event_id, 'debtkit.webhook.delivery_id': delivery.id };
+    return trace.getTracer(WEBHOOK_TRACER).startActiveSpan('webhook delivery attempt', { kind: SpanKind.CLIENT, attributes }, (span) =>
+      this.attempt(delivery, token, span).then(
+        () => span.end(),
+        (err: unknown) => {
+          span.recordException(err instanceof Error ? err : String(err));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          throw err;
+        },
+      ),
+    );
+  }
+
+  private async attempt(delivery: WebhookDeliveryRecord, token: string, span: Span): Promise<void> {
     const { deps } = this;
     const now = deps.clock.now();
     const endpoint = await orThrow(deps.webhookEndpoints.get(delivery.client_id, delivery.endpoint_id));
@@ -214,19 +234,40 @@ export class DeliveryWorker {
     const messageId = `msg_${delivery.event_id}_${delivery.endpoint_id}`;
     const body = JSON.stringify(toEventView(event.value));
     const signature = new Webhook(endpoint.value.secret).sign(messageId, now, body);
+    const started = performance.now();
+    const headers: Record<string, string> = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+    // W3C `traceparent` (and `tracestate`) of this attempt's span, for a traced receiver.
+    propagation.inject(context.active(), headers);
     const result = await deps.send({
       url: endpoint.value.url,
       body,
-      headers: { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature },
+      headers,
       signal: this.cutAttempts.signal,
     });
     const status = 'status' in result ? result.status : null;
     const succeeded = status !== null && status >= 200 && status < 300;
     const attempts = delivery.attempts + 1;
     const next = nextDeliveryState(succeeded, attempts, this.retrySeconds, deps.clock.now());
-    if (!succeeded) deps.logger?.info({ delivery: delivery.id, attempts, status, error: 'error' in result ? result.error : undefined }, 'webhook attempt failed');
+    const outcome: WebhookOutcome = succeeded ? 'delivered' : next.status === 'failed' ? 'failed' : 'retrying';
+    if (status !== null) span.setAttribute('http.response.status_code', status);
+    span.setAttribute('debtkit.webhook.outcome', outcome);
+    if (!succeeded) span.setStatus({ code: SpanStatusCode.ERROR, message: 'error' in result ? result.error : `status ${String(status)}` });
+    // One line per attempt, whatever its outcome: what an operator greps for when a receiver says it got nothing.
+    deps.logger?.info(
+      {
+        endpoint_id: delivery.endpoint_id,
+        event_id: delivery.event_id,
+        delivery_id: delivery.id,
+        attempt: attempts,
+        status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        outcome,
+        ...('error' in result ? { error: result.error } : {}),
+      },
+      'webhook attempt',
+    );
     const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
     if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
-    deps.onOutcome?.(succeeded ? 'delivered' : next.status === 'failed' ? 'failed' : 'retrying');
+    deps.onOutcome?.(outcome);
   }
 }

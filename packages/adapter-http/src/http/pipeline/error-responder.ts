@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../../logger.js';
 import { areaOf, type AppMiddleware, type RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
 import { writeJson } from '../json-response.js';

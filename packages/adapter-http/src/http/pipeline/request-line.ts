@@ -24,10 +24,13 @@
  * The checks are made once per logger; the level is checked on every line,
  * since it can change at run time.
  */
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+import type { Logger } from '../../logger.js';
 
 export interface RequestLine {
   readonly requestId: string;
+  /** The authenticated client's id, when the request got that far (absent on probes, admin calls and refused tokens). */
+  readonly clientId?: number;
   readonly method: string;
   /** The route pattern, or the raw path (cut) when no route matched. */
   readonly route: string;
@@ -42,11 +45,12 @@ export type WriteRequestLine = (line: RequestLine) => void;
 const MESSAGE = 'request';
 const ABORTED_MESSAGE = 'request aborted by the client';
 /** The fields a request line has, besides the message: a serializer on any of them must run. */
-const FIELDS = ['request_id', 'method', 'route', 'status', 'duration_ms', 'aborted', 'msg'] as const;
+const FIELDS = ['request_id', 'client_id', 'method', 'route', 'status', 'duration_ms', 'aborted', 'msg'] as const;
 
 /** The line as fields for `logger.info` (the generic path), in the order they are written. */
 export const requestLineFields = (line: RequestLine): Record<string, unknown> => ({
   request_id: line.requestId,
+  ...(line.clientId === undefined ? {} : { client_id: line.clientId }),
   method: line.method,
   route: line.route,
   status: line.status,
@@ -138,7 +142,7 @@ export const requestLineWriter = (logger: Logger): WriteRequestLine => {
     }
     const duration = Number.isFinite(line.durationMs) ? String(line.durationMs) : 'null';
     stream.write(
-      `${levelPrefix}${String(time())}${bindings},"request_id":${quoted(line.requestId)},"method":${quoted(line.method)},"route":${quoted(line.route)},"status":${line.status},"duration_ms":${duration}${line.aborted ? abortedMessage : infoMessage}${end}`,
+      `${levelPrefix}${String(time())}${bindings},"request_id":${quoted(line.requestId)}${line.clientId === undefined ? '' : `,"client_id":${line.clientId}`},"method":${quoted(line.method)},"route":${quoted(line.route)},"status":${line.status},"duration_ms":${duration}${line.aborted ? abortedMessage : infoMessage}${end}`,
     );
   };
 };

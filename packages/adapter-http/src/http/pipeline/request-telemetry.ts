@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../../logger.js';
 import { performance } from 'node:perf_hooks';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
 import type { Metrics } from '../metrics.js';
@@ -41,6 +41,7 @@ export const requestTelemetry = (options: RequestTelemetryOptions): AppMiddlewar
     recordRequest(method, matched ?? UNMATCHED_ROUTE, status, elapsedMs / 1000);
     writeLine({
       requestId: state.requestId,
+      ...(state.client === undefined ? {} : { clientId: state.client.id }),
       method,
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,

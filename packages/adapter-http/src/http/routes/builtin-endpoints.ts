@@ -97,6 +97,7 @@ const OpenApiDocument = t.type(
     tags: t.array(t.intersection([t.type({ name: t.string }), t.partial({ description: t.string })]), 'Tags'),
     security: t.array(t.record(t.string, t.array(t.string)), 'SecurityRequirements'),
     paths: t.UnknownRecord,
+    webhooks: t.UnknownRecord,
     components: t.UnknownRecord,
   },
   'OpenApiDocument',

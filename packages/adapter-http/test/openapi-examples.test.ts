@@ -1,0 +1,227 @@
+/**
+ * The OpenAPI document's examples are captured, never written: this test
+ * drives every operation over `app.callback()` on a frozen clock, a seeded
+ * memory store and a deterministic secret generator, and compares what the
+ * server answered (and what was sent) with `src/openapi/operation-examples.ts`.
+ * A handler, codec or seed change that alters an answer makes the examples
+ * stale and this test fails; `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1` rewrites the
+ * file from the real answers instead (then rebuild).
+ *
+ * The webhook payload examples come from the same run: one event of each type,
+ * as `GET /api/events` answers it (what the delivery POSTs).
+ */
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import supertest from 'supertest';
+import * as E from 'fp-ts/lib/Either.js';
+import { ContainerModule } from 'inversify';
+import { EVENT_TYPES, PORTS, type SecretGenerator } from '@debtkit/core';
+import { seedDemo } from '@debtkit/adapter-memory';
+import { compose } from '../src/main/composition.js';
+import { resolve } from '../src/main/container.js';
+import { buildOpenApiDocument } from '../src/openapi/openapi-document.js';
+import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from '../src/openapi/operation-examples.js';
+import { offlineResolveHost } from './support/webhook-harness.js';
+import { templateOf } from './support/openapi-assert.js';
+
+type Json = Record<string, any>;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const ADMIN_TOKEN = 'admin-token-for-openapi-examples-01';
+const DEMO_TOKEN = `dk_sandbox_${createHash('sha256').update('demo').digest('base64url')}`;
+const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
+
+/** 32 bytes in base64url, as the random generator gives, but the same on every run. */
+class CountingSecrets implements SecretGenerator {
+  private n = 0;
+  secret(): string {
+    this.n += 1;
+    return createHash('sha256').update(`example secret ${this.n}`).digest('base64url');
+  }
+}
+
+const GENERATED_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'openapi', 'operation-examples.ts');
+
+/** The metric lines an example shows: the debtkit counters (durations and process metrics differ on every run). */
+const metricsExample = (text: string): string =>
+  text
+    .split('\n')
+    .filter((line) => /^(# (HELP|TYPE) )?debtkit_(http_requests|rate_limited|store_errors|idempotent_replays|webhook_deliveries)_total\b/.test(line))
+    .join('\n') + '\n';
+
+const operationIndex = (): Map<string, string> => {
+  const index = new Map<string, string>();
+  for (const [path, item] of Object.entries(buildOpenApiDocument()['paths'] as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(item)) if (METHODS.includes(method)) index.set(`${method.toUpperCase()} ${path}`, op['operationId']);
+  }
+  return index;
+};
+
+interface Captured {
+  readonly operations: Record<string, { request?: unknown; response?: unknown }>;
+  readonly webhooks: Record<string, unknown>;
+}
+
+/** Drive every operation once, successfully, recording the first request and answer of each. */
+const captureExamples = async (): Promise<Captured> => {
+  const { app, store, container } = await compose({
+    config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0, publicUrl: 'https://api.example.com' },
+    clock,
+    webhooks: { resolveHost: offlineResolveHost },
+    modules: [new ContainerModule(({ rebind }) => void rebind(PORTS.SecretGenerator).toConstantValue(new CountingSecrets()))],
+  });
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token: DEMO_TOKEN })();
+  if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
+  const demo = seeded.right;
+  const request = supertest(app.callback());
+  const index = operationIndex();
+  const operations: Captured['operations'] = {};
+  const auth = { Authorization: `Bearer ${DEMO_TOKEN}` };
+  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+
+  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, body?: unknown): Promise<Json> => {
+    let req = request[method.toLowerCase() as 'get'](url).set(headers);
+    if (body !== undefined) req = req.send(body as object);
+    const res = await req;
+    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).to.be.within(200, 299);
+    const template = templateOf(url);
+    const id = index.get(`${method} ${template}`);
+    if (id === undefined) throw new Error(`${method} ${url} is no operation of the document`);
+    if (operations[id] === undefined) {
+      const response =
+        res.status === 204 ? undefined
+        : template === '/metrics' ? metricsExample(res.text)
+        : template === '/openapi.json' ? { ...(res.body as Json), tags: (res.body as Json)['tags'].slice(0, 1), paths: {}, webhooks: {}, components: {} }
+        : template?.endsWith('/credit_outlook') === true ? { ...(res.body as Json), months: (res.body as Json)['months'].slice(0, 3) }
+        : res.body;
+      // A POST without fields is sent without a body, which is decoded as the empty object its example shows.
+      const sent = body ?? (method === 'POST' ? {} : undefined);
+      operations[id] = { ...(sent === undefined ? {} : { request: sent }), ...(response === undefined ? {} : { response }) };
+    }
+    return res.body as Json;
+  };
+
+  const demoUser = `/api/users/${demo.user.id}`;
+  await call('POST', '/api/ping', auth, { payload: 'hello' });
+  await call('GET', '/healthz', {});
+  await call('GET', '/readyz', {});
+  await call('GET', '/openapi.json', {});
+
+  const created = await call('POST', '/api/users', auth, {
+    last_name: 'Doe', first_name: 'Jane', email: 'jane@example.com', date_of_birth: '1990-01-02', phone: '+1 555 0101',
+  });
+  const jane = `/api/users/${created['id']}`;
+  await call('GET', '/api/users?limit=2', auth);
+  await call('GET', jane, auth);
+  await call('PATCH', jane, auth, { first_name: 'Janet' });
+
+  const hook = await call('POST', '/api/webhook_endpoints', auth, { url: 'https://hooks.example.com/debtkit', description: 'Ledger sync' });
+  const account = await call('POST', `${jane}/accounts`, auth, {
+    name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500,
+    limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
+  });
+  await call('GET', `${jane}/accounts?type=loan`, auth);
+  await call('GET', `${jane}/accounts/${account['id']}`, auth);
+  await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { nickname: 'Main card' });
+  await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { status: 'closed' });
+
+  await call('GET', `${jane}/bureau/auth`, auth);
+  await call('POST', `${jane}/bureau/auth/invoke`, auth, { device_ip: '203.0.113.7' });
+  await call('POST', `${jane}/bureau/auth/consent`, auth, { accepted: true });
+  await call('POST', `${jane}/bureau/auth/validate_otp`, auth, { code: '123456' });
+  await call('POST', `${jane}/bureau/auth/identity`, auth, { ssn_last4: '1234', date_of_birth: '1990-01-02' });
+  await call('GET', `${jane}/credit_scores`, auth);
+  await call('GET', `${jane}/credit_scores/history`, auth);
+  await call('POST', `${jane}/bureau/auth/abort`, auth);
+
+  const plan = await call('POST', `${demoUser}/payment_plans`, auth, { strategy: 'avalanche', monthly_payment: 500_000 });
+  const planPath = `${demoUser}/payment_plans/${plan['id']}`;
+  await call('GET', `${demoUser}/payment_plans`, auth);
+  await call('GET', planPath, auth);
+  await call('POST', `${planPath}/payments`, auth, { account_id: demo.accounts[0]?.id, amount: 10_000 });
+  await call('GET', `${planPath}/payments`, auth);
+  await call('GET', `${planPath}/progress`, auth);
+  await call('GET', `${planPath}/credit_outlook`, auth);
+  await call('POST', `${demoUser}/payment_plans/compare`, auth, {
+    monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],
+  });
+  await call('DELETE', planPath, auth);
+
+  await call('POST', '/api/debt_calculator', auth, { balance: 1_000_000, apr: 20, monthly_payment: 50_000 });
+  await call('GET', '/api/learning_modules?category=investing', auth);
+  const articles = await call('GET', '/api/articles?limit=2', auth);
+  await call('GET', `/api/articles/${articles['articles'][0]['id']}`, auth);
+  await call('DELETE', jane, auth);
+
+  const events = await call('GET', '/api/events?limit=100', auth);
+  await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
+  await call('GET', '/api/webhook_endpoints', auth);
+  await call('GET', `/api/webhook_endpoints/${hook['id']}`, auth);
+  await call('PATCH', `/api/webhook_endpoints/${hook['id']}`, auth, { status: 'disabled', description: 'Paused during the migration' });
+  await call('GET', `/api/webhook_endpoints/${hook['id']}/deliveries?limit=2`, auth);
+  await call('DELETE', `/api/webhook_endpoints/${hook['id']}`, auth);
+
+  const client = await call('POST', '/admin/clients', admin, { name: 'Acme' });
+  await call('GET', '/admin/clients', admin);
+  const issued = await call('POST', `/admin/clients/${client['client']['id']}/tokens`, admin);
+  await call('DELETE', `/admin/tokens/${issued['token_id']}`, admin);
+  await call('GET', '/metrics', admin);
+
+  const webhooks: Captured['webhooks'] = {};
+  for (const event of events['events'] as Json[]) webhooks[event['type']] ??= event;
+  return { operations, webhooks };
+};
+
+const render = (captured: Captured): string =>
+  [
+    '/**',
+    ' * GENERATED by test/openapi-examples.test.ts from real answers: do not edit by hand.',
+    ' * Regenerate with `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1 npx mocha packages/adapter-http/dist/test/openapi-examples.test.js`, then rebuild.',
+    ' */',
+    `export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: unknown; readonly response?: unknown }>> = ${JSON.stringify(captured.operations, null, 2)};`,
+    '',
+    `export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = ${JSON.stringify(captured.webhooks, null, 2)};`,
+    '',
+  ].join('\n');
+
+describe('OpenAPI examples', function () {
+  this.timeout(20_000);
+  let captured: Captured;
+  before(async () => {
+    captured = await captureExamples();
+    if (process.env['DEBTKIT_UPDATE_OPENAPI_EXAMPLES'] === '1') writeFileSync(GENERATED_FILE, render(captured));
+  });
+
+  it('cover every operation: a response example on each, a request example on each that takes a body', () => {
+    const doc = buildOpenApiDocument() as Json;
+    for (const [path, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!METHODS.includes(method)) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        expect(captured.operations[op['operationId']], `${where} was driven`).to.not.equal(undefined);
+        for (const [status, response] of Object.entries(op['responses'] as Record<string, Json>)) {
+          if (Number(status) >= 300 || response['content'] === undefined) continue;
+          const media = Object.values(response['content'] as Record<string, Json>)[0]!;
+          expect(media['example'], `${where} ${status} has an example`).to.not.equal(undefined);
+        }
+        for (const media of Object.values((op['requestBody']?.['content'] ?? {}) as Record<string, Json>)) {
+          expect(media['example'], `${where} has a request example`).to.not.equal(undefined);
+        }
+      }
+    }
+    for (const type of EVENT_TYPES) {
+      expect(doc['webhooks'][type]['post']['requestBody']['content']['application/json']['example'], `webhook ${type} has an example`).to.not.equal(undefined);
+    }
+  });
+
+  it('are what the server answers today (stale examples fail: regenerate with DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1)', () => {
+    expect(JSON.parse(JSON.stringify(OPERATION_EXAMPLES)), 'operation examples').to.deep.equal(JSON.parse(JSON.stringify(captured.operations)));
+    expect(JSON.parse(JSON.stringify(WEBHOOK_EXAMPLES)), 'webhook examples').to.deep.equal(JSON.parse(JSON.stringify(captured.webhooks)));
+  });
+
+  it('an event of every type was captured for the webhooks section', () => {
+    expect(Object.keys(captured.webhooks).sort()).to.deep.equal([...EVENT_TYPES].sort());
+  });
+});
