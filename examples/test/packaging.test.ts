@@ -52,9 +52,12 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string): Promise<Ru
 const npm = (args: ReadonlyArray<string>, cwd: string): Promise<Run> => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 
 const versionOf = async (name: string): Promise<string> => {
-  const rootPackage = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-  const version = rootPackage.devDependencies[name];
-  if (version === undefined) throw new Error(`${name} is not a root dev dependency`);
+  // The workspace's own pins: the root's test tools, the examples' Koa host packages.
+  const manifest = async (dir: string) =>
+    JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const [rootPackage, examplesPackage] = await Promise.all([manifest(root), manifest(examples)]);
+  const version = rootPackage.devDependencies?.[name] ?? examplesPackage.dependencies?.[name] ?? examplesPackage.devDependencies?.[name];
+  if (version === undefined) throw new Error(`${name} is not a dev dependency of the workspace root or a dependency of the examples`);
   return version;
 };
 
@@ -88,7 +91,7 @@ describe('packaging: the published packages, installed outside the workspace', f
       type: 'module',
       dependencies: Object.fromEntries(files),
       devDependencies: {
-        ...Object.fromEntries(await Promise.all(['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha'].map(async (n) => [n, await versionOf(n)]))),
+        ...Object.fromEntries(await Promise.all(['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha', 'koa', '@types/koa', 'koa-mount', '@types/koa-mount'].map(async (n) => [n, await versionOf(n)]))),
         ...Object.fromEntries(tarballsOf.filter(([name]) => testSupport(name ?? ''))),
       },
     };

@@ -254,7 +254,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
       headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
       ...(op.response === undefined
         ? {}
-        : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec), ...exampleOf(examples?.response ?? op.response.example) } } }),
+        : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec), ...exampleOf(op.response.example ?? examples?.response) } } }),
     },
   };
 
