@@ -73,3 +73,4 @@ export const createApplication = (deps: ApplicationDeps) => ({
 });
 
 export type Application = ReturnType<typeof createApplication>;
+export * from './transactions.js';
