@@ -4,7 +4,8 @@
  * store is one line in `MONGO_STORE_CLASSES`.
  */
 import { ContainerModule } from 'inversify';
-import { PORTS, STORE_PORT_KEYS, storePortTokens, type StorePortClasses, type StorePortKey } from '@debtkit/core';
+import { PORTS, STORE_PORT_KEYS, buildStorePorts, storePortTokens, type StorePortClasses, type StorePortKey } from '@debtkit/core';
+import { mongoUnitOfWorkWithoutSessions } from './mongo-store.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoAccountRepository } from './mongo-account-repository.js';
 import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
@@ -46,4 +47,5 @@ export const mongoStoreModule = (ctx: MongoContext): ContainerModule =>
     const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).to(MONGO_STORE_CLASSES[key]).inSingletonScope();
     for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).to(MongoStoreHealth).inSingletonScope();
+    bind(PORTS.UnitOfWork).toDynamicValue((context) => mongoUnitOfWorkWithoutSessions(buildStorePorts((key) => context.get(storePortTokens[key]))));
   });
