@@ -81,4 +81,19 @@ describe('a change and its Idempotency-Key commit together (memory store)', () =
     await h.request.post(paymentsPath).set(h.auth).set('Idempotency-Key', 'kept-fails').send({ account_id: account.id, amount: 100 }).expect(201);
     expect((await observe()).payments).to.equal(before.payments + 1);
   });
+
+  it('a wrong one-time code under an Idempotency-Key is still counted: the fifth, each with its own key, resets the flow', async () => {
+    const { store, h } = await setUp();
+    const user = await expectRight(store.users.create(aUser(h.client.id)));
+    const auth = `/api/users/${user.id}/bureau/auth`;
+    await h.request.post(`${auth}/invoke`).set(h.auth).send({ device_ip: '203.0.113.7' }).expect(200);
+    await h.request.post(`${auth}/consent`).set(h.auth).send({ accepted: true }).expect(200);
+    for (let i = 1; i <= 4; i++) {
+      const wrong = await h.request.post(`${auth}/validate_otp`).set(h.auth).set('Idempotency-Key', `otp-${i}`).send({ code: '111111' }).expect(400);
+      expect(wrong.body.error.message).to.equal('Wrong one-time code');
+    }
+    const fifth = await h.request.post(`${auth}/validate_otp`).set(h.auth).set('Idempotency-Key', 'otp-5').send({ code: '111111' }).expect(400);
+    expect(fifth.body.error.message).to.match(/reset/);
+    expect((await h.request.get(auth).set(h.auth).expect(200)).body).to.deep.equal({ status: 'initial', step: null });
+  });
 });

@@ -49,7 +49,10 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
     // The racing use case's transaction reads through the interfering port; the other update commits in between.
     const racing = createApplication({
       ...store,
-      unitOfWork: { run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })) },
+      unitOfWork: {
+        run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
+        runAlone: (work) => store.unitOfWork.runAlone(work),
+      },
       clock,
       bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(),
     });

@@ -116,9 +116,12 @@ export const consentBureau =
     );
 
 /**
- * Check the one-time code. A wrong code is counted (the 5th resets the flow)
- * and answered `validation_error`: the count commits first, the answer is
- * made after (a `Left` inside the transaction would abort the count).
+ * Check the one-time code. A right code moves the flow on in the change's
+ * transaction. A wrong code is counted (the 5th resets the flow) in a
+ * transaction of its own (`runAlone`), committed whatever the request's own
+ * transaction does: the `validation_error` answer aborts that one (and an
+ * Idempotency-Key's), and a count that could be rolled back would let a client
+ * guess codes without limit.
  */
 export const validateBureauOtp =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
@@ -133,25 +136,40 @@ export const validateBureauOtp =
             pipe(
               tx.bureau.verifyOtp(flow.user, body.code),
               TE.chain((ok) =>
-                pipe(
-                  step(flow, ok ? { _tag: 'validate_otp' } : { _tag: 'otp_failure' }),
-                  TE.chain((next) => save(tx, scope, flow, next)),
-                  TE.map((state) => ({ ok, state })),
-                ),
+                ok
+                  ? pipe(
+                      step(flow, { _tag: 'validate_otp' }),
+                      TE.chain((next) => save(tx, scope, flow, next)),
+                      TE.map((state): O.Option<BureauFlowState> => O.some(state)),
+                    )
+                  : TE.right(O.none),
               ),
             ),
           ),
         ),
       ),
-      TE.chain(({ ok, state }) =>
-        ok
-          ? TE.right(statusOf(state))
-          : TE.left(
-              validationError(
-                state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
-                [{ path: 'code', message: 'does not match' }],
+      TE.chain(
+        O.match(
+          () =>
+            pipe(
+              deps.unitOfWork.runAlone((ports) => {
+                const tx = { ...deps, ...ports };
+                return pipe(
+                  load(tx, scope),
+                  TE.chain((flow) => pipe(step(flow, { _tag: 'otp_failure' }), TE.chain((next) => save(tx, scope, flow, next)))),
+                );
+              }),
+              TE.chain((state) =>
+                TE.left(
+                  validationError(
+                    state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
+                    [{ path: 'code', message: 'does not match' }],
+                  ),
+                ),
               ),
             ),
+          (state) => TE.right(statusOf(state)),
+        ),
       ),
     );
 

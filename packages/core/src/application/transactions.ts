@@ -56,5 +56,9 @@ export const transactionRunner = <P extends TransactionPorts>(
         const active = context.getStore();
         return active === undefined ? attempt(work, 1, now()) : work(active.ports)();
       },
+    runAlone:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+      () =>
+        context.exit(() => attempt(work, 1, now())),
   };
 };

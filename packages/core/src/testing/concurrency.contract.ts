@@ -12,7 +12,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from '../domain/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
-import { mapStorePorts, type StorePortKey, type StorePorts } from '../ports/tokens.js';
+import { mapStorePorts, type StorePortKey, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
 import { createApplication } from '../application/index.js';
 import type { UserScope } from '../application/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
@@ -68,20 +68,20 @@ const holdingIn = (
   holds: ReadonlyArray<readonly [StorePortKey, string]>,
   gate: Promise<void>,
   reached: () => void,
-): StorePorts => ({
-  ...store,
-  unitOfWork: {
-    run: (work) =>
-      store.unitOfWork.run((ports) =>
-        work(
-          mapStorePorts(ports, (key, port) => {
-            const held = holds.find(([k]) => k === key);
-            return held === undefined ? port : holdBack(port, held[1] as keyof typeof port, gate, reached);
-          }),
-        ),
-      ),
-  },
-});
+): StorePorts => {
+  const held = (ports: TransactionPorts): TransactionPorts =>
+    mapStorePorts(ports, (key, port) => {
+      const hold = holds.find(([k]) => k === key);
+      return hold === undefined ? port : holdBack(port, hold[1] as keyof typeof port, gate, reached);
+    });
+  return {
+    ...store,
+    unitOfWork: {
+      run: (work) => store.unitOfWork.run((ports) => work(held(ports))),
+      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(held(ports))),
+    },
+  };
+};
 
 const opened = (): { gate: Promise<void>; open: () => void } => {
   let open!: () => void;

@@ -50,7 +50,10 @@ export const faultInjectingStore = (store: StorePorts): FaultInjectingStore => {
   const faulty = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (_key, port) => counted(port));
   return {
     ...store,
-    unitOfWork: { run: (work) => store.unitOfWork.run((ports) => work(faulty(ports))) },
+    unitOfWork: {
+      run: (work) => store.unitOfWork.run((ports) => work(faulty(ports))),
+      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(faulty(ports))),
+    },
     failNthCall: (n) => {
       calls = 0;
       failAt = n;

@@ -48,7 +48,10 @@ export const interleavingStore = (store: StorePorts): StorePorts => {
     ...interleaved(store),
     health: store.health,
     // A transaction's ports yield too: transactions then overlap, as they do on a database.
-    unitOfWork: { run: (work) => store.unitOfWork.run((ports) => work(interleaved(ports))) },
+    unitOfWork: {
+      run: (work) => store.unitOfWork.run((ports) => work(interleaved(ports))),
+      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(interleaved(ports))),
+    },
     close: () => store.close(),
   };
 };
