@@ -19,7 +19,7 @@ import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { StorePorts } from '../ports/tokens.js';
 import { createApplication, createClientAccess, type Application } from '../application/index.js';
 import type { UserScope } from '../application/deps.js';
-import type { AccountId, ClientId, Id, PaymentPlanId } from '../domain/primitives.js';
+import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId } from '../domain/primitives.js';
 import { expectRight, run, type StoreFactory } from './contract-harness.js';
 import { aClient, aUser, anAccount, cents } from './record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from './test-secrets.js';
@@ -107,13 +107,27 @@ const CHANGES: ReadonlyArray<Change> = [
   },
 ];
 
-export function atomicityContract(name: string, makeStore: StoreFactory): void {
+/** The bureau steps, when the suite is given a bureau that answers (the sandbox's: code 123456, the user's date of birth). */
+const BUREAU_CHANGES: ReadonlyArray<Change> = [
+  {
+    name: 'the bureau identity step (user bump, flow, new credit score, two events)',
+    events: 2,
+    run: (w) => w.app.submitBureauIdentity(w.scope, { ssn_last4: '1234', date_of_birth: '1990-12-10' as IsoDate }),
+  },
+];
+
+export interface AtomicityContractOptions {
+  /** A bureau whose flow passes with the one-time code `123456`: adds the bureau steps. */
+  readonly bureau?: CreditBureau;
+}
+
+export function atomicityContract(name: string, makeStore: StoreFactory, options: AtomicityContractOptions = {}): void {
   describe(`${name} atomicity contract (DESIGN 4.6)`, function () {
     this.timeout(60_000);
 
     const world = async (): Promise<World> => {
       const store = faultInjectingStore(await makeStore());
-      const app = createApplication({ ...store, clock, bureau: noBureau, secrets: sequentialSecrets(), webhookUrls: { check: () => TE.right(undefined) } });
+      const app = createApplication({ ...store, clock, bureau: options.bureau ?? noBureau, secrets: sequentialSecrets(), webhookUrls: { check: () => TE.right(undefined) } });
       const client = await expectRight(store.clients.create(aClient()));
       const user = await expectRight(store.users.create(aUser(client.id)));
       const account = await expectRight(store.accounts.create(anAccount(user.id, { balance: cents(1_000_000) })));
@@ -121,10 +135,16 @@ export function atomicityContract(name: string, makeStore: StoreFactory): void {
       const plan = await expectRight(app.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
+      if (options.bureau !== undefined) {
+        // The flow waits for the identity step.
+        await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));
+        await expectRight(app.consentBureau(scope));
+        await expectRight(app.validateBureauOtp(scope, { code: '123456' }));
+      }
       return { store, app, clientId: client.id, scope, accountId: account.id, planId: plan.id, endpointId: endpoint.id };
     };
 
-    for (const change of CHANGES) {
+    for (const change of [...CHANGES, ...(options.bureau === undefined ? [] : BUREAU_CHANGES)]) {
       it(`${change.name}: each store call failing once leaves nothing; run again, it happens once`, async () => {
         // How many store calls the change makes when nothing fails.
         const probe = await world();

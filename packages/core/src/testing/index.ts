@@ -26,4 +26,4 @@ export { interleavingStore } from './interleaving-store.js';
 export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';
 export { sequentialSecrets, readableTokenHasher, aSandboxToken } from './test-secrets.js';
 export { faultInjectingStore, type FaultInjectingStore } from './fault-injecting-store.js';
-export { atomicityContract } from './atomicity.contract.js';
+export { atomicityContract, type AtomicityContractOptions } from './atomicity.contract.js';
