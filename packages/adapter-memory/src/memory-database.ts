@@ -60,6 +60,8 @@ export class MemoryDatabase {
   private readonly active = new Set<MemoryTransaction>();
   private readonly tables = new Map<string, MemoryTable<unknown, unknown, unknown>>();
   private readonly sequences = new Map<string, IdSequence>();
+  /** Records keeping older versions for an open snapshot: trimmed once no transaction is open. */
+  private readonly withHistory = new Set<Entry<unknown>>();
 
   /** The session outside any transaction. */
   readonly autocommit: MemorySession = { db: this, tx: undefined };
@@ -121,6 +123,13 @@ export class MemoryDatabase {
     tx.open = false;
     this.active.delete(tx);
     for (const entry of tx.writes.keys()) if (entry.lock === tx) entry.lock = undefined;
+    if (this.active.size === 0 && this.withHistory.size > 0) {
+      for (const entry of this.withHistory) {
+        if (entry.head !== undefined) entry.head.older = undefined;
+        if (entry.head?.value === undefined && entry.lock === undefined && entry.head !== undefined) entry.drop();
+      }
+      this.withHistory.clear();
+    }
   }
 
   private install<V>(entry: Entry<V>, value: V | undefined, seq: number, horizon: number): void {
@@ -129,7 +138,8 @@ export class MemoryDatabase {
     let v: Version<V> = entry.head;
     while (v.seq > horizon && v.older !== undefined) v = v.older;
     v.older = undefined;
-    if (entry.head.value === undefined && entry.head.older === undefined && entry.lock === undefined) entry.drop();
+    if (entry.head.older !== undefined) this.withHistory.add(entry as Entry<unknown>);
+    else if (entry.head.value === undefined && entry.lock === undefined) entry.drop();
   }
 
   private oldestSnapshot(): number {

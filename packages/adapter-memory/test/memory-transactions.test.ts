@@ -128,4 +128,16 @@ describe('memory store transactions', () => {
     const once = await store.unitOfWork.run(() => TE.right(1))();
     expect(once).to.deep.equal(E.right(1));
   });
+
+  it('keeps an old version only while a snapshot can read it: a deleted record leaves nothing once no transaction is open', async () => {
+    const { db, store, user } = await seeded();
+    await expectRight(store.accounts.create(anAccount(user.id)));
+    const reader = begin(db);
+    await expectRight(store.accounts.deleteAllForUser(user.id));
+    expect((await expectRight(reader.ports.accounts.listAll(user.id))).length, 'the open snapshot still reads it').to.equal(1);
+    const accounts = db.table<number, number, unknown>('accounts');
+    expect([...accounts.partitionKeys()]).to.include(user.id);
+    reader.abort();
+    expect([...accounts.partitionKeys()], 'released').to.not.include(user.id);
+  });
 });
