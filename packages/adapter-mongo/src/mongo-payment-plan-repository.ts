@@ -82,6 +82,10 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     return this.plans.task(() => this.plans.markDeleting({ user_id: userId, _id: planId }));
   }
 
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+    return this.plans.task(() => this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING }));
+  }
+
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
     return this.plans.task(() => this.plans.deleteOne({ user_id: userId, _id: planId }));
   }

@@ -23,11 +23,18 @@ export const DELETING = 'deleting';
 /** The filter part that leaves out documents being deleted. */
 export const NOT_DELETING = { [DELETING]: { $exists: false } } as const;
 
+/**
+ * A counter `touch` increments: a write to the document that changes nothing
+ * it answers (the owner bump, DESIGN 4.6; a `$set` to the same value is not a
+ * write for MongoDB). Never decoded.
+ */
+export const WRITES = '_writes';
+
 /** The field an owned read's `$lookup` puts each owned document in (the user's other fields are projected away). */
 const OWNED = 'owned';
 
 /** Fields a patch can never change, whatever it holds at run time. */
-const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING]);
+const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING, WRITES]);
 
 
 /**
@@ -46,12 +53,21 @@ export const setOf = (patch: object): Document => {
 export class MongoRecordCollection<A> {
   private readonly collection: Collection<StoredDocument>;
 
+  private readonly codec: Pick<DocumentCodec<A>, 'encode' | 'decode'>;
+
   constructor(
     private readonly ctx: MongoContext,
     readonly name: CollectionName,
-    private readonly codec: DocumentCodec<A>,
+    codec: DocumentCodec<A>,
   ) {
     this.collection = ctx.db.collection(name);
+    this.codec = {
+      encode: codec.encode,
+      decode: (document) => {
+        const { [WRITES]: _writes, ...rest } = document;
+        return codec.decode(rest);
+      },
+    };
   }
 
   /** Run `run` as a TaskEither under the adapter's error rule (mongo-errors.ts), after the index gate. */
@@ -176,6 +192,12 @@ export class MongoRecordCollection<A> {
     if (document === null) return O.none;
     const { [DELETING]: _marker, ...record } = document;
     return O.some(this.codec.decode(record));
+  }
+
+  /** Write the one match without changing what it decodes to (see `WRITES`); whether there was one. */
+  async touch(filter: Filter<StoredDocument>): Promise<boolean> {
+    const result = await this.collection.updateOne(filter, { $inc: { [WRITES]: 1 } }, { maxTimeMS: this.ctx.maxTimeMS });
+    return result.matchedCount === 1;
   }
 
   async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {

@@ -11,23 +11,13 @@
  * answers but refuses the indexes or the credentials.
  */
 import { MongoClient } from 'mongodb';
-import type { StorePorts } from '@debtkit/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as E from 'fp-ts/lib/Either.js';
+import { buildStorePorts, transactionRunner, type ActiveTransaction, type StorePorts, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
+import { MONGO_STORE_CLASSES } from './mongo-store.module.js';
 import { type MongoContext, mongoContext } from './mongo-context.js';
 import { isUnavailableError } from './mongo-errors.js';
-import { MongoAccountRepository } from './mongo-account-repository.js';
-import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
-import { MongoClientRepository } from './mongo-client-repository.js';
-import { MongoContentRepository } from './mongo-content-repository.js';
-import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
-import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
-import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
-import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
-import { MongoTokenRepository } from './mongo-token-repository.js';
-import { MongoUserRepository } from './mongo-user-repository.js';
-import { MongoEventOutbox } from './mongo-event-outbox.js';
-import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
-import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
 
 export interface MongoStoreOptions {
   /** The database; default: the one named in the URL's path, else `debtkit`. */
@@ -99,21 +89,20 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
   return ctx;
 };
 
+/**
+ * The mongo store's `UnitOfWork` until it runs MongoDB transactions (the
+ * `ClientSession` unit of work is built on its own branch): core's runner
+ * over the plain ports. Runs join an enclosing run, a `Left` is answered as
+ * is, but the writes of a run are NOT atomic on mongo yet.
+ */
+export const mongoUnitOfWorkWithoutSessions = (ports: TransactionPorts): UnitOfWork =>
+  transactionRunner<TransactionPorts>(
+    { begin: () => Promise.resolve(E.right({ ports, commit: () => Promise.resolve(E.right(undefined)), abort: () => Promise.resolve() })) },
+    new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(),
+  );
+
 /** Every storage port over one opened context; `close()` closes its client. */
-export const mongoStorePorts = (ctx: MongoContext): StorePorts => ({
-    clients: new MongoClientRepository(ctx),
-    tokens: new MongoTokenRepository(ctx),
-    users: new MongoUserRepository(ctx),
-    accounts: new MongoAccountRepository(ctx),
-    creditScores: new MongoCreditScoreRepository(ctx),
-    bureauFlows: new MongoBureauFlowRepository(ctx),
-    paymentPlans: new MongoPaymentPlanRepository(ctx),
-    planPayments: new MongoPlanPaymentRepository(ctx),
-    content: new MongoContentRepository(),
-    health: new MongoStoreHealth(ctx),
-    idempotency: new MongoIdempotencyStore(ctx),
-    events: new MongoEventOutbox(ctx),
-    webhookEndpoints: new MongoWebhookEndpointRepository(ctx),
-    webhookDeliveries: new MongoWebhookDeliveryRepository(ctx),
-    close: ctx.close,
-});
+export const mongoStorePorts = (ctx: MongoContext): StorePorts => {
+  const ports = buildStorePorts((key) => new MONGO_STORE_CLASSES[key](ctx));
+  return { ...ports, health: new MongoStoreHealth(ctx), unitOfWork: mongoUnitOfWorkWithoutSessions(ports), close: ctx.close };
+};

@@ -58,6 +58,10 @@ export class MongoUserRepository implements UserRepository {
     return this.users.task(() => this.users.markDeleting({ client_id: clientId, _id: userId }));
   }
 
+  touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+    return this.users.task(() => this.users.touch(visibleUser(clientId, userId)));
+  }
+
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
     return this.users.task(() => this.users.deleteOne({ client_id: clientId, _id: userId }));
   }

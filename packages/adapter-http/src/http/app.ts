@@ -96,6 +96,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const metrics = deps.metrics ?? createMetrics();
   const underIdempotencyKey = idempotencyKey({
     store: idempotency,
+    unitOfWork: deps.unitOfWork,
     clock,
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),

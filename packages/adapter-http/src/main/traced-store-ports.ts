@@ -11,25 +11,13 @@
  */
 import { SpanKind, SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
-import { PORTS, type PortToken } from '@debtkit/core';
+import { PORTS, STORE_PORTS, STORE_PORT_KEYS, mapStorePorts, type PortToken, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
 import { TRACER_NAME } from '../http/pipeline/tracing.js';
 
-/** The storage ports, by the names their spans carry (`store users.get`). */
+/** The storage ports bound in the container, by the names their spans carry (`store users.get`): the port table, and the health port. */
 export const TRACED_STORE_PORTS: ReadonlyArray<readonly [string, PortToken<object>]> = [
-  ['clients', PORTS.ClientRepository],
-  ['tokens', PORTS.TokenRepository],
-  ['users', PORTS.UserRepository],
-  ['accounts', PORTS.AccountRepository],
-  ['creditScores', PORTS.CreditScoreRepository],
-  ['bureauFlows', PORTS.BureauFlowRepository],
-  ['paymentPlans', PORTS.PaymentPlanRepository],
-  ['planPayments', PORTS.PlanPaymentRepository],
-  ['content', PORTS.ContentRepository],
+  ...STORE_PORT_KEYS.map((key): readonly [string, PortToken<object>] => [key, STORE_PORTS[key]]),
   ['health', PORTS.StoreHealth],
-  ['idempotency', PORTS.IdempotencyStore],
-  ['events', PORTS.EventOutbox],
-  ['webhookEndpoints', PORTS.WebhookEndpointRepository],
-  ['webhookDeliveries', PORTS.WebhookDeliveryRepository],
 ];
 
 const isLeft = (value: unknown): boolean => typeof value === 'object' && value !== null && (value as { _tag?: unknown })._tag === 'Left';
@@ -94,7 +82,19 @@ export const traceStorePort = <P extends object>(name: string, port: P, tracer: 
   });
 };
 
-/** Wrap every storage port bound in `container` when it is first resolved. */
+/** The ports a transaction hands out, each traced like the bound ones. */
+const tracedTransactionPorts = (ports: TransactionPorts): TransactionPorts =>
+  // Outside a recorded span nothing would record: the ports go as they are, with no wrapper made per transaction.
+  trace.getSpan(context.active())?.isRecording() === true ? mapStorePorts(ports, (key, port) => traceStorePort(key, port)) : ports;
+
+/** A unit of work whose transactions hand out traced ports (the use cases' store calls run through them). */
+export const traceUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
+  run: (work) => unitOfWork.run((ports) => work(tracedTransactionPorts(ports))),
+  runAlone: (work) => unitOfWork.runAlone((ports) => work(tracedTransactionPorts(ports))),
+});
+
+/** Wrap every storage port bound in `container`, and the ports of every transaction, when first resolved. */
 export const traceStorePorts = (container: Container): void => {
   for (const [name, token] of TRACED_STORE_PORTS) container.onActivation<object>(token, (_ctx, port) => traceStorePort(name, port));
+  container.onActivation(PORTS.UnitOfWork, (_ctx, unitOfWork) => traceUnitOfWork(unitOfWork));
 };

@@ -22,7 +22,6 @@ export * from './accounts.js';
 export * from './credit-scores.js';
 export * from './bureau.js';
 export * from './payment-plans.js';
-export * from './race-guards.js';
 export * from './payoff-planning.js';
 export * from './credit-outlook.js';
 export * from './demo-seed.js';
@@ -76,3 +75,4 @@ export const createApplication = (deps: ApplicationDeps) => ({
 });
 
 export type Application = ReturnType<typeof createApplication>;
+export * from './transactions.js';

@@ -20,3 +20,4 @@ export * from './webhook-delivery-repository.js';
 export * from './webhook-url-policy.js';
 export * from './token-hasher.js';
 export * from './secret-generator.js';
+export * from './unit-of-work.js';

@@ -1,0 +1,64 @@
+/**
+ * The policy every store's `UnitOfWork` shares (DESIGN 4.6), written once: join
+ * an enclosing transaction, abort on `Left` or a throw, and run again on a write
+ * conflict, bounded by attempts and by a deadline, so a store outage or a hot
+ * record never turns into a hanging request. The store adapter brings only
+ * `begin` / `commit` / `abort` (ports/unit-of-work.ts).
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { conflict, type DomainError } from '../domain/errors.js';
+import { isWriteConflict, type AsyncContext, type TransactionDriver, type UnitOfWork, type TransactionPorts } from '../ports/unit-of-work.js';
+
+export interface TransactionRunnerOptions {
+  /** Runs of one transaction before a write conflict is answered `conflict`; default 5. */
+  readonly maxAttempts?: number;
+  /** No new attempt starts after this many milliseconds since the first began; default 2000. */
+  readonly deadlineMs?: number;
+  /** Milliseconds, monotonic (tests inject one); default `performance.now`. */
+  readonly now?: () => number;
+}
+
+export interface ActiveTransaction<P> {
+  readonly ports: P;
+}
+
+export const transactionRunner = <P extends TransactionPorts>(
+  driver: TransactionDriver<P>,
+  context: AsyncContext<ActiveTransaction<P>>,
+  options: TransactionRunnerOptions = {},
+): UnitOfWork => {
+  const maxAttempts = options.maxAttempts ?? 5;
+  const deadlineMs = options.deadlineMs ?? 2000;
+  const now = options.now ?? (() => performance.now());
+
+  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, n: number, started: number): Promise<E.Either<DomainError, A>> => {
+    const begun = await driver.begin();
+    if (E.isLeft(begun)) return begun;
+    const tx = begun.right;
+    let result: E.Either<DomainError, A>;
+    try {
+      result = await context.run({ ports: tx.ports }, () => work(tx.ports)());
+    } catch (err) {
+      await tx.abort();
+      throw err;
+    }
+    const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
+    if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
+    if (n >= maxAttempts || now() - started >= deadlineMs) return E.left(conflict('The change lost to concurrent changes; retry'));
+    return attempt(work, n + 1, started);
+  };
+
+  return {
+    run:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+      () => {
+        const active = context.getStore();
+        return active === undefined ? attempt(work, 1, now()) : work(active.ports)();
+      },
+    runAlone:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+      () =>
+        context.exit(() => attempt(work, 1, now())),
+  };
+};

@@ -1,0 +1,63 @@
+/**
+ * One change, one transaction (DESIGN 4.6): the port a use case that writes
+ * runs all its reads and writes through.
+ */
+import type * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type { DomainError } from '../domain/errors.js';
+import type { TransactionPorts } from './tokens.js';
+
+/** The store ports a transaction hands out (the port table, ports/tokens.ts): every read and write through them is part of it. */
+export type { TransactionPorts };
+
+export interface UnitOfWork {
+  /**
+   * Run `work` as one transaction over the ports it is handed.
+   * - `Right`: committed, all of it; `Left`: aborted, none of it (the `Left` is the answer);
+   *   a thrown error or rejected promise: aborted, then rethrown.
+   * - A write conflict (another transaction wrote a record this one writes; snapshot
+   *   isolation, first writer wins) runs `work` again from a fresh snapshot, bounded in
+   *   attempts and time, then answers `conflict`. An unreachable store answers `unavailable` at once.
+   * - Called while another `run` of the same unit of work is active in the same async
+   *   context, it joins that transaction (no commit of its own): so the HTTP adapter can
+   *   commit an Idempotency-Key's kept response with the change it answers (DESIGN 4.2).
+   */
+  run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+  /**
+   * Like `run`, but always a transaction of its own, committed on its own even
+   * when called inside another run: for what must stay recorded whatever the
+   * enclosing change answers (a wrong one-time code is counted even when its
+   * 422 aborts the request's transaction).
+   */
+  runAlone<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+}
+
+/** A write conflict: a `conflict` that running the transaction again may not meet. */
+export const writeConflict = (message = 'The record was changed by a concurrent request'): DomainError => ({
+  _tag: 'conflict',
+  message,
+  transient: true,
+});
+
+export const isWriteConflict = (error: DomainError): boolean => error._tag === 'conflict' && error.transient === true;
+
+/** What a store adapter implements for `transactionRunner` (application/transactions.ts). */
+export interface StoreTransaction<P> {
+  readonly ports: P;
+  /** `Left(writeConflict)` when the commit lost to another writer; `Left(unavailable)` when the store is gone. */
+  commit(): Promise<E.Either<DomainError, void>>;
+  /** Best effort: never rejects. */
+  abort(): Promise<void>;
+}
+
+export interface TransactionDriver<P> {
+  begin(): Promise<E.Either<DomainError, StoreTransaction<P>>>;
+}
+
+/** Structurally `AsyncLocalStorage` from node:async_hooks (core imports no node module; adapters pass one in). */
+export interface AsyncContext<T> {
+  getStore(): T | undefined;
+  run<R>(store: T, callback: () => R): R;
+  /** Run `callback` outside any store (for `runAlone`). */
+  exit<R>(callback: () => R): R;
+}
