@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   buildStorePorts,
   transactionRunner,
+  jitteredBackoff,
   type ActiveTransaction,
   type DomainError,
   type StoreTransaction,
@@ -76,7 +77,10 @@ export class MemoryTransactionDriver implements TransactionDriver<TransactionPor
 
 /** The memory store's `UnitOfWork`: core's runner (join, abort on Left, bounded retry) over its transactions. */
 export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
-  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), options);
+  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), {
+    backoff: jitteredBackoff(Math.random, (ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    ...options,
+  });
 
 /**
  * A new, empty store; each call is independent of every other.
