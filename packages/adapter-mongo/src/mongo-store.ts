@@ -14,20 +14,8 @@ import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
 import { type MongoContext, mongoContext } from './mongo-context.js';
 import { isUnavailableError } from './mongo-errors.js';
-import { MongoAccountRepository } from './mongo-account-repository.js';
-import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
-import { MongoClientRepository } from './mongo-client-repository.js';
-import { MongoContentRepository } from './mongo-content-repository.js';
-import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
-import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
-import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
-import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
-import { MongoTokenRepository } from './mongo-token-repository.js';
-import { MongoUserRepository } from './mongo-user-repository.js';
-import { MongoEventOutbox } from './mongo-event-outbox.js';
-import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
-import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
+import { mongoTransactionPorts } from './mongo-store-ports.js';
 
 export interface MongoStoreOptions {
   /** The database; default: the one named in the URL's path, else `debtkit`. */
@@ -36,6 +24,8 @@ export interface MongoStoreOptions {
   readonly serverSelectionTimeoutMS?: number;
   /** Server-side time limit of every query and write; default 5000. */
   readonly maxTimeMS?: number;
+  /** Told once (to log it at error) when a store that was down at start turns out to be a standalone server. */
+  readonly onStandalone?: (reason: string) => void;
 }
 
 export const DEFAULT_DB_NAME = 'debtkit';
@@ -79,6 +69,8 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
       connectTimeoutMS: serverSelectionTimeoutMS,
       socketTimeoutMS: maxTimeMS + SOCKET_TIMEOUT_MARGIN_MS,
       writeConcern: { w: 'majority' },
+      // A write the driver is unsure landed (a dropped connection) is sent once more, and applied once.
+      retryWrites: true,
       // A patch key whose value is undefined means "unchanged", never "store null".
       ignoreUndefined: true,
       appName: 'debtkit',
@@ -86,7 +78,7 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
   } catch (error) {
     throw new Error(`MongoDB store: invalid connection string: ${describeError(error)}`, { cause: error });
   }
-  const ctx = mongoContext(client, dbName, maxTimeMS);
+  const ctx = mongoContext(client, dbName, maxTimeMS, options.onStandalone);
   try {
     await ctx.ready();
   } catch (error) {
@@ -101,19 +93,7 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
 
 /** Every storage port over one opened context; `close()` closes its client. */
 export const mongoStorePorts = (ctx: MongoContext): StorePorts => ({
-    clients: new MongoClientRepository(ctx),
-    tokens: new MongoTokenRepository(ctx),
-    users: new MongoUserRepository(ctx),
-    accounts: new MongoAccountRepository(ctx),
-    creditScores: new MongoCreditScoreRepository(ctx),
-    bureauFlows: new MongoBureauFlowRepository(ctx),
-    paymentPlans: new MongoPaymentPlanRepository(ctx),
-    planPayments: new MongoPlanPaymentRepository(ctx),
-    content: new MongoContentRepository(),
-    health: new MongoStoreHealth(ctx),
-    idempotency: new MongoIdempotencyStore(ctx),
-    events: new MongoEventOutbox(ctx),
-    webhookEndpoints: new MongoWebhookEndpointRepository(ctx),
-    webhookDeliveries: new MongoWebhookDeliveryRepository(ctx),
-    close: ctx.close,
+  ...mongoTransactionPorts(ctx),
+  health: new MongoStoreHealth(ctx),
+  close: ctx.close,
 });

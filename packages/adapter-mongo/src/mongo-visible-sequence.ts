@@ -32,6 +32,10 @@
  * landed. When the server answered the insert with an error, nothing can land
  * later and the entry is removed at once.
  *
+ * In a transaction (DESIGN 4.6) the id is still taken outside it, in the
+ * counter, and the entry is removed once the transaction has committed or
+ * aborted: only then is the document visible, or certain never to be.
+ *
  * Processes of an older release take these ids with a plain `$inc` and no
  * entry; while such a process still runs, its appends can be skipped as before.
  */
@@ -77,6 +81,12 @@ export class MongoVisibleSequence {
    */
   async append<A>(startedAt: Timestamp, insert: (id: Id) => Promise<A>): Promise<A> {
     const id = await this.begin(startedAt);
+    if (this.ctx.session !== undefined) {
+      // In a transaction the document becomes visible when the transaction commits, or
+      // never: the append ends when it settles, either way (a crash leaves it to be abandoned).
+      await this.ctx.afterSettle(() => this.end(id).catch(() => undefined));
+      return insert(id);
+    }
     let stored: A;
     try {
       stored = await insert(id);

@@ -26,7 +26,7 @@ import type {
   WebhookDeliveryRepository,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
@@ -72,7 +72,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
           $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
         },
         { $set: { lease_until: lease.until, lease_token: lease.token } },
-        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
+        { ...commandOptions(this.ctx), sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
       );
       return document === null ? O.none : O.some(WebhookDeliveryDocument.decode(document));
     });

@@ -1,0 +1,132 @@
+/**
+ * One change, one transaction on MongoDB (DESIGN 4.6): a multi-document
+ * transaction on a `ClientSession`, started with snapshot reads and majority
+ * writes. The policy (join an enclosing run, abort on `Left` or a throw, run
+ * again after a write conflict, bounded by attempts and a ~2 s deadline) is
+ * core's `transactionRunner`; this file brings what is MongoDB's:
+ *
+ * - `begin`: a session and `startTransaction` (neither sends a command: the
+ *   transaction starts with its first read or write), and the store's
+ *   repositories bound to that session;
+ * - `commit`: `commitTransaction`, retried while the outcome is unknown
+ *   (`UnknownTransactionCommitResult`, the driver's documented rule), at most
+ *   `COMMIT_ATTEMPTS` times and never past the deadline, NOT the driver's
+ *   `withTransaction`, whose loops run for up to 120 s;
+ *   a `TransientTransactionError` (a write conflict, a transaction the server
+ *   aborted) is `Left(writeConflict)`, so the runner runs the work again; a
+ *   server that cannot be reached is `Left(unavailable)` at once;
+ * - `abort`: `abortTransaction`, best effort (a transaction nobody commits is
+ *   aborted by the server after `transactionLifetimeLimitSeconds` anyway).
+ *
+ * Transactions need a replica set (or a sharded cluster): on a standalone
+ * server `begin` answers `unavailable` with the reason (mongo-deployment.ts).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as E from 'fp-ts/lib/Either.js';
+import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
+import {
+  transactionRunner,
+  unavailable,
+  writeConflict,
+  type ActiveTransaction,
+  type DomainError,
+  type StoreTransaction,
+  type TransactionDriver,
+  type TransactionPorts,
+  type TransactionRunnerOptions,
+  type UnitOfWork,
+} from '@debtkit/core';
+import { transactionContext, type MongoContext } from './mongo-context.js';
+import { STORE_UNAVAILABLE, isTransientTransactionError, isUnavailableError, toDomainError } from './mongo-errors.js';
+import { mongoTransactionPorts } from './mongo-store-ports.js';
+
+/** Commits tried while the server cannot say whether the last one committed. */
+export const COMMIT_ATTEMPTS = 3;
+
+/** Snapshot reads, majority writes, the primary (DESIGN 4.6, 8). */
+export const TRANSACTION_OPTIONS: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+const isUnknownCommitResult = (error: unknown): boolean =>
+  error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult);
+
+/** What a failed `commitTransaction` means for the runner; rethrows a bug. */
+const commitFailure = (error: unknown): DomainError => {
+  if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
+  if (isTransientTransactionError(error)) return writeConflict();
+  const mapped = toDomainError(error, 'The change conflicts with a stored record');
+  if (mapped === undefined) throw error;
+  return mapped;
+};
+
+class MongoTransaction implements StoreTransaction<TransactionPorts> {
+  readonly ports: TransactionPorts;
+  private readonly settled: Array<() => Promise<void>> = [];
+
+  constructor(
+    ctx: MongoContext,
+    private readonly session: ClientSession,
+  ) {
+    this.ports = mongoTransactionPorts(transactionContext(ctx, session, this.settled));
+  }
+
+  async commit(): Promise<E.Either<DomainError, void>> {
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.session.commitTransaction();
+          return E.right(undefined);
+        } catch (error) {
+          // Unknown outcome (the commit may have landed): committing again is safe and
+          // tells; a transient error without that label means it did not commit.
+          if (isUnknownCommitResult(error) && attempt < COMMIT_ATTEMPTS && !isMaxTimeExpired(error)) continue;
+          return E.left(commitFailure(error));
+        }
+      }
+    } finally {
+      await this.settle();
+    }
+  }
+
+  async abort(): Promise<void> {
+    try {
+      if (this.session.inTransaction()) await this.session.abortTransaction();
+    } catch {
+      // Best effort: the server aborts a transaction nobody finishes (transactionLifetimeLimitSeconds).
+    } finally {
+      await this.settle();
+    }
+  }
+
+  private async settle(): Promise<void> {
+    await this.session.endSession().catch(() => undefined);
+    for (const hook of this.settled.splice(0)) await hook().catch(() => undefined);
+  }
+}
+
+/** MaxTimeMSExpired on a commit: the driver's rule is not to retry it (the client's own time limit). */
+const isMaxTimeExpired = (error: unknown): boolean => error instanceof MongoError && error.code === 50;
+
+/** The `TransactionDriver` of the store on `ctx`. */
+export const mongoTransactionDriver = (ctx: MongoContext): TransactionDriver<TransactionPorts> => ({
+  begin: async () => {
+    try {
+      await ctx.ready();
+      await ctx.requireTransactions();
+    } catch (error) {
+      const mapped = toDomainError(error, 'begin cannot conflict');
+      if (mapped === undefined) throw error;
+      return E.left(mapped);
+    }
+    const session = ctx.client.startSession({ causalConsistency: false });
+    session.startTransaction(TRANSACTION_OPTIONS);
+    return E.right(new MongoTransaction(ctx, session));
+  },
+});
+
+/** The store's `UnitOfWork`: core's runner over MongoDB transactions; one per context. */
+export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork =>
+  transactionRunner(mongoTransactionDriver(ctx), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), options);
