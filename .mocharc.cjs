@@ -4,6 +4,7 @@ module.exports = {
   spec: [
     'packages/core/dist/test/**/*.test.js',
     'packages/adapter-memory/dist/test/**/*.test.js',
+    'packages/mongo-wire-test-server/dist/test/**/*.test.js',
     'packages/adapter-mongo/dist/test/**/*.test.js',
     'packages/adapter-http/dist/test/**/*.test.js',
     'examples/dist/test/**/*.test.js',

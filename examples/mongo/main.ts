@@ -6,8 +6,8 @@
  *
  *   MONGODB_URL set      connect to that server (database `debtkit_example`,
  *                        so the example never writes into your app's database)
- *   MONGODB_URL unset    start the MongoDB wire-protocol test server that ships
- *                        with the adapter's test support (data in memory), so the
+ *   MONGODB_URL unset    start the MongoDB wire-protocol test server
+ *                        (@debtkit/mongo-wire-test-server, data in memory), so the
  *                        example runs anywhere, with the real `mongodb` driver
  *
  * It seeds the sandbox demo (a client and its token, a user with linked
@@ -26,7 +26,7 @@ import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
 import { type Clock, CreditScore, PORTS, decode, newToken } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
-import { startWireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer } from '@debtkit/mongo-wire-test-server';
 import { compose, resolve } from '@debtkit/adapter-http';
 
 export const EXAMPLE_DATABASE = 'debtkit_example';

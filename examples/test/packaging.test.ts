@@ -19,6 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 
 const PACKAGES = ['core', 'adapter-memory', 'adapter-mongo', 'adapter-http'] as const;
+/** Private test support (never published): packed too, as the consumer's dev dependency for its mongo run. */
+const TEST_SUPPORT = ['mongo-wire-test-server'] as const;
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const examples = join(root, 'examples');
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
@@ -63,8 +65,10 @@ describe('packaging: the published packages, installed outside the workspace', f
     const tarballs = join(project, 'tarballs');
     await mkdir(tarballs);
     // `npm test` has just built; packing what is there (no prepack build) is what makes a missing dist fail.
-    const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...PACKAGES.flatMap((p) => ['-w', `@debtkit/${p}`])], root);
-    const files = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
+    const packed = await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', tarballs, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
+    const tarballsOf = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
+    const testSupport = (name: string): boolean => TEST_SUPPORT.some((t) => name === `@debtkit/${t}`);
+    const files = tarballsOf.filter(([name]) => !testSupport(name ?? ''));
     // First only the packages (and the test tools): nothing else sits at the project's top level,
     // where every package could see it, so an import a package does not declare fails to resolve.
     const consumer = {
@@ -72,7 +76,10 @@ describe('packaging: the published packages, installed outside the workspace', f
       private: true,
       type: 'module',
       dependencies: Object.fromEntries(files),
-      devDependencies: Object.fromEntries(await Promise.all(['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha'].map(async (n) => [n, await versionOf(n)]))),
+      devDependencies: {
+        ...Object.fromEntries(await Promise.all(['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha'].map(async (n) => [n, await versionOf(n)]))),
+        ...Object.fromEntries(tarballsOf.filter(([name]) => testSupport(name ?? ''))),
+      },
     };
     await writeFile(join(project, 'package.json'), JSON.stringify(consumer, null, 2));
     await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);
@@ -125,7 +132,8 @@ describe('packaging: the published packages, installed outside the workspace', f
   });
 
   it('loads every entry point with only the declared dependencies installed', () => {
-    expect(entryPoints).to.include.members(['@debtkit/core', '@debtkit/core/testing', '@debtkit/adapter-mongo/test-support', '@debtkit/adapter-http']);
+    expect(entryPoints).to.include.members(['@debtkit/core', '@debtkit/core/testing', '@debtkit/adapter-http']);
+    expect(entryPoints).not.to.include('@debtkit/adapter-mongo/test-support');
     expect(loaded).to.equal('loaded');
   });
 

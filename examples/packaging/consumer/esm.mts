@@ -10,7 +10,7 @@ import { CURRENT_VERSION, classify, createApplication, timestampOf, type Clock }
 import { expectRight, sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer } from '@debtkit/mongo-wire-test-server';
 import { compose } from '@debtkit/adapter-http';
 
 const clock: Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };

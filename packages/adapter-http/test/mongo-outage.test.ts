@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import type { StorePorts } from '@debtkit/core';
 import { ResourceHarness, resourceHarness } from './support/resource-app.js';
 

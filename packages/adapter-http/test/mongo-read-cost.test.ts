@@ -17,7 +17,7 @@ import supertest from 'supertest';
 import type { CommandStartedEvent } from 'mongodb';
 import { mongoStorePorts, openMongoContext } from '@debtkit/adapter-mongo';
 import { seedDemo } from '@debtkit/adapter-memory';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
 import { compose, type Composition } from '../src/main/composition.js';
 import { fixedClock } from './support/resource-app.js';

@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { createRateLimits, BURST_WINDOW_SECONDS } from '../src/http/rate-limits.js';
 import { loadConfig } from '../src/main/config.js';
 import { startServer, type RunningServer } from '../src/main/server.js';

@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type StorePorts } from '@debtkit/core';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { harness } from './support/http-harness.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 

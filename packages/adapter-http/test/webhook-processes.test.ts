@@ -6,7 +6,7 @@
  * Needs the build, like server-process.test.ts.
  */
 import { expect } from 'chai';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { Receiver } from './support/webhook-harness.js';
 import { CLI, cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
 

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { StorePorts } from '@debtkit/core';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { EXPECTED_TYPES, Receiver, listAll, scenario, webhookHarness, type Json } from './support/webhook-harness.js';
 
 describe('events and webhooks on the mongo store', () => {

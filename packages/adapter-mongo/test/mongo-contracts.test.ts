@@ -32,7 +32,7 @@ import {
 } from '@debtkit/core/testing';
 import { seedDemo } from '@debtkit/core';
 import { COLLECTIONS, INDEXES, connectMongoStore } from '../src/index.js';
-import { startWireServer, type WireServer } from '../test-support/index.js';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 const REAL_URL = process.env['MONGODB_URL'];
 const target = REAL_URL === undefined || REAL_URL === '' ? 'wire-protocol test server' : `real MongoDB at ${redact(REAL_URL)}`;

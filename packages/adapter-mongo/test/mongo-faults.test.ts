@@ -12,7 +12,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, StorePorts } from '@debtkit/core';
 import { CREATED_AT, aClient, aTokenHash, aUser, anId, expectRight, expectSome } from '@debtkit/core/testing';
 import { COLLECTIONS, STORE_UNAVAILABLE, StoredDocumentError, connectMongoStore } from '../src/index.js';
-import { startWireServer, type WireServer } from '../test-support/index.js';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 const SELECTION_TIMEOUT_MS = 500;
 /** Scheduling slack on a loaded CI machine; far below the 5 s default a regression would show. */

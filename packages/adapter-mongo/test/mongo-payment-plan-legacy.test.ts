@@ -9,7 +9,7 @@ import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
 import { aPaymentPlan, anId, expectSome } from '@debtkit/core/testing';
 import { COLLECTIONS, StoredDocumentError, connectMongoStore } from '../src/index.js';
-import { startWireServer, type WireServer } from '../test-support/index.js';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 const REAL_URL = process.env['MONGODB_URL'];
 const USER = anId(1);

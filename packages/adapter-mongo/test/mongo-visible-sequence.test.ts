@@ -11,7 +11,7 @@ import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
 import { anEvent, anId, expectRight, idsOf } from '@debtkit/core/testing';
 import { ABANDONED_APPEND_MS, COLLECTIONS, connectMongoStore } from '../src/index.js';
-import { startWireServer, type CommandHold, type WireServer } from '../test-support/index.js';
+import { startWireServer, type CommandHold, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 const CLIENT = anId(1);
 /** The contract's event time (anEvent's created_at). */

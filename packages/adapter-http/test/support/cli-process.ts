@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 // From dist/test/support/ (compiled) or test/support/ (run from source), the package root.
 const here = fileURLToPath(import.meta.url);

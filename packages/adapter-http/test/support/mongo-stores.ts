@@ -6,7 +6,7 @@
  */
 import type { StorePorts } from '@debtkit/core';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/adapter-mongo/test-support';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 export interface MongoStores {
   /** Where the stores live: `wire-protocol test server` or `real MongoDB`. */

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import net from 'node:net';
 import { Long, MongoClient, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
-import { startWireServer, type WireServer } from '../test-support/index.js';
-import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../test-support/wire-protocol.js';
+import { startWireServer, type WireServer } from '../src/index.js';
+import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../src/wire-protocol.js';
 
 /** Documents with integer ids, as debtkit stores them. */
 type NumberId = Document & { _id: number };

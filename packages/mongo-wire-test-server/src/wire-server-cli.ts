@@ -3,7 +3,7 @@
  * (default 27017), e.g. to point `MONGODB_URL` at while developing without a
  * MongoDB install. Data lives in memory until the process ends.
  *
- *   PORT=27018 node packages/adapter-mongo/dist/test-support/wire-server-cli.js
+ *   PORT=27018 node packages/mongo-wire-test-server/dist/src/wire-server-cli.js
  */
 import { startWireServer } from './wire-server.js';
 

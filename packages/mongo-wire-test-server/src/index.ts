@@ -1,5 +1,5 @@
 /**
- * Test support of @debtkit/adapter-mongo: a MongoDB wire-protocol test server
+ * @debtkit/mongo-wire-test-server (private, test support): a MongoDB wire-protocol server
  * for running the adapter through the real driver without a MongoDB install.
  */
 export { startWireServer } from './wire-server.js';
