@@ -173,7 +173,7 @@ export class MongoRecordCollection<A> {
   }
 
   /** Apply `update` to the one match atomically; the record after the update, or none when nothing matched. */
-  async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument>): Promise<O.Option<A>> {
+  async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument> | Document[]): Promise<O.Option<A>> {
     const document = await this.collection.findOneAndUpdate(filter, update, { ...this.options(), returnDocument: 'after' });
     return document === null ? O.none : O.some(this.codec.decode(document));
   }
