@@ -1,8 +1,9 @@
 /**
  * Handshake, diagnostics, and namespace/index management commands.
  */
-import type { Document } from 'mongodb';
+import { Long, type Document } from 'mongodb';
 import {
+  type CommandContext,
   collectionName,
   documentArray,
   optionalBoolean,
@@ -15,41 +16,17 @@ import { isPlainDocument } from './document-update.js';
 import { MAX_MESSAGE_SIZE_BYTES } from './wire-protocol.js';
 import { compileFilter, sameBson } from './query-engine.js';
 
-/** MongoDB 7.0's wire version; driver 7.x needs at least 9. */
-const MAX_WIRE_VERSION = 21;
-const SERVER_VERSION = '7.0.0';
+import { SERVER_VERSION, SERVER_VERSION_ARRAY } from './server-state.js';
 
-/**
- * A standalone's hello. No `topologyVersion`: without it the driver polls
- * instead of using the streaming (awaitable hello) protocol. No `setName`:
- * a standalone, on which the driver sends no retryable-write txnNumber.
- */
-export function helloReply(connectionId: number): Document {
-  return {
-    helloOk: true,
-    ismaster: true,
-    isWritablePrimary: true,
-    maxBsonObjectSize: 16_777_216,
-    maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
-    maxWriteBatchSize: 100_000,
-    localTime: new Date(),
-    logicalSessionTimeoutMinutes: 30,
-    connectionId,
-    minWireVersion: 0,
-    maxWireVersion: MAX_WIRE_VERSION,
-    readOnly: false,
-    ok: 1,
-  };
-}
-
-export const hello: CommandHandler = (context) => helloReply(context.connectionId);
+/** A replica set primary's hello (or a standalone's, in standalone mode): see ServerState.hello. */
+export const hello: CommandHandler = (context) => context.server.hello(context.connectionId, MAX_MESSAGE_SIZE_BYTES);
 
 export const ping: CommandHandler = () => ({ ok: 1 });
 
 export const buildInfo: CommandHandler = () => ({
   version: SERVER_VERSION,
   gitVersion: 'debtkit-wire-test-server',
-  versionArray: [7, 0, 0, 0],
+  versionArray: [...SERVER_VERSION_ARRAY],
   bits: 64,
   debug: false,
   maxBsonObjectSize: 16_777_216,
@@ -57,24 +34,46 @@ export const buildInfo: CommandHandler = () => ({
   ok: 1,
 });
 
-const PARAMETERS: Document = {
+const parametersOf = (context: CommandContext): Document => ({
   featureCompatibilityVersion: { version: '7.0' },
-};
+  transactionLifetimeLimitSeconds: context.server.parameters.transactionLifetimeLimitSeconds,
+});
 
 /** `{ getParameter: 1, <name>: 1 }` or `{ getParameter: '*' }`. */
-export const getParameter: CommandHandler = (_context, _db, body) => {
-  if (body['getParameter'] === '*') return { ...PARAMETERS, ok: 1 };
+export const getParameter: CommandHandler = (context, _db, body) => {
+  const parameters = parametersOf(context);
+  if (body['getParameter'] === '*') return { ...parameters, ok: 1 };
   const reply: Document = {};
   for (const name of Object.keys(body)) {
-    if (name === 'getParameter' || name.startsWith('$') || name === 'lsid') continue;
-    if (!(name in PARAMETERS)) throw new CommandError('InvalidOptions', `no option found to get: ${name}`);
-    reply[name] = PARAMETERS[name];
+    if (name === 'getParameter' || GENERIC_FIELDS.has(name)) continue;
+    if (!(name in parameters)) throw new CommandError('InvalidOptions', `no option found to get: ${name}`);
+    reply[name] = parameters[name];
   }
   return { ...reply, ok: 1 };
 };
 
-/** Sessions are accepted and ignored (lsid fields are too). */
-export const endSessions: CommandHandler = () => ({ ok: 1 });
+/**
+ * `{ setParameter: 1, transactionLifetimeLimitSeconds: n }` on the admin
+ * database, as mongod takes it; answers the previous value as `was`.
+ */
+export const setParameter: CommandHandler = (context, db, body) => {
+  if (db !== 'admin') throw new CommandError('Unauthorized', 'setParameter may only be run against the admin database.');
+  const names = Object.keys(body).filter((name) => name !== 'setParameter' && !GENERIC_FIELDS.has(name));
+  if (names.length === 0) throw new CommandError('NoSuchKey', 'no option found to set, use help:true to see options ');
+  const reply: Document = {};
+  for (const name of names) {
+    if (name !== 'transactionLifetimeLimitSeconds') throw new CommandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+    const value = body[name];
+    const seconds = typeof value === 'number' ? value : Long.isLong(value) ? value.toNumber() : Number.NaN;
+    if (!Number.isInteger(seconds) || seconds < 1) {
+      throw new CommandError('BadValue', `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(value)} is not greater than or equal to 1`);
+    }
+    reply['was'] = context.server.parameters.transactionLifetimeLimitSeconds;
+    context.server.parameters.transactionLifetimeLimitSeconds = seconds;
+  }
+  return { ...reply, ok: 1 };
+};
+
 
 export const listDatabases: CommandHandler = (context, _db, body) => {
   const nameOnly = optionalBoolean(body, 'nameOnly') ?? false;
@@ -97,6 +96,9 @@ const GENERIC_FIELDS = new Set([
   'apiVersion',
   'apiStrict',
   'apiDeprecationErrors',
+  'txnNumber',
+  'autocommit',
+  'startTransaction',
 ]);
 
 export const create: CommandHandler = (context, db, body) => {

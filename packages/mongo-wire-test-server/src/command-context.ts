@@ -9,11 +9,15 @@ import { CommandError } from './command-error.js';
 import type { CursorRegistry } from './cursor-registry.js';
 import { isPlainDocument } from './document-update.js';
 import type { MemoryStore } from './memory-store.js';
+import type { ServerState } from './server-state.js';
+import type { SessionRegistry } from './sessions.js';
 
 export interface CommandContext {
   readonly store: MemoryStore;
   readonly cursors: CursorRegistry;
   readonly connectionId: number;
+  readonly server: ServerState;
+  readonly sessions: SessionRegistry;
 }
 
 /** `db` is the command's `$db`; `body` has kind-1 sequences already merged in. */

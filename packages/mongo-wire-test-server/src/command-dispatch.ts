@@ -9,6 +9,7 @@ import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import * as read from './read-commands.js';
 import * as write from './write-commands.js';
+import { RETRYABLE_WRITE_COMMANDS, retryableWrite, txnNumberOf } from './sessions.js';
 
 const HELLO_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
 
@@ -22,7 +23,8 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['buildInfo', admin.buildInfo],
   ['buildinfo', admin.buildInfo],
   ['getParameter', admin.getParameter],
-  ['endSessions', admin.endSessions],
+  ['setParameter', admin.setParameter],
+  ['endSessions', endSessions],
   ['listDatabases', admin.listDatabases],
   ['create', admin.create],
   ['drop', admin.drop],
@@ -61,26 +63,65 @@ export function commandName(body: Document): string {
   return Object.keys(body)[0] ?? '';
 }
 
+/** Commands that change data: they advance the cluster time (operationTime). */
+const WRITE_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'commitTransaction']);
+
 /** Never throws: every failure becomes `{ ok: 0, ... }`. */
 export function runCommand(context: CommandContext, request: CommandRequest): Document {
   const name = commandName(request.body);
+  const reply = guarded(name, () => dispatch(context, request, name));
+  if (!context.server.replicaSet || HELLO_COMMANDS.has(name)) return reply;
+  return { ...reply, ...context.server.clusterTimeFields(context.server.clusterTime(WRITE_COMMANDS.has(name))) };
+}
+
+function guarded(name: string, run: () => Document): Document {
   try {
-    if (request.legacy && !HELLO_COMMANDS.has(name)) {
-      throw new CommandError(
-        'UnsupportedOpQueryCommand',
-        `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`,
-      );
-    }
-    // Transactions are refused the way a standalone mongod refuses them (see wire-server.ts).
-    const body = request.body;
-    if (body['txnNumber'] !== undefined || body['startTransaction'] !== undefined || body['autocommit'] !== undefined) {
-      rejectTransaction();
-    }
-    const handler = HANDLERS.get(name);
-    if (handler === undefined) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
-    return handler(context, request.db, body);
+    return run();
   } catch (error) {
     if (error instanceof CommandError) return error.toReply();
     return new CommandError('InternalError', `wire test server failed on '${name}': ${String((error as Error).stack ?? error)}`).toReply();
   }
+}
+
+function dispatch(context: CommandContext, request: CommandRequest, name: string): Document {
+  if (request.legacy && !HELLO_COMMANDS.has(name)) {
+    throw new CommandError(
+      'UnsupportedOpQueryCommand',
+      `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`,
+    );
+  }
+  const body = request.body;
+  const handler = HANDLERS.get(name);
+  const execute = (): Document => {
+    if (handler === undefined) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
+    return handler(context, request.db, body);
+  };
+  const transactional = body['txnNumber'] !== undefined || body['startTransaction'] !== undefined || body['autocommit'] !== undefined;
+  // A standalone refuses transactions and retryable writes as a real standalone mongod does (see wire-server.ts).
+  if (!context.server.replicaSet) {
+    if (transactional || name === 'commitTransaction' || name === 'abortTransaction') rejectTransaction();
+    return execute();
+  }
+  const session = context.sessions.of(body, context.server.now().getTime());
+  if (body['autocommit'] !== undefined || body['startTransaction'] !== undefined || name === 'commitTransaction' || name === 'abortTransaction') {
+    rejectTransaction();
+  }
+  const txnNumber = txnNumberOf(body);
+  if (txnNumber === undefined) return execute();
+  if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
+  if (!RETRYABLE_WRITE_COMMANDS.has(name)) {
+    throw new CommandError('InvalidOptions', `txnNumber may only be provided for multi-document transactions and retryable write commands. autocommit:false was not provided, and ${name} is not a retryable write command.`);
+  }
+  return retryableWrite(session, txnNumber, () => guarded(name, execute));
+}
+
+/** Forgets the sessions listed (their transactions, if any, are aborted). */
+function endSessions(...[context, _db, body]: Parameters<CommandHandler>): Document {
+  const ids = body['endSessions'];
+  if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', "BSON field 'endSessions' is the wrong type, expected type 'array'");
+  for (const lsid of ids) {
+    const key = context.sessions.keyOf(lsid);
+    if (key !== undefined) context.sessions.end(key);
+  }
+  return { ok: 1 };
 }

@@ -7,6 +7,8 @@ import type { Document } from 'mongodb';
  */
 export const ErrorCode = {
   InternalError: 1,
+  NoSuchKey: 4,
+  Unauthorized: 13,
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,
@@ -16,6 +18,14 @@ export const ErrorCode = {
   CursorNotFound: 43,
   NamespaceExists: 48,
   CommandNotFound: 59,
+  MaxTimeMSExpired: 50,
+  WriteConflict: 112,
+  TransactionTooOld: 225,
+  NoSuchTransaction: 251,
+  TransactionCommitted: 256,
+  OperationNotSupportedInTransaction: 263,
+  ConflictingOperationInProgress: 117,
+  FailPointSetFailed: 65,
   ImmutableField: 66,
   InvalidOptions: 72,
   InvalidNamespace: 73,
@@ -41,7 +51,7 @@ export class CommandError extends Error {
   constructor(
     readonly codeName: ErrorCodeName,
     message: string,
-    /** Extra fields of the error document (e.g. keyPattern/keyValue of a duplicate key). */
+    /** Extra fields of the error document (e.g. keyPattern/keyValue of a duplicate key, errorLabels). */
     readonly details: Document = {},
   ) {
     super(message);

@@ -50,6 +50,8 @@ import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { CursorRegistry } from './cursor-registry.js';
 import { MemoryStore } from './memory-store.js';
+import { ServerState } from './server-state.js';
+import { SessionRegistry } from './sessions.js';
 import {
   MessageFramer,
   OP_MSG,
@@ -69,19 +71,41 @@ export interface WireServerOptions {
   readonly host?: string;
   /** How often the TTL monitor runs, as MongoDB's `ttlMonitorSleepSecs` (default 60 s); 0: only `runTtlMonitor()`. */
   readonly ttlMonitorIntervalMs?: number;
-  /** The server's clock, for TTL expiry (default: the system clock). */
+  /** The server's clock, for TTL expiry, the cluster time and transaction lifetimes (default: the system clock). */
   readonly now?: () => Date;
+  /**
+   * A standalone mongod instead of a one-node replica set (default false): no
+   * `setName` in hello, so the driver uses no transactions and no retryable
+   * writes, and a command carrying them answers IllegalOperation (20).
+   */
+  readonly standalone?: boolean;
+  /** The replica set's name, hello's `setName` (default `rs0`). */
+  readonly replicaSetName?: string;
+  /**
+   * `host:port` the member advertises in hello (`me`, `hosts`, `primary`), as
+   * a replica set member's configured host; the driver connects to it after
+   * discovery. Default: the URL's host and the listening port (also after
+   * restart()). Set it to a proxy's address when clients reach the server
+   * through one; `directConnection=true` clients ignore it.
+   */
+  readonly advertisedHost?: string;
+  /** mongod's `transactionLifetimeLimitSeconds` (default 60); `setParameter` changes it at run time. */
+  readonly transactionLifetimeLimitSeconds?: number;
 }
 
 export interface WireServer {
   /** `mongodb://127.0.0.1:PORT/` */
   readonly url: string;
   readonly port: number;
+  /** `host:port` the member advertises in hello (the replica set's one host). */
+  readonly advertisedHost: string;
+  /** The replica set's name; undefined for a standalone. */
+  readonly replicaSetName: string | undefined;
   /** Closes the listener and destroys every live connection. */
   stop(): Promise<void>;
   /** Listens again on the same port (stopping first if running); data is kept. */
   restart(): Promise<void>;
-  /** Drops all databases and open cursors. */
+  /** Drops all databases, open cursors and sessions. */
   reset(): void;
   /** Names of the commands received, oldest first (for tests; clear it with `length = 0`). */
   readonly commands: string[];
@@ -121,9 +145,26 @@ interface PendingHold {
 const COMMAND_LOG_LIMIT = 10_000;
 
 export async function startWireServer(options: WireServerOptions = {}): Promise<WireServer> {
-  const server = new MongoWireServer(options.host ?? '127.0.0.1', options.now ?? (() => new Date()), options.ttlMonitorIntervalMs ?? 60_000);
+  const lifetime = options.transactionLifetimeLimitSeconds ?? 60;
+  if (!Number.isInteger(lifetime) || lifetime < 1) throw new RangeError(`transactionLifetimeLimitSeconds must be an integer >= 1, got ${lifetime}`);
+  if (options.advertisedHost !== undefined && !/^[^\s/]+:\d{1,5}$/.test(options.advertisedHost)) {
+    throw new RangeError(`advertisedHost must be host:port, got "${options.advertisedHost}"`);
+  }
+  const server = new MongoWireServer(options.host ?? '127.0.0.1', options.now ?? (() => new Date()), options.ttlMonitorIntervalMs ?? 60_000, {
+    standalone: options.standalone ?? false,
+    replicaSetName: options.replicaSetName ?? 'rs0',
+    advertisedHost: options.advertisedHost,
+    lifetime,
+  });
   await server.listen(options.port ?? 0);
   return server;
+}
+
+interface TopologyOptions {
+  readonly standalone: boolean;
+  readonly replicaSetName: string;
+  readonly advertisedHost: string | undefined;
+  readonly lifetime: number;
 }
 
 class MongoWireServer implements WireServer {
@@ -141,11 +182,30 @@ class MongoWireServer implements WireServer {
   readonly #now: () => Date;
   readonly #ttlMonitorIntervalMs: number;
   #ttlMonitor: NodeJS.Timeout | undefined;
+  readonly #state: ServerState;
+  readonly #sessions = new SessionRegistry();
 
-  constructor(host: string, now: () => Date, ttlMonitorIntervalMs: number) {
+  constructor(host: string, now: () => Date, ttlMonitorIntervalMs: number, topology: TopologyOptions) {
     this.#host = host;
     this.#now = now;
     this.#ttlMonitorIntervalMs = ttlMonitorIntervalMs;
+    this.#state = new ServerState(
+      {
+        standalone: topology.standalone,
+        replicaSetName: topology.replicaSetName,
+        advertisedHost: () => topology.advertisedHost ?? `${urlHost(this.#host)}:${this.#port}`,
+      },
+      now,
+      topology.lifetime,
+    );
+  }
+
+  get advertisedHost(): string {
+    return this.#state.topology.advertisedHost();
+  }
+
+  get replicaSetName(): string | undefined {
+    return this.#state.replicaSet ? this.#state.topology.replicaSetName : undefined;
   }
 
   runTtlMonitor(): number {
@@ -220,12 +280,19 @@ class MongoWireServer implements WireServer {
   reset(): void {
     this.#store.clear();
     this.#cursors.clear();
+    this.#sessions.clear();
   }
 
   #accept(socket: net.Socket): void {
     this.#sockets.add(socket);
     socket.setNoDelay(true);
-    const context: CommandContext = { store: this.#store, cursors: this.#cursors, connectionId: this.#nextConnectionId++ };
+    const context: CommandContext = {
+      store: this.#store,
+      cursors: this.#cursors,
+      connectionId: this.#nextConnectionId++,
+      server: this.#state,
+      sessions: this.#sessions,
+    };
     const framer = new MessageFramer();
     socket.on('data', (chunk: Buffer) => {
       try {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import net from 'node:net';
-import { Long, MongoClient, MongoServerError, ObjectId, type Db, type Document } from 'mongodb';
+import { Long, MongoClient, MongoServerError, ObjectId, Timestamp, type Db, type Document } from 'mongodb';
 import { startWireServer, type WireServer } from '../src/index.js';
 import { MessageFramer, crc32c, decodeReplyBody, encodeOpMsg } from '../src/wire-protocol.js';
 
@@ -302,9 +302,16 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     expect((error as MongoServerError).message).to.equal("no such command: 'fooBar'");
   });
 
-  it('refuses transactions like a standalone server (IllegalOperation, 20)', async () => {
-    const session = client.startSession();
+  it('in standalone mode, describes a standalone and refuses transactions like one (IllegalOperation, 20)', async () => {
+    const standalone = await startWireServer({ standalone: true });
+    const standaloneClient = new MongoClient(standalone.url, { serverSelectionTimeoutMS: 2000 });
+    const db = standaloneClient.db('wire_test');
+    const session = standaloneClient.startSession();
     try {
+      const hello = await db.admin().command({ hello: 1 });
+      expect(hello).to.include({ isWritablePrimary: true, maxWireVersion: 21 });
+      expect(hello).not.to.have.any.keys('setName', 'hosts', 'me', '$clusterTime');
+      expect(standalone.replicaSetName).to.equal(undefined);
       session.startTransaction();
       const read = await rejectionOf(db.collection('x').findOne({}, { session }));
       expect(read).to.be.instanceOf(MongoServerError).and.to.include({ code: 20, codeName: 'IllegalOperation' });
@@ -315,10 +322,38 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       const write = await rejectionOf(db.collection('x').insertOne({ a: 1 }, { session }));
       expect(write).to.be.instanceOf(MongoServerError);
       expect((write as MongoServerError)['originalError']).to.include({ code: 20 });
+      expect(await db.collection('x').countDocuments()).to.equal(0);
     } finally {
       await session.endSession();
+      await standaloneClient.close();
+      await standalone.stop();
     }
-    expect(await db.collection('x').countDocuments()).to.equal(0);
+  });
+
+  it('describes a one-node replica set primary in hello, with the cluster time on every reply', async () => {
+    const hello = await db.admin().command({ hello: 1 });
+    const me = `127.0.0.1:${server.port}`;
+    expect(hello).to.include({ setName: 'rs0', primary: me, me, isWritablePrimary: true, secondary: false, logicalSessionTimeoutMinutes: 30, maxWireVersion: 21 });
+    expect(hello['hosts']).to.deep.equal([me]);
+    expect(server.advertisedHost).to.equal(me);
+    expect(server.replicaSetName).to.equal('rs0');
+    const ping = await db.command({ ping: 1 });
+    expect(ping['$clusterTime']['clusterTime']).to.be.instanceOf(Timestamp);
+    expect(ping['operationTime']).to.be.instanceOf(Timestamp);
+  });
+
+  it('is discovered as a replica set with a primary, and with directConnection=true as a single primary', async () => {
+    for (const [url, type] of [[server.url, 'ReplicaSetWithPrimary'], [`${server.url}?directConnection=true`, 'Single']] as const) {
+      const own = new MongoClient(url, { serverSelectionTimeoutMS: 2000 });
+      const types: string[] = [];
+      own.on('topologyDescriptionChanged', (event) => types.push(event.newDescription.type));
+      try {
+        await own.db('t').collection('c').insertOne({ via: type });
+        expect(types.at(-1), url).to.equal(type);
+      } finally {
+        await own.close();
+      }
+    }
   });
 
   it('lists, creates and drops collections and databases', async () => {
