@@ -168,7 +168,7 @@ export const isDuplicateKeyError = (error: unknown): boolean =>
  */
 export const toDomainError = (error: unknown, onDuplicateKey: string): DomainError | undefined => {
   if (isDuplicateKeyError(error)) return conflict(onDuplicateKey);
-  if (error instanceof StandaloneServerError) return unavailable(error.message);
+  if (error instanceof StandaloneServerError) return { _tag: 'unavailable', message: error.message, explained: true };
   if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
   if (isTransientTransactionError(error)) return writeConflict();
   return undefined;

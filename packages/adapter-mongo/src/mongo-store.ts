@@ -8,12 +8,15 @@
  * first connects and creates the indexes as soon as the server answers, so the
  * service recovers without a restart, as it does after an outage later on. It DOES fail (rejects with one clear line)
  * for what waiting cannot fix: a malformed connection string, or a server that
- * answers but refuses the indexes or the credentials.
+ * answers but refuses the indexes or the credentials, or a server that answers
+ * and is standalone (DESIGN 4.6: no transactions). A store down at start that
+ * turns out to be standalone later answers `unavailable` with that reason on
+ * `/readyz` and on every write (`onStandalone` is told once, to log it).
  */
 import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
 import { type MongoContext, mongoContext } from './mongo-context.js';
-import { isUnavailableError } from './mongo-errors.js';
+import { StandaloneServerError, isUnavailableError } from './mongo-errors.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
 
@@ -78,16 +81,26 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
   } catch (error) {
     throw new Error(`MongoDB store: invalid connection string: ${describeError(error)}`, { cause: error });
   }
-  const ctx = mongoContext(client, dbName, maxTimeMS, options.onStandalone);
+  // A standalone found at start is refused below (one line); only one found later is reported.
+  let started = false;
+  const ctx = mongoContext(client, dbName, maxTimeMS, (reason) => {
+    if (started) options.onStandalone?.(reason);
+  });
   try {
     await ctx.ready();
+    await ctx.requireTransactions();
   } catch (error) {
+    if (error instanceof StandaloneServerError) {
+      await ctx.close().catch(() => undefined);
+      throw new Error(`MongoDB store: ${error.message}`, { cause: error });
+    }
     // Unreachable now: the index gate tries again with the first operation.
     if (!isUnavailableError(error)) {
       await ctx.close().catch(() => undefined);
       throw new Error(`MongoDB store: cannot prepare database "${dbName}": ${describeError(error)}`, { cause: error });
     }
   }
+  started = true;
   return ctx;
 };
 

@@ -67,7 +67,7 @@ describe('mongo error classification', () => {
     });
 
     it('a standalone server is unavailable with the reason', () => {
-      expect(toDomainError(new StandaloneServerError(), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STANDALONE_REASON });
+      expect(toDomainError(new StandaloneServerError(), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STANDALONE_REASON, explained: true });
     });
   });
 });
