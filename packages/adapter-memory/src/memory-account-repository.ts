@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { PORTS, conflict, initialAccountVersion } from '@debtkit/core';
+import { STORE_PORTS, conflict, initialAccountVersion } from '@debtkit/core';
 import type {
   AccountFilter,
   AccountPayment,
@@ -55,7 +55,7 @@ export class MemoryAccountRepository implements AccountRepository {
   private readonly ids = new IdSequence();
 
   /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
+  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
     return lazyRight(() => {

@@ -6,7 +6,7 @@
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { PORTS } from '@debtkit/core';
+import { STORE_PORTS } from '@debtkit/core';
 import type {
   ClientId,
   CreditScoreRecord,
@@ -46,7 +46,7 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
   private readonly ids = new IdSequence();
 
   /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
+  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
 
   add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
     return lazyRight(() => {

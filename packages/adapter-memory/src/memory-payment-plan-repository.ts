@@ -4,7 +4,7 @@
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { PORTS } from '@debtkit/core';
+import { STORE_PORTS } from '@debtkit/core';
 import type {
   ClientId,
   DomainError,
@@ -38,7 +38,7 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   private readonly deleting = new Set<PaymentPlanId>();
 
   /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(PORTS.UserRepository) private readonly users: UserRepository) {}
+  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
 
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
     return lazyRight(() => {

@@ -1,10 +1,10 @@
 /**
  * The MongoDB store as an Inversify module: every storage port of core bound
  * to its Mongo repository, all sharing one opened context. A port added to the
- * store is one `bind` line here.
+ * store is one line in `MONGO_STORE_CLASSES`.
  */
 import { ContainerModule } from 'inversify';
-import { PORTS } from '@debtkit/core';
+import { PORTS, STORE_PORT_KEYS, storePortTokens, type StorePortClasses, type StorePortKey } from '@debtkit/core';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoAccountRepository } from './mongo-account-repository.js';
 import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
@@ -21,22 +21,29 @@ import { MongoEventOutbox } from './mongo-event-outbox.js';
 import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
 import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
 
+/** The mongo store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
+export const MONGO_STORE_CLASSES: StorePortClasses = {
+  clients: MongoClientRepository,
+  tokens: MongoTokenRepository,
+  users: MongoUserRepository,
+  accounts: MongoAccountRepository,
+  creditScores: MongoCreditScoreRepository,
+  bureauFlows: MongoBureauFlowRepository,
+  paymentPlans: MongoPaymentPlanRepository,
+  planPayments: MongoPlanPaymentRepository,
+  content: MongoContentRepository,
+  idempotency: MongoIdempotencyStore,
+  events: MongoEventOutbox,
+  webhookEndpoints: MongoWebhookEndpointRepository,
+  webhookDeliveries: MongoWebhookDeliveryRepository,
+};
+
 /** Bind the Mongo repositories over `ctx` (from `openMongoContext`); whoever opened the context closes it. */
 export const mongoStoreModule = (ctx: MongoContext): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(MONGO_CONTEXT).toConstantValue(ctx);
-    bind(PORTS.ClientRepository).to(MongoClientRepository).inSingletonScope();
-    bind(PORTS.TokenRepository).to(MongoTokenRepository).inSingletonScope();
-    bind(PORTS.UserRepository).to(MongoUserRepository).inSingletonScope();
-    bind(PORTS.AccountRepository).to(MongoAccountRepository).inSingletonScope();
-    bind(PORTS.CreditScoreRepository).to(MongoCreditScoreRepository).inSingletonScope();
-    bind(PORTS.BureauFlowRepository).to(MongoBureauFlowRepository).inSingletonScope();
-    bind(PORTS.PaymentPlanRepository).to(MongoPaymentPlanRepository).inSingletonScope();
-    bind(PORTS.PlanPaymentRepository).to(MongoPlanPaymentRepository).inSingletonScope();
-    bind(PORTS.ContentRepository).to(MongoContentRepository).inSingletonScope();
+    // Generic in the key, so Inversify checks each class against its token's type.
+    const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).to(MONGO_STORE_CLASSES[key]).inSingletonScope();
+    for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).to(MongoStoreHealth).inSingletonScope();
-    bind(PORTS.IdempotencyStore).to(MongoIdempotencyStore).inSingletonScope();
-    bind(PORTS.EventOutbox).to(MongoEventOutbox).inSingletonScope();
-    bind(PORTS.WebhookEndpointRepository).to(MongoWebhookEndpointRepository).inSingletonScope();
-    bind(PORTS.WebhookDeliveryRepository).to(MongoWebhookDeliveryRepository).inSingletonScope();
   });

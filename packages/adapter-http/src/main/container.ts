@@ -20,8 +20,15 @@ import {
   IdempotencyStore,
   StoreHealth,
   PORTS,
-  PortToken,
-  StorePorts,
+  STORE_PORTS,
+  STORE_PORT_KEYS,
+  type PortToken,
+  type StorePortKey,
+  type StorePorts,
+  type TransactionPorts,
+  buildStorePorts,
+  portToken,
+  storePortTokens,
   createApplication,
   createClientAccess,
 } from '@debtkit/core';
@@ -42,18 +49,18 @@ import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
 
 /** Tokens of what the HTTP adapter adds to core's ports. */
 export const HTTP = {
-  Config: Symbol.for('debtkit.http.Config') as PortToken<Config>,
-  Logger: Symbol.for('debtkit.http.Logger') as PortToken<Logger>,
-  Application: Symbol.for('debtkit.http.Application') as PortToken<Application>,
+  Config: portToken<Config>('http.Config'),
+  Logger: portToken<Logger>('http.Logger'),
+  Application: portToken<Application>('http.Application'),
   /** Core's client access; with the token cache's `knownClient` when it has one (bound here, it does). */
-  ClientAccess: Symbol.for('debtkit.http.ClientAccess') as PortToken<ClientAccessMaybeCached>,
-  Routes: Symbol.for('debtkit.http.Routes') as PortToken<ReadonlyArray<RouteDef>>,
-  App: Symbol.for('debtkit.http.App') as PortToken<Koa<AppState>>,
-  RateLimits: Symbol.for('debtkit.http.RateLimits') as PortToken<RateLimits>,
+  ClientAccess: portToken<ClientAccessMaybeCached>('http.ClientAccess'),
+  Routes: portToken<ReadonlyArray<RouteDef>>('http.Routes'),
+  App: portToken<Koa<AppState>>('http.App'),
+  RateLimits: portToken<RateLimits>('http.RateLimits'),
   /** The metrics registry `GET /metrics` serves; other parts inject it to count what they own. */
-  Metrics: Symbol.for('debtkit.http.Metrics') as PortToken<Metrics>,
-  WebhookUrlGuard: Symbol.for('debtkit.http.WebhookUrlGuard') as PortToken<WebhookUrlGuard>,
-  DeliveryWorker: Symbol.for('debtkit.http.DeliveryWorker') as PortToken<DeliveryWorker>,
+  Metrics: portToken<Metrics>('http.Metrics'),
+  WebhookUrlGuard: portToken<WebhookUrlGuard>('http.WebhookUrlGuard'),
+  DeliveryWorker: portToken<DeliveryWorker>('http.DeliveryWorker'),
 } as const;
 
 /** A startup failure with a message meant for the operator (printed as one line, exit 1). */
@@ -66,42 +73,22 @@ export const systemClock: Clock = { now: () => new Date() };
 /** Typed lookup: a `PortToken<T>` resolves to a `T`. */
 export const resolve = <T>(container: Container, token: PortToken<T>): T => container.get<T>(token);
 
+/** The store ports bound where `get` looks (a container, a resolution context), by the port table. */
+const storePortsFrom = (get: <T>(token: PortToken<T>) => T): TransactionPorts => buildStorePorts((key) => get(storePortTokens[key]));
+
 /** The storage ports bound in `container`, as one record (for seeding, and for tests that look into the store). */
 export const storePortsOf = (container: Container, close: () => Promise<void>): StorePorts => ({
-  clients: resolve(container, PORTS.ClientRepository),
-  tokens: resolve(container, PORTS.TokenRepository),
-  users: resolve(container, PORTS.UserRepository),
-  accounts: resolve(container, PORTS.AccountRepository),
-  creditScores: resolve(container, PORTS.CreditScoreRepository),
-  bureauFlows: resolve(container, PORTS.BureauFlowRepository),
-  paymentPlans: resolve(container, PORTS.PaymentPlanRepository),
-  planPayments: resolve(container, PORTS.PlanPaymentRepository),
-  content: resolve(container, PORTS.ContentRepository),
-  health: resolve(container, PORTS.StoreHealth),
-  idempotency: resolve(container, PORTS.IdempotencyStore),
-  events: resolve(container, PORTS.EventOutbox),
-  webhookEndpoints: resolve(container, PORTS.WebhookEndpointRepository),
-  webhookDeliveries: resolve(container, PORTS.WebhookDeliveryRepository),
+  ...storePortsFrom((token) => container.get(token)),
+  health: container.get(PORTS.StoreHealth),
   close,
 });
 
 /** A store opened elsewhere (a test's store with injected faults, one on the wire-protocol test server), port by port. */
 export const storePortsModule = (store: StorePorts): ContainerModule =>
   new ContainerModule(({ bind }) => {
-    bind(PORTS.ClientRepository).toConstantValue(store.clients);
-    bind(PORTS.TokenRepository).toConstantValue(store.tokens);
-    bind(PORTS.UserRepository).toConstantValue(store.users);
-    bind(PORTS.AccountRepository).toConstantValue(store.accounts);
-    bind(PORTS.CreditScoreRepository).toConstantValue(store.creditScores);
-    bind(PORTS.BureauFlowRepository).toConstantValue(store.bureauFlows);
-    bind(PORTS.PaymentPlanRepository).toConstantValue(store.paymentPlans);
-    bind(PORTS.PlanPaymentRepository).toConstantValue(store.planPayments);
-    bind(PORTS.ContentRepository).toConstantValue(store.content);
+    const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).toConstantValue(store[key]);
+    for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).toConstantValue(store.health);
-    bind(PORTS.IdempotencyStore).toConstantValue(store.idempotency);
-    bind(PORTS.EventOutbox).toConstantValue(store.events);
-    bind(PORTS.WebhookEndpointRepository).toConstantValue(store.webhookEndpoints);
-    bind(PORTS.WebhookDeliveryRepository).toConstantValue(store.webhookDeliveries);
   });
 
 /**
@@ -150,16 +137,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }),
     );
     bind(HTTP.DeliveryWorker).toResolvedValue(
-      (
-        events: ApplicationDeps['events'],
-        webhookEndpoints: ApplicationDeps['webhookEndpoints'],
-        webhookDeliveries: ApplicationDeps['webhookDeliveries'],
-        clock: Clock,
-        guard: WebhookUrlGuard,
-        config: Config,
-        logger: Logger,
-        metrics: Metrics,
-      ) => {
+      (events, webhookEndpoints, webhookDeliveries, clock, guard, config, logger, metrics) => {
         const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
         const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
         const onOutcome = (outcome: string): void => void metrics.webhookDeliveries.inc({ outcome });
@@ -172,75 +150,27 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           },
         );
       },
-      [PORTS.EventOutbox, PORTS.WebhookEndpointRepository, PORTS.WebhookDeliveryRepository, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics],
+      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics],
     );
-    bind(HTTP.Application).toResolvedValue(
-      (
-        clients: ApplicationDeps['clients'],
-        tokens: ApplicationDeps['tokens'],
-        users: ApplicationDeps['users'],
-        accounts: ApplicationDeps['accounts'],
-        creditScores: ApplicationDeps['creditScores'],
-        bureauFlows: ApplicationDeps['bureauFlows'],
-        paymentPlans: ApplicationDeps['paymentPlans'],
-        planPayments: ApplicationDeps['planPayments'],
-        content: ApplicationDeps['content'],
-        events: ApplicationDeps['events'],
-        webhookEndpoints: ApplicationDeps['webhookEndpoints'],
-        webhookDeliveries: ApplicationDeps['webhookDeliveries'],
-        clock: Clock,
-        bureau: CreditBureau,
-        webhookUrls: WebhookUrlGuard,
-        secrets: ApplicationDeps['secrets'],
-      ) =>
-        createApplication({
-          clients, tokens, users, accounts, creditScores, bureauFlows, paymentPlans, planPayments, content,
-          events, webhookEndpoints, webhookDeliveries, clock, bureau, webhookUrls, secrets,
-        }),
-      [
-        PORTS.ClientRepository,
-        PORTS.TokenRepository,
-        PORTS.UserRepository,
-        PORTS.AccountRepository,
-        PORTS.CreditScoreRepository,
-        PORTS.BureauFlowRepository,
-        PORTS.PaymentPlanRepository,
-        PORTS.PlanPaymentRepository,
-        PORTS.ContentRepository,
-        PORTS.EventOutbox,
-        PORTS.WebhookEndpointRepository,
-        PORTS.WebhookDeliveryRepository,
-        PORTS.Clock,
-        PORTS.CreditBureau,
-        HTTP.WebhookUrlGuard,
-        PORTS.SecretGenerator,
-      ],
+    // Every store port by the port table, then what else the use cases need.
+    bind(HTTP.Application).toDynamicValue((context) =>
+      createApplication({
+        ...storePortsFrom((token) => context.get(token)),
+        clock: context.get(PORTS.Clock),
+        bureau: context.get(PORTS.CreditBureau),
+        webhookUrls: context.get(HTTP.WebhookUrlGuard),
+        secrets: context.get(PORTS.SecretGenerator),
+      }),
     );
     bind(HTTP.ClientAccess).toResolvedValue(
-      (
-        clients: ClientAccessDeps['clients'],
-        tokens: ClientAccessDeps['tokens'],
-        clock: Clock,
-        tokenHasher: ClientAccessDeps['tokenHasher'],
-        secrets: ClientAccessDeps['secrets'],
-      ) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets }), {}),
-      [PORTS.ClientRepository, PORTS.TokenRepository, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator],
+      (clients, tokens, clock, tokenHasher, secrets) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets }), {}),
+      [STORE_PORTS.clients, STORE_PORTS.tokens, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator],
     );
-    bind(HTTP.Routes).toResolvedValue((application: Application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
+    bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
-    bind(HTTP.RateLimits).toResolvedValue((config: Config) => openRateLimits(config), [HTTP.Config]);
+    bind(HTTP.RateLimits).toResolvedValue((config) => openRateLimits(config), [HTTP.Config]);
     bind(HTTP.App).toResolvedValue(
-      (
-        config: Config,
-        logger: Logger,
-        health: StoreHealth,
-        clientAccess: ClientAccessMaybeCached,
-        idempotency: IdempotencyStore,
-        clock: Clock,
-        routes: ReadonlyArray<RouteDef>,
-        rateLimits: RateLimits,
-        metrics: Metrics,
-      ) =>
+      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics) =>
         createApp({
           health,
           clientAccess,
@@ -253,7 +183,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           metrics,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, PORTS.IdempotencyStore, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
     );
   });
 

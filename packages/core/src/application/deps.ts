@@ -3,7 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from '../ports/clock.js';
-import type { StorePorts } from '../ports/tokens.js';
+import type { TransactionPorts } from '../ports/tokens.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
@@ -18,7 +18,7 @@ import { DEFAULT_PAGE_LIMIT } from './requests.js';
  * What the use cases need from the outside: each port on its own (a use case
  * names the ones it reads), so an embedding service can replace any one of them.
  */
-export interface ApplicationDeps extends Omit<StorePorts, 'close' | 'health' | 'idempotency'> {
+export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly clock: Clock;
   readonly bureau: CreditBureau;
   /** Randomness for webhook signing secrets (the same port the token use cases draw from). */

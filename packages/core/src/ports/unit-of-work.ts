@@ -5,10 +5,10 @@
 import type * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
-import type { StorePorts } from './tokens.js';
+import type { TransactionPorts } from './tokens.js';
 
-/** The store ports a transaction hands out: every read and write through them is part of it. */
-export type TransactionPorts = Omit<StorePorts, 'close' | 'health'>;
+/** The store ports a transaction hands out (the port table, ports/tokens.ts): every read and write through them is part of it. */
+export type { TransactionPorts };
 
 export interface UnitOfWork {
   /**

@@ -9,7 +9,7 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
-import type { StorePorts } from '../ports/tokens.js';
+import { mapStorePorts, type StorePorts } from '../ports/tokens.js';
 
 /** One macrotask turn: every task already queued (other requests' continuations) runs first. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -42,19 +42,8 @@ const interleavedPort = <P extends object>(port: P): P =>
  *   runConcurrencyContracts('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
  */
 export const interleavingStore = (store: StorePorts): StorePorts => ({
-  clients: interleavedPort(store.clients),
-  tokens: interleavedPort(store.tokens),
-  users: interleavedPort(store.users),
-  accounts: interleavedPort(store.accounts),
-  creditScores: interleavedPort(store.creditScores),
-  bureauFlows: interleavedPort(store.bureauFlows),
-  paymentPlans: interleavedPort(store.paymentPlans),
-  planPayments: interleavedPort(store.planPayments),
-  idempotency: interleavedPort(store.idempotency),
-  events: interleavedPort(store.events),
-  webhookEndpoints: interleavedPort(store.webhookEndpoints),
-  webhookDeliveries: interleavedPort(store.webhookDeliveries),
-  content: store.content,
+  // Content is read-only and shipped with the product: nothing to interleave.
+  ...mapStorePorts(store, (key, port) => (key === 'content' ? port : interleavedPort(port))),
   health: store.health,
   close: () => store.close(),
 });
