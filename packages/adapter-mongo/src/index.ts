@@ -21,6 +21,6 @@ export { ABANDONED_APPEND_MS, MongoVisibleSequence } from './mongo-visible-seque
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
 export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { COMMIT_ATTEMPTS, TRANSACTION_OPTIONS, mongoTransactionDriver, mongoUnitOfWork } from './mongo-unit-of-work.js';
-export { mongoTransactionPorts } from './mongo-store-ports.js';
+export { MONGO_STORE_CLASSES, mongoTransactionPorts } from './mongo-store-ports.js';
 export { STANDALONE_REASON, STORE_UNAVAILABLE, StandaloneServerError, StoreClosedError, isTransientTransactionError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';
 export * from './mongo-store.module.js';

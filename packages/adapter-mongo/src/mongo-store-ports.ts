@@ -1,9 +1,9 @@
 /**
  * The repositories over one context: the store's own (mongo-store.ts), or a
  * transaction's, whose context carries its session (mongo-unit-of-work.ts).
- * Each is built on first use: a transaction pays only for the ports it touches.
+ * In a transaction each is built on first use: it pays only for the ports it touches.
  */
-import type { TransactionPorts } from '@debtkit/core';
+import type { StorePortClasses, StorePortKey, TransactionPorts } from '@debtkit/core';
 import type { MongoContext } from './mongo-context.js';
 import { MongoAccountRepository } from './mongo-account-repository.js';
 import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
@@ -12,35 +12,37 @@ import { MongoContentRepository } from './mongo-content-repository.js';
 import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
 import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
 import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
-import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoTokenRepository } from './mongo-token-repository.js';
 import { MongoUserRepository } from './mongo-user-repository.js';
+import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoEventOutbox } from './mongo-event-outbox.js';
 import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
 import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
 
-const REPOSITORIES: { readonly [K in keyof TransactionPorts]: (ctx: MongoContext) => TransactionPorts[K] } = {
-  clients: (ctx) => new MongoClientRepository(ctx),
-  tokens: (ctx) => new MongoTokenRepository(ctx),
-  users: (ctx) => new MongoUserRepository(ctx),
-  accounts: (ctx) => new MongoAccountRepository(ctx),
-  creditScores: (ctx) => new MongoCreditScoreRepository(ctx),
-  bureauFlows: (ctx) => new MongoBureauFlowRepository(ctx),
-  paymentPlans: (ctx) => new MongoPaymentPlanRepository(ctx),
-  planPayments: (ctx) => new MongoPlanPaymentRepository(ctx),
-  content: () => new MongoContentRepository(),
-  idempotency: (ctx) => new MongoIdempotencyStore(ctx),
-  events: (ctx) => new MongoEventOutbox(ctx),
-  webhookEndpoints: (ctx) => new MongoWebhookEndpointRepository(ctx),
-  webhookDeliveries: (ctx) => new MongoWebhookDeliveryRepository(ctx),
+/** The mongo store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
+export const MONGO_STORE_CLASSES: StorePortClasses = {
+  clients: MongoClientRepository,
+  tokens: MongoTokenRepository,
+  users: MongoUserRepository,
+  accounts: MongoAccountRepository,
+  creditScores: MongoCreditScoreRepository,
+  bureauFlows: MongoBureauFlowRepository,
+  paymentPlans: MongoPaymentPlanRepository,
+  planPayments: MongoPlanPaymentRepository,
+  content: MongoContentRepository,
+  idempotency: MongoIdempotencyStore,
+  events: MongoEventOutbox,
+  webhookEndpoints: MongoWebhookEndpointRepository,
+  webhookDeliveries: MongoWebhookDeliveryRepository,
 };
 
 /** Every repository over `ctx`, each built when first read. */
 export const mongoTransactionPorts = (ctx: MongoContext): TransactionPorts => {
-  const ports = {} as Record<keyof TransactionPorts, unknown>;
-  for (const name of Object.keys(REPOSITORIES) as Array<keyof TransactionPorts>) {
+  const ports = {};
+  for (const key of Object.keys(MONGO_STORE_CLASSES) as StorePortKey[]) {
     let built: unknown;
-    Object.defineProperty(ports, name, { enumerable: true, get: () => (built ??= REPOSITORIES[name](ctx)) });
+    Object.defineProperty(ports, key, { enumerable: true, get: () => (built ??= new MONGO_STORE_CLASSES[key](ctx)) });
   }
+  // Every key of the class table (the port table's keys) has its getter, typed by that table.
   return ports as TransactionPorts;
 };
