@@ -8,12 +8,17 @@ import type { Document } from 'mongodb';
 import { CommandError } from './command-error.js';
 import type { CursorRegistry } from './cursor-registry.js';
 import { isPlainDocument } from './document-update.js';
-import type { MemoryStore } from './memory-store.js';
+import type { StoreView } from './memory-store.js';
 import type { ServerState } from './server-state.js';
 import type { SessionRegistry } from './sessions.js';
+import type { TransactionRegistry } from './transactions.js';
+import type { FailPoints } from './fail-points.js';
 
 export interface CommandContext {
-  readonly store: MemoryStore;
+  /** The live store, or inside a transaction that transaction's view of it. */
+  readonly store: StoreView;
+  readonly transactions: TransactionRegistry;
+  readonly failPoints: FailPoints;
   readonly cursors: CursorRegistry;
   readonly connectionId: number;
   readonly server: ServerState;

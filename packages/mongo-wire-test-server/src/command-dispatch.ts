@@ -9,7 +9,9 @@ import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import * as read from './read-commands.js';
 import * as write from './write-commands.js';
-import { RETRYABLE_WRITE_COMMANDS, retryableWrite, txnNumberOf } from './sessions.js';
+import type { StoreView } from './memory-store.js';
+import { RETRYABLE_WRITE_COMMANDS, retryableWrite, txnNumberOf, type ServerSession } from './sessions.js';
+import { BlockedByTransaction, TRANSIENT_TRANSACTION_ERROR, WriteConflictError } from './transactions.js';
 
 const HELLO_COMMANDS = new Set(['hello', 'isMaster', 'ismaster']);
 
@@ -25,6 +27,7 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['getParameter', admin.getParameter],
   ['setParameter', admin.setParameter],
   ['endSessions', endSessions],
+  ['configureFailPoint', configureFailPoint],
   ['listDatabases', admin.listDatabases],
   ['create', admin.create],
   ['drop', admin.drop],
@@ -46,6 +49,7 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['findandmodify', write.findAndModify],
   ['commitTransaction', rejectTransaction],
   ['abortTransaction', rejectTransaction],
+
 ]);
 
 function rejectTransaction(): never {
@@ -66,19 +70,39 @@ export function commandName(body: Document): string {
 /** Commands that change data: they advance the cluster time (operationTime). */
 const WRITE_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'commitTransaction']);
 
+/** What MongoDB runs inside a multi-document transaction (the rest answers OperationNotSupportedInTransaction, 263). */
+const TRANSACTION_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'create']);
+
+/** A command that must wait (a write on a document a transaction holds): run it again once `until` resolves. */
+export interface BlockedCommand {
+  readonly blocked: Promise<void>;
+}
+
+export function isBlocked(outcome: Document | BlockedCommand): outcome is BlockedCommand {
+  return (outcome as BlockedCommand).blocked instanceof Promise;
+}
+
 /** Never throws: every failure becomes `{ ok: 0, ... }`. */
-export function runCommand(context: CommandContext, request: CommandRequest): Document {
+export function runCommand(context: CommandContext, request: CommandRequest): Document | BlockedCommand {
   const name = commandName(request.body);
-  const reply = guarded(name, () => dispatch(context, request, name));
+  let reply: Document;
+  try {
+    reply = guarded(name, () => dispatch(context, request, name));
+  } catch (error) {
+    if (error instanceof BlockedByTransaction) return { blocked: error.until };
+    throw error;
+  }
   if (!context.server.replicaSet || HELLO_COMMANDS.has(name)) return reply;
   return { ...reply, ...context.server.clusterTimeFields(context.server.clusterTime(WRITE_COMMANDS.has(name))) };
 }
 
+/** Turns failures into error replies; a blocked command propagates (see runCommand). */
 function guarded(name: string, run: () => Document): Document {
   try {
     return run();
   } catch (error) {
-    if (error instanceof CommandError) return error.toReply();
+    if (error instanceof CommandError || error instanceof WriteConflictError) return error.toReply();
+    if (error instanceof BlockedByTransaction) throw error;
     return new CommandError('InternalError', `wire test server failed on '${name}': ${String((error as Error).stack ?? error)}`).toReply();
   }
 }
@@ -92,27 +116,112 @@ function dispatch(context: CommandContext, request: CommandRequest, name: string
   }
   const body = request.body;
   const handler = HANDLERS.get(name);
-  const execute = (): Document => {
+  const execute = (store: StoreView = context.store): Document => {
     if (handler === undefined) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
-    return handler(context, request.db, body);
+    return handler(store === context.store ? context : { ...context, store }, request.db, body);
   };
   const transactional = body['txnNumber'] !== undefined || body['startTransaction'] !== undefined || body['autocommit'] !== undefined;
+  const transactionCommand = name === 'commitTransaction' || name === 'abortTransaction';
   // A standalone refuses transactions and retryable writes as a real standalone mongod does (see wire-server.ts).
   if (!context.server.replicaSet) {
-    if (transactional || name === 'commitTransaction' || name === 'abortTransaction') rejectTransaction();
+    if (transactional || transactionCommand) rejectTransaction();
     return execute();
   }
-  const session = context.sessions.of(body, context.server.now().getTime());
-  if (body['autocommit'] !== undefined || body['startTransaction'] !== undefined || name === 'commitTransaction' || name === 'abortTransaction') {
-    rejectTransaction();
+  const now = context.server.now().getTime();
+  context.transactions.expire(now, context.server.parameters.transactionLifetimeLimitSeconds * 1000);
+  const session = context.sessions.of(body, now);
+  if (body['autocommit'] !== undefined || body['startTransaction'] !== undefined || transactionCommand) {
+    return inTransaction(context, name, session, body, execute);
   }
+  // Outside a transaction, a write that would touch a document a transaction holds waits for it (tried on a scratch copy first).
+  const outside = (): Document => {
+    if (RETRYABLE_WRITE_COMMANDS.has(name) && context.transactions.hasLocks) execute(context.transactions.scratch());
+    return execute();
+  };
   const txnNumber = txnNumberOf(body);
-  if (txnNumber === undefined) return execute();
+  if (txnNumber === undefined) return outside();
   if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
   if (!RETRYABLE_WRITE_COMMANDS.has(name)) {
     throw new CommandError('InvalidOptions', `txnNumber may only be provided for multi-document transactions and retryable write commands. autocommit:false was not provided, and ${name} is not a retryable write command.`);
   }
-  return retryableWrite(session, txnNumber, () => guarded(name, execute));
+  return retryableWrite(session, txnNumber, () => guarded(name, outside));
+}
+
+function noSuchTransaction(message: string): CommandError {
+  return new CommandError('NoSuchTransaction', message, { errorLabels: [TRANSIENT_TRANSACTION_ERROR] });
+}
+
+/** A command of a multi-document transaction: `autocommit: false` with the session's `txnNumber` (and `startTransaction` on the first). */
+function inTransaction(
+  context: CommandContext,
+  name: string,
+  session: ServerSession | undefined,
+  body: Document,
+  execute: (store?: StoreView) => Document,
+): Document {
+  if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction requires a session ID (lsid)');
+  if (body['autocommit'] !== false) throw new CommandError('InvalidOptions', "Specifying autocommit=true is not allowed; 'autocommit' must be false in a transaction");
+  const txnNumber = txnNumberOf(body);
+  if (txnNumber === undefined) throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
+  const registry = context.transactions;
+  if (body['startTransaction'] !== undefined) {
+    if (body['startTransaction'] !== true) throw new CommandError('InvalidOptions', 'startTransaction field can only be specified as true');
+    if (txnNumber < session.txnNumber) {
+      throw new CommandError('TransactionTooOld', `Cannot start transaction ${txnNumber} on session ${session.key} because a newer transaction with txnNumber ${session.txnNumber} has already started on this session.`);
+    }
+    if (txnNumber === session.txnNumber) {
+      throw new CommandError('ConflictingOperationInProgress', `Cannot start a transaction at given transaction number ${txnNumber} a transaction with the same number is in state ${session.transaction?.state ?? 'retryable write'}`);
+    }
+    if (session.transaction?.active === true) registry.abort(session.transaction, 'a newer transaction started on its session');
+    session.txnNumber = txnNumber;
+    session.retryableReply = undefined;
+    session.transaction = registry.begin(txnNumber, context.server.now().getTime());
+  }
+  const transaction = session.transaction;
+  if (transaction === undefined || transaction.txnNumber !== txnNumber) {
+    if (txnNumber < session.txnNumber) {
+      throw new CommandError('TransactionTooOld', `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in session ${session.key}`);
+    }
+    throw noSuchTransaction(`Given transaction number ${txnNumber} does not match any in-progress transactions. The active transaction number is ${session.txnNumber}`);
+  }
+  const aborted = (): CommandError => noSuchTransaction(`Transaction with { txnNumber: ${txnNumber} } has been aborted${transaction.abortReason === '' ? '' : ` (${transaction.abortReason})`}.`);
+  const committed = (): CommandError => new CommandError('TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
+  if (name === 'commitTransaction') {
+    // A retried commit answers what the first one did.
+    if (transaction.state === 'committed') return transaction.commitReply ?? { ok: 1 };
+    if (transaction.state === 'aborted') throw aborted();
+    registry.commit(transaction);
+    transaction.commitReply = { ok: 1 };
+    return transaction.commitReply;
+  }
+  if (name === 'abortTransaction') {
+    if (transaction.state === 'committed') throw committed();
+    if (transaction.state === 'aborted') throw aborted();
+    registry.abort(transaction, 'abortTransaction');
+    return { ok: 1 };
+  }
+  if (transaction.state === 'committed') throw committed();
+  if (transaction.state === 'aborted') throw aborted();
+  if (!TRANSACTION_COMMANDS.has(name)) {
+    registry.abort(transaction, `'${name}' is not allowed in a transaction`);
+    throw new CommandError('OperationNotSupportedInTransaction', `Cannot run '${name}' in a multi-document transaction.`);
+  }
+  // As on MongoDB, a statement that fails aborts its transaction.
+  let reply: Document;
+  try {
+    reply = execute(transaction);
+  } catch (error) {
+    registry.abort(transaction, `${name} failed: ${(error as Error).message}`);
+    throw error;
+  }
+  if (reply['ok'] !== 1 || reply['writeErrors'] !== undefined) registry.abort(transaction, `${name} failed`);
+  return reply;
+}
+
+/** `configureFailPoint` (admin database only, as on mongod): see fail-points.ts. */
+function configureFailPoint(...[context, db, body]: Parameters<CommandHandler>): Document {
+  if (db !== 'admin') throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
+  return context.failPoints.configure(body);
 }
 
 /** Forgets the sessions listed (their transactions, if any, are aborted). */
@@ -121,7 +230,8 @@ function endSessions(...[context, _db, body]: Parameters<CommandHandler>): Docum
   if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', "BSON field 'endSessions' is the wrong type, expected type 'array'");
   for (const lsid of ids) {
     const key = context.sessions.keyOf(lsid);
-    if (key !== undefined) context.sessions.end(key);
+    const session = key === undefined ? undefined : context.sessions.end(key);
+    if (session?.transaction?.active === true) context.transactions.abort(session.transaction, 'its session ended');
   }
   return { ok: 1 };
 }

@@ -36,17 +36,41 @@ interface UniqueIndex {
   readonly entries: Map<string, Document>;
 }
 
+/**
+ * Told before a collection changes (transactions.ts uses it to keep snapshots
+ * and take document locks). `idKey` names the document written (see {@link idKeyOf}).
+ */
+export interface CollectionHooks {
+  beforeChange(collection: MemoryCollection): void;
+  beforeWrite(collection: MemoryCollection, idKey: string): void;
+}
+
 export class MemoryCollection {
-  readonly #documents: Document[] = [];
-  readonly #indexes: IndexDescription[] = [ID_INDEX];
-  readonly #unique = new Map<string, UniqueIndex>();
+  #documents: Document[] = [];
+  #indexes: IndexDescription[] = [ID_INDEX];
+  #unique = new Map<string, UniqueIndex>();
 
   constructor(
     readonly database: string,
     readonly name: string,
     readonly options: Document,
+    public hooks: CollectionHooks | undefined = undefined,
   ) {
     this.#unique.set(ID_INDEX.name, uniqueIndex(ID_INDEX));
+  }
+
+  /** An independent copy (documents are immutable, so they are shared), with its own hooks. */
+  clone(hooks: CollectionHooks | undefined): MemoryCollection {
+    const copy = new MemoryCollection(this.database, this.name, this.options, hooks);
+    copy.#documents = [...this.#documents];
+    copy.#indexes = [...this.#indexes];
+    copy.#unique = new Map([...this.#unique].map(([name, index]) => [name, { ...index, entries: new Map(index.entries) }]));
+    return copy;
+  }
+
+  /** Documents by their id key (see {@link idKeyOf}). */
+  byIdKey(): Map<string, Document> {
+    return new Map(this.#documents.map((document) => [idKeyOf(document), document]));
   }
 
   get namespace(): string {
@@ -64,6 +88,7 @@ export class MemoryCollection {
 
   /** Throws a DuplicateKey CommandError when a unique index already holds the key. */
   insert(document: Document): void {
+    this.#beforeWrite(document);
     const keys = this.#claimKeys(document, undefined);
     this.#documents.push(document);
     this.#commitKeys(document, keys, undefined);
@@ -73,15 +98,16 @@ export class MemoryCollection {
   replace(current: Document, next: Document): void {
     const slot = this.#documents.indexOf(current);
     if (slot < 0) throw new Error('replace: document is not stored in this collection');
+    this.#beforeWrite(current);
     const keys = this.#claimKeys(next, current);
     this.#documents[slot] = next;
     this.#commitKeys(next, keys, current);
   }
 
   remove(document: Document): void {
-    const slot = this.#documents.indexOf(document);
-    if (slot < 0) return;
-    this.#documents.splice(slot, 1);
+    if (!this.#documents.includes(document)) return;
+    this.#beforeWrite(document);
+    this.#documents.splice(this.#documents.indexOf(document), 1);
     for (const index of this.#unique.values()) {
       const key = keyOf(index, document);
       if (key !== undefined && index.entries.get(key) === document) index.entries.delete(key);
@@ -114,6 +140,7 @@ export class MemoryCollection {
     if (sameKey !== undefined) {
       throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${sameKey.name}`);
     }
+    this.hooks?.beforeChange(this);
     if (description['unique'] === true) {
       const index = uniqueIndex(description);
       for (const document of this.#documents) {
@@ -155,12 +182,19 @@ export class MemoryCollection {
     if (name === ID_INDEX.name) throw new CommandError('InvalidOptions', 'cannot drop _id index');
     const slot = this.#indexes.findIndex((index) => index.name === name);
     if (slot < 0) throw new CommandError('IndexNotFound', `index not found with name [${name}]`);
+    this.hooks?.beforeChange(this);
     this.#indexes.splice(slot, 1);
     this.#unique.delete(name);
   }
 
   findIndexByKey(key: Document): IndexDescription | undefined {
     return this.#indexes.find((index) => sameBsonValue(index.key, key));
+  }
+
+  #beforeWrite(document: Document): void {
+    if (this.hooks === undefined) return;
+    this.hooks.beforeChange(this);
+    this.hooks.beforeWrite(this, idKeyOf(document));
   }
 
   /** Encoded keys `document` would take in each unique index, after checking none is taken by another document. */
@@ -188,8 +222,40 @@ export class MemoryCollection {
   }
 }
 
-export class MemoryStore {
+/** Told before the store adds, drops or swaps a collection (transactions.ts keeps snapshots with it). */
+export interface StoreHooks {
+  /** `existing`: the collection as it is before the change (undefined: it does not exist yet). */
+  beforeNamespaceChange(database: string, name: string, existing: MemoryCollection | undefined): void;
+  /** The hooks every collection of this store gets. */
+  readonly collectionHooks: CollectionHooks;
+}
+
+/** What command handlers read and write through: the live store, or a transaction's view of it. */
+export interface StoreView {
+  collection(database: string, name: string): MemoryCollection | undefined;
+  ensureCollection(database: string, name: string, options?: Document): { collection: MemoryCollection; created: boolean };
+  dropCollection(database: string, name: string): MemoryCollection | undefined;
+  dropDatabase(database: string): void;
+  collections(database: string): MemoryCollection[];
+  databaseNames(): string[];
+}
+
+export class MemoryStore implements StoreView {
   readonly #databases = new Map<string, Map<string, MemoryCollection>>();
+  hooks: StoreHooks | undefined;
+
+  /** Puts `collection` in place of the namespace's current one (a transaction's commit). */
+  install(collection: MemoryCollection): void {
+    const existing = this.collection(collection.database, collection.name);
+    this.hooks?.beforeNamespaceChange(collection.database, collection.name, existing);
+    collection.hooks = this.hooks?.collectionHooks;
+    let collections = this.#databases.get(collection.database);
+    if (collections === undefined) {
+      collections = new Map();
+      this.#databases.set(collection.database, collections);
+    }
+    collections.set(collection.name, collection);
+  }
 
   collection(database: string, name: string): MemoryCollection | undefined {
     return this.#databases.get(database)?.get(name);
@@ -204,7 +270,8 @@ export class MemoryStore {
     }
     const existing = collections.get(name);
     if (existing !== undefined) return { collection: existing, created: false };
-    const collection = new MemoryCollection(database, name, options);
+    this.hooks?.beforeNamespaceChange(database, name, undefined);
+    const collection = new MemoryCollection(database, name, options, this.hooks?.collectionHooks);
     collections.set(name, collection);
     return { collection, created: true };
   }
@@ -212,12 +279,14 @@ export class MemoryStore {
   dropCollection(database: string, name: string): MemoryCollection | undefined {
     const collections = this.#databases.get(database);
     const existing = collections?.get(name);
+    if (existing !== undefined) this.hooks?.beforeNamespaceChange(database, name, existing);
     collections?.delete(name);
     if (collections !== undefined && collections.size === 0) this.#databases.delete(database);
     return existing;
   }
 
   dropDatabase(database: string): void {
+    for (const collection of this.collections(database)) this.hooks?.beforeNamespaceChange(database, collection.name, collection);
     this.#databases.delete(database);
   }
 
@@ -230,7 +299,7 @@ export class MemoryStore {
   }
 
   clear(): void {
-    this.#databases.clear();
+    for (const database of this.databaseNames()) this.dropDatabase(database);
   }
 
   /** One pass of the TTL monitor over every collection; answers how many documents it removed. */
@@ -251,6 +320,11 @@ function uniqueIndex(description: IndexDescription): UniqueIndex {
     return filter === undefined || filter(document);
   };
   return { description, fields, appliesTo, entries: new Map() };
+}
+
+/** A document's identity as a string: its `_id`'s BSON encoding. */
+export function idKeyOf(document: Document): string {
+  return Buffer.from(BSON.serialize({ k: document['_id'] ?? null })).toString('base64');
 }
 
 function keyOf(index: UniqueIndex, document: Document): string | undefined {

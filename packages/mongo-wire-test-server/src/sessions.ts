@@ -11,6 +11,7 @@
 import { Binary, Long, type Document } from 'mongodb';
 import { CommandError } from './command-error.js';
 import { isPlainDocument } from './document-update.js';
+import type { Transaction } from './transactions.js';
 
 /** The commands that may carry a txnNumber outside a transaction. */
 export const RETRYABLE_WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
@@ -21,6 +22,8 @@ export interface ServerSession {
   txnNumber: bigint;
   /** The reply of the retryable write with `txnNumber`, once it executed. */
   retryableReply: Document | undefined;
+  /** The session's latest multi-document transaction (in progress, committed or aborted). */
+  transaction: Transaction | undefined;
   lastUse: number;
 }
 
@@ -37,7 +40,7 @@ export class SessionRegistry {
     const key = Buffer.from(lsid['id'].buffer).toString('hex');
     let session = this.#sessions.get(key);
     if (session === undefined) {
-      session = { key, txnNumber: -1n, retryableReply: undefined, lastUse: now };
+      session = { key, txnNumber: -1n, retryableReply: undefined, transaction: undefined, lastUse: now };
       this.#sessions.set(key, session);
     }
     session.lastUse = now;
@@ -87,6 +90,10 @@ export function retryableWrite(session: ServerSession, txnNumber: bigint, execut
     );
   }
   if (txnNumber === session.txnNumber && session.retryableReply !== undefined) return session.retryableReply;
+  if (txnNumber === session.txnNumber && session.transaction !== undefined && session.transaction.txnNumber === txnNumber) {
+    throw new CommandError('ConflictingOperationInProgress', `txnNumber ${txnNumber} on session ${session.key} is a multi-document transaction, not a retryable write`);
+  }
+  if (session.transaction?.active === true) session.transaction.registry.abort(session.transaction, 'a newer txnNumber arrived on its session');
   session.txnNumber = txnNumber;
   session.retryableReply = undefined;
   const reply = execute();

@@ -1,9 +1,10 @@
 /**
- * A MongoDB wire-protocol test server: enough of a standalone `mongod` for the
- * real `mongodb` driver (7.x) to run the mongo adapter's tests on machines
- * where no MongoDB can be installed (DESIGN 8). Data lives in memory.
+ * A MongoDB wire-protocol test server: enough of a one-node replica set
+ * (MongoDB 7.0, wire version 21) for the real `mongodb` driver (7.x) to run
+ * debtkit's mongo adapter on machines where no MongoDB can be installed
+ * (DESIGN 8). Data lives in memory.
  *
- *   const server = await startWireServer();            // 127.0.0.1, free port
+ *   const server = await startWireServer();            // 127.0.0.1, free port, replica set `rs0`
  *   const client = new MongoClient(server.url);
  *   ...
  *   await server.stop();                               // connections fail now
@@ -14,30 +15,33 @@
  * moreToCome (w: 0 writes get no reply). No compression, TLS or auth is
  * advertised, so the driver uses none.
  *
- * Commands: hello/isMaster, ping, buildInfo, getParameter, endSessions,
- * listDatabases, create, drop, dropDatabase, createIndexes, dropIndexes,
- * listIndexes, listCollections, find, getMore, killCursors, aggregate, count,
- * distinct, insert, update, delete, findAndModify. Query, projection, sort,
- * update operators and pipelines are mingo's. Any other command answers
- * CommandNotFound (59), so a gap shows up as a loud failure.
- * writeConcern, readConcern, lsid, $clusterTime, maxTimeMS and hint are
- * accepted and ignored.
+ * Topology: hello describes the primary of replica set `replicaSetName`
+ * whose one member is `advertisedHost` (default: the URL's host and port),
+ * so the driver uses sessions, transactions and retryable writes; every reply
+ * carries `$clusterTime` and `operationTime`. `standalone: true` describes a
+ * standalone instead: then any command carrying `txnNumber`,
+ * `startTransaction` or `autocommit`, and commitTransaction/abortTransaction,
+ * answers what a real standalone answers (IllegalOperation, 20).
  *
- * Transactions: NOT supported, deliberately. Executing transactional
- * operations immediately would let a test pass that a real rollback would
- * fail. Any command carrying `txnNumber`, `startTransaction` or `autocommit`,
- * and commitTransaction/abortTransaction, answers exactly what a real
- * standalone mongod answers: code 20 IllegalOperation, "Transaction numbers
- * are only allowed on a replica set member or mongos". An adapter detects it
- * as `code === 20` on reads; on writes the driver rethrows it as "This MongoDB
- * deployment does not support retryable writes..." with the server's error
- * (code 20) as `originalError` — the same as against a real standalone. The
- * hello reply describes a standalone, so the driver never adds a txnNumber
- * for retryable writes outside transactions.
+ * Commands: hello/isMaster, ping, buildInfo, getParameter, setParameter
+ * (transactionLifetimeLimitSeconds), endSessions, listDatabases, create, drop,
+ * dropDatabase, createIndexes, dropIndexes, listIndexes, listCollections,
+ * find, getMore, killCursors, aggregate, count, distinct, insert, update,
+ * delete, findAndModify, commitTransaction, abortTransaction. Query,
+ * projection, sort, update operators and pipelines are mingo's. Any other
+ * command answers CommandNotFound (59), so a gap shows up as a loud failure.
+ * writeConcern, readConcern, $clusterTime, maxTimeMS and hint are accepted
+ * and ignored.
+ *
+ * Transactions and retryable writes: see transactions.ts and sessions.ts
+ * (snapshot isolation, WriteConflict 112 + TransientTransactionError for the
+ * second writer, NoSuchTransaction 251, lifetime limit, atomic commit, a
+ * retried commit answering the same outcome, a retried write answered once).
  *
  * Concurrency: each command runs to completion synchronously, so every
  * command is atomic with respect to every other one (findAndModify-based
- * compare-and-set behaves as on a real server).
+ * compare-and-set behaves as on a real server). A write outside a transaction
+ * that would touch a document a transaction holds waits until it ends.
  *
  * Simplifications: unique indexes do not expand arrays (multikey); cursors
  * have no idle timeout (they end when exhausted, killed, or on reset()); the
@@ -45,13 +49,16 @@
  */
 import net from 'node:net';
 import type { Document } from 'mongodb';
-import { commandName, runCommand } from './command-dispatch.js';
+import { commandName, isBlocked, runCommand, type BlockedCommand } from './command-dispatch.js';
 import type { CommandContext } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { CursorRegistry } from './cursor-registry.js';
 import { MemoryStore } from './memory-store.js';
 import { ServerState } from './server-state.js';
 import { SessionRegistry } from './sessions.js';
+import { TransactionRegistry } from './transactions.js';
+import { FailPoints, labelsFor } from './fail-points.js';
+import { isPlainDocument } from './document-update.js';
 import {
   MessageFramer,
   OP_MSG,
@@ -105,12 +112,20 @@ export interface WireServer {
   stop(): Promise<void>;
   /** Listens again on the same port (stopping first if running); data is kept. */
   restart(): Promise<void>;
-  /** Drops all databases, open cursors and sessions. */
+  /** Drops all databases, open cursors, sessions and transactions, and turns the fail point off. */
   reset(): void;
   /** Names of the commands received, oldest first (for tests; clear it with `length = 0`). */
   readonly commands: string[];
   /** One pass of the TTL monitor now (tests need not wait for it); answers how many documents it removed. */
   runTtlMonitor(): number;
+  /**
+   * Aborts every transaction older than transactionLifetimeLimitSeconds at the
+   * server's clock, releasing its locks; answers how many. The server does it
+   * every second and before each command; tests with an injected clock call it.
+   */
+  expireTransactions(): number;
+  /** The current limit (option, or `setParameter`). */
+  readonly transactionLifetimeLimitSeconds: number;
   /**
    * Hold the next command `match` accepts: it arrives, but runs (atomically, as
    * every command) only at `release()`. For tests that need a write to land
@@ -184,6 +199,10 @@ class MongoWireServer implements WireServer {
   #ttlMonitor: NodeJS.Timeout | undefined;
   readonly #state: ServerState;
   readonly #sessions = new SessionRegistry();
+  readonly #transactions = new TransactionRegistry(this.#store);
+  #transactionReaper: NodeJS.Timeout | undefined;
+  readonly #failPoints = new FailPoints();
+  readonly #appNames = new WeakMap<CommandContext, string>();
 
   constructor(host: string, now: () => Date, ttlMonitorIntervalMs: number, topology: TopologyOptions) {
     this.#host = host;
@@ -210,6 +229,14 @@ class MongoWireServer implements WireServer {
 
   runTtlMonitor(): number {
     return this.#store.expire(this.#now());
+  }
+
+  expireTransactions(): number {
+    return this.#transactions.expire(this.#now().getTime(), this.#state.parameters.transactionLifetimeLimitSeconds * 1000);
+  }
+
+  get transactionLifetimeLimitSeconds(): number {
+    return this.#state.parameters.transactionLifetimeLimitSeconds;
   }
 
   holdNext(match: (command: CommandSummary) => boolean): CommandHold {
@@ -258,6 +285,11 @@ class MongoWireServer implements WireServer {
       this.#ttlMonitor = setInterval(() => this.runTtlMonitor(), this.#ttlMonitorIntervalMs);
       this.#ttlMonitor.unref();
     }
+    // As mongod's transaction reaper: abandoned transactions end within about a second of their limit.
+    if (!this.#state.topology.standalone && this.#transactionReaper === undefined) {
+      this.#transactionReaper = setInterval(() => this.expireTransactions(), 1000);
+      this.#transactionReaper.unref();
+    }
   }
 
   async stop(): Promise<void> {
@@ -266,6 +298,8 @@ class MongoWireServer implements WireServer {
     this.#listener = undefined;
     clearInterval(this.#ttlMonitor);
     this.#ttlMonitor = undefined;
+    clearInterval(this.#transactionReaper);
+    this.#transactionReaper = undefined;
     const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
     this.#sockets.clear();
@@ -278,6 +312,8 @@ class MongoWireServer implements WireServer {
   }
 
   reset(): void {
+    this.#transactions.clear();
+    this.#failPoints.clear();
     this.#store.clear();
     this.#cursors.clear();
     this.#sessions.clear();
@@ -292,6 +328,8 @@ class MongoWireServer implements WireServer {
       connectionId: this.#nextConnectionId++,
       server: this.#state,
       sessions: this.#sessions,
+      transactions: this.#transactions,
+      failPoints: this.#failPoints,
     };
     const framer = new MessageFramer();
     socket.on('data', (chunk: Buffer) => {
@@ -323,6 +361,7 @@ class MongoWireServer implements WireServer {
     const body: Document = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Document) : request.query;
     const db = request.fullCollectionName.endsWith('.$cmd') ? request.fullCollectionName.slice(0, -'.$cmd'.length) : request.fullCollectionName;
     const reply = this.#execute(context, db, body, true);
+    if (isBlocked(reply)) throw new Error('a handshake command cannot block');
     socket.write(this.#encode((reply) => encodeOpReply(this.#nextRequestId++, request.header.requestId, reply), reply));
   }
 
@@ -335,24 +374,71 @@ class MongoWireServer implements WireServer {
       body[sequence.identifier] = sequence.documents;
     }
     const db = typeof body['$db'] === 'string' ? body['$db'] : 'admin';
-    const respond = (): void => {
-      const reply = this.#execute(context, db, body, false);
+    const name = commandName(body);
+    const send = (reply: Document): void => {
       // moreToCome from a client (w: 0 writes) means it reads no reply.
       if ((request.flagBits & OpMsgFlag.moreToCome) !== 0 || socket.destroyed) return;
       socket.write(
         this.#encode((reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }), reply),
       );
     };
-    const hold = this.#holds.length === 0 ? undefined : this.#takeHold({ db, name: commandName(body), body });
-    if (hold === undefined) return respond();
+    let logged = false;
+    const respond = (writeConcernError?: Document, labels?: string[]): void => {
+      const reply = this.#execute(context, db, body, false, logged);
+      logged = true;
+      // A write waiting on a document a transaction holds runs again once a transaction ends.
+      if (isBlocked(reply)) {
+        void reply.blocked.then(() => {
+          if (!socket.destroyed) respond(writeConcernError, labels);
+        });
+        return;
+      }
+      if (writeConcernError === undefined || reply['ok'] !== 1) return send(reply);
+      const errorLabels = labelsFor(typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0, body, name, labels);
+      send({ ...reply, writeConcernError, ...(errorLabels.length > 0 ? { errorLabels } : {}) });
+    };
+    // The failCommand fail point (fail-points.ts), checked when the command would run.
+    const start = (): void => {
+      const effect = this.#failPoints.fire(name, this.#appNames.get(context));
+      if (effect === undefined) return respond();
+      this.#log(name);
+      logged = true;
+      const act = (): void => {
+        if (effect.closeConnection) {
+          socket.destroy();
+          return;
+        }
+        if (effect.errorCode === undefined) return respond(effect.writeConcernError, effect.errorLabels);
+        const errorLabels = labelsFor(effect.errorCode, body, name, effect.errorLabels);
+        const failed: Document = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code: effect.errorCode };
+        if (errorLabels.length > 0) failed['errorLabels'] = errorLabels;
+        send(this.#state.replicaSet ? { ...failed, ...this.#state.clusterTimeFields(this.#state.clusterTime()) } : failed);
+      };
+      // blockConnection holds this connection only: the timer lets every other connection go on.
+      if (effect.blockTimeMS === undefined) act();
+      else setTimeout(act, effect.blockTimeMS);
+    };
+    const hold = this.#holds.length === 0 ? undefined : this.#takeHold({ db, name, body });
+    if (hold === undefined) return start();
     // As on a real server, a command that arrived runs even if its connection has closed meanwhile.
-    hold.run = respond;
+    hold.run = start;
     hold.arrived();
   }
 
-  #execute(context: CommandContext, db: string, body: Document, legacy: boolean): Document {
-    this.commands.push(commandName(body));
+  #log(name: string): void {
+    this.commands.push(name);
     if (this.commands.length > COMMAND_LOG_LIMIT) this.commands.splice(0, this.commands.length - COMMAND_LOG_LIMIT);
+  }
+
+  #execute(context: CommandContext, db: string, body: Document, legacy: boolean, logged = false): Document | BlockedCommand {
+    const name = commandName(body);
+    if (!logged) this.#log(name);
+    // The handshake's client metadata names the application (failCommand's appName matches it).
+    const client = body['client'];
+    if ((name === 'hello' || name === 'isMaster' || name === 'ismaster') && isPlainDocument(client)) {
+      const application = client['application'];
+      if (isPlainDocument(application) && typeof application['name'] === 'string') this.#appNames.set(context, application['name']);
+    }
     return runCommand(context, { db, body, legacy });
   }
 
