@@ -140,6 +140,28 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect((await expectSome(store.accounts.get(userId, accountId))).balance).to.equal(start.balance - 15);
   });
 
+  it('no hot documents: interleaved transactions of one client on two users, each creating records (ids from the counters), both commit at once', async () => {
+    const client = await expectRight(store.clients.create(aClient()));
+    const users = [await expectRight(store.users.create(aUser(client.id))), await expectRight(store.users.create(aUser(client.id)))];
+    const bothWrote = [gate(), gate()];
+    let attempts = 0;
+    const runs = users.map((user, i) =>
+      uow.run((tx) =>
+        pipe(
+          TE.fromIO(() => void attempts++),
+          TE.chain(() => tx.accounts.create(anAccount(user.id))),
+          TE.chain(() => tx.events.append({ client_id: client.id, type: 'account.created', created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: user.id, object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never })),
+          // Each waits until both have written: their transactions overlap.
+          TE.chainFirst(() => TE.fromIO(bothWrote[i]!.open)),
+          TE.chainFirst(() => waitFor(Promise.all(bothWrote.map((g) => g.opened)))),
+        ),
+      )(),
+    );
+    const results = await Promise.all(runs);
+    expect(results.every(E.isRight), JSON.stringify(results)).to.equal(true);
+    expect(attempts).to.equal(2);
+  });
+
   it('a record another transaction keeps locked: bounded attempts, then conflict (409) within the ~2 s deadline; nothing written', async () => {
     const { userId, accountId } = await aUserWithAccount();
     const start = await expectSome(store.accounts.get(userId, accountId));
