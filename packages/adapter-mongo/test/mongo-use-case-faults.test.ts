@@ -19,6 +19,9 @@ import {
   createPaymentPlan,
   deletePaymentPlan,
   deleteUser,
+  deleteWebhookEndpoint,
+  createWebhookEndpoint,
+  fanOutEvents,
   linkAccount,
   recordPlanPayment,
   seedDemo,
@@ -44,6 +47,8 @@ const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'g
 interface Fixture {
   readonly demo: DemoSeed;
   readonly planId: number;
+  /** A webhook endpoint with deliveries (of the fixture's events). */
+  readonly endpointId: number;
 }
 
 interface Scenario {
@@ -72,6 +77,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   },
   { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
   { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },
+  { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
   {
     name: 'a client creation (client, token)',
     change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
@@ -158,7 +164,11 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     // A payment already recorded, so that deletes have payments to remove.
     const paid = await recordPlanPayment(deps(store))({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, { account_id: demo.right.accounts[1]!.id, amount: 1000 as never })();
     if (E.isLeft(paid)) throw new Error(paid.left.message);
-    return { ctx, store, uow: mongoUnitOfWork(ctx), fixture: { demo: demo.right, planId: plan.right.id }, deps };
+    const endpoint = await createWebhookEndpoint(deps(store))(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
+    if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
+    const fanned = await fanOutEvents(deps(store))(100)();
+    if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
+    return { ctx, store, uow: mongoUnitOfWork(ctx), fixture: { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id }, deps };
   };
 
   for (const scenario of SCENARIOS) {
