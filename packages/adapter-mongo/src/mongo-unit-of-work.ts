@@ -122,7 +122,8 @@ export const mongoTransactionDriver = (ctx: MongoContext): TransactionDriver<Tra
       return E.left(mapped);
     }
     const session = ctx.client.startSession({ causalConsistency: false });
-    session.startTransaction(TRANSACTION_OPTIONS);
+    // The commit is bounded like every other command (`maxTimeMS`): a commit that runs out is `unavailable`.
+    session.startTransaction({ ...TRANSACTION_OPTIONS, maxCommitTimeMS: ctx.maxTimeMS });
     return E.right(new MongoTransaction(ctx, session));
   },
 });
