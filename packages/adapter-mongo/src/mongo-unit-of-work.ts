@@ -26,8 +26,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
   transactionRunner,
-  unavailable,
-  writeConflict,
   type ActiveTransaction,
   type DomainError,
   type StoreTransaction,
@@ -37,7 +35,7 @@ import {
   type UnitOfWork,
 } from '@debtkit/core';
 import { transactionContext, type MongoContext } from './mongo-context.js';
-import { STORE_UNAVAILABLE, isTransientTransactionError, isUnavailableError, toDomainError } from './mongo-errors.js';
+import { toDomainError } from './mongo-errors.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
 
 /** Commits tried while the server cannot say whether the last one committed. */
@@ -53,10 +51,11 @@ export const TRANSACTION_OPTIONS: TransactionOptions = {
 const isUnknownCommitResult = (error: unknown): boolean =>
   error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult);
 
-/** What a failed `commitTransaction` means for the runner; rethrows a bug. */
+/** MaxTimeMSExpired on a commit: the driver's rule is not to retry it (the client's own time limit). */
+const isMaxTimeExpired = (error: unknown): boolean => error instanceof MongoError && error.code === 50;
+
+/** What a failed `commitTransaction` means for the runner (the one mapping, mongo-errors.ts); rethrows a bug. */
 const commitFailure = (error: unknown): DomainError => {
-  if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
-  if (isTransientTransactionError(error)) return writeConflict();
   const mapped = toDomainError(error, 'The change conflicts with a stored record');
   if (mapped === undefined) throw error;
   return mapped;
@@ -106,9 +105,6 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
     for (const hook of this.settled.splice(0)) await hook().catch(() => undefined);
   }
 }
-
-/** MaxTimeMSExpired on a commit: the driver's rule is not to retry it (the client's own time limit). */
-const isMaxTimeExpired = (error: unknown): boolean => error instanceof MongoError && error.code === 50;
 
 /** The `TransactionDriver` of the store on `ctx`. */
 export const mongoTransactionDriver = (ctx: MongoContext): TransactionDriver<TransactionPorts> => ({
