@@ -93,7 +93,19 @@ export function runCommand(context: CommandContext, request: CommandRequest): Do
     throw error;
   }
   if (!context.server.replicaSet || HELLO_COMMANDS.has(name)) return reply;
-  return { ...reply, ...context.server.clusterTimeFields(context.server.clusterTime(WRITE_COMMANDS.has(name))) };
+  const unsatisfiable = unsatisfiableWriteConcern(request.body, reply);
+  return { ...reply, ...unsatisfiable, ...context.server.clusterTimeFields(context.server.clusterTime(WRITE_COMMANDS.has(name))) };
+}
+
+/**
+ * A replica set of one data-bearing member applies a write and then reports
+ * that `w: n` > 1 cannot be satisfied, as mongod does (UnsatisfiableWriteConcern, 100).
+ */
+function unsatisfiableWriteConcern(body: Document, reply: Document): Document {
+  const writeConcern = body['writeConcern'];
+  const w = typeof writeConcern === 'object' && writeConcern !== null ? (writeConcern as Document)['w'] : undefined;
+  if (reply['ok'] !== 1 || typeof w !== 'number' || w <= 1) return {};
+  return { writeConcernError: { code: 100, codeName: 'UnsatisfiableWriteConcern', errmsg: 'Not enough data-bearing nodes', errInfo: {} } };
 }
 
 /** Turns failures into error replies; a blocked command propagates (see runCommand). */

@@ -24,6 +24,8 @@ import { RETRYABLE_WRITE_COMMANDS } from './sessions.js';
 /** The codes MongoDB's retryable-writes spec lists as retryable. */
 const RETRYABLE_CODES = new Set([11600, 11602, 10107, 13435, 13436, 189, 91, 7, 6, 89, 9001, 262, 134]);
 
+type Mode = { readonly kind: 'off' } | { readonly kind: 'alwaysOn' } | { kind: 'times'; left: number } | { kind: 'skip'; left: number };
+
 export interface FailCommandEffect {
   readonly blockTimeMS: number | undefined;
   readonly closeConnection: boolean;
@@ -38,60 +40,126 @@ interface Configured {
   readonly effect: FailCommandEffect;
 }
 
-type Mode = { readonly kind: 'off' } | { readonly kind: 'alwaysOn' } | { kind: 'times'; left: number } | { kind: 'skip'; left: number };
+/** `onPrimaryTransactionalWrite` (mongod's retryable-write fail point): the connection closes after (or, with a code, instead of) the write. */
+export interface TransactionalWriteEffect {
+  readonly closeConnection: boolean;
+  readonly failBeforeCommitExceptionCode: number | undefined;
+}
+
+interface FailPointState<T> {
+  mode: Mode;
+  configured: T | undefined;
+  timesEntered: number;
+}
 
 export class FailPoints {
-  #mode: Mode = { kind: 'off' };
-  #configured: Configured | undefined;
-  #timesEntered = 0;
+  readonly #failCommand: FailPointState<Configured> = { mode: { kind: 'off' }, configured: undefined, timesEntered: 0 };
+  readonly #transactionalWrite: FailPointState<TransactionalWriteEffect> = { mode: { kind: 'off' }, configured: undefined, timesEntered: 0 };
 
   /** `configureFailPoint`; answers `{ count }` (times the previous setting fired) as mongod does. */
   configure(body: Document): Document {
     const name = body['configureFailPoint'];
-    if (name !== 'failCommand') throw new CommandError('FailPointSetFailed', `Unknown fail point: ${String(name)} (this server has only failCommand)`);
     const mode = parseMode(body['mode']);
-    const configured = mode.kind === 'off' ? undefined : parseData(body['data']);
-    const count = this.#timesEntered;
-    this.#mode = mode;
-    this.#configured = configured;
-    this.#timesEntered = 0;
-    return { count, ok: 1 };
+    if (name === 'failCommand') return reconfigure(this.#failCommand, mode, mode.kind === 'off' ? undefined : parseData(body['data']));
+    if (name === 'onPrimaryTransactionalWrite') {
+      const data = isPlainDocument(body['data']) ? body['data'] : {};
+      const code = data['failBeforeCommitExceptionCode'];
+      return reconfigure(this.#transactionalWrite, mode, {
+        closeConnection: data['closeConnection'] !== false,
+        failBeforeCommitExceptionCode: typeof code === 'number' ? code : undefined,
+      });
+    }
+    throw new CommandError('FailPointSetFailed', `Unknown fail point: ${String(name)} (this server has failCommand and onPrimaryTransactionalWrite)`);
   }
 
   /** The effect for this command, if the fail point fires on it (counting it against `times`/`skip`). */
   fire(commandName: string, appName: string | undefined): FailCommandEffect | undefined {
-    const configured = this.#configured;
-    if (configured === undefined || this.#mode.kind === 'off' || commandName === 'configureFailPoint') return undefined;
+    const configured = this.#failCommand.configured;
+    if (configured === undefined || commandName === 'configureFailPoint') return undefined;
     if (!configured.failCommands.has(commandName)) return undefined;
     if (configured.appName !== undefined && configured.appName !== appName) return undefined;
-    const mode = this.#mode;
-    if (mode.kind === 'skip' && mode.left > 0) {
-      mode.left -= 1;
-      return undefined;
-    }
-    if (mode.kind === 'times') {
-      mode.left -= 1;
-      if (mode.left <= 0) this.#mode = { kind: 'off' };
-    }
-    this.#timesEntered += 1;
-    return configured.effect;
+    return enter(this.#failCommand) ? configured.effect : undefined;
+  }
+
+  /** The onPrimaryTransactionalWrite effect for a retryable write, if it fires. */
+  fireTransactionalWrite(): TransactionalWriteEffect | undefined {
+    const configured = this.#transactionalWrite.configured;
+    return configured !== undefined && enter(this.#transactionalWrite) ? configured : undefined;
   }
 
   clear(): void {
-    this.#mode = { kind: 'off' };
-    this.#configured = undefined;
-    this.#timesEntered = 0;
+    for (const point of [this.#failCommand, this.#transactionalWrite] as Array<FailPointState<unknown>>) {
+      point.mode = { kind: 'off' };
+      point.configured = undefined;
+      point.timesEntered = 0;
+    }
   }
+}
+
+function reconfigure<T>(point: FailPointState<T>, mode: Mode, configured: T | undefined): Document {
+  const count = point.timesEntered;
+  point.mode = mode;
+  point.configured = mode.kind === 'off' ? undefined : configured;
+  point.timesEntered = 0;
+  return { count, ok: 1 };
+}
+
+/** Whether an active fail point fires now, counting `skip` and `times` down. */
+function enter(point: FailPointState<unknown>): boolean {
+  const mode = point.mode;
+  if (mode.kind === 'off') return false;
+  if (mode.kind === 'skip' && mode.left > 0) {
+    mode.left -= 1;
+    return false;
+  }
+  if (mode.kind === 'times') {
+    mode.left -= 1;
+    if (mode.left <= 0) {
+      point.mode = { kind: 'off' };
+      point.configured = undefined;
+    }
+  }
+  point.timesEntered += 1;
+  return true;
+}
+
+/** Codes MongoDB labels TransientTransactionError inside a transaction (commit included). */
+const TRANSIENT_CODES = new Set([112, 24, 251, 267, 246]);
+
+/** MongoDB's names (src/mongo/base/error_codes.yml) of the codes tests inject, for the reply's codeName. */
+const CODE_NAMES: ReadonlyMap<number, string> = new Map([
+  [1, 'InternalError'], [2, 'BadValue'], [6, 'HostUnreachable'], [7, 'HostNotFound'], [11, 'UserNotFound'], [13, 'Unauthorized'],
+  [20, 'IllegalOperation'], [24, 'LockTimeout'], [50, 'MaxTimeMSExpired'], [59, 'CommandNotFound'], [64, 'WriteConcernFailed'],
+  [79, 'UnknownReplWriteConcern'], [89, 'NetworkTimeout'], [91, 'ShutdownInProgress'], [100, 'UnsatisfiableWriteConcern'],
+  [112, 'WriteConflict'], [134, 'ReadConcernMajorityNotAvailableYet'], [189, 'PrimarySteppedDown'], [246, 'SnapshotUnavailable'],
+  [251, 'NoSuchTransaction'], [262, 'ExceededTimeLimit'], [267, 'PreparedTransactionInProgress'], [9001, 'SocketException'],
+  [10107, 'NotWritablePrimary'], [11000, 'DuplicateKey'], [11600, 'InterruptedAtShutdown'], [11601, 'Interrupted'],
+  [11602, 'InterruptedDueToReplStateChange'], [13435, 'NotPrimaryNoSecondaryOk'], [13436, 'NotPrimaryOrSecondary'],
+]);
+
+export function codeNameOf(code: number): string | undefined {
+  return CODE_NAMES.get(code);
 }
 
 /** The labels a failed command gets: the fail point's `errorLabels`, or what mongod adds for `code`. */
 export function labelsFor(code: number, body: Document, commandName: string, given: string[] | undefined): string[] {
   if (given !== undefined) return given;
-  if (!RETRYABLE_CODES.has(code)) return [];
+  const endsTransaction = commandName === 'commitTransaction' || commandName === 'abortTransaction';
   const inTransaction = body['autocommit'] === false;
-  if (commandName === 'commitTransaction' || commandName === 'abortTransaction') return ['RetryableWriteError'];
+  if (inTransaction && TRANSIENT_CODES.has(code) && commandName !== 'abortTransaction') return ['TransientTransactionError'];
+  if (!RETRYABLE_CODES.has(code)) return [];
+  if (endsTransaction) return ['RetryableWriteError'];
   if (inTransaction) return ['TransientTransactionError'];
   if (body['txnNumber'] !== undefined && RETRYABLE_WRITE_COMMANDS.has(commandName)) return ['RetryableWriteError'];
+  return [];
+}
+
+/** The labels of a reply with a writeConcernError: RetryableWriteError for a retryable code on a retryable write or commit/abort only. */
+export function writeConcernLabelsFor(code: number, body: Document, commandName: string, given: string[] | undefined): string[] {
+  if (given !== undefined) return given;
+  if (!RETRYABLE_CODES.has(code)) return [];
+  if (commandName === 'commitTransaction' || commandName === 'abortTransaction') return ['RetryableWriteError'];
+  if (body['autocommit'] === undefined && body['txnNumber'] !== undefined && RETRYABLE_WRITE_COMMANDS.has(commandName)) return ['RetryableWriteError'];
   return [];
 }
 

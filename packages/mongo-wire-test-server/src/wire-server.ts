@@ -41,7 +41,8 @@
  * Concurrency: each command runs to completion synchronously, so every
  * command is atomic with respect to every other one (findAndModify-based
  * compare-and-set behaves as on a real server). A write outside a transaction
- * that would touch a document a transaction holds waits until it ends.
+ * that would touch a document a transaction holds waits until it ends (or
+ * until its maxTimeMS runs out: MaxTimeMSExpired, 50).
  *
  * Simplifications: unique indexes do not expand arrays (multikey); cursors
  * have no idle timeout (they end when exhausted, killed, or on reset()); the
@@ -57,7 +58,8 @@ import { MemoryStore } from './memory-store.js';
 import { ServerState } from './server-state.js';
 import { SessionRegistry } from './sessions.js';
 import { TransactionRegistry } from './transactions.js';
-import { FailPoints, labelsFor } from './fail-points.js';
+import { FailPoints, codeNameOf, labelsFor, writeConcernLabelsFor } from './fail-points.js';
+import { RETRYABLE_WRITE_COMMANDS } from './sessions.js';
 import { isPlainDocument } from './document-update.js';
 import {
   MessageFramer,
@@ -383,24 +385,36 @@ class MongoWireServer implements WireServer {
       );
     };
     let logged = false;
+    let timedOut = false;
+    let maxTimeTimer: NodeJS.Timeout | undefined;
     const respond = (writeConcernError?: Document, labels?: string[]): void => {
       const reply = this.#execute(context, db, body, false, logged);
       logged = true;
-      // A write waiting on a document a transaction holds runs again once a transaction ends.
+      // A write waiting on a document a transaction holds runs again once a transaction ends,
+      // or fails with MaxTimeMSExpired (50) when its maxTimeMS runs out first, as on mongod.
       if (isBlocked(reply)) {
+        const maxTimeMS = body['maxTimeMS'];
+        if (maxTimeTimer === undefined && typeof maxTimeMS === 'number' && maxTimeMS > 0) {
+          maxTimeTimer = setTimeout(() => {
+            timedOut = true;
+            const expired = new CommandError('MaxTimeMSExpired', 'operation exceeded time limit').toReply();
+            send(this.#state.replicaSet ? { ...expired, ...this.#state.clusterTimeFields(this.#state.clusterTime()) } : expired);
+          }, maxTimeMS);
+        }
         void reply.blocked.then(() => {
-          if (!socket.destroyed) respond(writeConcernError, labels);
+          if (!socket.destroyed && !timedOut) respond(writeConcernError, labels);
         });
         return;
       }
+      clearTimeout(maxTimeTimer);
       if (writeConcernError === undefined || reply['ok'] !== 1) return send(reply);
-      const errorLabels = labelsFor(typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0, body, name, labels);
+      const errorLabels = writeConcernLabelsFor(typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0, body, name, labels);
       send({ ...reply, writeConcernError, ...(errorLabels.length > 0 ? { errorLabels } : {}) });
     };
     // The failCommand fail point (fail-points.ts), checked when the command would run.
     const start = (): void => {
       const effect = this.#failPoints.fire(name, this.#appNames.get(context));
-      if (effect === undefined) return respond();
+      if (effect === undefined) return this.#transactionalWrite(socket, context, db, body, name, respond, send);
       this.#log(name);
       logged = true;
       const act = (): void => {
@@ -411,6 +425,8 @@ class MongoWireServer implements WireServer {
         if (effect.errorCode === undefined) return respond(effect.writeConcernError, effect.errorLabels);
         const errorLabels = labelsFor(effect.errorCode, body, name, effect.errorLabels);
         const failed: Document = { ok: 0, errmsg: "Failing command via 'failCommand' failpoint", code: effect.errorCode };
+        const codeName = codeNameOf(effect.errorCode);
+        if (codeName !== undefined) failed['codeName'] = codeName;
         if (errorLabels.length > 0) failed['errorLabels'] = errorLabels;
         send(this.#state.replicaSet ? { ...failed, ...this.#state.clusterTimeFields(this.#state.clusterTime()) } : failed);
       };
@@ -423,6 +439,31 @@ class MongoWireServer implements WireServer {
     // As on a real server, a command that arrived runs even if its connection has closed meanwhile.
     hold.run = start;
     hold.arrived();
+  }
+
+  /** onPrimaryTransactionalWrite: a retryable write whose connection closes after (or, with a code, instead of) applying it. */
+  #transactionalWrite(
+    socket: net.Socket,
+    context: CommandContext,
+    db: string,
+    body: Document,
+    name: string,
+    respond: () => void,
+    send: (reply: Document) => void,
+  ): void {
+    const retryable = body['txnNumber'] !== undefined && body['autocommit'] === undefined && RETRYABLE_WRITE_COMMANDS.has(name);
+    const effect = retryable && this.#state.replicaSet ? this.#failPoints.fireTransactionalWrite() : undefined;
+    if (effect === undefined) return respond();
+    if (effect.failBeforeCommitExceptionCode === undefined) {
+      // Applied (and recorded for the retry), then the reply is lost with the connection.
+      const reply = this.#execute(context, db, body, false);
+      if (effect.closeConnection || isBlocked(reply)) socket.destroy();
+      else send(reply);
+      return;
+    }
+    this.#log(name);
+    if (effect.closeConnection) socket.destroy();
+    else send({ ok: 0, errmsg: 'onPrimaryTransactionalWrite fail point', code: effect.failBeforeCommitExceptionCode });
   }
 
   #log(name: string): void {

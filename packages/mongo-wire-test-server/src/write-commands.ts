@@ -55,6 +55,7 @@ export const update: CommandHandler = (context, db, body) => {
       sort: optionalDocument(statement, 'sort'),
       limit: multi ? undefined : 1,
       collation: optionalDocument(statement, 'collation'),
+      variables: optionalDocument(body, 'let'),
     });
     for (const current of matches) {
       n += 1;
@@ -87,6 +88,7 @@ export const deleteCommand: CommandHandler = (context, db, body) => {
       filter: query,
       limit: limit === 1 ? 1 : undefined,
       collation: optionalDocument(statement, 'collation'),
+      variables: optionalDocument(body, 'let'),
     });
     for (const document of matches) collection.remove(document);
     n += matches.length;
@@ -112,6 +114,7 @@ export const findAndModify: CommandHandler = (context, db, body) => {
     sort: optionalDocument(body, 'sort'),
     limit: 1,
     collation: optionalDocument(body, 'collation'),
+    variables: optionalDocument(body, 'let'),
   });
 
   if (remove) {

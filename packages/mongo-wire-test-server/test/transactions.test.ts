@@ -163,6 +163,20 @@ describe('mongo wire test server: transactions and retryable writes (replica set
     expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 101 }, { _id: 2, n: 1 }]);
   });
 
+  it('fails a waiting write with MaxTimeMSExpired (50) when its maxTimeMS runs out before the transaction ends, applying nothing', async () => {
+    const session = client.startSession();
+    try {
+      session.startTransaction();
+      await counters.updateOne({ _id: 1 }, { $set: { n: 1 } }, { session });
+      const expired = await rejectionOf(counters.updateOne({ _id: 1 }, { $inc: { n: 100 } }, { maxTimeMS: 50 }));
+      expect(expired).to.include({ code: 50, codeName: 'MaxTimeMSExpired' });
+      await session.commitTransaction();
+    } finally {
+      await session.endSession();
+    }
+    expect(await counters.findOne({ _id: 1 })).to.deep.equal({ _id: 1, n: 1 });
+  });
+
   it('answers a retried commitTransaction with the same outcome, and NoSuchTransaction (251) after an abort', async () => {
     const session = client.startSession();
     try {

@@ -342,6 +342,41 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     expect(ping['operationTime']).to.be.instanceOf(Timestamp);
   });
 
+  it('advertises advertisedHost: a client reaching the server only through a proxy keeps working after discovery', async () => {
+    // A TCP proxy whose address is the member's configured host; the server's own port is not what clients dial.
+    let target = 0;
+    const proxy = net.createServer((inbound) => {
+      const outbound = net.connect(target, '127.0.0.1');
+      inbound.pipe(outbound).pipe(inbound);
+      inbound.on('error', () => outbound.destroy());
+      outbound.on('error', () => inbound.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyHost = `127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
+    const behind = await startWireServer({ advertisedHost: proxyHost });
+    target = behind.port;
+    const viaProxy = new MongoClient(`mongodb://${proxyHost}/`, { serverSelectionTimeoutMS: 2000 });
+    const seen = new Set<string>();
+    viaProxy.on('serverOpening', (event) => seen.add(event.address));
+    try {
+      expect(behind.advertisedHost).to.equal(proxyHost);
+      const hello = await viaProxy.db('admin').command({ hello: 1 });
+      expect(hello).to.include({ me: proxyHost, primary: proxyHost });
+      await viaProxy.db('t').collection('c').insertOne({ through: 'proxy' });
+      expect([...seen]).to.deep.equal([proxyHost]);
+      await behind.restart();
+      expect(behind.advertisedHost).to.equal(proxyHost);
+      expect((await viaProxy.db('admin').command({ hello: 1 }).catch(() => viaProxy.db('admin').command({ hello: 1 })))['me']).to.equal(proxyHost);
+      expect(await viaProxy.db('t').collection('c').countDocuments()).to.equal(1);
+    } finally {
+      await viaProxy.close();
+      await behind.stop();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    const refused = await startWireServer({ advertisedHost: 'no-port' }).then(() => undefined, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(RangeError);
+  });
+
   it('is discovered as a replica set with a primary, and with directConnection=true as a single primary', async () => {
     for (const [url, type] of [[server.url, 'ReplicaSetWithPrimary'], [`${server.url}?directConnection=true`, 'Single']] as const) {
       const own = new MongoClient(url, { serverSelectionTimeoutMS: 2000 });
@@ -383,6 +418,7 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
       await own.restart();
       expect(own.url).to.include(`:${own.port}/`);
+      expect(own.advertisedHost).to.equal(`127.0.0.1:${own.port}`);
       // The server is Unknown to the client until its monitor re-checks it (at most every 500 ms),
       // so the first attempt may still time out: each retry waits on the driver's own timeout.
       let found: Document | null = null;
