@@ -4,10 +4,13 @@
  * and the indexes exist.
  */
 import type { ClientSession, Db, MongoClient } from 'mongodb';
-import type { PortToken } from '@debtkit/core';
+import type { Id, PortToken } from '@debtkit/core';
 import { ensureIndexes, migrateDocuments } from './mongo-collections.js';
 import { StandaloneServerError, StoreClosedError } from './mongo-errors.js';
 import { MongoIdAllocator } from './mongo-id-allocator.js';
+
+/** Told whether the transaction committed (`false`: aborted, or its commit failed). */
+export type SettleHook = (committed: boolean) => Promise<void>;
 
 export interface MongoContext {
   readonly client: MongoClient;
@@ -18,8 +21,14 @@ export interface MongoContext {
    * Id counters never do (DESIGN 4.6: ids are taken outside the transaction).
    */
   readonly session?: ClientSession;
-  /** Run `hook` once the transaction settles (committed or aborted); outside a transaction, at once. */
-  readonly afterSettle: (hook: () => Promise<void>) => Promise<void>;
+  /** Run `hook` once the transaction settles, told whether it committed; outside a transaction, at once (`true`). */
+  readonly afterSettle: (hook: SettleHook) => Promise<void>;
+  /**
+   * Per collection of a visible sequence, this process's appends whose documents
+   * are stored: the next append of that collection drops them from the counter's
+   * `appending` list (mongo-visible-sequence.ts). Shared by every transaction's context.
+   */
+  readonly settledAppends: Map<string, Id[]>;
   /** Server-side limit of every query and write (`maxTimeMS`). */
   readonly maxTimeMS: number;
   readonly ids: MongoIdAllocator;
@@ -89,7 +98,8 @@ export const mongoContext = (
   return {
     client,
     db,
-    afterSettle: (hook) => hook(),
+    afterSettle: (hook) => hook(true),
+    settledAppends: new Map(),
     maxTimeMS,
     ids: new MongoIdAllocator(db, maxTimeMS),
     ready: () => (closed ? Promise.reject(new StoreClosedError()) : prepare()),
@@ -110,7 +120,7 @@ export const mongoContext = (
 };
 
 /** The context of one transaction on `session`: `afterSettle` hooks wait in `settled` until it commits or aborts. */
-export const transactionContext = (ctx: MongoContext, session: ClientSession, settled: Array<() => Promise<void>>): MongoContext => ({
+export const transactionContext = (ctx: MongoContext, session: ClientSession, settled: SettleHook[]): MongoContext => ({
   ...ctx,
   session,
   afterSettle: async (hook) => {

@@ -102,6 +102,35 @@ export class MongoRecordCollection<A> {
     return { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit };
   }
 
+  /** A record's id (the `_id` of its document). */
+  idOf(record: A): number {
+    return this.codec.encode(record)['_id'] as number;
+  }
+
+  /**
+   * `findPage`, and which of `ids` have a document (whatever their other fields),
+   * in ONE `aggregate` (a `$facet` per answer) so both answers come from one snapshot.
+   */
+  async findPageAndIds(filter: Filter<StoredDocument>, page: PageRequest, ids: ReadonlyArray<number>): Promise<{ page: Page<A>; stored: Set<number> }> {
+    if (ids.length === 0) return { page: await this.findPage(filter, page), stored: new Set() };
+    const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
+    const listed = { _id: { $in: [...ids] } };
+    const [result] = await this.collection
+      .aggregate<{ page: StoredDocument[]; stored: Array<{ _id: number }> }>(
+        [
+          { $match: { $or: [scoped, listed] } },
+          { $facet: { page: [{ $match: scoped }, { $sort: { _id: 1 } }, { $limit: page.limit + 1 }], stored: [{ $match: listed }, { $project: { _id: 1 } }] } },
+        ],
+        this.options(),
+      )
+      .toArray();
+    const documents = result?.page ?? [];
+    return {
+      page: { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit },
+      stored: new Set((result?.stored ?? []).map((d) => d._id)),
+    };
+  }
+
   /**
    * An owned read (core's ports/owned-read.ts) in one round trip: one
    * `aggregate` on `users` that matches the user with `owner` (the filter

@@ -34,7 +34,7 @@ import {
   type TransactionRunnerOptions,
   type UnitOfWork,
 } from '@debtkit/core';
-import { transactionContext, type MongoContext } from './mongo-context.js';
+import { transactionContext, type MongoContext, type SettleHook } from './mongo-context.js';
 import { toDomainError } from './mongo-errors.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
 
@@ -63,7 +63,7 @@ const commitFailure = (error: unknown): DomainError => {
 
 class MongoTransaction implements StoreTransaction<TransactionPorts> {
   readonly ports: TransactionPorts;
-  private readonly settled: Array<() => Promise<void>> = [];
+  private readonly settled: SettleHook[] = [];
 
   constructor(
     ctx: MongoContext,
@@ -73,10 +73,12 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
   }
 
   async commit(): Promise<E.Either<DomainError, void>> {
+    let committed = false;
     try {
       for (let attempt = 1; ; attempt++) {
         try {
           await this.session.commitTransaction();
+          committed = true;
           return E.right(undefined);
         } catch (error) {
           // Unknown outcome (the commit may have landed): committing again is safe and
@@ -86,7 +88,7 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
         }
       }
     } finally {
-      await this.settle();
+      await this.settle(committed);
     }
   }
 
@@ -96,13 +98,13 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
     } catch {
       // Best effort: the server aborts a transaction nobody finishes (transactionLifetimeLimitSeconds).
     } finally {
-      await this.settle();
+      await this.settle(false);
     }
   }
 
-  private async settle(): Promise<void> {
+  private async settle(committed: boolean): Promise<void> {
     await this.session.endSession().catch(() => undefined);
-    for (const hook of this.settled.splice(0)) await hook().catch(() => undefined);
+    for (const hook of this.settled.splice(0)) await hook(committed).catch(() => undefined);
   }
 }
 

@@ -89,17 +89,8 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
   }
 
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
-    return this.deliveries.task(async () =>
-      this.deliveries.findPage(
-        {
-          client_id: clientId,
-          endpoint_id: endpointId,
-          expires_at: { $gt: now.toISOString() },
-          // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
-          $and: [{ _id: { $lte: await this.sequence.horizon(now) } }],
-        },
-        page,
-      ),
+    return this.deliveries.task(() =>
+      this.sequence.page(this.deliveries, { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page, now),
     );
   }
 

@@ -236,6 +236,19 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
   });
 
+  it('an event appended in a transaction that aborts: its id holds nothing back (its entry leaves at once); one that commits costs no command after the commit', async () => {
+    const client = await expectRight(store.clients.create(aClient()));
+    const event = { client_id: client.id, type: 'account.created' as const, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId(1), object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never };
+    const aborted = await uow.run((tx) => pipe(tx.events.append(event), TE.chain(() => TE.left(conflict('no')))))();
+    expect(E.isLeft(aborted)).to.equal(true);
+    const later = await expectRight(store.events.append(event));
+    expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, new Date(CREATED_AT)))).items.map((e) => e.id)).to.deep.equal([later.id]);
+    server.commands.length = 0;
+    await expectRight(uow.run((tx) => tx.events.append(event)));
+    const sent = server.commands.filter((name) => !['hello', 'ismaster', 'isMaster', 'endSessions'].includes(name));
+    expect(sent, 'take the id, insert, commit').to.deep.equal(['findAndModify', 'insert', 'commitTransaction']);
+  });
+
   it('an event appended in a transaction: not listed before the commit, nor any later id; listed after', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const event = (n: number) => ({
