@@ -3,9 +3,8 @@
  * store through the real driver (the wire-protocol test server, or MONGODB_URL).
  */
 import { expect } from 'chai';
-import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type Clock, type StorePorts } from '@debtkit/core';
-import { interleavingStore } from '@debtkit/core/testing';
+import { type Clock, type StorePorts } from '@debtkit/core';
+import { faultInjectingStore, interleavingStore } from '@debtkit/core/testing';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { useMongoStores } from './support/mongo-stores.js';
 import { bodyHash } from '../src/http/pipeline/idempotency-key.js';
@@ -102,9 +101,10 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
     });
 
     it('a 503 is not kept: the retry with the same key runs again', async () => {
-      const hiccup = failingOnce(store);
-      const h2 = await resourceHarness({ ...store, users: hiccup.users }, clock);
-      hiccup.arm();
+      const hiccup = faultInjectingStore(store);
+      const h2 = await resourceHarness(hiccup, clock);
+      // The first store call of the request's transaction (the user's insert) fails once.
+      hiccup.failNthCall(1);
       const first = await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'retry-me').send(USER).expect(503);
       expect(first.body.error.code).to.equal('service_unavailable');
       const retry = await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'retry-me').send(USER).expect(201);
@@ -130,21 +130,20 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'crashed').send(USER).expect(201);
     });
 
-    it('when keeping the response fails, the response still goes out; a retry gets 409 until the claim times out', async () => {
-      const keys = store.idempotency;
-      const forgetful = {
-        ...store,
-        idempotency: {
-          claim: (r: Parameters<typeof keys.claim>[0]) => keys.claim(r),
-          complete: () => TE.left(unavailable('down just now')),
-          release: (c: Parameters<typeof keys.release>[0], k: string, id: string) => keys.release(c, k, id),
-        },
-      };
-      const h2 = await resourceHarness(forgetful, clock);
+    it('when keeping the response fails, nothing is committed (503, key free); the retry with the key runs once', async () => {
+      const faulty = faultInjectingStore(store);
+      const h2 = await resourceHarness(faulty, clock);
+      faulty.reset();
+      await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'probe').send(USER).expect(201);
+      // The last store call of the request's transaction keeps its response (DESIGN 4.2: the key commits with the change).
+      const keeping = faulty.callsSinceArmed;
       const before = await userCount(h2);
-      await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(201);
-      const retry = await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(409);
-      expect(retry.body.error.code).to.equal('idempotency_key_in_use');
+      faulty.failNthCall(keeping);
+      await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(503);
+      expect(await userCount(h2), 'nothing committed').to.equal(before);
+      faulty.reset();
+      const retry = await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'unkept').send(USER).expect(201);
+      expect(retry.headers['idempotent-replayed']).to.equal(undefined);
       expect(await userCount(h2)).to.equal(before + 1);
     });
 
@@ -168,20 +167,6 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
     });
   });
 }
-
-/** The store's users, whose next `create` after `arm()` answers `unavailable` (the store hiccups once). */
-const failingOnce = (store: StorePorts): { users: StorePorts['users']; arm(): void } => {
-  let armed = false;
-  const users = store.users;
-  return { arm: () => void (armed = true), users: {
-    create: (u) => (armed ? ((armed = false), TE.left(unavailable('down for a moment'))) : users.create(u)),
-    get: (c, u) => users.get(c, u),
-    list: (c, p) => users.list(c, p),
-    update: (c, u, p) => users.update(c, u, p),
-    beginDelete: (c, u) => users.beginDelete(c, u),
-    delete: (c, u) => users.delete(c, u),
-  } };
-};
 
 idempotencySuite('memory store', async () => createMemoryStore());
 

@@ -78,26 +78,25 @@ const ownedReadSuite = (name: string, makeStore: () => Promise<StorePorts>): voi
       expect((await h.request.get(`${user}/payment_plans`).set(h.auth).expect(200)).body).to.deep.equal({ payment_plans: [], has_more: false });
     });
 
-    it('a plan whose delete has begun: 404 "Payment plan not found", and not listed', async () => {
+    it('a plan whose record is gone (its payments left in the store): 404 "Payment plan not found", and not listed', async () => {
       const user = `/api/users/${h.demo.user.id}`;
       const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'snowball', monthly_payment: 400_000 }).expect(201);
-      const marked = await h.store.paymentPlans.beginDelete(h.demo.user.id, plan.body.id)();
-      expect(marked._tag === 'Right' && O.isSome(marked.right), 'marked').to.equal(true);
+      const removed = await h.store.paymentPlans.delete(h.demo.user.id, plan.body.id)();
+      expect(removed._tag === 'Right' && removed.right, 'removed').to.equal(true);
       await expectNotFound(`${user}/payment_plans/${plan.body.id}`, 'Payment plan not found');
+      await expectNotFound(`${user}/payment_plans/${plan.body.id}/payments`, 'Payment plan not found');
       expect((await h.request.get(`${user}/payment_plans`).set(h.auth).expect(200)).body).to.deep.equal({ payment_plans: [], has_more: false });
     });
 
-    it('a user whose delete has begun (first step done, nothing removed yet): 404 "User not found", not its records', async () => {
-      const marked = await h.store.users.beginDelete(h.demo.user.client_id, h.demo.user.id)();
-      expect(marked._tag === 'Right' && O.isSome(marked.right), 'marked').to.equal(true);
+    it('a user whose record is gone (its records left in the store): 404 "User not found", not its records', async () => {
+      const removed = await h.store.users.delete(h.demo.user.client_id, h.demo.user.id)();
+      expect(removed._tag === 'Right' && removed.right, 'removed').to.equal(true);
       const first = h.demo.accounts[0];
       if (first === undefined) throw new Error('the demo seed links no account');
       for (const path of ['credit_scores', 'credit_scores/history', `accounts/${first.id}`, 'accounts']) {
         await expectNotFound(`/api/users/${h.demo.user.id}/${path}`, 'User not found');
       }
-      // Repeating the DELETE finishes it (DESIGN 4.5).
-      await h.request.delete(`/api/users/${h.demo.user.id}`).set(h.auth).expect(204);
-      await expectNotFound(`/api/users/${h.demo.user.id}/accounts/${first.id}`, 'User not found');
+      await expectNotFound(`/api/users/${h.demo.user.id}`, 'User not found');
     });
   });
 };

@@ -10,11 +10,12 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { Container } from 'inversify';
 import { STORE_PORTS, STORE_PORT_KEYS, type AccountRepository, type StorePortClasses, type UserRepository } from '@debtkit/core';
-import { MEMORY_STORE_CLASSES, MemoryAccountRepository, MemoryUserRepository, memoryStoreModule } from '@debtkit/adapter-memory';
+import { MEMORY_SESSION, MEMORY_STORE_CLASSES, MemoryAccountRepository, MemoryDatabase, MemoryUserRepository, memoryStoreModule } from '@debtkit/adapter-memory';
 
 describe('port table types', () => {
   it('binds a class to the token of the port it implements', () => {
     const container = new Container();
+    container.bind(MEMORY_SESSION).toConstantValue(new MemoryDatabase().autocommit);
     container.bind(STORE_PORTS.users).to(MemoryUserRepository);
     const users: UserRepository = container.get(STORE_PORTS.users);
     expect(users).to.be.instanceOf(MemoryUserRepository);
@@ -25,7 +26,7 @@ describe('port table types', () => {
     // @ts-expect-error a user repository is not an account repository
     container.bind(STORE_PORTS.accounts).to(MemoryUserRepository);
     // @ts-expect-error nor a constant of the wrong port
-    container.bind(STORE_PORTS.users).toConstantValue(new MemoryAccountRepository(new MemoryUserRepository()));
+    container.bind(STORE_PORTS.users).toConstantValue(new MemoryAccountRepository(new MemoryDatabase().autocommit));
     expect(container.isBound(STORE_PORTS.accounts)).to.equal(true);
   });
 

@@ -3,6 +3,8 @@
  * credit bureau. One export line per module; add new modules below.
  */
 export * from './memory-store.js';
+export * from './memory-database.js';
+export { MEMORY_SESSION } from './memory-collection.js';
 export * from './memory-client-repository.js';
 export * from './memory-token-repository.js';
 export * from './memory-user-repository.js';

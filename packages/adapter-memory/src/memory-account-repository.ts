@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { STORE_PORTS, conflict, initialAccountVersion } from '@debtkit/core';
+import { conflict, initialAccountVersion } from '@debtkit/core';
 import type {
   AccountFilter,
   AccountPayment,
@@ -24,7 +24,9 @@ import type {
   UserId,
   UserRepository,
 } from '@debtkit/core';
-import { IdSequence, applyPatch, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
+import { MEMORY_SESSION, applyPatch, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
+import { MemoryUserRepository } from './memory-user-repository.js';
 
 /**
  * A stored account: copied once from what the caller handed in (every field is
@@ -50,35 +52,32 @@ const filterOf = (filter: AccountFilter): ((a: AccountRecord) => boolean) | unde
 
 @injectable()
 export class MemoryAccountRepository implements AccountRepository {
-  /** user → (account id → account), each inner map in ascending id order. */
-  private readonly byUser = new Map<UserId, Map<AccountId, AccountRecord>>();
-  private readonly ids = new IdSequence();
+  /** user → account id → account. */
+  private readonly accounts;
+  private readonly ids;
+  /** Whose owner check the owned reads apply: the users of the same session. */
+  private readonly users: UserRepository;
 
-  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.accounts = s.db.table<UserId, AccountId, AccountRecord>('accounts');
+    this.ids = s.db.ids('accounts');
+    this.users = new MemoryUserRepository(s);
+  }
 
   create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const record = storedAccount({ ...account, id: this.ids.next(), version: initialAccountVersion });
-      let accounts = this.byUser.get(record.user_id);
-      if (accounts === undefined) {
-        accounts = new Map();
-        this.byUser.set(record.user_id, accounts);
-      }
-      accounts.set(record.id, record);
-      return record;
+      const done = this.accounts.set(this.s, record.user_id, record.id, record);
+      return E.isLeft(done) ? done : E.right(record);
     });
   }
 
   get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
-    return lazyRight(() => {
-      const found = this.byUser.get(userId)?.get(accountId);
-      return found === undefined ? O.none : O.some(found);
-    });
+    return lazyRight(() => O.fromNullable(this.accounts.get(this.s, userId, accountId)));
   }
 
   list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
-    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, asStored, filterOf(filter)));
+    return lazyRight(() => pageOf(this.accounts.values(this.s, userId), page, asStored, filterOf(filter)));
   }
 
   getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
@@ -90,31 +89,26 @@ export class MemoryAccountRepository implements AccountRepository {
   }
 
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {
-    return lazyRight(() => {
-      const accounts = this.byUser.get(userId);
-      return accounts === undefined ? [] : Array.from(accounts.values());
-    });
+    return lazyRight(() => [...this.accounts.values(this.s, userId)]);
   }
 
   /** Read, compare and write in one synchronous step: nothing else can run in between. */
   update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
     return lazyEither(() => {
-      const accounts = this.byUser.get(userId);
-      const found = accounts?.get(accountId);
-      if (accounts === undefined || found === undefined) return E.right(O.none);
+      const found = this.accounts.get(this.s, userId, accountId);
+      if (found === undefined) return E.right(O.none);
       if (found.version !== expectedVersion) return E.left(conflict('The account changed concurrently; read it again and retry'));
       // Copy after patching: the patch's history array must not become the stored one.
       const next = storedAccount({ ...applyPatch(found, patch, FROZEN), version: found.version + 1 });
-      accounts.set(accountId, next); // same key: keeps its place in the ascending order
-      return E.right(O.some(next));
+      const done = this.accounts.set(this.s, userId, accountId, next);
+      return E.isLeft(done) ? done : E.right(O.some(next));
     });
   }
 
   applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
-    return lazyRight(() => {
-      const accounts = this.byUser.get(userId);
-      const found = accounts?.get(accountId);
-      if (accounts === undefined || found === undefined) return O.none;
+    return lazyEither(() => {
+      const found = this.accounts.get(this.s, userId, accountId);
+      if (found === undefined) return E.right(O.none);
       const next: AccountRecord = Object.freeze({
         ...found,
         balance: Math.max(0, found.balance - payment.amount) as Cents,
@@ -123,16 +117,12 @@ export class MemoryAccountRepository implements AccountRepository {
         last_updated_at: payment.updatedOn,
         version: found.version + 1,
       });
-      accounts.set(accountId, next);
-      return O.some(next);
+      const done = this.accounts.set(this.s, userId, accountId, next);
+      return E.isLeft(done) ? done : E.right(O.some(next));
     });
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
-      const count = this.byUser.get(userId)?.size ?? 0;
-      this.byUser.delete(userId);
-      return count;
-    });
+    return lazyEither(() => this.accounts.deleteAll(this.s, userId));
   }
 }

@@ -3,13 +3,14 @@
  * the new record in one synchronous step: no other task can run in between, so
  * the compare-and-set is atomic.
  */
-import { injectable } from 'inversify';
+import { inject, injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { conflict } from '@debtkit/core';
 import type { BureauFlowRecord, BureauFlowRepository, BureauFlowState, DomainError, Timestamp, UserId } from '@debtkit/core';
-import { lazyEither, lazyRight } from './memory-collection.js';
+import { MEMORY_SESSION, lazyEither, lazyRight } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
 
 /** States are flat tagged objects. */
 const copyFlow = (f: BureauFlowRecord): BureauFlowRecord => ({
@@ -21,28 +22,33 @@ const copyFlow = (f: BureauFlowRecord): BureauFlowRecord => ({
 
 @injectable()
 export class MemoryBureauFlowRepository implements BureauFlowRepository {
-  private readonly byUser = new Map<UserId, BureauFlowRecord>();
+  /** user → the user's flow (one per user: the key is the user too). */
+  private readonly flows;
+
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.flows = s.db.table<UserId, UserId, BureauFlowRecord>('bureauFlows');
+  }
 
   get(userId: UserId): TE.TaskEither<DomainError, O.Option<BureauFlowRecord>> {
     return lazyRight(() => {
-      const found = this.byUser.get(userId);
+      const found = this.flows.get(this.s, userId, userId);
       return found === undefined ? O.none : O.some(copyFlow(found));
     });
   }
 
   save(userId: UserId, expectedVersion: number, state: BureauFlowState, updatedAt: Timestamp): TE.TaskEither<DomainError, BureauFlowRecord> {
     return lazyEither(() => {
-      const storedVersion = this.byUser.get(userId)?.version ?? 0;
+      const storedVersion = this.flows.get(this.s, userId, userId)?.version ?? 0;
       if (storedVersion !== expectedVersion) {
         return E.left(conflict('The bureau authentication changed concurrently; retry from its current state'));
       }
       const record = copyFlow({ user_id: userId, version: expectedVersion + 1, state, updated_at: updatedAt });
-      this.byUser.set(userId, record);
-      return E.right(copyFlow(record));
+      const done = this.flows.set(this.s, userId, userId, record);
+      return E.isLeft(done) ? done : E.right(copyFlow(record));
     });
   }
 
   deleteForUser(userId: UserId): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => this.byUser.delete(userId));
+    return lazyEither(() => this.flows.delete(this.s, userId, userId));
   }
 }

@@ -1,22 +1,31 @@
 /**
  * `ClientRepository` in memory.
  */
-import { injectable } from 'inversify';
+import * as E from 'fp-ts/lib/Either.js';
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Client, ClientId, ClientRepository, DomainError, NewClient, Page, PageRequest } from '@debtkit/core';
-import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
+import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
 
 const copyClient = (c: Client): Client => ({ ...c });
 
+/** Clients are one partition (there are few); ids ascend. */
+const ALL = 0;
+
 @injectable()
 export class MemoryClientRepository implements ClientRepository {
-  /** Insertion order is ascending id order (ids come from one ascending sequence). */
-  private readonly byId = new Map<ClientId, Client>();
-  private readonly ids = new IdSequence();
+  private readonly clients;
+  private readonly ids;
+
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.clients = s.db.table<number, ClientId, Client>('clients');
+    this.ids = s.db.ids('clients');
+  }
 
   create(client: NewClient): TE.TaskEither<DomainError, Client> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const record: Client = {
         id: this.ids.next(),
         name: client.name,
@@ -24,23 +33,23 @@ export class MemoryClientRepository implements ClientRepository {
         api_version: client.api_version,
         created_at: client.created_at,
       };
-      this.byId.set(record.id, record);
-      return copyClient(record);
+      const done = this.clients.set(this.s, ALL, record.id, record);
+      return E.isLeft(done) ? done : E.right(copyClient(record));
     });
   }
 
   findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>> {
     return lazyRight(() => {
-      const found = this.byId.get(id);
+      const found = this.clients.get(this.s, ALL, id);
       return found === undefined ? O.none : O.some(copyClient(found));
     });
   }
 
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
-    return lazyRight(() => pageOf(this.byId.values(), page, copyClient));
+    return lazyRight(() => pageOf(this.clients.values(this.s, ALL), page, copyClient));
   }
 
   delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => this.byId.delete(id));
+    return lazyEither(() => this.clients.delete(this.s, ALL, id));
   }
 }

@@ -1,29 +1,21 @@
 /**
- * Building blocks every in-memory repository shares: id allocation, paging over
+ * Building blocks every in-memory repository shares: paging over
  * records kept in ascending id order, lazy TaskEithers, and reads through the
  * owning user.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, Id, OwnedRead, Page, PageRequest, UserId, UserRepository } from '@debtkit/core';
-
-/** Ascending ids for one collection, starting at 1 and never reused (DESIGN 4). */
-export class IdSequence {
-  private last = 0;
-
-  next(): Id {
-    this.last += 1;
-    // A counter from 1 upwards is a valid Id by construction; decoding it on every insert would be wasted work.
-    return this.last as Id;
-  }
-}
+import { portToken } from '@debtkit/core';
+import type { MemorySession } from './memory-database.js';
+import type { ClientId, DomainError, OwnedRead, Page, PageRequest, UserId, UserRepository } from '@debtkit/core';
 
 /**
  * Run `f` when the task runs, not when it is built: a TaskEither that is never
  * run must not touch the store, and a read sees the store as of its run.
  * There is no `await` between reading and writing inside `f`, so each call is
- * atomic on the single JavaScript thread (that is what makes compare-and-set work).
+ * atomic on the single JavaScript thread; a transaction (memory-database.ts)
+ * makes a sequence of calls atomic.
  */
 export const lazyRight =
   <A>(f: () => A): TE.TaskEither<DomainError, A> =>
@@ -69,8 +61,8 @@ export const applyPatch = <R extends object>(record: R, patch: NoInfer<Partial<R
 
 /**
  * An owned read (core's ports/owned-read.ts) over the user port: the user as
- * `UserRepository.get` sees it (so a user being deleted is `none`), then
- * `read`. In memory the two steps cost no I/O; they are kept as two port calls
+ * `UserRepository.get` sees it in the same session (a transaction's snapshot,
+ * or the latest commit), then `read`. In memory the two steps cost no I/O; they are kept as two port calls
  * so the answer follows whatever `UserRepository` the store was given.
  */
 export const readOwned = <A>(
@@ -86,3 +78,6 @@ export const readOwned = <A>(
       .then((user) =>
         E.isLeft(user) ? user : O.isNone(user.right) ? E.right(O.none) : read()().then((found) => (E.isLeft(found) ? found : E.right(O.some(found.right)))),
       );
+
+/** The session a memory repository runs in (the store's own, outside transactions; a transaction's, inside one). */
+export const MEMORY_SESSION = portToken<MemorySession>('memory.Session');

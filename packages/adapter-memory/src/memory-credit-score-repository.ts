@@ -3,12 +3,13 @@
  * score request: scores are kept per user in ascending id order, so the latest
  * is the last element.
  */
+import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { STORE_PORTS } from '@debtkit/core';
 import type {
   ClientId,
+  Id,
   CreditScoreRecord,
   CreditScoreRepository,
   DomainError,
@@ -18,7 +19,9 @@ import type {
   UserId,
   UserRepository,
 } from '@debtkit/core';
-import { IdSequence, lazyRight, readOwned } from './memory-collection.js';
+import { MEMORY_SESSION, lazyEither, lazyRight, readOwned } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
+import { MemoryUserRepository } from './memory-user-repository.js';
 
 const copyFactor = (f: FactorObject): FactorObject => Object.freeze({ amount: f.amount, factor: f.factor });
 const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f === null ? null : copyFactor(f));
@@ -41,41 +44,36 @@ const storedScore = (s: CreditScoreRecord): CreditScoreRecord =>
 
 @injectable()
 export class MemoryCreditScoreRepository implements CreditScoreRepository {
-  /** user → scores in ascending id order (ids come from one ascending sequence). */
-  private readonly byUser = new Map<UserId, CreditScoreRecord[]>();
-  private readonly ids = new IdSequence();
+  /** user → score id → score (ascending, so the latest is the last). */
+  private readonly scores;
+  private readonly ids;
+  /** Whose owner check the owned reads apply: the users of the same session. */
+  private readonly users: UserRepository;
 
-  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.scores = s.db.table<UserId, Id, CreditScoreRecord>('creditScores');
+    this.ids = s.db.ids('creditScores');
+    this.users = new MemoryUserRepository(s);
+  }
 
   add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const record = storedScore({ ...score, id: this.ids.next() });
-      const scores = this.byUser.get(record.user_id);
-      if (scores === undefined) this.byUser.set(record.user_id, [record]);
-      else scores.push(record);
-      return record;
+      const done = this.scores.set(this.s, record.user_id, record.id, record);
+      return E.isLeft(done) ? done : E.right(record);
     });
   }
 
   latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>> {
     return lazyRight(() => {
-      const scores = this.byUser.get(userId);
-      const last = scores?.[scores.length - 1];
-      return last === undefined ? O.none : O.some(last);
+      let last: CreditScoreRecord | undefined;
+      for (const s of this.scores.values(this.s, userId)) last = s;
+      return O.fromNullable(last);
     });
   }
 
   history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
-    return lazyRight(() => {
-      const scores = this.byUser.get(userId) ?? [];
-      const newestFirst: CreditScoreRecord[] = [];
-      for (let i = scores.length - 1; i >= 0; i--) {
-        const s = scores[i];
-        if (s !== undefined) newestFirst.push(s);
-      }
-      return newestFirst;
-    });
+    return lazyRight(() => [...this.scores.values(this.s, userId)].reverse());
   }
 
   latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
@@ -87,10 +85,6 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
-      const count = this.byUser.get(userId)?.length ?? 0;
-      this.byUser.delete(userId);
-      return count;
-    });
+    return lazyEither(() => this.scores.deleteAll(this.s, userId));
   }
 }

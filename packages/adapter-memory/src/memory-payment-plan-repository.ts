@@ -1,10 +1,10 @@
 /**
  * `PaymentPlanRepository` in memory: plans are kept per owning user.
  */
+import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { STORE_PORTS } from '@debtkit/core';
 import type {
   ClientId,
   DomainError,
@@ -18,7 +18,9 @@ import type {
   UserId,
   UserRepository,
 } from '@debtkit/core';
-import { IdSequence, lazyRight, pageOf, readOwned } from './memory-collection.js';
+import { MEMORY_SESSION, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
+import { MemoryUserRepository } from './memory-user-repository.js';
 
 const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
   ...p,
@@ -31,37 +33,35 @@ const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
 
 @injectable()
 export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
-  /** user → (plan id → plan), each inner map in ascending id order. */
-  private readonly byUser = new Map<UserId, Map<PaymentPlanId, PaymentPlanRecord>>();
-  private readonly ids = new IdSequence();
-  /** Plans being deleted: invisible to `get` and `list` until `delete` removes them. */
-  private readonly deleting = new Set<PaymentPlanId>();
+  /** user → plan id → plan. */
+  private readonly plans;
+  private readonly ids;
+  /** Whose owner check the owned reads apply: the users of the same session. */
+  private readonly users: UserRepository;
 
-  /** `users`: whose owner check the owned reads apply (the store's own user repository). */
-  constructor(@inject(STORE_PORTS.users) private readonly users: UserRepository) {}
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.plans = s.db.table<UserId, PaymentPlanId, PaymentPlanRecord>('paymentPlans');
+    this.ids = s.db.ids('paymentPlans');
+    this.users = new MemoryUserRepository(s);
+  }
 
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const record = copyPlan({ ...plan, id: this.ids.next() });
-      let plans = this.byUser.get(record.user_id);
-      if (plans === undefined) {
-        plans = new Map();
-        this.byUser.set(record.user_id, plans);
-      }
-      plans.set(record.id, record);
-      return copyPlan(record);
+      const done = this.plans.set(this.s, record.user_id, record.id, record);
+      return E.isLeft(done) ? done : E.right(copyPlan(record));
     });
   }
 
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
     return lazyRight(() => {
-      const found = this.byUser.get(userId)?.get(planId);
-      return found === undefined || this.deleting.has(planId) ? O.none : O.some(copyPlan(found));
+      const found = this.plans.get(this.s, userId, planId);
+      return found === undefined ? O.none : O.some(copyPlan(found));
     });
   }
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
-    return lazyRight(() => pageOf(this.byUser.get(userId)?.values() ?? [], page, copyPlan, (p) => !this.deleting.has(p.id)));
+    return lazyRight(() => pageOf(this.plans.values(this.s, userId), page, copyPlan));
   }
 
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
@@ -72,30 +72,20 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
     return readOwned(this.users, clientId, userId, () => this.list(userId, page));
   }
 
-  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
-    return lazyRight(() => {
-      const found = this.byUser.get(userId)?.get(planId);
-      if (found === undefined) return O.none;
-      this.deleting.add(planId);
-      return O.some(copyPlan(found));
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+    return lazyEither(() => {
+      const found = this.plans.get(this.s, userId, planId);
+      if (found === undefined) return E.right(false);
+      const done = this.plans.set(this.s, userId, planId, found);
+      return E.isLeft(done) ? done : E.right(true);
     });
   }
 
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => {
-      const deleted = this.byUser.get(userId)?.delete(planId) ?? false;
-      if (deleted) this.deleting.delete(planId);
-      return deleted;
-    });
+    return lazyEither(() => this.plans.delete(this.s, userId, planId));
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
-      const plans = this.byUser.get(userId);
-      for (const id of plans?.keys() ?? []) this.deleting.delete(id);
-      const count = plans?.size ?? 0;
-      this.byUser.delete(userId);
-      return count;
-    });
+    return lazyEither(() => this.plans.deleteAll(this.s, userId));
   }
 }

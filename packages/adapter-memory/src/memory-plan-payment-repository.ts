@@ -2,10 +2,12 @@
  * `PlanPaymentRepository` in memory: payments are kept per (user, plan), the
  * pair every query names.
  */
-import { injectable } from 'inversify';
+import * as E from 'fp-ts/lib/Either.js';
+import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
-import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
+import type { DomainError, Id, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
+import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
 
 const copyPayment = (p: PlanPaymentRecord): PlanPaymentRecord => ({
   id: p.id,
@@ -18,44 +20,41 @@ const copyPayment = (p: PlanPaymentRecord): PlanPaymentRecord => ({
 
 @injectable()
 export class MemoryPlanPaymentRepository implements PlanPaymentRepository {
-  /** user → plan → payments in ascending id order. */
-  private readonly byUser = new Map<UserId, Map<PaymentPlanId, PlanPaymentRecord[]>>();
-  private readonly ids = new IdSequence();
+  /** user → payment id → payment (a user's payments are few; a plan's are found by filter). */
+  private readonly payments;
+  private readonly ids;
+
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.payments = s.db.table<UserId, Id, PlanPaymentRecord>('planPayments');
+    this.ids = s.db.ids('planPayments');
+  }
 
   create(payment: NewPlanPayment): TE.TaskEither<DomainError, PlanPaymentRecord> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const record = copyPayment({ ...payment, id: this.ids.next() });
-      let plans = this.byUser.get(record.user_id);
-      if (plans === undefined) {
-        plans = new Map();
-        this.byUser.set(record.user_id, plans);
-      }
-      const payments = plans.get(record.payment_plan_id);
-      if (payments === undefined) plans.set(record.payment_plan_id, [record]);
-      else payments.push(record);
-      return copyPayment(record);
+      const done = this.payments.set(this.s, record.user_id, record.id, record);
+      return E.isLeft(done) ? done : E.right(copyPayment(record));
     });
   }
 
   list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<DomainError, Page<PlanPaymentRecord>> {
-    return lazyRight(() => pageOf(this.byUser.get(userId)?.get(planId) ?? [], page, copyPayment));
+    return lazyRight(() => pageOf(this.payments.values(this.s, userId), page, copyPayment, (p) => p.payment_plan_id === planId));
   }
 
   deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
-      const plans = this.byUser.get(userId);
-      const count = plans?.get(planId)?.length ?? 0;
-      plans?.delete(planId);
-      return count;
+    return lazyEither(() => {
+      let count = 0;
+      for (const p of [...this.payments.values(this.s, userId)]) {
+        if (p.payment_plan_id !== planId) continue;
+        const done = this.payments.delete(this.s, userId, p.id);
+        if (E.isLeft(done)) return done;
+        count += 1;
+      }
+      return E.right(count);
     });
   }
 
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
-      let count = 0;
-      for (const payments of this.byUser.get(userId)?.values() ?? []) count += payments.length;
-      this.byUser.delete(userId);
-      return count;
-    });
+    return lazyEither(() => this.payments.deleteAll(this.s, userId));
   }
 }

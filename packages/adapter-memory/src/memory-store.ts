@@ -1,8 +1,24 @@
 /**
- * The in-memory store: every storage port over plain Maps, for tests, demos and
- * `npm start`. It starts empty; seeding is explicit (see core's `seedDemo`).
+ * The in-memory store: every storage port over one `MemoryDatabase`
+ * (memory-database.ts), with transactions at MongoDB's isolation level, for
+ * tests, demos and `npm start`. It starts empty; seeding is explicit (see core's `seedDemo`).
  */
-import type { StorePorts } from '@debtkit/core';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as E from 'fp-ts/lib/Either.js';
+import {
+  buildStorePorts,
+  transactionRunner,
+  type ActiveTransaction,
+  type DomainError,
+  type StoreTransaction,
+  type StorePortClasses,
+  type StorePorts,
+  type TransactionDriver,
+  type TransactionPorts,
+  type TransactionRunnerOptions,
+  type UnitOfWork,
+} from '@debtkit/core';
+import { MemoryDatabase, type MemorySession } from './memory-database.js';
 import { MemoryAccountRepository } from './memory-account-repository.js';
 import { MemoryBureauFlowRepository } from './memory-bureau-flow-repository.js';
 import { MemoryClientRepository } from './memory-client-repository.js';
@@ -18,30 +34,60 @@ import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository.js';
 import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository.js';
 
+/** The memory store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
+export const MEMORY_STORE_CLASSES: StorePortClasses = {
+  clients: MemoryClientRepository,
+  tokens: MemoryTokenRepository,
+  users: MemoryUserRepository,
+  accounts: MemoryAccountRepository,
+  creditScores: MemoryCreditScoreRepository,
+  bureauFlows: MemoryBureauFlowRepository,
+  paymentPlans: MemoryPaymentPlanRepository,
+  planPayments: MemoryPlanPaymentRepository,
+  content: MemoryContentRepository,
+  idempotency: MemoryIdempotencyStore,
+  events: MemoryEventOutbox,
+  webhookEndpoints: MemoryWebhookEndpointRepository,
+  webhookDeliveries: MemoryWebhookDeliveryRepository,
+};
+
+/** Every store port reading and writing through `session`. */
+export const memoryPortsOf = (session: MemorySession): TransactionPorts => buildStorePorts((key) => new MEMORY_STORE_CLASSES[key](session));
+
+/** begin → the ports bound to a new transaction of `db`; commit and abort are synchronous underneath. */
+export class MemoryTransactionDriver implements TransactionDriver<TransactionPorts> {
+  constructor(private readonly db: MemoryDatabase) {}
+
+  begin(): Promise<E.Either<DomainError, StoreTransaction<TransactionPorts>>> {
+    const { db } = this;
+    const tx = db.begin();
+    return Promise.resolve(
+      E.right({
+        ports: memoryPortsOf({ db, tx }),
+        commit: () => Promise.resolve(db.commit(tx)),
+        abort: () => {
+          db.abort(tx);
+          return Promise.resolve();
+        },
+      }),
+    );
+  }
+}
+
+/** The memory store's `UnitOfWork`: core's runner (join, abort on Left, bounded retry) over its transactions. */
+export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
+  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), options);
+
 /**
  * A new, empty store; each call is independent of every other.
  * @example
  *   const store = createMemoryStore();
  *   const client = await store.clients.create({ name: 'Demo', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  */
-export const createMemoryStore = (): StorePorts => memoryStoreAround(new MemoryUserRepository());
-
-/** The owned reads of accounts, scores and plans check the user through the store's own `users`. */
-const memoryStoreAround = (users: MemoryUserRepository): StorePorts => ({
-  clients: new MemoryClientRepository(),
-  tokens: new MemoryTokenRepository(),
-  users,
-  accounts: new MemoryAccountRepository(users),
-  creditScores: new MemoryCreditScoreRepository(users),
-  bureauFlows: new MemoryBureauFlowRepository(),
-  paymentPlans: new MemoryPaymentPlanRepository(users),
-  planPayments: new MemoryPlanPaymentRepository(),
-  content: new MemoryContentRepository(),
+export const createMemoryStore = (db: MemoryDatabase = new MemoryDatabase()): StorePorts => ({
+  ...memoryPortsOf(db.autocommit),
   health: new MemoryStoreHealth(),
-  idempotency: new MemoryIdempotencyStore(),
-  events: new MemoryEventOutbox(),
-  webhookEndpoints: new MemoryWebhookEndpointRepository(),
-  webhookDeliveries: new MemoryWebhookDeliveryRepository(),
+  unitOfWork: memoryUnitOfWork(db),
   // Nothing to release: the maps go with the store object.
   close: () => Promise.resolve(),
 });

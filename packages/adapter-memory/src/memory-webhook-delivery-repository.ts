@@ -1,8 +1,11 @@
 /**
  * `WebhookDeliveryRepository` in memory: one delivery per (endpoint, event);
  * a claim is a check and a write with no `await` between, so it is atomic.
+ * (No record here is ever written by a use case's transaction and by the
+ * worker at once: the worker writes deliveries outside transactions.)
  */
-import { injectable } from 'inversify';
+import * as E from 'fp-ts/lib/Either.js';
+import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type {
@@ -17,23 +20,33 @@ import type {
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
 } from '@debtkit/core';
-import { IdSequence, lazyRight, pageOf } from './memory-collection.js';
+import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
+import type { MemorySession } from './memory-database.js';
 
 const copyDelivery = (d: WebhookDeliveryRecord): WebhookDeliveryRecord => ({ ...d });
 const pairKey = (endpointId: Id, eventId: Id): string => `${endpointId}:${eventId}`;
 
+/** Deliveries of every client are one partition, in id order (the worker claims across clients). */
+const ALL = 0;
+
 @injectable()
 export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepository {
-  private readonly deliveries = new Map<Id, WebhookDeliveryRecord>();
-  private readonly pairs = new Set<string>();
-  private readonly ids = new IdSequence();
+  private readonly deliveries;
+  /** (endpoint, event) → delivery id: at most one delivery per pair. */
+  private readonly pairs;
+  private readonly ids;
+
+  constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
+    this.deliveries = s.db.table<number, Id, WebhookDeliveryRecord>('webhookDeliveries');
+    this.pairs = s.db.table<number, string, Id>('webhookDeliveries.pairs');
+    this.ids = s.db.ids('webhookDeliveries');
+  }
 
   createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       for (const d of deliveries) {
         const key = pairKey(d.endpoint_id, d.event_id);
-        if (this.pairs.has(key)) continue;
-        this.pairs.add(key);
+        if (this.pairs.get(this.s, ALL, key) !== undefined) continue;
         const record: WebhookDeliveryRecord = {
           ...d,
           id: this.ids.next(),
@@ -43,41 +56,46 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
           lease_until: null,
           lease_token: null,
         };
-        this.deliveries.set(record.id, record);
+        const pair = this.pairs.set(this.s, ALL, key, record.id);
+        if (E.isLeft(pair)) return pair;
+        const done = this.deliveries.set(this.s, ALL, record.id, record);
+        if (E.isLeft(done)) return done;
       }
+      return E.right(undefined);
     });
   }
 
   claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       const at = now.getTime();
       let best: WebhookDeliveryRecord | undefined;
-      for (const d of this.deliveries.values()) {
+      for (const d of this.deliveries.values(this.s, ALL)) {
         if (d.status !== 'pending' || d.next_attempt_at === null || Date.parse(d.next_attempt_at) > at) continue;
         if (Date.parse(d.expires_at) <= at || busyEndpoints.includes(d.endpoint_id)) continue;
         if (d.lease_until !== null && Date.parse(d.lease_until) > at) continue;
         if (best === undefined || (d.next_attempt_at as string) < (best.next_attempt_at as string)) best = d;
       }
-      if (best === undefined) return O.none;
+      if (best === undefined) return E.right(O.none);
       const claimed: WebhookDeliveryRecord = { ...best, lease_until: lease.until, lease_token: lease.token };
-      this.deliveries.set(claimed.id, claimed);
-      return O.some(copyDelivery(claimed));
+      const done = this.deliveries.set(this.s, ALL, claimed.id, claimed);
+      return E.isLeft(done) ? done : E.right(O.some(copyDelivery(claimed)));
     });
   }
 
   complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean> {
-    return lazyRight(() => {
-      const found = this.deliveries.get(deliveryId);
-      if (found === undefined || found.lease_token !== leaseToken) return false;
-      this.deliveries.set(deliveryId, { ...found, ...outcome, lease_until: null, lease_token: null });
-      return true;
+    return lazyEither(() => {
+      const found = this.deliveries.get(this.s, ALL, deliveryId);
+      if (found === undefined || found.lease_token !== leaseToken) return E.right(false);
+      const done = this.deliveries.set(this.s, ALL, deliveryId, { ...found, ...outcome, lease_until: null, lease_token: null });
+      return E.isLeft(done) ? done : E.right(true);
     });
   }
 
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
     return lazyRight(() =>
       pageOf(
-        this.deliveries.values(),
+        // Up to the first delivery a transaction created and has not committed: paging never skips it.
+        this.deliveries.committedPrefix(this.s, ALL),
         page,
         copyDelivery,
         (d) => d.client_id === clientId && d.endpoint_id === endpointId && Date.parse(d.expires_at) > now.getTime(),
@@ -86,15 +104,17 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
   }
 
   deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number> {
-    return lazyRight(() => {
+    return lazyEither(() => {
       let count = 0;
-      for (const [id, d] of this.deliveries) {
+      for (const d of [...this.deliveries.values(this.s, ALL)]) {
         if (d.client_id !== clientId || d.endpoint_id !== endpointId) continue;
-        this.deliveries.delete(id);
-        this.pairs.delete(pairKey(d.endpoint_id, d.event_id));
+        const gone = this.deliveries.delete(this.s, ALL, d.id);
+        if (E.isLeft(gone)) return gone;
+        const pair = this.pairs.delete(this.s, ALL, pairKey(d.endpoint_id, d.event_id));
+        if (E.isLeft(pair)) return pair;
         count += 1;
       }
-      return count;
+      return E.right(count);
     });
   }
 }

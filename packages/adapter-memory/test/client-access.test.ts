@@ -37,7 +37,7 @@ describe('client access use cases (memory store)', () => {
 
   beforeEach(() => {
     store = createMemoryStore();
-    access = createClientAccess({ clients: store.clients, tokens: store.tokens, clock, tokenHasher: hasher, secrets: counting() });
+    access = createClientAccess({ clients: store.clients, tokens: store.tokens, clock, tokenHasher: hasher, secrets: counting(), unitOfWork: store.unitOfWork });
   });
 
   describe('createClient', () => {
@@ -111,6 +111,7 @@ describe('client access use cases (memory store)', () => {
         clock,
         tokenHasher: hasher,
         secrets: counting(),
+        unitOfWork: store.unitOfWork,
       });
       const result = await failing.authenticateToken('sandbox', token)();
       expect(E.isLeft(result) && result.left._tag).to.equal('unavailable');

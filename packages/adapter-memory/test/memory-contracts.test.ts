@@ -3,12 +3,16 @@
  * adapter promises (ids from 1 per collection, independent stores, lazy tasks).
  */
 import { expect } from 'chai';
-import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts, concurrencyContract, interleavingStore } from '@debtkit/core/testing';
+import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts, concurrencyContract, atomicityContract, interleavingStore } from '@debtkit/core/testing';
 import { createMemoryStore } from '../src/memory-store.js';
+import { SandboxCreditBureau } from '../src/sandbox-credit-bureau.js';
 
 runStoreContracts('memory store', async () => createMemoryStore());
 // The memory store never yields between a read and a write; forced interleaving makes it (DESIGN 4.5).
 concurrencyContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
+// Every store call of every multi-write use case failing once: all or nothing, then exactly once (DESIGN 4.6).
+atomicityContract('memory store', async () => createMemoryStore(), { bureau: new SandboxCreditBureau() });
+atomicityContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()), { bureau: new SandboxCreditBureau() });
 
 describe('memory store', () => {
   it('allocates ids per collection, each starting at 1', async () => {

@@ -1,15 +1,15 @@
 /**
  * DESIGN 4.5 on the memory store with forced interleaving: another update lands
- * between the use case's read of a webhook endpoint and its write. The
- * compare-and-set notices, the use case reads again and retries, and neither
- * change is lost; a race lost every time is `conflict`.
+ * between the use case's read of a webhook endpoint and its write. Its
+ * transaction loses (first writer wins), runs again from a fresh snapshot, and
+ * neither change is lost; a race lost every time is `conflict`.
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { createApplication, type DomainError, type Timestamp, type WebhookEndpointRepository } from '@debtkit/core';
 import { sequentialSecrets } from '@debtkit/core/testing';
-import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
+import { MemoryDatabase, SandboxCreditBureau, createMemoryStore } from '../src/index.js';
 
 const clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
 const run = async <A>(te: TE.TaskEither<DomainError, A>): Promise<A> => {
@@ -34,17 +34,25 @@ const interleaved = (inner: WebhookEndpointRepository, interfere: () => Promise<
 
 describe('webhook endpoint update under forced interleaving (memory store)', () => {
   const setUp = async (interferences: number) => {
-    const store = createMemoryStore();
+    const db = new MemoryDatabase();
+    const store = createMemoryStore(db);
+    // Another process on the same database: its changes are transactions of their own, never joined to the racing one.
+    const elsewhere = createMemoryStore(db);
     const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
-    const plain = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
+    const plain = createApplication({ ...elsewhere, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
     const endpoint = await run(plain.createWebhookEndpoint(client.id, { url: 'https://example.com/h' }));
     let left = interferences;
     let n = 0;
+    const interfere = async (): Promise<void> => {
+      if (left-- > 0) await run(plain.updateWebhookEndpoint(client.id, endpoint.id, { description: `other ${++n}` }));
+    };
+    // The racing use case's transaction reads through the interfering port; the other update commits in between.
     const racing = createApplication({
       ...store,
-      webhookEndpoints: interleaved(store.webhookEndpoints, async () => {
-        if (left-- > 0) await run(plain.updateWebhookEndpoint(client.id, endpoint.id, { description: `other ${++n}` }));
-      }),
+      unitOfWork: {
+        run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
+        runAlone: (work) => store.unitOfWork.runAlone(work),
+      },
       clock,
       bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(),
     });

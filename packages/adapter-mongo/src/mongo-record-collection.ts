@@ -15,19 +15,26 @@ import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
 import { mongoTask } from './mongo-errors.js';
 
 /**
- * The marker a two-step delete sets first (DESIGN 4.5, see the user and plan
- * repositories): a marked document is invisible to reads, and a creation that
- * re-checks its owner after writing sees that it lost the race.
+ * The marker the two-step deletes of releases before transactions set first
+ * (DESIGN 4.6 replaced them): a document a delete of such a release left
+ * marked, interrupted, stays invisible to reads.
  */
 export const DELETING = 'deleting';
 /** The filter part that leaves out documents being deleted. */
 export const NOT_DELETING = { [DELETING]: { $exists: false } } as const;
 
+/**
+ * A counter `touch` increments: a write to the document that changes nothing
+ * it answers (the owner bump, DESIGN 4.6; a `$set` to the same value is not a
+ * write for MongoDB). Never decoded.
+ */
+export const WRITES = '_writes';
+
 /** The field an owned read's `$lookup` puts each owned document in (the user's other fields are projected away). */
 const OWNED = 'owned';
 
 /** Fields a patch can never change, whatever it holds at run time. */
-const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING]);
+const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING, WRITES]);
 
 
 /**
@@ -46,12 +53,21 @@ export const setOf = (patch: object): Document => {
 export class MongoRecordCollection<A> {
   private readonly collection: Collection<StoredDocument>;
 
+  private readonly codec: Pick<DocumentCodec<A>, 'encode' | 'decode'>;
+
   constructor(
     private readonly ctx: MongoContext,
     readonly name: CollectionName,
-    private readonly codec: DocumentCodec<A>,
+    codec: DocumentCodec<A>,
   ) {
     this.collection = ctx.db.collection(name);
+    this.codec = {
+      encode: codec.encode,
+      decode: (document) => {
+        const { [WRITES]: _writes, ...rest } = document;
+        return codec.decode(rest);
+      },
+    };
   }
 
   /** Run `run` as a TaskEither under the adapter's error rule (mongo-errors.ts), after the index gate. */
@@ -207,12 +223,9 @@ export class MongoRecordCollection<A> {
     return document === null ? O.none : O.some(this.codec.decode(document));
   }
 
-  /** Mark the one match as being deleted (idempotent); the record, without the marker, or none. */
-  async markDeleting(filter: Filter<StoredDocument>): Promise<O.Option<A>> {
-    const document = await this.collection.findOneAndUpdate(filter, { $set: { [DELETING]: true } }, { ...this.options(), returnDocument: 'after' });
-    if (document === null) return O.none;
-    const { [DELETING]: _marker, ...record } = document;
-    return O.some(this.codec.decode(record));
+  async touch(filter: Filter<StoredDocument>): Promise<boolean> {
+    const result = await this.collection.updateOne(filter, { $inc: { [WRITES]: 1 } }, this.options());
+    return result.matchedCount === 1;
   }
 
   async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {

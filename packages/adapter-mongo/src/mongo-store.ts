@@ -19,6 +19,7 @@ import { type MongoContext, mongoContext } from './mongo-context.js';
 import { StandaloneServerError, isUnavailableError } from './mongo-errors.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
+import { mongoUnitOfWork } from './mongo-unit-of-work.js';
 
 export interface MongoStoreOptions {
   /** The database; default: the one named in the URL's path, else `debtkit`. */
@@ -108,5 +109,6 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
 export const mongoStorePorts = (ctx: MongoContext): StorePorts => ({
   ...mongoTransactionPorts(ctx),
   health: new MongoStoreHealth(ctx),
+  unitOfWork: mongoUnitOfWork(ctx),
   close: ctx.close,
 });

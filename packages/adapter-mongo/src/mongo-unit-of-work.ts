@@ -25,6 +25,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import * as E from 'fp-ts/lib/Either.js';
 import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
+  jitteredBackoff,
   transactionRunner,
   type ActiveTransaction,
   type DomainError,
@@ -37,6 +38,15 @@ import {
 import { transactionContext, type MongoContext, type SettleHook } from './mongo-context.js';
 import { toDomainError } from './mongo-errors.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
+
+/**
+ * The retry policy on MongoDB: attempts are bounded by the runner's ~2 s
+ * deadline more than by their number, and a loser waits a random while (up to
+ * 50 ms, growing) before its next attempt, so that concurrent writers of one
+ * record (payments on one account, creations under one user) get through one
+ * after the other instead of colliding again in lockstep.
+ */
+export const MONGO_RETRY_POLICY: TransactionRunnerOptions = { maxAttempts: 25, backoffMs: jitteredBackoff(2, 50) };
 
 /** Commits tried while the server cannot say whether the last one committed. */
 export const COMMIT_ATTEMPTS = 3;
@@ -126,6 +136,18 @@ export const mongoTransactionDriver = (ctx: MongoContext): TransactionDriver<Tra
   },
 });
 
-/** The store's `UnitOfWork`: core's runner over MongoDB transactions; one per context. */
-export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork =>
-  transactionRunner(mongoTransactionDriver(ctx), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), options);
+const unitsOfWork = new WeakMap<MongoContext, UnitOfWork>();
+
+/**
+ * The store's `UnitOfWork`: core's runner over MongoDB transactions. One per
+ * context (asked again, the same one), so that every run on the store joins an
+ * enclosing one, whoever asked; `options` count only the first time.
+ */
+export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork => {
+  let uow = unitsOfWork.get(ctx);
+  if (uow === undefined) {
+    uow = transactionRunner(mongoTransactionDriver(ctx), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MONGO_RETRY_POLICY, ...options });
+    unitsOfWork.set(ctx, uow);
+  }
+  return uow;
+};

@@ -1,5 +1,6 @@
 /**
- * Every multi-write use case as ONE mongo transaction (DESIGN 4.6), faulted
+ * Every multi-write use case (core's, each running its own transaction on the
+ * store's unit of work: here the mongo one) as ONE transaction (DESIGN 4.6), faulted
  * command by command through MongoDB's `failCommand` fail point (scoped with
  * `appName` to the store's connections, as against a real mongod with test
  * commands on): a clean run lists the commands the change sends; then, on a
@@ -32,7 +33,6 @@ import {
   type DomainError,
   type StorePorts,
   type TransactionPorts,
-  type UnitOfWork,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -80,7 +80,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
   {
     name: 'a client creation (client, token)',
-    change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
+    change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
   },
 ];
 
@@ -152,23 +152,24 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
   });
 
   /** A fresh database with the demo and one plan; its store, unit of work and deps. */
-  const fresh = async (): Promise<{ ctx: MongoContext; store: StorePorts; uow: UnitOfWork; fixture: Fixture; deps: (tx: TransactionPorts) => ApplicationDeps & TransactionPorts }> => {
+  const fresh = async (): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
     const ctx = await openMongoContext(server.url, { dbName: `use_case_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
     open.push(ctx);
     const store = mongoStorePorts(ctx);
     const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: `dk_sandbox_${'a'.repeat(43)}` })();
     if (E.isLeft(demo)) throw new Error(demo.left.message);
-    const deps = (tx: TransactionPorts): ApplicationDeps & TransactionPorts => ({ ...tx, clock, secrets, bureau: undefined as never });
-    const plan = await createPaymentPlan(deps(store))({ clientId: demo.right.client.id, userId: demo.right.user.id }, { strategy: 'avalanche', monthly_payment: 400_000 as never })();
+    // The use cases run their own transactions, on the store's unit of work (the mongo one).
+    const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: undefined as never };
+    const plan = await createPaymentPlan(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, { strategy: 'avalanche', monthly_payment: 400_000 as never })();
     if (E.isLeft(plan)) throw new Error(plan.left.message);
     // A payment already recorded, so that deletes have payments to remove.
-    const paid = await recordPlanPayment(deps(store))({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, { account_id: demo.right.accounts[1]!.id, amount: 1000 as never })();
+    const paid = await recordPlanPayment(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, { account_id: demo.right.accounts[1]!.id, amount: 1000 as never })();
     if (E.isLeft(paid)) throw new Error(paid.left.message);
-    const endpoint = await createWebhookEndpoint(deps(store))(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
+    const endpoint = await createWebhookEndpoint(deps)(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
     if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
-    const fanned = await fanOutEvents(deps(store))(100)();
+    const fanned = await fanOutEvents(deps)(100)();
     if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
-    return { ctx, store, uow: mongoUnitOfWork(ctx), fixture: { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id }, deps };
+    return { ctx, store, fixture: { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id }, deps };
   };
 
   for (const scenario of SCENARIOS) {
@@ -177,7 +178,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
       const known = await idsOf(clean.ctx);
       const before = await contentsOf(clean.ctx, known);
       server.commands.length = 0;
-      const result = await clean.uow.run((tx) => scenario.change(clean.deps(tx), clean.fixture))();
+      const result = await scenario.change(clean.deps, clean.fixture)();
       expect(E.isRight(result), JSON.stringify(result)).to.equal(true);
       const sent = server.commands.filter((name) => !UPKEEP.has(name));
       const after = await contentsOf(clean.ctx, known);
@@ -195,7 +196,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
           mode: { skip: occurrence },
           data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
         });
-        const outcome = await faulted.uow.run((tx) => scenario.change(faulted.deps(tx), faulted.fixture))();
+        const outcome = await scenario.change(faulted.deps, faulted.fixture)();
         await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
         const where = `${name} #${occurrence + 1} failing`;
         const state = await contentsOf(faulted.ctx, known);
@@ -206,7 +207,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
         }
         expect(outcome.left._tag, `${where}: ${JSON.stringify(outcome.left)}`).to.equal('unavailable');
         expect(state, `${where}: answered unavailable, so none of it`).to.deep.equal(before);
-        const again = await faulted.uow.run((tx) => scenario.change(faulted.deps(tx), faulted.fixture))();
+        const again = await scenario.change(faulted.deps, faulted.fixture)();
         expect(E.isRight(again), `${where}, then run again: ${JSON.stringify(again)}`).to.equal(true);
         const final = await contentsOf(faulted.ctx, known);
         expect(JSON.stringify(final, null, 1), `${where}, then run again: exactly one effect`).to.equal(JSON.stringify(after, null, 1));

@@ -9,7 +9,7 @@
  * HTTP produces, so adding a tag to core fails the type-check here until it has
  * a status.
  */
-import { DomainError, ErrorDetail, ErrorTag, isDomainError } from '@debtkit/core';
+import { DomainError, ErrorDetail, ErrorTag, isDomainError, isWriteConflict } from '@debtkit/core';
 
 /** Errors that only the HTTP layer produces. */
 export type HttpOnlyErrorKind =
@@ -54,6 +54,8 @@ export const ERROR_TABLE: { readonly [K in ErrorKind]: ErrorRule } = {
 /** An error to answer with. `headers` add to (or override) the table's headers for the kind. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** A write conflict between transactions: the change may be run again (ports/unit-of-work.ts in core). */
+  transient = false;
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -70,7 +72,7 @@ const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; retry short
 export const fromDomainError = (e: DomainError): ApiError =>
   e._tag === 'unavailable'
     ? new ApiError('unavailable', UNAVAILABLE_MESSAGE)
-    : new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined);
+    : Object.assign(new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined), { transient: isWriteConflict(e) });
 
 export interface ErrorBody {
   readonly error: {

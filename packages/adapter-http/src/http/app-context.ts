@@ -5,7 +5,7 @@
  */
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth } from '@debtkit/core';
+import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth, UnitOfWork } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
@@ -33,6 +33,8 @@ export interface AppDeps {
   readonly routes: ReadonlyArray<RouteDef>;
   /** Where `Idempotency-Key`s are kept (DESIGN 4.2), and the clock their expiry is measured with. */
   readonly idempotency: IdempotencyStore;
+  /** The store's transactions: a request with an Idempotency-Key runs in one with its kept response (DESIGN 4.2). */
+  readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;

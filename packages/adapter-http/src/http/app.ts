@@ -148,6 +148,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const resolveVersion = apiVersion({ versioning });
   const underIdempotencyKey = idempotencyKey({
     store: idempotency,
+    unitOfWork: deps.unitOfWork,
     clock,
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),

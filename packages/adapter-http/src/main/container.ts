@@ -80,6 +80,7 @@ const storePortsFrom = (get: <T>(token: PortToken<T>) => T): TransactionPorts =>
 export const storePortsOf = (container: Container, close: () => Promise<void>): StorePorts => ({
   ...storePortsFrom((token) => container.get(token)),
   health: container.get(PORTS.StoreHealth),
+  unitOfWork: container.get(PORTS.UnitOfWork),
   close,
 });
 
@@ -89,6 +90,7 @@ export const storePortsModule = (store: StorePorts): ContainerModule =>
     const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).toConstantValue(store[key]);
     for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).toConstantValue(store.health);
+    bind(PORTS.UnitOfWork).toConstantValue(store.unitOfWork);
   });
 
 /**
@@ -156,6 +158,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(HTTP.Application).toDynamicValue((context) =>
       createApplication({
         ...storePortsFrom((token) => context.get(token)),
+        unitOfWork: context.get(PORTS.UnitOfWork),
         clock: context.get(PORTS.Clock),
         bureau: context.get(PORTS.CreditBureau),
         webhookUrls: context.get(HTTP.WebhookUrlGuard),
@@ -163,19 +166,20 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       }),
     );
     bind(HTTP.ClientAccess).toResolvedValue(
-      (clients, tokens, clock, tokenHasher, secrets) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets }), {}),
-      [STORE_PORTS.clients, STORE_PORTS.tokens, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator],
+      (clients, tokens, clock, tokenHasher, secrets, unitOfWork) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets, unitOfWork }), {}),
+      [STORE_PORTS.clients, STORE_PORTS.tokens, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator, PORTS.UnitOfWork],
     );
     bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
     bind(HTTP.RateLimits).toResolvedValue((config) => openRateLimits(config), [HTTP.Config]);
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics) =>
+      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics) =>
         createApp({
           health,
           clientAccess,
           ...(clientAccess.knownClient === undefined ? {} : { knownClient: clientAccess.knownClient }),
           idempotency,
+          unitOfWork,
           clock,
           logger,
           routes,
@@ -183,7 +187,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           metrics,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
     );
   });
 

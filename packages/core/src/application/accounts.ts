@@ -8,19 +8,19 @@ import type { AccountId, IsoDate } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
-import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
-import { keepIfOwnerLives, retryOnConflict } from './race-guards.js';
+import { ApplicationDeps, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export const linkAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     const status = body.status ?? 'active';
-    return pipe(
-      requireUser(deps, scope),
+    // One transaction: the owner bump (the user's delete conflicts with it), the account and its event.
+    return inTransaction(deps, (tx) => pipe(
+      touchUser(tx, scope),
       TE.chain(() =>
-        deps.accounts.create({
+        tx.accounts.create({
           user_id: scope.userId,
           name: body.name,
           type: body.type,
@@ -49,15 +49,9 @@ export const linkAccount =
           created_at: nowStamp(deps.clock),
         }),
       ),
-      TE.chain(
-        keepIfOwnerLives(
-          () => requireUser(deps, scope),
-          () => deps.accounts.deleteAllForUser(scope.userId),
-        ),
-      ),
       TE.map((a) => toAccountView(a, date)),
-      TE.chainFirst(emitEvent(deps, scope, 'account.created', 'account')),
-    );
+      TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
+    ));
   };
 
 /** The user and the page are one owned read (ports/owned-read.ts), like `getAccount`. */
@@ -89,21 +83,25 @@ export const getAccount =
 
 /**
  * Patch the user-editable fields; status follows the transitions of the domain
- * (closed is terminal). A compare-and-set on the account's version, so an edit
- * computed from a state that changed meanwhile (a close) is computed again.
+ * (closed is terminal). One transaction with its event; the write is a
+ * compare-and-set on the account's version, and the transaction writes the
+ * account, so an edit computed from a state that changed meanwhile (a close)
+ * conflicts and is computed again from a fresh snapshot.
  */
 export const updateAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
-    return pipe(
-      requireUser(deps, scope),
-      TE.chain(() => retryOnConflict(() => patchAccountOnce(deps, scope, accountId, body, date))),
-      TE.chain(({ record, closing }) =>
-        pipe(
-          TE.right(toAccountView(record, date)),
-          // Only the PATCH that closes the account is account.closed; any other is account.updated (DESIGN 7.11).
-          TE.chainFirst(emitEvent(deps, scope, closing ? 'account.closed' : 'account.updated', 'account')),
+    return inTransaction(deps, (tx) =>
+      pipe(
+        requireUser(tx, scope),
+        TE.chain(() => patchAccountOnce(tx, scope, accountId, body, date)),
+        TE.chain(({ record, closing }) =>
+          pipe(
+            TE.right(toAccountView(record, date)),
+            // Only the PATCH that closes the account is account.closed; any other is account.updated (DESIGN 7.11).
+            TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
+          ),
         ),
       ),
     );

@@ -1,7 +1,8 @@
 /**
  * The bureau authentication flow (spec 3.2, 4.2, 4.3; DESIGN 7.4). Each operation
  * reads the flow, asks the domain machine for the next state, talks to the bureau,
- * and stores the result with compare-and-set: a lost race is `conflict`.
+ * and stores the result with compare-and-set, in one transaction per step: a
+ * lost race is `conflict`, a user deleted meanwhile conflicts with the step.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
@@ -21,8 +22,7 @@ import {
 } from '../domain/bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../domain/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
-import { ApplicationDeps, UserScope, nowStamp, requireUser, today } from './deps.js';
-import { keepIfOwnerLives } from './race-guards.js';
+import { ApplicationDeps, UserScope, inTransaction, nowStamp, requireUser, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export interface BureauStatus {
@@ -57,16 +57,15 @@ const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserS
 const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, BureauFlowState> =>
   TE.fromEither(transition(flow.state, event));
 
-/** The flow is a record the user owns: a user deleted meanwhile takes it along (race-guards.ts). */
-const save = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
+/**
+ * Inside the step's transaction: the flow is a record the user owns, so the
+ * user is bumped (the user's delete conflicts with the step), then the flow is
+ * stored with compare-and-set on its version.
+ */
+const save = (tx: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
   pipe(
-    deps.bureauFlows.save(scope.userId, flow.version, next, nowStamp(deps.clock)),
-    TE.chain(
-      keepIfOwnerLives(
-        () => requireUser(deps, scope),
-        () => deps.bureauFlows.deleteForUser(scope.userId),
-      ),
-    ),
+    touchUser(tx, scope),
+    TE.chain(() => tx.bureauFlows.save(scope.userId, flow.version, next, nowStamp(tx.clock))),
     TE.map((record) => record.state),
   );
 
@@ -77,21 +76,25 @@ export const getBureauStatus =
 
 /** Start (or, while pending, report) the flow: answers the step to request next. */
 export const invokeBureau =
-  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
     pipe(
-      load(deps, scope),
-      TE.chain((flow) =>
+      inTransaction(deps, (tx) =>
         pipe(
-          step(flow, { _tag: 'invoke' }),
-          // While a flow is pending, invoke answers the awaited step and changes nothing.
-          TE.chain((next) =>
-            next === flow.state
-              ? TE.right(next)
-              : pipe(
-                  deps.bureau.invoke(flow.user, body.device_ip),
-                  TE.chain(() => save(deps, scope, flow, next)),
-                ),
+          load(tx, scope),
+          TE.chain((flow) =>
+            pipe(
+              step(flow, { _tag: 'invoke' }),
+              // While a flow is pending, invoke answers the awaited step and changes nothing.
+              TE.chain((next) =>
+                next === flow.state
+                  ? TE.right(next)
+                  : pipe(
+                      tx.bureau.invoke(flow.user, body.device_ip),
+                      TE.chain(() => save(tx, scope, flow, next)),
+                    ),
+              ),
+            ),
           ),
         ),
       ),
@@ -102,43 +105,70 @@ export const invokeBureau =
     );
 
 export const consentBureau =
-  (deps: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
-    pipe(
-      load(deps, scope),
-      TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(deps, scope, flow, next)))),
-      TE.map(statusOf),
+    inTransaction(deps, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(tx, scope, flow, next)))),
+        TE.map(statusOf),
+      ),
     );
 
-/** Check the one-time code. A wrong code is counted (the 5th resets the flow) and answered `validation_error`. */
+/**
+ * Check the one-time code. A right code moves the flow on in the change's
+ * transaction. A wrong code is counted (the 5th resets the flow) in a
+ * transaction of its own (`runAlone`), committed whatever the request's own
+ * transaction does: the `validation_error` answer aborts that one (and an
+ * Idempotency-Key's), and a count that could be rolled back would let a client
+ * guess codes without limit.
+ */
 export const validateBureauOtp =
-  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
-      load(deps, scope),
-      // Refuse an out-of-order request before the bureau is asked anything.
-      TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
-      TE.chain((flow) =>
+      inTransaction(deps, (tx) =>
         pipe(
-          deps.bureau.verifyOtp(flow.user, body.code),
-          TE.chain((ok) =>
+          load(tx, scope),
+          // Refuse an out-of-order request before the bureau is asked anything.
+          TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
+          TE.chain((flow) =>
             pipe(
-              step(flow, ok ? { _tag: 'validate_otp' } : { _tag: 'otp_failure' }),
-              TE.chain((next) => save(deps, scope, flow, next)),
-              TE.chain((state) =>
+              tx.bureau.verifyOtp(flow.user, body.code),
+              TE.chain((ok) =>
                 ok
-                  ? TE.right(statusOf(state))
-                  : TE.left(
-                      validationError(
-                        state._tag === 'initial'
-                          ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again'
-                          : 'Wrong one-time code',
-                        [{ path: 'code', message: 'does not match' }],
-                      ),
-                    ),
+                  ? pipe(
+                      step(flow, { _tag: 'validate_otp' }),
+                      TE.chain((next) => save(tx, scope, flow, next)),
+                      TE.map((state): O.Option<BureauFlowState> => O.some(state)),
+                    )
+                  : TE.right(O.none),
               ),
             ),
           ),
+        ),
+      ),
+      TE.chain(
+        O.match(
+          () =>
+            pipe(
+              deps.unitOfWork.runAlone((ports) => {
+                const tx = { ...deps, ...ports };
+                return pipe(
+                  load(tx, scope),
+                  TE.chain((flow) => pipe(step(flow, { _tag: 'otp_failure' }), TE.chain((next) => save(tx, scope, flow, next)))),
+                );
+              }),
+              TE.chain((state) =>
+                TE.left(
+                  validationError(
+                    state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
+                    [{ path: 'code', message: 'does not match' }],
+                  ),
+                ),
+              ),
+            ),
+          (state) => TE.right(statusOf(state)),
         ),
       ),
     );
@@ -149,24 +179,25 @@ export const validateBureauOtp =
  * leaves the flow where it was.
  */
 export const submitBureauIdentity =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'bureau' | 'bureauFlows' | 'clients' | 'clock' | 'creditScores' | 'events' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
     const date = today(deps.clock);
-    return pipe(
-      load(deps, scope),
+    // One transaction: the flow, the new score and both events commit together.
+    return inTransaction(deps, (tx) => pipe(
+      load(tx, scope),
       TE.chain((flow) =>
         pipe(
           step(flow, { _tag: 'identity' }),
-          TE.chainFirst(() => deps.bureau.verifyIdentity(flow.user, body)),
+          TE.chainFirst(() => tx.bureau.verifyIdentity(flow.user, body)),
           TE.chain((next) =>
             pipe(
               TE.Do,
-              TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-              TE.bind('report', ({ accounts }) => deps.bureau.fetchReport(flow.user, accounts, date)),
-              TE.bind('previous', () => deps.creditScores.latest(scope.userId)),
-              TE.bind('state', () => save(deps, scope, flow, next)),
+              TE.bind('accounts', () => tx.accounts.listAll(scope.userId)),
+              TE.bind('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
+              TE.bind('previous', () => tx.creditScores.latest(scope.userId)),
+              TE.bind('state', () => save(tx, scope, flow, next)),
               TE.bind('score', ({ report, previous }) =>
-                deps.creditScores.add({
+                tx.creditScores.add({
                   ...creditScoreFields(
                     report,
                     date,
@@ -180,43 +211,39 @@ export const submitBureauIdentity =
                     ),
                   ),
                   user_id: scope.userId,
-                  created_at: nowStamp(deps.clock),
+                  created_at: nowStamp(tx.clock),
                 }),
               ),
-              TE.chainFirst(() =>
-                keepIfOwnerLives(
-                  () => requireUser(deps, scope),
-                  () => deps.creditScores.deleteAllForUser(scope.userId),
-                )(undefined),
-              ),
-              TE.chainFirst(({ score }) => emitEvent(deps, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+              TE.chainFirst(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
               TE.map(({ state }) => statusOf(state)),
-              TE.chainFirst(emitEvent(deps, scope, 'bureau_auth.completed', 'bureau_status')),
+              TE.chainFirst(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
             ),
           ),
         ),
       ),
-    );
+    ));
   };
 
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =
-  (deps: Pick<ApplicationDeps, 'bureau' | 'bureauFlows' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
-    pipe(
-      load(deps, scope),
-      TE.chain((flow) =>
-        pipe(
-          step(flow, { _tag: 'abort' }),
-          TE.chain((next) =>
-            flow.state._tag === 'initial' && !flow.state.consentOnFile
-              ? TE.right(next)
-              : pipe(
-                  deps.bureau.deleteIdentity(flow.user),
-                  TE.chain(() => save(deps, scope, flow, next)),
-                ),
+    inTransaction(deps, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chain((flow) =>
+          pipe(
+            step(flow, { _tag: 'abort' }),
+            TE.chain((next) =>
+              flow.state._tag === 'initial' && !flow.state.consentOnFile
+                ? TE.right(next)
+                : pipe(
+                    tx.bureau.deleteIdentity(flow.user),
+                    TE.chain(() => save(tx, scope, flow, next)),
+                  ),
+            ),
           ),
         ),
+        TE.map(statusOf),
       ),
-      TE.map(statusOf),
     );

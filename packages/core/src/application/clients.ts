@@ -17,7 +17,8 @@ import type { Page } from '../ports/paging.js';
 import { type Client, type Environment, isWellFormedToken, tokenPrefix } from '../domain/client.js';
 import { type DomainError, notFound, validationError } from '../domain/errors.js';
 import type { ClientId, TokenId } from '../domain/primitives.js';
-import { type PageInput, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import { type PageInput, inTransaction, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
 
 /** The ports the client and token use cases read, and nothing else. */
 export interface ClientAccessDeps {
@@ -26,6 +27,8 @@ export interface ClientAccessDeps {
   readonly clock: Clock;
   readonly tokenHasher: TokenHasher;
   readonly secrets: SecretGenerator;
+  /** Creating a client and its first token is one transaction (DESIGN 4.6). */
+  readonly unitOfWork: UnitOfWork;
 }
 
 export interface IssuedToken {
@@ -80,12 +83,14 @@ export const createClient =
   (input: NewClientInput, token?: string): TE.TaskEither<DomainError, CreatedClient> =>
     token !== undefined && !isWellFormedToken(token, input.environment)
       ? TE.left(malformed(input.environment))
-      : pipe(
-          deps.clients.create({ name: input.name, environment: input.environment, api_version: input.apiVersion, created_at: nowStamp(deps.clock) }),
-          TE.chain((client) =>
-            pipe(
-              storeToken(deps)(client, token ?? newToken(deps.secrets, client.environment)),
-              TE.map((issued) => ({ client, ...issued })),
+      : inTransaction(deps, (tx) =>
+          pipe(
+            tx.clients.create({ name: input.name, environment: input.environment, api_version: input.apiVersion, created_at: nowStamp(deps.clock) }),
+            TE.chain((client) =>
+              pipe(
+                storeToken(tx)(client, token ?? newToken(deps.secrets, client.environment)),
+                TE.map((issued) => ({ client, ...issued })),
+              ),
             ),
           ),
         );

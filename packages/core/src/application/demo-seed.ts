@@ -233,8 +233,7 @@ const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefi
     user === undefined
       ? TE.right<DomainError, unknown>(undefined)
       : pipe(
-          store.users.beginDelete(client.id, user.id),
-          TE.chain(() => store.creditScores.deleteAllForUser(user.id)),
+          store.creditScores.deleteAllForUser(user.id),
           TE.chain(() => store.bureauFlows.deleteForUser(user.id)),
           TE.chain(() => store.accounts.deleteAllForUser(user.id)),
           TE.chain(() => store.users.delete(client.id, user.id)),

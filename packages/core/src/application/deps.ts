@@ -4,6 +4,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from '../ports/clock.js';
 import type { TransactionPorts } from '../ports/tokens.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
@@ -19,6 +20,8 @@ import { DEFAULT_PAGE_LIMIT } from './requests.js';
  * names the ones it reads), so an embedding service can replace any one of them.
  */
 export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
+  /** Every use case that writes runs in one of its transactions (DESIGN 4.6; `inTransaction`). */
+  readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   readonly bureau: CreditBureau;
   /** Randomness for webhook signing secrets (the same port the token use cases draw from). */
@@ -67,3 +70,28 @@ export const toPageRequest = (q: PageInput): PageRequest =>
 export const mapPage =
   <A, B>(f: (a: A) => B) =>
   (page: Page<A>): Page<B> => ({ items: page.items.map(f), hasMore: page.hasMore });
+
+/**
+ * Run `change` as ONE transaction (DESIGN 4.6): it gets `deps` with every store
+ * port replaced by the transaction's, so all its reads and writes (and the
+ * event it appends) commit together or not at all. A `Left` aborts; a write
+ * conflict runs `change` again from a fresh snapshot (application/transactions.ts).
+ * Called inside an enclosing transaction (the HTTP adapter's, for an
+ * Idempotency-Key), it joins that one.
+ * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chain(() => tx.accounts.create(account))))
+ */
+export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+  deps: D,
+  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
+): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }));
+
+/**
+ * The owner bump (DESIGN 4.6): inside a transaction, write the scope's user
+ * (`not_found` when there is none for this client), so the transaction
+ * conflicts with the user's delete instead of committing under a deleted user.
+ */
+export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<DomainError, void> =>
+  pipe(
+    tx.users.touch(scope.clientId, scope.userId),
+    TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('User not found')))),
+  );

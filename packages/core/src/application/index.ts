@@ -21,7 +21,6 @@ export * from './accounts.js';
 export * from './credit-scores.js';
 export * from './bureau.js';
 export * from './payment-plans.js';
-export * from './race-guards.js';
 export * from './payoff-planning.js';
 export * from './demo-seed.js';
 export * from './content.js';

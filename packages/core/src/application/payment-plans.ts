@@ -10,8 +10,7 @@ import { planPayoff, startDateProblems } from '../domain/payoff-plan.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
-import { ApplicationDeps, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today } from './deps.js';
-import { keepIfOwnerLives, undoThenFail } from './race-guards.js';
+import { ApplicationDeps, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
@@ -106,11 +105,15 @@ export const planInputs = (
     ),
   );
 
+/**
+ * One transaction: the accounts it plans are read in it, the user is bumped
+ * (the user's delete conflicts with it), then the plan and its event.
+ */
 export const createPaymentPlan =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'paymentPlans' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
-    pipe(
-      planInputs(deps, scope, body),
+    inTransaction(deps, (tx) => pipe(
+      planInputs(tx, scope, body),
       TE.chainEitherK(({ chosen, start, debts }) =>
         pipe(
           planPayoff({
@@ -124,8 +127,9 @@ export const createPaymentPlan =
           E.map((result) => ({ chosen, result, start })),
         ),
       ),
+      TE.chainFirst(() => touchUser(tx, scope)),
       TE.chain(({ chosen, result, start }) =>
-        deps.paymentPlans.create({
+        tx.paymentPlans.create({
           user_id: scope.userId,
           strategy: body.strategy,
           monthly_payment: body.monthly_payment,
@@ -142,15 +146,9 @@ export const createPaymentPlan =
           schedule: result.schedule,
         }),
       ),
-      TE.chain(
-        keepIfOwnerLives(
-          () => requireUser(deps, scope),
-          () => deps.paymentPlans.deleteAllForUser(scope.userId),
-        ),
-      ),
       TE.map(toPlanView),
-      TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')),
-    );
+      TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
+    ));
 
 /** The user and the page are one owned read (ports/owned-read.ts). */
 export const listPaymentPlans =
@@ -176,67 +174,53 @@ export const getPaymentPlan =
     pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
 
 /**
- * Delete the plan and its recorded payments (spec 4.6): the plan is marked
- * first, so a payment racing the delete undoes itself (race-guards.ts).
+ * Delete the plan and its recorded payments (spec 4.6) in one transaction with
+ * its event. Deleting the plan writes it, so a payment under the plan (which
+ * writes the plan too) conflicts with this delete instead of outliving it.
  */
 export const deletePaymentPlan =
-  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
-    pipe(
-      requireUser(deps, scope),
-      TE.chain(() => pipe(deps.paymentPlans.beginDelete(scope.userId, planId), orNotFound('Payment plan'))),
-      TE.chainFirst(() => deps.planPayments.deleteAllForPlan(scope.userId, planId)),
-      // Emitted once, with the plan's last state, by the DELETE that removed it; a racing DELETE that lost gets 404.
-      TE.chain((plan) =>
-        pipe(
-          deps.paymentPlans.delete(scope.userId, planId),
-          TE.chain((deleted) =>
-            deleted ? emitEvent(deps, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan)) : TE.left(notFound('Payment plan not found')),
-          ),
-        ),
+    inTransaction(deps, (tx) =>
+      pipe(
+        requirePlan(tx, scope, planId),
+        TE.chainFirst(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
+        TE.chainFirst(() => tx.paymentPlans.delete(scope.userId, planId)),
+        TE.chain((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan))),
       ),
     );
 
 /**
- * Record a payment made under a plan: stored, and the account's balance lowers
- * (not below 0) with its last-payment fields set, in one atomic store step.
- * The payment is written first and the plan checked again afterwards: a plan
- * (or user) deleted meanwhile means the payment is undone and answered 404,
- * and the balance is only lowered for a payment that stays.
+ * Record a payment made under a plan, in one transaction: the plan is bumped
+ * (its delete conflicts with this), the payment stored, the account's balance
+ * lowered (not below 0) with its last-payment fields set, and the event
+ * appended. All of it commits, or none of it.
  */
 export const recordPlanPayment =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clients' | 'clock' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
     const date: IsoDate = body.date ?? today(deps.clock);
-    return pipe(
-      requirePlan(deps, scope, planId),
-      TE.chainEitherK((plan) =>
-        body.date !== undefined && body.date > today(deps.clock)
-          ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
-          : date < plan.start_date
-            ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
-          : plan.account_ids.includes(body.account_id)
-            ? E.right(plan)
-            : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
+    return inTransaction(deps, (tx) =>
+      pipe(
+        requirePlan(tx, scope, planId),
+        TE.chainEitherK((plan) =>
+          body.date !== undefined && body.date > today(deps.clock)
+            ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
+            : date < plan.start_date
+              ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
+            : plan.account_ids.includes(body.account_id)
+              ? E.right(plan)
+              : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
+        ),
+        TE.chain(() => tx.paymentPlans.touch(scope.userId, planId)),
+        TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
+        TE.chain(() => tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date })),
+        TE.chainFirst(() =>
+          pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: today(deps.clock) }), orNotFound('Account')),
+        ),
+        TE.map(toPaymentView),
+        TE.chainFirst(emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')),
       ),
-      TE.chain(() => pipe(deps.accounts.get(scope.userId, body.account_id), orNotFound('Account'))),
-      TE.chain((account) => {
-        const undo = () => deps.planPayments.deleteAllForPlan(scope.userId, planId);
-        return pipe(
-          deps.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
-          TE.chain(keepIfOwnerLives(() => requirePlan(deps, scope, planId), undo)),
-          TE.chainFirst(() =>
-            pipe(
-              deps.accounts.applyPayment(scope.userId, account.id, { amount: body.amount, date, updatedOn: today(deps.clock) }),
-              // The account went with its user meanwhile: so does this payment.
-              orNotFound('Account'),
-              TE.orElse((error) => (error._tag === 'not_found' ? undoThenFail(undo, error) : TE.left(error))),
-            ),
-          ),
-        );
-      }),
-      TE.map(toPaymentView),
-      TE.chainFirst(emitEvent(deps, scope, 'plan_payment.created', 'plan_payment')),
     );
   };
 

@@ -17,7 +17,19 @@ export interface TransactionRunnerOptions {
   readonly deadlineMs?: number;
   /** Milliseconds, monotonic (tests inject one); default `performance.now`. */
   readonly now?: () => number;
+  /**
+   * Milliseconds to wait before attempt `n` (2, 3, …) after a write conflict; default none.
+   * A store whose round trips take time (MongoDB) spreads the losers out with a
+   * random wait, so that N writers of one record do not collide again in lockstep.
+   */
+  readonly backoffMs?: (attempt: number) => number;
 }
+
+/** A random wait that grows with the attempt, up to `capMs` ("full jitter"). */
+export const jitteredBackoff =
+  (baseMs: number, capMs: number) =>
+  (attempt: number): number =>
+    Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 2));
 
 export interface ActiveTransaction<P> {
   readonly ports: P;
@@ -46,6 +58,8 @@ export const transactionRunner = <P extends TransactionPorts>(
     const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
     if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
     if (n >= maxAttempts || now() - started >= deadlineMs) return E.left(conflict('The change lost to concurrent changes; retry'));
+    const wait = options.backoffMs?.(n + 1) ?? 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadlineMs - (now() - started)))));
     return attempt(work, n + 1, started);
   };
 
@@ -56,5 +70,9 @@ export const transactionRunner = <P extends TransactionPorts>(
         const active = context.getStore();
         return active === undefined ? attempt(work, 1, now()) : work(active.ports)();
       },
+    runAlone:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+      () =>
+        context.exit(() => attempt(work, 1, now())),
   };
 };

@@ -6,14 +6,15 @@ import { toUserView, type User } from '../domain/user.js';
 import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
-import { ApplicationDeps, PageInput, UserScope, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+import { ApplicationDeps, PageInput, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
 import { emitEvent } from './events.js';
 
+/** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
-  (deps: Pick<ApplicationDeps, 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
   (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
-    pipe(
-      deps.users.create({
+    inTransaction(deps, (tx) => pipe(
+      tx.users.create({
         client_id: clientId,
         last_name: body.last_name,
         first_name: body.first_name ?? null,
@@ -23,7 +24,7 @@ export const createUser =
         created_at: nowStamp(deps.clock),
       }),
       TE.map(toUserView),
-    );
+    ));
 
 export const listUsers =
   (deps: Pick<ApplicationDeps, 'users'>) =>
@@ -36,32 +37,28 @@ export const getUser =
     pipe(requireUser(deps, scope), TE.map(toUserView));
 
 export const updateUser =
-  (deps: Pick<ApplicationDeps, 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
-    pipe(deps.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView));
+    inTransaction(deps, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
 
 /**
- * Delete the user and everything the user owns. The user is marked first (from
- * then on it is not found, and creations racing the delete undo themselves,
- * see race-guards.ts), children go next and the user document last, so a
- * failure part-way leaves a marked user whose delete can be repeated.
+ * Delete the user and everything the user owns, in one transaction (DESIGN
+ * 4.6): all of it or nothing. Deleting the user record writes it, so a
+ * transaction creating anything under the user (which writes the user too,
+ * `touchUser`) conflicts with this one instead of leaving an orphan.
  */
 export const deleteUser =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'bureauFlows' | 'clients' | 'clock' | 'creditScores' | 'events' | 'paymentPlans' | 'planPayments' | 'users' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
-    pipe(
-      pipe(deps.users.beginDelete(scope.clientId, scope.userId), orNotFound('User')),
-      TE.chainFirst(() => deps.planPayments.deleteAllForUser(scope.userId)),
-      TE.chainFirst(() => deps.paymentPlans.deleteAllForUser(scope.userId)),
-      TE.chainFirst(() => deps.creditScores.deleteAllForUser(scope.userId)),
-      TE.chainFirst(() => deps.bureauFlows.deleteForUser(scope.userId)),
-      TE.chainFirst(() => deps.accounts.deleteAllForUser(scope.userId)),
-      // user.deleted only, with the user's last state, and only from the DELETE that removed it (two racing DELETEs emit one event).
-      TE.chain((user) =>
-        pipe(
-          deps.users.delete(scope.clientId, scope.userId),
-          TE.chain((removed) => (removed ? emitEvent(deps, scope, 'user.deleted', 'user')(toUserView(user)) : TE.right(undefined))),
-        ),
+    inTransaction(deps, (tx) =>
+      pipe(
+        requireUser(tx, scope),
+        TE.chainFirst(() => tx.planPayments.deleteAllForUser(scope.userId)),
+        TE.chainFirst(() => tx.paymentPlans.deleteAllForUser(scope.userId)),
+        TE.chainFirst(() => tx.creditScores.deleteAllForUser(scope.userId)),
+        TE.chainFirst(() => tx.bureauFlows.deleteForUser(scope.userId)),
+        TE.chainFirst(() => tx.accounts.deleteAllForUser(scope.userId)),
+        TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
+        TE.chain((user) => emitEvent(tx, scope, 'user.deleted', 'user')(toUserView(user))),
       ),
     );
-

@@ -20,7 +20,7 @@ import type { Page } from '../ports/paging.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
-import { ApplicationDeps, PageInput, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import { ApplicationDeps, PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -55,21 +55,19 @@ export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
   },
 };
 
-/** How often a lost compare-and-set is retried before answering `conflict` (DESIGN 4.5). */
-const CAS_ATTEMPTS = 3;
-
 const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
 
 const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 export const createWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'webhookEndpoints' | 'webhookUrls'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls'>) =>
   (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
     pipe(
       urlPolicy(deps).check(body.url),
       TE.chain(() =>
-        deps.webhookEndpoints.create({
+        // In a transaction, so that under an Idempotency-Key it commits with the kept response.
+        inTransaction(deps, (tx) => tx.webhookEndpoints.create({
           client_id: clientId,
           url: body.url,
           events: body.events ?? ['*'],
@@ -77,7 +75,7 @@ export const createWebhookEndpoint =
           status: 'enabled',
           secret: newWebhookSecret(deps.secrets),
           created_at: nowStamp(deps.clock),
-        }),
+        })),
       ),
       TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
     );
@@ -92,33 +90,38 @@ export const getWebhookEndpoint =
   (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
     pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
 
-/** Patch with compare-and-set on the endpoint's version; a lost race is read again and retried. */
+/**
+ * Patch in one transaction, with compare-and-set on the endpoint's version: a
+ * concurrent change to the endpoint makes this one run again from a fresh read.
+ */
 export const updateWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'webhookEndpoints' | 'webhookUrls'>) =>
-  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> => {
-    const attempt = (left: number): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
-      pipe(
-        requireEndpoint(deps, clientId, endpointId),
-        TE.chain((current) => pipe(deps.webhookEndpoints.update(clientId, endpointId, current.version, body), orNotFound('Webhook endpoint'))),
-        TE.orElse((e) => (e._tag === 'conflict' && left > 1 ? attempt(left - 1) : TE.left(e))),
-      );
-    return pipe(
+  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls'>) =>
+  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
+    pipe(
       body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url),
-      TE.chain(() => attempt(CAS_ATTEMPTS)),
+      TE.chain(() =>
+        inTransaction(deps, (tx) =>
+          pipe(
+            requireEndpoint(tx, clientId, endpointId),
+            TE.chain((current) => pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, body), orNotFound('Webhook endpoint'))),
+          ),
+        ),
+      ),
       TE.mapLeft((e) => (e._tag === 'conflict' ? conflict('The webhook endpoint changed concurrently; try again') : e)),
       TE.map(toWebhookEndpointView),
     );
-  };
 
-/** Delete the endpoint, then its deliveries (fan-out no longer finds it once the first step is done). */
+/** Delete the endpoint and its deliveries, in one transaction. */
 export const deleteWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'webhookDeliveries' | 'webhookEndpoints'>) =>
+  (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
   (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
-    pipe(
-      deps.webhookEndpoints.delete(clientId, endpointId),
-      TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
-      TE.chain(() => deps.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
-      TE.map(() => undefined),
+    inTransaction(deps, (tx) =>
+      pipe(
+        tx.webhookEndpoints.delete(clientId, endpointId),
+        TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
+        TE.chain(() => tx.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
+        TE.map(() => undefined),
+      ),
     );
 
 export const listWebhookDeliveries =

@@ -8,16 +8,10 @@
  * read in one round trip, hit or miss.
  *
  * The user is checked exactly as `UserRepository.get` checks it, in the same
- * read: a user of another client, a missing one and one being deleted
- * (`beginDelete`, DESIGN 4.5) are all `none`. So nothing about deletes changes:
- * once a delete has marked the user, its records are not found through it even
- * while they are still being removed (or when the delete failed part-way and is
- * to be repeated), exactly as when the user was read first on its own. The
- * user and its records are not read as one snapshot (nor were the two reads
- * before): a read that overlaps a delete may find the user and then some of its
- * records, an answer from before the delete; once the delete has marked the
- * user nothing is found through it, so a record a racing creation wrote after
- * the delete had answered (and is about to undo, race-guards.ts) is not served.
+ * read: a user of another client and a missing one are both `none`. A user's
+ * delete is one transaction (DESIGN 4.6), so a read sees the user with its
+ * records, or neither; a record left without its user (written outside the use
+ * cases) is not found through it.
  *
  * Why not a `client_id` copied onto every record instead, read with one find?
  * That read could not see the user's deleting marker: a user whose delete has

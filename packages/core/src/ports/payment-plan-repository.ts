@@ -8,7 +8,7 @@ import type { Page, PageRequest } from './paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
 
-/** Deleting is two steps like a user's (see `UserRepository`): `get` and `list` skip a plan being deleted. */
+/** A payment under a plan writes the plan (`touch`), so it conflicts with the plan's delete (DESIGN 4.6). */
 export interface PaymentPlanRepository {
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord>;
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
@@ -17,8 +17,8 @@ export interface PaymentPlanRepository {
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
   /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>>;
-  /** Mark the plan as being deleted (idempotent); `none` when there is no such plan. */
-  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
+  /** Write the plan record without changing what it answers (the owner bump, see `UserRepository.touch`); `false` when there is no such plan. */
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -113,6 +113,8 @@ export const PORTS = {
 /** An opened store: every store port, its health, its unit of work, and how to release it (what a store adapter factory returns). */
 export interface StorePorts extends TransactionPorts {
   readonly health: StoreHealth;
+  /** Runs a change as one transaction over these ports (DESIGN 4.6). */
+  readonly unitOfWork: UnitOfWork;
   /** Release connections (no-op for memory). */
   close(): Promise<void>;
 }

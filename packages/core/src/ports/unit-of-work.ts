@@ -23,6 +23,13 @@ export interface UnitOfWork {
    *   commit an Idempotency-Key's kept response with the change it answers (DESIGN 4.2).
    */
   run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+  /**
+   * Like `run`, but always a transaction of its own, committed on its own even
+   * when called inside another run: for what must stay recorded whatever the
+   * enclosing change answers (a wrong one-time code is counted even when its
+   * 422 aborts the request's transaction).
+   */
+  runAlone<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
 }
 
 /** A write conflict: a `conflict` that running the transaction again may not meet. */
@@ -51,4 +58,6 @@ export interface TransactionDriver<P> {
 export interface AsyncContext<T> {
   getStore(): T | undefined;
   run<R>(store: T, callback: () => R): R;
+  /** Run `callback` outside any store (for `runAlone`). */
+  exit<R>(callback: () => R): R;
 }

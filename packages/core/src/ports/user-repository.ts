@@ -9,11 +9,9 @@ export type NewUser = Omit<UserRecord, 'id'>;
 export type UserPatch = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'date_of_birth' | 'phone'>>;
 
 /**
- * Users are always addressed through their owning client.
- *
- * Deleting is two steps (DESIGN 4.5): `beginDelete` marks the user as being
- * deleted, and from then on `get`, `list` and `update` no longer see it, so a
- * creation that re-checks its user after writing knows it lost the race.
+ * Users are always addressed through their owning client. A change under a
+ * user runs in one transaction (DESIGN 4.6) that writes the user record
+ * (`touch`), so it conflicts with the user's delete instead of leaving an orphan.
  */
 export interface UserRepository {
   create(user: NewUser): TE.TaskEither<DomainError, UserRecord>;
@@ -22,10 +20,11 @@ export interface UserRepository {
   /** Set the patch's defined fields in one atomic store operation (no read-modify-write). */
   update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>>;
   /**
-   * Mark the user as being deleted (idempotent: a user already marked is found
-   * again, so a delete that failed part-way can be repeated). `none` when there is no such user.
+   * Write the user record without changing what it answers (the owner bump,
+   * DESIGN 4.6): inside a transaction, it makes a concurrent transaction that
+   * writes the user (its delete, another change under it) conflict. `false` when there is no such user.
    */
-  beginDelete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>>;
+  touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean>;
   /** Delete the user document only (the use case deletes what the user owns first). */
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean>;
 }

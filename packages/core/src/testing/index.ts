@@ -25,3 +25,5 @@ export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';
 export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';
 export { sequentialSecrets, readableTokenHasher, aSandboxToken } from './test-secrets.js';
+export { faultInjectingStore, type FaultInjectingStore } from './fault-injecting-store.js';
+export { atomicityContract, type AtomicityContractOptions } from './atomicity.contract.js';

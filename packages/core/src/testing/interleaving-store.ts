@@ -9,7 +9,7 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
-import { mapStorePorts, type StorePorts } from '../ports/tokens.js';
+import { mapStorePorts, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
 
 /** One macrotask turn: every task already queued (other requests' continuations) runs first. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -41,9 +41,17 @@ const interleavedPort = <P extends object>(port: P): P =>
  * @example
  *   runConcurrencyContracts('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
  */
-export const interleavingStore = (store: StorePorts): StorePorts => ({
+export const interleavingStore = (store: StorePorts): StorePorts => {
   // Content is read-only and shipped with the product: nothing to interleave.
-  ...mapStorePorts(store, (key, port) => (key === 'content' ? port : interleavedPort(port))),
-  health: store.health,
-  close: () => store.close(),
-});
+  const interleaved = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (key, port) => (key === 'content' ? port : interleavedPort(port)));
+  return {
+    ...interleaved(store),
+    health: store.health,
+    // A transaction's ports yield too: transactions then overlap, as they do on a database.
+    unitOfWork: {
+      run: (work) => store.unitOfWork.run((ports) => work(interleaved(ports))),
+      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(interleaved(ports))),
+    },
+    close: () => store.close(),
+  };
+};

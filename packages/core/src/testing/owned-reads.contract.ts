@@ -66,10 +66,10 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         await expectNoUser(store().creditScores.historyOwned(CLIENT, NO_USER));
       });
 
-      it('a user being deleted (beginDelete) → none while its scores still exist, as UserRepository.get', async () => {
+      it('a deleted user → none while its scores still exist, as UserRepository.get', async () => {
         const user = await aStoredUser();
         await expectRight(store().creditScores.add(aCreditScore(user.id)));
-        await expectSome(store().users.beginDelete(CLIENT, user.id));
+        expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
         await expectNoUser(store().creditScores.latestOwned(CLIENT, user.id));
         await expectNoUser(store().creditScores.historyOwned(CLIENT, user.id));
         expect(O.isSome(await expectRight(store().creditScores.latest(user.id))), 'the score is still stored').to.equal(true);
@@ -114,18 +114,17 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         await expectNoUser(store().accounts.listOwned(CLIENT, NO_USER, { limit: 20 }, {}));
       });
 
-      it('a user being deleted (beginDelete) → none while its accounts still exist, as UserRepository.get', async () => {
+      it('a deleted user → none while its accounts still exist, as UserRepository.get', async () => {
         const user = await aStoredUser();
         const account = await expectRight(store().accounts.create(anAccount(user.id)));
-        await expectSome(store().users.beginDelete(CLIENT, user.id));
+        expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
         await expectNoUser(store().accounts.getOwned(CLIENT, user.id, account.id));
         await expectNoUser(store().accounts.listOwned(CLIENT, user.id, { limit: 20 }, {}));
         expect(await expectSome(store().accounts.get(user.id, account.id)), 'the account is still stored').to.deep.equal(account);
       });
 
-      it('a record written after its user was deleted (a creation that lost the race, before its undo) is not served', async () => {
+      it('a record written after its user was deleted (outside a use case\'s transaction) is not served', async () => {
         const user = await aStoredUser();
-        await expectSome(store().users.beginDelete(CLIENT, user.id));
         expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
         const late = await expectRight(store().accounts.create(anAccount(user.id)));
         await expectRight(store().creditScores.add(aCreditScore(user.id)));
@@ -194,20 +193,20 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         });
       });
 
-      it('a plan being deleted, an unknown one or another user\'s: some(none), and not listed', async () => {
+      it('a deleted plan, an unknown one or another user\'s: some(none), and not listed', async () => {
         const user = await aStoredUser();
         const other = await aStoredUser();
         const kept = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
         const going = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
         const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(other.id)));
-        await expectSome(store().paymentPlans.beginDelete(user.id, going.id));
+        expect(await expectRight(store().paymentPlans.delete(user.id, going.id))).to.equal(true);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, going.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }))).to.deep.equal({ items: [kept], hasMore: false });
       });
 
-      it('tenant isolation, no such user, a user being deleted: none', async () => {
+      it('tenant isolation, no such user, a deleted user: none', async () => {
         const theirs = await aStoredUser(OTHER_CLIENT);
         const theirPlan = await expectRight(store().paymentPlans.create(aPaymentPlan(theirs.id)));
         await expectNoUser(store().paymentPlans.getOwned(CLIENT, theirs.id, theirPlan.id));
@@ -216,7 +215,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         await expectNoUser(store().paymentPlans.getOwned(CLIENT, NO_USER, orphan.id));
         const user = await aStoredUser();
         const plan = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
-        await expectSome(store().users.beginDelete(CLIENT, user.id));
+        expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
         await expectNoUser(store().paymentPlans.getOwned(CLIENT, user.id, plan.id));
         await expectNoUser(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }));
       });

@@ -153,16 +153,14 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectSome(store().paymentPlans.get(USER, created.id))).to.deep.equal({ ...aPaymentPlan(USER), id: created.id });
     });
 
-    it('beginDelete marks the plan: get and list no longer see it; it is idempotent; delete removes it', async () => {
+    it('touch writes the plan and changes nothing it answers; false for no such plan; delete removes it', async () => {
       const plan = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
-      const other = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
-      expect(await expectSome(store().paymentPlans.beginDelete(USER, plan.id))).to.deep.equal(plan);
-      await expectNone(store().paymentPlans.get(USER, plan.id));
-      expect(await expectRight(store().paymentPlans.list(USER, { limit: 10 }))).to.deep.equal({ items: [other], hasMore: false });
-      expect(await expectSome(store().paymentPlans.beginDelete(USER, plan.id))).to.deep.equal(plan);
+      expect(await expectRight(store().paymentPlans.touch(USER, plan.id))).to.equal(true);
+      expect(await expectSome(store().paymentPlans.get(USER, plan.id))).to.deep.equal(plan);
+      expect(await expectRight(store().paymentPlans.touch(anId(999), plan.id))).to.equal(false);
       expect(await expectRight(store().paymentPlans.delete(USER, plan.id))).to.equal(true);
-      await expectNone(store().paymentPlans.beginDelete(USER, plan.id));
-      await expectNone(store().paymentPlans.beginDelete(anId(999), other.id));
+      expect(await expectRight(store().paymentPlans.touch(USER, plan.id))).to.equal(false);
+      await expectNone(store().paymentPlans.get(USER, plan.id));
     });
   });
 }

@@ -141,19 +141,15 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       expect(await expectSome(store().users.get(CLIENT, user.id))).to.deep.equal({ ...aUser(CLIENT), id: user.id });
     });
 
-    it('beginDelete marks the user: get, list and update no longer see it; it is idempotent; delete removes it', async () => {
+    it('touch writes the user and changes nothing it answers; false for no such user; delete removes it', async () => {
       const user = await expectRight(store().users.create(aUser(CLIENT)));
-      const other = await expectRight(store().users.create(aUser(CLIENT)));
-      expect(await expectSome(store().users.beginDelete(CLIENT, user.id))).to.deep.equal(user);
-      await expectNone(store().users.get(CLIENT, user.id));
-      expect(await expectRight(store().users.list(CLIENT, { limit: 10 }))).to.deep.equal({ items: [other], hasMore: false });
-      await expectNone(store().users.update(CLIENT, user.id, { last_name: 'Revived' }));
-      // A delete that failed part-way can be started again.
-      expect(await expectSome(store().users.beginDelete(CLIENT, user.id))).to.deep.equal(user);
+      expect(await expectRight(store().users.touch(CLIENT, user.id))).to.equal(true);
+      expect(await expectSome(store().users.get(CLIENT, user.id))).to.deep.equal(user);
+      expect(await expectRight(store().users.list(CLIENT, { limit: 10 }))).to.deep.equal({ items: [user], hasMore: false });
+      expect(await expectRight(store().users.touch(anId(999), user.id))).to.equal(false);
       expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
-      await expectNone(store().users.beginDelete(CLIENT, user.id));
-      await expectNone(store().users.beginDelete(anId(999), other.id));
-      expect(await expectSome(store().users.get(CLIENT, other.id))).to.deep.equal(other);
+      expect(await expectRight(store().users.touch(CLIENT, user.id))).to.equal(false);
+      await expectNone(store().users.get(CLIENT, user.id));
     });
   });
 }

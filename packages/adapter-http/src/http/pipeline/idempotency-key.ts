@@ -13,11 +13,19 @@
  * - Kept: every response below 500 that an endpoint produced, except 401 and
  *   429. Anything else (5xx, 503) releases the key, so a retry runs again. A
  *   request no route answers (404, 405) never claims one.
+ * - The claim is its own write (a concurrent same-key request sees it at once:
+ *   409). The handler then runs inside ONE transaction (the use case's own
+ *   `inTransaction` joins it) and the kept response is written in it, so the
+ *   change and its key commit together or not at all (DESIGN 4.2, 4.6): a 5xx,
+ *   a store fault or a crash before the commit leaves neither, and the retry
+ *   runs once. A domain error (4xx) aborts the change and is kept by a small
+ *   write of its own afterwards; a write conflict that exhausted its retries is
+ *   answered 409 `conflict` and releases the key.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Clock, DomainError, IdempotencyStore, StoredResponse } from '@debtkit/core';
+import { writeConflict, type Clock, type DomainError, type IdempotencyStore, type StoredResponse, type UnitOfWork } from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
@@ -30,6 +38,8 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyKeyOptions {
   readonly store: IdempotencyStore;
+  /** The store's transactions: the handler and the kept response commit in one. */
+  readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
   readonly apiVersionFallback: string;
@@ -62,6 +72,9 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
   return result.right;
 };
 
+/** What the transaction answers when the handler threw: the change is aborted (the answer is made outside). */
+const HANDLER_FAILED: DomainError = { _tag: 'validation_error', message: 'The handler answered with an error' };
+
 const isKept = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
 
 /** The response as sent, if it is one that can be kept (a JSON text or no body). */
@@ -86,7 +99,7 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
  * pipeline calls it for a routed POST under /api that carries the header.
  */
 export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestContext, run: () => Promise<void>) => Promise<void>) => {
-  const { store, clock, apiVersionFallback, onReplay } = options;
+  const { store, unitOfWork, clock, apiVersionFallback, onReplay } = options;
   return async function idempotencyKey(ctx, run) {
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
@@ -112,25 +125,48 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((ctx: RequestCo
         break;
     }
     const release = () => runStore(store.release(client.id, key, claimId));
-    try {
-      await run();
-    } catch (err) {
-      const known = toApiError(err);
-      if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {
-        // Best effort: if the store is down too, the claim frees itself after the claim timeout.
-        await release().catch(() => undefined);
-        throw err;
+    // What the handler threw, when it answered with an error: the change is aborted, the answer decided below.
+    let thrown: { readonly err: unknown } | undefined;
+    const outcome = await unitOfWork.run((tx) => async () => {
+      thrown = undefined;
+      try {
+        await run();
+      } catch (err) {
+        // A use case that lost a write conflict: the whole transaction runs again.
+        if (err instanceof ApiError && err.transient) return E.left(writeConflict(err.message));
+        thrown = { err };
+        return E.left(HANDLER_FAILED);
       }
-      writeApiError(ctx, known, apiVersionFallback);
+      const response = responseOf(ctx);
+      if (response === undefined || !isKept(response.status)) return E.right(false);
+      // Kept in the change's own transaction: both commit, or neither.
+      const kept = await tx.idempotency.complete(client.id, key, claimId, response, clock.now())();
+      return E.isLeft(kept) ? kept : E.right(true);
+    })();
+    if (E.isRight(outcome)) {
+      if (!outcome.right) await release().catch(() => undefined);
+      return;
     }
+    if (thrown === undefined) {
+      // Nothing was committed: a store fault (503) or a conflict that kept losing (409). A retry runs again.
+      await release().catch(() => undefined);
+      throw fromDomainError(outcome.left);
+    }
+    const known = toApiError(thrown.err);
+    if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {
+      // Best effort: if the store is down too, the claim frees itself after the claim timeout.
+      await release().catch(() => undefined);
+      throw thrown.err;
+    }
+    writeApiError(ctx, known, apiVersionFallback);
     const response = responseOf(ctx);
-    if (response === undefined || !isKept(response.status)) {
+    if (response === undefined) {
       await release().catch(() => undefined);
       return;
     }
-    // The request has happened: its answer goes out even if keeping it fails (the
-    // store went down just now). The key then stays claimed, so a retry gets 409
-    // until the claim timeout, rather than a 503 that invites doing it twice at once.
+    // The domain error changed nothing; its answer is kept by a write of its own. If keeping it
+    // fails (the store went down just now), the key stays claimed: a retry gets 409 until the
+    // claim timeout, then runs again (and answers the same error).
     await runStore(store.complete(client.id, key, claimId, response, clock.now())).catch(() => undefined);
   };
 };

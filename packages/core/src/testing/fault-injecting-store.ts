@@ -1,0 +1,69 @@
+/**
+ * Faults inside transactions, the way MongoDB's `failCommand` fail point
+ * injects them (DESIGN 4.6): `failNthCall(n)` makes the n-th store call made
+ * through a transaction's ports (counted from the next transaction begun)
+ * answer `unavailable` once, without running. The suite then checks that the
+ * change left nothing behind (all or nothing) and that a retry makes it once.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { unavailable, type DomainError } from '../domain/errors.js';
+import { mapStorePorts, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
+
+export interface FaultInjectingStore extends StorePorts {
+  /** Arm the injector: the n-th call (1-based) from now on, inside a transaction, fails once. */
+  failNthCall(n: number): void;
+  /** Store calls made inside transactions since the injector was last armed or reset. */
+  readonly callsSinceArmed: number;
+  /** Disarm, and count from zero. */
+  reset(): void;
+}
+
+/**
+ * `store` with a fault injector on the ports its transactions hand out.
+ * @example
+ *   const store = faultInjectingStore(createMemoryStore());
+ *   store.failNthCall(3); // the third store call of the next change answers 503
+ */
+export const faultInjectingStore = (store: StorePorts): FaultInjectingStore => {
+  let calls = 0;
+  let failAt = 0;
+  const counted = <P extends object>(port: P): P =>
+    new Proxy(port, {
+      get(target, key, receiver) {
+        const value: unknown = Reflect.get(target, key, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (typeof result !== 'function') return result;
+          const task = result as TE.TaskEither<DomainError, unknown>;
+          return () => {
+            calls += 1;
+            if (calls === failAt) {
+              failAt = 0;
+              return TE.left(unavailable('Injected fault: the store call failed'))();
+            }
+            return task();
+          };
+        };
+      },
+    });
+  const faulty = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (_key, port) => counted(port));
+  return {
+    ...store,
+    unitOfWork: {
+      run: (work) => store.unitOfWork.run((ports) => work(faulty(ports))),
+      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(faulty(ports))),
+    },
+    failNthCall: (n) => {
+      calls = 0;
+      failAt = n;
+    },
+    get callsSinceArmed() {
+      return calls;
+    },
+    reset: () => {
+      calls = 0;
+      failAt = 0;
+    },
+  };
+};
