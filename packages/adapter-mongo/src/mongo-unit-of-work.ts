@@ -25,7 +25,6 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import * as E from 'fp-ts/lib/Either.js';
 import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
-  jitteredBackoff,
   transactionRunner,
   type ActiveTransaction,
   type DomainError,
@@ -38,6 +37,12 @@ import {
 import { transactionContext, type MongoContext, type SettleHook } from './mongo-context.js';
 import { toDomainError } from './mongo-errors.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
+
+/** A random wait that grows with the attempt, up to `capMs` ("full jitter"). */
+export const jitteredBackoff =
+  (baseMs: number, capMs: number) =>
+  (attempt: number): number =>
+    Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 2));
 
 /**
  * The retry policy on MongoDB: attempts are bounded by the runner's ~2 s

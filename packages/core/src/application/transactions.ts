@@ -25,12 +25,6 @@ export interface TransactionRunnerOptions {
   readonly backoffMs?: (attempt: number) => number;
 }
 
-/** A random wait that grows with the attempt, up to `capMs` ("full jitter"). */
-export const jitteredBackoff =
-  (baseMs: number, capMs: number) =>
-  (attempt: number): number =>
-    Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 2));
-
 export interface ActiveTransaction<P> {
   readonly ports: P;
 }
