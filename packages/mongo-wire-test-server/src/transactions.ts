@@ -20,6 +20,9 @@
  *   WriteConflict with TransientTransactionError.
  * - A transaction older than `transactionLifetimeLimitSeconds` is aborted and
  *   releases its locks.
+ * - Simplification: documents are locked, unique index keys are not, so a key
+ *   taken meanwhile by another writer fails this transaction at commit
+ *   (WriteConflict) instead of making that writer wait.
  */
 import type { Document } from 'mongodb';
 import { CommandError } from './command-error.js';
