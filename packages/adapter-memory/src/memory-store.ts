@@ -8,7 +8,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   buildStorePorts,
   transactionRunner,
-  jitteredBackoff,
   type ActiveTransaction,
   type DomainError,
   type StoreTransaction,
@@ -78,7 +77,9 @@ export class MemoryTransactionDriver implements TransactionDriver<TransactionPor
 /** The memory store's `UnitOfWork`: core's runner (join, abort on Left, bounded retry) over its transactions. */
 export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
   transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), {
-    backoff: jitteredBackoff(Math.random, (ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    // Losers of a write conflict wait a random 0 to 2^(n-2) ms (at most 20) before attempt n, so they do not collide again in lockstep.
+    maxAttempts: 10,
+    backoffMs: (attempt) => Math.random() * Math.min(20, 2 ** (attempt - 2)),
     ...options,
   });
 

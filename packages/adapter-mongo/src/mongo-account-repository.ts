@@ -33,8 +33,6 @@ import { visibleUser } from './mongo-user-repository.js';
 export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
 
 const CHANGED = 'The account changed concurrently; read it again and retry';
-/** How often a payment re-reads the balance when it changed between its two conditional writes. */
-const PAYMENT_ATTEMPTS = 5;
 
 const listFilter = (userId: UserId, filter: AccountFilter): Filter<StoredDocument> => ({
   user_id: userId,
@@ -97,34 +95,24 @@ export class MongoAccountRepository implements AccountRepository {
   }
 
   /**
-   * max(0, balance − amount) without a read-modify-write: a payment the balance
-   * covers is one `$inc` conditioned on `balance ≥ amount`; one it does not
-   * cover is one `$set` to 0 conditioned on `balance < amount`. Exactly one of
-   * the two filters matches any balance, so each write is right for the value
-   * it applies to; only when the balance moved across `amount` between the two
-   * is the pair tried again (bounded, then `conflict`).
+   * max(0, balance − amount), the last-payment fields and the version in ONE
+   * `findOneAndUpdate` with an update pipeline: the server computes the new
+   * balance from the stored one, so nothing runs between a read and a write
+   * and no retry is needed. `none` when there is no such account.
    */
   applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
-    const fields = { last_payment_amount: payment.amount, last_payment_date: payment.date, last_updated_at: payment.updatedOn };
-    const owner = { user_id: userId, _id: accountId };
-    return pipe(
-      this.accounts.task(async () => {
-        for (let attempt = 0; attempt < PAYMENT_ATTEMPTS; attempt++) {
-          const covered = await this.accounts.findOneAndUpdate(
-            { ...owner, balance: { $gte: payment.amount } },
-            { $set: fields, $inc: { balance: -payment.amount, version: 1 } },
-          );
-          if (O.isSome(covered)) return covered;
-          const emptied = await this.accounts.findOneAndUpdate(
-            { ...owner, balance: { $lt: payment.amount } },
-            { $set: { ...fields, balance: 0 }, $inc: { version: 1 } },
-          );
-          if (O.isSome(emptied)) return emptied;
-          if (O.isNone(await this.accounts.findOne(owner))) return O.none;
-        }
-        return undefined;
-      }),
-      TE.flatMap((r) => (r === undefined ? TE.left(conflict(CHANGED)) : TE.right(r))),
+    return this.accounts.task(() =>
+      this.accounts.findOneAndUpdate({ user_id: userId, _id: accountId }, [
+        {
+          $set: {
+            balance: { $max: [0, { $subtract: ['$balance', { $literal: payment.amount }] }] },
+            last_payment_amount: { $literal: payment.amount },
+            last_payment_date: { $literal: payment.date },
+            last_updated_at: { $literal: payment.updatedOn },
+            version: { $add: ['$version', 1] },
+          },
+        },
+      ]),
     );
   }
 

@@ -3,19 +3,43 @@
  * limit, the id counters, and the gate that makes sure the client is connected
  * and the indexes exist.
  */
-import type { Db, MongoClient } from 'mongodb';
-import type { PortToken } from '@debtkit/core';
+import type { ClientSession, Db, MongoClient } from 'mongodb';
+import type { Id, PortToken } from '@debtkit/core';
 import { ensureIndexes, migrateDocuments } from './mongo-collections.js';
-import { StoreClosedError } from './mongo-errors.js';
+import { StandaloneServerError, StoreClosedError } from './mongo-errors.js';
 import { MongoIdAllocator } from './mongo-id-allocator.js';
 
+/** Told whether the transaction committed (`false`: aborted, or its commit failed). */
+export type SettleHook = (committed: boolean) => Promise<void>;
+
 export interface MongoContext {
+  readonly client: MongoClient;
   readonly db: Db;
+  /**
+   * Set on the context a transaction's repositories use (mongo-unit-of-work.ts):
+   * every read and write of a record passes it, so it is part of the transaction.
+   * Id counters never do (DESIGN 4.6: ids are taken outside the transaction).
+   */
+  readonly session?: ClientSession;
+  /** Run `hook` once the transaction settles, told whether it committed; outside a transaction, at once (`true`). */
+  readonly afterSettle: (hook: SettleHook) => Promise<void>;
+  /**
+   * Per collection of a visible sequence, this process's appends whose documents
+   * are stored: the next append of that collection drops them from the counter's
+   * `appending` list (mongo-visible-sequence.ts). Shared by every transaction's context.
+   */
+  readonly settledAppends: Map<string, Id[]>;
   /** Server-side limit of every query and write (`maxTimeMS`). */
   readonly maxTimeMS: number;
   readonly ids: MongoIdAllocator;
   /** Resolves once the store is usable (connected, indexes created); every operation awaits it first. */
   readonly ready: () => Promise<void>;
+  /**
+   * Resolves when the server (known once `ready` has resolved) runs
+   * transactions: a replica set member or a `mongos`. Rejects with
+   * `StandaloneServerError` on a standalone server (DESIGN 4.6).
+   */
+  readonly requireTransactions: () => Promise<void>;
   /** Close the client; operations afterwards are `unavailable`. */
   readonly close: () => Promise<void>;
 }
@@ -52,22 +76,58 @@ export const retryingOnce = (prepare: () => Promise<void>): (() => Promise<void>
  * it, every operation fails with "Topology is closed" until `connect()` is
  * called again. Once connected, the driver's monitoring rides out outages.
  */
-export const mongoContext = (client: MongoClient, dbName: string, maxTimeMS: number): MongoContext => {
+export const mongoContext = (
+  client: MongoClient,
+  dbName: string,
+  maxTimeMS: number,
+  /** Called once, the first time the server is found to be standalone after start (the caller logs it). */
+  onStandalone: (reason: string) => void = () => undefined,
+): MongoContext => {
   const db = client.db(dbName);
   let closed = false;
+  let standalone: boolean | undefined;
+  let reported = false;
   const prepare = retryingOnce(async () => {
     await client.connect();
+    // One `hello` per start: a replica set member names its set, a mongos says "isdbgrid".
+    const hello = await db.admin().command({ hello: 1 });
+    standalone = typeof hello['setName'] !== 'string' && hello['msg'] !== 'isdbgrid';
     await ensureIndexes(db, maxTimeMS);
     await migrateDocuments(db, maxTimeMS);
   });
   return {
+    client,
     db,
+    afterSettle: (hook) => hook(true),
+    settledAppends: new Map(),
     maxTimeMS,
     ids: new MongoIdAllocator(db, maxTimeMS),
     ready: () => (closed ? Promise.reject(new StoreClosedError()) : prepare()),
+    requireTransactions: async () => {
+      if (standalone !== true) return;
+      const error = new StandaloneServerError();
+      if (!reported) {
+        reported = true;
+        onStandalone(error.message);
+      }
+      throw error;
+    },
     close: async () => {
       closed = true;
       await client.close();
     },
   };
 };
+
+/** The context of one transaction on `session`: `afterSettle` hooks wait in `settled` until it commits or aborts. */
+export const transactionContext = (ctx: MongoContext, session: ClientSession, settled: SettleHook[]): MongoContext => ({
+  ...ctx,
+  session,
+  afterSettle: async (hook) => {
+    settled.push(hook);
+  },
+});
+
+/** The options every command of a repository carries: the time limit, and the session while in a transaction. */
+export const commandOptions = (ctx: MongoContext): { maxTimeMS: number; session?: ClientSession } =>
+  ctx.session === undefined ? { maxTimeMS: ctx.maxTimeMS } : { maxTimeMS: ctx.maxTimeMS, session: ctx.session };

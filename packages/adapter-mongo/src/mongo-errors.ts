@@ -8,6 +8,10 @@
  *   `Left(unavailable)`; the HTTP adapter answers 503 and the next operation
  *   tries again, so the store recovers on its own when the server returns;
  * - a unique key is already taken (E11000) → `Left(conflict)`;
+ * - in a transaction, another transaction wrote the same record first
+ *   (`WriteConflict`, or any error labelled `TransientTransactionError` that is
+ *   not a lost server) → `Left(writeConflict)`: the unit of work runs the whole
+ *   transaction again, bounded (core's application/transactions.ts);
  * - anything else is a bug or a misconfiguration (a stored document that does
  *   not decode, a command the server rejects, credentials it refuses, a misuse
  *   of the driver): it is rethrown, the task's promise rejects, and the HTTP
@@ -30,7 +34,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
-import { conflict, unavailable, type DomainError } from '@debtkit/core';
+import { conflict, unavailable, writeConflict, type DomainError } from '@debtkit/core';
 
 /** Message of every `unavailable` this adapter returns. */
 export const STORE_UNAVAILABLE = 'The data store is unavailable; try again later';
@@ -106,6 +110,18 @@ export class StoreClosedError extends Error {
   }
 }
 
+/** Why a standalone server cannot hold debtkit's store (DESIGN 4.6): one line, for the start refusal, `/readyz` and the log. */
+export const STANDALONE_REASON =
+  'MongoDB is a standalone server; debtkit needs a replica set for transactions (a one-node replica set: mongod --replSet rs0, then rs.initiate())';
+
+/** The server answers but is standalone: no transactions, so no writes (`unavailable` with the reason). */
+export class StandaloneServerError extends Error {
+  constructor() {
+    super(STANDALONE_REASON);
+    this.name = 'StandaloneServerError';
+  }
+}
+
 /** Whether `error` means the server cannot be reached or did not answer in time. */
 export const isUnavailableError = (error: unknown): boolean => {
   if (error instanceof StoreClosedError) return true;
@@ -130,6 +146,18 @@ export const isUnavailableError = (error: unknown): boolean => {
   return UNAVAILABLE_LABELS.some((label) => error.hasErrorLabel(label));
 };
 
+/** MongoDB's WriteConflict: two transactions wrote one document; the later one loses. */
+const WRITE_CONFLICT_CODE = 112;
+
+/**
+ * Whether `error` says "this transaction lost, run it again from the start"
+ * (the driver's and the server's `TransientTransactionError`, MongoDB's
+ * documented retry rule). Check `isUnavailableError` first: a lost server
+ * inside a transaction carries the label too, and is answered at once.
+ */
+export const isTransientTransactionError = (error: unknown): boolean =>
+  error instanceof MongoError && (error.code === WRITE_CONFLICT_CODE || error.hasErrorLabel(MongoErrorLabel.TransientTransactionError));
+
 /** Whether `error` is a unique-index violation. */
 export const isDuplicateKeyError = (error: unknown): boolean =>
   error instanceof MongoServerError && typeof error.code === 'number' && DUPLICATE_KEY_CODES.has(error.code);
@@ -140,7 +168,9 @@ export const isDuplicateKeyError = (error: unknown): boolean =>
  */
 export const toDomainError = (error: unknown, onDuplicateKey: string): DomainError | undefined => {
   if (isDuplicateKeyError(error)) return conflict(onDuplicateKey);
+  if (error instanceof StandaloneServerError) return { _tag: 'unavailable', message: error.message, explained: true };
   if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
+  if (isTransientTransactionError(error)) return writeConflict();
   return undefined;
 };
 

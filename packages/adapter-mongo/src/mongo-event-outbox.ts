@@ -36,17 +36,17 @@ export class MongoEventOutbox implements EventOutbox {
   }
 
   list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>> {
-    return this.events.task(async () =>
-      this.events.findPage(
+    return this.events.task(() =>
+      this.sequence.page(
+        this.events,
         {
           client_id: clientId,
           ...unexpired(now),
-          // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
-          $and: [{ _id: { $lte: await this.sequence.horizon(now) } }],
           ...(filter.type === undefined ? {} : { type: filter.type }),
           ...(filter.user_id === undefined ? {} : { 'data.user_id': filter.user_id }),
         },
         page,
+        now,
       ),
     );
   }

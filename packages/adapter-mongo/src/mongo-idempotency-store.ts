@@ -25,7 +25,7 @@ import {
   type StoredResponse,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import { StoredDocumentError, isDuplicateKeyError, mongoTask } from './mongo-errors.js';
 
 interface KeyDocument {
@@ -93,39 +93,52 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     return mongoTask(this.ctx.ready, run, 'The idempotency key is taken');
   }
 
+  /**
+   * Outside a transaction a new key costs one command: the insert is tried
+   * first, and only a key that exists is read (then replaced if it may be
+   * taken). In a transaction a failed insert would abort it, so the key is read first.
+   */
   claim(request: IdempotencyClaimRequest): TE.TaskEither<DomainError, IdempotencyClaim> {
     const _id = idOf(request.clientId, request.key);
-    const options = { maxTimeMS: this.ctx.maxTimeMS };
+    const options = commandOptions(this.ctx);
+    const documentOf = (rev: number): KeyDocument => {
+      const pending = pendingRecord(request, IDEMPOTENCY_KEY_TTL_MS);
+      return {
+        _id,
+        client_id: request.clientId,
+        method: pending.fingerprint.method,
+        path: pending.fingerprint.path,
+        body_hash: pending.fingerprint.bodyHash,
+        claim_id: pending.claimId,
+        claimed_at: new Date(pending.claimedAt),
+        expires_at: new Date(pending.expiresAt),
+        response: null,
+        rev,
+      };
+    };
+    /** Whether the key was new and is now ours; false when it exists already. */
+    const insert = async (): Promise<boolean> => {
+      try {
+        await this.keys.insertOne(documentOf(1), options);
+        return true;
+      } catch (error) {
+        // Another request holds the key (or held it): read what it holds.
+        if (!isDuplicateKeyError(error)) throw error;
+        return false;
+      }
+    };
     return this.task(async (): Promise<IdempotencyClaim> => {
+      if (this.ctx.session === undefined && (await insert())) return { _tag: 'claimed' };
       for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
         const found = await this.keys.findOne({ _id }, options);
         const existing = found === null ? undefined : decodeDocument(found);
         const decision = decideClaim(existing === undefined ? undefined : toRecord(existing), request);
         if (decision._tag !== 'take') return decision;
-        const pending = pendingRecord(request, IDEMPOTENCY_KEY_TTL_MS);
-        const next: KeyDocument = {
-          _id,
-          client_id: request.clientId,
-          method: pending.fingerprint.method,
-          path: pending.fingerprint.path,
-          body_hash: pending.fingerprint.bodyHash,
-          claim_id: pending.claimId,
-          claimed_at: new Date(pending.claimedAt),
-          expires_at: new Date(pending.expiresAt),
-          response: null,
-          rev: (existing?.rev ?? 0) + 1,
-        };
         if (existing === undefined) {
-          try {
-            await this.keys.insertOne(next, options);
-            return { _tag: 'claimed' };
-          } catch (error) {
-            // Another process inserted the key first: read what it holds.
-            if (!isDuplicateKeyError(error)) throw error;
-            continue;
-          }
+          if (await insert()) return { _tag: 'claimed' };
+          continue;
         }
-        const replaced = await this.keys.replaceOne({ _id, rev: existing.rev }, next, options);
+        const replaced = await this.keys.replaceOne({ _id, rev: existing.rev }, documentOf(existing.rev + 1), options);
         if (replaced.matchedCount === 1) return { _tag: 'claimed' };
       }
       // Lost every race for it: someone else holds the key right now.
@@ -144,14 +157,14 @@ export class MongoIdempotencyStore implements IdempotencyStore {
           },
           $inc: { rev: 1 },
         },
-        { maxTimeMS: this.ctx.maxTimeMS },
+        commandOptions(this.ctx),
       );
     });
   }
 
   release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<DomainError, void> {
     return this.task(async () => {
-      await this.keys.deleteOne({ _id: idOf(clientId, key), claim_id: claimId }, { maxTimeMS: this.ctx.maxTimeMS });
+      await this.keys.deleteOne({ _id: idOf(clientId, key), claim_id: claimId }, commandOptions(this.ctx));
     });
   }
 }

@@ -78,10 +78,6 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     return this.plans.task(() => this.plans.findOwnedPage(visibleUser(clientId, userId), NOT_DELETING, page));
   }
 
-  beginDelete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
-    return this.plans.task(() => this.plans.markDeleting({ user_id: userId, _id: planId }));
-  }
-
   touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
     return this.plans.task(() => this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING }));
   }

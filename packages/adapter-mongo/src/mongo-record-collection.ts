@@ -7,17 +7,17 @@
  */
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
+import type { ClientSession, Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
 import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
 import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
-import type { MongoContext } from './mongo-context.js';
+import { commandOptions, type MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
 import { mongoTask } from './mongo-errors.js';
 
 /**
- * The marker a two-step delete sets first (DESIGN 4.5, see the user and plan
- * repositories): a marked document is invisible to reads, and a creation that
- * re-checks its owner after writing sees that it lost the race.
+ * The marker the two-step deletes of releases before transactions set first
+ * (DESIGN 4.6 replaced them): a document a delete of such a release left
+ * marked, interrupted, stays invisible to reads.
  */
 export const DELETING = 'deleting';
 /** The filter part that leaves out documents being deleted. */
@@ -75,6 +75,14 @@ export class MongoRecordCollection<A> {
     return mongoTask(this.ctx.ready, run, onDuplicateKey);
   }
 
+  /**
+   * Every command's options: the time limit, and the session while in a
+   * transaction (so the command is part of it).
+   */
+  options(): { maxTimeMS: number; session?: ClientSession } {
+    return commandOptions(this.ctx);
+  }
+
   nextId(): Promise<Id> {
     return this.ctx.ids.next(this.name);
   }
@@ -82,19 +90,19 @@ export class MongoRecordCollection<A> {
   /** Store a copy of `record`; the copy is returned, so the caller's input stays its own. */
   async insert(record: A): Promise<A> {
     const stored = structuredClone(record);
-    await this.collection.insertOne(this.codec.encode(stored), { maxTimeMS: this.ctx.maxTimeMS });
+    await this.collection.insertOne(this.codec.encode(stored), this.options());
     return stored;
   }
 
   async findOne(filter: Filter<StoredDocument>, sort?: Sort): Promise<O.Option<A>> {
-    const options = sort === undefined ? { maxTimeMS: this.ctx.maxTimeMS } : { sort, maxTimeMS: this.ctx.maxTimeMS };
+    const options = sort === undefined ? this.options() : { ...this.options(), sort };
     const document = await this.collection.findOne(filter, options);
     return document === null ? O.none : O.some(this.codec.decode(document));
   }
 
   /** Every match in `sort` order. */
   async findAll(filter: Filter<StoredDocument>, sort: Sort): Promise<A[]> {
-    const documents = await this.collection.find(filter, { sort, maxTimeMS: this.ctx.maxTimeMS }).toArray();
+    const documents = await this.collection.find(filter, { ...this.options(), sort }).toArray();
     return documents.map(this.codec.decode);
   }
 
@@ -105,9 +113,38 @@ export class MongoRecordCollection<A> {
   async findPage(filter: Filter<StoredDocument>, page: PageRequest): Promise<Page<A>> {
     const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
     const documents = await this.collection
-      .find(scoped, { sort: { _id: 1 }, limit: page.limit + 1, maxTimeMS: this.ctx.maxTimeMS })
+      .find(scoped, { ...this.options(), sort: { _id: 1 }, limit: page.limit + 1 })
       .toArray();
     return { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit };
+  }
+
+  /** A record's id (the `_id` of its document). */
+  idOf(record: A): number {
+    return this.codec.encode(record)['_id'] as number;
+  }
+
+  /**
+   * `findPage`, and which of `ids` have a document (whatever their other fields),
+   * in ONE `aggregate` (a `$facet` per answer) so both answers come from one snapshot.
+   */
+  async findPageAndIds(filter: Filter<StoredDocument>, page: PageRequest, ids: ReadonlyArray<number>): Promise<{ page: Page<A>; stored: Set<number> }> {
+    if (ids.length === 0) return { page: await this.findPage(filter, page), stored: new Set() };
+    const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
+    const listed = { _id: { $in: [...ids] } };
+    const [result] = await this.collection
+      .aggregate<{ page: StoredDocument[]; stored: Array<{ _id: number }> }>(
+        [
+          { $match: { $or: [scoped, listed] } },
+          { $facet: { page: [{ $match: scoped }, { $sort: { _id: 1 } }, { $limit: page.limit + 1 }], stored: [{ $match: listed }, { $project: { _id: 1 } }] } },
+        ],
+        this.options(),
+      )
+      .toArray();
+    const documents = result?.page ?? [];
+    return {
+      page: { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit },
+      stored: new Set((result?.stored ?? []).map((d) => d._id)),
+    };
   }
 
   /**
@@ -142,7 +179,7 @@ export class MongoRecordCollection<A> {
       },
       { $unwind: { path: `$${OWNED}`, preserveNullAndEmptyArrays: true } },
     ];
-    const options = batchSize === undefined ? { maxTimeMS: this.ctx.maxTimeMS } : { maxTimeMS: this.ctx.maxTimeMS, batchSize };
+    const options = batchSize === undefined ? this.options() : { ...this.options(), batchSize };
     const results = await this.ctx.db.collection(COLLECTIONS.users).aggregate(pipeline, options).toArray();
     if (results.length === 0) return O.none;
     const records: A[] = [];
@@ -181,32 +218,23 @@ export class MongoRecordCollection<A> {
   }
 
   /** Apply `update` to the one match atomically; the record after the update, or none when nothing matched. */
-  async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument>): Promise<O.Option<A>> {
-    const document = await this.collection.findOneAndUpdate(filter, update, { returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS });
+  async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument> | Document[]): Promise<O.Option<A>> {
+    const document = await this.collection.findOneAndUpdate(filter, update, { ...this.options(), returnDocument: 'after' });
     return document === null ? O.none : O.some(this.codec.decode(document));
   }
 
-  /** Mark the one match as being deleted (idempotent); the record, without the marker, or none. */
-  async markDeleting(filter: Filter<StoredDocument>): Promise<O.Option<A>> {
-    const document = await this.collection.findOneAndUpdate(filter, { $set: { [DELETING]: true } }, { returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS });
-    if (document === null) return O.none;
-    const { [DELETING]: _marker, ...record } = document;
-    return O.some(this.codec.decode(record));
-  }
-
-  /** Write the one match without changing what it decodes to (see `WRITES`); whether there was one. */
   async touch(filter: Filter<StoredDocument>): Promise<boolean> {
-    const result = await this.collection.updateOne(filter, { $inc: { [WRITES]: 1 } }, { maxTimeMS: this.ctx.maxTimeMS });
+    const result = await this.collection.updateOne(filter, { $inc: { [WRITES]: 1 } }, this.options());
     return result.matchedCount === 1;
   }
 
   async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {
-    const result = await this.collection.deleteOne(filter, { maxTimeMS: this.ctx.maxTimeMS });
+    const result = await this.collection.deleteOne(filter, this.options());
     return result.deletedCount === 1;
   }
 
   async deleteMany(filter: Filter<StoredDocument>): Promise<number> {
-    const result = await this.collection.deleteMany(filter, { maxTimeMS: this.ctx.maxTimeMS });
+    const result = await this.collection.deleteMany(filter, this.options());
     return result.deletedCount;
   }
 }

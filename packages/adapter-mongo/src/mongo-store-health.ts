@@ -1,7 +1,8 @@
 /**
  * `StoreHealth` on MongoDB (`/readyz`): a `ping` command after the index gate,
  * so "ready" means the store is usable, not merely reachable. (`ping` does no
- * work on the server; the client's socket timeout bounds the wait.)
+ * work on the server; the client's socket timeout bounds the wait.) A
+ * standalone server is not ready: `unavailable` with the reason (DESIGN 4.6).
  */
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -18,6 +19,8 @@ export class MongoStoreHealth implements StoreHealth {
       this.ctx.ready,
       async () => {
         await this.ctx.db.command({ ping: 1 });
+        // Reachable but standalone: not ready (writes need transactions), with the reason.
+        await this.ctx.requireTransactions();
       },
       'ping cannot conflict',
     );

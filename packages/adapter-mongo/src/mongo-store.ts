@@ -8,16 +8,18 @@
  * first connects and creates the indexes as soon as the server answers, so the
  * service recovers without a restart, as it does after an outage later on. It DOES fail (rejects with one clear line)
  * for what waiting cannot fix: a malformed connection string, or a server that
- * answers but refuses the indexes or the credentials.
+ * answers but refuses the indexes or the credentials, or a server that answers
+ * and is standalone (DESIGN 4.6: no transactions). A store down at start that
+ * turns out to be standalone later answers `unavailable` with that reason on
+ * `/readyz` and on every write (`onStandalone` is told once, to log it).
  */
 import { MongoClient } from 'mongodb';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import * as E from 'fp-ts/lib/Either.js';
-import { buildStorePorts, transactionRunner, type ActiveTransaction, type StorePorts, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
-import { MONGO_STORE_CLASSES } from './mongo-store.module.js';
+import type { StorePorts } from '@debtkit/core';
 import { type MongoContext, mongoContext } from './mongo-context.js';
-import { isUnavailableError } from './mongo-errors.js';
+import { StandaloneServerError, isUnavailableError } from './mongo-errors.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
+import { mongoTransactionPorts } from './mongo-store-ports.js';
+import { mongoUnitOfWork } from './mongo-unit-of-work.js';
 
 export interface MongoStoreOptions {
   /** The database; default: the one named in the URL's path, else `debtkit`. */
@@ -26,6 +28,8 @@ export interface MongoStoreOptions {
   readonly serverSelectionTimeoutMS?: number;
   /** Server-side time limit of every query and write; default 5000. */
   readonly maxTimeMS?: number;
+  /** Told once (to log it at error) when a store that was down at start turns out to be a standalone server. */
+  readonly onStandalone?: (reason: string) => void;
 }
 
 export const DEFAULT_DB_NAME = 'debtkit';
@@ -69,6 +73,8 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
       connectTimeoutMS: serverSelectionTimeoutMS,
       socketTimeoutMS: maxTimeMS + SOCKET_TIMEOUT_MARGIN_MS,
       writeConcern: { w: 'majority' },
+      // A write the driver is unsure landed (a dropped connection) is sent once more, and applied once.
+      retryWrites: true,
       // A patch key whose value is undefined means "unchanged", never "store null".
       ignoreUndefined: true,
       appName: 'debtkit',
@@ -76,33 +82,33 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
   } catch (error) {
     throw new Error(`MongoDB store: invalid connection string: ${describeError(error)}`, { cause: error });
   }
-  const ctx = mongoContext(client, dbName, maxTimeMS);
+  // A standalone found at start is refused below (one line); only one found later is reported.
+  let started = false;
+  const ctx = mongoContext(client, dbName, maxTimeMS, (reason) => {
+    if (started) options.onStandalone?.(reason);
+  });
   try {
     await ctx.ready();
+    await ctx.requireTransactions();
   } catch (error) {
+    if (error instanceof StandaloneServerError) {
+      await ctx.close().catch(() => undefined);
+      throw new Error(`MongoDB store: ${error.message}`, { cause: error });
+    }
     // Unreachable now: the index gate tries again with the first operation.
     if (!isUnavailableError(error)) {
       await ctx.close().catch(() => undefined);
       throw new Error(`MongoDB store: cannot prepare database "${dbName}": ${describeError(error)}`, { cause: error });
     }
   }
+  started = true;
   return ctx;
 };
 
-/**
- * The mongo store's `UnitOfWork` until it runs MongoDB transactions (the
- * `ClientSession` unit of work is built on its own branch): core's runner
- * over the plain ports. Runs join an enclosing run, a `Left` is answered as
- * is, but the writes of a run are NOT atomic on mongo yet.
- */
-export const mongoUnitOfWorkWithoutSessions = (ports: TransactionPorts): UnitOfWork =>
-  transactionRunner<TransactionPorts>(
-    { begin: () => Promise.resolve(E.right({ ports, commit: () => Promise.resolve(E.right(undefined)), abort: () => Promise.resolve() })) },
-    new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(),
-  );
-
 /** Every storage port over one opened context; `close()` closes its client. */
-export const mongoStorePorts = (ctx: MongoContext): StorePorts => {
-  const ports = buildStorePorts((key) => new MONGO_STORE_CLASSES[key](ctx));
-  return { ...ports, health: new MongoStoreHealth(ctx), unitOfWork: mongoUnitOfWorkWithoutSessions(ports), close: ctx.close };
-};
+export const mongoStorePorts = (ctx: MongoContext): StorePorts => ({
+  ...mongoTransactionPorts(ctx),
+  health: new MongoStoreHealth(ctx),
+  unitOfWork: mongoUnitOfWork(ctx),
+  close: ctx.close,
+});

@@ -54,10 +54,6 @@ export class MongoUserRepository implements UserRepository {
     return this.users.task(() => this.users.update({ client_id: clientId, _id: userId, ...NOT_DELETING }, patch));
   }
 
-  beginDelete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
-    return this.users.task(() => this.users.markDeleting({ client_id: clientId, _id: userId }));
-  }
-
   touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
     return this.users.task(() => this.users.touch(visibleUser(clientId, userId)));
   }

@@ -8,39 +8,48 @@
  * document. Two appends can take ids 5 and 6 and insert 6 first; a reader that
  * lists in between sees 6, pages on with `starting_after=6`, and never sees 5.
  *
- * The fix, without transactions (a standalone mongod has none): the counter
- * document of the collection also lists the appends in flight,
- * `{ _id: <collection>, seq, appending: [{ id, started_at }] }`. An append takes
- * its id and enters it in `appending` in ONE atomic update (a pipeline update),
- * inserts the document, and only then removes the entry. A reader first reads
- * the counter document, then lists only ids up to the horizon
+ * The fix: the counter document of the collection also lists the appends
+ * that may be in flight, `{ _id: <collection>, seq, appending: [{ id, started_at }] }`.
+ * An append takes its id and enters it in `appending` in ONE atomic update (a
+ * pipeline update), then stores the document (in a transaction: the
+ * transaction commits it; ids are taken outside transactions, DESIGN 4.6, so
+ * the counter is no document every transaction writes). A reader reads the
+ * counter document, then, in one query, its page of ids up to `seq` and which
+ * of the listed ids are stored, and answers only ids up to the horizon
  *
- *     min(seq, lowest id still appending − 1)
+ *     min(seq, lowest listed id whose document is not stored − 1)
  *
- * Why that is enough: an id at or below `seq` was taken before the read; if its
- * entry was gone by then, its insert had been acknowledged, so the document is
- * already visible to the list that follows. Ids above `seq` are taken after the
- * read and are left for the next page. So a reader that pages on from the last
- * id it saw never passes an id whose document can still appear.
+ * Why that is enough: an id at or below `seq` was taken before the read; if it
+ * is not listed, its append had ended (stored, or never to be) before the read,
+ * and if it is listed and stored, it is visible; only a listed id whose
+ * document is missing may still appear, and nothing from there on is answered.
+ * Ids above `seq` are taken after the read and are left for the next page. So a
+ * reader that pages on from the last id it saw never passes an id whose
+ * document can still appear.
  *
- * An append that dies between taking its id and removing the entry (a crash, a
- * network failure) would hold every later id back forever; so an entry older
- * than `ABANDONED_APPEND_MS` on the injected clock (`started_at` is the record's
- * `created_at`; readers pass their `now`) no longer counts, and the next append
- * prunes it. That is far beyond the longest an insert can take (the driver gives
- * up after `maxTimeMS` + 1 s), so an abandoned id is one whose document never
- * landed. When the server answered the insert with an error, nothing can land
- * later and the entry is removed at once.
+ * Removing an entry costs no command of its own: a stored append's entry is
+ * dropped by the same process's next append (it holds nothing back meanwhile,
+ * since readers find its document); an append that can never store its
+ * document (the server refused the insert, the transaction aborted) removes
+ * its entry at once. An append that dies in between (a crash, a lost
+ * connection) would hold every later id back forever; so an entry older than
+ * `ABANDONED_APPEND_MS` on the injected clock (`started_at` is the record's
+ * `created_at`; readers pass their `now`) no longer counts, and any append
+ * prunes it. That is far beyond the longest an insert or a transaction can take
+ * (the driver gives up after `maxTimeMS` + 1 s; a transaction commits within
+ * its ~2 s bound), so an abandoned id is one whose document never landed.
  *
  * Processes of an older release take these ids with a plain `$inc` and no
  * entry; while such a process still runs, its appends can be skipped as before.
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { MongoServerError, type Document } from 'mongodb';
-import { Id, toDetails, type Timestamp } from '@debtkit/core';
+import { MongoServerError, type Document, type Filter } from 'mongodb';
+import { Id, toDetails, type Page, type PageRequest, type Timestamp } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import type { MongoContext } from './mongo-context.js';
+import type { StoredDocument } from './mongo-document-codec.js';
+import type { MongoRecordCollection } from './mongo-record-collection.js';
 import { StoredDocumentError, isDuplicateKeyError } from './mongo-errors.js';
 
 /** After this long an append still in flight is treated as abandoned (its id as a gap). */
@@ -69,14 +78,30 @@ export class MongoVisibleSequence {
     return this.ctx.db.collection<{ _id: string }>(COLLECTIONS.counters);
   }
 
+  /** This process's appends of the collection whose documents are stored: dropped from the list by the next `take`. */
+  private get settled(): Id[] {
+    let settled = this.ctx.settledAppends.get(this.collection);
+    if (settled === undefined) this.ctx.settledAppends.set(this.collection, (settled = []));
+    return settled;
+  }
+
   /**
-   * Append one document: take its id (`begin`), `insert` it under that id, end
-   * the append. The insert's failure is the caller's (after `failed`). A failure
-   * to remove the entry is not: the document is stored, and the entry only holds
-   * later ids back from readers until it counts as abandoned; none is skipped.
+   * Append one document: take its id (`begin`), `insert` it under that id. Its
+   * entry leaves the list with this process's next append once the document is
+   * stored (a reader finds the document, so a stored one holds nothing back), at
+   * once when it can never be (the server refused the insert, the transaction
+   * aborted), or when it counts as abandoned (a crash). In a transaction the
+   * document is stored when the transaction commits.
    */
   async append<A>(startedAt: Timestamp, insert: (id: Id) => Promise<A>): Promise<A> {
     const id = await this.begin(startedAt);
+    if (this.ctx.session !== undefined) {
+      await this.ctx.afterSettle(async (committed) => {
+        if (committed) this.settled.push(id);
+        else await this.end(id).catch(() => undefined);
+      });
+      return insert(id);
+    }
     let stored: A;
     try {
       stored = await insert(id);
@@ -84,7 +109,7 @@ export class MongoVisibleSequence {
       await this.failed(id, error);
       throw error;
     }
-    await this.end(id).catch(() => undefined);
+    this.settled.push(id);
     return stored;
   }
 
@@ -99,7 +124,7 @@ export class MongoVisibleSequence {
     }
   }
 
-  /** The append of `id` is over: its document is stored, or can never be. */
+  /** The append of `id` can never store its document: its entry leaves the list now. */
   async end(id: Id): Promise<void> {
     await this.counters.updateOne({ _id: this.collection }, { $pull: { appending: { id } } }, { maxTimeMS: this.ctx.maxTimeMS });
   }
@@ -113,40 +138,61 @@ export class MongoVisibleSequence {
     if (insertError instanceof MongoServerError) await this.end(id).catch(() => undefined);
   }
 
-  /** The highest id a reader may list at `now` (see the module comment); 0 before the first append. */
-  async horizon(now: Date): Promise<number> {
+  /**
+   * One page of `records` matching `filter`, ascending by id, with nothing above
+   * the horizon (see the module comment): the counter is read, then one query
+   * answers the page and which of the appends still listed are stored.
+   */
+  async page<A>(records: MongoRecordCollection<A>, filter: Filter<StoredDocument>, page: PageRequest, now: Date): Promise<Page<A>> {
     const document = await this.counters.findOne({ _id: this.collection }, { maxTimeMS: this.ctx.maxTimeMS });
-    if (document === null) return 0;
+    if (document === null) return { items: [], hasMore: false };
     const counter = decodeCounter(document);
     const cutoff = now.getTime() - ABANDONED_APPEND_MS;
+    const listed = (counter.appending ?? []).filter((entry) => entry.id <= counter.seq && Date.parse(entry.started_at) > cutoff).map((entry) => entry.id);
+    // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
+    const bounded = { ...filter, $and: [{ _id: { $lte: counter.seq } }] };
+    const { page: found, stored } = await records.findPageAndIds(bounded, page, listed);
     let horizon: number = counter.seq;
-    for (const entry of counter.appending ?? []) {
-      if (Date.parse(entry.started_at) > cutoff) horizon = Math.min(horizon, entry.id - 1);
-    }
-    return horizon;
+    for (const id of listed) if (!stored.has(id)) horizon = Math.min(horizon, id - 1);
+    const visible = found.items.filter((item) => records.idOf(item) <= horizon);
+    // A record cut off here is above the horizon, and so is every later one: nothing more to page to now.
+    return visible.length < found.items.length ? { items: visible, hasMore: false } : found;
   }
 
   private async take(startedAt: Timestamp): Promise<Id> {
     const cutoff = new Date(Date.parse(startedAt) - ABANDONED_APPEND_MS).toISOString();
-    const document = await this.counters.findOneAndUpdate(
-      { _id: this.collection },
-      [
-        { $set: { seq: { $add: [{ $ifNull: ['$seq', 0] }, 1] } } },
-        {
-          $set: {
-            appending: {
-              $concatArrays: [
-                // Entries abandoned by now are dropped here, so the list stays short.
-                { $filter: { input: { $ifNull: ['$appending', []] }, as: 'entry', cond: { $gt: ['$$entry.started_at', { $literal: cutoff }] } } },
-                [{ id: '$seq', started_at: { $literal: startedAt } }],
-              ],
+    const drop = this.settled.splice(0);
+    try {
+      const document = await this.counters.findOneAndUpdate(
+        { _id: this.collection },
+        [
+          { $set: { seq: { $add: [{ $ifNull: ['$seq', 0] }, 1] } } },
+          {
+            $set: {
+              appending: {
+                $concatArrays: [
+                  // Entries abandoned by now, and this process's stored appends, are dropped here, so the list stays short.
+                  {
+                    $filter: {
+                      input: { $ifNull: ['$appending', []] },
+                      as: 'entry',
+                      cond: { $and: [{ $gt: ['$$entry.started_at', { $literal: cutoff }] }, { $not: [{ $in: ['$$entry.id', { $literal: drop }] }] }] },
+                    },
+                  },
+                  [{ id: '$seq', started_at: { $literal: startedAt } }],
+                ],
+              },
             },
           },
-        },
-      ],
-      { upsert: true, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
-    );
-    if (document === null) throw new Error(`counters: the upsert of "${this.collection}" returned no document`);
-    return decodeCounter(document).seq;
+        ],
+        { upsert: true, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
+      );
+      if (document === null) throw new Error(`counters: the upsert of "${this.collection}" returned no document`);
+      return decodeCounter(document).seq;
+    } catch (error) {
+      // Not dropped: the next append drops them.
+      this.settled.push(...drop);
+      throw error;
+    }
   }
 }

@@ -26,7 +26,7 @@ import type {
   WebhookDeliveryRepository,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
@@ -72,7 +72,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
           $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
         },
         { $set: { lease_until: lease.until, lease_token: lease.token } },
-        { sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after', maxTimeMS: this.ctx.maxTimeMS },
+        { ...commandOptions(this.ctx), sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
       );
       return document === null ? O.none : O.some(WebhookDeliveryDocument.decode(document));
     });
@@ -89,17 +89,8 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
   }
 
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
-    return this.deliveries.task(async () =>
-      this.deliveries.findPage(
-        {
-          client_id: clientId,
-          endpoint_id: endpointId,
-          expires_at: { $gt: now.toISOString() },
-          // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
-          $and: [{ _id: { $lte: await this.sequence.horizon(now) } }],
-        },
-        page,
-      ),
+    return this.deliveries.task(() =>
+      this.sequence.page(this.deliveries, { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page, now),
     );
   }
 

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNetworkTimeoutError } from 'mongodb';
-import { isUnavailableError, toDomainError, STORE_UNAVAILABLE } from '../src/index.js';
+import { STANDALONE_REASON, StandaloneServerError, isTransientTransactionError, isUnavailableError, toDomainError, STORE_UNAVAILABLE } from '../src/index.js';
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
 
@@ -41,5 +41,33 @@ describe('mongo error classification', () => {
     expect(isUnavailableError(new TypeError('x is undefined'))).to.equal(false);
     expect(isUnavailableError(new MongoServerError({ message: 'unknown operator', code: 2 }))).to.equal(false);
     expect(toDomainError(new Error('boom'), 'dup')).to.equal(undefined);
+  });
+
+  describe('in a transaction (DESIGN 4.6)', () => {
+    const transient = (error: MongoServerError | MongoNetworkError): typeof error => {
+      error.addErrorLabel('TransientTransactionError');
+      return error;
+    };
+
+    it('WriteConflict (112) is a write conflict the unit of work runs again, with or without the label', () => {
+      const expected = { _tag: 'conflict', message: 'The record was changed by a concurrent request', transient: true };
+      expect(toDomainError(new MongoServerError({ message: 'WriteConflict', code: 112, codeName: 'WriteConflict' }), 'dup')).to.deep.equal(expected);
+      expect(toDomainError(transient(new MongoServerError({ message: 'WriteConflict', code: 112 })), 'dup')).to.deep.equal(expected);
+      // A transaction the server aborted (e.g. past transactionLifetimeLimitSeconds) is run again too.
+      expect(toDomainError(transient(new MongoServerError({ message: 'no such transaction', code: 251 })), 'dup')).to.deep.equal(expected);
+      expect(isTransientTransactionError(new MongoServerError({ message: 'unknown operator', code: 2 }))).to.equal(false);
+    });
+
+    it('a lost server is unavailable at once, even though the driver labels it TransientTransactionError in a transaction', () => {
+      expect(toDomainError(transient(new MongoNetworkError('connection closed')), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STORE_UNAVAILABLE });
+    });
+
+    it('a duplicate key stays a plain conflict (not run again)', () => {
+      expect(toDomainError(new MongoServerError({ message: 'E11000', code: 11000 }), 'taken')).to.deep.equal({ _tag: 'conflict', message: 'taken' });
+    });
+
+    it('a standalone server is unavailable with the reason', () => {
+      expect(toDomainError(new StandaloneServerError(), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STANDALONE_REASON, explained: true });
+    });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The mongo event outbox's visibility horizon (mongo-visible-sequence.ts) beyond
  * the shared contract: an append that never finishes holds later events back
+ * (a stored one does not, though its entry stays until the process's next append)
  * only until it counts as abandoned, on the injected clock; abandoned entries
  * are pruned; a counter an older release wrote goes on where it stopped.
  * Against the wire-protocol test server, the only server that can hold a write.
@@ -60,7 +61,8 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     const slow = store.events.append(anEvent(CLIENT))();
     await hold.held;
     const fast = await expectRight(store.events.append(anEvent(CLIENT)));
-    expect((await counter())?.appending?.map((entry) => entry.id)).to.deep.equal([fast.id - 1]);
+    // Both entries are listed: the held one is in flight, the stored one leaves with this process's next append.
+    expect((await counter())?.appending?.map((entry) => entry.id)).to.deep.equal([fast.id - 1, fast.id]);
     expect(await listed(T0)).to.deep.equal([]);
     expect(await listed(at(ABANDONED_APPEND_MS - 1))).to.deep.equal([]);
     // Abandoned: the gap no longer holds the later event back.
@@ -70,7 +72,9 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     if (E.isLeft(late)) return expect.fail(JSON.stringify(late.left));
     expect(late.right.id).to.equal(fast.id - 1);
     expect(await listed(T0)).to.deep.equal([late.right.id, fast.id]);
-    expect((await counter())?.appending).to.deep.equal([]);
+    // The next append drops both stored entries: only its own is left.
+    const next = await expectRight(store.events.append(anEvent(CLIENT)));
+    expect((await counter())?.appending?.map((entry) => entry.id)).to.deep.equal([next.id]);
   });
 
   it('the next append prunes abandoned entries; a live one stays', async () => {
@@ -80,7 +84,7 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     await admin.db(dbName).collection<Counter>(COLLECTIONS.counters).updateOne({ _id: COLLECTIONS.events }, { $set: { seq: 91, appending: [stale, live] } });
     const next = await expectRight(store.events.append(anEvent(CLIENT)));
     expect(next.id).to.equal(92);
-    expect((await counter())?.appending).to.deep.equal([live]);
+    expect((await counter())?.appending).to.deep.equal([live, { id: 92, started_at: anEvent(CLIENT).created_at }]);
     // The live entry (91) holds 92 back until it too is abandoned.
     expect(await listed(T0)).to.deep.equal([1]);
     expect(await listed(at(2))).to.deep.equal([1, 92]);
@@ -90,15 +94,16 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     await admin.db(dbName).collection<Counter>(COLLECTIONS.counters).insertOne({ _id: COLLECTIONS.events, seq: 41 });
     const event = await expectRight(store.events.append(anEvent(CLIENT)));
     expect(event.id).to.equal(42);
-    expect(await counter()).to.deep.equal({ _id: COLLECTIONS.events, seq: 42, appending: [] });
+    expect(await counter()).to.deep.equal({ _id: COLLECTIONS.events, seq: 42, appending: [{ id: 42, started_at: anEvent(CLIENT).created_at }] });
     expect(await listed(T0)).to.deep.equal([42]);
   });
 
-  it('concurrent appends take distinct ascending ids and leave nothing in flight', async () => {
+  it('concurrent appends take distinct ascending ids, all listed; the next append drops their entries', async () => {
     const appended = await Promise.all(Array.from({ length: 8 }, () => expectRight(store.events.append(anEvent(CLIENT)))));
     const ids = appended.map((event) => event.id).sort((a, b) => a - b);
     expect(ids).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect((await counter())?.appending).to.deep.equal([]);
     expect(await listed(T0)).to.deep.equal(ids);
+    await expectRight(store.events.append(anEvent(CLIENT)));
+    expect((await counter())?.appending?.map((entry) => entry.id)).to.deep.equal([9]);
   });
 });

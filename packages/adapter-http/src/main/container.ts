@@ -226,7 +226,7 @@ export const createContainer = async (input: ContainerInput): Promise<DebtkitCon
     // Config guarantees the URL with the mongo store. A bad URL or refused
     // credentials fail here; an unreachable server does not (requests answer
     // 503 until it is back).
-    const ctx = await openMongoContext(config.mongodbUrl ?? '').catch((err: unknown) => {
+    const ctx = await openMongoContext(config.mongodbUrl ?? '', { onStandalone: (reason) => input.logger.error(reason) }).catch((err: unknown) => {
       throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
     });
     container.load(mongoStoreModule(ctx));

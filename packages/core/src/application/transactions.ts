@@ -18,21 +18,12 @@ export interface TransactionRunnerOptions {
   /** Milliseconds, monotonic (tests inject one); default `performance.now`. */
   readonly now?: () => number;
   /**
-   * Waited before attempt `n` (2, 3, …) after a write conflict; default none.
-   * The stores pass `jitteredBackoff` (core takes no clock or randomness of its own).
+   * Milliseconds to wait before attempt `n` (2, 3, …) after a write conflict; default none.
+   * A store whose round trips take time (MongoDB) spreads the losers out with a
+   * random wait, so that N writers of one record do not collide again in lockstep.
    */
-  readonly backoff?: (attempt: number) => Promise<void>;
+  readonly backoffMs?: (attempt: number) => number;
 }
-
-/**
- * "Full jitter": before attempt `n`, a random wait of 0 to 5·2^n ms, so
- * transactions that collided on a hot record spread out instead of colliding
- * again at once. `random` in [0, 1); `sleep` waits that many milliseconds.
- */
-export const jitteredBackoff =
-  (random: () => number, sleep: (ms: number) => Promise<void>) =>
-  (attempt: number): Promise<void> =>
-    sleep(random() * 5 * 2 ** attempt);
 
 export interface ActiveTransaction<P> {
   readonly ports: P;
@@ -46,7 +37,6 @@ export const transactionRunner = <P extends TransactionPorts>(
   const maxAttempts = options.maxAttempts ?? 5;
   const deadlineMs = options.deadlineMs ?? 2000;
   const now = options.now ?? (() => performance.now());
-  const backoff = options.backoff ?? (() => Promise.resolve());
 
   const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, n: number, started: number): Promise<E.Either<DomainError, A>> => {
     const begun = await driver.begin();
@@ -62,7 +52,8 @@ export const transactionRunner = <P extends TransactionPorts>(
     const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
     if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
     if (n >= maxAttempts || now() - started >= deadlineMs) return E.left(conflict('The change lost to concurrent changes; retry'));
-    await backoff(n + 1);
+    const wait = options.backoffMs?.(n + 1) ?? 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadlineMs - (now() - started)))));
     return attempt(work, n + 1, started);
   };
 

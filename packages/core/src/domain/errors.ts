@@ -16,7 +16,7 @@ export type DomainError =
   | { readonly _tag: 'unauthorized'; readonly message: string }
   | { readonly _tag: 'forbidden'; readonly message: string }
   | { readonly _tag: 'unsupported_version'; readonly message: string }
-  | { readonly _tag: 'unavailable'; readonly message: string };
+  | { readonly _tag: 'unavailable'; readonly message: string; /** The message is a reason an operator may see (`/readyz`): it quotes no driver or host. */ readonly explained?: true };
 
 export type ErrorTag = DomainError['_tag'];
 

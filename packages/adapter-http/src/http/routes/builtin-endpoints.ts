@@ -19,6 +19,7 @@ import {
   PingBody,
   boundedString,
   strictObject,
+  isDomainError,
   unavailable,
   versioning,
   type ClientAccess,
@@ -27,6 +28,7 @@ import {
   type StoreHealth,
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
+import { ApiError } from '../api-error.js';
 import { runUseCase } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
@@ -125,6 +127,9 @@ const storeAnswersWithin =
     }
   };
 
+const notReady = (error: unknown): ApiError =>
+  new ApiError('unavailable', isDomainError(error) && error._tag === 'unavailable' && error.explained === true ? error.message : 'The store is not reachable');
+
 export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   builtin({
     method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
@@ -142,8 +147,17 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations', auth: 'none', pathIds: [],
     description: 'Answers 200 when the store answers, else 503. Needs no token.',
     status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
-    // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready".
-    run: (s) => pipe(storeAnswersWithin(s.health, READINESS_TIMEOUT_MS), TE.bimap(() => unavailable('The store is not reachable'), () => ({ status: 'ready' }) as const)),
+    // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready";
+    // a reason the store explains for operators (e.g. a standalone MongoDB, DESIGN 4.6) is passed on.
+    run: {
+      handler: (s) =>
+        async function readiness(ctx) {
+          const answer = await storeAnswersWithin(s.health, READINESS_TIMEOUT_MS)();
+          if (E.isLeft(answer)) throw notReady(answer.left);
+          ctx.status = 200;
+          ctx.body = { status: 'ready' };
+        },
+    },
   }),
   builtin({
     method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations', auth: 'none', pathIds: [],

@@ -1,0 +1,158 @@
+/**
+ * One change, one transaction on MongoDB (DESIGN 4.6): a multi-document
+ * transaction on a `ClientSession`, started with snapshot reads and majority
+ * writes. The policy (join an enclosing run, abort on `Left` or a throw, run
+ * again after a write conflict, bounded by attempts and a ~2 s deadline) is
+ * core's `transactionRunner`; this file brings what is MongoDB's:
+ *
+ * - `begin`: a session and `startTransaction` (neither sends a command: the
+ *   transaction starts with its first read or write), and the store's
+ *   repositories bound to that session;
+ * - `commit`: `commitTransaction`, retried while the outcome is unknown
+ *   (`UnknownTransactionCommitResult`, the driver's documented rule), at most
+ *   `COMMIT_ATTEMPTS` times and never past the deadline, NOT the driver's
+ *   `withTransaction`, whose loops run for up to 120 s;
+ *   a `TransientTransactionError` (a write conflict, a transaction the server
+ *   aborted) is `Left(writeConflict)`, so the runner runs the work again; a
+ *   server that cannot be reached is `Left(unavailable)` at once;
+ * - `abort`: `abortTransaction`, best effort (a transaction nobody commits is
+ *   aborted by the server after `transactionLifetimeLimitSeconds` anyway).
+ *
+ * Transactions need a replica set (or a sharded cluster): on a standalone
+ * server `begin` answers `unavailable` with the reason (mongo-deployment.ts).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import * as E from 'fp-ts/lib/Either.js';
+import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
+import {
+  transactionRunner,
+  type ActiveTransaction,
+  type DomainError,
+  type StoreTransaction,
+  type TransactionDriver,
+  type TransactionPorts,
+  type TransactionRunnerOptions,
+  type UnitOfWork,
+} from '@debtkit/core';
+import { transactionContext, type MongoContext, type SettleHook } from './mongo-context.js';
+import { toDomainError } from './mongo-errors.js';
+import { mongoTransactionPorts } from './mongo-store-ports.js';
+
+/** A random wait that grows with the attempt, up to `capMs` ("full jitter"). */
+export const jitteredBackoff =
+  (baseMs: number, capMs: number) =>
+  (attempt: number): number =>
+    Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 2));
+
+/**
+ * The retry policy on MongoDB: attempts are bounded by the runner's ~2 s
+ * deadline more than by their number, and a loser waits a random while (up to
+ * 50 ms, growing) before its next attempt, so that concurrent writers of one
+ * record (payments on one account, creations under one user) get through one
+ * after the other instead of colliding again in lockstep.
+ */
+export const MONGO_RETRY_POLICY: TransactionRunnerOptions = { maxAttempts: 25, backoffMs: jitteredBackoff(2, 50) };
+
+/** Commits tried while the server cannot say whether the last one committed. */
+export const COMMIT_ATTEMPTS = 3;
+
+/** Snapshot reads, majority writes, the primary (DESIGN 4.6, 8). */
+export const TRANSACTION_OPTIONS: TransactionOptions = {
+  readConcern: { level: 'snapshot' },
+  writeConcern: { w: 'majority' },
+  readPreference: 'primary',
+};
+
+const isUnknownCommitResult = (error: unknown): boolean =>
+  error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.UnknownTransactionCommitResult);
+
+/** MaxTimeMSExpired on a commit: the driver's rule is not to retry it (the client's own time limit). */
+const isMaxTimeExpired = (error: unknown): boolean => error instanceof MongoError && error.code === 50;
+
+/** What a failed `commitTransaction` means for the runner (the one mapping, mongo-errors.ts); rethrows a bug. */
+const commitFailure = (error: unknown): DomainError => {
+  const mapped = toDomainError(error, 'The change conflicts with a stored record');
+  if (mapped === undefined) throw error;
+  return mapped;
+};
+
+class MongoTransaction implements StoreTransaction<TransactionPorts> {
+  readonly ports: TransactionPorts;
+  private readonly settled: SettleHook[] = [];
+
+  constructor(
+    ctx: MongoContext,
+    private readonly session: ClientSession,
+  ) {
+    this.ports = mongoTransactionPorts(transactionContext(ctx, session, this.settled));
+  }
+
+  async commit(): Promise<E.Either<DomainError, void>> {
+    let committed = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.session.commitTransaction();
+          committed = true;
+          return E.right(undefined);
+        } catch (error) {
+          // Unknown outcome (the commit may have landed): committing again is safe and
+          // tells; a transient error without that label means it did not commit.
+          if (isUnknownCommitResult(error) && attempt < COMMIT_ATTEMPTS && !isMaxTimeExpired(error)) continue;
+          return E.left(commitFailure(error));
+        }
+      }
+    } finally {
+      await this.settle(committed);
+    }
+  }
+
+  async abort(): Promise<void> {
+    try {
+      if (this.session.inTransaction()) await this.session.abortTransaction();
+    } catch {
+      // Best effort: the server aborts a transaction nobody finishes (transactionLifetimeLimitSeconds).
+    } finally {
+      await this.settle(false);
+    }
+  }
+
+  private async settle(committed: boolean): Promise<void> {
+    await this.session.endSession().catch(() => undefined);
+    for (const hook of this.settled.splice(0)) await hook(committed).catch(() => undefined);
+  }
+}
+
+/** The `TransactionDriver` of the store on `ctx`. */
+export const mongoTransactionDriver = (ctx: MongoContext): TransactionDriver<TransactionPorts> => ({
+  begin: async () => {
+    try {
+      await ctx.ready();
+      await ctx.requireTransactions();
+    } catch (error) {
+      const mapped = toDomainError(error, 'begin cannot conflict');
+      if (mapped === undefined) throw error;
+      return E.left(mapped);
+    }
+    const session = ctx.client.startSession({ causalConsistency: false });
+    // The commit is bounded like every other command (`maxTimeMS`): a commit that runs out is `unavailable`.
+    session.startTransaction({ ...TRANSACTION_OPTIONS, maxCommitTimeMS: ctx.maxTimeMS });
+    return E.right(new MongoTransaction(ctx, session));
+  },
+});
+
+const unitsOfWork = new WeakMap<MongoContext, UnitOfWork>();
+
+/**
+ * The store's `UnitOfWork`: core's runner over MongoDB transactions. One per
+ * context (asked again, the same one), so that every run on the store joins an
+ * enclosing one, whoever asked; `options` count only the first time.
+ */
+export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork => {
+  let uow = unitsOfWork.get(ctx);
+  if (uow === undefined) {
+    uow = transactionRunner(mongoTransactionDriver(ctx), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MONGO_RETRY_POLICY, ...options });
+    unitsOfWork.set(ctx, uow);
+  }
+  return uow;
+};

@@ -1,0 +1,217 @@
+/**
+ * Every multi-write use case (core's, each running its own transaction on the
+ * store's unit of work: here the mongo one) as ONE transaction (DESIGN 4.6), faulted
+ * command by command through MongoDB's `failCommand` fail point (scoped with
+ * `appName` to the store's connections, as against a real mongod with test
+ * commands on): a clean run lists the commands the change sends; then, on a
+ * fresh database each time, each of them is made to fail (from its n-th
+ * occurrence on, until the change has answered). The database afterwards holds
+ * all of the change or none of it, and running the change again gives exactly
+ * the clean run's effect, once. Ids an aborted attempt took are skipped (they
+ * are left out of the comparison).
+ */
+import { createHash } from 'node:crypto';
+import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { MongoClient, type Document } from 'mongodb';
+import {
+  createClientAccess,
+  createPaymentPlan,
+  deletePaymentPlan,
+  deleteUser,
+  deleteWebhookEndpoint,
+  createWebhookEndpoint,
+  fanOutEvents,
+  linkAccount,
+  recordPlanPayment,
+  seedDemo,
+  updateAccount,
+  type ApplicationDeps,
+  type Clock,
+  type DemoSeed,
+  type DomainError,
+  type StorePorts,
+  type TransactionPorts,
+} from '@debtkit/core';
+import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
+import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
+
+const clock: Clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
+const tokenHasher = { hash: (token: string) => createHash('sha256').update(token).digest('hex') };
+let secretCount = 0;
+const secrets = { secret: () => String(++secretCount).padStart(43, 'x') };
+/** Connection upkeep and the fail point's own commands: not the change's. */
+const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'configureFailPoint', 'saslStart', 'saslContinue', 'createIndexes', 'killCursors']);
+
+interface Fixture {
+  readonly demo: DemoSeed;
+  readonly planId: number;
+  /** A webhook endpoint with deliveries (of the fixture's events). */
+  readonly endpointId: number;
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly change: (deps: ApplicationDeps & TransactionPorts, fixture: Fixture) => TE.TaskEither<DomainError, unknown>;
+}
+
+const scope = (f: Fixture) => ({ clientId: f.demo.client.id, userId: f.demo.user.id });
+const accountOf = (f: Fixture, i: number) => {
+  const account = f.demo.accounts[i];
+  if (account === undefined) throw new Error(`the demo has no account ${i}`);
+  return account;
+};
+
+const SCENARIOS: ReadonlyArray<Scenario> = [
+  {
+    name: 'a plan payment (payment record, debit, event)',
+    change: (deps, f) => recordPlanPayment(deps)(scope(f), f.planId as never, { account_id: accountOf(f, 1).id, amount: 5000 as never }),
+  },
+  { name: 'a plan creation (plan, event)', change: (deps, f) => createPaymentPlan(deps)(scope(f), { strategy: 'snowball', monthly_payment: 400_000 as never }) },
+  { name: 'a plan deletion (payments, plan, event)', change: (deps, f) => deletePaymentPlan(deps)(scope(f), f.planId as never) },
+  { name: 'a user deletion (everything of the user, event)', change: (deps, f) => deleteUser(deps)(scope(f)) },
+  {
+    name: 'an account creation (account, event)',
+    change: (deps, f) => linkAccount(deps)(scope(f), { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000 as never, apr: 0.25 as never, minimum_payment: 2500 as never }),
+  },
+  { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
+  { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },
+  { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
+  {
+    name: 'a client creation (client, token)',
+    change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
+  },
+];
+
+/** What a reference field points to: a reference to a record the change created is compared as "new". */
+const REFERENCES: Readonly<Record<string, string>> = {
+  client_id: COLLECTIONS.clients,
+  user_id: COLLECTIONS.users,
+  account_id: COLLECTIONS.accounts,
+  payment_plan_id: COLLECTIONS.paymentPlans,
+  endpoint_id: COLLECTIONS.webhookEndpoints,
+  event_id: COLLECTIONS.events,
+};
+
+type KnownIds = ReadonlyMap<string, ReadonlySet<unknown>>;
+
+/** The ids of every record before the change (the same in every fresh database). */
+const idsOf = async (ctx: MongoContext): Promise<KnownIds> => {
+  const known = new Map<string, Set<unknown>>();
+  for (const name of Object.values(COLLECTIONS)) {
+    known.set(name, new Set((await ctx.db.collection(name).find({}, { projection: { _id: 1 } }).toArray()).map((d) => d['_id'])));
+  }
+  return known;
+};
+
+/**
+ * The database's records, compared without what an aborted attempt changes:
+ * ids (an aborted attempt's ids are skipped, so a retry's records get others),
+ * references to records the change created, and per-run secrets.
+ */
+const contentsOf = async (ctx: MongoContext, known: KnownIds): Promise<Record<string, unknown[]>> => {
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+    const out: Document = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '_id' || key === 'id' || key === 'secret' || key === 'hash' || key === 'claim_id') continue;
+      const target = REFERENCES[key];
+      out[key] = target !== undefined && typeof inner === 'number' && known.get(target)?.has(inner) !== true ? 'new' : strip(inner);
+    }
+    return out;
+  };
+  const contents: Record<string, unknown[]> = {};
+  for (const name of Object.values(COLLECTIONS)) {
+    if (name === COLLECTIONS.counters) continue;
+    const documents = await ctx.db.collection(name).find({}, { sort: { _id: 1 } }).toArray();
+    contents[name] = documents.map(strip).map((d) => JSON.stringify(d)).sort();
+  }
+  return contents;
+};
+
+describe('mongo: every multi-write use case is all or nothing under failCommand (wire-protocol test server)', function () {
+  this.timeout(120_000);
+  let server: WireServer;
+  let admin: MongoClient;
+  let databases = 0;
+  const open: MongoContext[] = [];
+
+  before(async () => {
+    server = await startWireServer();
+    admin = new MongoClient(server.url, { serverSelectionTimeoutMS: 2000, appName: 'fault-injector' });
+  });
+  after(async () => {
+    await admin.close();
+    await server.stop();
+  });
+  afterEach(async () => {
+    await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+    await Promise.all(open.splice(0).map((ctx) => ctx.close()));
+  });
+
+  /** A fresh database with the demo and one plan; its store, unit of work and deps. */
+  const fresh = async (): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
+    const ctx = await openMongoContext(server.url, { dbName: `use_case_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
+    open.push(ctx);
+    const store = mongoStorePorts(ctx);
+    const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: `dk_sandbox_${'a'.repeat(43)}` })();
+    if (E.isLeft(demo)) throw new Error(demo.left.message);
+    // The use cases run their own transactions, on the store's unit of work (the mongo one).
+    const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: undefined as never };
+    const plan = await createPaymentPlan(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, { strategy: 'avalanche', monthly_payment: 400_000 as never })();
+    if (E.isLeft(plan)) throw new Error(plan.left.message);
+    // A payment already recorded, so that deletes have payments to remove.
+    const paid = await recordPlanPayment(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, { account_id: demo.right.accounts[1]!.id, amount: 1000 as never })();
+    if (E.isLeft(paid)) throw new Error(paid.left.message);
+    const endpoint = await createWebhookEndpoint(deps)(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
+    if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
+    const fanned = await fanOutEvents(deps)(100)();
+    if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
+    return { ctx, store, fixture: { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id }, deps };
+  };
+
+  for (const scenario of SCENARIOS) {
+    it(`${scenario.name}: each command failing leaves all or nothing; the change run again has its one effect`, async () => {
+      const clean = await fresh();
+      const known = await idsOf(clean.ctx);
+      const before = await contentsOf(clean.ctx, known);
+      server.commands.length = 0;
+      const result = await scenario.change(clean.deps, clean.fixture)();
+      expect(E.isRight(result), JSON.stringify(result)).to.equal(true);
+      const sent = server.commands.filter((name) => !UPKEEP.has(name));
+      const after = await contentsOf(clean.ctx, known);
+      expect(after, 'the change changes something').not.to.deep.equal(before);
+      expect(sent, 'a multi-write change commits a transaction').to.include('commitTransaction');
+
+      const seen = new Map<string, number>();
+      for (const name of sent) {
+        const occurrence = seen.get(name) ?? 0;
+        seen.set(name, occurrence + 1);
+        const faulted = await fresh();
+        expect(await contentsOf(faulted.ctx, known)).to.deep.equal(before);
+        await admin.db('admin').command({
+          configureFailPoint: 'failCommand',
+          mode: { skip: occurrence },
+          data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
+        });
+        const outcome = await scenario.change(faulted.deps, faulted.fixture)();
+        await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
+        const where = `${name} #${occurrence + 1} failing`;
+        const state = await contentsOf(faulted.ctx, known);
+        if (E.isRight(outcome)) {
+          // Only a command after the commit can fail without failing the change.
+          expect(state, `${where}: answered success, so all of it`).to.deep.equal(after);
+          continue;
+        }
+        expect(outcome.left._tag, `${where}: ${JSON.stringify(outcome.left)}`).to.equal('unavailable');
+        expect(state, `${where}: answered unavailable, so none of it`).to.deep.equal(before);
+        const again = await scenario.change(faulted.deps, faulted.fixture)();
+        expect(E.isRight(again), `${where}, then run again: ${JSON.stringify(again)}`).to.equal(true);
+        const final = await contentsOf(faulted.ctx, known);
+        expect(JSON.stringify(final, null, 1), `${where}, then run again: exactly one effect`).to.equal(JSON.stringify(after, null, 1));
+      }
+    });
+  }
+});
