@@ -76,12 +76,16 @@ export class MemoryTransactionDriver implements TransactionDriver<TransactionPor
 
 /** The memory store's `UnitOfWork`: core's runner (join, abort on Left, bounded retry) over its transactions. */
 export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
-  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), {
-    // Losers of a write conflict wait a random 0 to 2^(n-2) ms (at most 20) before attempt n, so they do not collide again in lockstep.
-    maxAttempts: 10,
-    backoffMs: (attempt) => Math.random() * Math.min(20, 2 ** (attempt - 2)),
-    ...options,
-  });
+  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MEMORY_RETRY_POLICY, ...options });
+
+/**
+ * The retry policy in memory: losers of a write conflict wait a random 0 to
+ * 2^(n-2) ms (at most 20) before attempt n, so they do not collide again in lockstep.
+ */
+export const MEMORY_RETRY_POLICY = {
+  maxAttempts: 10,
+  backoffMs: (attempt: number): number => Math.random() * Math.min(20, 2 ** (attempt - 2)),
+} as const satisfies TransactionRunnerOptions;
 
 /**
  * A new, empty store; each call is independent of every other.

@@ -9,7 +9,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { isWriteConflict, type DomainError, type TransactionPorts } from '@debtkit/core';
 import { aClient, aUser, anAccount, expectRight } from '@debtkit/core/testing';
-import { MemoryDatabase, createMemoryStore, memoryPortsOf } from '../src/index.js';
+import { MEMORY_RETRY_POLICY, MemoryDatabase, createMemoryStore, memoryPortsOf } from '../src/index.js';
 
 const begin = (db: MemoryDatabase): { ports: TransactionPorts; commit: () => E.Either<DomainError, void>; abort: () => void } => {
   const tx = db.begin();
@@ -124,7 +124,7 @@ describe('memory store transactions', () => {
     })();
     expect(E.isLeft(always) && always.left._tag).to.equal('conflict');
     expect(E.isLeft(always) && isWriteConflict(always.left), 'answered as a plain conflict').to.equal(false);
-    expect(runs).to.equal(5);
+    expect(runs).to.equal(MEMORY_RETRY_POLICY.maxAttempts);
     const once = await store.unitOfWork.run(() => TE.right(1))();
     expect(once).to.deep.equal(E.right(1));
   });

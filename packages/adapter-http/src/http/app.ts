@@ -103,7 +103,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   });
   // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
   const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> =>
-    route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey] : [];
+    route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey(route.handler)] : [];
   const api = createRouter(
     [
       ...createBuiltinRoutes({

@@ -26,7 +26,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { writeConflict, type Clock, type DomainError, type IdempotencyStore, type StoredResponse, type UnitOfWork } from '@debtkit/core';
-import type { AppMiddleware, RequestContext } from '../app-context.js';
+import type { AppContext, AppMiddleware, RequestContext, RouteDef } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
 import { writeJsonText } from '../json-response.js';
@@ -95,13 +95,16 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
 };
 
 /**
- * Runs the route's handler (`next`) under the request's `Idempotency-Key`: a
- * route middleware of every POST route under /api (a request no route answers
+ * Runs the route's handler (given to the factory) under the request's
+ * `Idempotency-Key`, in one transaction with the kept response: a route
+ * middleware of every POST route under /api (a request no route answers
  * never reaches it), for a request that carries the header.
  */
-export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware => {
+export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: RouteDef['handler']) => AppMiddleware) => {
   const { store, unitOfWork, clock, apiVersionFallback, onReplay } = options;
-  return async function idempotencyKey(ctx, next) {
+  // The route's handler is run here, not through `next`: a transaction that lost a
+  // write conflict runs it again, and Koa's `next` may be called only once.
+  return (handler) => async function idempotencyKey(ctx, next) {
     if (ctx.req.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
@@ -132,7 +135,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware =>
     const outcome = await unitOfWork.run((tx) => async () => {
       thrown = undefined;
       try {
-        await next();
+        await handler(ctx as AppContext);
       } catch (err) {
         // A use case that lost a write conflict: the whole transaction runs again.
         if (err instanceof ApiError && err.transient) return E.left(writeConflict(err.message));
