@@ -1,13 +1,15 @@
 /**
  * Request logging is asynchronous and buffered (src/main/log-destination.ts),
  * yet no line is lost on shutdown: the built CLI (`debtkit serve`, as
- * `npm start` runs it) answers a burst of requests while this test does not
- * read its stdout (so the pipe fills and the logger has to buffer lines in
+ * `npm start` runs it) answers a burst of requests (3000, over a fixed number
+ * of keep-alive connections, so none waits long enough in the server for its
+ * request timeout on a loaded machine) while this test does not read its stdout (so the pipe fills and the logger has to buffer lines in
  * memory), gets SIGTERM as soon as the last answer arrives, and after it exits
  * its stdout holds a request line for every request (by request id) and the
  * shutdown line. Without the flush on shutdown the buffered lines are lost.
  */
 import { expect } from 'chai';
+import { Agent, request } from 'node:http';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +22,30 @@ interface LogLine {
   readonly request_id?: string;
   readonly status?: number;
 }
+
+/** How many requests are in flight at once: enough to keep the server busy, few enough that none waits long for a connection there. */
+const CONNECTIONS = 16;
+
+/** POST /api/ping through `agent` (which holds at most CONNECTIONS sockets); resolves with the status and request id. */
+const ping = (agent: Agent, url: string, token: string, payload: string): Promise<{ status: number; id: string }> =>
+  new Promise((resolve, reject) => {
+    const body = JSON.stringify({ payload });
+    const req = request(
+      `${url}/api/ping`,
+      {
+        method: 'POST',
+        agent,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, id: String(res.headers['x-request-id']) }));
+        res.once('error', reject);
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
 
 const logLines = (stdout: string): LogLine[] =>
   stdout
@@ -41,17 +67,16 @@ describe('asynchronous request logging, flushed on shutdown', function () {
     // Not reading: the pipe (64 KiB) and the stream's buffer fill, the rest waits in the logger.
     cli.child.stdout!.pause();
     try {
-      const ids = await Promise.all(
-        Array.from({ length: 3000 }, async (_, i) => {
-          const response = await fetch(`${cli.url}/api/ping`, {
-            method: 'POST',
-            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ payload: `line ${i}` }),
-          });
-          expect(response.status).to.equal(200);
-          return response.headers.get('x-request-id')!;
-        }),
-      );
+      const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+      let answers: Array<{ status: number; id: string }>;
+      try {
+        answers = await Promise.all(Array.from({ length: 3000 }, (_, i) => ping(agent, cli.url, token, `line ${i}`)));
+      } finally {
+        agent.destroy();
+      }
+      expect(answers.filter((a) => a.status !== 200), 'answers other than 200').to.deep.equal([]);
+      const ids = answers.map((a) => a.id);
+      expect(new Set(ids).size, 'distinct request ids').to.equal(3000);
       const stopping = cli.stop();
       cli.child.stdout!.resume();
       const code = await stopping;

@@ -403,8 +403,31 @@ export interface MinimumOnlyInput {
 export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate): IsoDate | null => {
   const { balance, apr, minimumPayment } = input;
   if (!isCents(balance) || balance === 0 || !isCents(minimumPayment) || minimumPayment === 0 || !isApr(apr)) return null;
+  const months = minimumOnlyMonths(balance, apr, minimumPayment);
+  return months === null ? null : addMonths(today, months);
+};
+
+/** How many (balance, APR, minimum) answers `minimumOnlyMonths` keeps. */
+export const MINIMUM_ONLY_MEMO_SIZE = 4096;
+
+/**
+ * The months to pay `balance` off at `apr` paying only `minimumPayment`, or
+ * null when it never does within the loop's limit. Every account read renders
+ * `expected_payoff_date`, and the answer depends on these three numbers only,
+ * so it is remembered instead of running up to 600 months per read: a pure
+ * function's memo (the same inputs give the same months), bounded, the oldest
+ * entry dropped first.
+ */
+const minimumOnlyMemo = new Map<string, number | null>();
+const minimumOnlyMonths = (balance: Cents, apr: number, minimumPayment: Cents): number | null => {
+  const key = `${balance}:${apr}:${minimumPayment}`;
+  const known = minimumOnlyMemo.get(key);
+  if (known !== undefined) return known;
   const projection = projectSingleDebt(balance, apr, minimumPayment);
-  return E.isRight(projection) ? addMonths(today, projection.right.months) : null;
+  const months = E.isRight(projection) ? projection.right.months : null;
+  if (minimumOnlyMemo.size >= MINIMUM_ONLY_MEMO_SIZE) minimumOnlyMemo.delete(minimumOnlyMemo.keys().next().value!);
+  minimumOnlyMemo.set(key, months);
+  return months;
 };
 
 // ---------------------------------------------------------------------------

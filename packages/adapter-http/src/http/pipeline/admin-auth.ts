@@ -45,6 +45,6 @@ export const adminAuth = (options: AdminAuthOptions): AppMiddleware => {
       throw new ApiError('unauthorized', 'The admin token is invalid');
     }
     ctx.state.admin = true;
-    await next();
+    return next();
   };
 };

@@ -37,6 +37,6 @@ export const apiVersion = (options: ApiVersionOptions): AppMiddleware => {
     }
     ctx.state.apiVersion = version;
     ctx.set('API-Version', version);
-    await next();
+    return next();
   };
 };

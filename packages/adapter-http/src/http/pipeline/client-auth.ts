@@ -71,6 +71,6 @@ export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
       }
     }
     ctx.state.client = client;
-    await next();
+    return next();
   };
 };

@@ -30,6 +30,6 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
     const client = ctx.state.client;
     if (ctx.state.area !== 'client' || client === undefined) return next();
     apply(ctx, await limiter.consume(String(client.id)));
-    await next();
+    return next();
   };
 };

@@ -119,6 +119,6 @@ export const jsonBody = (options: JsonBodyOptions): AppMiddleware => {
   };
   return async function jsonBody(ctx, next) {
     if (hasBody(ctx.req)) await read(ctx);
-    await next();
+    return next();
   };
 };

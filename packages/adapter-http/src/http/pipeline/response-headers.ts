@@ -39,6 +39,6 @@ export const responseHeaders = (options: ResponseHeadersOptions): AppMiddleware 
     ctx.state.area = authOfPath(ctx.path);
     ctx.set('X-Request-Id', id);
     ctx.set(fixed);
-    await next();
+    return next();
   };
 };

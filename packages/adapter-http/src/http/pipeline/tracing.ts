@@ -9,9 +9,12 @@
  *
  * Without a tracer provider registered (the default: tracing is off unless
  * OTEL_TRACES_EXPORTER is set, or the embedding service registers its own SDK)
- * the span does not record and the request runs as if this were not here.
+ * the request runs as if this were not here: no span is made and the
+ * `traceparent` header is not even read. That is asked per request (a
+ * property read on the global provider), so a provider registered after the app
+ * was made still traces.
  */
-import { SpanKind, SpanStatusCode, context, propagation, trace, type TextMapGetter } from '@opentelemetry/api';
+import { ProxyTracerProvider, SpanKind, SpanStatusCode, context, propagation, trace, type TextMapGetter } from '@opentelemetry/api';
 import type Koa from 'koa';
 import type { AppState } from '../app-context.js';
 
@@ -26,9 +29,19 @@ const headerGetter: TextMapGetter<Koa.Context['headers']> = {
   get: (headers, key) => headers[key],
 };
 
+/**
+ * Whether no tracer provider is registered: the global provider is the API's
+ * proxy with nothing behind it, so every span would be a no-op.
+ */
+const tracingOff = (): boolean => {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider && provider.getDelegateTracer(TRACER_NAME) === undefined;
+};
+
 export const traceRequests = (): Koa.Middleware<AppState> => {
   const tracer = trace.getTracer(TRACER_NAME);
   return async function tracing(ctx, next) {
+    if (tracingOff()) return next();
     const parent = propagation.extract(context.active(), ctx.headers, headerGetter);
     const span = tracer.startSpan(
       ctx.method,
