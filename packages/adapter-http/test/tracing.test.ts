@@ -159,6 +159,27 @@ describe('OpenTelemetry tracing', function () {
     });
   });
 
+  describe('a provider registered after the app was made', () => {
+    it('traces the requests that follow: whether tracing is on is asked per request, not once at startup', async () => {
+      const { app, close } = await compose({ clock });
+      const exporter = new InMemorySpanExporter();
+      const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+      try {
+        await supertest(app.callback()).get('/healthz');
+        expect(exporter.getFinishedSpans()).to.have.length(0);
+        provider.register();
+        await supertest(app.callback()).get('/healthz');
+        expect(exporter.getFinishedSpans().filter((s) => s.kind === SERVER).map((s) => s.name)).to.deep.equal(['GET /healthz']);
+      } finally {
+        await close();
+        await provider.shutdown();
+        trace.disable();
+        context.disable();
+        propagation.disable();
+      }
+    });
+  });
+
   describe('off by default', () => {
     it('records nothing and sends no traceparent without a tracer provider', async () => {
       const receiver = await new Receiver(() => 200).start();

@@ -4,6 +4,7 @@ import type { DomainError } from '../src/domain/errors.js';
 import type { ScheduleMonth } from '../src/domain/payment-plan.js';
 import {
   expectedPayoffDate,
+  MINIMUM_ONLY_MEMO_SIZE,
   monthlyInterest,
   planPayoff,
   projectSingleDebt,
@@ -11,6 +12,7 @@ import {
   type PayoffPlanResult,
 } from '../src/domain/payoff-plan.js';
 import { cents, date, debt } from './payoff-builders.js';
+import { addMonths } from '../src/domain/primitives.js';
 
 const planInput = (overrides: Partial<PayoffPlanInput> = {}): PayoffPlanInput => ({
   strategy: 'avalanche',
@@ -322,6 +324,26 @@ describe('payoff-plan', () => {
     it('is null beyond 600 months, and a date at exactly 600', () => {
       expect(expectedPayoffDate({ balance: cents(60_001), apr: 0, minimumPayment: cents(100) }, date('2024-01-15'))).to.equal(null);
       expect(expectedPayoffDate({ balance: cents(60_000), apr: 0, minimumPayment: cents(100) }, date('2024-01-15'))).to.equal('2074-01-15');
+    });
+
+    it('answers the same from its memo: the months are remembered, the date follows today', () => {
+      const input = { balance: cents(1_000_000), apr: 20, minimumPayment: cents(50_000) };
+      expect(expectedPayoffDate(input, date('2024-01-15'))).to.equal('2026-02-15');
+      expect(expectedPayoffDate(input, date('2024-01-15'))).to.equal('2026-02-15');
+      expect(expectedPayoffDate(input, date('2025-03-31'))).to.equal('2027-04-30');
+      const never = { balance: cents(1_000_000), apr: 20, minimumPayment: cents(16_667) };
+      expect(expectedPayoffDate(never, date('2024-01-15'))).to.equal(null);
+      expect(expectedPayoffDate(never, date('2024-01-15'))).to.equal(null);
+    });
+
+    it('stays right past its bound (the oldest answers are dropped, then worked out again)', () => {
+      const months = (balance: number): number => Math.ceil(balance / 100);
+      for (let i = 1; i <= MINIMUM_ONLY_MEMO_SIZE + 10; i++) {
+        expect(expectedPayoffDate({ balance: cents(100 * i), apr: 0, minimumPayment: cents(100) }, date('2024-01-15'))).to.equal(
+          i > 600 ? null : addMonths(date('2024-01-15'), months(100 * i)),
+        );
+      }
+      expect(expectedPayoffDate({ balance: cents(300), apr: 0, minimumPayment: cents(100) }, date('2024-01-31'))).to.equal('2024-04-30');
     });
 
     it('is null on an invalid APR', () => {
