@@ -4,7 +4,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type {
   ClientId,
   DomainError,
@@ -79,6 +80,13 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
       const done = this.plans.set(this.s, userId, planId, found);
       return E.isLeft(done) ? done : E.right(true);
     });
+  }
+
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+    return pipe(
+      this.getOwned(clientId, userId, planId),
+      TE.chainFirst((owned) => (O.isSome(owned) && O.isSome(owned.value) ? this.touch(userId, planId) : TE.right(false))),
+    );
   }
 
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {

@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import { inject, injectable } from 'inversify';
-import type * as O from 'fp-ts/lib/Option.js';
+import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PaymentPlanRecord,
@@ -33,11 +33,20 @@ import { visibleUser } from './mongo-user-repository.js';
  */
 const withPlanningDefaults = (u: unknown): unknown => {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return u;
-  const doc = u as Record<string, unknown>;
+  // The owner kept beside the plan (`OWNER`) is the adapter's, not the record's.
+  const { [OWNER]: _owner, ...doc } = u as Record<string, unknown>;
   if ('start_date' in doc || 'custom_order' in doc || 'extra_payments' in doc) return doc;
   const createdAt = doc['created_at'];
   return { ...doc, custom_order: null, extra_payments: [], start_date: typeof createdAt === 'string' ? createdAt.slice(0, 10) : undefined };
 };
+
+/**
+ * The client that owns the plan's user, stored beside the plan since payments
+ * fold their owned read and their plan bump into one command (`touchOwned`).
+ * Plans stored before have none: they take the owned read and the bump, two
+ * commands, as before.
+ */
+const OWNER = 'client_id';
 
 const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
   PaymentPlanRecord.name,
@@ -56,8 +65,8 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 
-  create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
-    return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }));
+  create(plan: NewPaymentPlan, owner?: ClientId): TE.TaskEither<DomainError, PaymentPlanRecord> {
+    return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }, owner === undefined ? {} : { [OWNER]: owner }));
   }
 
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
@@ -80,6 +89,26 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
 
   touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
     return this.plans.task(() => this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING }));
+  }
+
+  /**
+   * One `findOneAndUpdate` for a plan stored with its owner: the filter names
+   * the client, the user and the plan, and the bump answers the plan. That the
+   * user is still there needs no read of its own: a user's delete removes its
+   * plans in the same transaction (DESIGN 4.6), and it writes them, so a delete
+   * that commits first makes this bump find nothing, and one that commits later
+   * conflicts with it. No match (no such plan, another client's, a plan stored
+   * without its owner) takes the owned read, which tells "no user" from "no
+   * plan", and bumps a plan it finds.
+   */
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+    return this.plans.task(async () => {
+      const bumped = await this.plans.touchAndGet({ [OWNER]: clientId, user_id: userId, _id: planId, ...NOT_DELETING });
+      if (O.isSome(bumped)) return O.some(bumped);
+      const owned = await this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING });
+      if (O.isSome(owned) && O.isSome(owned.value)) await this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING });
+      return owned;
+    });
   }
 
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {

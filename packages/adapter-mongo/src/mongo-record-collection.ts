@@ -87,10 +87,13 @@ export class MongoRecordCollection<A> {
     return this.ctx.ids.next(this.name);
   }
 
-  /** Store a copy of `record`; the copy is returned, so the caller's input stays its own. */
-  async insert(record: A): Promise<A> {
+  /**
+   * Store a copy of `record`; the copy is returned, so the caller's input stays its own.
+   * `beside` is stored in the document next to the record's fields (fields the record does not answer, e.g. an owner kept for a filter).
+   */
+  async insert(record: A, beside: Document = {}): Promise<A> {
     const stored = structuredClone(record);
-    await this.collection.insertOne(this.codec.encode(stored), this.options());
+    await this.collection.insertOne({ ...beside, ...this.codec.encode(stored) }, this.options());
     return stored;
   }
 
@@ -221,6 +224,11 @@ export class MongoRecordCollection<A> {
   async findOneAndUpdate(filter: Filter<StoredDocument>, update: UpdateFilter<StoredDocument> | Document[]): Promise<O.Option<A>> {
     const document = await this.collection.findOneAndUpdate(filter, update, { ...this.options(), returnDocument: 'after' });
     return document === null ? O.none : O.some(this.codec.decode(document));
+  }
+
+  /** `touch` that answers the record it wrote (one `findOneAndUpdate`), or none when nothing matched. */
+  async touchAndGet(filter: Filter<StoredDocument>): Promise<O.Option<A>> {
+    return this.findOneAndUpdate(filter, { $inc: { [WRITES]: 1 } });
   }
 
   async touch(filter: Filter<StoredDocument>): Promise<boolean> {

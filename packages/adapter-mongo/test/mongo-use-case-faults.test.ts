@@ -13,10 +13,16 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import { MongoClient, type Document } from 'mongodb';
 import {
   createClientAccess,
+  deriveCreditReport,
+  invokeBureau,
+  submitBureauIdentity,
+  validateBureauOtp,
+  type CreditBureau,
   createPaymentPlan,
   deletePaymentPlan,
   deleteUser,
@@ -53,6 +59,8 @@ interface Fixture {
 
 interface Scenario {
   readonly name: string;
+  /** Run on the fixture before the change is measured (nothing fails then). */
+  readonly prepare?: (deps: ApplicationDeps & TransactionPorts, fixture: Fixture) => TE.TaskEither<DomainError, unknown>;
   readonly change: (deps: ApplicationDeps & TransactionPorts, fixture: Fixture) => TE.TaskEither<DomainError, unknown>;
 }
 
@@ -61,6 +69,15 @@ const accountOf = (f: Fixture, i: number) => {
   const account = f.demo.accounts[i];
   if (account === undefined) throw new Error(`the demo has no account ${i}`);
   return account;
+};
+
+/** A bureau whose every step passes; the report is derived from the user's accounts (core's DESIGN 7.5 function). */
+const passingBureau: CreditBureau = {
+  invoke: () => TE.right(undefined),
+  verifyOtp: () => TE.right(true),
+  verifyIdentity: () => TE.right(undefined),
+  deleteIdentity: () => TE.right(undefined),
+  fetchReport: (_user, accounts, today) => TE.right(deriveCreditReport(accounts, today)),
 };
 
 const SCENARIOS: ReadonlyArray<Scenario> = [
@@ -78,6 +95,16 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
   { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },
   { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
+  {
+    name: 'the bureau identity step (user bump, flow, new credit score, two events)',
+    // The flow waits for the identity step (the demo's user has consented already: invoke leads to the code).
+    prepare: (deps, f) =>
+      pipe(
+        invokeBureau(deps)(scope(f), { device_ip: '203.0.113.7' }),
+        TE.chain(() => validateBureauOtp(deps)(scope(f), { code: '123456' })),
+      ),
+    change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
+  },
   {
     name: 'a client creation (client, token)',
     change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
@@ -152,14 +179,14 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
   });
 
   /** A fresh database with the demo and one plan; its store, unit of work and deps. */
-  const fresh = async (): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
+  const fresh = async (prepare?: Scenario['prepare']): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
     const ctx = await openMongoContext(server.url, { dbName: `use_case_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
     open.push(ctx);
     const store = mongoStorePorts(ctx);
     const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: `dk_sandbox_${'a'.repeat(43)}` })();
     if (E.isLeft(demo)) throw new Error(demo.left.message);
     // The use cases run their own transactions, on the store's unit of work (the mongo one).
-    const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: undefined as never };
+    const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: passingBureau };
     const plan = await createPaymentPlan(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, { strategy: 'avalanche', monthly_payment: 400_000 as never })();
     if (E.isLeft(plan)) throw new Error(plan.left.message);
     // A payment already recorded, so that deletes have payments to remove.
@@ -169,12 +196,17 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
     const fanned = await fanOutEvents(deps)(100)();
     if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
-    return { ctx, store, fixture: { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id }, deps };
+    const fixture: Fixture = { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id };
+    if (prepare !== undefined) {
+      const prepared = await prepare(deps, fixture)();
+      if (E.isLeft(prepared)) throw new Error(prepared.left.message);
+    }
+    return { ctx, store, fixture, deps };
   };
 
   for (const scenario of SCENARIOS) {
     it(`${scenario.name}: each command failing leaves all or nothing; the change run again has its one effect`, async () => {
-      const clean = await fresh();
+      const clean = await fresh(scenario.prepare);
       const known = await idsOf(clean.ctx);
       const before = await contentsOf(clean.ctx, known);
       server.commands.length = 0;
@@ -189,7 +221,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
       for (const name of sent) {
         const occurrence = seen.get(name) ?? 0;
         seen.set(name, occurrence + 1);
-        const faulted = await fresh();
+        const faulted = await fresh(scenario.prepare);
         expect(await contentsOf(faulted.ctx, known)).to.deep.equal(before);
         await admin.db('admin').command({
           configureFailPoint: 'failCommand',

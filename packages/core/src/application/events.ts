@@ -26,15 +26,16 @@ export const emitEvent =
   <A>(object: A): TE.TaskEither<DomainError, void> => {
     const now = deps.clock.now();
     return pipe(
-      deps.clients.findById(scope.clientId),
-      orNotFound('Client'),
-      TE.chain((client) => {
-        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, client.api_version);
+      scope.apiVersion === undefined
+        ? pipe(deps.clients.findById(scope.clientId), orNotFound('Client'), TE.map((client) => client.api_version))
+        : TE.right(scope.apiVersion),
+      TE.chain((apiVersion) => {
+        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, apiVersion);
         return deps.events.append({
           client_id: scope.clientId,
           type,
           created_at: now.toISOString() as Timestamp,
-          api_version: client.api_version,
+          api_version: apiVersion,
           data: { user_id: scope.userId, object: isRecordObject(rendered) ? rendered : { value: rendered } },
           expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
         });

@@ -2,7 +2,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DomainError, ErrorDetail, notFound, validationError } from '../domain/errors.js';
+import { DomainError, ErrorDetail, validationError } from '../domain/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
 import type { IsoDate, PaymentPlanId } from '../domain/primitives.js';
@@ -146,7 +146,7 @@ export const createPaymentPlan =
           total_paid: result.total_paid,
           created_at: nowStamp(deps.clock),
           schedule: result.schedule,
-        }),
+        }, scope.clientId),
       ),
       TE.map(toPlanView),
       TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
@@ -193,8 +193,9 @@ export const deletePaymentPlan =
     );
 
 /**
- * Record a payment made under a plan, in one transaction: the plan is bumped
- * (its delete conflicts with this), the payment stored, the account's balance
+ * Record a payment made under a plan, in one transaction: the plan is read and
+ * bumped in one step (its delete conflicts with this; a rejected payment aborts
+ * and undoes the bump), the payment stored, the account's balance
  * lowered (not below 0) with its last-payment fields set, and the event
  * appended. All of it commits, or none of it.
  */
@@ -204,7 +205,7 @@ export const recordPlanPayment =
     const date: IsoDate = body.date ?? today(deps.clock);
     return inTransaction(deps, (tx) =>
       pipe(
-        requirePlan(tx, scope, planId),
+        pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan')),
         TE.chainEitherK((plan) =>
           body.date !== undefined && body.date > today(deps.clock)
             ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
@@ -214,8 +215,6 @@ export const recordPlanPayment =
               ? E.right(plan)
               : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
         ),
-        TE.chain(() => tx.paymentPlans.touch(scope.userId, planId)),
-        TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Payment plan not found')))),
         TE.chain(() => tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date })),
         TE.chainFirst(() =>
           pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: today(deps.clock) }), orNotFound('Account')),

@@ -10,7 +10,12 @@ export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
 
 /** A payment under a plan writes the plan (`touch`), so it conflicts with the plan's delete (DESIGN 4.6). */
 export interface PaymentPlanRepository {
-  create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord>;
+  /**
+   * `owner` is the client that owns the plan's user: a store may keep it with
+   * the plan so that `touchOwned` can check the owner in the same command that
+   * writes the plan (the memory store checks the user itself and ignores it).
+   */
+  create(plan: NewPaymentPlan, owner?: ClientId): TE.TaskEither<DomainError, PaymentPlanRecord>;
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
@@ -19,6 +24,14 @@ export interface PaymentPlanRepository {
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>>;
   /** Write the plan record without changing what it answers (the owner bump, see `UserRepository.touch`); `false` when there is no such plan. */
   touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
+  /**
+   * `getOwned` that also writes the plan found (`touch`), as a payment under the
+   * plan needs (DESIGN 4.6): on MongoDB one `findOneAndUpdate` for a plan
+   * created with its `owner` (DESIGN 9, the payment's command budget).
+   * Only inside a transaction: a caller that rejects the plan aborts, and the
+   * write is undone with everything else.
+   */
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -214,13 +214,14 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect(await expectRight(store().planPayments.deleteAllForUser(anId(scope.userId)))).to.equal(0);
     });
 
-    it('no write skew: a payment that read its plan before the plan\'s DELETE committed conflicts, runs again, and answers 404; no record, balance unchanged', async () => {
+    it('no write skew: a payment whose transaction began before the plan\'s DELETE committed conflicts or misses the plan, and answers 404; no record, balance unchanged', async () => {
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const { gate, open } = opened();
       const arrived = opened();
-      const held = appDeps(holdingIn(store(), [['paymentPlans', 'touch']], gate, arrived.open));
+      const held = appDeps(holdingIn(store(), [['paymentPlans', 'touchOwned']], gate, arrived.open));
       const payment = run(createApplication(held).recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
-      // The payment's transaction has read the plan (its snapshot) and is about to write when the delete runs and commits.
+      // The payment's transaction has begun (on memory: its snapshot) and is about to read and bump its plan, one step
+      // (a read with no write of its plan cannot happen), when the delete runs and commits.
       await arrived.gate;
       expect(E.isRight(await run(appOn(store()).deletePaymentPlan(scope, plan.id)))).to.equal(true);
       open();
@@ -237,7 +238,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       let arrivals = 0;
       const allArrived = opened();
       const arrived = () => void (++arrivals === 3 && allArrived.open());
-      const held = createApplication(appDeps(holdingIn(s, [['users', 'touch'], ['paymentPlans', 'touch']], gate, arrived)));
+      const held = createApplication(appDeps(holdingIn(s, [['users', 'touch'], ['paymentPlans', 'touchOwned']], gate, arrived)));
       const creations = [
         run(held.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
         run(held.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),

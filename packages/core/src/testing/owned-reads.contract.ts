@@ -219,6 +219,23 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         await expectNoUser(store().paymentPlans.getOwned(CLIENT, user.id, plan.id));
         await expectNoUser(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }));
       });
+
+      it('touchOwned answers what getOwned answers, for plans stored with their owner and without (older plans)', async () => {
+        const user = await aStoredUser();
+        const withOwner = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT));
+        const without = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id, { strategy: 'snowball' })));
+        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, withOwner.id))).to.deep.equal(O.some(withOwner));
+        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, without.id))).to.deep.equal(O.some(without));
+        // The bump changes nothing the plan answers.
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, withOwner.id))).to.deep.equal(O.some(withOwner));
+        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
+        const theirs = await aStoredUser(OTHER_CLIENT);
+        const theirPlan = await expectRight(store().paymentPlans.create(aPaymentPlan(theirs.id), OTHER_CLIENT));
+        await expectNoUser(store().paymentPlans.touchOwned(CLIENT, theirs.id, theirPlan.id));
+        // Another user's plan, named under this client's user: not this user's.
+        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, theirPlan.id))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.touchOwned(OTHER_CLIENT, theirs.id, theirPlan.id))).to.deep.equal(O.some(theirPlan));
+      });
     });
   });
 }
