@@ -21,9 +21,8 @@ import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-serve
 import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
 import { compose, type Composition } from '../src/main/composition.js';
 import { fixedClock } from './support/resource-app.js';
+import { UPKEEP_COMMANDS as UPKEEP } from './support/mongo-upkeep.js';
 
-/** Connection upkeep, not a request's work. */
-const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'saslStart', 'saslContinue']);
 
 describe('mongo read cost with the token cache warm (driver command monitoring, wire-protocol test server)', function () {
   this.timeout(20_000);
