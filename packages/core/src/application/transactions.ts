@@ -27,6 +27,8 @@ export interface TransactionRunnerOptions {
 
 export interface ActiveTransaction<P> {
   readonly ports: P;
+  /** False once its work has ended: a callback the work left behind (a timer) that runs later starts a transaction of its own. */
+  open: boolean;
 }
 
 export const transactionRunner = <P extends TransactionPorts>(
@@ -37,17 +39,24 @@ export const transactionRunner = <P extends TransactionPorts>(
   const maxAttempts = options.maxAttempts ?? 5;
   const deadlineMs = options.deadlineMs ?? 2000;
   const now = options.now ?? (() => performance.now());
+  // Works in progress under `context.run`: the context is tracked only while there is one (AsyncContext.disable).
+  let inProgress = 0;
 
   const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, n: number, started: number): Promise<E.Either<DomainError, A>> => {
     const begun = await driver.begin();
     if (E.isLeft(begun)) return begun;
     const tx = begun.right;
     let result: E.Either<DomainError, A>;
+    const active: ActiveTransaction<P> = { ports: tx.ports, open: true };
+    inProgress += 1;
     try {
-      result = await context.run({ ports: tx.ports }, () => work(tx.ports)());
+      result = await context.run(active, () => work(tx.ports)());
     } catch (err) {
       await tx.abort();
       throw err;
+    } finally {
+      active.open = false;
+      if (--inProgress === 0) context.disable();
     }
     const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
     if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
@@ -62,7 +71,7 @@ export const transactionRunner = <P extends TransactionPorts>(
       <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
       () => {
         const active = context.getStore();
-        return active === undefined ? attempt(work, 1, now()) : work(active.ports)();
+        return active?.open === true ? work(active.ports)() : attempt(work, 1, now());
       },
     runAlone:
       <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>

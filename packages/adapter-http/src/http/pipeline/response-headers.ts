@@ -37,8 +37,8 @@ export const responseHeaders = (options: ResponseHeadersOptions): AppMiddleware 
     const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
     ctx.state.requestId = id;
     ctx.state.area = authOfPath(ctx.path);
-    ctx.set('X-Request-Id', id);
-    ctx.set(fixed);
+    // One `ctx.set` for all of them: Koa's `set` allocates per call (DESIGN 9).
+    ctx.set({ 'X-Request-Id': id, ...fixed });
     return next();
   };
 };
