@@ -6,8 +6,6 @@
  * memory store, across processes on mongo. And a token the token cache
  * already knows must still cost no store command.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
@@ -15,14 +13,11 @@ import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-serve
 import { loadConfig } from '../src/main/config.js';
 import { startServer, type RunningServer } from '../src/main/server.js';
 import { generateToken } from '../src/http/token-issuer.js';
+import { cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
 
 const LIMIT = 10;
 const CONCURRENT = 60;
 
-const here = fileURLToPath(import.meta.url);
-const compiled = here.includes('/dist/test/');
-const packageRoot = fileURLToPath(new URL(compiled ? '../../' : '../', import.meta.url));
-const CLI = `${packageRoot}dist/src/main/cli.js`;
 
 /** `count` requests with bad tokens (each its own), all sent at once, spread over `urls`; the statuses counted. */
 const burst = async (urls: ReadonlyArray<string>, count: number): Promise<Record<string, number>> => {
@@ -45,35 +40,9 @@ const start = async (env: Record<string, string>): Promise<RunningServer> => {
   return startServer({ config: config.right, logger: pino({ level: 'silent' }) });
 };
 
-interface ChildServer {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
-/** `debtkit serve` in a process of its own; resolves once it listens. */
-const serveInChild = (env: Record<string, string>): Promise<ChildServer> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-warnings', CLI, 'serve'], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'warn', DEBTKIT_RATE_LIMIT: '0', DEBTKIT_AUTH_FAILURE_LIMIT: String(LIMIT), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const collect = (chunk: string): void => {
-      out += chunk;
-      const match = /^debtkit listening on (http:\/\/\S+) /m.exec(out);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1] });
-    };
-    child.stdout!.setEncoding('utf8').on('data', collect);
-    child.stderr!.setEncoding('utf8').on('data', collect);
-    child.once('exit', (code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}`)));
-  });
-
-const stopChild = async ({ child }: ChildServer): Promise<void> => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-};
+/** `debtkit serve` in a process of its own with the limit under test. */
+const serveInChild = (env: Record<string, string>): Promise<CliProcess> =>
+  startCli({ DEBTKIT_RATE_LIMIT: '0', DEBTKIT_AUTH_FAILURE_LIMIT: String(LIMIT), ...env });
 
 describe(`failed authentication limit under concurrency (${CONCURRENT} bad tokens at once, limit ${LIMIT})`, function () {
   this.timeout(60_000);
@@ -102,8 +71,8 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
   });
 
   it('mongo store, two processes on one database: exactly the limit answers 401 between them', async function () {
-    if (!compiled) {
-      console.log('    (skipped: run from source; the child processes need the build: `npx tsc -b`)');
+    if (!cliIsBuilt()) {
+      console.log('    (skipped: the child processes need the CLI built: `npx tsc -b`)');
       this.skip();
     }
     const env = { DEBTKIT_STORE: 'mongo', MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/debtkit_afc_two_${process.pid}` };
@@ -113,7 +82,7 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
       for (const s of started) if (s.status === 'rejected') throw s.reason;
       expect(await burst(children.map((c) => c.url), CONCURRENT)).to.deep.equal({ 401: LIMIT, 429: CONCURRENT - LIMIT });
     } finally {
-      await Promise.all(children.map(stopChild));
+      await Promise.all(children.map((c) => c.stop()));
     }
   });
 

@@ -5,7 +5,6 @@
  * their keys): a window ends when the test moves the clock, never by waiting.
  */
 import { mock } from 'node:test';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,47 +18,18 @@ import { loadConfig } from '../src/main/config.js';
 import { startServer, type RunningServer } from '../src/main/server.js';
 import { generateToken } from '../src/http/token-issuer.js';
 import { ADMIN_TOKEN, Harness, harness } from './support/http-harness.js';
+import { startCli, type CliProcess } from './support/cli-process.js';
 
 const memoryLimits = (requestsPerSecond: number, authFailuresPerMinute: number) =>
   createRateLimits({ requestsPerSecond, authFailuresPerMinute }, { kind: 'memory' });
 
 const BAD_TOKEN = { Authorization: `Bearer ${generateToken('sandbox')}` };
 
-const here = fileURLToPath(import.meta.url);
-const compiled = here.includes('/dist/test/');
-const packageRoot = fileURLToPath(new URL(compiled ? '../../' : '../', import.meta.url));
-const CLI = `${packageRoot}dist/src/main/cli.js`;
+const compiled = fileURLToPath(import.meta.url).includes('/dist/test/');
 const FROZEN_CLOCK = fileURLToPath(new URL('./support/frozen-clock.js', import.meta.url));
 
-interface ChildServer {
-  readonly child: ChildProcess;
-  readonly url: string;
-}
-
 /** `debtkit serve` in a process of its own, its clock frozen; resolves once it listens. */
-const serveInChild = (env: Record<string, string>): Promise<ChildServer> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--no-warnings', '--import', FROZEN_CLOCK, CLI, 'serve'], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const collect = (chunk: string): void => {
-      out += chunk;
-      const match = /^debtkit listening on (http:\/\/\S+) /m.exec(out);
-      if (match?.[1] !== undefined) resolve({ child, url: match[1] });
-    };
-    child.stdout!.setEncoding('utf8').on('data', collect);
-    child.stderr!.setEncoding('utf8').on('data', collect);
-    child.once('exit', (code) => reject(new Error(`debtkit exited (${code}) before listening:\n${out}`)));
-  });
-
-const stopChild = async ({ child }: ChildServer): Promise<void> => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-};
+const serveInChild = (env: Record<string, string>): Promise<CliProcess> => startCli(env, { nodeArgs: ['--import', FROZEN_CLOCK] });
 
 describe('rate limits (DESIGN 4.3)', () => {
   afterEach(() => mock.timers.reset());
@@ -253,7 +223,7 @@ describe('rate limits (DESIGN 4.3)', () => {
       const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       try {
         for (const s of started) if (s.status === 'rejected') throw s.reason;
-        const [a, b] = children as [ChildServer, ChildServer];
+        const [a, b] = children as [CliProcess, CliProcess];
         const pingAt = (url: string) =>
           fetch(`${url}/api/ping`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"payload":"p"}' });
         const answers = [];
@@ -264,7 +234,7 @@ describe('rate limits (DESIGN 4.3)', () => {
         // 2 a second and a burst of 2 more, counted once for both processes.
         expect(answers).to.deep.equal(['200 1', '200 0', '200 0', '200 0', '429 0', '429 0']);
       } finally {
-        await Promise.all(children.map(stopChild));
+        await Promise.all(children.map((c) => c.stop()));
       }
     });
 

@@ -18,48 +18,13 @@ import { monthlyInterest, traceBalances } from '../src/domain/payoff-plan.js';
 import { forecastBasis, planProgress, type ForecastPlan } from '../src/domain/payoff-progress.js';
 import { isDerogatory, isOnTime, isRated, type PaymentCode } from '../src/domain/payment-history.js';
 import type { Strategy } from '../src/domain/payment-plan.js';
+import { anAccountRecord } from '../src/testing/record-mothers.js';
 import { addDays, addMonths, type Cents, type Id, type IsoDate } from '../src/domain/primitives.js';
 
 const TODAY = '2026-06-15' as IsoDate;
 
-let nextId = 1;
 /** An account record, decoded through the real codec so test data is always valid. */
-const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => {
-  const input = {
-    id: nextId++,
-    user_id: 1,
-    name: 'Account',
-    type: 'loan',
-    subtype: 'personal_loan',
-    mask: null,
-    status: 'active',
-    nickname: null,
-    apr: null,
-    minimum_payment: null,
-    user_apr: null,
-    user_minimum_payment: null,
-    original_loan_amount: null,
-    balance: 0,
-    limit: null,
-    last_payment_amount: null,
-    last_payment_date: null,
-    opened_at: null,
-    closed_at: null,
-    institution_name: null,
-    institution_logo: null,
-    next_payment_due_date: null,
-    user_next_payment_date: null,
-    first_time_payment: null,
-    payments_history: [],
-    last_updated_at: TODAY,
-    created_at: `${TODAY}T00:00:00.000Z`,
-    version: 1,
-    ...overrides,
-  };
-  const decoded = AccountRecord.decode(input);
-  if (E.isLeft(decoded)) throw new Error(`invalid test account ${JSON.stringify(input)}`);
-  return decoded.right;
-};
+const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => anAccountRecord(TODAY, overrides);
 
 const aPlan = (overrides: Partial<ForecastPlan> = {}): ForecastPlan => ({
   strategy: 'avalanche',
@@ -350,7 +315,7 @@ describe('credit outlook (DESIGN 7.12)', () => {
     });
 
     it("uses the accounts' current APRs and minimums, and keeps a closed plan account's balance in the plan but out of utilization", () => {
-      const c = anAccount({ ...card(), id: nextId++, user_apr: 12, user_minimum_payment: 40_000 });
+      const c = anAccount({ ...card(), user_apr: 12, user_minimum_payment: 40_000 });
       const closedCard = anAccount({ subtype: 'credit_card_loan', status: 'closed', balance: 100_000, limit: 200_000, apr: 20, minimum_payment: 5_000 });
       const plan = aPlan({ account_ids: [c.id, closedCard.id], monthly_payment: 60_000 as Cents });
       const outlook = outlookOf({ plan, accounts: [c, closedCard], today: TODAY });

@@ -3,48 +3,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import { AccountRecord } from '../src/domain/account.js';
 import { deriveCreditReport } from '../src/domain/credit-report.js';
 import { CreditScore, creditScoreFields } from '../src/domain/credit-score.js';
+import { anAccountRecord } from '../src/testing/record-mothers.js';
 import { addDays, type IsoDate } from '../src/domain/primitives.js';
 
 const TODAY = '2024-07-01' as IsoDate;
 
-let nextId = 1;
 /** An account record, decoded through the real codec so test data is always valid. */
-const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => {
-  const input = {
-    id: nextId++,
-    user_id: 1,
-    name: 'Account',
-    type: 'loan',
-    subtype: 'personal_loan',
-    mask: null,
-    status: 'active',
-    nickname: null,
-    apr: null,
-    minimum_payment: null,
-    user_apr: null,
-    user_minimum_payment: null,
-    original_loan_amount: null,
-    balance: 0,
-    limit: null,
-    last_payment_amount: null,
-    last_payment_date: null,
-    opened_at: null,
-    closed_at: null,
-    institution_name: null,
-    institution_logo: null,
-    next_payment_due_date: null,
-    user_next_payment_date: null,
-    first_time_payment: null,
-    payments_history: [],
-    last_updated_at: '2024-07-01',
-    created_at: '2024-07-01T00:00:00.000Z',
-    version: 1,
-    ...overrides,
-  };
-  const decoded = AccountRecord.decode(input);
-  if (E.isLeft(decoded)) throw new Error(`invalid test account ${JSON.stringify(input)}`);
-  return decoded.right;
-};
+const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => anAccountRecord(TODAY, overrides);
 
 /** Opened `days` days before TODAY. */
 const openedDaysAgo = (days: number) => ({ opened_at: addDays(TODAY, -days) });

@@ -47,10 +47,15 @@ export interface CliProcess {
   stop(): Promise<number | null>;
 }
 
+export interface StartCliOptions {
+  /** Node's own options before the script (e.g. `['--import', <module>]`). */
+  readonly nodeArgs?: ReadonlyArray<string>;
+}
+
 /** Spawn the CLI and wait for its listen line (no sleeps: the line is the signal). */
-export const startCli = (env: Record<string, string>): Promise<CliProcess> =>
+export const startCli = (env: Record<string, string>, options: StartCliOptions = {}): Promise<CliProcess> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve'], {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, 'serve'], {
       env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
