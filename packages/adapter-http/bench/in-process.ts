@@ -5,16 +5,19 @@
  * cores, and it shows what the JavaScript costs on its own:
  *
  *   bare     the benchmark's bare Koa app (bare-app.ts), debtkit's route table
- *   tight    the work DESIGN 9 lists for a credit score GET, written as one Koa
- *            middleware: debtkit's response headers, a token lookup, the client
- *            rate limiter, the score, JSON, the metrics and the pino line through
- *            the server's own log destination (to /dev/null)
+ *   peer     the hand-written peer (peer-app.ts), the same table and bodies
+ *   tight    (credit score only) the work DESIGN 9 lists for a credit score GET,
+ *            written as one Koa middleware: debtkit's response headers, a token
+ *            lookup, the client rate limiter, the score, JSON, the metrics and
+ *            the pino line through the server's own log destination (to /dev/null)
  *   debtkit  the production server's app (startServer: memory store, demo seed,
  *            the whole pipeline, log lines at info to /dev/null)
  *
- * Each app answers `GET /api/users/1/credit_scores` in batches of 50 concurrent
- * requests; the three take turns for BENCH_ROUNDS (5) rounds and the least CPU
- * per request of each is printed (the rounds another process disturbed lose).
+ * For each of the three target routes (the credit score GET, the account GET,
+ * `POST /api/ping`; `BENCH_ROUTES` picks some by name) every app answers the
+ * route in batches of 50 concurrent requests; the apps take turns for
+ * BENCH_ROUNDS (5) rounds and the least CPU per request of each is printed (the
+ * rounds another process disturbed lose).
  */
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -28,15 +31,18 @@ import { STANDARD_HEADERS } from '../src/http/pipeline/response-headers.js';
 import { securityHeaderSet } from '../src/http/pipeline/security-headers.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { startServer } from '../src/main/server.js';
-import { createBareApp } from './bare-app.js';
+import { createBareApp, type RoutePattern } from './bare-app.js';
 import { benchConfig } from './bench-config.js';
+import { benchRoutes, type BenchRoute, type CannedResponse } from './bench-routes.js';
+import { createPeerApp } from './peer-app.js';
 
-const PATH = '/api/users/1/credit_scores';
 const BATCH = 50;
 const REQUESTS = 40_000;
+/** The routes DESIGN 9's targets name. */
+const TARGETS = ['credit score', 'account', 'ping'];
 
-/** Answer one request through `listener` on a socket that swallows what is written; resolves with the status once the response finished. */
-const inject = (listener: RequestListener, headers: Readonly<Record<string, string>>): Promise<number> =>
+/** Answer `route` once through `listener` on a socket that swallows what is written; resolves with the status once the response finished. */
+const inject = (listener: RequestListener, route: BenchRoute, headers: Readonly<Record<string, string>>): Promise<number> =>
   new Promise((resolve) => {
     const socket = new Duplex({
       read() {},
@@ -45,12 +51,17 @@ const inject = (listener: RequestListener, headers: Readonly<Record<string, stri
       },
     });
     const req = new IncomingMessage(socket as never);
-    req.method = 'GET';
-    req.url = PATH;
+    req.method = route.method;
+    req.url = route.path;
     req.httpVersion = '1.1';
     req.httpVersionMajor = 1;
     req.httpVersionMinor = 1;
     Object.assign(req.headers, headers);
+    for (const [name, value] of Object.entries(route.headers)) req.headers[name.toLowerCase()] = value;
+    if (route.body !== undefined) {
+      req.headers['content-length'] = String(Buffer.byteLength(route.body));
+      req.push(route.body);
+    }
     req.push(null);
     req.complete = true;
     const res = new ServerResponse(req);
@@ -60,17 +71,11 @@ const inject = (listener: RequestListener, headers: Readonly<Record<string, stri
   });
 
 /** CPU µs per request over `count` requests in batches. */
-const measure = async (listener: RequestListener, headers: Readonly<Record<string, string>>, count: number): Promise<number> => {
+const measure = async (listener: RequestListener, route: BenchRoute, headers: Readonly<Record<string, string>>, count: number): Promise<number> => {
   const before = process.cpuUsage();
-  for (let done = 0; done < count; done += BATCH) await Promise.all(Array.from({ length: BATCH }, () => inject(listener, headers)));
+  for (let done = 0; done < count; done += BATCH) await Promise.all(Array.from({ length: BATCH }, () => inject(listener, route, headers)));
   const used = process.cpuUsage(before);
   return (used.user + used.system) / count;
-};
-
-/** The bare app and the tight app answer with debtkit's own body (captured first), as in the loopback benchmark. */
-const bareApp = (body: unknown): RequestListener => {
-  const table = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
-  return createBareApp([{ method: 'GET', pattern: '/api/users/:id/credit_scores', status: 200, body, gzip: false }], table).callback();
 };
 
 const tightApp = (body: unknown): RequestListener => {
@@ -105,52 +110,68 @@ const tightApp = (body: unknown): RequestListener => {
   return app.callback();
 };
 
-const debtkitApp = async (): Promise<{ listener: RequestListener; token: string; body: unknown; stop: () => Promise<void> }> => {
-  const config = benchConfig();
-  const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
-  const running = await startServer({ config, logger: log.logger });
-  if (running.demo === undefined) throw new Error('the server was started without the demo seed');
-  // The first listener is the Koa app's (startServer adds one for its shutdown after it).
-  const listener = running.server.listeners('request')[0] as RequestListener;
-  const answer = await fetch(running.url + PATH, { headers: { Authorization: `Bearer ${running.demo.token}` } });
-  if (answer.status !== 200) throw new Error(`debtkit answered ${PATH} with ${answer.status}`);
-  return {
-    listener,
-    token: running.demo.token,
-    body: (await answer.json()) as unknown,
-    stop: async () => {
-      await running.shutdown();
-      await log.close();
-    },
-  };
-};
+interface App {
+  readonly name: string;
+  readonly listener: RequestListener;
+  readonly headers: Record<string, string>;
+}
 
 const main = async (): Promise<void> => {
   const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 5));
-  const debtkit = await debtkitApp();
-  const apps: ReadonlyArray<{ name: string; listener: RequestListener; headers: Record<string, string> }> = [
-    { name: 'bare', listener: bareApp(debtkit.body), headers: { host: 'localhost' } },
-    { name: 'tight', listener: tightApp(debtkit.body), headers: { host: 'localhost', authorization: 'Bearer tight-token' } },
-    { name: 'debtkit', listener: debtkit.listener, headers: { host: 'localhost', authorization: `Bearer ${debtkit.token}` } },
-  ];
+  const wanted = process.env['BENCH_ROUTES']?.split(',').map((name) => name.trim()) ?? TARGETS;
+  const config = benchConfig();
+  const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
+  const running = await startServer({ config, logger: log.logger });
   try {
-    for (const app of apps) {
-      const status = await inject(app.listener, app.headers);
-      if (status !== 200) throw new Error(`${app.name} answered ${status}`);
-      await measure(app.listener, app.headers, 5_000);
+    if (running.demo?.userId === undefined) throw new Error('the server was started without the demo seed');
+    const { token, userId } = running.demo;
+    const auth = { Authorization: `Bearer ${token}` };
+    const accounts = await fetch(`${running.url}/api/users/${userId}/accounts?limit=1`, { headers: auth });
+    const apiVersion = accounts.headers.get('api-version') ?? '';
+    const accountId = ((await accounts.json()) as { accounts: Array<{ id: number }> }).accounts[0]?.id;
+    if (accountId === undefined) throw new Error('the demo user has no account');
+    const routes = benchRoutes({ userId, accountId }).filter((r) => wanted.includes(r.name));
+    if (routes.length === 0) throw new Error(`BENCH_ROUTES names none of: ${benchRoutes({ userId, accountId }).map((r) => r.name).join(', ')}`);
+    // debtkit's answers, captured, are what the bare app and the peer serve.
+    const canned: CannedResponse[] = [];
+    for (const route of routes) {
+      const init = route.body === undefined ? {} : { method: route.method, body: route.body };
+      const answer = await fetch(running.url + route.path, { ...init, headers: { ...auth, ...route.headers } });
+      if (answer.status < 200 || answer.status > 299) throw new Error(`debtkit answered ${route.method} ${route.path} with ${answer.status}`);
+      canned.push({ method: route.method, pattern: route.pattern, status: answer.status, body: (await answer.json()) as unknown, gzip: route.gzip });
     }
-    const best = new Map<string, number>();
-    for (let round = 0; round < rounds; round++) {
-      for (const app of apps) best.set(app.name, Math.min(best.get(app.name) ?? Infinity, await measure(app.listener, app.headers, REQUESTS)));
-    }
-    const bare = best.get('bare')!;
-    console.log(`GET ${PATH}, in process (no sockets), least CPU per request of ${rounds} rounds of ${REQUESTS.toLocaleString('en-US')}:`);
-    for (const app of apps) {
-      const micros = best.get(app.name)!;
-      console.log(`  ${app.name.padEnd(8)} ${micros.toFixed(1).padStart(6)} µs   ${(micros / bare).toFixed(2)}× bare`);
+    const table: RoutePattern[] = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
+    // The first listener is the Koa app's (startServer adds one for its shutdown after it).
+    const debtkit = running.server.listeners('request')[0] as RequestListener;
+    const bearer = { host: 'localhost', authorization: `Bearer ${token}` };
+    console.log(`in process (no sockets), least CPU per request of ${rounds} rounds of ${REQUESTS.toLocaleString('en-US')}:`);
+    for (const [i, route] of routes.entries()) {
+      const apps: App[] = [
+        { name: 'bare', listener: createBareApp(canned, table).callback(), headers: { host: 'localhost' } },
+        { name: 'peer', listener: createPeerApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(), headers: bearer },
+        ...(route.name === 'credit score' ? [{ name: 'tight', listener: tightApp(canned[i]!.body), headers: { host: 'localhost', authorization: 'Bearer tight-token' } }] : []),
+        { name: 'debtkit', listener: debtkit, headers: bearer },
+      ];
+      for (const app of apps) {
+        const status = await inject(app.listener, route, app.headers);
+        if (status !== canned[i]!.status) throw new Error(`${app.name} answered ${route.method} ${route.path} with ${status}`);
+        await measure(app.listener, route, app.headers, 5_000);
+      }
+      const best = new Map<string, number>();
+      for (let round = 0; round < rounds; round++) {
+        for (const app of apps) best.set(app.name, Math.min(best.get(app.name) ?? Infinity, await measure(app.listener, route, app.headers, REQUESTS)));
+      }
+      const bare = best.get('bare')!;
+      const peer = best.get('peer')!;
+      console.log(`${route.method} ${route.path} (${route.name}):`);
+      for (const app of apps) {
+        const micros = best.get(app.name)!;
+        console.log(`  ${app.name.padEnd(8)} ${micros.toFixed(1).padStart(6)} µs   ${(micros / bare).toFixed(2)}× bare   ${(micros / peer).toFixed(2)}× peer`);
+      }
     }
   } finally {
-    await debtkit.stop();
+    await running.shutdown();
+    await log.close();
   }
 };
 
