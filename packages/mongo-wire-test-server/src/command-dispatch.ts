@@ -27,6 +27,7 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['getParameter', admin.getParameter],
   ['setParameter', admin.setParameter],
   ['endSessions', endSessions],
+  ['killSessions', killSessions],
   ['configureFailPoint', configureFailPoint],
   ['listDatabases', admin.listDatabases],
   ['create', admin.create],
@@ -234,6 +235,18 @@ function inTransaction(
 function configureFailPoint(...[context, db, body]: Parameters<CommandHandler>): Document {
   if (db !== 'admin') throw new CommandError('Unauthorized', 'configureFailPoint may only be run against the admin database.');
   return context.failPoints.configure(body);
+}
+
+/** As mongod: aborts the open transaction of each session listed (the sessions stay usable). */
+function killSessions(...[context, _db, body]: Parameters<CommandHandler>): Document {
+  const ids = body['killSessions'];
+  if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', "BSON field 'killSessions' is the wrong type, expected type 'array'");
+  for (const lsid of ids) {
+    const key = context.sessions.keyOf(lsid);
+    const session = key === undefined ? undefined : context.sessions.find(key);
+    if (session?.transaction?.active === true) context.transactions.abort(session.transaction, 'its session was killed');
+  }
+  return { ok: 1 };
 }
 
 /** Forgets the sessions listed (their transactions, if any, are aborted). */
