@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import type { Db } from 'mongodb';
 import type supertest from 'supertest';
 import { COLLECTIONS } from '@debtkit/adapter-mongo';
+import type { MemoryDatabase } from '@debtkit/adapter-memory';
 
 /** A request of the API; `admin`: with the admin token instead of the client's. */
 export interface ApiRequest {
@@ -294,6 +295,36 @@ export const mongoStoreState = async (db: Db, options: { readonly withDispatcher
     digests[name] = digestOf(records);
   }
   return { counts, digests };
+};
+
+/** The memory store's tables a change's effect is measured in: all but the idempotency keys. */
+const EFFECT_TABLES = [
+  'clients',
+  'tokens',
+  'tokens.byHash',
+  'users',
+  'accounts',
+  'creditScores',
+  'bureauFlows',
+  'paymentPlans',
+  'planPayments',
+  'events',
+  'webhookEndpoints',
+  'webhookDeliveries',
+  'webhookDeliveries.pairs',
+] as const;
+
+/** The committed state of a memory database (what a read outside any transaction sees). */
+export const memoryStoreState = (db: MemoryDatabase): Promise<StoreState> => {
+  const counts: Record<string, number> = {};
+  const digests: Record<string, string> = {};
+  for (const name of EFFECT_TABLES) {
+    const table = db.table<unknown, unknown, unknown>(name);
+    const records = [...table.partitionKeys()].flatMap((partition) => [...table.entries(db.autocommit, partition)]);
+    counts[name] = records.length;
+    digests[name] = digestOf(records);
+  }
+  return Promise.resolve({ counts, digests });
 };
 
 /** An `Api` over supertest (an app's callback, in this process). */
