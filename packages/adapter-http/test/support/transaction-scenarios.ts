@@ -61,25 +61,29 @@ export const call = async (api: Api, request: ApiRequest, status: number): Promi
 
 let unique = 0;
 
-/** A new user with a loan account and a plan over it. */
-export const aUserWithPlan = async (api: Api): Promise<{ userPath: string; accountPath: string; planPath: string }> => {
+/** A new user; with a loan account, and a plan over it, as far as `upTo` asks (each is a request or two per fault). */
+export const aUserWith = async (
+  api: Api,
+  upTo: 'nothing' | 'an account' | 'a plan',
+): Promise<{ userPath: string; accountPath: string; planPath: string }> => {
   const email = `ada.${process.pid}.${++unique}.${Date.now()}@example.com`;
   const user = await call(api, { method: 'POST', path: '/api/users', body: { first_name: 'Ada', last_name: 'Lovelace', email, date_of_birth: '1990-01-02' } }, 201);
   const userPath = `/api/users/${String(user['id'])}`;
+  if (upTo === 'nothing') return { userPath, accountPath: '', planPath: '' };
   const account = await call(
     api,
     { method: 'POST', path: `${userPath}/accounts`, body: { name: 'Car loan', type: 'loan', subtype: 'auto_loan', balance: 1_000_000, apr: 0.07, minimum_payment: 20_000 } },
     201,
   );
+  const accountPath = `${userPath}/accounts/${String(account['id'])}`;
+  if (upTo === 'an account') return { userPath, accountPath, planPath: '' };
   const plan = await call(api, { method: 'POST', path: `${userPath}/payment_plans`, body: { strategy: 'avalanche', monthly_payment: 50_000 } }, 201);
-  return { userPath, accountPath: `${userPath}/accounts/${String(account['id'])}`, planPath: `${userPath}/payment_plans/${String(plan['id'])}` };
+  return { userPath, accountPath, planPath: `${userPath}/payment_plans/${String(plan['id'])}` };
 };
 
 /** A new user (no accounts) with the bureau flow taken through `steps`. */
 const aUserInBureauFlow = async (api: Api, steps: ReadonlyArray<'invoke' | 'consent' | 'validate_otp'>): Promise<string> => {
-  const email = `grace.${process.pid}.${++unique}.${Date.now()}@example.com`;
-  const user = await call(api, { method: 'POST', path: '/api/users', body: { first_name: 'Grace', last_name: 'Hopper', email, date_of_birth: '1990-01-02' } }, 201);
-  const auth = `/api/users/${String(user['id'])}/bureau/auth`;
+  const auth = `${(await aUserWith(api, 'nothing')).userPath}/bureau/auth`;
   for (const step of steps) await call(api, { method: 'POST', ...BUREAU_STEPS[step](auth) }, 200);
   return auth;
 };
@@ -112,7 +116,7 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     status: 201,
     events: 1,
     make: async (api) => {
-      const u = await aUserWithPlan(api);
+      const u = await aUserWith(api, 'a plan');
       return { method: 'POST', path: `${u.planPath}/payments`, body: { account_id: Number(u.accountPath.split('/').pop()), amount: 1_000 } };
     },
   },
@@ -120,16 +124,16 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'a plan creation',
     status: 201,
     events: 1,
-    make: async (api) => ({ method: 'POST', path: `${(await aUserWithPlan(api)).userPath}/payment_plans`, body: { strategy: 'snowball', monthly_payment: 60_000 } }),
+    make: async (api) => ({ method: 'POST', path: `${(await aUserWith(api, 'an account')).userPath}/payment_plans`, body: { strategy: 'snowball', monthly_payment: 60_000 } }),
   },
-  { name: 'a plan deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWithPlan(api)).planPath }) },
+  { name: 'a plan deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).planPath }) },
   {
     name: 'an account creation',
     status: 201,
     events: 1,
     make: async (api) => ({
       method: 'POST',
-      path: `${(await aUserWithPlan(api)).userPath}/accounts`,
+      path: `${(await aUserWith(api, 'nothing')).userPath}/accounts`,
       body: { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000, apr: 0.25, minimum_payment: 2_500 },
     }),
   },
@@ -137,10 +141,10 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'an account update',
     status: 200,
     events: 1,
-    make: async (api) => ({ method: 'PATCH', path: (await aUserWithPlan(api)).accountPath, body: { nickname: 'The car', user_apr: 0.05 } }),
+    make: async (api) => ({ method: 'PATCH', path: (await aUserWith(api, 'an account')).accountPath, body: { nickname: 'The car', user_apr: 0.05 } }),
   },
-  { name: 'an account close', status: 200, events: 1, make: async (api) => ({ method: 'PATCH', path: (await aUserWithPlan(api)).accountPath, body: { status: 'closed' } }) },
-  { name: 'a user deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWithPlan(api)).userPath }) },
+  { name: 'an account close', status: 200, events: 1, make: async (api) => ({ method: 'PATCH', path: (await aUserWith(api, 'an account')).accountPath, body: { status: 'closed' } }) },
+  { name: 'a user deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).userPath }) },
   { name: 'a bureau invoke', status: 200, events: 0, make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.invoke(await aUserInBureauFlow(api, [])) }) },
   { name: 'a bureau consent', status: 200, events: 0, make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.consent(await aUserInBureauFlow(api, ['invoke'])) }) },
   {
