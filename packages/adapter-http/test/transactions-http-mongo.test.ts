@@ -22,7 +22,7 @@ import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
 import { compose, type Composition } from '../src/main/composition.js';
 import { fixedClock } from './support/resource-app.js';
 import { ADMIN_TOKEN } from './support/http-harness.js';
-import { SCENARIOS, checkFault, mongoStoreState, probe, supertestApi, type Api } from './support/transaction-scenarios.js';
+import { SCENARIOS, checkFault, clearMongoRecords, mongoStoreState, probe, supertestApi, type Api } from './support/transaction-scenarios.js';
 
 /** Connection upkeep and session cleanup: not a request's work. */
 const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'saslStart', 'saslContinue', 'killCursors']);
@@ -72,6 +72,7 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
   });
 
   const stateOf = () => mongoStoreState(db);
+  beforeEach(() => clearMongoRecords(db));
 
   for (const scenario of SCENARIOS) {
     it(`${scenario.name}: each store command failing once answers 503 with nothing committed; the retry has exactly one effect`, async () => {

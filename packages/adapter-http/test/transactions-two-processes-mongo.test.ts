@@ -23,7 +23,7 @@ import { COLLECTIONS } from '@debtkit/adapter-mongo';
 import { generateToken } from '../src/http/token-issuer.js';
 import { startCli, useCliOnWireServer, type CliProcess } from './support/cli-process.js';
 import { ADMIN_TOKEN } from './support/http-harness.js';
-import { SCENARIOS, checkFault, fetchApi, mongoStoreState, probe, type Api } from './support/transaction-scenarios.js';
+import { SCENARIOS, checkFault, clearMongoRecords, fetchApi, mongoStoreState, probe, type Api } from './support/transaction-scenarios.js';
 
 /** What a change's transaction can write with, and its commit. */
 const WRITES = new Set(['insert', 'update', 'findAndModify', 'delete', 'commitTransaction']);
@@ -58,6 +58,7 @@ describe('a change failing on one API process, retried on the other (mongo, fail
   });
 
   const stateOf = () => mongoStoreState(db, { withDispatcher: true });
+  beforeEach(() => clearMongoRecords(db));
 
   for (const scenario of SCENARIOS) {
     it(`${scenario.name}: each write and the commit failing once on A: 503 and nothing; the retry on B: exactly one effect; A replays it`, async () => {

@@ -331,6 +331,16 @@ export const memoryStoreState = (db: MemoryDatabase): Promise<StoreState> => {
   return Promise.resolve({ counts, digests });
 };
 
+/**
+ * Empties what a scenario leaves behind (all but the clients and tokens, which
+ * authenticate), so that each scenario compares only its own records: the
+ * state read per fault stays small however many scenarios ran before.
+ */
+export const clearMongoRecords = async (db: Db): Promise<void> => {
+  for (const name of EFFECT_COLLECTIONS) if (name !== COLLECTIONS.clients && name !== COLLECTIONS.tokens) await db.collection(name).deleteMany({});
+  await db.collection(COLLECTIONS.idempotencyKeys).deleteMany({});
+};
+
 /** An `Api` over supertest (an app's callback, in this process). */
 export const supertestApi =
   (request: ReturnType<typeof supertest>, auth: { readonly client: string; readonly admin: string }): Api =>
