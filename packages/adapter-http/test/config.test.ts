@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       maxConnections: 10000,
       rateLimit: 100,
       authFailureLimit: 30,
+      idempotencyClaimTimeoutSeconds: 60,
     });
   });
 
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
         DEBTKIT_MAX_CONNECTIONS: '500',
         DEBTKIT_RATE_LIMIT: '0',
         DEBTKIT_AUTH_FAILURE_LIMIT: '5',
+        DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '5',
         DEBTKIT_BUREAU: 'sandbox',
       }),
     ).to.deep.equal({
@@ -63,6 +65,7 @@ describe('loadConfig', () => {
       maxConnections: 500,
       rateLimit: 0,
       authFailureLimit: 5,
+      idempotencyClaimTimeoutSeconds: 5,
       bureau: 'sandbox',
     });
   });
@@ -88,6 +91,11 @@ describe('loadConfig', () => {
 
   it('treats an empty value as unset', () => {
     expect(ok({ PORT: '', DEBTKIT_ENV: '' })).to.deep.include({ port: 3000, environment: 'sandbox' });
+  });
+
+  it('reads the idempotency claim timeout, from 1 s to a day (default 60 s)', () => {
+    expect(ok({ DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '1' }).idempotencyClaimTimeoutSeconds).to.equal(1);
+    expect(ok({ DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '86400' }).idempotencyClaimTimeoutSeconds).to.equal(86_400);
   });
 
   it('reads the webhook retry delays', () => {
@@ -119,6 +127,10 @@ describe('loadConfig', () => {
     [{ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'true' }, 'DEBTKIT_SEED is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_SEED: 'maybe' }, 'DEBTKIT_SEED must be true or false (got "maybe")'],
     [{ DEBTKIT_BUREAU: 'equifax' }, 'DEBTKIT_BUREAU must be sandbox (the simulated bureau), or unset (got "equifax")'],
+    ...['0', '86401', '1.5', '-1', 'soon', '60s'].map((v): [Record<string, string>, string] => [
+      { DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: v },
+      `DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (got ${JSON.stringify(v)})`,
+    ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
   ];
   for (const [env, message] of bad) {

@@ -9,14 +9,14 @@
  *   that account answers 409 `conflict`, until `transactionLifetimeLimitSeconds`
  *   (set short through `setParameter`) have passed on the server's clock.
  * - The killed request's key stays claimed: its retry answers 409
- *   `idempotency_key_in_use`; once the claim timeout has passed (the claim is
- *   aged in the store rather than waited for), the retry runs, exactly once,
- *   with its one event.
+ *   `idempotency_key_in_use` (the default claim timeout, 60 s); on a process
+ *   configured with a 1 s claim timeout (DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS),
+ *   more than a second after the claim, the retry runs, exactly once, with its
+ *   one event.
  */
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
-import { IDEMPOTENCY_CLAIM_TIMEOUT_MS } from '@debtkit/core';
 import { generateToken } from '../src/http/token-issuer.js';
 import { cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js';
 
@@ -109,16 +109,19 @@ describe('debtkit serve killed mid-payment (SIGKILL, mongo, child process, wire-
     const other = await call(second, 'POST', paymentsPath, { account_id: accountId, amount: 1_000 });
     expect(other.status).to.equal(201);
 
-    // Past the claim timeout (the claim aged in the store instead of waiting a minute): the retry runs, once.
-    const aged = await db
-      .collection('idempotency_keys')
-      .updateMany({}, [{ $set: { claimed_at: { $subtract: ['$claimed_at', IDEMPOTENCY_CLAIM_TIMEOUT_MS + 1_000] } } }]);
-    expect(aged.matchedCount).to.be.at.least(1);
-    const retried = await call(second, 'POST', paymentsPath, { account_id: accountId, amount: 7_000 }, 'killed-payment');
+    // A deployment with a 1 s claim timeout: past it (the blocked payment alone waited out its retries, ~2 s), the retry runs, once.
+    const claims = await db.collection('idempotency_keys').find({ response: null }).toArray();
+    expect(claims, 'only the killed request holds a key').to.have.length(1);
+    expect(Date.now() - (claims[0]!['claimed_at'] as Date).getTime(), 'more than the claim timeout since the claim').to.be.above(1_000);
+    await second.stop();
+    running.splice(0);
+    const third = await startCli({ ...env, DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '1' });
+    running.push(third);
+    const retried = await call(third, 'POST', paymentsPath, { account_id: accountId, amount: 7_000 }, 'killed-payment');
     expect(retried.status).to.equal(201);
-    const replayed = await call(second, 'POST', paymentsPath, { account_id: accountId, amount: 7_000 }, 'killed-payment');
+    const replayed = await call(third, 'POST', paymentsPath, { account_id: accountId, amount: 7_000 }, 'killed-payment');
     expect(replayed).to.deep.equal(retried);
-    expect((await call(second, 'GET', `${userPath}/accounts/${accountId}`)).body['balance']).to.equal(500_000 - 1_000 - 7_000);
+    expect((await call(third, 'GET', `${userPath}/accounts/${accountId}`)).body['balance']).to.equal(500_000 - 1_000 - 7_000);
     expect(await db.collection('plan_payments').countDocuments({})).to.equal(2);
     expect(await paymentEvents()).to.equal(2);
   });

@@ -1,14 +1,17 @@
 /**
- * One change, one transaction, over HTTP (DESIGN 4.2, 4.6): a plan payment
- * with an Idempotency-Key whose n-th store call fails once answers 503 and
- * leaves nothing (no payment, no debit, no event, the key free); the same
- * request retried with its key then makes the payment exactly once, with
- * exactly one event. A domain error (4xx) changes nothing and is kept.
+ * One change, one transaction, over HTTP (DESIGN 4.2, 4.6), on the memory
+ * store: for every use case that writes (support/transaction-scenarios.ts),
+ * the request whose n-th store call inside its transaction fails once answers
+ * 503 and leaves nothing (every table compared, record by record; the key
+ * free); the same request retried (with its Idempotency-Key when it takes one)
+ * then has exactly one effect and its events, and sent again it is replayed or
+ * changes nothing more. A domain error (4xx) changes nothing and is kept.
  */
 import { expect } from 'chai';
-import { createMemoryStore } from '@debtkit/adapter-memory';
+import { MemoryDatabase, createMemoryStore } from '@debtkit/adapter-memory';
 import { aUser, anAccount, cents, expectRight, faultInjectingStore } from '@debtkit/core/testing';
-import { harness } from './support/http-harness.js';
+import { ADMIN_TOKEN, harness } from './support/http-harness.js';
+import { SCENARIOS, checkFault, memoryStoreState, probe, supertestApi } from './support/transaction-scenarios.js';
 
 describe('a change and its Idempotency-Key commit together (memory store)', () => {
   const setUp = async () => {
@@ -27,28 +30,27 @@ describe('a change and its Idempotency-Key commit together (memory store)', () =
     return { store, h, account, paymentsPath, observe };
   };
 
-  it('each store call of a payment failing once: 503 and nothing; the retry with the key: exactly one payment, one debit, one event', async () => {
-    const { store, h, account, paymentsPath, observe } = await setUp();
-    // How many store calls a payment with a key makes inside its transaction.
-    store.reset();
-    await h.request.post(paymentsPath).set(h.auth).set('Idempotency-Key', 'probe').send({ account_id: account.id, amount: 100 }).expect(201);
-    const calls = store.callsSinceArmed;
-    expect(calls).to.be.greaterThan(3);
-    for (let n = 1; n <= calls; n++) {
-      const before = await observe();
-      const key = `pay-${n}`;
-      store.failNthCall(n);
-      const failed = await h.request.post(paymentsPath).set(h.auth).set('Idempotency-Key', key).send({ account_id: account.id, amount: 100 });
-      expect(failed.status, `call ${n} of ${calls} failing`).to.equal(503);
-      expect(await observe(), `call ${n}: nothing committed`).to.deep.equal(before);
-      store.reset();
-      const retried = await h.request.post(paymentsPath).set(h.auth).set('Idempotency-Key', key).send({ account_id: account.id, amount: 100 });
-      expect(retried.status, `call ${n}: the retry runs`).to.equal(201);
-      expect(retried.headers['idempotent-replayed']).to.equal(undefined);
-      const replayed = await h.request.post(paymentsPath).set(h.auth).set('Idempotency-Key', key).send({ account_id: account.id, amount: 100 }).expect(201);
-      expect(replayed.headers['idempotent-replayed']).to.equal('true');
-      expect(replayed.text).to.equal(retried.text);
-      expect(await observe(), `call ${n}: exactly once`).to.deep.equal({ balance: before.balance - 100, payments: before.payments + 1, events: before.events + 1 });
+  describe('every use case that writes (support/transaction-scenarios.ts)', () => {
+    for (const scenario of SCENARIOS) {
+      it(`${scenario.name}: each store call failing once answers 503 with nothing committed; the retry has exactly one effect`, async () => {
+        const db = new MemoryDatabase();
+        const store = faultInjectingStore(createMemoryStore(db));
+        const h = await harness({ store });
+        const api = supertestApi(h.request, { client: h.token, admin: ADMIN_TOKEN });
+        const stateOf = () => memoryStoreState(db);
+        // The probe: how many store calls the change makes inside its transaction, and what it changes.
+        const effect = await probe({ scenario, api, stateOf, events: 'events', arm: () => store.reset() });
+        const calls = store.callsSinceArmed;
+        expect(calls, 'store calls in the transaction').to.be.greaterThan(0);
+        const outcomes: string[] = [];
+        for (let n = 1; n <= calls; n++) {
+          const where = `${scenario.name}: call ${n} of ${calls} failing`;
+          const outcome = await checkFault({ scenario, probe: effect, where, a: api, b: api, stateOf, arm: () => store.failNthCall(n), disarm: () => store.reset() });
+          outcomes.push(`${where}: ${outcome}`);
+        }
+        // Every call is the change's: each one failing failed the request.
+        expect(outcomes.filter((o) => o.endsWith('succeeded')), JSON.stringify(outcomes)).to.deep.equal([]);
+      });
     }
   });
 

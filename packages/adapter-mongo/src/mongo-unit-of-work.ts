@@ -23,7 +23,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as E from 'fp-ts/lib/Either.js';
-import { MongoErrorLabel, MongoError, type ClientSession, type TransactionOptions } from 'mongodb';
+import { MongoErrorLabel, MongoError, MongoServerError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
   transactionRunner,
   type ActiveTransaction,
@@ -81,7 +81,7 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
   private readonly settled: SettleHook[] = [];
 
   constructor(
-    ctx: MongoContext,
+    private readonly ctx: MongoContext,
     private readonly session: ClientSession,
   ) {
     this.ports = mongoTransactionPorts(transactionContext(ctx, session, this.settled));
@@ -99,12 +99,30 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
           // Unknown outcome (the commit may have landed): committing again is safe and
           // tells; a transient error without that label means it did not commit.
           if (isUnknownCommitResult(error) && attempt < COMMIT_ATTEMPTS && !isMaxTimeExpired(error)) continue;
-          return E.left(commitFailure(error));
+          const failure = commitFailure(error);
+          await this.dropOnServer(error);
+          return E.left(failure);
         }
       }
     } finally {
       await this.settle(committed);
     }
+  }
+
+  /**
+   * After a commit that failed with the server answering, the transaction may
+   * still be open there, holding what it wrote until
+   * `transactionLifetimeLimitSeconds` (the driver allows no abort once a commit
+   * was tried): `killSessions` aborts it now, so that a retry (from any
+   * process) does not meet its locks. A server that did not answer is not
+   * asked again (the 503 goes out at once).
+   */
+  private async dropOnServer(error: unknown): Promise<void> {
+    if (!(error instanceof MongoServerError)) return;
+    await this.ctx.client
+      .db('admin')
+      .command({ killSessions: [this.session.id], maxTimeMS: this.ctx.maxTimeMS })
+      .catch(() => undefined);
   }
 
   async abort(): Promise<void> {

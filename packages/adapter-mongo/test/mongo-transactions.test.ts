@@ -223,6 +223,24 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
   });
 
+  it('a commit that failed leaves no transaction open on the server: another process writes the same record at once', async () => {
+    const client = await expectRight(store.clients.create(aClient()));
+    const user = await expectRight(store.users.create(aUser(client.id)));
+    await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 }, data: { failCommands: ['commitTransaction'], errorCode: 50, appName: 'debtkit' } });
+    const failed = await uow.run((tx) => tx.users.touch(client.id, user.id))();
+    expect(E.isLeft(failed) && failed.left._tag, JSON.stringify(failed)).to.equal('unavailable');
+    // Another process (its own connections and sessions): without `killSessions` after the failed
+    // commit, the transaction would hold the user until transactionLifetimeLimitSeconds (409 after ~2 s).
+    const other = await openMongoContext(server.url, { dbName: ctx.db.databaseName, serverSelectionTimeoutMS: 500 });
+    try {
+      const started = performance.now();
+      expect(await expectRight(mongoUnitOfWork(other).run((tx) => tx.users.touch(client.id, user.id)))).to.equal(true);
+      expect(performance.now() - started, 'no write conflict waited out').to.be.below(500);
+    } finally {
+      await other.client.close();
+    }
+  });
+
   it('a write conflict reported at commit runs the work again; the retry commits once', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     await admin.db('admin').command({

@@ -26,7 +26,8 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['buildinfo', admin.buildInfo],
   ['getParameter', admin.getParameter],
   ['setParameter', admin.setParameter],
-  ['endSessions', endSessions],
+  ['endSessions', sessionsCommand('endSessions')],
+  ['killSessions', sessionsCommand('killSessions')],
   ['configureFailPoint', configureFailPoint],
   ['listDatabases', admin.listDatabases],
   ['create', admin.create],
@@ -236,14 +237,20 @@ function configureFailPoint(...[context, db, body]: Parameters<CommandHandler>):
   return context.failPoints.configure(body);
 }
 
-/** Forgets the sessions listed (their transactions, if any, are aborted). */
-function endSessions(...[context, _db, body]: Parameters<CommandHandler>): Document {
-  const ids = body['endSessions'];
-  if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', "BSON field 'endSessions' is the wrong type, expected type 'array'");
-  for (const lsid of ids) {
-    const key = context.sessions.keyOf(lsid);
-    const session = key === undefined ? undefined : context.sessions.end(key);
-    if (session?.transaction?.active === true) context.transactions.abort(session.transaction, 'its session ended');
-  }
-  return { ok: 1 };
+/**
+ * `endSessions` (the sessions are forgotten) and `killSessions` (they stay
+ * usable): either way, as mongod, the open transaction of each session listed is aborted.
+ */
+function sessionsCommand(name: 'endSessions' | 'killSessions'): CommandHandler {
+  return (...[context, _db, body]: Parameters<CommandHandler>): Document => {
+    const ids = body[name];
+    if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', `BSON field '${name}' is the wrong type, expected type 'array'`);
+    for (const lsid of ids) {
+      const key = context.sessions.keyOf(lsid);
+      if (key === undefined) continue;
+      const session = name === 'endSessions' ? context.sessions.end(key) : context.sessions.find(key);
+      if (session?.transaction?.active === true) context.transactions.abort(session.transaction, name === 'endSessions' ? 'its session ended' : 'its session was killed');
+    }
+    return { ok: 1 };
+  };
 }

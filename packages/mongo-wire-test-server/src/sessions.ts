@@ -54,6 +54,11 @@ export class SessionRegistry {
     return session;
   }
 
+  /** The session under `key`, if the server knows it (without touching it). */
+  find(key: string): ServerSession | undefined {
+    return this.#sessions.get(key);
+  }
+
   keyOf(lsid: unknown): string | undefined {
     return isPlainDocument(lsid) && lsid['id'] instanceof Binary ? Buffer.from(lsid['id'].buffer).toString('hex') : undefined;
   }

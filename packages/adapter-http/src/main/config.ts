@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { Environment, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -39,6 +39,12 @@ export interface Config {
   readonly authFailureLimit: number;
   /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (DESIGN 7.11). */
   readonly webhookRetrySeconds?: ReadonlyArray<number>;
+  /**
+   * DESIGN 4.2: how long the key of a request that never finished (its process
+   * died) answers 409 `idempotency_key_in_use` before a retry may run it
+   * (DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS, default 60).
+   */
+  readonly idempotencyClaimTimeoutSeconds: number;
   /** The address clients reach the server at (behind a proxy, its public URL); default: the listen address. */
   readonly publicUrl?: string;
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
@@ -101,6 +107,9 @@ const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
   (a) => a.join(','),
 );
 
+/** 1 to 86400 (a day, the time a key is kept) whole seconds. */
+const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'ClaimTimeoutSeconds');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
@@ -122,6 +131,7 @@ const Variables = t.partial({
   DEBTKIT_PUBLIC_URL: variable(PublicUrl, 'must be an http:// or https:// URL without a trailing slash, query or fragment'),
   DEBTKIT_AUTH_FAILURE_LIMIT: variable(NonNegativeInt, 'must be a whole number of failures per minute (0 disables)'),
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
+  DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: variable(ClaimTimeoutSeconds, 'must be a whole number of seconds from 1 to 86400'),
   DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
 });
 type Variables = t.TypeOf<typeof Variables>;
@@ -162,6 +172,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxConnections: v.DEBTKIT_MAX_CONNECTIONS ?? 10_000,
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
+    idempotencyClaimTimeoutSeconds: v.DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS ?? IDEMPOTENCY_CLAIM_TIMEOUT_MS / 1000,
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),

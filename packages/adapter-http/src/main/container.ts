@@ -31,6 +31,7 @@ import {
   storePortTokens,
   createApplication,
   createClientAccess,
+  withClaimTimeout,
 } from '@debtkit/core';
 import { memoryStoreModule, sandboxBureauModule } from '@debtkit/adapter-memory';
 import type { AppConfig, AppState, RouteDef } from '../http/app-context.js';
@@ -179,7 +180,8 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           health,
           clientAccess,
           ...(clientAccess.knownClient === undefined ? {} : { knownClient: clientAccess.knownClient }),
-          idempotency,
+          // The deployment's claim timeout decides when a dead request's key is free again.
+          idempotency: withClaimTimeout(idempotency, config.idempotencyClaimTimeoutSeconds * 1000),
           unitOfWork,
           clock,
           logger,

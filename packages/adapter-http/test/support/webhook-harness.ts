@@ -69,6 +69,7 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
     // Rate limits are not what these tests are about (0 disables them, DESIGN 4.3).
     rateLimit: 0,
     authFailureLimit: 0,
+    idempotencyClaimTimeoutSeconds: 60,
     ...(options.retrySeconds === undefined ? {} : { webhookRetrySeconds: options.retrySeconds }),
   };
   // The production composition, as the server and every other HTTP test use it.

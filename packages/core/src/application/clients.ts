@@ -71,10 +71,13 @@ const storeToken =
 export const issueToken =
   (deps: ClientAccessDeps) =>
   (clientId: ClientId, token?: string): TE.TaskEither<DomainError, IssuedToken> =>
-    pipe(
-      deps.clients.findById(clientId),
-      orNotFound('Client'),
-      TE.chain((client) => storeToken(deps)(client, token ?? newToken(deps.secrets, client.environment))),
+    // One transaction: the client read and the token written together (every change is one, DESIGN 4.6).
+    inTransaction(deps, (tx) =>
+      pipe(
+        tx.clients.findById(clientId),
+        orNotFound('Client'),
+        TE.chain((client) => storeToken(tx)(client, token ?? newToken(deps.secrets, client.environment))),
+      ),
     );
 
 /** Create a client and its first token (random, or `token` when given). */
@@ -129,11 +132,13 @@ export const authenticateToken =
 
 /** Revoke a token (revoking twice keeps the first time); `not_found` when there is no such token. */
 export const revokeToken =
-  (deps: Pick<ClientAccessDeps, 'tokens' | 'clock'>) =>
+  (deps: Pick<ClientAccessDeps, 'clock' | 'unitOfWork'>) =>
   (tokenId: TokenId): TE.TaskEither<DomainError, void> =>
-    pipe(
-      deps.tokens.revoke(tokenId, nowStamp(deps.clock)),
-      TE.chain(O.match(() => TE.left(notFound('Token not found')), () => TE.right(undefined))),
+    inTransaction(deps, (tx) =>
+      pipe(
+        tx.tokens.revoke(tokenId, nowStamp(deps.clock)),
+        TE.chain(O.match(() => TE.left(notFound('Token not found')), () => TE.right(undefined))),
+      ),
     );
 
 /** The client and token use cases bound to their ports. */

@@ -7,7 +7,10 @@ import type { ClientId } from './primitives.js';
 
 /** How long a key is kept after its request (DESIGN 4.2: at least 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
-/** A claim whose request never completed (a crash) is released after this long. */
+/**
+ * A claim whose request never completed (a crash) is released after this long,
+ * unless the claim request names its own timeout (a deployment's setting).
+ */
 export const IDEMPOTENCY_CLAIM_TIMEOUT_MS = 60 * 1000;
 
 /** What makes two requests with one key "the same request". */
@@ -33,6 +36,12 @@ export interface IdempotencyClaimRequest {
   /** A new random id naming this claim; only its holder can complete or release it. */
   readonly claimId: string;
   readonly now: Date;
+  /**
+   * How long a claim whose request never completed keeps the key from this
+   * request (milliseconds); default `IDEMPOTENCY_CLAIM_TIMEOUT_MS`. Set from
+   * the deployment's configuration (`withClaimTimeout`).
+   */
+  readonly claimTimeoutMs?: number;
 }
 
 export type IdempotencyClaim =
@@ -65,13 +74,13 @@ const sameFingerprint = (a: IdempotencyFingerprint, b: IdempotencyFingerprint): 
  */
 export const decideClaim = (
   existing: IdempotencyRecord | undefined,
-  request: Pick<IdempotencyClaimRequest, 'fingerprint' | 'now'>,
+  request: Pick<IdempotencyClaimRequest, 'fingerprint' | 'now' | 'claimTimeoutMs'>,
 ): { readonly _tag: 'take' } | Exclude<IdempotencyClaim, { _tag: 'claimed' }> => {
   const now = request.now.getTime();
   if (existing === undefined || existing.expiresAt <= now) return { _tag: 'take' };
   if (!sameFingerprint(existing.fingerprint, request.fingerprint)) return { _tag: 'mismatch' };
   if (existing.response !== null) return { _tag: 'completed', response: existing.response };
-  return now - existing.claimedAt < IDEMPOTENCY_CLAIM_TIMEOUT_MS ? { _tag: 'in_progress' } : { _tag: 'take' };
+  return now - existing.claimedAt < (request.claimTimeoutMs ?? IDEMPOTENCY_CLAIM_TIMEOUT_MS) ? { _tag: 'in_progress' } : { _tag: 'take' };
 };
 
 /** The record a request that takes a key stores while it runs. */

@@ -22,3 +22,14 @@ export interface IdempotencyStore {
   /** Free the key (the response is not kept); ignored unless `claimId` still holds it. */
   release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<DomainError, void>;
 }
+
+/**
+ * `store` with the deployment's claim timeout on every claim (a claim request
+ * that names its own keeps it): how long a request that died keeps its key.
+ * @example withClaimTimeout(store.idempotency, 5_000) // a dead request's key is free after 5 s
+ */
+export const withClaimTimeout = (store: IdempotencyStore, claimTimeoutMs: number): IdempotencyStore => ({
+  claim: (request) => store.claim({ claimTimeoutMs, ...request }),
+  complete: (clientId, key, claimId, response, now) => store.complete(clientId, key, claimId, response, now),
+  release: (clientId, key, claimId) => store.release(clientId, key, claimId),
+});

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaimRequest } from '../domain/idempotency.js';
+import { withClaimTimeout } from '../ports/idempotency-store.js';
 import { StoreContractOptions, StoreFactory, expectRight, useFreshStore } from './contract-harness.js';
 import { anId } from './record-mothers.js';
 
@@ -73,6 +74,13 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       await expectRight(keys.complete(CLIENT, 'key-1', dead.claimId, { ...response, body: 'dead' }, at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 1)));
       await expectRight(keys.complete(CLIENT, 'key-1', retry.claimId, response, at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 2)));
       expect(await expectRight(keys.claim(aClaim({ now: at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 3) })))).to.deep.equal({ _tag: 'completed', response });
+    });
+
+    it('a claim request naming its own claim timeout (a deployment setting) frees a dead claim after that long', async () => {
+      const keys = withClaimTimeout(store().idempotency, 5_000);
+      await expectRight(keys.claim(aClaim()));
+      expect(await expectRight(keys.claim(aClaim({ now: at(4_999) })))).to.deep.equal({ _tag: 'in_progress' });
+      expect(await expectRight(keys.claim(aClaim({ now: at(5_000) })))).to.deep.equal({ _tag: 'claimed' });
     });
 
     it('a completed key is kept 24 hours after its response, then free', async () => {
