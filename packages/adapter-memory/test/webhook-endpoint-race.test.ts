@@ -51,6 +51,7 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
       ...store,
       unitOfWork: {
         run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
+        runJoinable: (work) => store.unitOfWork.runJoinable(work),
         runAlone: (work) => store.unitOfWork.runAlone(work),
       },
       clock,

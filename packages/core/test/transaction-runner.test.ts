@@ -1,9 +1,9 @@
 /**
  * The shared transaction runner's use of the async context (application/transactions.ts):
- * a run joins the transaction it is called under, the context is tracked only
- * while a transaction's work is in progress (on Node 20 an enabled
- * AsyncLocalStorage slows every promise of the process, reads included), and a
- * callback a finished transaction left behind does not join it.
+ * a run joins the joinable transaction it is called under; a plain run is not
+ * tracked at all, and a joinable one only while its work is in progress (on
+ * Node 20 an enabled AsyncLocalStorage slows every promise of the process,
+ * reads included); a callback a finished transaction left behind does not join it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
@@ -49,10 +49,10 @@ const observedStorage = () => {
 const idOf = (ports: TransactionPorts): number => (ports as unknown as { id: number }).id;
 
 describe('transaction runner: the async context', () => {
-  it('a run inside a run joins its transaction (one begin), a run after it begins its own', async () => {
+  it('a run inside a joinable run joins its transaction (one begin), a run after it begins its own', async () => {
     const { driver, begun } = countingDriver();
     const uow = transactionRunner(driver, observedStorage().context);
-    const ids = await uow.run((outer) =>
+    const ids = await uow.runJoinable((outer) =>
       TE.fromTask(async () => {
         const inner = await uow.run((ports) => TE.right(idOf(ports)))();
         return [idOf(outer), E.isRight(inner) ? inner.right : -1];
@@ -63,13 +63,30 @@ describe('transaction runner: the async context', () => {
     expect(begun()).to.equal(2);
   });
 
-  it('is tracked only while a transaction is in progress: disabled once the last of two overlapping runs ends', async () => {
+  it('a plain run is not tracked: a run inside it begins a transaction of its own, and the context is never touched', async () => {
+    const { driver, begun } = countingDriver();
+    const storage = observedStorage();
+    let ran = 0;
+    const context = { ...storage.context, run: <R>(store: ActiveTransaction<TransactionPorts>, callback: () => R): R => (ran++, storage.context.run(store, callback)) };
+    const uow = transactionRunner(driver, context);
+    const ids = await uow.run((outer) =>
+      TE.fromTask(async () => {
+        const inner = await uow.run((ports) => TE.right(idOf(ports)))();
+        return [idOf(outer), E.isRight(inner) ? inner.right : -1];
+      }),
+    )();
+    expect(ids).to.deep.equal(E.right([1, 2]));
+    expect(begun()).to.equal(2);
+    expect({ ran, disabled: storage.disabled() }).to.deep.equal({ ran: 0, disabled: 0 });
+  });
+
+  it('is tracked only while a joinable transaction is in progress: disabled once the last of two overlapping ones ends', async () => {
     const { driver } = countingDriver();
     const observed = observedStorage();
     const uow = transactionRunner(driver, observed.context);
     let releaseFirst!: () => void;
-    const first = uow.run(() => TE.fromTask(() => new Promise<void>((resolve) => (releaseFirst = resolve))))();
-    await uow.run(() => TE.right(undefined))();
+    const first = uow.runJoinable(() => TE.fromTask(() => new Promise<void>((resolve) => (releaseFirst = resolve))))();
+    await uow.runJoinable(() => TE.right(undefined))();
     expect(observed.disabled(), 'the first is still in progress').to.equal(0);
     releaseFirst();
     await first;
@@ -82,11 +99,11 @@ describe('transaction runner: the async context', () => {
     const { driver } = countingDriver();
     const observed = observedStorage();
     const uow = transactionRunner(driver, observed.context);
-    const left = await uow.run((): TE.TaskEither<DomainError, never> => TE.left({ _tag: 'not_found', message: 'gone' } as DomainError))();
+    const left = await uow.runJoinable((): TE.TaskEither<DomainError, never> => TE.left({ _tag: 'not_found', message: 'gone' } as DomainError))();
     expect(E.isLeft(left)).to.equal(true);
     let thrown: unknown;
     try {
-      await uow.run(() => () => Promise.reject(new Error('boom')))();
+      await uow.runJoinable(() => () => Promise.reject(new Error('boom')))();
     } catch (err) {
       thrown = err;
     }
@@ -113,7 +130,7 @@ describe('transaction runner: the async context', () => {
         return run;
       };
     });
-    await uow.run(() =>
+    await uow.runJoinable(() =>
       TE.fromTask(async () => {
         setTimeout(() => void fire(), 0);
       }),

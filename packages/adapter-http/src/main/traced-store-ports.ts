@@ -90,6 +90,7 @@ const tracedTransactionPorts = (ports: TransactionPorts): TransactionPorts =>
 /** A unit of work whose transactions hand out traced ports (the use cases' store calls run through them). */
 export const traceUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
   run: (work) => unitOfWork.run((ports) => work(tracedTransactionPorts(ports))),
+  runJoinable: (work) => unitOfWork.runJoinable((ports) => work(tracedTransactionPorts(ports))),
   runAlone: (work) => unitOfWork.runAlone((ports) => work(tracedTransactionPorts(ports))),
 });
 

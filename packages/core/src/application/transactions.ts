@@ -42,40 +42,54 @@ export const transactionRunner = <P extends TransactionPorts>(
   // Works in progress under `context.run`: the context is tracked only while there is one (AsyncContext.disable).
   let inProgress = 0;
 
-  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, n: number, started: number): Promise<E.Either<DomainError, A>> => {
+  /** The work of one attempt: tracked in `context` (for `runJoinable`) or not. */
+  const untracked = <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P): Promise<E.Either<DomainError, A>> => work(ports)();
+  const tracked = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P): Promise<E.Either<DomainError, A>> => {
+    const active: ActiveTransaction<P> = { ports, open: true };
+    inProgress += 1;
+    try {
+      return await context.run(active, () => work(ports)());
+    } finally {
+      active.open = false;
+      if (--inProgress === 0) context.disable();
+    }
+  };
+  type Runner = typeof untracked;
+
+  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, runWork: Runner, n: number, started: number): Promise<E.Either<DomainError, A>> => {
     const begun = await driver.begin();
     if (E.isLeft(begun)) return begun;
     const tx = begun.right;
     let result: E.Either<DomainError, A>;
-    const active: ActiveTransaction<P> = { ports: tx.ports, open: true };
-    inProgress += 1;
     try {
-      result = await context.run(active, () => work(tx.ports)());
+      result = await runWork(work, tx.ports);
     } catch (err) {
       await tx.abort();
       throw err;
-    } finally {
-      active.open = false;
-      if (--inProgress === 0) context.disable();
     }
     const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
     if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
     if (n >= maxAttempts || now() - started >= deadlineMs) return E.left(conflict('The change lost to concurrent changes; retry'));
     const wait = options.backoffMs?.(n + 1) ?? 0;
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, Math.max(0, deadlineMs - (now() - started)))));
-    return attempt(work, n + 1, started);
+    return attempt(work, runWork, n + 1, started);
   };
 
+  /** Join the joinable transaction this is called in, or begin one (tracked or not). */
+  const joinOr =
+    (runWork: Runner) =>
+    <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+    () => {
+      const active = context.getStore();
+      return active?.open === true ? work(active.ports)() : attempt(work, runWork, 1, now());
+    };
+
   return {
-    run:
-      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
-      () => {
-        const active = context.getStore();
-        return active?.open === true ? work(active.ports)() : attempt(work, 1, now());
-      },
+    run: joinOr(untracked),
+    runJoinable: joinOr(tracked),
     runAlone:
       <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
       () =>
-        context.exit(() => attempt(work, 1, now())),
+        context.exit(() => attempt(work, untracked, 1, now())),
   };
 };

@@ -18,11 +18,22 @@ export interface UnitOfWork {
    * - A write conflict (another transaction wrote a record this one writes; snapshot
    *   isolation, first writer wins) runs `work` again from a fresh snapshot, bounded in
    *   attempts and time, then answers `conflict`. An unreachable store answers `unavailable` at once.
-   * - Called while another `run` of the same unit of work is active in the same async
-   *   context, it joins that transaction (no commit of its own): so the HTTP adapter can
-   *   commit an Idempotency-Key's kept response with the change it answers (DESIGN 4.2).
+   * - Called inside a `runJoinable` of the same unit of work (in the same async
+   *   context), it joins that transaction (no commit of its own).
+   * - Otherwise its transaction is not tracked: a `run` called inside it begins
+   *   a transaction of its own. No use case calls another's `run` inside its
+   *   own (the atomicity contract would show it); what must join, the HTTP
+   *   adapter's Idempotency-Key step, uses `runJoinable`.
    */
   run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+  /**
+   * Like `run`, and every `run` called while `work` runs (in its async context)
+   * joins this transaction: so the HTTP adapter commits an Idempotency-Key's
+   * kept response with the change it answers (DESIGN 4.2). Tracking the context
+   * has a price on Node 20 (an enabled AsyncLocalStorage hooks every promise of
+   * the process while one is open), which is why `run` does not.
+   */
+  runJoinable<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
   /**
    * Like `run`, but always a transaction of its own, committed on its own even
    * when called inside another run: for what must stay recorded whatever the
@@ -62,7 +73,7 @@ export interface AsyncContext<T> {
   exit<R>(callback: () => R): R;
   /**
    * Stop tracking the store until the next `run` (the runner calls it when no
-   * transaction is in progress). On Node 20 an enabled `AsyncLocalStorage`
+   * joinable transaction is in progress). On Node 20 an enabled `AsyncLocalStorage`
    * installs a hook on every promise the process makes, which slows every
    * request (a promise-heavy step about 2.5×), reads included.
    */

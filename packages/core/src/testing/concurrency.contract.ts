@@ -78,6 +78,7 @@ const holdingIn = (
     ...store,
     unitOfWork: {
       run: (work) => store.unitOfWork.run((ports) => work(held(ports))),
+      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(held(ports))),
       runAlone: (work) => store.unitOfWork.runAlone((ports) => work(held(ports))),
     },
   };

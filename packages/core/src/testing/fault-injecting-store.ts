@@ -52,6 +52,7 @@ export const faultInjectingStore = (store: StorePorts): FaultInjectingStore => {
     ...store,
     unitOfWork: {
       run: (work) => store.unitOfWork.run((ports) => work(faulty(ports))),
+      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(faulty(ports))),
       runAlone: (work) => store.unitOfWork.runAlone((ports) => work(faulty(ports))),
     },
     failNthCall: (n) => {

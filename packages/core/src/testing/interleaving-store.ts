@@ -50,6 +50,7 @@ export const interleavingStore = (store: StorePorts): StorePorts => {
     // A transaction's ports yield too: transactions then overlap, as they do on a database.
     unitOfWork: {
       run: (work) => store.unitOfWork.run((ports) => work(interleaved(ports))),
+      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(interleaved(ports))),
       runAlone: (work) => store.unitOfWork.runAlone((ports) => work(interleaved(ports))),
     },
     close: () => store.close(),

@@ -132,7 +132,8 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: Route
     const release = () => runStore(store.release(client.id, key, claimId));
     // What the handler threw, when it answered with an error: the change is aborted, the answer decided below.
     let thrown: { readonly err: unknown } | undefined;
-    const outcome = await unitOfWork.run((tx) => async () => {
+    // Joinable: the use case's own `run` joins it, so the change and the kept response commit together.
+    const outcome = await unitOfWork.runJoinable((tx) => async () => {
       thrown = undefined;
       try {
         await handler(ctx as AppContext);
