@@ -27,7 +27,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { AccountRecord } from '../domain/account.js';
+import { noAccountDetails, type AccountRecord } from '../domain/account.js';
 import type { Client, TokenRecord } from '../domain/client.js';
 import type { DomainError } from '../domain/errors.js';
 import type { PaymentCode } from '../domain/payment-history.js';
@@ -56,25 +56,9 @@ const history = (late: Readonly<Record<number, PaymentCode>> = {}, length = 24):
   Array.from({ length }, (_, i) => late[i] ?? '1');
 
 const account = (a: Partial<SeedAccount> & Pick<SeedAccount, 'name' | 'type' | 'subtype' | 'balance'>): SeedAccount => ({
-  mask: null,
+  ...noAccountDetails(),
   status: 'active',
-  nickname: null,
-  apr: null,
-  minimum_payment: null,
-  user_apr: null,
-  user_minimum_payment: null,
-  original_loan_amount: null,
-  limit: null,
-  last_payment_amount: null,
-  last_payment_date: null,
-  opened_at: null,
-  closed_at: null,
-  institution_name: null,
-  institution_logo: null,
-  next_payment_due_date: null,
-  user_next_payment_date: null,
   first_time_payment: false,
-  payments_history: [],
   ...a,
 });
 

@@ -115,6 +115,29 @@ export const Account = t.type(
 );
 export type Account = t.TypeOf<typeof Account>;
 
+/** Every optional field of an account absent (`null`, no payment history): what a new record starts from before its own values. */
+export const noAccountDetails = () =>
+  ({
+    mask: null,
+    nickname: null,
+    apr: null,
+    minimum_payment: null,
+    user_apr: null,
+    user_minimum_payment: null,
+    original_loan_amount: null,
+    limit: null,
+    last_payment_amount: null,
+    last_payment_date: null,
+    opened_at: null,
+    closed_at: null,
+    institution_name: null,
+    institution_logo: null,
+    next_payment_due_date: null,
+    user_next_payment_date: null,
+    first_time_payment: null,
+    payments_history: [] as PaymentCode[],
+  }) satisfies Partial<AccountRecord>;
+
 export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a.apr;
 export const effectiveMinimumPayment = (a: AccountRecord): Cents | null => a.user_minimum_payment ?? a.minimum_payment;
 

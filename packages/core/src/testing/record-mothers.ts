@@ -19,7 +19,7 @@ import type { NewCreditScore } from '../ports/credit-score-repository.js';
 import type { NewPaymentPlan } from '../ports/payment-plan-repository.js';
 import type { NewPlanPayment } from '../ports/plan-payment-repository.js';
 import type { BureauFlowState } from '../domain/bureau-flow.machine.js';
-import { AccountRecord } from '../domain/account.js';
+import { AccountRecord, noAccountDetails } from '../domain/account.js';
 
 /** Decode `value` with `codec` or throw: a mother handing out an invalid value is a bug in the test. */
 const make = <A>(codec: t.Type<A, unknown, unknown>, value: unknown): A => {
@@ -107,31 +107,14 @@ let nextAccountRecordId = 1;
  */
 export const anAccountRecord = (today: IsoDate, overrides: Record<string, unknown> = {}): AccountRecord =>
   make(AccountRecord, {
+    ...noAccountDetails(),
     id: nextAccountRecordId++,
     user_id: 1,
     name: 'Account',
     type: 'loan',
     subtype: 'personal_loan',
-    mask: null,
     status: 'active',
-    nickname: null,
-    apr: null,
-    minimum_payment: null,
-    user_apr: null,
-    user_minimum_payment: null,
-    original_loan_amount: null,
     balance: 0,
-    limit: null,
-    last_payment_amount: null,
-    last_payment_date: null,
-    opened_at: null,
-    closed_at: null,
-    institution_name: null,
-    institution_logo: null,
-    next_payment_due_date: null,
-    user_next_payment_date: null,
-    first_time_payment: null,
-    payments_history: [],
     last_updated_at: today,
     created_at: `${today}T00:00:00.000Z`,
     version: 1,
