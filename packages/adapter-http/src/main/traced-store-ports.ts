@@ -11,7 +11,7 @@
  */
 import { SpanKind, SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
-import { PORTS, STORE_PORTS, STORE_PORT_KEYS, mapStorePorts, type PortToken, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
+import { PORTS, STORE_PORTS, STORE_PORT_KEYS, mapStorePorts, mapUnitOfWork, type PortToken, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
 import { TRACER_NAME } from '../http/pipeline/tracing.js';
 
 /** The storage ports bound in the container, by the names their spans carry (`store users.get`): the port table, and the health port. */
@@ -88,11 +88,7 @@ const tracedTransactionPorts = (ports: TransactionPorts): TransactionPorts =>
   trace.getSpan(context.active())?.isRecording() === true ? mapStorePorts(ports, (key, port) => traceStorePort(key, port)) : ports;
 
 /** A unit of work whose transactions hand out traced ports (the use cases' store calls run through them). */
-export const traceUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => ({
-  run: (work) => unitOfWork.run((ports) => work(tracedTransactionPorts(ports))),
-  runJoinable: (work) => unitOfWork.runJoinable((ports) => work(tracedTransactionPorts(ports))),
-  runAlone: (work) => unitOfWork.runAlone((ports) => work(tracedTransactionPorts(ports))),
-});
+export const traceUnitOfWork = (unitOfWork: UnitOfWork): UnitOfWork => mapUnitOfWork(unitOfWork, tracedTransactionPorts);
 
 /** Wrap every storage port bound in `container`, and the ports of every transaction, when first resolved. */
 export const traceStorePorts = (container: Container): void => {

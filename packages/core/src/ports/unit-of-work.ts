@@ -43,6 +43,17 @@ export interface UnitOfWork {
   runAlone<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
 }
 
+/**
+ * `unitOfWork` with the ports of each of its transactions (plain, joinable or
+ * alone) replaced by `f(ports)`: a wrapper that traces, injects faults or forces
+ * interleaving, written once for the three kinds of run.
+ */
+export const mapUnitOfWork = (unitOfWork: UnitOfWork, f: (ports: TransactionPorts) => TransactionPorts): UnitOfWork => ({
+  run: (work) => unitOfWork.run((ports) => work(f(ports))),
+  runJoinable: (work) => unitOfWork.runJoinable((ports) => work(f(ports))),
+  runAlone: (work) => unitOfWork.runAlone((ports) => work(f(ports))),
+});
+
 /** A write conflict: a `conflict` that running the transaction again may not meet. */
 export const writeConflict = (message = 'The record was changed by a concurrent request'): DomainError => ({
   _tag: 'conflict',

@@ -13,6 +13,7 @@ import { unavailable, type DomainError } from '../domain/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import { mapStorePorts, type StorePortKey, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
+import { mapUnitOfWork } from '../ports/unit-of-work.js';
 import { createApplication } from '../application/index.js';
 import type { UserScope } from '../application/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
@@ -76,11 +77,7 @@ const holdingIn = (
     });
   return {
     ...store,
-    unitOfWork: {
-      run: (work) => store.unitOfWork.run((ports) => work(held(ports))),
-      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(held(ports))),
-      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(held(ports))),
-    },
+    unitOfWork: mapUnitOfWork(store.unitOfWork, held),
   };
 };
 

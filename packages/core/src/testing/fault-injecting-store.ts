@@ -8,6 +8,8 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from '../domain/errors.js';
 import { mapStorePorts, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
+import { mapUnitOfWork } from '../ports/unit-of-work.js';
+import { mapPortTasks } from './port-tasks.js';
 
 export interface FaultInjectingStore extends StorePorts {
   /** Arm the injector: the n-th call (1-based) from now on, inside a transaction, fails once. */
@@ -28,33 +30,18 @@ export const faultInjectingStore = (store: StorePorts): FaultInjectingStore => {
   let calls = 0;
   let failAt = 0;
   const counted = <P extends object>(port: P): P =>
-    new Proxy(port, {
-      get(target, key, receiver) {
-        const value: unknown = Reflect.get(target, key, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (typeof result !== 'function') return result;
-          const task = result as TE.TaskEither<DomainError, unknown>;
-          return () => {
-            calls += 1;
-            if (calls === failAt) {
-              failAt = 0;
-              return TE.left(unavailable('Injected fault: the store call failed'))();
-            }
-            return task();
-          };
-        };
-      },
+    mapPortTasks(port, (task) => () => {
+      calls += 1;
+      if (calls === failAt) {
+        failAt = 0;
+        return TE.left(unavailable('Injected fault: the store call failed'))();
+      }
+      return task();
     });
   const faulty = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (_key, port) => counted(port));
   return {
     ...store,
-    unitOfWork: {
-      run: (work) => store.unitOfWork.run((ports) => work(faulty(ports))),
-      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(faulty(ports))),
-      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(faulty(ports))),
-    },
+    unitOfWork: mapUnitOfWork(store.unitOfWork, faulty),
     failNthCall: (n) => {
       calls = 0;
       failAt = n;

@@ -10,6 +10,8 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
 import { mapStorePorts, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
+import { mapUnitOfWork } from '../ports/unit-of-work.js';
+import { mapPortTasks } from './port-tasks.js';
 
 /** One macrotask turn: every task already queued (other requests' continuations) runs first. */
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -24,17 +26,7 @@ const interleavedTask =
   };
 
 /** The port with each method's TaskEither wrapped (methods that return anything else pass through). */
-const interleavedPort = <P extends object>(port: P): P =>
-  new Proxy(port, {
-    get(target, key, receiver) {
-      const value: unknown = Reflect.get(target, key, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return typeof result === 'function' ? interleavedTask(result as TE.TaskEither<DomainError, unknown>) : result;
-      };
-    },
-  });
+const interleavedPort = <P extends object>(port: P): P => mapPortTasks(port, interleavedTask);
 
 /**
  * `store` with forced interleaving on every repository.
@@ -48,11 +40,7 @@ export const interleavingStore = (store: StorePorts): StorePorts => {
     ...interleaved(store),
     health: store.health,
     // A transaction's ports yield too: transactions then overlap, as they do on a database.
-    unitOfWork: {
-      run: (work) => store.unitOfWork.run((ports) => work(interleaved(ports))),
-      runJoinable: (work) => store.unitOfWork.runJoinable((ports) => work(interleaved(ports))),
-      runAlone: (work) => store.unitOfWork.runAlone((ports) => work(interleaved(ports))),
-    },
+    unitOfWork: mapUnitOfWork(store.unitOfWork, interleaved),
     close: () => store.close(),
   };
 };
