@@ -80,6 +80,29 @@ const expectTracedPayment = (spans: ReadonlyArray<ReadableSpan>, clientId: numbe
   expect(spans.length).to.equal(servers.length + store.length);
 };
 
+/**
+ * A composed app with a client whose webhook endpoint is `receiver`, and one
+ * event waiting for it (a user created and deleted); the function answered
+ * delivers it (the worker drained) and closes the app.
+ */
+const oneEventFor = async (receiver: { readonly url: string }): Promise<() => Promise<void>> => {
+  const { app, container, close } = await compose({
+    clock,
+    config: { rateLimit: 0, authFailureLimit: 0, adminToken: 'admin-token-for-tracing-tests-01' },
+    webhooks: { resolveHost: offlineResolveHost },
+  });
+  const request = supertest(app.callback());
+  const created = await request.post('/admin/clients').set('Authorization', 'Bearer admin-token-for-tracing-tests-01').send({ name: 'Acme' });
+  const auth = { Authorization: `Bearer ${created.body.token}` };
+  expect((await request.post('/api/webhook_endpoints').set(auth).send({ url: receiver.url })).status).to.equal(201);
+  expect((await request.post('/api/users').set(auth).send({ last_name: 'Doe' })).status).to.equal(201);
+  expect((await request.delete('/api/users/1').set(auth)).status).to.equal(204);
+  return async () => {
+    await resolve(container, HTTP.DeliveryWorker).drain();
+    await close();
+  };
+};
+
 describe('OpenTelemetry tracing', function () {
   this.timeout(30_000);
 
@@ -132,16 +155,9 @@ describe('OpenTelemetry tracing', function () {
     it('a span per webhook attempt, whose W3C traceparent the receiver gets', async () => {
       const receiver = await new Receiver(() => 200).start();
       try {
-        const { app, container, close } = await compose({ clock, config: { rateLimit: 0, authFailureLimit: 0, adminToken: 'admin-token-for-tracing-tests-01' }, webhooks: { resolveHost: offlineResolveHost } });
-        const request = supertest(app.callback());
-        const created = await request.post('/admin/clients').set('Authorization', 'Bearer admin-token-for-tracing-tests-01').send({ name: 'Acme' });
-        const auth = { Authorization: `Bearer ${created.body.token}` };
-        expect((await request.post('/api/webhook_endpoints').set(auth).send({ url: receiver.url })).status).to.equal(201);
-        expect((await request.post('/api/users').set(auth).send({ last_name: 'Doe' })).status).to.equal(201);
-        expect((await request.delete('/api/users/1').set(auth)).status).to.equal(204);
+        const deliver = await oneEventFor(receiver);
         exporter.reset();
-        await resolve(container, HTTP.DeliveryWorker).drain();
-        await close();
+        await deliver();
         expect(receiver.received).to.have.length(1);
         const attempts = exporter.getFinishedSpans().filter((s) => s.name === 'webhook delivery attempt');
         expect(attempts).to.have.length(1);
@@ -184,15 +200,7 @@ describe('OpenTelemetry tracing', function () {
     it('records nothing and sends no traceparent without a tracer provider', async () => {
       const receiver = await new Receiver(() => 200).start();
       try {
-        const { app, container, close } = await compose({ clock, config: { rateLimit: 0, authFailureLimit: 0, adminToken: 'admin-token-for-tracing-tests-01' }, webhooks: { resolveHost: offlineResolveHost } });
-        const request = supertest(app.callback());
-        const created = await request.post('/admin/clients').set('Authorization', 'Bearer admin-token-for-tracing-tests-01').send({ name: 'Acme' });
-        const auth = { Authorization: `Bearer ${created.body.token}` };
-        await request.post('/api/webhook_endpoints').set(auth).send({ url: receiver.url });
-        await request.post('/api/users').set(auth).send({ last_name: 'Doe' });
-        await request.delete('/api/users/1').set(auth);
-        await resolve(container, HTTP.DeliveryWorker).drain();
-        await close();
+        await (await oneEventFor(receiver))();
         expect(receiver.received).to.have.length(1);
         expect(receiver.received[0]!.headers).to.not.have.property('traceparent');
       } finally {

@@ -39,7 +39,7 @@ export const transactionRunner = <P extends TransactionPorts>(
   const maxAttempts = options.maxAttempts ?? 5;
   const deadlineMs = options.deadlineMs ?? 2000;
   const now = options.now ?? (() => performance.now());
-  // Works in progress under `context.run`: the context is tracked only while there is one (AsyncContext.disable).
+  // Joinable works in progress (under `context.run`): the context is tracked only while there is one (AsyncContext.disable).
   let inProgress = 0;
 
   /** The work of one attempt: tracked in `context` (for `runJoinable`) or not. */
