@@ -10,6 +10,7 @@
  *                          what it costs in production, minus the terminal
  *   bench-server bare      the floor: bare Koa + @koa/router; waits for its canned responses
  *   bench-server peer      the hand-written peer (peer-app.ts); waits for its canned responses
+ *   bench-server tight     the floor plus the required per-request work (tight-app.ts); waits for its canned responses
  *   bench-server limit     node:http answering the same bytes (limit-app.ts); waits for them
  *
  * Talks to the parent over IPC: one `ServerReady` message once listening, then
@@ -24,10 +25,11 @@ import { startServer } from '../src/main/server.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { createBareApp, type RoutePattern } from './bare-app.js';
 import { createPeerApp } from './peer-app.js';
+import { createTightApp } from './tight-app.js';
 import { createLimitServer } from './limit-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
-export type ServerRole = 'debtkit' | 'bare' | 'peer' | 'limit';
+export type ServerRole = 'debtkit' | 'bare' | 'peer' | 'tight' | 'limit';
 
 export interface ServerReady {
   readonly kind: 'ready';
@@ -82,14 +84,17 @@ const listen = (server: Server): Promise<AddressInfo> =>
     server.listen(0, '127.0.0.1', () => resolve(server.address() as AddressInfo));
   });
 
-const startCanned = async (role: 'bare' | 'peer' | 'limit'): Promise<() => Promise<void>> => {
+const startCanned = async (role: 'bare' | 'peer' | 'tight' | 'limit'): Promise<() => Promise<void>> => {
   const request = await new Promise<ServeCanned>((resolve) => process.once('message', (m) => resolve(m as ServeCanned)));
+  const options = { token: request.token, apiVersion: request.apiVersion, logDestination: '/dev/null' };
   const server =
     role === 'bare'
       ? createServer(createBareApp(request.responses, request.table).callback())
       : role === 'peer'
-        ? createServer(createPeerApp(request.responses, request.table, { token: request.token, apiVersion: request.apiVersion, logDestination: '/dev/null' }).callback())
-        : createLimitServer(request.responses.map((response, i) => ({ response, path: request.paths[i]! })));
+        ? createServer(createPeerApp(request.responses, request.table, options).callback())
+        : role === 'tight'
+          ? createServer(createTightApp(request.responses, request.table, options).callback())
+          : createLimitServer(request.responses.map((response, i) => ({ response, path: request.paths[i]! })));
   const address = await listen(server);
   send({ kind: 'ready', url: `http://127.0.0.1:${address.port}` });
   return () =>
@@ -100,8 +105,8 @@ const startCanned = async (role: 'bare' | 'peer' | 'limit'): Promise<() => Promi
 };
 
 const role = process.argv[2];
-if (role !== 'debtkit' && role !== 'bare' && role !== 'peer' && role !== 'limit') {
-  process.stderr.write('usage: bench-server debtkit|bare|peer|limit (started by bench)\n');
+if (role !== 'debtkit' && role !== 'bare' && role !== 'peer' && role !== 'tight' && role !== 'limit') {
+  process.stderr.write('usage: bench-server debtkit|bare|peer|tight|limit (started by bench)\n');
   process.exit(2);
 }
 const stop = await (role === 'debtkit' ? startDebtkit() : startCanned(role));

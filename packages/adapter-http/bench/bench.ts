@@ -10,16 +10,21 @@
  *   peer     the hand-written peer (peer-app.ts): Koa, @koa/router,
  *            @koa/bodyparser, koa-compress, helmet, a pino request logger,
  *            rate-limiter-flexible, a prom-client histogram, a bearer-token Map
+ *   tight    (reported, not a target) the floor plus only the per-request
+ *            work debtkit's answers require, as one middleware (tight-app.ts):
+ *            request id, the twelve headers, token Map, rate limiter, body,
+ *            metrics, log line; what it costs over the floor is the required
+ *            work, what debtkit costs over it is debtkit's own
  *   floor    bare Koa + @koa/router with the same route table, no middleware (bare-app.ts)
  *   limit    node:http answering the same bytes from a Map (limit-app.ts)
  *
  * How it measures:
  * - Each server runs in a child process (bench-server), autocannon runs here in
  *   the parent: on a 2-core machine the server and the load generator get a core
- *   each. The peer, floor and limit answer debtkit's own bodies, captured first
+ *   each. The peer, tight, floor and limit answer debtkit's own bodies, captured first
  *   and checked equal. Only loopback (127.0.0.1) is used.
- * - Each route is loaded on the four servers in alternating rounds (debtkit,
- *   peer, floor, limit, debtkit, …) with the same connections, warm-up and
+ * - Each route is loaded on the five servers in alternating rounds (debtkit,
+ *   peer, tight, floor, limit, debtkit, …) with the same connections, warm-up and
  *   duration, so drifting load on the shared cores falls on all of them; the
  *   ratios are of the totals, and each round's ratios are printed too.
  * - Requests per second are measured at saturation. CPU per request (the
@@ -64,9 +69,11 @@ const FLOOR_THROUGHPUT_GOAL = 0.9;
 const TARGET_ROUTES = ['credit score', 'account', 'ping'];
 /** The equal-load runs offer this share of the peer's saturated rate (the slowest): below every server's capacity even when the machine's other load takes some. */
 const EQUAL_LOAD_SHARE = 0.6;
-const SERVERS = ['debtkit', 'peer', 'floor', 'limit'] as const;
+const SERVERS = ['debtkit', 'peer', 'tight', 'floor', 'limit'] as const;
 type ServerName = (typeof SERVERS)[number];
-const ROLE: Readonly<Record<ServerName, ServerRole>> = { debtkit: 'debtkit', peer: 'peer', floor: 'bare', limit: 'limit' };
+const ROLE: Readonly<Record<ServerName, ServerRole>> = { debtkit: 'debtkit', peer: 'peer', tight: 'tight', floor: 'bare', limit: 'limit' };
+/** The servers that check the demo client's bearer token. */
+const AUTHENTICATING: ReadonlyArray<ServerName> = ['debtkit', 'peer', 'tight'];
 
 /** Every route debtkit registers, in its registration order (built-in endpoints first, then the API's). */
 const routeTable = (): RoutePattern[] =>
@@ -177,7 +184,7 @@ const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
 type PerServer<A> = Record<ServerName, A>;
 
 /**
- * Load `route` on every server in alternating rounds (debtkit, peer, floor,
+ * Load `route` on every server in alternating rounds (debtkit, peer, tight, floor,
  * limit, debtkit, …), each server warmed up once first. The machine's other
  * load drifts over a run (shared cores); alternating spreads the drift over
  * all of them instead of charging it to whichever ran during it.
@@ -264,18 +271,18 @@ const main = async (): Promise<void> => {
     }
     const serve: ServeCanned = { kind: 'serve', responses: canned, table, paths: routes.map((r) => r.path), token: demo.token, apiVersion };
     const started: Partial<PerServer<ServerChild>> = { debtkit };
-    for (const name of ['peer', 'floor', 'limit'] as const) {
+    for (const name of ['peer', 'tight', 'floor', 'limit'] as const) {
       const child = await startChild(ROLE[name], serve);
       others.push(child);
       started[name] = child;
     }
     const servers = started as PerServer<ServerChild>;
-    const targets = Object.fromEntries(SERVERS.map((name) => [name, loadTarget(servers[name], name === 'debtkit' || name === 'peer' ? auth : {})])) as PerServer<LoadTarget>;
+    const targets = Object.fromEntries(SERVERS.map((name) => [name, loadTarget(servers[name], AUTHENTICATING.includes(name) ? auth : {})])) as PerServer<LoadTarget>;
 
     // The comparison is only fair if all answer the same thing: check it rather than assume it.
     for (const route of routes) {
       const mine = captured.get(route.name)!;
-      for (const name of ['peer', 'floor', 'limit'] as const) {
+      for (const name of ['peer', 'tight', 'floor', 'limit'] as const) {
         const theirs = await capture(servers[name].ready.url, route, targets[name].headers);
         if (theirs.status !== mine.status || !isDeepStrictEqual(theirs.body, mine.body) || theirs.contentEncoding !== mine.contentEncoding) {
           throw new Error(`the ${name} app's answer to ${route.method} ${route.path} differs from debtkit's`);
@@ -284,6 +291,8 @@ const main = async (): Promise<void> => {
     }
     console.log(`\npeer:  Koa 3, @koa/router (debtkit's ${table.length} routes), @koa/bodyparser, koa-compress, helmet, pino request logger, rate-limiter-flexible,`);
     console.log('       prom-client histogram, bearer-token Map; debtkit\'s bodies as constants, serialised per request');
+    console.log('tight: the floor plus only the work debtkit\'s answers require, as one middleware: request id, the twelve headers, token Map,');
+    console.log('       rate limiter, JSON body, metrics, log line (reported, not a target)');
     console.log(`floor: Koa 3 + @koa/router with debtkit's ${table.length} routes, no middleware, the same bodies (koa-compress on the gzip route only)`);
     console.log('limit: node:http answering the same bytes from a Map');
 
@@ -298,10 +307,14 @@ const main = async (): Promise<void> => {
       const mine = saturated.results.debtkit;
       const vs = (name: ServerName): string =>
         `${name} ${ratio(mine.requestsPerSecond, saturated.results[name].requestsPerSecond).toFixed(2)}× req/s, ${ratio(mine.cpuMicrosPerRequest, saturated.results[name].cpuMicrosPerRequest).toFixed(2)}× CPU/req`;
-      console.log(`  debtkit ÷ ${vs('peer')}; ÷ ${vs('floor')}; ÷ ${vs('limit')}`);
+      console.log(`  debtkit ÷ ${vs('peer')}; ÷ ${vs('tight')}; ÷ ${vs('floor')}; ÷ ${vs('limit')}`);
+      const { tight, floor } = saturated.results;
+      console.log(`  tight ÷ floor ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× req/s: the required work alone`);
       if (saturated.rounds.length > 1) {
-        const each = saturated.rounds.map((r) => `${ratio(r.debtkit.requestsPerSecond, r.peer.requestsPerSecond).toFixed(2)}×/${ratio(r.debtkit.requestsPerSecond, r.floor.requestsPerSecond).toFixed(2)}×`).join(', ');
-        console.log(`  each round (req/s ÷ peer / ÷ floor): ${each}`);
+        const each = saturated.rounds
+          .map((r) => [r.debtkit, r.debtkit, r.tight].map((a, i) => ratio(a.requestsPerSecond, [r.peer, r.floor, r.floor][i]!.requestsPerSecond).toFixed(2) + '×').join('/'))
+          .join(', ');
+        console.log(`  each round (debtkit ÷ peer / debtkit ÷ floor / tight ÷ floor, req/s): ${each}`);
       }
       let equalLoad: RouteOutcome['equalLoad'];
       if (TARGET_ROUTES.includes(route.name)) {
@@ -309,10 +322,12 @@ const main = async (): Promise<void> => {
         const fixed = await alternate(targets, route, { ...settings, overallRate: rate }, rounds);
         equalLoad = { rate, results: fixed.results, rounds: fixed.rounds };
         const cpu = SERVERS.map((name) => `${name} ${fmt(fixed.results[name].cpuMicrosPerRequest)}`).join(', ');
-        console.log(`  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req ${cpu}; debtkit ÷ peer ${ratio(fixed.results.debtkit.cpuMicrosPerRequest, fixed.results.peer.cpuMicrosPerRequest).toFixed(2)}×`);
+        const ofPeer = (name: ServerName): string => ratio(fixed.results[name].cpuMicrosPerRequest, fixed.results.peer.cpuMicrosPerRequest).toFixed(2);
+        console.log(`  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req ${cpu}; debtkit ÷ peer ${ofPeer('debtkit')}×, tight ÷ peer ${ofPeer('tight')}×`);
         console.log(`  (served ${SERVERS.map((name) => fmt(fixed.results[name].requestsPerSecond)).join(' / ')} req/s)`);
         if (fixed.rounds.length > 1) {
-          console.log(`  each round (CPU per request ÷ peer): ${fixed.rounds.map((r) => `${ratio(r.debtkit.cpuMicrosPerRequest, r.peer.cpuMicrosPerRequest).toFixed(2)}×`).join(', ')}`);
+          const each = fixed.rounds.map((r) => [r.debtkit, r.tight].map((a) => `${ratio(a.cpuMicrosPerRequest, r.peer.cpuMicrosPerRequest).toFixed(2)}×`).join('/')).join(', ');
+          console.log(`  each round (CPU per request ÷ peer, debtkit/tight): ${each}`);
         }
       }
       outcomes.push({ route, saturated: saturated.results, saturatedRounds: saturated.rounds, ...(equalLoad === undefined ? {} : { equalLoad }) });

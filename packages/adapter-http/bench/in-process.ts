@@ -6,10 +6,10 @@
  *
  *   bare     the benchmark's bare Koa app (bare-app.ts), debtkit's route table
  *   peer     the hand-written peer (peer-app.ts), the same table and bodies
- *   tight    (credit score only) the work DESIGN 9 lists for a credit score GET,
- *            written as one Koa middleware: debtkit's response headers, a token
- *            lookup, the client rate limiter, the score, JSON, the metrics and
- *            the pino line through the server's own log destination (to /dev/null)
+ *   tight    the bare app with only the per-request work debtkit's answers
+ *            require, as one middleware in front of it (tight-app.ts): request
+ *            id, the twelve headers, a token Map, the rate limiter, the body,
+ *            metrics and the log line
  *   debtkit  the production server's app (startServer: memory store, demo seed,
  *            the whole pipeline, log lines at info to /dev/null)
  *
@@ -20,21 +20,15 @@
  * rounds another process disturbed lose).
  */
 import { IncomingMessage, ServerResponse, type RequestListener } from 'node:http';
-import { randomUUID } from 'node:crypto';
 import { Duplex } from 'node:stream';
-import { performance } from 'node:perf_hooks';
-import Koa from 'koa';
 import { API_ENDPOINTS, BUILTIN_ENDPOINTS } from '../src/http/routes/index.js';
-import { createMetrics } from '../src/http/metrics.js';
-import { createRateLimits } from '../src/http/rate-limits.js';
-import { STANDARD_HEADERS } from '../src/http/pipeline/response-headers.js';
-import { securityHeaderSet } from '../src/http/pipeline/security-headers.js';
 import { createServerLogger } from '../src/main/log-destination.js';
 import { startServer } from '../src/main/server.js';
 import { createBareApp, type RoutePattern } from './bare-app.js';
 import { benchConfig } from './bench-config.js';
 import { benchRoutes, type BenchRoute, type CannedResponse } from './bench-routes.js';
 import { createPeerApp } from './peer-app.js';
+import { createTightApp } from './tight-app.js';
 
 const BATCH = 50;
 const REQUESTS = 40_000;
@@ -78,38 +72,6 @@ const measure = async (listener: RequestListener, route: BenchRoute, headers: Re
   return (used.user + used.system) / count;
 };
 
-const tightApp = (body: unknown): RequestListener => {
-  const metrics = createMetrics();
-  const { logger } = createServerLogger({ level: 'info', dest: '/dev/null' });
-  const limits = createRateLimits({ requestsPerSecond: 100_000_000, authFailuresPerMinute: 0 }, { kind: 'memory' });
-  const clients = new Map([['tight-token', { id: 1, api_version: '2024-07-01' }]]);
-  const fixed = Object.entries({ ...STANDARD_HEADERS, ...securityHeaderSet({ environment: 'sandbox' }) });
-  const app = new Koa();
-  app.use(async function tight(ctx) {
-    const started = performance.now();
-    const { res } = ctx;
-    const id = randomUUID();
-    res.setHeader('X-Request-Id', id);
-    for (const [name, value] of fixed) res.setHeader(name, value);
-    const client = clients.get(/^Bearer +(\S+) *$/i.exec(ctx.req.headers.authorization ?? '')?.[1] ?? '');
-    if (client === undefined) throw new Error('tight: unknown token');
-    const decision = await limits.clients!.consume(String(client.id));
-    res.setHeader('RateLimit-Limit', String(decision.limit));
-    res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
-    res.setHeader('API-Version', client.api_version);
-    const score = await Promise.resolve(body);
-    ctx.status = 200;
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    ctx.body = JSON.stringify(score);
-    const route = '/api/users/:id/credit_scores';
-    const elapsedMs = performance.now() - started;
-    metrics.recordRequest(ctx.method, route, 200, elapsedMs / 1000);
-    logger.info({ request_id: id, method: ctx.method, route, status: 200, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
-  });
-  return app.callback();
-};
-
 interface App {
   readonly name: string;
   readonly listener: RequestListener;
@@ -149,7 +111,7 @@ const main = async (): Promise<void> => {
       const apps: App[] = [
         { name: 'bare', listener: createBareApp(canned, table).callback(), headers: { host: 'localhost' } },
         { name: 'peer', listener: createPeerApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(), headers: bearer },
-        ...(route.name === 'credit score' ? [{ name: 'tight', listener: tightApp(canned[i]!.body), headers: { host: 'localhost', authorization: 'Bearer tight-token' } }] : []),
+        { name: 'tight', listener: createTightApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(), headers: bearer },
         { name: 'debtkit', listener: debtkit, headers: bearer },
       ];
       for (const app of apps) {
