@@ -351,6 +351,11 @@ const main = async (): Promise<void> => {
       const where = equal === undefined ? ' (saturated)' : ` at ${fmt(equal.rate)} req/s each`;
       console.log(`  ${verdict(cpu <= PEER_CPU_TARGET)}  ${name} CPU/request ≤ ${PEER_CPU_TARGET} × peer: ${cpu.toFixed(2)}×${where}`);
       console.log(`  ${verdict(overFloor >= FLOOR_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${FLOOR_THROUGHPUT_TARGET} × floor: ${overFloor.toFixed(2)}× (${goal(overFloor, FLOOR_THROUGHPUT_GOAL)})`);
+      const { tight } = target.saturated;
+      const tightCpu = equal === undefined ? ratio(tight.cpuMicrosPerRequest, peer.cpuMicrosPerRequest) : ratio(equal.results.tight.cpuMicrosPerRequest, equal.results.peer.cpuMicrosPerRequest);
+      console.log(
+        `        (tight, the required work alone: ${ratio(tight.requestsPerSecond, peer.requestsPerSecond).toFixed(2)}× peer req/s, ${tightCpu.toFixed(2)}× its CPU, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× floor; debtkit ${ratio(mine.requestsPerSecond, tight.requestsPerSecond).toFixed(2)}× tight)`,
+      );
     }
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
