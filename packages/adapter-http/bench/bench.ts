@@ -12,7 +12,7 @@
  *            rate-limiter-flexible, a prom-client histogram, a bearer-token Map
  *   tight    (reported, not a target) the floor plus only the per-request
  *            work debtkit's answers require, as one middleware (tight-app.ts):
- *            request id, the twelve headers, token Map, rate limiter, body,
+ *            request id, the ten headers, token Map, rate limiter, body,
  *            metrics, log line; what it costs over the floor is the required
  *            work, what debtkit costs over it is debtkit's own
  *   floor    bare Koa + @koa/router with the same route table, no middleware (bare-app.ts)
@@ -291,7 +291,7 @@ const main = async (): Promise<void> => {
     }
     console.log(`\npeer:  Koa 3, @koa/router (debtkit's ${table.length} routes), @koa/bodyparser, koa-compress, helmet, pino request logger, rate-limiter-flexible,`);
     console.log('       prom-client histogram, bearer-token Map; debtkit\'s bodies as constants, serialised per request');
-    console.log('tight: the floor plus only the work debtkit\'s answers require, as one middleware: request id, the twelve headers, token Map,');
+    console.log('tight: the floor plus only the work debtkit\'s answers require, as one middleware: request id, the ten headers, token Map,');
     console.log('       rate limiter, JSON body, metrics, log line (reported, not a target)');
     console.log(`floor: Koa 3 + @koa/router with debtkit's ${table.length} routes, no middleware, the same bodies (koa-compress on the gzip route only)`);
     console.log('limit: node:http answering the same bytes from a Map');

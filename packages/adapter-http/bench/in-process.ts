@@ -8,7 +8,7 @@
  *   peer     the hand-written peer (peer-app.ts), the same table and bodies
  *   tight    the bare app with only the per-request work debtkit's answers
  *            require, as one middleware in front of it (tight-app.ts): request
- *            id, the twelve headers, a token Map, the rate limiter, the body,
+ *            id, the ten headers, a token Map, the rate limiter, the body,
  *            metrics and the log line
  *   debtkit  the production server's app (startServer: memory store, demo seed,
  *            the whole pipeline, log lines at info to /dev/null)

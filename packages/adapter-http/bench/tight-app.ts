@@ -5,7 +5,7 @@
  * in front of it as one middleware, written as tightly as it can be with
  * debtkit's own parts:
  *
- *   the request id (a UUID), the twelve response headers (request id,
+ *   the request id (a UUID), the ten response headers (request id,
  *   standard, security, the rate limit's three, API-Version) in two `ctx.set`
  *   calls, the bearer token looked up in a Map, the client's rate limiter
  *   (debtkit's memory limiter), a JSON request body read and parsed when one
