@@ -12,50 +12,19 @@
  * command on the counters collection.
  */
 import { expect } from 'chai';
-import * as E from 'fp-ts/lib/Either.js';
-import supertest from 'supertest';
 import type { CommandStartedEvent } from 'mongodb';
-import { mongoStorePorts, openMongoContext } from '@debtkit/adapter-mongo';
-import { seedDemo } from '@debtkit/adapter-memory';
-import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
-import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
-import { compose, type Composition } from '../src/main/composition.js';
-import { fixedClock } from './support/resource-app.js';
 import { UPKEEP_COMMANDS as UPKEEP } from './support/mongo-upkeep.js';
-
+import { mongoCostFixture } from './support/mongo-cost.js';
 
 describe('mongo read cost with the token cache warm (driver command monitoring, wire-protocol test server)', function () {
   this.timeout(20_000);
-  let server: WireServer;
-  let composition: Composition | undefined;
-
-  before(async () => {
-    server = await startWireServer();
-  });
-  after(async () => {
-    await composition?.close();
-    await server.stop();
-  });
+  const fixture = mongoCostFixture();
 
   it('user-scoped GETs: no token or client lookup, one aggregate on users per request (hit or miss); the mongo rate limit adds one', async () => {
-    const dbName = `debtkit_read_cost_${process.pid}`;
-    const ctx = await openMongoContext(`${server.url}?monitorCommands=true`, { dbName, serverSelectionTimeoutMS: 2000 });
-    const store = mongoStorePorts(ctx);
-    const clock = fixedClock();
-    composition = await compose({
-      store,
-      clock,
-      // The per-client limit on mongo (its own connection), far above this test's load.
-      config: { store: 'mongo', mongodbUrl: `${server.url}${dbName}`, rateLimit: 1_000_000, authFailureLimit: 0 },
-    });
-    const token = generateToken('sandbox');
-    const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token })();
-    if (E.isLeft(seeded)) throw new Error(seeded.left.message);
-    const request = supertest(composition.app.callback());
-    const user = `/api/users/${seeded.right.user.id}`;
-    const account = seeded.right.accounts[0];
+    const { ctx, request, seeded, user, auth } = await fixture.open(`debtkit_read_cost_${process.pid}`, '?monitorCommands=true');
+    const server = fixture.server();
+    const account = seeded.accounts[0];
     if (account === undefined) throw new Error('the demo seed links no account');
-    const auth = { Authorization: `Bearer ${token}` };
 
     const seen: Array<{ name: string; collection: unknown }> = [];
     ctx.db.client.on('commandStarted', (e: CommandStartedEvent) => {

@@ -11,46 +11,16 @@
  * and `commitTransaction`.
  */
 import { expect } from 'chai';
-import * as E from 'fp-ts/lib/Either.js';
-import supertest from 'supertest';
-import { mongoStorePorts, openMongoContext } from '@debtkit/adapter-mongo';
-import { seedDemo } from '@debtkit/adapter-memory';
-import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
-import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
-import { compose, type Composition } from '../src/main/composition.js';
-import { fixedClock } from './support/resource-app.js';
 import { UPKEEP_COMMANDS as UPKEEP } from './support/mongo-upkeep.js';
-
+import { mongoCostFixture } from './support/mongo-cost.js';
 
 describe('mongo write cost: a plan payment with an Idempotency-Key (wire-protocol test server)', function () {
   this.timeout(20_000);
-  let server: WireServer;
-  let composition: Composition | undefined;
-
-  before(async () => {
-    server = await startWireServer();
-  });
-  after(async () => {
-    await composition?.close();
-    await server.stop();
-  });
+  const fixture = mongoCostFixture();
 
   it('costs at most 10 commands, rate limit and commit included, and records one payment, one debit and one event each', async () => {
-    const dbName = `debtkit_write_cost_${process.pid}`;
-    const ctx = await openMongoContext(server.url, { dbName, serverSelectionTimeoutMS: 2000 });
-    const store = mongoStorePorts(ctx);
-    const clock = fixedClock();
-    composition = await compose({
-      store,
-      clock,
-      config: { store: 'mongo', mongodbUrl: `${server.url}${dbName}`, rateLimit: 1_000_000, authFailureLimit: 0 },
-    });
-    const token = generateToken('sandbox');
-    const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token })();
-    if (E.isLeft(seeded)) throw new Error(seeded.left.message);
-    const request = supertest(composition.app.callback());
-    const user = `/api/users/${seeded.right.user.id}`;
-    const auth = { Authorization: `Bearer ${token}` };
+    const { request, user, auth } = await fixture.open(`debtkit_write_cost_${process.pid}`);
+    const server = fixture.server();
 
     // Warm the token cache, and make the plan to pay under (writes before the counting starts).
     expect((await request.get(`${user}/credit_scores`).set(auth)).status).to.equal(200);
