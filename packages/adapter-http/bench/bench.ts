@@ -311,9 +311,8 @@ const main = async (): Promise<void> => {
       const { tight, floor } = saturated.results;
       console.log(`  tight ÷ floor ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× req/s: the required work alone`);
       if (saturated.rounds.length > 1) {
-        const each = saturated.rounds
-          .map((r) => [r.debtkit, r.debtkit, r.tight].map((a, i) => ratio(a.requestsPerSecond, [r.peer, r.floor, r.floor][i]!.requestsPerSecond).toFixed(2) + '×').join('/'))
-          .join(', ');
+        const over = (a: LoadResult, b: LoadResult): string => `${ratio(a.requestsPerSecond, b.requestsPerSecond).toFixed(2)}×`;
+        const each = saturated.rounds.map((r) => `${over(r.debtkit, r.peer)}/${over(r.debtkit, r.floor)}/${over(r.tight, r.floor)}`).join(', ');
         console.log(`  each round (debtkit ÷ peer / debtkit ÷ floor / tight ÷ floor, req/s): ${each}`);
       }
       let equalLoad: RouteOutcome['equalLoad'];
