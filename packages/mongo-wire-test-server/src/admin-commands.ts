@@ -15,6 +15,7 @@ import { CommandError } from './command-error.js';
 import { isPlainDocument } from './document-update.js';
 import { MAX_MESSAGE_SIZE_BYTES } from './wire-protocol.js';
 import { compileFilter, sameBson } from './query-engine.js';
+import { Transaction, WriteConflictError } from './transactions.js';
 
 import { SERVER_VERSION, SERVER_VERSION_ARRAY } from './server-state.js';
 
@@ -108,12 +109,44 @@ export const create: CommandHandler = (context, db, body) => {
     if (field !== 'create' && !GENERIC_FIELDS.has(field)) options[field] = value;
   }
   const { collection, created } = context.store.ensureCollection(db, name, options);
-  // Like MongoDB 7.0: creating an existing collection with the same options is a no-op.
-  if (!created && !sameBson(collection.options, options)) {
+  // Like MongoDB 7.0: creating an existing collection with the same options is a no-op,
+  // except inside a transaction, where an existing collection is always refused.
+  if (!created && (inTransaction(context) !== undefined || !sameBson(collection.options, options))) {
     throw new CommandError('NamespaceExists', `Collection ${db}.${name} already exists.`);
   }
   return { ok: 1 };
 };
+
+/** The multi-document transaction a command runs in, if any. */
+function inTransaction(context: CommandContext): Transaction | undefined {
+  return context.store instanceof Transaction && !context.store.scratch ? context.store : undefined;
+}
+
+/**
+ * What MongoDB 7.0 allows createIndexes to do inside a transaction: indexes
+ * that all exist already (a no-op), or new indexes on a collection that does
+ * not exist (it is created with them, in the transaction) or that this
+ * transaction created and that is still empty. Anything else is refused with
+ * OperationNotSupportedInTransaction (263), as mongod does; a collection
+ * someone else created after the transaction's snapshot is a WriteConflict.
+ */
+function checkIndexesInTransaction(transaction: Transaction, db: string, name: string, specs: Document[]): void {
+  const namespace = `${db}.${name}`;
+  const existing = transaction.collection(db, name);
+  if (existing === undefined) {
+    if (transaction.registry.store.collection(db, name) !== undefined) {
+      throw new WriteConflictError(`Failed to create indexes on new collection: namespace ${namespace} exists.`);
+    }
+    return;
+  }
+  if (specs.every((spec) => existing.hasIndex(spec))) return;
+  if (!transaction.created.has(namespace)) {
+    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on existing collection ${namespace} in a multi-document transaction.`);
+  }
+  if (existing.documents.length > 0) {
+    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on non-empty collection ${namespace} in a multi-document transaction.`);
+  }
+}
 
 export const drop: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'drop');
@@ -131,6 +164,8 @@ export const createIndexes: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'createIndexes');
   const specs = documentArray(body, 'indexes');
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
+  const transaction = inTransaction(context);
+  if (transaction !== undefined) checkIndexesInTransaction(transaction, db, name, specs);
   const { collection, created } = context.store.ensureCollection(db, name);
   const before = collection.indexes.length;
   let added = 0;
@@ -170,6 +205,7 @@ export const listIndexes: CommandHandler = (context, db, body) => {
   if (collection === undefined) throw new CommandError('NamespaceNotFound', `ns does not exist: ${db}.${name}`);
   const cursor = context.cursors.open(`${db}.${name}`, [...collection.indexes], {
     batchSize: optionalNumber(optionalDocument(body, 'cursor') ?? {}, 'batchSize'),
+    session: context.sessionKey,
   });
   return { cursor, ok: 1 };
 };
@@ -191,6 +227,7 @@ export const listCollections: CommandHandler = (context, db, body) => {
     .map((entry) => (nameOnly ? { name: entry.name, type: entry.type } : entry));
   const cursor = context.cursors.open(`${db}.$cmd.listCollections`, entries, {
     batchSize: optionalNumber(optionalDocument(body, 'cursor') ?? {}, 'batchSize'),
+    session: context.sessionKey,
   });
   return { cursor, ok: 1 };
 };

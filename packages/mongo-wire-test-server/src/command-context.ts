@@ -23,6 +23,8 @@ export interface CommandContext {
   readonly connectionId: number;
   readonly server: ServerState;
   readonly sessions: SessionRegistry;
+  /** The key of the command's session (its `lsid`), if it names one: cursors it opens belong to that session. */
+  readonly sessionKey?: string | undefined;
 }
 
 /** `db` is the command's `$db`; `body` has kind-1 sequences already merged in. */

@@ -3,7 +3,8 @@
  * document. A command the server does not implement answers CommandNotFound
  * (59) so a gap in this test server is loud, never a silent success.
  */
-import type { Document } from 'mongodb';
+import { createHash } from 'node:crypto';
+import { Binary, type Document } from 'mongodb';
 import * as admin from './admin-commands.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
@@ -28,6 +29,8 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['setParameter', admin.setParameter],
   ['endSessions', sessionsCommand('endSessions')],
   ['killSessions', sessionsCommand('killSessions')],
+  ['killAllSessions', killAllSessions],
+  ['killAllSessionsByPattern', killAllSessionsByPattern],
   ['configureFailPoint', configureFailPoint],
   ['listDatabases', admin.listDatabases],
   ['create', admin.create],
@@ -72,7 +75,10 @@ export function commandName(body: Document): string {
 const WRITE_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'commitTransaction']);
 
 /** What MongoDB runs inside a multi-document transaction (the rest answers OperationNotSupportedInTransaction, 263). */
-const TRANSACTION_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'create']);
+const TRANSACTION_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'create', 'createIndexes']);
+
+/** Commands that create collections or indexes: inside a transaction only with readConcern local (MongoDB 4.4+). */
+const CATALOG_COMMANDS = new Set(['create', 'createIndexes']);
 
 /** A command that must wait (a write on a document a transaction holds): run it again once `until` resolves. */
 export interface BlockedCommand {
@@ -129,9 +135,11 @@ function dispatch(context: CommandContext, request: CommandRequest, name: string
   }
   const body = request.body;
   const handler = HANDLERS.get(name);
+  // Cursors a command opens belong to its session (killSessions / killAllSessions close them).
+  const sessionKey = context.sessions.keyOf(body['lsid']);
   const execute = (store: StoreView = context.store): Document => {
     if (handler === undefined) throw new CommandError('CommandNotFound', `no such command: '${name}'`);
-    return handler(store === context.store ? context : { ...context, store }, request.db, body);
+    return handler(store === context.store && sessionKey === undefined ? context : { ...context, store, sessionKey }, request.db, body);
   };
   const transactional = body['txnNumber'] !== undefined || body['startTransaction'] !== undefined || body['autocommit'] !== undefined;
   const transactionCommand = name === 'commitTransaction' || name === 'abortTransaction';
@@ -189,6 +197,9 @@ function inTransaction(
     session.txnNumber = txnNumber;
     session.retryableReply = undefined;
     session.transaction = registry.begin(txnNumber, context.server.now().getTime());
+    const readConcern = body['readConcern'];
+    const level = typeof readConcern === 'object' && readConcern !== null ? (readConcern as Document)['level'] : undefined;
+    session.transaction.readConcernLevel = typeof level === 'string' ? level : undefined;
   }
   const transaction = session.transaction;
   if (transaction === undefined || transaction.txnNumber !== txnNumber) {
@@ -219,6 +230,11 @@ function inTransaction(
     registry.abort(transaction, `'${name}' is not allowed in a transaction`);
     throw new CommandError('OperationNotSupportedInTransaction', `Cannot run '${name}' in a multi-document transaction.`);
   }
+  const level = transaction.readConcernLevel;
+  if (CATALOG_COMMANDS.has(name) && level !== undefined && level !== 'local') {
+    registry.abort(transaction, `'${name}' needs readConcern local in a transaction`);
+    throw new CommandError('InvalidOptions', `Cannot run '${name}' in a multi-document transaction with readConcern level '${level}': creating collections and indexes in a transaction requires readConcern level 'local'`);
+  }
   // As on MongoDB, a statement that fails aborts its transaction.
   let reply: Document;
   try {
@@ -239,18 +255,125 @@ function configureFailPoint(...[context, db, body]: Parameters<CommandHandler>):
 
 /**
  * `endSessions` (the sessions are forgotten) and `killSessions` (they stay
- * usable): either way, as mongod, the open transaction of each session listed is aborted.
+ * usable): either way, as mongod, the open transaction of each session listed
+ * is aborted; killSessions also closes the sessions' cursors.
  */
 function sessionsCommand(name: 'endSessions' | 'killSessions'): CommandHandler {
   return (...[context, _db, body]: Parameters<CommandHandler>): Document => {
     const ids = body[name];
     if (!Array.isArray(ids)) throw new CommandError('TypeMismatch', `BSON field '${name}' is the wrong type, expected type 'array'`);
+    const keys = new Set<string>();
     for (const lsid of ids) {
       const key = context.sessions.keyOf(lsid);
-      if (key === undefined) continue;
-      const session = name === 'endSessions' ? context.sessions.end(key) : context.sessions.find(key);
-      if (session?.transaction?.active === true) context.transactions.abort(session.transaction, name === 'endSessions' ? 'its session ended' : 'its session was killed');
+      if (key !== undefined) keys.add(key);
+    }
+    if (name === 'killSessions') {
+      killSessions(context, (key) => keys.has(key));
+      return { ok: 1 };
+    }
+    for (const key of keys) {
+      const session = context.sessions.end(key);
+      if (session?.transaction?.active === true) context.transactions.abort(session.transaction, 'its session ended');
     }
     return { ok: 1 };
   };
+}
+
+/**
+ * Kills the sessions `matches` accepts, as mongod's killSessions family does:
+ * each one's open transaction is aborted (its locks released, so writes
+ * waiting on them go on) and its cursors are closed. The sessions stay known
+ * (their transaction numbers too, so a retried write is still answered once
+ * and an old txnNumber is still TransactionTooOld); a later command of a
+ * killed transaction answers NoSuchTransaction (251).
+ */
+function killSessions(context: CommandContext, matches: (key: string) => boolean): void {
+  for (const session of [...context.sessions.all()]) {
+    if (matches(session.key) && session.transaction?.active === true) context.transactions.abort(session.transaction, 'its session was killed');
+  }
+  context.cursors.killSessions(matches);
+}
+
+/**
+ * mongod's user digest of a session opened without authentication (SHA-256 of
+ * the empty string; a user's digest hashes "user@db"). This server has no
+ * authentication, so every session has it.
+ */
+const NO_AUTH_DIGEST = createHash('sha256').update('').digest();
+
+/** A `{ user, db }` entry of killAllSessions or of a pattern's `users`. */
+function checkUserName(entry: unknown, field: string): void {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'object'`);
+  }
+  const { user, db } = entry as Document;
+  if (typeof user !== 'string' || typeof db !== 'string') {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' needs string fields 'user' and 'db'`);
+  }
+}
+
+/**
+ * `{ killAllSessions: [] }` kills every session on the server;
+ * `{ killAllSessions: [{ user, db }, ...] }` the sessions of those users. This
+ * server has no authentication, so every session belongs to no user and a
+ * list of users kills none (as on a mongod without auth).
+ */
+function killAllSessions(...[context, _db, body]: Parameters<CommandHandler>): Document {
+  const users = body['killAllSessions'];
+  if (!Array.isArray(users)) throw new CommandError('TypeMismatch', "BSON field 'killAllSessions' is the wrong type, expected type 'array'");
+  users.forEach((entry, index) => checkUserName(entry, `killAllSessions.${index}`));
+  if (users.length === 0) killSessions(context, () => true);
+  return { ok: 1 };
+}
+
+/**
+ * `{ killAllSessionsByPattern: [pattern, ...] }`: an empty list, or an empty
+ * pattern, kills every session. A pattern matches by `lsid` (its `id`), by
+ * `uid` (the user digest: every session here has the unauthenticated one), or
+ * by `users` / `roles` (which match no session here: there is no
+ * authentication). A session is killed when any pattern matches it.
+ */
+function killAllSessionsByPattern(...[context, _db, body]: Parameters<CommandHandler>): Document {
+  const patterns = body['killAllSessionsByPattern'];
+  if (!Array.isArray(patterns)) throw new CommandError('TypeMismatch', "BSON field 'killAllSessionsByPattern' is the wrong type, expected type 'array'");
+  const matchers = patterns.map((pattern, index): ((key: string) => boolean) => {
+    const field = `killAllSessionsByPattern.${index}`;
+    if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) {
+      throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'object'`);
+    }
+    const { lsid, uid, users, roles, ...unknown } = pattern as Document;
+    const extra = Object.keys(unknown)[0];
+    if (extra !== undefined) throw new CommandError('FailedToParse', `BSON field '${field}.${extra}' is an unknown field.`);
+    const tests: Array<(key: string) => boolean> = [];
+    if (lsid !== undefined) {
+      const key = context.sessions.keyOf(lsid);
+      if (key === undefined) throw new CommandError('TypeMismatch', `BSON field '${field}.lsid.id' is the wrong type, expected type 'binData'`);
+      tests.push((candidate) => candidate === key);
+    }
+    if (uid !== undefined) {
+      if (!(uid instanceof Binary)) throw new CommandError('TypeMismatch', `BSON field '${field}.uid' is the wrong type, expected type 'binData'`);
+      const anonymous = Buffer.from(uid.buffer).equals(NO_AUTH_DIGEST);
+      tests.push(() => anonymous);
+    }
+    for (const [name, list] of [['users', users], ['roles', roles]] as const) {
+      if (list === undefined) continue;
+      if (!Array.isArray(list)) throw new CommandError('TypeMismatch', `BSON field '${field}.${name}' is the wrong type, expected type 'array'`);
+      list.forEach((entry, position) => (name === 'users' ? checkUserName(entry, `${field}.users.${position}`) : checkRoleName(entry, `${field}.roles.${position}`)));
+      tests.push(() => false);
+    }
+    return (key) => tests.every((test) => test(key));
+  });
+  killSessions(context, matchers.length === 0 ? () => true : (key) => matchers.some((matcher) => matcher(key)));
+  return { ok: 1 };
+}
+
+/** A `{ role, db }` entry of a pattern's `roles`. */
+function checkRoleName(entry: unknown, field: string): void {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type, expected type 'object'`);
+  }
+  const { role, db } = entry as Document;
+  if (typeof role !== 'string' || typeof db !== 'string') {
+    throw new CommandError('TypeMismatch', `BSON field '${field}' needs string fields 'role' and 'db'`);
+  }
 }

@@ -14,6 +14,8 @@ const DEFAULT_FIRST_BATCH = 101;
 
 interface OpenCursor {
   readonly namespace: string;
+  /** The session (its lsid key) the cursor was opened in, if any: killing the session kills it. */
+  readonly session: string | undefined;
   readonly documents: readonly Document[];
   position: number;
 }
@@ -26,12 +28,16 @@ export class CursorRegistry {
    * The `cursor` field of a reply. The cursor stays registered only when
    * documents remain and the client did not ask for a single batch.
    */
-  open(namespace: string, documents: readonly Document[], options: { batchSize?: number | undefined; singleBatch?: boolean | undefined }): Document {
+  open(
+    namespace: string,
+    documents: readonly Document[],
+    options: { batchSize?: number | undefined; singleBatch?: boolean | undefined; session?: string | undefined },
+  ): Document {
     const { batch, next } = takeBatch(documents, 0, options.batchSize ?? DEFAULT_FIRST_BATCH);
     let id = 0;
     if (next < documents.length && options.singleBatch !== true) {
       id = this.#nextId++;
-      this.#cursors.set(id, { namespace, documents, position: next });
+      this.#cursors.set(id, { namespace, documents, position: next, session: options.session });
     }
     return { firstBatch: batch, id: Long.fromNumber(id), ns: namespace };
   }
@@ -62,6 +68,18 @@ export class CursorRegistry {
       (this.#cursors.delete(id) ? killed : notFound).push(Long.fromNumber(id));
     }
     return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [] };
+  }
+
+  /** Closes every cursor opened in a session `killed` accepts (killSessions, killAllSessions); answers how many. */
+  killSessions(killed: (session: string) => boolean): number {
+    let count = 0;
+    for (const [id, cursor] of this.#cursors) {
+      if (cursor.session !== undefined && killed(cursor.session)) {
+        this.#cursors.delete(id);
+        count += 1;
+      }
+    }
+    return count;
   }
 
   clear(): void {

@@ -120,6 +120,32 @@ export class MemoryCollection {
    */
   createIndex(requested: Document): boolean {
     const description = normaliseIndex(requested);
+    if (this.#identicalIndex(description)) return false;
+    this.hooks?.beforeChange(this);
+    if (description['unique'] === true) {
+      const index = uniqueIndex(description);
+      for (const document of this.#documents) {
+        const key = keyOf(index, document);
+        if (key === undefined) continue;
+        if (index.entries.has(key)) throw duplicateKey(this.namespace, index, document);
+        index.entries.set(key, document);
+      }
+      this.#unique.set(description.name, index);
+    }
+    this.#indexes.push(description);
+    return true;
+  }
+
+  /**
+   * Whether an index identical to `requested` exists (createIndex would be a
+   * no-op), without changing anything; a conflicting one throws as createIndex does.
+   */
+  hasIndex(requested: Document): boolean {
+    return this.#identicalIndex(normaliseIndex(requested));
+  }
+
+  /** true: an identical index exists; false: none by that name or key; a conflicting one throws (85/86). */
+  #identicalIndex(description: IndexDescription): boolean {
     const sameName = this.#indexes.find((index) => index.name === description.name);
     if (sameName !== undefined) {
       if (!sameBsonValue(sameName.key, description.key)) {
@@ -134,25 +160,13 @@ export class MemoryCollection {
           `An equivalent index already exists with the same name but different options. Requested index: ${describe(description)}, existing index: ${describe(sameName)}`,
         );
       }
-      return false;
+      return true;
     }
     const sameKey = this.#indexes.find((index) => sameBsonValue(index.key, description.key) && sameOptions(index, description));
     if (sameKey !== undefined) {
       throw new CommandError('IndexOptionsConflict', `Index already exists with a different name: ${sameKey.name}`);
     }
-    this.hooks?.beforeChange(this);
-    if (description['unique'] === true) {
-      const index = uniqueIndex(description);
-      for (const document of this.#documents) {
-        const key = keyOf(index, document);
-        if (key === undefined) continue;
-        if (index.entries.has(key)) throw duplicateKey(this.namespace, index, document);
-        index.entries.set(key, document);
-      }
-      this.#unique.set(description.name, index);
-    }
-    this.#indexes.push(description);
-    return true;
+    return false;
   }
 
   /** The TTL monitor's pass: remove every document that has expired at `now`; answers how many. */

@@ -37,6 +37,7 @@ export const find: CommandHandler = (context, db, body) => {
   const cursor = context.cursors.open(`${db}.${name}`, documents, {
     batchSize,
     singleBatch: optionalBoolean(body, 'singleBatch'),
+    session: context.sessionKey,
   });
   return { cursor, ok: 1 };
 };
@@ -77,7 +78,7 @@ export const aggregate: CommandHandler = (context, db, body) => {
     variables: optionalDocument(body, 'let'),
     collation,
   });
-  const cursor = context.cursors.open(`${db}.${name}`, results, { batchSize: nonNegative(cursorOptions, 'batchSize') });
+  const cursor = context.cursors.open(`${db}.${name}`, results, { batchSize: nonNegative(cursorOptions, 'batchSize'), session: context.sessionKey });
   return { cursor, ok: 1 };
 };
 

@@ -18,6 +18,13 @@
  *   collections and installs them together: all become visible at once, or,
  *   if one fails (a unique key taken meanwhile), none, and the commit answers
  *   WriteConflict with TransientTransactionError.
+ * - Collections and indexes (MongoDB 4.4+): a transaction may create a
+ *   collection that does not exist in its snapshot (`create`, or implicitly by
+ *   a write or `createIndexes`), and indexes on a collection it created while
+ *   that is still empty. Nobody else sees them until commit; abort drops
+ *   them. If someone else created the collection meanwhile, the commit (or
+ *   createIndexes) answers WriteConflict, as on MongoDB. The other cases are
+ *   refused in command-dispatch.ts and admin-commands.ts.
  * - A transaction older than `transactionLifetimeLimitSeconds` is aborted and
  *   releases its locks.
  * - Simplification: documents are locked, unique index keys are not, so a key
@@ -64,6 +71,10 @@ export class Transaction implements StoreView {
   readonly snapshots = new Map<string, MemoryCollection | null>();
   /** Namespace → id keys of the documents this transaction wrote. */
   readonly written = new Map<string, Set<string>>();
+  /** Namespaces this transaction created (explicitly or implicitly): they did not exist in its snapshot. */
+  readonly created = new Set<string>();
+  /** The transaction's readConcern level, as its first command (startTransaction) gave it; undefined: the default (local). */
+  readConcernLevel: string | undefined;
   readonly #hooks: CollectionHooks;
 
   constructor(
@@ -101,6 +112,7 @@ export class Transaction implements StoreView {
     const collection = new MemoryCollection(database, name, options, this.#hooks);
     this.snapshots.set(namespaceOf(database, name), collection);
     this.written.set(collection.namespace, this.written.get(collection.namespace) ?? new Set());
+    this.created.add(collection.namespace);
     return { collection, created: true };
   }
 
@@ -198,6 +210,13 @@ export class TransactionRegistry {
 
   /** Applies the transaction's writes to the live store, all or none. */
   commit(transaction: Transaction): void {
+    for (const namespace of transaction.created) {
+      const own = transaction.snapshots.get(namespace);
+      if (own !== undefined && own !== null && this.store.collection(own.database, own.name) !== undefined) {
+        this.abort(transaction, `commit failed: ${namespace} was created meanwhile`);
+        throw new WriteConflictError(`Write conflict at commit: collection ${namespace} was created by another operation after this transaction started`);
+      }
+    }
     const installs: MemoryCollection[] = [];
     try {
       for (const [namespace, ids] of transaction.written) {

@@ -15,6 +15,15 @@
  * reason it does not matter to debtkit) that fails is pending with that
  * reason; every other failure fails the suite. The counts per directory are
  * printed at the end and recorded in the README.
+ *
+ * Two modes. By default the server is reset (`server.reset()`: data, sessions,
+ * transactions, fail points) before each test, so each test starts on a clean
+ * server. With DEBTKIT_SPECS_NO_RESET=1 it is never reset: the runner does
+ * only what the unified format asks of a runner against a real server (drop
+ * and re-create the initialData collections, turn off the fail points a test
+ * set, `killAllSessions` at the start and after each failed test), so a
+ * failure that an earlier test left behind on the server shows up as a
+ * failure of a later test.
  */
 import { execFileSync } from 'node:child_process';
 import { BSON, MongoClient } from 'mongodb';
@@ -22,6 +31,9 @@ import { startWireServer, type WireServer } from '../src/index.js';
 import { UnifiedRun, Unsupported, unmetRequirement, type UnifiedFile } from './spec/unified-runner.js';
 
 const MIRROR = process.env['DEBTKIT_SPECS_GIT_DIR'] ?? '/work/.mirror/mongodb+specifications/repo';
+/** Never reset the server between tests (see above). */
+const NO_RESET = process.env['DEBTKIT_SPECS_NO_RESET'] === '1';
+const MODE = NO_RESET ? 'no reset between tests' : 'server reset before each test';
 /** mongodb/specifications at this commit (2026, "DRIVERS-3588"). */
 const COMMIT = '92b3c0b9287bfba1b0ec4084300858d05c654f8c';
 const DIRECTORIES = [
@@ -194,7 +206,16 @@ function loadFiles(): { files: Map<string, Array<{ name: string; file: UnifiedFi
 const { files, missing } = loadFiles();
 const counts = new Map<string, { passed: number; failed: number; skipped: number }>();
 
-describe('MongoDB unified spec tests through the driver (mongodb/specifications, pinned)', function () {
+/**
+ * What the unified format tells a runner to do at the start and after each
+ * failed test ("killAllSessions" in unified-test-format.md): end every open
+ * transaction on the server, so none keeps its locks into the next test.
+ */
+async function killAllSessions(client: MongoClient): Promise<void> {
+  await client.db('admin').command({ killAllSessions: [] });
+}
+
+describe(`MongoDB unified spec tests through the driver (mongodb/specifications, pinned; ${MODE})`, function () {
   this.timeout(30_000);
   let server: WireServer;
   let internal: MongoClient;
@@ -208,13 +229,14 @@ describe('MongoDB unified spec tests through the driver (mongodb/specifications,
     server = await startWireServer();
     internal = new MongoClient(server.url, { serverSelectionTimeoutMS: 5000 });
     await internal.connect();
+    if (NO_RESET) await killAllSessions(internal);
   });
 
   after(async () => {
     await internal?.close();
     await server?.stop();
     const lines = [...counts].map(([directory, c]) => `      ${directory}: ${c.passed} passed, ${c.failed} failed (known gaps), ${c.skipped} skipped (requirements)`);
-    console.log(`    spec test counts:\n${lines.join('\n')}`);
+    console.log(`    spec test counts (${MODE}):\n${lines.join('\n')}`);
   });
 
   for (const directory of DIRECTORIES) {
@@ -232,14 +254,16 @@ describe('MongoDB unified spec tests through the driver (mongodb/specifications,
                 this.skip();
               }
               const gap = KNOWN_GAPS.get(`${directory}/${name}#${test.description}`) ?? KNOWN_GAPS.get(`${directory}/${name}`);
-              server.reset();
+              if (!NO_RESET) server.reset();
               const run = new UnifiedRun(server, internal);
+              let failed = false;
               try {
                 await run.setUp(file);
                 await run.runOperations(test.operations);
                 run.checkEvents(test.expectEvents);
                 await run.checkOutcome(test.outcome);
               } catch (error) {
+                failed = true;
                 if (gap === undefined) {
                   count.failed += 1;
                   throw error instanceof Unsupported ? new Error(`runner does not support ${error.message}`) : error;
@@ -249,6 +273,7 @@ describe('MongoDB unified spec tests through the driver (mongodb/specifications,
                 this.skip();
               } finally {
                 await run.close();
+                if (failed && NO_RESET) await killAllSessions(internal);
               }
               count.passed += 1;
             });

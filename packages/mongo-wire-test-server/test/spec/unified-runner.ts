@@ -94,15 +94,24 @@ export class UnifiedRun {
   readonly #entities = new Map<string, Entity>();
   readonly #clients = new Map<string, ClientEntity>();
   readonly #sessionLsids = new Map<string, Document>();
+  /** Fail points this test configured: turned off after it, as the format requires. */
+  readonly #failPoints = new Set<string>();
 
   constructor(
     readonly server: WireServer,
     readonly internal: MongoClient,
   ) {}
 
+  /**
+   * After a test, as the format requires: its sessions ended, its clients
+   * closed, and every fail point it set turned off (a failure to turn one off
+   * throws: a later test would meet it).
+   */
   async close(): Promise<void> {
     for (const entity of this.#entities.values()) if (entity instanceof ClientSession) await entity.endSession().catch(() => undefined);
     for (const { client } of this.#clients.values()) await client.close().catch(() => undefined);
+    for (const name of this.#failPoints) await this.internal.db('admin').command({ configureFailPoint: name, mode: 'off' });
+    this.#failPoints.clear();
   }
 
   async setUp(file: UnifiedFile): Promise<void> {
@@ -319,6 +328,7 @@ export class UnifiedRun {
         return undefined;
       case 'failPoint':
       case 'targetedFailPoint':
+        this.#failPoints.add(String(args['failPoint']['configureFailPoint']));
         await this.internal.db('admin').command(args['failPoint']);
         return undefined;
       case 'assertSessionTransactionState': {
