@@ -24,7 +24,8 @@
  * answers what a real standalone answers (IllegalOperation, 20).
  *
  * Commands: hello/isMaster, ping, buildInfo, getParameter, setParameter
- * (transactionLifetimeLimitSeconds), endSessions, listDatabases, create, drop,
+ * (transactionLifetimeLimitSeconds), endSessions, killSessions,
+ * killAllSessions, killAllSessionsByPattern, configureFailPoint, listDatabases, create, drop,
  * dropDatabase, createIndexes, dropIndexes, listIndexes, listCollections,
  * find, getMore, killCursors, aggregate, count, distinct, insert, update,
  * delete, findAndModify, commitTransaction, abortTransaction. Query,
