@@ -1,8 +1,9 @@
 /**
  * `WebhookDeliveryRepository` on MongoDB: collection `webhook_deliveries`,
  * `_id` = the delivery id, a unique index on (endpoint, event). A claim is one
- * `findOneAndUpdate` that takes the lease only if no unexpired lease is held,
- * so processes sharing the database never send the same attempt at once; the
+ * `findOneAndUpdate` that takes the lease only if no unexpired lease is held
+ * (two when the clients after the last one served have nothing due: the turn
+ * wraps around, DESIGN 4.9), so processes sharing the database never send the same attempt at once; the
  * outcome is recorded only under the same lease token. Ids come from
  * `MongoVisibleSequence`, and `listForEndpoint` answers none above its horizon,
  * so a reader paging with `starting_after` never passes a delivery still being
