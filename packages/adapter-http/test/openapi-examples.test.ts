@@ -18,7 +18,8 @@ import { expect } from 'chai';
 import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
 import { ContainerModule } from 'inversify';
-import { EVENT_TYPES, PORTS, type SecretGenerator } from '@debtkit/core';
+import * as O from 'fp-ts/lib/Option.js';
+import { EVENT_TYPES, FAILING_ENDPOINT_DISABLE_MS, PORTS, recordEndpointAttempt, type SecretGenerator, type Timestamp } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { compose } from '../src/main/composition.js';
 import { resolve } from '../src/main/container.js';
@@ -169,8 +170,18 @@ const captureExamples = async (): Promise<Captured> => {
   await call('DELETE', `/admin/tokens/${issued['token_id']}`, admin);
   await call('GET', '/metrics', admin);
 
+  // An endpoint whose attempts have failed for 3 days: the delivery worker's health step disables it, with its event (DESIGN 4.9).
+  const failing = await call('POST', '/api/webhook_endpoints', auth, { url: 'https://hooks.example.com/old', description: 'Old receiver' });
+  const streak = await store.webhookEndpoints.update(demo.client.id, failing['id'], 1, {
+    failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp,
+  })();
+  if (E.isLeft(streak) || O.isNone(streak.right)) throw new Error('the failing endpoint could not be set up');
+  const disabled = await recordEndpointAttempt({ ...store, clock })(streak.right.value, false)();
+  expect(disabled).to.deep.equal(E.right('disable'));
+  const disabledEvents = await call('GET', '/api/events?type=webhook_endpoint.disabled', auth);
+
   const webhooks: Captured['webhooks'] = {};
-  for (const event of events['events'] as Json[]) webhooks[event['type']] ??= event;
+  for (const event of [...(events['events'] as Json[]), ...(disabledEvents['events'] as Json[])]) webhooks[event['type']] ??= event;
   return { operations, webhooks };
 };
 

@@ -146,12 +146,29 @@ describe('webhooks across API processes on one MongoDB', function () {
     expect(receiver.received).to.have.length(1);
   });
 
-  it('two processes sharing the store deliver each event exactly once to a healthy receiver', async () => {
+  it('two processes sharing the store deliver each event exactly once to a healthy receiver, and each attempt of a retried one once (fair claims keep the lease exact)', async () => {
     const receiver = await new Receiver(() => 200).start();
     receivers.push(receiver);
+    // A second client's receiver refuses the first attempt of each delivery: every delivery is claimed twice, by either process.
+    const seen = new Set<string>();
+    const refusing = await new Receiver((_, headers) => {
+      const id = String(headers['webhook-id']);
+      if (seen.has(id)) return 200;
+      seen.add(id);
+      return 500;
+    }).start();
+    receivers.push(refusing);
     const url = database();
     const [a, b] = await Promise.all([start(url), start(url)]);
     const { token, userId, endpointId } = await setUp(a!, receiver.url);
+    const other = await setUp(b!, `${refusing.url}/0`);
+    const otherEndpoints = [other.endpointId];
+    for (const i of [1, 2]) {
+      const hook = await call(a!, 'POST', '/api/webhook_endpoints', other.token, { url: `${refusing.url}/${i}` });
+      expect(hook.status).to.equal(201);
+      otherEndpoints.push(hook.body['id'] as number);
+    }
+    for (const [api, name] of [[a!, 'Other A'], [b!, 'Other B']] as const) expect((await link(api, other.token, other.userId, name)).status).to.equal(201);
     // Both processes at once, each one change after another: creations under one user write the user (DESIGN 4.6),
     // so two at a time conflict and the loser runs again; a dozen at once could exhaust the bounded retries (409).
     const streams = await Promise.all(
@@ -174,5 +191,19 @@ describe('webhooks across API processes on one MongoDB', function () {
     expect(new Set(ids).size).to.equal(12);
     const eventIds = receiver.received.map((r) => JSON.parse(r.body)['id'] as number).sort((x, y) => x - y);
     expect(eventIds).to.deep.equal(deliveries.map((d) => d['event_id']).sort((x, y) => x - y));
+
+    // 2 events × 3 endpoints of the other client: each delivery refused once, then delivered; 2 attempts each, no more.
+    for (const id of otherEndpoints) {
+      const done = await until(
+        `endpoint ${id}'s deliveries to succeed`,
+        async () => (await call(a!, 'GET', `/api/webhook_endpoints/${id}/deliveries`, other.token)).body['deliveries'] as Json[],
+        (d) => d.length === 2 && d.every((x) => x['status'] === 'succeeded'),
+      );
+      expect(done.map((d) => [d['attempts'], d['last_response_status']])).to.deep.equal([[2, 200], [2, 200]]);
+    }
+    expect(refusing.received).to.have.length(12);
+    const perId = new Map<string, number>();
+    for (const r of refusing.received) perId.set(String(r.headers['webhook-id']), (perId.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+    expect([...perId.values()]).to.deep.equal(Array(6).fill(2));
   });
 });

@@ -9,6 +9,7 @@ import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type {
+  ClaimFilter,
   ClientId,
   DeliveryLease,
   DeliveryOutcome,
@@ -65,15 +66,33 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
     return lazyEither(() => {
       const at = now.getTime();
+      const after = filter.afterClient;
+      // In turn across clients (DESIGN 4.9): the first client after `after` with a due delivery, wrapping around;
+      // of that client, the delivery due soonest. A client past `after` comes before any at or below it.
+      const rank = (d: WebhookDeliveryRecord): [number, number, string, number] => [
+        after !== undefined && d.client_id <= after ? 1 : 0,
+        d.client_id,
+        d.next_attempt_at as string,
+        d.id,
+      ];
+      const before = (a: ReturnType<typeof rank>, b: ReturnType<typeof rank>): boolean => {
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return (a[i] as number | string) < (b[i] as number | string);
+        return false;
+      };
       let best: WebhookDeliveryRecord | undefined;
+      let bestRank: ReturnType<typeof rank> | undefined;
       for (const d of this.deliveries.values(this.s, ALL)) {
         if (d.status !== 'pending' || d.next_attempt_at === null || Date.parse(d.next_attempt_at) > at) continue;
-        if (Date.parse(d.expires_at) <= at || busyEndpoints.includes(d.endpoint_id)) continue;
+        if (Date.parse(d.expires_at) <= at || filter.busyEndpoints.includes(d.endpoint_id) || filter.busyClients.includes(d.client_id)) continue;
         if (d.lease_until !== null && Date.parse(d.lease_until) > at) continue;
-        if (best === undefined || (d.next_attempt_at as string) < (best.next_attempt_at as string)) best = d;
+        const r = rank(d);
+        if (bestRank === undefined || before(r, bestRank)) {
+          best = d;
+          bestRank = r;
+        }
       }
       if (best === undefined) return E.right(O.none);
       const claimed: WebhookDeliveryRecord = { ...best, lease_until: lease.until, lease_token: lease.token };

@@ -4,10 +4,29 @@
  */
 import { expect } from 'chai';
 import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts, concurrencyContract, atomicityContract, interleavingStore } from '@debtkit/core/testing';
+import type { StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '../src/memory-store.js';
+import { MemoryDatabase } from '../src/memory-database.js';
 import { SandboxCreditBureau } from '../src/sandbox-credit-bureau.js';
 
-runStoreContracts('memory store', async () => createMemoryStore());
+// Each store's database, so a test can write a record as an older release stored it.
+const databases = new WeakMap<StorePorts, MemoryDatabase>();
+runStoreContracts(
+  'memory store',
+  async () => {
+    const db = new MemoryDatabase();
+    const store = createMemoryStore(db);
+    databases.set(store, db);
+    return store;
+  },
+  {
+    writeStoredEndpoint: async (store, record) => {
+      const db = databases.get(store)!;
+      const written = db.table<unknown, unknown, unknown>('webhookEndpoints').set(db.autocommit, record['client_id'], record['id'], { ...record });
+      if (written._tag === 'Left') throw new Error(written.left.message);
+    },
+  },
+);
 // The memory store never yields between a read and a write; forced interleaving makes it (DESIGN 4.5).
 concurrencyContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
 // Every store call of every multi-write use case failing once: all or nothing, then exactly once (DESIGN 4.6).

@@ -65,6 +65,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
     { key: { client_id: 1, endpoint_id: 1, _id: 1 }, name: 'client_id_endpoint_id_id', unique: true },
     // What the worker's claim scans: pending deliveries by due time.
     { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
+    // The fair claim's (DESIGN 4.9): pending deliveries by client, then due time.
+    { key: { status: 1, client_id: 1, next_attempt_at: 1 }, name: 'status_client_id_next_attempt_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
   ],
 };

@@ -1,8 +1,9 @@
 /**
  * `WebhookDeliveryRepository` on MongoDB: collection `webhook_deliveries`,
  * `_id` = the delivery id, a unique index on (endpoint, event). A claim is one
- * `findOneAndUpdate` that takes the lease only if no unexpired lease is held,
- * so processes sharing the database never send the same attempt at once; the
+ * `findOneAndUpdate` that takes the lease only if no unexpired lease is held
+ * (two when the clients after the last one served have nothing due: the turn
+ * wraps around, DESIGN 4.9), so processes sharing the database never send the same attempt at once; the
  * outcome is recorded only under the same lease token. Ids come from
  * `MongoVisibleSequence`, and `listForEndpoint` answers none above its horizon,
  * so a reader paging with `starting_after` never passes a delivery still being
@@ -12,8 +13,9 @@
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Collection } from 'mongodb';
+import type { Collection, Document, Filter } from 'mongodb';
 import type {
+  ClaimFilter,
   ClientId,
   DeliveryLease,
   DeliveryOutcome,
@@ -60,20 +62,27 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
     const at = now.toISOString();
-    return this.deliveries.task(async () => {
-      const document = await this.raw.findOneAndUpdate(
-        {
-          status: 'pending',
-          next_attempt_at: { $lte: at },
-          expires_at: { $gt: at },
-          ...(busyEndpoints.length === 0 ? {} : { endpoint_id: { $nin: [...busyEndpoints] } }),
-          $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
-        },
+    const due: Filter<StoredDocument> = {
+      status: 'pending',
+      next_attempt_at: { $lte: at },
+      expires_at: { $gt: at },
+      ...(filter.busyEndpoints.length === 0 ? {} : { endpoint_id: { $nin: [...filter.busyEndpoints] } }),
+      $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
+    };
+    const busyClients = filter.busyClients.length === 0 ? {} : { $nin: [...filter.busyClients] };
+    // Each claim is one atomic findOneAndUpdate; in turn across clients (DESIGN 4.9): first a client after
+    // `afterClient`, then (wrapping around) any, each time the lowest such client id and its delivery due soonest.
+    const claim = (clients: Document): Promise<Document | null> =>
+      this.raw.findOneAndUpdate(
+        { ...due, ...(Object.keys(clients).length === 0 ? {} : { client_id: clients }) },
         { $set: { lease_until: lease.until, lease_token: lease.token } },
-        { ...commandOptions(this.ctx), sort: { next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
+        { ...commandOptions(this.ctx), sort: { client_id: 1, next_attempt_at: 1, _id: 1 }, returnDocument: 'after' },
       );
+    return this.deliveries.task(async () => {
+      const document =
+        (filter.afterClient === undefined ? null : await claim({ ...busyClients, $gt: filter.afterClient })) ?? (await claim(busyClients));
       return document === null ? O.none : O.some(WebhookDeliveryDocument.decode(document));
     });
   }

@@ -95,6 +95,10 @@ describe(`mongo store (${target})`, () => {
       const collection = of === 'event' ? COLLECTIONS.events : COLLECTIONS.webhookDeliveries;
       return server?.holdNext((command) => command.name === 'insert' && command.body['insert'] === collection);
     },
+    writeStoredEndpoint: async (store, record) => {
+      const { id, ...rest } = record;
+      await admin.db(databases.get(store)!).collection<Stored>(COLLECTIONS.webhookEndpoints).insertOne({ _id: id as number, ...rest });
+    },
   });
   concurrencyContract(
     'mongo store (interleaved)',

@@ -29,6 +29,9 @@ import {
   deleteWebhookEndpoint,
   createWebhookEndpoint,
   fanOutEvents,
+  FAILING_ENDPOINT_DISABLE_MS,
+  recordEndpointAttempt,
+  unavailable,
   linkAccount,
   recordPlanPayment,
   seedDemo,
@@ -95,6 +98,19 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
   { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },
   { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
+  {
+    name: 'a failing webhook endpoint disabled (endpoint, webhook_endpoint.disabled event)',
+    // Failing since 3 days before the clock: the next failed attempt disables it (DESIGN 4.9).
+    prepare: (deps, f) =>
+      deps.webhookEndpoints.update(f.demo.client.id, f.endpointId as never, 1, {
+        failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as never,
+      }),
+    change: (deps, f) =>
+      pipe(
+        deps.webhookEndpoints.get(f.demo.client.id, f.endpointId as never),
+        TE.chain((found) => (found._tag === 'Some' ? recordEndpointAttempt(deps)(found.value, false) : TE.left(unavailable('the endpoint is gone')))),
+      ),
+  },
   {
     name: 'the bureau identity step (user bump, flow, new credit score, two events)',
     // The flow waits for the identity step (the demo's user has consented already: invoke leads to the code).

@@ -141,12 +141,12 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }),
     );
     bind(HTTP.DeliveryWorker).toResolvedValue(
-      (events, webhookEndpoints, webhookDeliveries, clock, guard, config, logger, metrics) => {
+      (events, webhookEndpoints, webhookDeliveries, clock, guard, config, logger, metrics, unitOfWork) => {
         const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
         const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
         const onOutcome = (outcome: string): void => void metrics.webhookDeliveries.inc({ outcome });
         return new DeliveryWorker(
-          { events, webhookEndpoints, webhookDeliveries, clock, send, logger, onOutcome },
+          { events, webhookEndpoints, webhookDeliveries, clock, send, logger, onOutcome, unitOfWork },
           {
             timeoutMs,
             ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
@@ -154,7 +154,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           },
         );
       },
-      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics],
+      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics, PORTS.UnitOfWork],
     );
     // Every store port by the port table, then what else the use cases need.
     bind(HTTP.Application).toDynamicValue((context) =>

@@ -342,6 +342,7 @@ export const EVENT_OBJECT_KINDS: { readonly [T in EventType]: ResponseKind } = {
   'payment_plan.deleted': 'payment_plan',
   'plan_payment.created': 'plan_payment',
   'user.deleted': 'user',
+  'webhook_endpoint.disabled': 'webhook_endpoint',
 };
 
 /** `account.created` → `AccountCreated`. */
@@ -368,7 +369,8 @@ export const webhookEventCodec = (type: EventType): t.Mixed =>
       type: t.literal(type),
       created_at: Timestamp,
       api_version: t.string,
-      data: t.type({ user_id: Id, object: codecOfKind(EVENT_OBJECT_KINDS[type]) }, 'event data'),
+      // A change of the client's own (an endpoint disabled for failing) is about no user.
+      data: t.type({ user_id: type === 'webhook_endpoint.disabled' ? t.null : Id, object: codecOfKind(EVENT_OBJECT_KINDS[type]) }, 'event data'),
     },
     `${pascal(type)}Event`,
   );

@@ -140,6 +140,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z",
       "secret": "whsec_Iv7H/N5oltSGeCgmBhT5YjW8O7AG5sazDd3Y4QjNqK8="
     }
@@ -6110,6 +6111,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           ],
           "description": "Ledger sync",
           "status": "enabled",
+          "disabled_reason": null,
           "created_at": "2026-03-15T12:00:00.000Z"
         }
       ],
@@ -6125,6 +6127,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
   },
@@ -6141,6 +6144,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Paused during the migration",
       "status": "disabled",
+      "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
   },
@@ -8451,6 +8455,26 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
         "email": "jane@example.com",
         "date_of_birth": "1990-01-02",
         "phone": "+1 555 0101",
+        "created_at": "2026-03-15T12:00:00.000Z"
+      }
+    }
+  },
+  "webhook_endpoint.disabled": {
+    "id": 10,
+    "type": "webhook_endpoint.disabled",
+    "created_at": "2026-03-15T12:00:00.000Z",
+    "api_version": "2024-07-01",
+    "data": {
+      "user_id": null,
+      "object": {
+        "id": 2,
+        "url": "https://hooks.example.com/old",
+        "events": [
+          "*"
+        ],
+        "description": "Old receiver",
+        "status": "disabled",
+        "disabled_reason": "failing",
         "created_at": "2026-03-15T12:00:00.000Z"
       }
     }

@@ -5,8 +5,13 @@
  * with Standard Webhooks, sends it, and records the attempt: succeeded on a
  * 2xx, else retried after the next delay, `failed` after the last.
  *
- * At most `concurrency` attempts are in flight, and at most one per endpoint
- * per process, so a slow receiver holds one slot, never the others' turn.
+ * Fair across clients (DESIGN 4.9): at most `concurrency` attempts are in
+ * flight per process, at most `clientConcurrency` (2) of one client and one
+ * per endpoint, and free slots go to the clients with due deliveries in turn
+ * (round robin by client id), so a client whose receivers never answer holds
+ * two slots for one timeout at most, never another client's turn. Each
+ * attempt's outcome also counts for its endpoint's health: failing for 3
+ * days in a row disables it (`recordEndpointAttempt`).
  * `stop()` lets the attempts in flight finish and be recorded, then resolves.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,22 +24,30 @@ import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from
 import {
   fanOutEvents,
   nextDeliveryState,
+  recordEndpointAttempt,
   toEventView,
+  type ClientId,
   type Clock,
+  type ClaimFilter,
   type DomainError,
   type EventOutbox,
   type Id,
   type Timestamp,
+  type UnitOfWork,
+  type Versioning,
   type WebhookDeliveryRecord,
   type WebhookDeliveryRepository,
+  type WebhookEndpointRecord,
   type WebhookEndpointRepository,
 } from '@debtkit/core';
-import type { SendWebhook } from './webhook-sender.js';
+import { CUT_BY_SHUTDOWN, type SendWebhook } from './webhook-sender.js';
 
 /** DESIGN 7.11: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
 export const DEFAULT_WEBHOOK_RETRY_SECONDS: ReadonlyArray<number> = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** Attempts in flight per process, and per client in it (DESIGN 4.9); one per endpoint. */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
+export const DEFAULT_WEBHOOK_CLIENT_CONCURRENCY = 2;
 /** How long a disabled endpoint's pending delivery waits before it is looked at again (it counts no attempt). */
 const DISABLED_RECHECK_MS = 60_000;
 /** Events fanned out per pass. */
@@ -55,6 +68,10 @@ export interface DeliveryWorkerDeps {
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
   readonly clock: Clock;
+  /** The transactions of endpoint health (a disable and its event commit together, DESIGN 4.6). */
+  readonly unitOfWork: UnitOfWork;
+  /** The registry a `webhook_endpoint.disabled` event is rendered with; default: the production one. */
+  readonly versioning?: Versioning;
   readonly send: SendWebhook;
   readonly logger?: Logger;
   /** Told how each attempt ended (the metrics count them by outcome). */
@@ -64,6 +81,8 @@ export interface DeliveryWorkerDeps {
 export interface DeliveryWorkerOptions {
   readonly retrySeconds?: ReadonlyArray<number>;
   readonly concurrency?: number;
+  /** Attempts in flight per client; default 2 (DESIGN 4.9). */
+  readonly clientConcurrency?: number;
   /** The send's own time limit; the lease outlives it by a margin. */
   readonly timeoutMs?: number;
   /** How often an idle worker looks for due deliveries. */
@@ -79,10 +98,13 @@ const orThrow = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
 export class DeliveryWorker {
   private readonly retrySeconds: ReadonlyArray<number>;
   private readonly concurrency: number;
+  private readonly clientConcurrency: number;
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  /** Attempts in flight, by delivery id, with their endpoint. */
-  private readonly inFlight = new Map<Id, { readonly endpointId: Id; readonly done: Promise<void> }>();
+  /** Attempts in flight, by delivery id, with their endpoint and client. */
+  private readonly inFlight = new Map<Id, { readonly endpointId: Id; readonly clientId: ClientId; readonly done: Promise<void> }>();
+  /** The client the last claim went to: the next claim starts after it (round robin). */
+  private lastClient: ClientId | undefined;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<number> | undefined;
@@ -96,6 +118,7 @@ export class DeliveryWorker {
   ) {
     this.retrySeconds = options.retrySeconds ?? DEFAULT_WEBHOOK_RETRY_SECONDS;
     this.concurrency = options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
+    this.clientConcurrency = options.clientConcurrency ?? DEFAULT_WEBHOOK_CLIENT_CONCURRENCY;
     // Outlives the attempt (bounded by the timeout) and its recording; a process that dies
     // mid-attempt delays that delivery by this much at most.
     this.leaseMs = (options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS) + 5_000;
@@ -173,12 +196,12 @@ export class DeliveryWorker {
     while (this.inFlight.size < this.concurrency && this.stopped === undefined) {
       const now = this.deps.clock.now();
       const token = randomUUID();
-      const busy = [...new Set([...this.inFlight.values()].map((f) => f.endpointId))];
       const claimed = await orThrow(
-        this.deps.webhookDeliveries.claimDue(now, { token, until: new Date(now.getTime() + this.leaseMs).toISOString() as Timestamp }, busy),
+        this.deps.webhookDeliveries.claimDue(now, { token, until: new Date(now.getTime() + this.leaseMs).toISOString() as Timestamp }, this.claimFilter()),
       );
       if (O.isNone(claimed)) break;
       const delivery = claimed.value;
+      this.lastClient = delivery.client_id;
       const done = this.tracedAttempt(delivery, token)
         .catch((err: unknown) => this.deps.logger?.error({ err, delivery: delivery.id }, 'webhook attempt could not be recorded; the lease will expire and it is tried again'))
         .finally(() => {
@@ -186,10 +209,21 @@ export class DeliveryWorker {
           // A slot is free: look for the next due attempt now rather than at the next poll.
           if (this.running) this.schedule(0);
         });
-      this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, done });
+      this.inFlight.set(delivery.id, { endpointId: delivery.endpoint_id, clientId: delivery.client_id, done });
       started += 1;
     }
     return started;
+  }
+
+  /** What this process may claim next: no endpoint with an attempt in flight, no client at its cap, the next client in turn. */
+  private claimFilter(): ClaimFilter {
+    const perClient = new Map<ClientId, number>();
+    for (const f of this.inFlight.values()) perClient.set(f.clientId, (perClient.get(f.clientId) ?? 0) + 1);
+    return {
+      busyEndpoints: [...new Set([...this.inFlight.values()].map((f) => f.endpointId))],
+      busyClients: [...perClient].filter(([, n]) => n >= this.clientConcurrency).map(([client]) => client),
+      ...(this.lastClient === undefined ? {} : { afterClient: this.lastClient }),
+    };
   }
 
   /** `attempt` in a CLIENT span of its own (one per attempt; off without a tracer provider). */
@@ -238,12 +272,20 @@ export class DeliveryWorker {
     const headers: Record<string, string> = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
     // W3C `traceparent` (and `tracestate`) of this attempt's span, for a traced receiver.
     propagation.inject(context.active(), headers);
-    const result = await deps.send({
-      url: endpoint.value.url,
-      body,
-      headers,
-      signal: this.cutAttempts.signal,
-    });
+    // A signal of this attempt's own, tied to the shutdown cut and untied after: the sender's listeners
+    // never pile up on the one shared signal (with a dozen attempts in flight node warns of a leak).
+    const cut = new AbortController();
+    const onCut = (): void => cut.abort();
+    this.cutAttempts.signal.addEventListener('abort', onCut, { once: true });
+    if (this.cutAttempts.signal.aborted) cut.abort();
+    const result = await deps
+      .send({
+        url: endpoint.value.url,
+        body,
+        headers,
+        signal: cut.signal,
+      })
+      .finally(() => this.cutAttempts.signal.removeEventListener('abort', onCut));
     const status = 'status' in result ? result.status : null;
     const succeeded = status !== null && status >= 200 && status < 300;
     const attempts = delivery.attempts + 1;
@@ -269,5 +311,18 @@ export class DeliveryWorker {
     const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
     if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
     deps.onOutcome?.(outcome);
+    // An attempt cut by this process's shutdown says nothing about the receiver.
+    if ('error' in result && result.error === CUT_BY_SHUTDOWN) return;
+    await this.recordHealth(endpoint.value, succeeded);
+  }
+
+  /** The attempt's count for its endpoint's health; a store error is logged (the next attempt counts again). */
+  private async recordHealth(endpoint: WebhookEndpointRecord, succeeded: boolean): Promise<void> {
+    const health = await recordEndpointAttempt(this.deps)(endpoint, succeeded)();
+    if (E.isLeft(health)) {
+      this.deps.logger?.warn({ endpoint_id: endpoint.id, err: health.left.message }, 'webhook endpoint health not recorded; the next attempt counts again');
+    } else if (health.right === 'disable') {
+      this.deps.logger?.warn({ endpoint_id: endpoint.id, client_id: endpoint.client_id }, 'webhook endpoint disabled: its deliveries failed for 3 days');
+    }
   }
 }

@@ -102,7 +102,7 @@ export interface Received {
 }
 
 /**
- * A webhook receiver on 127.0.0.1 (ephemeral port). `answer(n)` decides the
+ * A webhook receiver on 127.0.0.1 (ephemeral port). `answer(n, headers)` decides the
  * status of the n-th request (0-based), or `hang` to never answer.
  */
 export class Receiver {
@@ -112,14 +112,14 @@ export class Receiver {
   private server: Server | undefined;
   url = '';
 
-  constructor(private readonly answer: (n: number) => number | 'hang' = () => 200) {}
+  constructor(private readonly answer: (n: number, headers: IncomingHttpHeaders) => number | 'hang' = () => 200) {}
 
   async start(path = '/hooks'): Promise<this> {
     this.server = createServer((req, res) => {
       let body = '';
       req.setEncoding('utf8').on('data', (c: string) => (body += c));
       req.on('end', () => {
-        const answered = this.answer(this.received.length);
+        const answered = this.answer(this.received.length, req.headers);
         this.received.push({ headers: req.headers, body, answered });
         this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
         if (answered === 'hang') this.hanging.add(res);

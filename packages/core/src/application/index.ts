@@ -29,6 +29,7 @@ export * from './content.js';
 export * from './debt-calculator.js';
 export * from './events.js';
 export * from './webhook-endpoints.js';
+export * from './webhook-health.js';
 export * from './webhook-requests.js';
 export * from './clients.js';
 

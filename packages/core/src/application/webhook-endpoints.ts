@@ -11,6 +11,7 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointRecord,
+  statusPatchOf,
   subscribesTo,
   toDeliveryView,
   toWebhookEndpointView,
@@ -103,7 +104,10 @@ export const updateWebhookEndpoint =
         inTransaction(deps, (tx) =>
           pipe(
             requireEndpoint(tx, clientId, endpointId),
-            TE.chain((current) => pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, body), orNotFound('Webhook endpoint'))),
+            TE.chain((current) =>
+              // A status the client sets resets the health fields (DESIGN 4.9): see `statusPatchOf`.
+              pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }), orNotFound('Webhook endpoint')),
+            ),
           ),
         ),
       ),

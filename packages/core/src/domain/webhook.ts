@@ -19,6 +19,7 @@ export const EventType = t.keyof(
     'payment_plan.deleted': null,
     'plan_payment.created': null,
     'user.deleted': null,
+    'webhook_endpoint.disabled': null,
   },
   'EventType',
 );
@@ -29,14 +30,17 @@ export const EVENT_TYPES: ReadonlyArray<EventType> = Object.keys(EventType.keys)
 export const EVENT_RETENTION_DAYS = 30;
 export const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 86_400_000;
 
-/** An event as the API answers it and as a webhook delivers it. `object` is already in `api_version`'s shape. */
+/**
+ * An event as the API answers it and as a webhook delivers it. `object` is already in `api_version`'s shape.
+ * `user_id` is the user the change was about; null for a change of the client's own (`webhook_endpoint.disabled`).
+ */
 export const WebhookEvent = t.type(
   {
     id: Id,
     type: EventType,
     created_at: Timestamp,
     api_version: t.string,
-    data: t.type({ user_id: Id, object: t.UnknownRecord }),
+    data: t.type({ user_id: nullable(Id), object: t.UnknownRecord }),
   },
   'Event',
 );
@@ -69,26 +73,43 @@ export type WebhookEndpointStatus = t.TypeOf<typeof WebhookEndpointStatus>;
 
 export const WebhookDescription = boundedString(0, 500, 'string(0..500)');
 
-export const WebhookEndpoint = t.type(
-  {
-    id: Id,
-    url: t.string,
-    events: t.array(EventSelector),
-    description: nullable(t.string),
-    status: WebhookEndpointStatus,
-    created_at: Timestamp,
-  },
-  'WebhookEndpoint',
-);
+/**
+ * Why an endpoint is disabled, when debtkit disabled it (DESIGN 4.9): `failing`,
+ * its deliveries failed for `FAILING_ENDPOINT_DISABLE_MS` with no success since.
+ * Null when it is enabled or the client disabled it.
+ */
+export const WebhookDisabledReason = t.keyof({ failing: null }, 'WebhookDisabledReason');
+export type WebhookDisabledReason = t.TypeOf<typeof WebhookDisabledReason>;
+
+/** An endpoint whose attempts have failed this long in a row (no success since) is disabled: 3 days. */
+export const FAILING_ENDPOINT_DISABLE_MS = 3 * 86_400_000;
+
+const endpointFields = {
+  id: Id,
+  url: t.string,
+  events: t.array(EventSelector),
+  description: nullable(t.string),
+  status: WebhookEndpointStatus,
+  created_at: Timestamp,
+};
+
+export const WebhookEndpoint = t.type({ ...endpointFields, disabled_reason: nullable(WebhookDisabledReason) }, 'WebhookEndpoint');
 export type WebhookEndpoint = t.TypeOf<typeof WebhookEndpoint>;
 
 /** The creation answer: the only response that shows the signing secret. */
 export const CreatedWebhookEndpoint = t.intersection([WebhookEndpoint, t.type({ secret: t.string })], 'CreatedWebhookEndpoint');
 export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
 
-/** A stored endpoint: with its owner, its secret and a version for compare-and-set (DESIGN 4.5). */
+/**
+ * A stored endpoint: with its owner, its secret and a version for compare-and-set (DESIGN 4.5).
+ * `failing_since`: the first failed attempt since the last success (null or absent: none).
+ * Both health fields came with DESIGN 4.9: a record stored before has neither, and reads as null.
+ */
 export const WebhookEndpointRecord = t.intersection(
-  [WebhookEndpoint, t.type({ client_id: Id, secret: t.string, version: t.number })],
+  [
+    t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
+    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp) }),
+  ],
   'WebhookEndpointRecord',
 );
 export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
@@ -99,8 +120,47 @@ export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint
   events: [...e.events],
   description: e.description,
   status: e.status,
+  disabled_reason: e.disabled_reason ?? null,
   created_at: e.created_at,
 });
+
+/**
+ * What an attempt's outcome changes of its endpoint's health (DESIGN 4.9):
+ * the first failure since a success starts `failing_since`; a success ends it;
+ * a failure `FAILING_ENDPOINT_DISABLE_MS` or more after `failing_since`
+ * disables an enabled endpoint (`disabled_reason: failing`). Most attempts
+ * change nothing (`unchanged`), so nothing is written for them.
+ * @example endpointHealthAfter({ status: 'enabled', failing_since: null }, false, now) // { change: 'failing', failing_since: now }
+ */
+export type EndpointHealthChange =
+  | { readonly change: 'unchanged' }
+  | { readonly change: 'failing'; readonly failing_since: Timestamp }
+  | { readonly change: 'recovered' }
+  | { readonly change: 'disable' };
+
+export const endpointHealthAfter = (
+  endpoint: Pick<WebhookEndpointRecord, 'status' | 'failing_since'>,
+  succeeded: boolean,
+  now: Date,
+): EndpointHealthChange => {
+  const since = endpoint.failing_since ?? null;
+  if (succeeded) return since === null ? { change: 'unchanged' } : { change: 'recovered' };
+  if (endpoint.status !== 'enabled') return { change: 'unchanged' };
+  if (since === null) return { change: 'failing', failing_since: now.toISOString() as Timestamp };
+  return now.getTime() - Date.parse(since) >= FAILING_ENDPOINT_DISABLE_MS ? { change: 'disable' } : { change: 'unchanged' };
+};
+
+/**
+ * The health fields a client's PATCH of `status` resets: the client's own
+ * disable has no reason, and enabling a disabled endpoint starts its health afresh.
+ */
+export const statusPatchOf = (
+  current: Pick<WebhookEndpointRecord, 'status'>,
+  status: WebhookEndpointStatus | undefined,
+): { readonly disabled_reason?: null; readonly failing_since?: null } =>
+  status === 'disabled' ? { disabled_reason: null }
+  : status === 'enabled' && current.status === 'disabled' ? { disabled_reason: null, failing_since: null }
+  : {};
 
 /** Does `endpoint` want events of `type`? */
 export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, type: EventType): boolean =>

@@ -10,7 +10,8 @@ export interface NewEvent {
   readonly type: EventType;
   readonly created_at: Timestamp;
   readonly api_version: string;
-  readonly data: { readonly user_id: UserId; readonly object: Readonly<Record<string, unknown>> };
+  /** `user_id` null: a change of the client's own, about no user (`webhook_endpoint.disabled`). */
+  readonly data: { readonly user_id: UserId | null; readonly object: Readonly<Record<string, unknown>> };
   readonly expires_at: Timestamp;
 }
 

@@ -29,6 +29,19 @@ export interface DeliveryOutcome {
   readonly next_attempt_at: Timestamp | null;
 }
 
+/**
+ * Which due deliveries a claim may take (DESIGN 4.9, fair webhooks): none of
+ * an endpoint or a client the claiming process is already at its cap for,
+ * and, in turn across clients, one of the first client after `afterClient`
+ * in id order that has one due (wrapping around to the lowest id).
+ */
+export interface ClaimFilter {
+  readonly busyEndpoints: ReadonlyArray<Id>;
+  readonly busyClients: ReadonlyArray<ClientId>;
+  /** The client the previous claim went to; absent: start from the lowest client id. */
+  readonly afterClient?: ClientId;
+}
+
 /** Deliveries of events to webhook endpoints, and the claiming of due attempts by the worker(s). */
 export interface WebhookDeliveryRepository {
   /**
@@ -38,12 +51,13 @@ export interface WebhookDeliveryRepository {
    */
   createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void>;
   /**
-   * Atomically claim the pending delivery that is due soonest at `now` (and
-   * not under another unexpired lease), skipping the endpoints in
-   * `busyEndpoints`; `none` when nothing is due. Two claimers never get the
+   * Atomically claim a pending delivery due at `now` (and not under another
+   * unexpired lease) that `filter` allows: of the first client after
+   * `filter.afterClient` (in id order, wrapping around) that has one, its
+   * delivery due soonest; `none` when nothing is. Two claimers never get the
    * same delivery while its lease runs.
    */
-  claimDue(now: Date, lease: DeliveryLease, busyEndpoints: ReadonlyArray<Id>): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>>;
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>>;
   /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
   complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean>;
   /** The endpoint's unexpired deliveries, ascending by id. */

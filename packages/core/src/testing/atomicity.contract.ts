@@ -13,13 +13,16 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import { unavailable } from '../domain/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { StorePorts } from '../ports/tokens.js';
-import { createApplication, createClientAccess, type Application } from '../application/index.js';
+import { createApplication, createClientAccess, recordEndpointAttempt, type Application } from '../application/index.js';
+import { FAILING_ENDPOINT_DISABLE_MS } from '../domain/webhook.js';
 import type { UserScope } from '../application/deps.js';
-import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId } from '../domain/primitives.js';
+import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp } from '../domain/primitives.js';
 import { expectRight, run, type StoreFactory } from './contract-harness.js';
 import { aClient, aUser, anAccount, cents } from './record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from './test-secrets.js';
@@ -96,6 +99,17 @@ const CHANGES: ReadonlyArray<Change> = [
   { name: 'a webhook endpoint update', events: 0, run: (w) => w.app.updateWebhookEndpoint(w.clientId, w.endpointId, { description: 'changed' }) },
   { name: 'a webhook endpoint delete (endpoint, deliveries)', events: 0, run: (w) => w.app.deleteWebhookEndpoint(w.clientId, w.endpointId) },
   {
+    // The endpoint has failed since 3 days before the clock (set up in `world`): this failed attempt disables it.
+    name: 'a failing webhook endpoint disabled (endpoint, webhook_endpoint.disabled event)',
+    events: 1,
+    run: (w) =>
+      pipe(
+        w.store.webhookEndpoints.get(w.clientId, w.endpointId),
+        TE.chain(O.match(() => TE.left(unavailable('the endpoint is gone')), (endpoint) => recordEndpointAttempt({ ...w.store, clock })(endpoint, false))),
+        TE.chain((change) => (change === 'disable' ? TE.right(change) : TE.left(unavailable(`expected a disable, got ${change}`)))),
+      ),
+  },
+  {
     name: 'a client creation with its first token (client admin)',
     events: 0,
     run: (w) =>
@@ -135,6 +149,8 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       const plan = await expectRight(app.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
+      // Failing since 3 days ago: its next failed attempt disables it (DESIGN 4.9).
+      await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));

@@ -25,6 +25,12 @@ export interface StoreContractOptions {
    * cases are skipped.
    */
   readonly holdNextWrite?: (of: 'event' | 'delivery') => WriteHold | undefined;
+  /**
+   * Write a webhook endpoint straight into `store` as an older release stored
+   * it (no repository code in between), to prove that what is stored still
+   * decodes after a record gained fields (DESIGN 4.9's `disabled_reason`).
+   */
+  readonly writeStoredEndpoint?: (store: StorePorts, record: Readonly<Record<string, unknown>>) => Promise<void>;
 }
 
 export interface WriteHold {

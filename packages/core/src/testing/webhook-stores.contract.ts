@@ -8,11 +8,11 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
-import { EVENT_RETENTION_MS, EventRecord, WebhookDeliveryRecord, WebhookEndpointRecord } from '../domain/webhook.js';
+import { EVENT_RETENTION_MS, EventRecord, WebhookDeliveryRecord, WebhookEndpointRecord, toWebhookEndpointView } from '../domain/webhook.js';
 import type { Id, Timestamp } from '../domain/primitives.js';
 import type { NewEvent } from '../ports/event-outbox.js';
 import type { NewWebhookEndpoint } from '../ports/webhook-endpoint-repository.js';
-import type { NewWebhookDelivery } from '../ports/webhook-delivery-repository.js';
+import type { ClaimFilter, NewWebhookDelivery } from '../ports/webhook-delivery-repository.js';
 import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, idsOf, run, useFreshStore } from './contract-harness.js';
 import { CREATED_AT, anId } from './record-mothers.js';
 
@@ -59,6 +59,8 @@ export const aDelivery = (clientId: Id, endpointId: Id, eventId: Id, overrides: 
 });
 
 const lease = (token: string, until: Date) => ({ token, until: stamp(until) });
+/** A claim that skips nothing and starts from the lowest client id. */
+const ANY: ClaimFilter = { busyEndpoints: [], busyClients: [] };
 
 export function webhookStoresContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} EventOutbox contract`, () => {
@@ -197,6 +199,36 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(await expectRight(store().webhookEndpoints.delete(OTHER_CLIENT, other.id))).to.equal(true);
       await expectNone(store().webhookEndpoints.get(OTHER_CLIENT, other.id));
     });
+    it('an endpoint stored before the health fields (DESIGN 4.9) decodes, reads as none failing, and takes them on update', async () => {
+      expect(opts.writeStoredEndpoint, 'the store suite gives a way to write a stored endpoint').to.be.a('function');
+      const old = {
+        id: anId(500),
+        client_id: CLIENT,
+        url: 'https://old.example.com/hook',
+        events: ['*'],
+        description: 'stored by an older release',
+        status: 'enabled',
+        secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=',
+        created_at: CREATED_AT,
+        version: 1,
+      };
+      await opts.writeStoredEndpoint!(store(), old);
+      const read = await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)));
+      expect(WebhookEndpointRecord.is(read)).to.equal(true);
+      expect(read.failing_since ?? null).to.equal(null);
+      expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null });
+      expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([500]);
+      expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5 }))).items)).to.deep.equal([500]);
+      const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 1, { failing_since: stamp(T0) }));
+      expect(failing).to.include({ failing_since: stamp(T0), version: 2 });
+      const disabled = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 2, { status: 'disabled', disabled_reason: 'failing' }));
+      expect(toWebhookEndpointView(disabled)).to.include({ status: 'disabled', disabled_reason: 'failing' });
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(disabled);
+      expect(await expectRight(store().webhookEndpoints.listEnabled(CLIENT))).to.deep.equal([]);
+      const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
+      expect(cleared).to.include({ status: 'enabled', disabled_reason: null, failing_since: null, version: 4 });
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(cleared);
+    });
   });
 
   describe(`${name} WebhookDeliveryRepository contract`, () => {
@@ -251,54 +283,92 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
           aDelivery(CLIENT, anId(4), anId(2), { next_attempt_at: stamp(at(1000)) }),
         ]),
       );
-      await expectNone(store().webhookDeliveries.claimDue(at(999), lease('a', at(60_000)), []));
-      const first = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('a', at(60_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(999), lease('a', at(60_000)), ANY));
+      const first = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('a', at(60_000)), ANY));
       expect(first).to.include({ event_id: 2, lease_token: 'a', lease_until: stamp(at(60_000)) });
-      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), [ENDPOINT]));
-      const second = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), { ...ANY, busyEndpoints: [ENDPOINT] }));
+      const second = await expectSome(store().webhookDeliveries.claimDue(at(6000), lease('b', at(60_000)), ANY));
       expect(second.event_id).to.equal(1);
-      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('c', at(60_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(6000), lease('c', at(60_000)), ANY));
     });
 
     it('a lease that ran out can be claimed again; only the current holder records the attempt', async () => {
       await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1))]));
-      const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('old', at(30_000)), []));
-      await expectNone(store().webhookDeliveries.claimDue(at(29_999), lease('new', at(90_000)), []));
-      await expectSome(store().webhookDeliveries.claimDue(at(30_000), lease('new', at(90_000)), []));
+      const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('old', at(30_000)), ANY));
+      await expectNone(store().webhookDeliveries.claimDue(at(29_999), lease('new', at(90_000)), ANY));
+      await expectSome(store().webhookDeliveries.claimDue(at(30_000), lease('new', at(90_000)), ANY));
       const outcome = { status: 'pending' as const, attempts: 1, last_response_status: 500, next_attempt_at: stamp(at(40_000)) };
       expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'old', outcome))).to.equal(false);
       expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'new', outcome))).to.equal(true);
       expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'new', outcome))).to.equal(false);
       const [stored] = (await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 1 }, T0))).items;
       expect(stored).to.include({ ...outcome, lease_until: null, lease_token: null });
-      await expectNone(store().webhookDeliveries.claimDue(at(39_999), lease('x', at(90_000)), []));
-      await expectSome(store().webhookDeliveries.claimDue(at(40_000), lease('x', at(90_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(39_999), lease('x', at(90_000)), ANY));
+      await expectSome(store().webhookDeliveries.claimDue(at(40_000), lease('x', at(90_000)), ANY));
     });
 
     it('succeeded and failed deliveries are never claimed again', async () => {
       await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
       for (const status of ['succeeded', 'failed'] as const) {
-        const d = await expectSome(store().webhookDeliveries.claimDue(T0, lease(status, at(1000)), []));
+        const d = await expectSome(store().webhookDeliveries.claimDue(T0, lease(status, at(1000)), ANY));
         await expectRight(store().webhookDeliveries.complete(d.id, status, { status, attempts: 1, last_response_status: 200, next_attempt_at: null }));
       }
-      await expectNone(store().webhookDeliveries.claimDue(at(10_000_000), lease('z', at(20_000_000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(at(10_000_000), lease('z', at(20_000_000)), ANY));
     });
 
     it('concurrent claimers: each due delivery is claimed exactly once', async () => {
       await expectRight(store().webhookDeliveries.createMany([1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId(10 + n), anId(n)))));
       const claims = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), []))),
+        Array.from({ length: 12 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), ANY))),
       );
       const won = claims.filter(O.isSome).map((c) => c.value.id);
       expect(won).to.have.length(5);
       expect(new Set(won).size).to.equal(5);
     });
 
+    it('claims go in turn across clients (DESIGN 4.9): the first client after the last one served, wrapping around; busy clients and endpoints skipped', async () => {
+      const C3 = anId(3);
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, anId(11), anId(1), { next_attempt_at: stamp(at(0)) }),
+          aDelivery(CLIENT, anId(12), anId(2), { next_attempt_at: stamp(at(1)) }),
+          aDelivery(OTHER_CLIENT, anId(21), anId(3), { next_attempt_at: stamp(at(2)) }),
+          aDelivery(OTHER_CLIENT, anId(22), anId(4), { next_attempt_at: stamp(at(3)) }),
+          aDelivery(C3, anId(31), anId(5), { next_attempt_at: stamp(at(4)) }),
+        ]),
+      );
+      const claim = async (token: string, filter: Partial<ClaimFilter>) =>
+        (await expectSome(store().webhookDeliveries.claimDue(at(10), lease(token, at(60_000)), { ...ANY, ...filter }))).endpoint_id;
+      // Clients at their cap are skipped, however early their deliveries are due.
+      expect(await claim('a', { busyClients: [CLIENT, OTHER_CLIENT] })).to.equal(31);
+      // After the last client, the first again.
+      expect(await claim('b', { afterClient: C3 })).to.equal(11);
+      // The next client; of its deliveries the soonest due whose endpoint is not busy.
+      expect(await claim('c', { afterClient: CLIENT, busyEndpoints: [anId(21)] })).to.equal(22);
+      // The client after has nothing left, the first is busy: the one after that.
+      expect(await claim('d', { afterClient: OTHER_CLIENT, busyClients: [CLIENT] })).to.equal(21);
+      expect(await claim('e', { afterClient: OTHER_CLIENT })).to.equal(12);
+      await expectNone(store().webhookDeliveries.claimDue(at(10), lease('f', at(60_000)), ANY));
+    });
+
+    it('concurrent claimers with different turns and caps: each due delivery is claimed exactly once', async () => {
+      await expectRight(
+        store().webhookDeliveries.createMany([1, 2, 3, 4, 5, 6].map((n) => aDelivery(anId(1 + (n % 3)), anId(10 + n), anId(n)))),
+      );
+      const filters: ReadonlyArray<ClaimFilter> = [ANY, { ...ANY, afterClient: anId(1) }, { ...ANY, afterClient: anId(3) }, { ...ANY, busyClients: [anId(2)] }];
+      const claims = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), filters[i % filters.length]!))),
+      );
+      const won = claims.filter(O.isSome).map((c) => c.value.id);
+      expect(won).to.have.length(6);
+      expect(new Set(won).size).to.equal(6);
+    });
+
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {
       await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, anId(4), anId(1))]));
       const expired = at(EVENT_RETENTION_MS);
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, expired))).items).to.deep.equal([]);
-      await expectNone(store().webhookDeliveries.claimDue(expired, lease('late', at(EVENT_RETENTION_MS + 1000)), []));
+      await expectNone(store().webhookDeliveries.claimDue(expired, lease('late', at(EVENT_RETENTION_MS + 1000)), ANY));
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(OTHER_CLIENT, ENDPOINT))).to.equal(0);
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(CLIENT, ENDPOINT))).to.equal(1);
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, T0))).items).to.deep.equal([]);
