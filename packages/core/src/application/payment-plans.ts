@@ -10,7 +10,7 @@ import { planPayoff, startDateProblems } from '../domain/payoff-plan.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
-import { ApplicationDeps, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
@@ -108,14 +108,17 @@ export const planInputs = (
   );
 
 /**
- * One transaction: the accounts it plans are read in it, the user is bumped
- * (the user's delete conflicts with it), then the plan and its event.
+ * One transaction: the accounts it plans are read in it, the plans-per-user
+ * quota counted (before the plan is computed, so a user at the quota costs no
+ * computation), the user is bumped (the user's delete and a concurrent creation
+ * conflict with it, so the count stays exact), then the plan and its event.
  */
 export const createPaymentPlan =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
     inTransaction(deps, (tx) => pipe(
       planInputs(tx, scope, body),
+      TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
       TE.chainEitherK(({ chosen, start, debts }) =>
         pipe(
           planPayoff({

@@ -91,7 +91,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Accounts (spec 4.4, DESIGN 7.2)
   endpoint({
     method: 'POST', path: '/api/users/:id/accounts', summary: 'Link an account', tag: 'Accounts', pathIds: ['id'], body: LinkAccountBody,
-    status: 201, response: { kind: 'account', codec: Account }, errors: USER_ERRORS,
+    status: 201, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'quota_exceeded'],
     run: (app, i) => app.linkAccount(scope(i), i.body),
   }),
   endpoint({
@@ -159,7 +159,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Debt payoff plans and payments (spec 4.6, DESIGN 7.6)
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans', summary: 'Create a debt payoff plan', tag: 'Debt Payoff Plan', pathIds: ['id'],
-    body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: USER_ERRORS,
+    body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: [...USER_ERRORS, 'quota_exceeded'],
     run: (app, i) => app.createPaymentPlan(scope(i), i.body),
   }),
   endpoint({
