@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { MAX_PLAN_BODY_BYTES, MAX_RESPONSE_BODY_BYTES, toEventView, type Id, type StorePorts } from '@debtkit/core';
-import { anAccount, cents } from '@debtkit/core/testing';
+import { aCreditScore, anAccount, cents } from '@debtkit/core/testing';
 import { harness, type Harness } from './support/http-harness.js';
 import { useMongoStores } from './support/mongo-stores.js';
 import type { RouteDef } from '../src/http/app-context.js';
@@ -107,6 +107,33 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
 };
 
 boundedAnswersSuite('memory store', async () => undefined);
+
+describe('bounded answers: the credit score history (memory store)', () => {
+  it('a history over 1 MiB ends early by size with has_more: true; starting_after the last id gives the older scores', async () => {
+    const h = await harness();
+    const user = ((await h.request.post('/api/users').set(h.auth).send({ last_name: 'Often' }).expect(201)).body as Json)['id'] as number;
+    const one = JSON.stringify(aCreditScore(user as Id)).length;
+    const scores = Math.ceil((1.5 * MAX_RESPONSE_BODY_BYTES) / one);
+    for (let i = 0; i < scores; i++) {
+      const added = await h.store.creditScores.add(aCreditScore(user as Id))();
+      if (E.isLeft(added)) throw new Error(added.left.message);
+    }
+    const seen: number[] = [];
+    let path = `/api/users/${user}/credit_scores/history`;
+    for (let page = 0; page < 5; page++) {
+      const res = await h.request.get(path).set(h.auth).expect(200);
+      expect(bytes(res.text)).to.be.at.most(MAX_RESPONSE_BODY_BYTES);
+      const body = res.body as { credit_scores: Json[]; has_more: boolean };
+      seen.push(...body.credit_scores.map((c) => c['id'] as number));
+      if (!body.has_more) break;
+      path = `/api/users/${user}/credit_scores/history?starting_after=${seen[seen.length - 1]!}`;
+    }
+    // Every score once, newest first, over more than one page.
+    expect(seen).to.have.length(scores);
+    expect(seen).to.deep.equal([...seen].sort((a, b) => b - a));
+    expect(path).to.contain('starting_after');
+  });
+});
 
 describe('bounded answers: the net under the rules', () => {
   it('a body over 1 MiB is never sent: 500 internal_server_error, logged with the request id', async () => {
