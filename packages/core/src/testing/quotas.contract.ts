@@ -44,7 +44,7 @@ const appOn = (store: StorePorts) =>
     bureau: noBureau,
     secrets: sequentialSecrets(),
     quotas: QUOTAS,
-    // The contract runs on the loopback-free default policy: a public https URL.
+    // Any URL: registration checks are not what this contract is about.
     webhookUrls: { check: () => TE.right(undefined) },
   });
 
