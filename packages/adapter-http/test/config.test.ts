@@ -103,6 +103,16 @@ describe('loadConfig', () => {
     expect(ok({}).webhookRetrySeconds).to.equal(undefined);
   });
 
+  it('reads the quotas, each defaulted when another is set (DESIGN 4.9), and leaves them to core when none is', () => {
+    expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({ accountsPerUser: 3, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16 });
+    expect(ok({ DEBTKIT_QUOTA_PLANS_PER_USER: '7', DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '2' }).quotas).to.deep.equal({
+      accountsPerUser: 200,
+      paymentPlansPerUser: 7,
+      webhookEndpointsPerClient: 2,
+    });
+    expect(ok({}).quotas).to.equal(undefined);
+  });
+
   it('does not seed production by default', () => {
     expect(ok({ DEBTKIT_ENV: 'production' }).seed).to.equal(false);
   });
@@ -132,6 +142,14 @@ describe('loadConfig', () => {
       `DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (got ${JSON.stringify(v)})`,
     ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
+    ...['0', '-1', '1.5', 'many', '1e3'].flatMap((v): Array<[Record<string, string>, string]> => [
+      [{ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: v }, `DEBTKIT_QUOTA_ACCOUNTS_PER_USER must be a positive whole number of accounts (got ${JSON.stringify(v)})`],
+      [{ DEBTKIT_QUOTA_PLANS_PER_USER: v }, `DEBTKIT_QUOTA_PLANS_PER_USER must be a positive whole number of payment plans (got ${JSON.stringify(v)})`],
+      [
+        { DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: v },
+        `DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT must be a positive whole number of webhook endpoints (got ${JSON.stringify(v)})`,
+      ],
+    ]),
   ];
   for (const [env, message] of bad) {
     it(`refuses ${JSON.stringify(env)}`, () => {

@@ -68,7 +68,7 @@ const ownedReadSuite = (name: string, makeStore: () => Promise<StorePorts>): voi
       const created = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Okafor' }).expect(201);
       const user = `/api/users/${created.body.id}`;
       await expectNotFound(`${user}/credit_scores`, 'Credit score not found');
-      expect((await h.request.get(`${user}/credit_scores/history`).set(h.auth).expect(200)).body).to.deep.equal({ credit_scores: [] });
+      expect((await h.request.get(`${user}/credit_scores/history`).set(h.auth).expect(200)).body).to.deep.equal({ credit_scores: [], has_more: false });
       expect((await h.request.get(`${user}/accounts`).set(h.auth).expect(200)).body).to.deep.equal({ accounts: [], has_more: false });
       // The demo user's account, asked for through another user of the same client.
       await expectNotFound(`${user}/accounts/${h.demo.accounts[0]?.id ?? 1}`, 'Account not found');

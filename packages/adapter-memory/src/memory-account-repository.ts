@@ -125,4 +125,8 @@ export class MemoryAccountRepository implements AccountRepository {
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
     return lazyEither(() => this.accounts.deleteAll(this.s, userId));
   }
+
+  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => this.accounts.count(this.s, userId));
+  }
 }

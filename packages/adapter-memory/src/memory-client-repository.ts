@@ -49,6 +49,15 @@ export class MemoryClientRepository implements ClientRepository {
     return lazyRight(() => pageOf(this.clients.values(this.s, ALL), page, copyClient));
   }
 
+  touch(id: ClientId): TE.TaskEither<DomainError, boolean> {
+    return lazyEither(() => {
+      const found = this.clients.get(this.s, ALL, id);
+      if (found === undefined) return E.right(false);
+      const done = this.clients.set(this.s, ALL, id, found);
+      return E.isLeft(done) ? done : E.right(true);
+    });
+  }
+
   delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
     return lazyEither(() => this.clients.delete(this.s, ALL, id));
   }

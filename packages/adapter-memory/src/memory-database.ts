@@ -209,6 +209,13 @@ export class MemoryTable<P, K, V> {
     }
   }
 
+  /** How many records of the partition the session sees. */
+  count(s: MemorySession, partition: P): number {
+    let n = 0;
+    for (const _ of this.values(s, partition)) n += 1;
+    return n;
+  }
+
   /** The partitions that hold any entry (for scans across owners). */
   partitionKeys(): IterableIterator<P> {
     return this.partitions.keys();

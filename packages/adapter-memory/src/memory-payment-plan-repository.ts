@@ -96,4 +96,8 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
     return lazyEither(() => this.plans.deleteAll(this.s, userId));
   }
+
+  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => this.plans.count(this.s, userId));
+  }
 }

@@ -77,4 +77,8 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
   delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean> {
     return lazyEither(() => this.endpoints.delete(this.s, clientId, endpointId));
   }
+
+  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => this.endpoints.count(this.s, clientId));
+  }
 }

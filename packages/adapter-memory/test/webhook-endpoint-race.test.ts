@@ -25,6 +25,7 @@ const interleaved = (inner: WebhookEndpointRepository, interfere: () => Promise<
   listEnabled: (c) => inner.listEnabled(c),
   update: (c, id, v, p) => inner.update(c, id, v, p),
   delete: (c, id) => inner.delete(c, id),
+  countForClient: (c) => inner.countForClient(c),
   get: (c, id) => async () => {
     const read = await inner.get(c, id)();
     await interfere();

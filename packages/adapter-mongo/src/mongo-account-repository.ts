@@ -119,4 +119,8 @@ export class MongoAccountRepository implements AccountRepository {
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
     return this.accounts.task(() => this.accounts.deleteMany({ user_id: userId }));
   }
+
+  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return this.accounts.task(() => this.accounts.count({ user_id: userId }));
+  }
 }

@@ -32,6 +32,10 @@ export class MongoClientRepository implements ClientRepository {
     return this.clients.task(() => this.clients.findPage({}, page));
   }
 
+  touch(id: ClientId): TE.TaskEither<DomainError, boolean> {
+    return this.clients.task(() => this.clients.touch({ _id: id }));
+  }
+
   delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
     return this.clients.task(() => this.clients.deleteOne({ _id: id }));
   }

@@ -118,4 +118,8 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
     return this.plans.task(() => this.plans.deleteMany({ user_id: userId }));
   }
+
+  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+    return this.plans.task(() => this.plans.count({ user_id: userId }));
+  }
 }

@@ -236,6 +236,11 @@ export class MongoRecordCollection<A> {
     return result.matchedCount === 1;
   }
 
+  /** How many documents match (one `aggregate`, served by the owner's index). */
+  async count(filter: Filter<StoredDocument>): Promise<number> {
+    return this.collection.countDocuments(filter, this.options());
+  }
+
   async deleteOne(filter: Filter<StoredDocument>): Promise<boolean> {
     const result = await this.collection.deleteOne(filter, this.options());
     return result.deletedCount === 1;

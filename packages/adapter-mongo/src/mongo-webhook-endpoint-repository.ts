@@ -76,4 +76,8 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
   delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean> {
     return this.endpoints.task(() => this.endpoints.deleteOne({ client_id: clientId, _id: endpointId }));
   }
+
+  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number> {
+    return this.endpoints.task(() => this.endpoints.count({ client_id: clientId }));
+  }
 }

@@ -46,6 +46,7 @@ export const ERROR_TABLE: { readonly [K in ErrorKind]: ErrorRule } = {
   bureau_error: { status: 422, code: 'bureau_error' },
   idempotency_key_in_use: { status: 409, code: 'idempotency_key_in_use' },
   idempotency_key_reused: { status: 422, code: 'idempotency_key_reused' },
+  quota_exceeded: { status: 409, code: 'quota_exceeded' },
   rate_limited: { status: 429, code: 'rate_limited', headers: { 'Retry-After': '1' } },
   internal_server_error: { status: 500, code: 'internal_server_error' },
   unavailable: { status: 503, code: 'service_unavailable', headers: { 'Retry-After': '5' } },

@@ -4,11 +4,28 @@
  * text as it was sent. Koa sends it (with `Content-Length` from the text).
  */
 import type { ParameterizedContext } from 'koa';
+import { MAX_RESPONSE_BODY_BYTES } from '@debtkit/core';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** Answer `status` with `text`, a JSON document already serialised. */
+/**
+ * A body over the bound of DESIGN 4.9 (1 MiB before compression) was about to
+ * be sent. The rules that keep every answer under it are the plan-size rule at
+ * creation (core's domain/plan-size.ts) and lists ending early (paged-list.ts);
+ * this is only the net under them: the error step answers 500 and logs it.
+ */
+export class ResponseTooLarge extends Error {
+  override readonly name = 'ResponseTooLarge';
+}
+
+/** `text`'s UTF-8 length passes `max` (measured only when it could: at most 3 bytes per UTF-16 unit). */
+export const passesBytes = (text: string, max: number): boolean => text.length * 3 > max && Buffer.byteLength(text) > max;
+
+/** Answer `status` with `text`, a JSON document already serialised; never more than 1 MiB of it. */
 export const writeJsonText = (ctx: ParameterizedContext, status: number, text: string): void => {
+  if (passesBytes(text, MAX_RESPONSE_BODY_BYTES)) {
+    throw new ResponseTooLarge(`refused to send a ${Buffer.byteLength(text)}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
+  }
   ctx.status = status;
   // Set before the body, so Koa does not guess a type for the string.
   ctx.set('Content-Type', JSON_CONTENT_TYPE);

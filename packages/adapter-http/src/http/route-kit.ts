@@ -22,7 +22,8 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Client, DomainError, Id, ResponseKind, decode, versioning } from '@debtkit/core';
 import type { AppContext } from './app-context.js';
 import { ApiError, fromDomainError } from './api-error.js';
-import { writeJson } from './json-response.js';
+import { writeJsonText } from './json-response.js';
+import { boundedJsonText } from './routes/paged-list.js';
 
 const PATH_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -65,9 +66,12 @@ export const clientOf = (ctx: AppContext): Client => {
   return client;
 };
 
-/** Answer with `body`, built in the latest shape, rendered for the request's API version. */
+/**
+ * Answer with `body`, built in the latest shape, rendered for the request's API
+ * version; a list ends early rather than pass 1 MiB (DESIGN 4.9, paged-list.ts).
+ */
 export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown): void => {
-  writeJson(ctx, status, versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest));
+  writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest)));
 };
 
 /** Answer 204 with no body. */

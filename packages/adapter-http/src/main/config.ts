@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, type Quotas } from '@debtkit/core';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -49,6 +49,11 @@ export interface Config {
   readonly publicUrl?: string;
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
   readonly bureau?: BureauKind;
+  /**
+   * DESIGN 4.9 quotas (DEBTKIT_QUOTA_*), each defaulted; absent when none of
+   * the variables is set (core's `DEFAULT_QUOTAS` then apply).
+   */
+  readonly quotas?: Quotas;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -133,6 +138,9 @@ const Variables = t.partial({
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
   DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: variable(ClaimTimeoutSeconds, 'must be a whole number of seconds from 1 to 86400'),
   DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
+  DEBTKIT_QUOTA_ACCOUNTS_PER_USER: variable(PositiveInt, 'must be a positive whole number of accounts'),
+  DEBTKIT_QUOTA_PLANS_PER_USER: variable(PositiveInt, 'must be a positive whole number of payment plans'),
+  DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -146,7 +154,18 @@ const pickSet = (env: Readonly<Record<string, string | undefined>>): Record<stri
   return picked;
 };
 
+/** The quotas when any of their variables is set, each defaulted (DESIGN 4.9). */
+const quotasOf = (v: Variables): Quotas | undefined =>
+  v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER === undefined && v.DEBTKIT_QUOTA_PLANS_PER_USER === undefined && v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT === undefined
+    ? undefined
+    : {
+        accountsPerUser: v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER ?? DEFAULT_QUOTAS.accountsPerUser,
+        paymentPlansPerUser: v.DEBTKIT_QUOTA_PLANS_PER_USER ?? DEFAULT_QUOTAS.paymentPlansPerUser,
+        webhookEndpointsPerClient: v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT ?? DEFAULT_QUOTAS.webhookEndpointsPerClient,
+      };
+
 const fromVariables = (v: Variables): E.Either<string, Config> => {
+  const quotas = quotasOf(v);
   const environment = v.DEBTKIT_ENV ?? 'sandbox';
   const store = v.DEBTKIT_STORE ?? 'memory';
   if (store === 'mongo' && v.MONGODB_URL === undefined) return E.left('MONGODB_URL is required when DEBTKIT_STORE is mongo');
@@ -176,6 +195,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
+    ...(quotas !== undefined ? { quotas } : {}),
   });
 };
 

@@ -165,6 +165,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         bureau: context.get(PORTS.CreditBureau),
         webhookUrls: context.get(HTTP.WebhookUrlGuard),
         secrets: context.get(PORTS.SecretGenerator),
+        ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
       }),
     );
     bind(HTTP.ClientAccess).toResolvedValue(

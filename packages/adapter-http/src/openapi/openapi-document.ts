@@ -69,6 +69,7 @@ const ERROR_DESCRIPTIONS: { readonly [C in ErrorCode]: string } = {
   bureau_error: 'the bureau finds no product match for the user',
   idempotency_key_in_use: 'a request with the same `Idempotency-Key` is still being processed; retry later',
   idempotency_key_reused: 'the `Idempotency-Key` was used with another method, path or body',
+  quota_exceeded: 'a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value',
   rate_limited: 'too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds',
   internal_server_error: 'unexpected server failure',
   service_unavailable: 'the store is unreachable; retry after `Retry-After` seconds',

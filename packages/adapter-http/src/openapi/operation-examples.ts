@@ -414,7 +414,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
             "factor": "Good"
           }
         }
-      ]
+      ],
+      "has_more": false
     }
   },
   "postUsersByIdBureauAuthAbort": {

@@ -9,7 +9,7 @@ import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
 import type Koa from 'koa';
 import { ContainerModule } from 'inversify';
-import { Client, ClientAccess, Clock, Environment, StorePorts, versioning } from '@debtkit/core';
+import { Client, ClientAccess, Clock, Environment, StorePorts, versioning, type Quotas } from '@debtkit/core';
 import type { AppState, RouteDef } from '../../src/http/app-context.js';
 import { compose } from '../../src/main/composition.js';
 import { HTTP, resolve } from '../../src/main/container.js';
@@ -70,6 +70,8 @@ export interface HarnessOptions {
   readonly routes?: ReadonlyArray<RouteDef>;
   readonly rateLimits?: RateLimits;
   readonly metrics?: Metrics;
+  /** DESIGN 4.9 quotas, as `DEBTKIT_QUOTA_*` set them; default core's. */
+  readonly quotas?: Quotas;
 }
 
 /**
@@ -92,7 +94,12 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
   const adminToken = options.adminToken === null ? undefined : options.adminToken ?? ADMIN_TOKEN;
   // The production composition; production here runs on the sandbox bureau, as an operator may say explicitly.
   const { app, store, container } = await compose({
-    config: { environment, ...(adminToken === undefined ? {} : { adminToken }), ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}) },
+    config: {
+      environment,
+      ...(adminToken === undefined ? {} : { adminToken }),
+      ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}),
+      ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
+    },
     logger: pino({ level: 'debug' }, log),
     clock: fixedClock(),
     ...(options.store === undefined ? {} : { store: options.store }),

@@ -8,17 +8,19 @@ import type { AccountId, IsoDate } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
-import { ApplicationDeps, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export const linkAccount =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
   (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     const status = body.status ?? 'active';
-    // One transaction: the owner bump (the user's delete conflicts with it), the account and its event.
+    // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it),
+    // the quota counted in the same snapshot, the account and its event.
     return inTransaction(deps, (tx) => pipe(
       touchUser(tx, scope),
+      TE.chain(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
       TE.chain(() =>
         tx.accounts.create({
           user_id: scope.userId,

@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { CreditScore, toCreditScoreView } from '../domain/credit-score.js';
 import { ApplicationDeps, UserScope, orNotFound } from './deps.js';
+import type { CreditScoreHistoryQuery } from './requests.js';
 
 /**
  * The latest score; `not_found` until the user completes bureau authentication.
@@ -20,12 +21,19 @@ export const getLatestCreditScore =
       TE.map(toCreditScoreView),
     );
 
-/** Every score of the user, newest first. */
+/**
+ * Every score of the user, newest first; with `starting_after`, the ones older
+ * than that score (the next page of a history the HTTP adapter ended early by
+ * size, DESIGN 4.9).
+ */
 export const getCreditScoreHistory =
   (deps: Pick<ApplicationDeps, 'creditScores'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
+  (scope: UserScope, query: CreditScoreHistoryQuery = {}): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
     pipe(
       deps.creditScores.historyOwned(scope.clientId, scope.userId),
       orNotFound('User'),
-      TE.map((scores) => scores.map(toCreditScoreView)),
+      TE.map((scores) => {
+        const { starting_after: after } = query;
+        return (after === undefined ? scores : scores.filter((s) => s.id < after)).map(toCreditScoreView);
+      }),
     );

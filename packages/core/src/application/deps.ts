@@ -11,6 +11,7 @@ import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { Versioning } from '../versioning/versions.js';
 import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
+import { DEFAULT_QUOTAS, withinQuota, type Quotas } from '../domain/quotas.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
@@ -30,6 +31,8 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly webhookUrls?: WebhookUrlPolicy;
   /** The registry events are rendered with; default: the production `versioning`. */
   readonly versioning?: Versioning;
+  /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (domain/quotas.ts). */
+  readonly quotas?: Quotas;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
@@ -102,3 +105,15 @@ export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope)
     tx.users.touch(scope.clientId, scope.userId),
     TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('User not found')))),
   );
+
+/**
+ * Inside a creation's transaction, after (or before) its owner bump: `quota_exceeded`
+ * unless one more record fits beside the `existing` ones the transaction counts.
+ * The bump is what makes the count exact (domain/quotas.ts).
+ */
+export const checkQuota = (
+  deps: Pick<ApplicationDeps, 'quotas'>,
+  quota: keyof Quotas,
+  existing: TE.TaskEither<DomainError, number>,
+): TE.TaskEither<DomainError, void> =>
+  pipe(existing, TE.chainEitherK((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)));

@@ -5,12 +5,14 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { DomainError, ErrorDetail, validationError } from '../domain/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
-import type { IsoDate, PaymentPlanId } from '../domain/primitives.js';
-import { planPayoff, startDateProblems } from '../domain/payoff-plan.js';
+import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../domain/primitives.js';
+import { planPayoff, startDateProblems, type PayoffPlanResult } from '../domain/payoff-plan.js';
+import { planSizeProblem } from '../domain/plan-size.js';
+import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
-import { ApplicationDeps, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
@@ -107,15 +109,55 @@ export const planInputs = (
     ),
   );
 
+/** The widest id a plan can get: its size is measured with it before the store gives it one. */
+const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
+
 /**
- * One transaction: the accounts it plans are read in it, the user is bumped
- * (the user's delete conflicts with it), then the plan and its event.
+ * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
+ * every supported API version renders it.
+ */
+export const checkPlanSize = (
+  versions: Versioning,
+  body: CreatePaymentPlanBody,
+  chosen: ReadonlyArray<AccountRecord>,
+  result: PayoffPlanResult,
+  start: IsoDate,
+  createdAt: Timestamp,
+): E.Either<DomainError, void> =>
+  planSizeProblem(
+    {
+      id: WIDEST_ID,
+      strategy: body.strategy,
+      monthly_payment: body.monthly_payment,
+      account_ids: chosen.map((a) => a.id),
+      order: result.order,
+      custom_order: body.custom_order ?? null,
+      extra_payments: body.extra_payments ?? [],
+      start_date: start,
+      months: result.months,
+      payoff_date: result.payoff_date,
+      total_interest: result.total_interest,
+      total_paid: result.total_paid,
+      created_at: createdAt,
+      schedule: result.schedule,
+    },
+    versions.known.map((version) => (plan: PaymentPlan) => versions.render('payment_plan', plan, version)),
+  );
+
+/**
+ * One transaction: the accounts it plans are read in it, the plans-per-user
+ * quota counted (before the plan is computed, so a user at the quota costs no
+ * computation), the plan computed and held to the size rule (domain/plan-size.ts:
+ * 400 naming the limit in account-months), the user is bumped (the user's delete
+ * and a concurrent creation conflict with it, so the count stays exact), then
+ * the plan and its event.
  */
 export const createPaymentPlan =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
     inTransaction(deps, (tx) => pipe(
       planInputs(tx, scope, body),
+      TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
       TE.chainEitherK(({ chosen, start, debts }) =>
         pipe(
           planPayoff({
@@ -126,6 +168,7 @@ export const createPaymentPlan =
             customOrder: body.custom_order,
             extraPayments: body.extra_payments,
           }),
+          E.chainFirst((result) => checkPlanSize(deps.versioning ?? productionVersioning, body, chosen, result, start, nowStamp(deps.clock))),
           E.map((result) => ({ chosen, result, start })),
         ),
       ),

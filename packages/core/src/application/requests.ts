@@ -208,6 +208,13 @@ export const QueryId = new t.Type<Id, string, unknown>(
 export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
 export type PageQuery = t.TypeOf<typeof PageQuery>;
+/**
+ * The credit score history's query (DESIGN 7.3, 4.9): newest first, so
+ * `starting_after` (the last id of the previous page) asks for the scores
+ * older than it. No count limit: the history ends early only by size.
+ */
+export const CreditScoreHistoryQuery = strictObject('CreditScoreHistoryQuery', {}, { starting_after: QueryId });
+export type CreditScoreHistoryQuery = t.TypeOf<typeof CreditScoreHistoryQuery>;
 export const AccountListQuery = strictObject('AccountListQuery', {}, { ...pageFields, type: AccountType, status: AccountStatus });
 export type AccountListQuery = t.TypeOf<typeof AccountListQuery>;
 export const ArticleListQuery = strictObject('ArticleListQuery', {}, { ...pageFields, category: Category });

@@ -21,7 +21,7 @@ import type { Page } from '../ports/paging.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
-import { ApplicationDeps, PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import { ApplicationDeps, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -61,22 +61,33 @@ const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy
 const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
+/**
+ * One transaction (so that under an Idempotency-Key it commits with the kept
+ * response): the client record is bumped, the endpoints-per-client quota
+ * counted in the same snapshot, then the endpoint stored. Two concurrent
+ * creations of one client both write its record, so one runs again and counts
+ * the other's endpoint (domain/quotas.ts).
+ */
 export const createWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas'>) =>
   (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
     pipe(
       urlPolicy(deps).check(body.url),
       TE.chain(() =>
-        // In a transaction, so that under an Idempotency-Key it commits with the kept response.
-        inTransaction(deps, (tx) => tx.webhookEndpoints.create({
-          client_id: clientId,
-          url: body.url,
-          events: body.events ?? ['*'],
-          description: body.description ?? null,
-          status: 'enabled',
-          secret: newWebhookSecret(deps.secrets),
-          created_at: nowStamp(deps.clock),
-        })),
+        inTransaction(deps, (tx) => pipe(
+          tx.clients.touch(clientId),
+          TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+          TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+          TE.chain(() => tx.webhookEndpoints.create({
+            client_id: clientId,
+            url: body.url,
+            events: body.events ?? ['*'],
+            description: body.description ?? null,
+            status: 'enabled',
+            secret: newWebhookSecret(deps.secrets),
+            created_at: nowStamp(deps.clock),
+          })),
+        )),
       ),
       TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
     );

@@ -13,6 +13,8 @@ export type DomainError =
   | { readonly _tag: 'not_found'; readonly message: string }
   | { readonly _tag: 'conflict'; readonly message: string; /** A write conflict between transactions: worth running again (ports/unit-of-work.ts). */ readonly transient?: true }
   | { readonly _tag: 'bureau_error'; readonly message: string }
+  /** A per-user or per-client quota is reached (domain/quotas.ts); the message names the quota and its value. */
+  | { readonly _tag: 'quota_exceeded'; readonly message: string }
   | { readonly _tag: 'unauthorized'; readonly message: string }
   | { readonly _tag: 'forbidden'; readonly message: string }
   | { readonly _tag: 'unsupported_version'; readonly message: string }
@@ -25,6 +27,7 @@ export const validationError = (message: string, details?: ReadonlyArray<ErrorDe
 export const notFound = (message: string): DomainError => ({ _tag: 'not_found', message });
 export const conflict = (message: string): DomainError => ({ _tag: 'conflict', message });
 export const bureauError = (message: string): DomainError => ({ _tag: 'bureau_error', message });
+export const quotaExceeded = (message: string): DomainError => ({ _tag: 'quota_exceeded', message });
 export const unauthorized = (message: string): DomainError => ({ _tag: 'unauthorized', message });
 export const forbidden = (message: string): DomainError => ({ _tag: 'forbidden', message });
 export const unsupportedVersion = (message: string): DomainError => ({ _tag: 'unsupported_version', message });

@@ -17,6 +17,14 @@ export interface ClientRepository {
   findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>>;
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>>;
   /**
+   * Write the client record without changing what it answers (the owner bump
+   * of a client-level creation, DESIGN 4.6, as `UserRepository.touch` for a
+   * user): inside a transaction, two creations under one client conflict, so a
+   * quota counted in one of them cannot be passed by the other. `false` when
+   * there is no such client.
+   */
+  touch(id: ClientId): TE.TaskEither<DomainError, boolean>;
+  /**
    * Remove the client document only; false when there is none. For a client
    * that nothing refers to yet (a demo seed that lost its race undoes its own).
    */

@@ -20,6 +20,7 @@ import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } f
 import { aClient, aUser, anAccount, anId, cents } from './record-mothers.js';
 import { sequentialSecrets } from './test-secrets.js';
 import { demoSeedConcurrencyContract } from './demo-seed.contract.js';
+import { quotaConcurrencyContract } from './quotas.contract.js';
 
 const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
 
@@ -253,4 +254,5 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
     });
   });
   demoSeedConcurrencyContract(name, makeStore, opts);
+  quotaConcurrencyContract(name, makeStore, opts);
 }

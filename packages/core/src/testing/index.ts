@@ -20,6 +20,7 @@ export { planPaymentRepositoryContract } from './plan-payment-repository.contrac
 export { contentRepositoryContract } from './content-repository.contract.js';
 export { storeHealthContract } from './store-health.contract.js';
 export { concurrencyContract } from './concurrency.contract.js';
+export { quotaConcurrencyContract } from './quotas.contract.js';
 export { idempotencyStoreContract } from './idempotency-store.contract.js';
 export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';

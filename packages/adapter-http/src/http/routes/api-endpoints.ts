@@ -18,6 +18,7 @@ import {
   CreatePaymentPlanBody,
   ComparePaymentPlansBody,
   CreditScore,
+  CreditScoreHistoryQuery,
   DebtCalculatorBody,
   IdentityBody,
   InvokeBureauBody,
@@ -91,7 +92,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Accounts (spec 4.4, DESIGN 7.2)
   endpoint({
     method: 'POST', path: '/api/users/:id/accounts', summary: 'Link an account', tag: 'Accounts', pathIds: ['id'], body: LinkAccountBody,
-    status: 201, response: { kind: 'account', codec: Account }, errors: USER_ERRORS,
+    status: 201, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'quota_exceeded'],
     run: (app, i) => app.linkAccount(scope(i), i.body),
   }),
   endpoint({
@@ -119,9 +120,12 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/credit_scores/history', summary: 'Credit score history, newest first', tag: 'Credit Scores', pathIds: ['id'],
-    status: 200, response: { kind: 'credit_score_history', codec: t.type({ credit_scores: t.readonlyArray(CreditScore) }, 'CreditScoreHistory') },
+    description: 'Ends early by size (`has_more: true`) rather than pass 1 MiB; `starting_after` the last id received gives the older scores.',
+    query: CreditScoreHistoryQuery,
+    status: 200,
+    response: { kind: 'credit_score_history', codec: t.type({ credit_scores: t.readonlyArray(CreditScore), has_more: t.boolean }, 'CreditScoreHistory') },
     errors: USER_ERRORS,
-    run: (app, i) => pipe(app.getCreditScoreHistory(scope(i)), TE.map((credit_scores) => ({ credit_scores }))),
+    run: (app, i) => pipe(app.getCreditScoreHistory(scope(i), i.query), TE.map((credit_scores) => ({ credit_scores, has_more: false }))),
   }),
 
   // Bureau authentication (spec 4.2, 4.3, DESIGN 7.4)
@@ -159,7 +163,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Debt payoff plans and payments (spec 4.6, DESIGN 7.6)
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans', summary: 'Create a debt payoff plan', tag: 'Debt Payoff Plan', pathIds: ['id'],
-    body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: USER_ERRORS,
+    body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: [...USER_ERRORS, 'quota_exceeded'],
     run: (app, i) => app.createPaymentPlan(scope(i), i.body),
   }),
   endpoint({

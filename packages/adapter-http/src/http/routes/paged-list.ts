@@ -4,7 +4,8 @@
  * case's page becomes are checked against each other.
  */
 import * as t from 'io-ts';
-import type { Page } from '@debtkit/core';
+import { MAX_RESPONSE_BODY_BYTES, type Page } from '@debtkit/core';
+import { ResponseTooLarge } from '../json-response.js';
 
 /** `{ <items>: [...], has_more }` as a value. */
 export type PagedList<K extends string, A> = { readonly [k in K]: ReadonlyArray<A> } & { readonly has_more: boolean };
@@ -27,3 +28,46 @@ export const paged =
 /** The codec of the list envelope of `item`s, named `<item>List`. */
 export const pagedCodec = <K extends string, C extends t.Mixed>(items: K, item: C) =>
   t.type({ [items]: t.readonlyArray(item), has_more: t.boolean } as PagedListProps<K, C>, `${item.name}List`);
+
+/** The items key and items of a list envelope as rendered, or undefined for any other body. */
+const listEnvelopeOf = (body: unknown): { readonly key: string; readonly items: ReadonlyArray<unknown>; readonly hasMore: boolean } | undefined => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const keys = Object.keys(body);
+  const record = body as Record<string, unknown>;
+  const hasMore = record['has_more'];
+  const key = keys[0];
+  if (keys.length !== 2 || keys[1] !== 'has_more' || typeof hasMore !== 'boolean' || key === undefined) return undefined;
+  const items = record[key];
+  return Array.isArray(items) ? { key, items, hasMore } : undefined;
+};
+
+/**
+ * The JSON text of a response body, with the size bound of DESIGN 4.9: a list
+ * envelope (`{ <items>: [...], has_more }`) whose text would pass `max` bytes
+ * ends early, before the first item that would pass it, with `has_more: true`,
+ * so a client pages on with `starting_after` the last id it got. Each item is
+ * serialised once, and no more of them than fit. Any other body is serialised
+ * whole (`writeJsonText` refuses one over the bound). A list whose first item
+ * alone passes the bound (a record stored before the size rule) is refused
+ * (`ResponseTooLarge`, a 500 logged): an empty page with `has_more` would
+ * leave its client nowhere to go on from.
+ */
+export const boundedJsonText = (body: unknown, max: number = MAX_RESPONSE_BODY_BYTES): string => {
+  const list = listEnvelopeOf(body);
+  if (list === undefined) return JSON.stringify(body);
+  const head = `{${JSON.stringify(list.key)}:[`;
+  const parts: string[] = [];
+  // The envelope with `has_more: true`, the longer of its two endings.
+  let bytes = Buffer.byteLength(head) + '],"has_more":true}'.length;
+  for (const item of list.items) {
+    const part = JSON.stringify(item);
+    const more = (parts.length === 0 ? 0 : 1) + Buffer.byteLength(part);
+    if (bytes + more > max) {
+      if (parts.length === 0) throw new ResponseTooLarge(`the first of the ${list.key} alone is ${more} bytes, over the ${max}-byte bound`);
+      return `${head}${parts.join(',')}],"has_more":true}`;
+    }
+    parts.push(part);
+    bytes += more;
+  }
+  return `${head}${parts.join(',')}],"has_more":${list.hasMore}}`;
+};

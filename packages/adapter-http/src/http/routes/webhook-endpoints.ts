@@ -36,7 +36,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
     pathIds: [], body: CreateWebhookEndpointBody,
-    status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error'],
+    status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error', 'quota_exceeded'],
     run: (app, i) => app.createWebhookEndpoint(i.client.id, i.body),
   }),
   endpoint({
