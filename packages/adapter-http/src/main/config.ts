@@ -8,6 +8,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -49,6 +50,8 @@ export interface Config {
   readonly publicUrl?: string;
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
   readonly bureau?: BureauKind;
+  /** DESIGN 4.8: addresses and CIDRs of the proxies in front (DEBTKIT_TRUSTED_PROXIES); absent, the peer is the client. */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -112,6 +115,17 @@ const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'Claim
 
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
+/** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
+const TrustedProxies = new t.Type<ReadonlyArray<string>, string, unknown>(
+  'TrustedProxies',
+  (u): u is ReadonlyArray<string> => Array.isArray(u),
+  (u, c) => {
+    const entries = typeof u === 'string' ? u.split(',').map((p) => p.trim()) : [];
+    return entries.length >= 1 && entries.every(isAddressOrCidr) ? t.success(entries) : t.failure(u, c);
+  },
+  (a) => a.join(','),
+);
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -133,6 +147,7 @@ const Variables = t.partial({
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
   DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: variable(ClaimTimeoutSeconds, 'must be a whole number of seconds from 1 to 86400'),
   DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
+  DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -176,6 +191,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
+    ...(v.DEBTKIT_TRUSTED_PROXIES !== undefined ? { trustedProxies: v.DEBTKIT_TRUSTED_PROXIES } : {}),
   });
 };
 

@@ -209,6 +209,7 @@ export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): 
   method: e.method,
   path: e.path,
   auth: e.auth,
+  ...(e.adminToken === true ? { adminToken: true } : {}),
   handler: e.handler(services),
 });
 
