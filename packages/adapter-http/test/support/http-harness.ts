@@ -70,6 +70,8 @@ export interface HarnessOptions {
   readonly routes?: ReadonlyArray<RouteDef>;
   readonly rateLimits?: RateLimits;
   readonly metrics?: Metrics;
+  /** DEBTKIT_TRUSTED_PROXIES (supertest connects from 127.0.0.1). */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 /**
@@ -92,7 +94,12 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
   const adminToken = options.adminToken === null ? undefined : options.adminToken ?? ADMIN_TOKEN;
   // The production composition; production here runs on the sandbox bureau, as an operator may say explicitly.
   const { app, store, container } = await compose({
-    config: { environment, ...(adminToken === undefined ? {} : { adminToken }), ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}) },
+    config: {
+      environment,
+      ...(adminToken === undefined ? {} : { adminToken }),
+      ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}),
+      ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+    },
     logger: pino({ level: 'debug' }, log),
     clock: fixedClock(),
     ...(options.store === undefined ? {} : { store: options.store }),
