@@ -21,7 +21,10 @@ import { routesOf } from '../src/http/app.js';
 import { MAX_JSON_DEPTH } from '../src/http/pipeline/json-body.js';
 import { addressKey } from '../src/http/pipeline/auth-failure-limit.js';
 import { READINESS_REUSE_MS } from '../src/http/routes/builtin-endpoints.js';
-import { ADMIN_TOKEN, harness, type Harness } from './support/http-harness.js';
+import pino from 'pino';
+import { loadConfig } from '../src/main/config.js';
+import { startServer } from '../src/main/server.js';
+import { CapturedLog, harness, type Harness } from './support/http-harness.js';
 
 const LOOPBACK = ['127.0.0.1', '::1'];
 const limits = (authFailuresPerMinute: number) => createRateLimits({ requestsPerSecond: 0, authFailuresPerMinute }, { kind: 'memory' });
@@ -95,6 +98,21 @@ describe('behind a proxy (DESIGN 4.8, issue 31)', () => {
       const line = await lineOf(h, 'unset');
       expect(line['ip']).to.match(/127\.0\.0\.1$/);
       expect(line['scheme']).to.equal('http');
+    });
+
+    it('warns at start when trusted proxies are set without DEBTKIT_PUBLIC_URL', async () => {
+      const warnings = async (env: Record<string, string>): Promise<string[]> => {
+        const config = loadConfig({ PORT: '0', DEBTKIT_SEED: 'false', ...env });
+        if (E.isLeft(config)) throw new Error(config.left);
+        const log = new CapturedLog();
+        const running = await startServer({ config: config.right, logger: pino({ level: 'info' }, log) });
+        await running.shutdown();
+        return log.lines.filter((l) => l.level === 40).map((l) => l.msg);
+      };
+      expect(await warnings({ DEBTKIT_TRUSTED_PROXIES: '10.0.0.1' })).to.deep.equal([
+        'DEBTKIT_TRUSTED_PROXIES is set without DEBTKIT_PUBLIC_URL: set it to the address clients reach the proxy at (the OpenAPI document names it)',
+      ]);
+      expect(await warnings({ DEBTKIT_TRUSTED_PROXIES: '10.0.0.1', DEBTKIT_PUBLIC_URL: 'https://api.example.com' })).to.deep.equal([]);
     });
 
     it('counts IPv6 clients per /64, IPv4-mapped addresses as IPv4', () => {

@@ -52,12 +52,14 @@ export const provenCredential =
  * To hold exactly under concurrency, a token is never looked up without a try
  * taken from the address's budget first (`attempt`, atomic in the shared
  * counter); the authentication steps take it, and give it back when the
- * token was good (`release`). A token this process already knows takes no
- * try (and so no store command). A 401 that took no try (`/metrics`' admin
- * token, compared in place) is counted after the fact by `failed`.
+ * token was good (`release`). A token the token cache knows takes no try
+ * (and so no store command), nor does a token seen authenticate (it is looked
+ * up at once, even from a blocked address); a 401 that took no try (such a
+ * token, since revoked or expired) is counted after the fact by `failed`.
  *
- * The address is the connection's peer (`ctx.ip`, Koa's `proxy` off): behind a
- * proxy every client shares the proxy's address.
+ * The address is `ctx.ip`: the client's as the trusted proxies report it (the
+ * client-address step; without trusted proxies, the connection's peer),
+ * counted under `addressKey` (IPv6 per /64).
  */
 export interface AuthFailureGuard {
   /** Throws 429 when the address is blocked in this process (no I/O). */
