@@ -107,8 +107,6 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),
   });
-  // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
-
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   // DESIGN 4.8: from an address over its failure limit, tokens seen working here are still served.
@@ -118,9 +116,9 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   // A route outside the areas that takes the admin token (`/metrics`) is limited as the route that answers (DESIGN 4.8).
   const limitOf = (route: RouteDef): ReadonlyArray<RouteMiddleware> =>
     attempts !== undefined && route.adminToken === true ? [adminTokenLimit({ guard: attempts, adminToken: config.adminToken })] : [];
-  // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
-  // The body is read by the route that answers, after its credential: an unrouted request never reads one.
+  // The body is read by the route that answers, after its credential: an unrouted request never reads one (DESIGN 4.8).
   const body = jsonBody({ limitBytes: BODY_LIMIT_BYTES });
+  // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
   const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> => [
     ...limitOf(route),
     body,
