@@ -137,7 +137,7 @@ describe('loadConfig', () => {
       `DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (got ${JSON.stringify(v)})`,
     ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
-    ...['loopback', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', '300.1.1.1', '10.0.0.0/8 10.1.0.0/16', 'example.com'].map((v): [Record<string, string>, string] => [
+    ...['loopback', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', '300.1.1.1', '10.0.0.0/8 10.1.0.0/16', 'example.com', '0.0.0.0/0', '::/0'].map((v): [Record<string, string>, string] => [
       { DEBTKIT_TRUSTED_PROXIES: v },
       `DEBTKIT_TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8 (got ${JSON.stringify(v)})`,
     ]),

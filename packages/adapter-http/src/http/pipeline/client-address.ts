@@ -22,13 +22,24 @@ import type { AppMiddleware, RequestContext } from '../app-context.js';
 
 export type Scheme = 'http' | 'https';
 
+/** proxy-addr takes it (it refuses a /0: trusting every address is never what is meant). */
+const proxyAddrTakes = (entry: string): boolean => {
+  try {
+    proxyaddr.compile([entry]);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Whether `entry` is an IP address or a CIDR (`10.0.0.0/8`, `fd00::/8`): what DEBTKIT_TRUSTED_PROXIES lists. */
 export const isAddressOrCidr = (entry: string): boolean => {
   const slash = entry.indexOf('/');
-  if (slash === -1) return isIP(entry) !== 0;
-  const family = isIP(entry.slice(0, slash));
-  const bits = entry.slice(slash + 1);
-  return family !== 0 && /^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  const family = isIP(slash === -1 ? entry : entry.slice(0, slash));
+  if (family === 0) return false;
+  const bits = slash === -1 ? undefined : entry.slice(slash + 1);
+  if (bits !== undefined && !(/^[0-9]{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128))) return false;
+  return proxyAddrTakes(entry);
 };
 
 /**
