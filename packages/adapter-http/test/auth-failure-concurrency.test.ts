@@ -105,6 +105,42 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
     });
   }
 
+  it(`mongo store, from a blocked address: ${CONCURRENT} requests at once with a token seen working are all served; unknown tokens get 429 without a store command`, async () => {
+    const token = generateToken('sandbox');
+    const admin = 'admin-token-for-the-concurrency-test';
+    const server = await start({
+      DEBTKIT_STORE: 'mongo',
+      MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/debtkit_afc_seen_${process.pid}`,
+      DEBTKIT_BOOTSTRAP_TOKEN: token,
+      DEBTKIT_SEED: 'true',
+      DEBTKIT_ADMIN_TOKEN: admin,
+    });
+    servers.push(server);
+    const get = (t: string) => fetch(`${server.url}/api/users/1/credit_scores`, { headers: { Authorization: `Bearer ${t}` } });
+    expect((await get(token)).status).to.equal(200);
+    expect(await burst([server.url], CONCURRENT)).to.deep.equal({ 401: LIMIT, 429: CONCURRENT - LIMIT });
+    // Empty the 1 s token cache (a revocation in this process does), so the seen token is looked up again.
+    const spare = await fetch(`${server.url}/admin/clients`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/json' },
+      body: '{"name":"spare"}',
+    });
+    expect(spare.status).to.equal(201);
+    const issued = (await (await fetch(`${server.url}/admin/clients/2/tokens`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` } })).json()) as { token_id: number };
+    expect((await fetch(`${server.url}/admin/tokens/${issued.token_id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${admin}` } })).status).to.equal(204);
+
+    const served = await Promise.all(Array.from({ length: CONCURRENT }, async () => {
+      const res = await get(token);
+      await res.arrayBuffer();
+      return res.status;
+    }));
+    expect(served).to.deep.equal(Array.from({ length: CONCURRENT }, () => 200));
+    wire.commands.length = 0;
+    expect(await burst([server.url], CONCURRENT)).to.deep.equal({ 429: CONCURRENT });
+    const sent = wire.commands.filter((name) => !['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(name));
+    expect(sent).to.deep.equal([]);
+  });
+
   it('mongo store: a token the cache knows costs no store command, the limit on', async () => {
     const token = generateToken('sandbox');
     const server = await start({

@@ -89,6 +89,11 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the trusted proxies: IPv4 and IPv6 addresses and CIDRs, spaces around the commas allowed; unset, none', () => {
+    expect(ok({ DEBTKIT_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.9 ,fd00::/8,::1' }).trustedProxies).to.deep.equal(['10.0.0.0/8', '127.0.0.9', 'fd00::/8', '::1']);
+    expect(ok({})).not.to.have.property('trustedProxies');
+  });
+
   it('treats an empty value as unset', () => {
     expect(ok({ PORT: '', DEBTKIT_ENV: '' })).to.deep.include({ port: 3000, environment: 'sandbox' });
   });
@@ -149,6 +154,10 @@ describe('loadConfig', () => {
         { DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: v },
         `DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT must be a positive whole number of webhook endpoints (got ${JSON.stringify(v)})`,
       ],
+    ]),
+    ...['loopback', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', '300.1.1.1', '10.0.0.0/8 10.1.0.0/16', 'example.com', '0.0.0.0/0', '::/0'].map((v): [Record<string, string>, string] => [
+      { DEBTKIT_TRUSTED_PROXIES: v },
+      `DEBTKIT_TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8 (got ${JSON.stringify(v)})`,
     ]),
   ];
   for (const [env, message] of bad) {

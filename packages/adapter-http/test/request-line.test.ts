@@ -28,6 +28,8 @@ const countInfoCalls = (logger: Logger): { readonly calls: () => number } => {
 
 const line = (overrides: Partial<RequestLine> = {}): RequestLine => ({
   requestId: '6d0f3c1e-2b4a-4c8e-9f1a-0b2c3d4e5f60',
+  ip: '203.0.113.7',
+  scheme: 'https',
   method: 'GET',
   route: '/api/users/:id/credit_scores',
   status: 200,
@@ -43,6 +45,7 @@ const LINES: ReadonlyArray<readonly [string, RequestLine]> = [
   ['an unmatched raw path with quotes, a backslash, a newline and non-ASCII', line({ route: '/a"b\\c\nd/é/😀', status: 404 })],
   ['a raw path longer than pino quotes without escaping', line({ route: `/${'x'.repeat(60)}"` })],
   ['a duration that is not finite', line({ durationMs: Number.NaN })],
+  ['an IPv6 client over plain HTTP', line({ ip: '2001:db8::1', scheme: 'http' })],
   ['a whole-number duration and a 4xx', line({ durationMs: 3, status: 429, method: 'POST' })],
 ];
 

@@ -17,6 +17,8 @@ export interface AppConfig {
   readonly adminToken?: string;
   /** The address clients reach the server at, for the OpenAPI document's `servers`. */
   readonly publicUrl?: string;
+  /** DESIGN 4.8: addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; absent, none. */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 export interface AppDeps {
@@ -52,6 +54,8 @@ export interface AppState {
   apiVersion?: string;
   /** Set on `/admin` requests that presented the admin token. */
   admin?: boolean;
+  /** The scheme the client used, as trusted proxies reported it (DESIGN 4.8); absent: the connection's own (see `schemeOf`). */
+  scheme?: 'http' | 'https';
   /** The path's area, decided once per request by `areaOf`. */
   area?: RouteAuth;
   /** The parsed JSON body (a plain object), when the request had one (see the JSON body step). */
@@ -83,6 +87,11 @@ export interface RouteDef {
   /** A path pattern, `:name` for a parameter segment, e.g. `/api/users/:id/accounts/:account_id`. */
   readonly path: string;
   readonly auth: RouteAuth;
+  /**
+   * The handler takes the admin token itself, outside `/admin` (`GET /metrics`):
+   * the failed-authentication limit runs as the route's own middleware (DESIGN 4.8).
+   */
+  readonly adminToken?: boolean;
   readonly handler: (ctx: AppContext) => Promise<void>;
 }
 

@@ -3,16 +3,21 @@
  * `app.callback()`, does). Its middleware, in order (DESIGN 4.4, 4.7), each a
  * named Koa middleware made by a factory:
  *
+ *   clientAddress (behind trusted proxies: the client's address and scheme) →
  *   responseHeaders (request id, area, standard and security headers) →
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
- *   authFailureLimit (/api, /admin, /metrics) → clientAuth (/api) →
- *   adminAuth (/admin) → clientRateLimit (/api) → jsonBody → apiVersion (/api) →
- *   router (@koa/router: the endpoint tables; POST routes under /api run
- *   idempotencyKey before their handler) → routeFallback (404 / 405 / OPTIONS)
+ *   authFailureLimit (/api, /admin) → clientAuth (/api) →
+ *   adminAuth (/admin) → clientRateLimit (/api) → apiVersion (/api) →
+ *   router (@koa/router: the endpoint tables; a route runs jsonBody, then
+ *   adminTokenLimit when it takes the admin token outside /admin (/metrics),
+ *   then idempotencyKey for POST under /api, before its handler) →
+ *   routeFallback (404 / 405 / OPTIONS)
  *
  * Each step under an area passes other requests straight on. Authentication
  * comes before the body (DESIGN 4.4): a request that fails it never has its
- * body read, inflated or parsed. A request no route answers gets 404 (or 405
+ * body read, inflated or parsed; and the body is read by the route that
+ * answers, so a path no route answers (404, 405), and the routes that take
+ * no body, never read one (DESIGN 4.8). A request no route answers gets 404 (or 405
  * with `Allow`) where the handler would have run, after its area's
  * authentication, so unauthenticated callers learn nothing about the routes.
  *
@@ -44,11 +49,12 @@ import { clientAuth } from './pipeline/client-auth.js';
 import { adminAuth } from './pipeline/admin-auth.js';
 import { apiVersion } from './pipeline/api-version.js';
 import { idempotencyKey } from './pipeline/idempotency-key.js';
-import { authFailureGuard, authFailureLimit } from './pipeline/auth-failure-limit.js';
+import { adminTokenLimit, authFailureGuard, authFailureLimit, provenCredential } from './pipeline/auth-failure-limit.js';
+import { seenTokens } from './pipeline/seen-tokens.js';
+import { clientAddress } from './pipeline/client-address.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { createMetrics } from './metrics.js';
-import { METRICS_PATH } from './metrics.routes.js';
 
 /** DESIGN 4: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -101,9 +107,23 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),
   });
+  const { authFailures, clients } = deps.rateLimits ?? {};
+  const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
+  // DESIGN 4.8: from an address over its failure limit, tokens seen working here are still served.
+  const seen = authFailures === undefined ? undefined : seenTokens();
+  const proven = provenCredential({ adminToken: config.adminToken, seen });
+  const attempts = authFailures === undefined ? undefined : authFailureGuard({ limiter: authFailures, onLimited, proven });
+  // A route outside the areas that takes the admin token (`/metrics`) is limited as the route that answers (DESIGN 4.8).
+  const limitOf = (route: RouteDef): ReadonlyArray<RouteMiddleware> =>
+    attempts !== undefined && route.adminToken === true ? [adminTokenLimit({ guard: attempts, adminToken: config.adminToken })] : [];
+  // The body is read by the route that answers, after its credential: an unrouted request never reads one (DESIGN 4.8).
+  const body = jsonBody({ limitBytes: BODY_LIMIT_BYTES });
   // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
-  const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> =>
-    route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey(route.handler)] : [];
+  const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> => [
+    ...limitOf(route),
+    body,
+    ...(route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey(route.handler)] : []),
+  ];
   const api = createRouter(
     [
       ...createBuiltinRoutes({
@@ -129,10 +149,9 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
   });
 
-  const { authFailures, clients } = deps.rateLimits ?? {};
-  const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
   const routeOf = (ctx: RequestContext): string | undefined => api.lookup(ctx.method, ctx.path).pattern;
 
+  if (config.trustedProxies !== undefined) app.use(clientAddress({ trustedProxies: config.trustedProxies }));
   app.use(traceRequests());
   app.use(responseHeaders({ environment: config.environment }));
   app.use(requestTelemetry({ logger, metrics, routeOf }));
@@ -140,17 +159,14 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     errorResponder({ logger, apiVersionFallback: versioning.latest, onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }) }),
   );
   app.use(compression());
-  const attempts = authFailures === undefined ? undefined : authFailureGuard({ limiter: authFailures, onLimited });
   if (attempts !== undefined) {
-    // `/metrics` takes the admin token too: guessing it there is limited like on `/admin`.
-    const guards = (ctx: RequestContext): boolean => ctx.state.area !== 'none' || ctx.path === METRICS_PATH;
-    app.use(authFailureLimit({ guard: attempts, guards }));
+    // Every path under /api and /admin takes a token (unknown ones too: 401 before 404).
+    app.use(authFailureLimit({ guard: attempts, guards: (ctx) => ctx.state.area !== 'none' }));
   }
   const { authenticateToken: authenticate } = clientAccess;
-  app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts }));
+  app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts, seen }));
   app.use(adminAuth({ authenticate, environment: config.environment, adminToken: config.adminToken, attempts }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
-  app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(api.router.routes());
   app.use(routeFallback());

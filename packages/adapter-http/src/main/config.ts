@@ -8,6 +8,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, type Quotas } from '@debtkit/core';
+import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -54,6 +55,8 @@ export interface Config {
    * the variables is set (core's `DEFAULT_QUOTAS` then apply).
    */
   readonly quotas?: Quotas;
+  /** DESIGN 4.8: addresses and CIDRs of the proxies in front (DEBTKIT_TRUSTED_PROXIES); absent, the peer is the client. */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -117,6 +120,17 @@ const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'Claim
 
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
+/** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
+const TrustedProxies = new t.Type<ReadonlyArray<string>, string, unknown>(
+  'TrustedProxies',
+  (u): u is ReadonlyArray<string> => Array.isArray(u),
+  (u, c) => {
+    const entries = typeof u === 'string' ? u.split(',').map((p) => p.trim()) : [];
+    return entries.length >= 1 && entries.every(isAddressOrCidr) ? t.success(entries) : t.failure(u, c);
+  },
+  (a) => a.join(','),
+);
+
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
 const MongoUrl = t.refinement(t.string, (s) => /^mongodb(\+srv)?:\/\/\S+$/.test(s), 'MongoUrl');
 const AdminToken = t.refinement(t.string, (s) => /^\S{16,}$/.test(s), 'AdminToken');
@@ -141,6 +155,7 @@ const Variables = t.partial({
   DEBTKIT_QUOTA_ACCOUNTS_PER_USER: variable(PositiveInt, 'must be a positive whole number of accounts'),
   DEBTKIT_QUOTA_PLANS_PER_USER: variable(PositiveInt, 'must be a positive whole number of payment plans'),
   DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
+  DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -196,6 +211,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
     ...(quotas !== undefined ? { quotas } : {}),
+    ...(v.DEBTKIT_TRUSTED_PROXIES !== undefined ? { trustedProxies: v.DEBTKIT_TRUSTED_PROXIES } : {}),
   });
 };
 

@@ -104,6 +104,7 @@ const appConfigOf = (config: Config): AppConfig => {
     environment: config.environment,
     ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...(config.trustedProxies === undefined ? {} : { trustedProxies: config.trustedProxies }),
   };
 };
 

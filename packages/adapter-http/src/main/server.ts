@@ -144,6 +144,10 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
     ...(options.webhooks === undefined ? {} : { webhooks: options.webhooks }),
   });
   try {
+    if (config.trustedProxies !== undefined && config.publicUrl === undefined) {
+      // Behind a proxy the listen address is not where clients are: the OpenAPI document would name it.
+      logger.warn('DEBTKIT_TRUSTED_PROXIES is set without DEBTKIT_PUBLIC_URL: set it to the address clients reach the proxy at (the OpenAPI document names it)');
+    }
     const demoToken = config.bootstrapToken ?? (config.store === 'memory' ? newToken(resolve(container, PORTS.SecretGenerator), 'sandbox') : DEFAULT_DEMO_TOKEN);
     const seedDeps = { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) };
     const seeding = config.seed ? await seedPatiently(seedDeps, logger, demoToken) : undefined;

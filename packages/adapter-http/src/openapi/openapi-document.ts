@@ -35,6 +35,9 @@ import { BUILTIN_ENDPOINTS } from '../http/routes/builtin-endpoints.js';
 import type { EndpointSpec } from '../http/routes/endpoint.js';
 import { ERROR_TABLE, type ErrorCode } from '../http/api-error.js';
 import { authOfPath, type RouteAuth, type RouteDef } from '../http/app-context.js';
+import { LRUCache } from 'lru-cache';
+import { staticJson, type StaticJson } from '../http/static-json.js';
+import { schemeOf } from '../http/pipeline/client-address.js';
 import { createSchemaRegistry, type JsonSchema, type SchemaRegistry } from './codec-schema.js';
 import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './operation-examples.js';
 
@@ -550,20 +553,28 @@ const ENVIRONMENT_DESCRIPTIONS: { readonly [E in Environment]: string } = {
   production: 'This server: production (live data; tokens start with dk_live_)',
 };
 
+/** Documents kept for request origins (when no address is configured): a Host header is the client's to choose. */
+const MAX_ORIGINS = 16;
+
 /**
  * `GET /openapi.json`'s handler: the document with `servers` naming this
  * server, in its environment. With a known address the JSON is made once;
  * without one (a server on PORT=0, an embedding app) the request's own origin is
- * used, when its Host header is a plain host name.
+ * used (its scheme as trusted proxies report it), when its Host header is a
+ * plain host name. Each is answered from memory, compressed once per coding,
+ * with an ETag (DESIGN 4.8: `staticJson`).
  */
 export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] => {
   const description = ENVIRONMENT_DESCRIPTIONS[options.environment];
   const render = (url: string): string => JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url, description }] });
-  let fixed: string | undefined;
+  const documents = new LRUCache<string, StaticJson>({ max: MAX_ORIGINS });
+  const documentFor = (url: string): StaticJson => {
+    let document = documents.get(url);
+    if (document === undefined) documents.set(url, (document = staticJson(render(url))));
+    return document;
+  };
   return async function serveOpenApiDocument(ctx) {
-    ctx.status = 200;
-    ctx.type = 'application/json';
-    if (options.publicUrl !== undefined) ctx.body = fixed ??= render(options.publicUrl);
-    else ctx.body = render(PLAIN_HOST.test(ctx.host) ? `${ctx.protocol}://${ctx.host}` : DEFAULT_SERVER_URL);
+    const url = options.publicUrl ?? (PLAIN_HOST.test(ctx.host) ? `${schemeOf(ctx)}://${ctx.host}` : DEFAULT_SERVER_URL);
+    await documentFor(url).answer(ctx);
   };
 };

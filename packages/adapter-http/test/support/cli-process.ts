@@ -68,7 +68,7 @@ export const startCli = (env: Record<string, string>, options: StartCliOptions =
     };
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
-      const match = /^debtkit listening on (http:\/\/\S+) \(sandbox, \w+ store\)$/m.exec(out);
+      const match = /^debtkit listening on (http:\/\/\S+) \((?:sandbox|production), \w+ store\)$/m.exec(out);
       if (match?.[1] !== undefined) resolve({ child, url: match[1], stdout: () => out, stderr: () => err, exited, stop });
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));

@@ -72,6 +72,8 @@ export interface HarnessOptions {
   readonly metrics?: Metrics;
   /** DESIGN 4.9 quotas, as `DEBTKIT_QUOTA_*` set them; default core's. */
   readonly quotas?: Quotas;
+  /** DEBTKIT_TRUSTED_PROXIES (supertest connects from 127.0.0.1). */
+  readonly trustedProxies?: ReadonlyArray<string>;
 }
 
 /**
@@ -99,6 +101,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
       ...(adminToken === undefined ? {} : { adminToken }),
       ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}),
       ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
+      ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     },
     logger: pino({ level: 'debug' }, log),
     clock: fixedClock(),

@@ -3,6 +3,7 @@ import type { AppMiddleware } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { type Authenticate, type KnownClient, bearerToken, findClientByToken } from './bearer-token.js';
 import type { AuthFailureGuard } from './auth-failure-limit.js';
+import type { SeenTokens } from './seen-tokens.js';
 
 export interface ClientAuthOptions {
   readonly authenticate: Authenticate;
@@ -11,6 +12,8 @@ export interface ClientAuthOptions {
   readonly environment: Environment;
   /** The failed-authentication limit's tries (DESIGN 4.3): one is taken before a token is looked up; absent, nothing is limited. */
   readonly attempts?: Pick<AuthFailureGuard, 'attempt' | 'release'> | undefined;
+  /** Told of every token a lookup found (DESIGN 4.8: the limit still serves it from a blocked address). */
+  readonly seen?: Pick<SeenTokens, 'add'> | undefined;
 }
 
 /**
@@ -20,7 +23,7 @@ export interface ClientAuthOptions {
  * about which tokens exist.
  */
 export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
-  const { authenticate, environment, knownClient, attempts } = options;
+  const { authenticate, environment, knownClient, attempts, seen } = options;
   /**
    * The lookups under way, by token. When a token's cache entry expires, every
    * request in flight with it misses at once: they share one lookup, so they
@@ -38,7 +41,10 @@ export const clientAuth = (options: ClientAuthOptions): AppMiddleware => {
       await attempts?.release(ctx);
       throw err;
     }
-    if (client !== undefined) await attempts?.release(ctx);
+    if (client !== undefined) {
+      seen?.add(token);
+      await attempts?.release(ctx);
+    }
     return client;
   };
   return async function clientAuth(ctx, next) {

@@ -56,6 +56,43 @@ const isDecodingError = (err: unknown): boolean => {
   return typeof errno === 'number' && typeof code === 'string' && /^(Z_|ERR_)/.test(code);
 };
 
+/** DESIGN 4.8: deeper JSON is refused before it is parsed (a hostile body could otherwise cost a second of CPU to parse, and overflow the stack of whatever walks it). */
+export const MAX_JSON_DEPTH = 64;
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether `text` nests arrays and objects deeper than `max` (brackets inside
+ * strings not counted). One pass that stops at the first level too deep; the
+ * text need not be valid JSON (the parser says so after).
+ */
+export const nestsDeeperThan = (text: string, max: number): boolean => {
+  // Each level takes an opening and a closing character at least.
+  if (text.length <= 2 * max) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // Skip the string, escapes included.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === BACKSLASH) i++;
+        else if (d === QUOTE) break;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+};
+
 const isPlainObject = (u: unknown): boolean => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
@@ -75,10 +112,11 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
  * JSON request bodies (DESIGN 4, 4.4): a request that has a body must declare
  * `application/json` (any charset parameter) and a content coding of identity,
  * gzip, deflate or br, or gets 415, before a byte of it is read; a body that does
- * not decode is 400; over the limit (decoded) is 413; anything but a JSON object
- * is 400. The parsed body is on `ctx.state.body` (`undefined` when the request
- * has none). Runs after authentication, so an unauthenticated body is never read,
- * and only for a request that `hasBody`.
+ * not decode is 400; over the limit (decoded) is 413; anything but a JSON object,
+ * or one nested deeper than 64 levels, is 400. The parsed body is on `ctx.state.body` (`undefined` when the request
+ * has none). Runs after authentication, as a middleware of the route that
+ * answers, so an unauthenticated body is never read, nor one no route takes
+ * (404, 405); and only for a request that `hasBody`.
  */
 export const jsonBody = (options: JsonBodyOptions): AppMiddleware => {
   const { limitBytes } = options;
@@ -107,6 +145,9 @@ export const jsonBody = (options: JsonBodyOptions): AppMiddleware => {
           encoding: 'utf8',
           ...(encoding === 'identity' && declared !== undefined ? { length: Number(declared) } : {}),
         }));
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        throw new ApiError('validation_error', `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+      }
       // `__proto__` keys are refused (prototype poisoning); scalars parse, so `42`
       // gets "must be a JSON object" rather than a misleading "not valid JSON".
       // A chunked request with zero bytes has no body after all.

@@ -31,6 +31,9 @@ export interface RequestLine {
   readonly requestId: string;
   /** The authenticated client's id, when the request got that far (absent on probes, admin calls and refused tokens). */
   readonly clientId?: number;
+  /** The client's address (behind trusted proxies, the forwarded one: DESIGN 4.8) and the scheme it used. */
+  readonly ip: string;
+  readonly scheme: string;
   readonly method: string;
   /** The route pattern, or the raw path (cut) when no route matched. */
   readonly route: string;
@@ -45,12 +48,14 @@ export type WriteRequestLine = (line: RequestLine) => void;
 const MESSAGE = 'request';
 const ABORTED_MESSAGE = 'request aborted by the client';
 /** The fields a request line has, besides the message: a serializer on any of them must run. */
-const FIELDS = ['request_id', 'client_id', 'method', 'route', 'status', 'duration_ms', 'aborted', 'msg'] as const;
+const FIELDS = ['request_id', 'client_id', 'ip', 'scheme', 'method', 'route', 'status', 'duration_ms', 'aborted', 'msg'] as const;
 
 /** The line as fields for `logger.info` (the generic path), in the order they are written. */
 export const requestLineFields = (line: RequestLine): Record<string, unknown> => ({
   request_id: line.requestId,
   ...(line.clientId === undefined ? {} : { client_id: line.clientId }),
+  ip: line.ip,
+  scheme: line.scheme,
   method: line.method,
   route: line.route,
   status: line.status,
@@ -142,7 +147,7 @@ export const requestLineWriter = (logger: Logger): WriteRequestLine => {
     }
     const duration = Number.isFinite(line.durationMs) ? String(line.durationMs) : 'null';
     stream.write(
-      `${levelPrefix}${String(time())}${bindings},"request_id":${quoted(line.requestId)}${line.clientId === undefined ? '' : `,"client_id":${line.clientId}`},"method":${quoted(line.method)},"route":${quoted(line.route)},"status":${line.status},"duration_ms":${duration}${line.aborted ? abortedMessage : infoMessage}${end}`,
+      `${levelPrefix}${String(time())}${bindings},"request_id":${quoted(line.requestId)}${line.clientId === undefined ? '' : `,"client_id":${line.clientId}`},"ip":${quoted(line.ip)},"scheme":${quoted(line.scheme)},"method":${quoted(line.method)},"route":${quoted(line.route)},"status":${line.status},"duration_ms":${duration}${line.aborted ? abortedMessage : infoMessage}${end}`,
     );
   };
 };

@@ -4,6 +4,7 @@ import type { AppMiddleware, RequestContext } from '../app-context.js';
 import type { Metrics } from '../metrics.js';
 import { isClientGone } from './client-gone.js';
 import { requestLineWriter } from './request-line.js';
+import { schemeOf } from './client-address.js';
 
 /** The route label when no route matched: raw paths would make one series per URL a client invents. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -27,6 +28,7 @@ const matchedRoute = (ctx: RequestContext): string | undefined => {
  * What is recorded once debtkit's middleware has answered a request (with the
  * status the error responder chose): its count and duration by method, route pattern and
  * status (`unmatched` when no route matched), then one JSON log line with the
+ * client's address and scheme (as trusted proxies report them, DESIGN 4.8), the
  * method, the route pattern (the raw path, cut to 200 characters, when no
  * route matched), status, duration and request id. Headers, query strings and
  * bodies are never logged: they carry tokens and personal data.
@@ -42,6 +44,8 @@ export const requestTelemetry = (options: RequestTelemetryOptions): AppMiddlewar
     writeLine({
       requestId: state.requestId,
       ...(state.client === undefined ? {} : { clientId: state.client.id }),
+      ip: ctx.ip,
+      scheme: schemeOf(ctx),
       method,
       route: matched ?? ctx.path.slice(0, MAX_LOGGED_PATH),
       status,

@@ -47,6 +47,8 @@ export interface BuiltinServices {
   readonly adminToken?: string;
   /** The address clients reach the server at, for the OpenAPI document's `servers`. */
   readonly publicUrl?: string;
+  /** Milliseconds, for how long `/readyz` reuses the store's answer; default `Date.now`. */
+  readonly now?: () => number;
 }
 
 /**
@@ -127,6 +129,26 @@ const storeAnswersWithin =
     }
   };
 
+/** DESIGN 4.8: `/readyz` asks the store at most this often; probes in between get its last answer. */
+export const READINESS_REUSE_MS = 1000;
+
+/**
+ * The store's answer to a probe, asked at most once per `READINESS_REUSE_MS`:
+ * probes in between (however many load balancers send them) share the last
+ * answer, or the one still being asked. A clock that went back counts as the
+ * time being up, so a clock change cannot stretch a stale answer.
+ */
+const readinessOf = (health: StoreHealth, now: () => number): (() => Promise<E.Either<unknown, void>>) => {
+  let last: { readonly at: number; readonly answer: Promise<E.Either<unknown, void>> } | undefined;
+  return () => {
+    const at = now();
+    if (last !== undefined && at >= last.at && at - last.at < READINESS_REUSE_MS) return last.answer;
+    const answer = storeAnswersWithin(health, READINESS_TIMEOUT_MS)();
+    last = { at, answer };
+    return answer;
+  };
+};
+
 const notReady = (error: unknown): ApiError =>
   new ApiError('unavailable', isDomainError(error) && error._tag === 'unavailable' && error.explained === true ? error.message : 'The store is not reachable');
 
@@ -145,18 +167,20 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   }),
   builtin({
     method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations', auth: 'none', pathIds: [],
-    description: 'Answers 200 when the store answers, else 503. Needs no token.',
+    description: 'Answers 200 when the store answers, else 503. The store is asked at most once a second; probes in between get its last answer. Needs no token.',
     status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
     // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready";
     // a reason the store explains for operators (e.g. a standalone MongoDB, DESIGN 4.6) is passed on.
     run: {
-      handler: (s) =>
-        async function readiness(ctx) {
-          const answer = await storeAnswersWithin(s.health, READINESS_TIMEOUT_MS)();
+      handler: (s) => {
+        const ready = readinessOf(s.health, s.now ?? Date.now);
+        return async function readiness(ctx) {
+          const answer = await ready();
           if (E.isLeft(answer)) throw notReady(answer.left);
           ctx.status = 200;
           ctx.body = { status: 'ready' };
-        },
+        };
+      },
     },
   }),
   builtin({
@@ -209,6 +233,7 @@ export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): 
   method: e.method,
   path: e.path,
   auth: e.auth,
+  ...(e.adminToken === true ? { adminToken: true } : {}),
   handler: e.handler(services),
 });
 
