@@ -5,6 +5,7 @@
  * only its hash is stored, and the token itself is returned once, to the caller.
  * Hashing and randomness come through ports, so core stays free of I/O.
  */
+import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
@@ -32,6 +33,9 @@ import { AUDIT_RETENTION_MS, NO_REQUEST, auditEventOf, type AuditAction, type Au
 import { type DomainError, conflict, notFound, validationError } from '../domain/errors.js';
 import { type ClientId, type Timestamp, type TokenId, timestampOf } from '../domain/primitives.js';
 import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import { AuditAction as AuditActionCodec } from '../domain/audit.js';
+import { boundedInt, strictObject } from '../domain/codec.js';
+import { pageFields } from './requests.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 
 /** The ports the client and token use cases read, and nothing else. */
@@ -74,6 +78,14 @@ export interface NewClientInput {
   /** The version the client is pinned to: the latest at creation. */
   readonly apiVersion: string;
 }
+
+/** `POST /admin/tokens/{token_id}/roll`: how long the old token keeps working, in seconds (default a day). */
+export const RollTokenBody = strictObject('RollTokenBody', {}, { expires_in_seconds: boundedInt(0, MAX_ROLL_EXPIRY_SECONDS) });
+export type RollTokenBody = t.TypeOf<typeof RollTokenBody>;
+
+/** `GET /admin/audit_events`: a page, optionally of one action. */
+export const AuditEventsQuery = strictObject('AuditEventsQuery', {}, { ...pageFields, action: AuditActionCodec });
+export type AuditEventsQuery = t.TypeOf<typeof AuditEventsQuery>;
 
 const malformed = (environment: Environment): DomainError =>
   validationError(`A ${environment} token must be ${tokenPrefix(environment)} followed by 43 base64url characters`);
