@@ -70,6 +70,8 @@ export interface HarnessOptions {
   readonly routes?: ReadonlyArray<RouteDef>;
   readonly rateLimits?: RateLimits;
   readonly metrics?: Metrics;
+  /** Default: `fixedClock()`. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -94,7 +96,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
   const { app, store, container } = await compose({
     config: { environment, ...(adminToken === undefined ? {} : { adminToken }), ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}) },
     logger: pino({ level: 'debug' }, log),
-    clock: fixedClock(),
+    clock: options.clock ?? fixedClock(),
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.routes === undefined ? {} : { extraRoutes: options.routes }),
     modules: [overrides(options)],
