@@ -4,10 +4,31 @@
  */
 import { expect } from 'chai';
 import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts, concurrencyContract, atomicityContract, interleavingStore } from '@debtkit/core/testing';
+import type { StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '../src/memory-store.js';
+import { MemoryDatabase } from '../src/memory-database.js';
 import { SandboxCreditBureau } from '../src/sandbox-credit-bureau.js';
 
-runStoreContracts('memory store', async () => createMemoryStore());
+/** Each contract store's database, to write records of an older shape straight into it. */
+const databases = new WeakMap<StorePorts, MemoryDatabase>();
+runStoreContracts(
+  'memory store',
+  async () => {
+    const db = new MemoryDatabase();
+    const store = createMemoryStore(db);
+    databases.set(store, db);
+    return store;
+  },
+  {
+    // A token as stored before `expires_at` existed, in both of the repository's tables (by id, by hash).
+    writeLegacyToken: async (store, record) => {
+      const db = databases.get(store);
+      if (db === undefined) throw new Error('not a contract store');
+      db.table<number, number, unknown>('tokens').set(db.autocommit, 0, record.id, record);
+      db.table<number, string, unknown>('tokens.byHash').set(db.autocommit, 0, record.hash, record);
+    },
+  },
+);
 // The memory store never yields between a read and a write; forced interleaving makes it (DESIGN 4.5).
 concurrencyContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
 // Every store call of every multi-write use case failing once: all or nothing, then exactly once (DESIGN 4.6).

@@ -95,6 +95,11 @@ describe(`mongo store (${target})`, () => {
       const collection = of === 'event' ? COLLECTIONS.events : COLLECTIONS.webhookDeliveries;
       return server?.holdNext((command) => command.name === 'insert' && command.body['insert'] === collection);
     },
+    // A token document as releases before `expires_at` wrote it.
+    writeLegacyToken: async (store, record) => {
+      const { id, ...rest } = record;
+      await admin.db(databases.get(store)).collection<Stored>(COLLECTIONS.tokens).insertOne({ _id: id, ...rest });
+    },
   });
   concurrencyContract(
     'mongo store (interleaved)',

@@ -25,6 +25,22 @@ export interface StoreContractOptions {
    * cases are skipped.
    */
   readonly holdNextWrite?: (of: 'event' | 'delivery') => WriteHold | undefined;
+  /**
+   * Store a token record of the shape written before tokens had `expires_at`
+   * (DESIGN 6, round 4) straight into the store, bypassing the repository, so
+   * the token contract can check that it still reads and works. Every store
+   * that can hold records from an older release passes one.
+   */
+  readonly writeLegacyToken?: (store: StorePorts, record: LegacyTokenRecord) => Promise<void>;
+}
+
+/** A token record as stored before `expires_at` existed. */
+export interface LegacyTokenRecord {
+  readonly id: number;
+  readonly client_id: number;
+  readonly hash: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
 }
 
 export interface WriteHold {
