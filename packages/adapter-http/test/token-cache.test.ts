@@ -65,6 +65,24 @@ describe('token → client cache', () => {
     return result.right;
   };
 
+  it("keeps a rolled token's expiry: answers from the cache until exactly its expires_at on the injected clock, then asks the store", async () => {
+    const fake = fakeAccess();
+    fake.tokens.set('tok-e', [5, client(3)]);
+    fake.expiries.set('tok-e', '2026-01-01T00:00:10.000Z' as Timestamp);
+    let wall = Date.parse('2026-01-01T00:00:09.000Z');
+    const cached = withTokenCache(fake.access, { now, clock: { now: () => new Date(wall) } });
+    await auth(cached, 'tok-e');
+    expect(fake.lookups).to.equal(1);
+    wall = Date.parse('2026-01-01T00:00:09.999Z');
+    expect(cached.knownClient('sandbox', 'tok-e'), 'a millisecond before').to.deep.equal(client(3));
+    await auth(cached, 'tok-e');
+    expect(fake.lookups, 'answered from the cache').to.equal(1);
+    wall = Date.parse('2026-01-01T00:00:10.000Z');
+    expect(cached.knownClient('sandbox', 'tok-e'), 'at expires_at, well within the TTL').to.equal(undefined);
+    await auth(cached, 'tok-e');
+    expect(fake.lookups, 'the store is asked').to.equal(2);
+  });
+
   it('knownClient answers at once what the cache holds: nothing before a lookup, the client within the TTL, nothing after it or after a revoke', async () => {
     const fake = fakeAccess();
     fake.tokens.set('tok-k', [4, client(9)]);
