@@ -36,9 +36,10 @@ export type CreateClientBody = t.TypeOf<typeof CreateClientBody>;
 const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
 
 /**
- * Who asked, for the audit log: the request's id, and the client's address as
- * the request pipeline knows it (`ctx.ip`: the connection's peer, or the
- * client behind trusted proxies once the pipeline resolves it).
+ * Who asked, for the audit log: the request's id, and the client's address
+ * (`ctx.ip`, the connection's peer: Koa's `proxy` is off). The one place the
+ * admin API reads an address: where the pipeline resolves the client behind
+ * trusted proxies, this reads that instead.
  */
 export const auditActorOf = (ctx: AppContext): AuditActor => ({ request_id: ctx.state.requestId, ip: ctx.ip === '' ? null : ctx.ip });
 
