@@ -82,6 +82,9 @@ describe('client authentication', () => {
     const tokens: TokenRepository = {
       create: (...args) => base.tokens.create(...args),
       revoke: (...args) => base.tokens.revoke(...args),
+      findById: (...args) => base.tokens.findById(...args),
+      listByClient: (...args) => base.tokens.listByClient(...args),
+      expire: (...args) => base.tokens.expire(...args),
       findByHash: () => TE.left(unavailable('store down')),
     };
     const down = await harness({ store: { ...base, tokens } });

@@ -80,7 +80,8 @@ const captureExamples = async (): Promise<Captured> => {
   const index = operationIndex();
   const operations: Captured['operations'] = {};
   const auth = { Authorization: `Bearer ${DEMO_TOKEN}` };
-  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+  // A fixed request id: the audit log's example shows it, and examples must not change from run to run.
+  const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'X-Request-Id': 'req_admin_example' };
 
   const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, body?: unknown): Promise<Json> => {
     let req = request[method.toLowerCase() as 'get'](url).set(headers);
@@ -167,7 +168,10 @@ const captureExamples = async (): Promise<Captured> => {
   const client = await call('POST', '/admin/clients', admin, { name: 'Acme' });
   await call('GET', '/admin/clients', admin);
   const issued = await call('POST', `/admin/clients/${client['client']['id']}/tokens`, admin);
-  await call('DELETE', `/admin/tokens/${issued['token_id']}`, admin);
+  const rolled = await call('POST', `/admin/tokens/${issued['token_id']}/roll`, admin, { expires_in_seconds: 3600 });
+  await call('GET', `/admin/clients/${client['client']['id']}/tokens`, admin);
+  await call('DELETE', `/admin/tokens/${rolled['token_id']}`, admin);
+  await call('GET', '/admin/audit_events?limit=3', admin);
   await call('GET', '/metrics', admin);
 
   // An endpoint whose attempts have failed for 3 days: the delivery worker's health step disables it, with its event (DESIGN 4.9).

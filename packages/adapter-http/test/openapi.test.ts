@@ -649,7 +649,10 @@ describe('OpenAPI document', () => {
       const client = verify(await request.post('/admin/clients').set(admin).send({ name: 'Acme' }), 201);
       verify(await request.get('/admin/clients').set(admin), 200);
       const issued = verify(await request.post(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 201);
-      verify(await request.delete(`/admin/tokens/${issued['token_id']}`).set(admin), 204);
+      const rolled = verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({ expires_in_seconds: 60 }), 201);
+      verify(await request.get(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 200);
+      verify(await request.delete(`/admin/tokens/${rolled['token_id']}`).set(admin), 204);
+      verify(await request.get('/admin/audit_events?action=token.rolled').set(admin), 200);
 
       // Every operation's success response was checked, so none of them is documented only on paper.
       const covered = coveredResponses();
@@ -681,6 +684,10 @@ describe('OpenAPI document', () => {
       ).to.equal('payload_too_large');
       expect(code(await request.get('/admin/clients').set(auth).then((r) => (verify(r, 403), r)))).to.equal('forbidden');
       expect(code(await request.get('/admin/clients').then((r) => (verify(r, 401), r)))).to.equal('unauthorized');
+      const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+      const issued = verify(await request.post(`/admin/clients/${demo.client.id}/tokens`).set(admin), 201);
+      verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({}), 201);
+      expect(code(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({}).then((r) => (verify(r, 409), r)))).to.equal('conflict');
 
       const nomatch = verify(await request.post('/api/users').set(auth).send({ last_name: 'Nomatch' }), 201);
       const invoke = await request.post(`/api/users/${nomatch['id']}/bureau/auth/invoke`).set(auth).send({ device_ip: '203.0.113.7' });

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Client, ClientAccess, DomainError } from '@debtkit/core';
+import type { Client, ClientAccess, DomainError, Timestamp } from '@debtkit/core';
 import { TOKEN_CACHE_TTL_MS, withTokenCache } from '../src/main/token-cache.js';
 
 const client = (id: number): Client =>
@@ -22,29 +22,32 @@ interface Fake {
   failing: boolean;
   /** When set, the next lookup waits for this before answering. */
   gate?: Promise<void>;
+  /** token → its `expires_at` (a rolled token); absent: it does not expire. */
+  readonly expiries: Map<string, Timestamp>;
 }
 
 const fakeAccess = (): Fake => {
   const fake: Fake = {
     tokens: new Map(),
+    expiries: new Map(),
     lookups: 0,
     failing: false,
     access: {
       createClient: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
       listClients: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
       issueToken: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
-      authenticateToken: (_environment, token) => async () => {
+      authenticateTokenWithExpiry: (_environment, token) => async () => {
         fake.lookups += 1;
         const answer = fake.tokens.get(token);
         if (fake.gate !== undefined) await fake.gate;
         if (fake.failing) return E.left({ kind: 'store_unavailable', message: 'down' } as unknown as DomainError);
-        return E.right(answer === undefined ? O.none : O.some(answer[1]));
+        return E.right(answer === undefined ? O.none : O.some({ client: answer[1], expiresAt: fake.expiries.get(token) ?? null }));
       },
       revokeToken: (tokenId) => async () => {
         for (const [token, [id]] of fake.tokens) if (id === tokenId) fake.tokens.delete(token);
         return E.right(undefined);
       },
-    } as ClientAccess,
+    } satisfies Partial<ClientAccess> as unknown as ClientAccess,
   };
   return fake;
 };
@@ -61,6 +64,24 @@ describe('token → client cache', () => {
     if (E.isLeft(result)) throw new Error(`store failure: ${result.left.message}`);
     return result.right;
   };
+
+  it("keeps a rolled token's expiry: answers from the cache until exactly its expires_at on the injected clock, then asks the store", async () => {
+    const fake = fakeAccess();
+    fake.tokens.set('tok-e', [5, client(3)]);
+    fake.expiries.set('tok-e', '2026-01-01T00:00:10.000Z' as Timestamp);
+    let wall = Date.parse('2026-01-01T00:00:09.000Z');
+    const cached = withTokenCache(fake.access, { now, clock: { now: () => new Date(wall) } });
+    await auth(cached, 'tok-e');
+    expect(fake.lookups).to.equal(1);
+    wall = Date.parse('2026-01-01T00:00:09.999Z');
+    expect(cached.knownClient('sandbox', 'tok-e'), 'a millisecond before').to.deep.equal(client(3));
+    await auth(cached, 'tok-e');
+    expect(fake.lookups, 'answered from the cache').to.equal(1);
+    wall = Date.parse('2026-01-01T00:00:10.000Z');
+    expect(cached.knownClient('sandbox', 'tok-e'), 'at expires_at, well within the TTL').to.equal(undefined);
+    await auth(cached, 'tok-e');
+    expect(fake.lookups, 'the store is asked').to.equal(2);
+  });
 
   it('knownClient answers at once what the cache holds: nothing before a lookup, the client within the TTL, nothing after it or after a revoke', async () => {
     const fake = fakeAccess();

@@ -7,6 +7,7 @@ export * from './memory-database.js';
 export { MEMORY_SESSION } from './memory-collection.js';
 export * from './memory-client-repository.js';
 export * from './memory-token-repository.js';
+export * from './memory-audit-log.js';
 export * from './memory-user-repository.js';
 export * from './memory-account-repository.js';
 export * from './memory-credit-score-repository.js';

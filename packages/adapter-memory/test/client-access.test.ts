@@ -37,7 +37,7 @@ describe('client access use cases (memory store)', () => {
 
   beforeEach(() => {
     store = createMemoryStore();
-    access = createClientAccess({ clients: store.clients, tokens: store.tokens, clock, tokenHasher: hasher, secrets: counting(), unitOfWork: store.unitOfWork });
+    access = createClientAccess({ clients: store.clients, tokens: store.tokens, audit: store.audit, clock, tokenHasher: hasher, secrets: counting(), unitOfWork: store.unitOfWork });
   });
 
   describe('createClient', () => {
@@ -108,6 +108,7 @@ describe('client access use cases (memory store)', () => {
       const failing = createClientAccess({
         clients: store.clients,
         tokens: { ...store.tokens, findByHash: (): TE.TaskEither<DomainError, never> => TE.left(unavailable('store down')) },
+        audit: store.audit,
         clock,
         tokenHasher: hasher,
         secrets: counting(),

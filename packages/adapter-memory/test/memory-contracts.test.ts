@@ -9,7 +9,7 @@ import { createMemoryStore } from '../src/memory-store.js';
 import { MemoryDatabase } from '../src/memory-database.js';
 import { SandboxCreditBureau } from '../src/sandbox-credit-bureau.js';
 
-// Each store's database, so a test can write a record as an older release stored it.
+/** Each contract store's database, to write records of an older shape straight into it. */
 const databases = new WeakMap<StorePorts, MemoryDatabase>();
 runStoreContracts(
   'memory store',
@@ -24,6 +24,13 @@ runStoreContracts(
       const db = databases.get(store)!;
       const written = db.table<unknown, unknown, unknown>('webhookEndpoints').set(db.autocommit, record['client_id'], record['id'], { ...record });
       if (written._tag === 'Left') throw new Error(written.left.message);
+    },
+    // A token as stored before `expires_at` existed, in both of the repository's tables (by id, by hash).
+    writeLegacyToken: async (store, record) => {
+      const db = databases.get(store);
+      if (db === undefined) throw new Error('not a contract store');
+      db.table<number, number, unknown>('tokens').set(db.autocommit, 0, record.id, record);
+      db.table<number, string, unknown>('tokens.byHash').set(db.autocommit, 0, record.hash, record);
     },
   },
 );

@@ -4,6 +4,7 @@
 export * from './mongo-store.js';
 export * from './mongo-client-repository.js';
 export * from './mongo-token-repository.js';
+export * from './mongo-audit-log.js';
 export * from './mongo-user-repository.js';
 export * from './mongo-account-repository.js';
 export * from './mongo-credit-score-repository.js';

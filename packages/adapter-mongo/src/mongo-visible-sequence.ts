@@ -56,7 +56,7 @@ import { StoredDocumentError, isDuplicateKeyError } from './mongo-errors.js';
 export const ABANDONED_APPEND_MS = 60_000;
 
 /** The collections whose ids are handed out this way. */
-export type VisibleSequenceCollection = typeof COLLECTIONS.events | typeof COLLECTIONS.webhookDeliveries;
+export type VisibleSequenceCollection = typeof COLLECTIONS.events | typeof COLLECTIONS.webhookDeliveries | typeof COLLECTIONS.auditEvents;
 
 const Appending = t.type({ id: Id, started_at: t.string });
 const SequenceCounter = t.type({ seq: Id, appending: t.union([t.undefined, t.array(Appending)]) });

@@ -1,10 +1,10 @@
 /**
  * Persistence codecs of events and deliveries: the record with `_id` as usual,
- * plus `purge_at`, the BSON date copy of `expires_at` that the TTL indexes
+ * (and of audit records) plus `purge_at`, the BSON date copy of `expires_at` that the TTL indexes
  * (mongo-collections.ts) expire on. It is dropped again when reading.
  */
 import type { Document } from 'mongodb';
-import { EventRecord, WebhookDeliveryRecord } from '@debtkit/core';
+import { AuditRecord, EventRecord, WebhookDeliveryRecord } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { documentCodec, type DocumentCodec } from './mongo-document-codec.js';
 
@@ -19,3 +19,4 @@ const withPurgeDate = <A extends { readonly expires_at: string }>(base: Document
 
 export const EventDocument = withPurgeDate(documentCodec(COLLECTIONS.events, EventRecord, 'id'));
 export const WebhookDeliveryDocument = withPurgeDate(documentCodec(COLLECTIONS.webhookDeliveries, WebhookDeliveryRecord, 'id'));
+export const AuditDocument = withPurgeDate(documentCodec(COLLECTIONS.auditEvents, AuditRecord, 'id'));

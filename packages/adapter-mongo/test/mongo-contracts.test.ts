@@ -99,6 +99,11 @@ describe(`mongo store (${target})`, () => {
       const { id, ...rest } = record;
       await admin.db(databases.get(store)!).collection<Stored>(COLLECTIONS.webhookEndpoints).insertOne({ _id: id as number, ...rest });
     },
+    // A token document as releases before `expires_at` wrote it.
+    writeLegacyToken: async (store, record) => {
+      const { id, ...rest } = record;
+      await admin.db(databases.get(store)).collection<Stored>(COLLECTIONS.tokens).insertOne({ _id: id, ...rest });
+    },
   });
   concurrencyContract(
     'mongo store (interleaved)',

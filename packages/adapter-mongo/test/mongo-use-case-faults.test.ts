@@ -58,6 +58,8 @@ interface Fixture {
   readonly planId: number;
   /** A webhook endpoint with deliveries (of the fixture's events). */
   readonly endpointId: number;
+  /** The demo client's token. */
+  readonly tokenId: number;
 }
 
 interface Scenario {
@@ -66,6 +68,9 @@ interface Scenario {
   readonly prepare?: (deps: ApplicationDeps & TransactionPorts, fixture: Fixture) => TE.TaskEither<DomainError, unknown>;
   readonly change: (deps: ApplicationDeps & TransactionPorts, fixture: Fixture) => TE.TaskEither<DomainError, unknown>;
 }
+
+const clientAccess = (deps: ApplicationDeps & TransactionPorts) =>
+  createClientAccess({ clients: deps.clients, tokens: deps.tokens, audit: deps.audit, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets });
 
 const scope = (f: Fixture) => ({ clientId: f.demo.client.id, userId: f.demo.user.id });
 const accountOf = (f: Fixture, i: number) => {
@@ -122,9 +127,12 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
   },
   {
-    name: 'a client creation (client, token)',
-    change: (deps) => createClientAccess({ clients: deps.clients, tokens: deps.tokens, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets }).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
+    name: 'a client creation (client, token, two audit records)',
+    change: (deps) => clientAccess(deps).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
   },
+  { name: 'a token issue (token, audit record)', change: (deps, f) => clientAccess(deps).issueToken(f.demo.client.id) },
+  { name: 'a token roll (old token expiring, new token, two audit records)', change: (deps, f) => clientAccess(deps).rollToken(f.tokenId as never, 3600) },
+  { name: 'a token revocation (token, audit record)', change: (deps, f) => clientAccess(deps).revokeToken(f.tokenId as never) },
 ];
 
 /** What a reference field points to: a reference to a record the change created is compared as "new". */
@@ -199,7 +207,8 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     const ctx = await openMongoContext(server.url, { dbName: `use_case_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
     open.push(ctx);
     const store = mongoStorePorts(ctx);
-    const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: `dk_sandbox_${'a'.repeat(43)}` })();
+    const demoToken = `dk_sandbox_${'a'.repeat(43)}`;
+    const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: demoToken })();
     if (E.isLeft(demo)) throw new Error(demo.left.message);
     // The use cases run their own transactions, on the store's unit of work (the mongo one).
     const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: passingBureau };
@@ -212,7 +221,9 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
     const fanned = await fanOutEvents(deps)(100)();
     if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
-    const fixture: Fixture = { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id };
+    const token = await store.tokens.findByHash(tokenHasher.hash(demoToken))();
+    if (E.isLeft(token) || token.right._tag === 'None') throw new Error('the demo token is not stored');
+    const fixture: Fixture = { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id, tokenId: token.right.value.id };
     if (prepare !== undefined) {
       const prepared = await prepare(deps, fixture)();
       if (E.isLeft(prepared)) throw new Error(prepared.left.message);

@@ -8,6 +8,7 @@ export * from './domain/codec.js';
 export * from './domain/account.js';
 export * from './domain/user.js';
 export * from './domain/client.js';
+export * from './domain/audit.js';
 export * from './domain/payment-history.js';
 export * from './domain/credit-factors.js';
 export * from './domain/credit-score.js';

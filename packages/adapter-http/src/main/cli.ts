@@ -4,12 +4,19 @@
  *
  *   debtkit [serve]                  start the API (configuration: environment variables, DESIGN 3)
  *   debtkit clients create --name X  create a client and print it with its first token (persistent store only)
+ *   debtkit tokens roll --token-id N [--expires-in-seconds S]
+ *                                    roll a token: print the new one; the old one works S more seconds (default 86400)
+ *   debtkit audit [--limit N] [--starting-after N] [--action A]
+ *                                    print a page of the admin audit log (DESIGN 6)
  *   debtkit help
+ *
+ * Changes made here are audited like the admin API's, with `request_id` and `ip` null.
  *
  * Exit status 1 with one line on stderr for a bad configuration or a failed start.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { versioning } from '@debtkit/core';
+import * as t from 'io-ts';
+import { AuditEventsQuery, QueryId, RollTokenBody, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
 import { HTTP, StartupError, resolve } from './container.js';
 import { composeContainer } from './composition.js';
@@ -20,6 +27,11 @@ import { startTracing } from './tracing.js';
 const USAGE = `usage:
   debtkit [serve]                  start the API server
   debtkit clients create --name X  create a client and print its first token (needs DEBTKIT_STORE=mongo)
+  debtkit tokens roll --token-id N [--expires-in-seconds S]
+                                   roll a token: print the new one; the old one keeps working S seconds
+                                   (0 to 604800, default 86400) (needs DEBTKIT_STORE=mongo)
+  debtkit audit [--limit N] [--starting-after N] [--action A]
+                                   print a page of the admin audit log, oldest first (needs DEBTKIT_STORE=mongo)
   debtkit help`;
 
 const fail = (message: string): number => {
@@ -83,6 +95,65 @@ const createClient = async (config: Config, args: ReadonlyArray<string>): Promis
   }
 };
 
+/**
+ * `--name value` pairs into an object of strings; `undefined` names the first
+ * argument that is not one of `known` or has no value.
+ */
+const optionsOf = (args: ReadonlyArray<string>, known: ReadonlyArray<string>): Record<string, string> | string => {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < args.length; i += 2) {
+    const flag = args[i] ?? '';
+    const value = args[i + 1];
+    if (!flag.startsWith('--') || !known.includes(flag.slice(2))) return `unknown argument "${flag}"`;
+    if (value === undefined || value.startsWith('--')) return `${flag} needs a value`;
+    out[flag.slice(2).replace(/-/g, '_')] = value;
+  }
+  return out;
+};
+
+/** Run an admin command on the persistent store, printing its answer as the admin API would. */
+const adminCommand = async (config: Config, name: string, run: (access: ClientAccess) => Promise<E.Either<DomainError, unknown>>): Promise<number> => {
+  if (config.store === 'memory') return fail(`${name} needs a persistent store (DEBTKIT_STORE=mongo): a memory store is empty when this command starts`);
+  const { container, close } = await composeContainer({ config });
+  try {
+    const answer = await run(resolve(container, HTTP.ClientAccess));
+    if (E.isLeft(answer)) return fail(`${name} failed: ${answer.left.message}`);
+    process.stdout.write(`${JSON.stringify(answer.right, null, 2)}\n`);
+    return 0;
+  } finally {
+    await close();
+  }
+};
+
+/** A decoded command-line value, or the one line that says what is wrong with it. */
+const decodeArgs = <A>(codec: t.Decoder<unknown, A>, value: unknown): E.Either<string, A> =>
+  E.mapLeft((errors: t.Errors) => toDetails(errors).map((d) => `--${d.path.replace(/_/g, '-')} ${d.message}`).join('; '))(codec.decode(value));
+
+const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
+  const options = optionsOf(args, ['token-id', 'expires-in-seconds']);
+  if (typeof options === 'string') return fail(`tokens roll: ${options}`);
+  const tokenId = QueryId.decode(options['token_id']);
+  if (E.isLeft(tokenId)) return fail('tokens roll needs --token-id <a token id>');
+  const seconds = options['expires_in_seconds'];
+  const body = decodeArgs(RollTokenBody, seconds === undefined ? {} : { expires_in_seconds: /^[0-9]{1,7}$/.test(seconds) ? Number(seconds) : seconds });
+  if (E.isLeft(body)) return fail(`tokens roll: ${body.left}`);
+  return adminCommand(config, 'tokens roll', async (access) => {
+    const rolled = await access.rollToken(tokenId.right, body.right.expires_in_seconds)();
+    return E.map((r: RolledToken) => ({ token_id: r.tokenId, token: r.token, replaces: { token_id: r.replaces.tokenId, expires_at: r.replaces.expiresAt } }))(rolled);
+  });
+};
+
+const auditLog = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
+  const options = optionsOf(args, ['limit', 'starting-after', 'action']);
+  if (typeof options === 'string') return fail(`audit: ${options}`);
+  const query = decodeArgs(AuditEventsQuery, options);
+  if (E.isLeft(query)) return fail(`audit: ${query.left}`);
+  return adminCommand(config, 'audit', async (access) => {
+    const page = await access.listAuditEvents(query.right, query.right.action === undefined ? {} : { action: query.right.action })();
+    return E.map((p: Page<AuditEvent>) => ({ audit_events: p.items, has_more: p.hasMore }))(page);
+  });
+};
+
 const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [command = 'serve', ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
@@ -94,6 +165,8 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   try {
     if (command === 'serve') return await serve(config.right);
     if (command === 'clients' && rest[0] === 'create') return await createClient(config.right, rest.slice(1));
+    if (command === 'tokens' && rest[0] === 'roll') return await rollToken(config.right, rest.slice(1));
+    if (command === 'audit') return await auditLog(config.right, rest);
     return fail(`unknown command "${argv.join(' ')}"\n${USAGE}`);
   } catch (err) {
     // A StartupError is written for the operator; anything else is summarised, never dumped.

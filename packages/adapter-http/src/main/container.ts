@@ -170,8 +170,9 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       }),
     );
     bind(HTTP.ClientAccess).toResolvedValue(
-      (clients, tokens, clock, tokenHasher, secrets, unitOfWork) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets, unitOfWork }), {}),
-      [STORE_PORTS.clients, STORE_PORTS.tokens, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator, PORTS.UnitOfWork],
+      (clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork) =>
+        withTokenCache(createClientAccess({ clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork }), { clock }),
+      [STORE_PORTS.clients, STORE_PORTS.tokens, STORE_PORTS.audit, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator, PORTS.UnitOfWork],
     );
     bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));

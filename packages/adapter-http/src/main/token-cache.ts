@@ -21,7 +21,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { LRUCache } from 'lru-cache';
 import { performance } from 'node:perf_hooks';
-import type { Client, ClientAccess, Environment } from '@debtkit/core';
+import type { Client, ClientAccess, Clock, Environment } from '@debtkit/core';
 import type { KnownClient } from '../http/pipeline/bearer-token.js';
 
 /** How long another process may still accept a token revoked elsewhere. */
@@ -31,6 +31,8 @@ export const TOKEN_CACHE_MAX = 10_000;
 export interface TokenCacheOptions {
   /** Milliseconds on a monotonic scale; default `performance.now`. */
   readonly now?: () => number;
+  /** The wall clock a token's `expires_at` is compared with (core's `Clock`, injected in tests); default the system's. */
+  readonly clock?: Clock;
   readonly ttlMs?: number;
   readonly max?: number;
 }
@@ -39,6 +41,8 @@ interface Entry {
   readonly client: O.Option<Client>;
   /** The time (ms, `now`'s scale) after which the store is asked again. */
   readonly expiresAt: number;
+  /** When the token itself stops working (ms since the epoch, on `clock`); `Infinity`: never. */
+  readonly tokenExpiresAt: number;
 }
 
 /** Core's `ClientAccess` with the cache's answer for a token, when it has one, given at once. */
@@ -57,6 +61,7 @@ export type ClientAccessMaybeCached = ClientAccess & Partial<Pick<CachingClientA
 
 export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions): CachingClientAccess => {
   const now = options.now ?? (() => performance.now());
+  const clock = options.clock ?? { now: () => new Date() };
   const ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS;
   const cache = new LRUCache<string, Entry>({ max: options.max ?? TOKEN_CACHE_MAX });
   // The environment is part of the key: a token is only ever valid in one, but the answer depends on both.
@@ -65,7 +70,7 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
   /** The cache's entry for `key` while it may still be answered from; an expired one is dropped. */
   const fresh = (key: string): Entry | undefined => {
     const hit = cache.get(key);
-    if (hit === undefined || now() < hit.expiresAt) return hit;
+    if (hit === undefined || (now() < hit.expiresAt && (hit.tokenExpiresAt === Infinity || clock.now().getTime() < hit.tokenExpiresAt))) return hit;
     cache.delete(key);
     return undefined;
   };
@@ -77,11 +82,13 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
       if (hit !== undefined) return Promise.resolve(E.right(hit.client));
       // A revocation that starts while the store answers must not be undone by this answer landing after it.
       const generation = revocations;
-      return access.authenticateToken(environment, token)().then((found) => {
-        if (E.isRight(found) && O.isSome(found.right) && generation === revocations) {
-          cache.set(key, { client: found.right, expiresAt: now() + ttlMs });
+      return access.authenticateTokenWithExpiry(environment, token)().then((found) => {
+        if (E.isLeft(found)) return found;
+        if (O.isSome(found.right) && generation === revocations) {
+          const { client, expiresAt } = found.right.value;
+          cache.set(key, { client: O.some(client), expiresAt: now() + ttlMs, tokenExpiresAt: expiresAt === null ? Infinity : Date.parse(expiresAt) });
         }
-        return found;
+        return E.right(O.map((authenticated: { readonly client: Client }) => authenticated.client)(found.right));
       });
     };
   };
@@ -92,17 +99,22 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
   };
 
   let revocations = 0;
-  const revokeToken: ClientAccess['revokeToken'] = (tokenId) => () => {
-    revocations += 1;
-    cache.clear();
-    return access.revokeToken(tokenId)().then((result) => {
-      // Cleared again once the store has it: a lookup that raced the revocation may have cached the old answer.
+  /** Run a change that ends or limits a token's life with the cache emptied before and after it. */
+  const emptyingCache =
+    <A>(change: () => Promise<A>) =>
+    (): Promise<A> => {
       revocations += 1;
       cache.clear();
-      return result;
-    });
-  };
+      return change().then((result) => {
+        // Cleared again once the store has it: a lookup that raced the change may have cached the old answer.
+        revocations += 1;
+        cache.clear();
+        return result;
+      });
+    };
+  const revokeToken: ClientAccess['revokeToken'] = (tokenId, actor) => emptyingCache(access.revokeToken(tokenId, actor));
+  const rollToken: ClientAccess['rollToken'] = (tokenId, expiresInSeconds, actor) => emptyingCache(access.rollToken(tokenId, expiresInSeconds, actor));
 
-  return { ...access, authenticateToken, revokeToken, knownClient };
+  return { ...access, authenticateToken, revokeToken, rollToken, knownClient };
 };
 

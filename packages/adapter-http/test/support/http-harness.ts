@@ -74,6 +74,8 @@ export interface HarnessOptions {
   readonly quotas?: Quotas;
   /** DEBTKIT_TRUSTED_PROXIES (supertest connects from 127.0.0.1). */
   readonly trustedProxies?: ReadonlyArray<string>;
+  /** Default: `fixedClock()`. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -104,7 +106,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
     },
     logger: pino({ level: 'debug' }, log),
-    clock: fixedClock(),
+    clock: options.clock ?? fixedClock(),
     ...(options.store === undefined ? {} : { store: options.store }),
     ...(options.routes === undefined ? {} : { extraRoutes: options.routes }),
     modules: [overrides(options)],

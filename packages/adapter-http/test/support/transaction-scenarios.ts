@@ -180,6 +180,17 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
       return { method: 'DELETE', path: `/admin/tokens/${String(issued['token_id'])}`, admin: true };
     },
   },
+  {
+    name: 'an admin token roll',
+    status: 201,
+    events: 0,
+    // The token is rolled already: a second roll is refused.
+    again: 409,
+    make: async (api) => {
+      const issued = await call(api, { method: 'POST', path: `${await aClient(api)}/tokens`, admin: true }, 201);
+      return { method: 'POST', path: `/admin/tokens/${String(issued['token_id'])}/roll`, admin: true, body: { expires_in_seconds: 60 } };
+    },
+  },
 ];
 
 /**
@@ -316,6 +327,7 @@ const EFFECT_TABLES = [
   'webhookEndpoints',
   'webhookDeliveries',
   'webhookDeliveries.pairs',
+  'audit_events',
 ] as const;
 
 /** The committed state of a memory database (what a read outside any transaction sees). */

@@ -3,6 +3,7 @@ export * from './owned-read.js';
 export * from './clock.js';
 export * from './client-repository.js';
 export * from './token-repository.js';
+export * from './audit-log.js';
 export * from './user-repository.js';
 export * from './account-repository.js';
 export * from './credit-score-repository.js';

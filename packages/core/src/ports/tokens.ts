@@ -10,6 +10,7 @@
 import type { Clock } from './clock.js';
 import type { ClientRepository } from './client-repository.js';
 import type { TokenRepository } from './token-repository.js';
+import type { AuditLog } from './audit-log.js';
 import type { UserRepository } from './user-repository.js';
 import type { AccountRepository } from './account-repository.js';
 import type { CreditScoreRepository } from './credit-score-repository.js';
@@ -65,6 +66,8 @@ export const STORE_PORTS = {
   events: portToken<EventOutbox>('EventOutbox'),
   webhookEndpoints: portToken<WebhookEndpointRepository>('WebhookEndpointRepository'),
   webhookDeliveries: portToken<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
+  /** The operators' audit log (DESIGN 6): appended in each admin change's transaction. */
+  audit: portToken<AuditLog>('AuditLog'),
 } as const;
 
 export type StorePortKey = keyof typeof STORE_PORTS;

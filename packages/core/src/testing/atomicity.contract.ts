@@ -22,9 +22,9 @@ import type { StorePorts } from '../ports/tokens.js';
 import { createApplication, createClientAccess, recordEndpointAttempt, type Application } from '../application/index.js';
 import { FAILING_ENDPOINT_DISABLE_MS } from '../domain/webhook.js';
 import type { UserScope } from '../application/deps.js';
-import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp } from '../domain/primitives.js';
+import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp, TokenId } from '../domain/primitives.js';
 import { expectRight, run, type StoreFactory } from './contract-harness.js';
-import { aClient, aUser, anAccount, cents } from './record-mothers.js';
+import { CREATED_AT, aClient, aTokenHash, aUser, anAccount, cents } from './record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from './test-secrets.js';
 import { faultInjectingStore, type FaultInjectingStore } from './fault-injecting-store.js';
 
@@ -47,6 +47,8 @@ interface World {
   readonly accountId: AccountId;
   readonly planId: PaymentPlanId;
   readonly endpointId: Id;
+  /** A token of the client (no audit record yet). */
+  readonly tokenId: TokenId;
 }
 
 /** Everything a client can observe of its data, read outside any transaction. */
@@ -64,6 +66,8 @@ const observe = async (w: World): Promise<unknown> => {
     flow: await expectRight(s.bureauFlows.get(w.scope.userId)),
     events: await expectRight(s.events.list(w.clientId, { limit: 100 }, {}, clock.now())),
     endpoints: await expectRight(s.webhookEndpoints.list(w.clientId, { limit: 100 })),
+    tokens: await expectRight(s.tokens.listByClient(w.clientId, { limit: 100 })),
+    audit: await expectRight(s.audit.list({ limit: 100 }, {}, clock.now())),
   };
 };
 
@@ -75,6 +79,8 @@ interface Change {
   readonly events: number;
   readonly run: (w: World) => TE.TaskEither<unknown, unknown>;
 }
+
+const clientAccess = (w: World) => createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
 
 const CHANGES: ReadonlyArray<Change> = [
   {
@@ -110,15 +116,17 @@ const CHANGES: ReadonlyArray<Change> = [
       ),
   },
   {
-    name: 'a client creation with its first token (client admin)',
+    name: 'a client creation with its first token and their audit records (client admin)',
     events: 0,
-    run: (w) =>
-      createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() }).createClient({
-        name: 'Another',
-        environment: 'sandbox',
-        apiVersion: '2024-07-01',
-      }),
+    run: (w) => clientAccess(w).createClient({ name: 'Another', environment: 'sandbox', apiVersion: '2024-07-01' }),
   },
+  { name: 'a token issue with its audit record (client admin)', events: 0, run: (w) => clientAccess(w).issueToken(w.clientId) },
+  {
+    name: 'a token roll: the old token expiring, the new one, two audit records (client admin)',
+    events: 0,
+    run: (w) => clientAccess(w).rollToken(w.tokenId, 3600),
+  },
+  { name: 'a token revocation with its audit record (client admin)', events: 0, run: (w) => clientAccess(w).revokeToken(w.tokenId) },
 ];
 
 /** The bureau steps, when the suite is given a bureau that answers (the sandbox's: code 123456, the user's date of birth). */
@@ -151,13 +159,14 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
       // Failing since 3 days ago: its next failed attempt disables it (DESIGN 4.9).
       await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
+      const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));
         await expectRight(app.consentBureau(scope));
         await expectRight(app.validateBureauOtp(scope, { code: '123456' }));
       }
-      return { store, app, clientId: client.id, scope, accountId: account.id, planId: plan.id, endpointId: endpoint.id };
+      return { store, app, clientId: client.id, scope, accountId: account.id, planId: plan.id, endpointId: endpoint.id, tokenId: token.id };
     };
 
     for (const change of [...CHANGES, ...(options.bureau === undefined ? [] : BUREAU_CHANGES)]) {

@@ -31,6 +31,22 @@ export interface StoreContractOptions {
    * decodes after a record gained fields (DESIGN 4.9's `disabled_reason`).
    */
   readonly writeStoredEndpoint?: (store: StorePorts, record: Readonly<Record<string, unknown>>) => Promise<void>;
+  /**
+   * Store a token record of the shape written before tokens had `expires_at`
+   * (DESIGN 6, round 4) straight into the store, bypassing the repository, so
+   * the token contract can check that it still reads and works. Every store
+   * that can hold records from an older release passes one.
+   */
+  readonly writeLegacyToken?: (store: StorePorts, record: LegacyTokenRecord) => Promise<void>;
+}
+
+/** A token record as stored before `expires_at` existed. */
+export interface LegacyTokenRecord {
+  readonly id: number;
+  readonly client_id: number;
+  readonly hash: string;
+  readonly created_at: string;
+  readonly revoked_at: string | null;
 }
 
 export interface WriteHold {

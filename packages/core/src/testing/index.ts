@@ -10,6 +10,7 @@ export type { PagedCollection } from './paging.contract.js';
 export { runStoreContracts } from './store.contract.js';
 export { clientRepositoryContract } from './client-repository.contract.js';
 export { tokenRepositoryContract } from './token-repository.contract.js';
+export { auditLogContract } from './audit-log.contract.js';
 export { userRepositoryContract } from './user-repository.contract.js';
 export { accountRepositoryContract } from './account-repository.contract.js';
 export { creditScoreRepositoryContract } from './credit-score-repository.contract.js';

@@ -13,6 +13,7 @@ import { paymentPlanRepositoryContract } from './payment-plan-repository.contrac
 import { planPaymentRepositoryContract } from './plan-payment-repository.contract.js';
 import { storeHealthContract } from './store-health.contract.js';
 import { tokenRepositoryContract } from './token-repository.contract.js';
+import { auditLogContract } from './audit-log.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
@@ -29,6 +30,7 @@ import { demoSeedContract } from './demo-seed.contract.js';
 export function runStoreContracts(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   clientRepositoryContract(name, makeStore, opts);
   tokenRepositoryContract(name, makeStore, opts);
+  auditLogContract(name, makeStore, opts);
   userRepositoryContract(name, makeStore, opts);
   accountRepositoryContract(name, makeStore, opts);
   creditScoreRepositoryContract(name, makeStore, opts);

@@ -8,9 +8,14 @@ import type { StorePorts } from '../ports/tokens.js';
 import type { Id } from '../domain/primitives.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectNone, expectRight, expectSome, useFreshStore } from './contract-harness.js';
 import { CREATED_AT, aClient, aTokenHash, anId, timestamp } from './record-mothers.js';
+import { createClientAccess } from '../application/clients.js';
+import { readableTokenHasher, sequentialSecrets } from './test-secrets.js';
+import * as O from 'fp-ts/lib/Option.js';
 
 const REVOKED_AT = timestamp('2024-07-02T08:00:00.000Z');
 const REVOKED_AGAIN_AT = timestamp('2024-07-03T09:30:00.000Z');
+const EXPIRES_AT = timestamp('2024-07-04T00:00:00.000Z');
+const EXPIRES_LATER_AT = timestamp('2024-07-05T00:00:00.000Z');
 
 const newClientId = async (s: StorePorts): Promise<Id> => (await expectRight(s.clients.create(aClient()))).id;
 
@@ -22,7 +27,7 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
       const clientId = await newClientId(store());
       const created = await expectRight(store().tokens.create(clientId, aTokenHash(1), CREATED_AT));
       expect(TokenRecord.is(created)).to.equal(true);
-      expect(created).to.deep.equal({ id: created.id, client_id: clientId, hash: aTokenHash(1), created_at: CREATED_AT, revoked_at: null });
+      expect(created).to.deep.equal({ id: created.id, client_id: clientId, hash: aTokenHash(1), created_at: CREATED_AT, revoked_at: null, expires_at: null });
       const found = await expectSome(store().tokens.findByHash(aTokenHash(1)));
       expect(TokenRecord.is(found)).to.equal(true);
       expect(found).to.deep.equal(created);
@@ -89,6 +94,64 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
       const found = await expectSome(store().tokens.findByHash(aTokenHash(6)));
       (found as { client_id: number }).client_id = 99;
       expect(await expectSome(store().tokens.findByHash(aTokenHash(6)))).to.deep.equal({ ...found, client_id: anId(1), revoked_at: null });
+    });
+
+    it('findById reads a token back exactly; an unknown id → none', async () => {
+      const token = await expectRight(store().tokens.create(anId(1), aTokenHash(20), CREATED_AT));
+      expect(await expectSome(store().tokens.findById(token.id))).to.deep.equal(token);
+      await expectNone(store().tokens.findById(anId(token.id + 1000)));
+    });
+
+    it("listByClient pages the client's tokens ascending by id, revoked and expiring ones too, and no other client's", async () => {
+      const mine: TokenRecord[] = [];
+      for (let i = 1; i <= 5; i++) {
+        mine.push(await expectRight(store().tokens.create(anId(1), aTokenHash(30 + i), CREATED_AT)));
+        await expectRight(store().tokens.create(anId(2), aTokenHash(40 + i), CREATED_AT));
+      }
+      await expectSome(store().tokens.revoke(mine[1]!.id, REVOKED_AT));
+      await expectSome(store().tokens.expire(mine[2]!.id, EXPIRES_AT));
+      const all = await expectRight(store().tokens.listByClient(anId(1), { limit: 10 }));
+      expect(all.hasMore).to.equal(false);
+      expect(all.items.map((t) => t.id)).to.deep.equal(mine.map((t) => t.id));
+      expect(all.items[1]!.revoked_at).to.equal(REVOKED_AT);
+      expect(all.items[2]!.expires_at).to.equal(EXPIRES_AT);
+      const first = await expectRight(store().tokens.listByClient(anId(1), { limit: 2 }));
+      expect([first.items.map((t) => t.id), first.hasMore]).to.deep.equal([mine.slice(0, 2).map((t) => t.id), true]);
+      const rest = await expectRight(store().tokens.listByClient(anId(1), { limit: 3, startingAfter: mine[1]!.id }));
+      expect([rest.items.map((t) => t.id), rest.hasMore]).to.deep.equal([mine.slice(2).map((t) => t.id), false]);
+      expect((await expectRight(store().tokens.listByClient(anId(3), { limit: 10 }))).items).to.deep.equal([]);
+    });
+
+    it('expire sets expires_at once (the first roll wins), never on a revoked token; unknown → none', async () => {
+      const token = await expectRight(store().tokens.create(anId(1), aTokenHash(50), CREATED_AT));
+      expect(await expectSome(store().tokens.expire(token.id, EXPIRES_AT))).to.deep.equal({ ...token, expires_at: EXPIRES_AT });
+      expect((await expectSome(store().tokens.expire(token.id, EXPIRES_LATER_AT))).expires_at).to.equal(EXPIRES_AT);
+      expect((await expectSome(store().tokens.findByHash(aTokenHash(50)))).expires_at).to.equal(EXPIRES_AT);
+      const revoked = await expectRight(store().tokens.create(anId(1), aTokenHash(51), CREATED_AT));
+      await expectSome(store().tokens.revoke(revoked.id, REVOKED_AT));
+      expect(await expectSome(store().tokens.expire(revoked.id, EXPIRES_AT))).to.deep.equal({ ...revoked, revoked_at: REVOKED_AT });
+      await expectNone(store().tokens.expire(anId(revoked.id + 1000), EXPIRES_AT));
+    });
+
+    it('a token stored before expires_at existed reads as not expiring, authenticates, and can be rolled', async function () {
+      if (opts.writeLegacyToken === undefined) {
+        console.log(`    (skipped on ${name}: the store cannot hold a record of an older release)`);
+        this.skip();
+      }
+      const client = await expectRight(store().clients.create(aClient()));
+      const token = `dk_sandbox_${'L'.repeat(43)}`;
+      const legacy = { id: 7001, client_id: client.id, hash: readableTokenHasher.hash(token), created_at: CREATED_AT, revoked_at: null };
+      await opts.writeLegacyToken(store(), legacy);
+      const expected = { ...legacy, expires_at: null };
+      expect(await expectSome(store().tokens.findByHash(legacy.hash))).to.deep.equal(expected);
+      expect(await expectSome(store().tokens.findById(anId(7001)))).to.deep.equal(expected);
+      expect((await expectRight(store().tokens.listByClient(client.id, { limit: 10 }))).items).to.deep.equal([expected]);
+      const now = new Date('2024-07-02T00:00:00.000Z');
+      const access = createClientAccess({ ...store(), clock: { now: () => now }, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
+      expect(O.isSome(await expectRight(access.authenticateToken('sandbox', token)))).to.equal(true);
+      const rolled = await expectRight(access.rollToken(anId(7001), 60));
+      expect(rolled.replaces).to.deep.equal({ tokenId: 7001, expiresAt: '2024-07-02T00:01:00.000Z' });
+      expect((await expectSome(store().tokens.findById(anId(7001)))).expires_at).to.equal('2024-07-02T00:01:00.000Z');
     });
   });
 }

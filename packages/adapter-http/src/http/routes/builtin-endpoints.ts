@@ -34,6 +34,7 @@ import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
 import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
+import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
 
 /** What the built-in endpoints run on. */
 export interface BuiltinServices {
@@ -85,9 +86,6 @@ const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e
         : run.handler,
   };
 };
-
-export const CreateClientBody = strictObject('CreateClientBody', { name: boundedString(1, 100, 'string(1..100)') });
-export type CreateClientBody = t.TypeOf<typeof CreateClientBody>;
 
 /** A client token, as the admin API shows it once (DESIGN 5). */
 const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
@@ -199,34 +197,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     status: 200, response: { codec: t.string }, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found', 'rate_limited'],
     run: { handler: (s) => serveMetrics({ metrics: s.metrics, ...(s.adminToken === undefined ? {} : { adminToken: s.adminToken }) }) },
   }),
-  builtin({
-    method: 'POST', path: '/admin/clients', summary: 'Create a client and its first token', tag: 'Admin', auth: 'admin', pathIds: [], body: CreateClientBody,
-    description: "The client is created in the server's environment and pinned to the latest API version. The token is shown once.",
-    status: 201, response: { codec: t.type({ client: Client, token: Token }, 'CreatedClient') }, errors: [],
-    run: (s, i) =>
-      pipe(
-        s.clientAccess.createClient({ name: i.body.name, environment: s.environment, apiVersion: versioning.latest }),
-        TE.map((created) => ({ client: created.client, token: created.token })),
-      ),
-  }),
-  builtin({
-    method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', auth: 'admin', pathIds: [], query: PageQuery,
-    status: 200, response: { codec: t.type({ clients: t.readonlyArray(Client), has_more: t.boolean }, 'ClientList') }, errors: [],
-    run: (s, i) => pipe(s.clientAccess.listClients(i.query), TE.map((page) => ({ clients: page.items, has_more: page.hasMore }))),
-  }),
-  builtin({
-    method: 'POST', path: '/admin/clients/:client_id/tokens', summary: 'Issue another token for a client', tag: 'Admin', auth: 'admin', pathIds: ['client_id'],
-    // Issuing a token takes no input; a body, if sent, must be empty.
-    description: 'Takes no body (or an empty object). The token is shown once.',
-    status: 201, response: { codec: t.type({ token_id: Id, token: Token }, 'IssuedToken') }, errors: [],
-    run: (s, i) => pipe(s.clientAccess.issueToken(i.ids.client_id), TE.map((issued) => ({ token_id: issued.tokenId, token: issued.token }))),
-  }),
-  builtin({
-    method: 'DELETE', path: '/admin/tokens/:token_id', summary: 'Revoke a token', tag: 'Admin', auth: 'admin', pathIds: ['token_id'],
-    description: 'The token stops working at once.',
-    status: 204, errors: [],
-    run: (s, i) => s.clientAccess.revokeToken(i.ids.token_id),
-  }),
+  ...ADMIN_ENDPOINTS,
 ];
 
 export const builtinRouteDef = (services: BuiltinServices, e: BuiltinEndpoint): RouteDef => ({
