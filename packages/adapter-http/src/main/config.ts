@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, WRITE_CONFLICT_DEADLINE_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -49,6 +49,8 @@ export interface Config {
   readonly publicUrl?: string;
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
   readonly bureau?: BureauKind;
+  /** DESIGN 4.6: how long a change keeps retrying write conflicts before 409 `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); absent: the store's default, 10000. */
+  readonly writeConflictDeadlineMs?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -110,6 +112,9 @@ const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
 /** 1 to 86400 (a day, the time a key is kept) whole seconds. */
 const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'ClaimTimeoutSeconds');
 
+/** 1 ms to 10 minutes. */
+const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'ConflictDeadlineMs');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
@@ -133,6 +138,7 @@ const Variables = t.partial({
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
   DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: variable(ClaimTimeoutSeconds, 'must be a whole number of seconds from 1 to 86400'),
   DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
+  DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: variable(ConflictDeadlineMs, 'must be a whole number of milliseconds from 1 to 600000'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -173,6 +179,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
     idempotencyClaimTimeoutSeconds: v.DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS ?? IDEMPOTENCY_CLAIM_TIMEOUT_MS / 1000,
+    writeConflictDeadlineMs: v.DEBTKIT_WRITE_CONFLICT_DEADLINE_MS ?? WRITE_CONFLICT_DEADLINE_MS,
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
