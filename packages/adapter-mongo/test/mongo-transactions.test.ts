@@ -232,7 +232,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const failed = await uow.run((tx) => tx.users.touch(client.id, user.id))();
     expect(E.isLeft(failed) && failed.left._tag, JSON.stringify(failed)).to.equal('unavailable');
     // Another process (its own connections and sessions): without `killSessions` after the failed
-    // commit, the transaction would hold the user until transactionLifetimeLimitSeconds (409 after ~2 s).
+    // commit, the transaction would hold the user until transactionLifetimeLimitSeconds (409 after the write conflict deadline).
     const other = await openMongoContext(server.url, { dbName: ctx.db.databaseName, serverSelectionTimeoutMS: 500 });
     try {
       const started = performance.now();
