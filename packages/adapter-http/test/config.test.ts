@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       rateLimit: 100,
       authFailureLimit: 30,
       idempotencyClaimTimeoutSeconds: 60,
+      writeConflictDeadlineMs: 10_000,
     });
   });
 
@@ -52,6 +53,7 @@ describe('loadConfig', () => {
         DEBTKIT_AUTH_FAILURE_LIMIT: '5',
         DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '5',
         DEBTKIT_BUREAU: 'sandbox',
+        DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: '2500',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -67,6 +69,7 @@ describe('loadConfig', () => {
       authFailureLimit: 5,
       idempotencyClaimTimeoutSeconds: 5,
       bureau: 'sandbox',
+      writeConflictDeadlineMs: 2500,
     });
   });
 
@@ -101,6 +104,12 @@ describe('loadConfig', () => {
   it('reads the idempotency claim timeout, from 1 s to a day (default 60 s)', () => {
     expect(ok({ DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '1' }).idempotencyClaimTimeoutSeconds).to.equal(1);
     expect(ok({ DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '86400' }).idempotencyClaimTimeoutSeconds).to.equal(86_400);
+  });
+
+  it('reads the write conflict deadline, from 1 ms to 10 minutes (default 10 s)', () => {
+    expect(ok({}).writeConflictDeadlineMs).to.equal(10_000);
+    expect(ok({ DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: '1' }).writeConflictDeadlineMs).to.equal(1);
+    expect(ok({ DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: '600000' }).writeConflictDeadlineMs).to.equal(600_000);
   });
 
   it('reads the webhook retry delays', () => {
@@ -145,6 +154,10 @@ describe('loadConfig', () => {
     ...['0', '86401', '1.5', '-1', 'soon', '60s'].map((v): [Record<string, string>, string] => [
       { DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: v },
       `DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS must be a whole number of seconds from 1 to 86400 (got ${JSON.stringify(v)})`,
+    ]),
+    ...['0', '600001', '1.5', '-1', 'soon', '10s'].map((v): [Record<string, string>, string] => [
+      { DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: v },
+      `DEBTKIT_WRITE_CONFLICT_DEADLINE_MS must be a whole number of milliseconds from 1 to 600000 (got ${JSON.stringify(v)})`,
     ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     ...['0', '-1', '1.5', 'many', '1e3'].flatMap((v): Array<[Record<string, string>, string]> => [

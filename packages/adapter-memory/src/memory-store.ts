@@ -76,17 +76,23 @@ export class MemoryTransactionDriver implements TransactionDriver<TransactionPor
   }
 }
 
-/** The memory store's `UnitOfWork`: core's runner (join, abort on Left, bounded retry) over its transactions. */
+/**
+ * The memory store's `UnitOfWork`: core's runner (join, abort on Left, turns,
+ * retry with backoff until the deadline) over its transactions. `options`
+ * (e.g. `deadlineMs`, DEBTKIT_WRITE_CONFLICT_DEADLINE_MS) override the policy.
+ */
 export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
   transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MEMORY_RETRY_POLICY, ...options });
 
 /**
- * The retry policy in memory: losers of a write conflict wait a random 0 to
- * 2^(n-2) ms (at most 20) before attempt n, so they do not collide again in lockstep.
+ * The retry policy in memory: losers of a write conflict (changes under
+ * different turns, or none) wait a random 0 to 2^(n-1) ms (at most 20) before
+ * attempt n+1, so they do not collide again in lockstep; the deadline is core's
+ * default (10 s) unless the store is given one.
  */
 export const MEMORY_RETRY_POLICY = {
-  maxAttempts: 10,
-  backoffMs: (attempt: number): number => Math.random() * Math.min(20, 2 ** (attempt - 2)),
+  backoffBaseMs: 1,
+  backoffCapMs: 20,
 } as const satisfies TransactionRunnerOptions;
 
 /**
@@ -95,10 +101,10 @@ export const MEMORY_RETRY_POLICY = {
  *   const store = createMemoryStore();
  *   const client = await store.clients.create({ name: 'Demo', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  */
-export const createMemoryStore = (db: MemoryDatabase = new MemoryDatabase()): StorePorts => ({
+export const createMemoryStore = (db: MemoryDatabase = new MemoryDatabase(), options?: TransactionRunnerOptions): StorePorts => ({
   ...memoryPortsOf(db.autocommit),
   health: new MemoryStoreHealth(),
-  unitOfWork: memoryUnitOfWork(db),
+  unitOfWork: memoryUnitOfWork(db, options),
   // Nothing to release: the maps go with the store object.
   close: () => Promise.resolve(),
 });

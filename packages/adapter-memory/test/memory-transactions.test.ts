@@ -9,7 +9,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { isWriteConflict, type DomainError, type TransactionPorts } from '@debtkit/core';
 import { aClient, aUser, anAccount, expectRight } from '@debtkit/core/testing';
-import { MEMORY_RETRY_POLICY, MemoryDatabase, createMemoryStore, memoryPortsOf } from '../src/index.js';
+import { MemoryDatabase, createMemoryStore, memoryPortsOf } from '../src/index.js';
 
 const begin = (db: MemoryDatabase): { ports: TransactionPorts; commit: () => E.Either<DomainError, void>; abort: () => void } => {
   const tx = db.begin();
@@ -114,8 +114,11 @@ describe('memory store transactions', () => {
     expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, now))).items.map((e) => e.id)).to.deep.equal([1, 2]);
   });
 
-  it('the unit of work retries a write conflict from a fresh snapshot, then answers conflict', async () => {
-    const { store, client, user } = await seeded();
+  it('the unit of work retries a write conflict from a fresh snapshot until its deadline, then answers conflict', async () => {
+    const { db, client, user } = await seeded();
+    // A clock that moves 1 ms per reading and no random wait: the runs fit in the 10 ms deadline, deterministically.
+    let clock = 0;
+    const store = createMemoryStore(db, { deadlineMs: 10, now: () => clock++, random: () => 0 });
     let runs = 0;
     const always = await store.unitOfWork.run((tx) => {
       runs += 1;
@@ -124,7 +127,8 @@ describe('memory store transactions', () => {
     })();
     expect(E.isLeft(always) && always.left._tag).to.equal('conflict');
     expect(E.isLeft(always) && isWriteConflict(always.left), 'answered as a plain conflict').to.equal(false);
-    expect(runs).to.equal(MEMORY_RETRY_POLICY.maxAttempts);
+    // Asked at 0; losing run k reads the clock at 2k-1 (the deadline check) and 2k (the wait): run 6 sees 11 > 10 and gives up.
+    expect(runs).to.equal(6);
     const once = await store.unitOfWork.run(() => TE.right(1))();
     expect(once).to.deep.equal(E.right(1));
   });

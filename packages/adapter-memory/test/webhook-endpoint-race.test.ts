@@ -36,7 +36,9 @@ const interleaved = (inner: WebhookEndpointRepository, interfere: () => Promise<
 describe('webhook endpoint update under forced interleaving (memory store)', () => {
   const setUp = async (interferences: number) => {
     const db = new MemoryDatabase();
-    const store = createMemoryStore(db);
+    // A clock that moves 1 ms per reading and no random wait: the racing change gives up after its 50 ms deadline, deterministically.
+    let ms = 0;
+    const store = createMemoryStore(db, { deadlineMs: 50, now: () => ms++, random: () => 0 });
     // Another process on the same database: its changes are transactions of their own, never joined to the racing one.
     const elsewhere = createMemoryStore(db);
     const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));

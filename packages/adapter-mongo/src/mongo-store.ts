@@ -30,6 +30,8 @@ export interface MongoStoreOptions {
   readonly maxTimeMS?: number;
   /** Told once (to log it at error) when a store that was down at start turns out to be a standalone server. */
   readonly onStandalone?: (reason: string) => void;
+  /** How long a change runs again after write conflicts before it answers `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); default 10000. */
+  readonly writeConflictDeadlineMs?: number;
 }
 
 export const DEFAULT_DB_NAME = 'debtkit';
@@ -87,6 +89,8 @@ export const openMongoContext = async (url: string, options: MongoStoreOptions =
   const ctx = mongoContext(client, dbName, maxTimeMS, (reason) => {
     if (started) options.onStandalone?.(reason);
   });
+  // The context's one unit of work, made now with the store's deadline (every later ask gets this one).
+  mongoUnitOfWork(ctx, options.writeConflictDeadlineMs === undefined ? {} : { deadlineMs: options.writeConflictDeadlineMs });
   try {
     await ctx.ready();
     await ctx.requireTransactions();

@@ -1,9 +1,11 @@
 /**
  * One change, one transaction on MongoDB (DESIGN 4.6): a multi-document
  * transaction on a `ClientSession`, started with snapshot reads and majority
- * writes. The policy (join an enclosing run, abort on `Left` or a throw, run
- * again after a write conflict, bounded by attempts and a ~2 s deadline) is
- * core's `transactionRunner`; this file brings what is MongoDB's:
+ * writes. The policy (join an enclosing run, abort on `Left` or a throw, wait
+ * for the aggregate's turn within this process, run again after a write
+ * conflict with jittered backoff until the deadline, 10 s unless
+ * DEBTKIT_WRITE_CONFLICT_DEADLINE_MS says otherwise) is core's
+ * `transactionRunner`; this file brings what is MongoDB's:
  *
  * - `begin`: a session and `startTransaction` (neither sends a command: the
  *   transaction starts with its first read or write), and the store's
@@ -38,20 +40,15 @@ import { transactionContext, type MongoContext, type SettleHook } from './mongo-
 import { toDomainError } from './mongo-errors.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';
 
-/** A random wait that grows with the attempt, up to `capMs` ("full jitter"). */
-export const jitteredBackoff =
-  (baseMs: number, capMs: number) =>
-  (attempt: number): number =>
-    Math.random() * Math.min(capMs, baseMs * 2 ** (attempt - 2));
-
 /**
- * The retry policy on MongoDB: attempts are bounded by the runner's ~2 s
- * deadline more than by their number, and a loser waits a random while (up to
- * 50 ms, growing) before its next attempt, so that concurrent writers of one
- * record (payments on one account, creations under one user) get through one
- * after the other instead of colliding again in lockstep.
+ * The retry policy on MongoDB: within a process, changes to one user wait
+ * their turn (core); what still conflicts comes from other processes (or
+ * changes under another turn), and the loser waits a random while (up to 2 ms
+ * after the first loss, doubling to at most 100 ms) before its next attempt,
+ * until the deadline, so that the processes' writers of one record get
+ * through one after the other instead of colliding again in lockstep.
  */
-export const MONGO_RETRY_POLICY: TransactionRunnerOptions = { maxAttempts: 25, backoffMs: jitteredBackoff(2, 50) };
+export const MONGO_RETRY_POLICY: TransactionRunnerOptions = { backoffBaseMs: 2, backoffCapMs: 100 };
 
 /** Commits tried while the server cannot say whether the last one committed. */
 export const COMMIT_ATTEMPTS = 3;
@@ -164,7 +161,9 @@ const unitsOfWork = new WeakMap<MongoContext, UnitOfWork>();
 /**
  * The store's `UnitOfWork`: core's runner over MongoDB transactions. One per
  * context (asked again, the same one), so that every run on the store joins an
- * enclosing one, whoever asked; `options` count only the first time.
+ * enclosing one and every change to one user waits for the others' turn,
+ * whoever asked; `options` count only the first time (`openMongoContext` asks
+ * first, with the store's `writeConflictDeadlineMs`).
  */
 export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork => {
   let uow = unitsOfWork.get(ctx);

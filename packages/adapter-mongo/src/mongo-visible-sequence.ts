@@ -36,8 +36,10 @@
  * `ABANDONED_APPEND_MS` on the injected clock (`started_at` is the record's
  * `created_at`; readers pass their `now`) no longer counts, and any append
  * prunes it. That is far beyond the longest an insert or a transaction can take
- * (the driver gives up after `maxTimeMS` + 1 s; a transaction commits within
- * its ~2 s bound), so an abandoned id is one whose document never landed.
+ * (the driver gives up after `maxTimeMS` + 1 s; a transaction's attempt is
+ * that many commands, and an attempt that loses a write conflict removes its
+ * entries before it waits and runs again), so an abandoned id is one whose
+ * document never landed.
  *
  * Processes of an older release take these ids with a plain `$inc` and no
  * entry; while such a process still runs, its appends can be skipped as before.

@@ -46,7 +46,8 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     await server.stop();
   });
   beforeEach(async () => {
-    ctx = await openMongoContext(server.url, { dbName: `uow_${process.pid}_${++dbCount}`, serverSelectionTimeoutMS: 500 });
+    // A 1.5 s write conflict deadline (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS; default 10 s): the conflict case below answers within it.
+    ctx = await openMongoContext(server.url, { dbName: `uow_${process.pid}_${++dbCount}`, serverSelectionTimeoutMS: 500, writeConflictDeadlineMs: 1500 });
     store = mongoStorePorts(ctx);
     uow = mongoUnitOfWork(ctx);
   });
@@ -162,7 +163,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect(attempts).to.equal(2);
   });
 
-  it('a record another transaction keeps locked: bounded attempts, then conflict (409) within the ~2 s deadline; nothing written', async () => {
+  it('a record another transaction keeps locked: attempts with backoff, then conflict (409, Retry-After) within the store\'s deadline; nothing written', async () => {
     const { userId, accountId } = await aUserWithAccount();
     const start = await expectSome(store.accounts.get(userId, accountId));
     const locked = gate();
@@ -187,9 +188,10 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const ms = performance.now() - started;
     release.open();
     await holder;
-    expect(loser).to.deep.equal(E.left(conflict('The change lost to concurrent changes; retry')));
-    expect(attempts).to.be.within(2, 25);
-    expect(ms).to.be.below(3000);
+    expect(loser).to.deep.equal(E.left({ ...conflict('The change lost to concurrent changes; retry'), retryAfterSeconds: 1 }));
+    // Random waits of at most 100 ms each over 1.5 s: more than a handful of attempts, and an answer soon after the deadline.
+    expect(attempts).to.be.at.least(5);
+    expect(ms).to.be.within(1500, 3000);
     expect((await expectSome(store.accounts.get(userId, accountId))).balance).to.equal(start.balance);
   });
 
@@ -230,7 +232,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const failed = await uow.run((tx) => tx.users.touch(client.id, user.id))();
     expect(E.isLeft(failed) && failed.left._tag, JSON.stringify(failed)).to.equal('unavailable');
     // Another process (its own connections and sessions): without `killSessions` after the failed
-    // commit, the transaction would hold the user until transactionLifetimeLimitSeconds (409 after ~2 s).
+    // commit, the transaction would hold the user until transactionLifetimeLimitSeconds (409 after the write conflict deadline).
     const other = await openMongoContext(server.url, { dbName: ctx.db.databaseName, serverSelectionTimeoutMS: 500 });
     try {
       const started = performance.now();

@@ -70,10 +70,14 @@ export class ApiError extends Error {
 /** An `unavailable` message comes from a store adapter and may quote its driver, so clients get a fixed one. */
 const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; retry shortly';
 
+/** A change that kept losing write conflicts until its deadline (DESIGN 4.6): 409 with `Retry-After`. */
+const retryAfterOf = (e: DomainError): Readonly<Record<string, string>> =>
+  e._tag === 'conflict' && e.retryAfterSeconds !== undefined ? { 'Retry-After': String(Math.max(1, Math.ceil(e.retryAfterSeconds))) } : {};
+
 export const fromDomainError = (e: DomainError): ApiError =>
   e._tag === 'unavailable'
     ? new ApiError('unavailable', UNAVAILABLE_MESSAGE)
-    : Object.assign(new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined), { transient: isWriteConflict(e) });
+    : Object.assign(new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined, retryAfterOf(e)), { transient: isWriteConflict(e) });
 
 export interface ErrorBody {
   readonly error: {

@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, type Quotas } from '@debtkit/core';
+import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, WRITE_CONFLICT_DEADLINE_MS, type Quotas } from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
@@ -57,6 +57,8 @@ export interface Config {
   readonly quotas?: Quotas;
   /** DESIGN 4.8: addresses and CIDRs of the proxies in front (DEBTKIT_TRUSTED_PROXIES); absent, the peer is the client. */
   readonly trustedProxies?: ReadonlyArray<string>;
+  /** DESIGN 4.6: how long a change keeps retrying write conflicts before 409 `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); absent: the store's default, 10000. */
+  readonly writeConflictDeadlineMs?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -118,6 +120,9 @@ const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
 /** 1 to 86400 (a day, the time a key is kept) whole seconds. */
 const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'ClaimTimeoutSeconds');
 
+/** 1 ms to 10 minutes. */
+const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'ConflictDeadlineMs');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 /** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
@@ -156,6 +161,7 @@ const Variables = t.partial({
   DEBTKIT_QUOTA_PLANS_PER_USER: variable(PositiveInt, 'must be a positive whole number of payment plans'),
   DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
   DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
+  DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: variable(ConflictDeadlineMs, 'must be a whole number of milliseconds from 1 to 600000'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -207,6 +213,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     rateLimit: v.DEBTKIT_RATE_LIMIT ?? 100,
     authFailureLimit: v.DEBTKIT_AUTH_FAILURE_LIMIT ?? 30,
     idempotencyClaimTimeoutSeconds: v.DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS ?? IDEMPOTENCY_CLAIM_TIMEOUT_MS / 1000,
+    writeConflictDeadlineMs: v.DEBTKIT_WRITE_CONFLICT_DEADLINE_MS ?? WRITE_CONFLICT_DEADLINE_MS,
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),

@@ -225,13 +225,13 @@ export const createContainer = async (input: ContainerInput): Promise<DebtkitCon
   // An optional peer (DESIGN 10): loaded only for the mongo store, with one line naming it when it is not installed.
   const mongo = config.store === 'mongo' ? await loadMongoAdapter() : undefined;
   if (input.store !== undefined) container.load(storePortsModule(input.store));
-  else if (mongo === undefined) container.load(memoryStoreModule());
+  else if (mongo === undefined) container.load(memoryStoreModule({ deadlineMs: config.writeConflictDeadlineMs }));
   else {
     const { openMongoContext, mongoStoreModule } = mongo;
     // Config guarantees the URL with the mongo store. A bad URL or refused
     // credentials fail here; an unreachable server does not (requests answer
     // 503 until it is back).
-    const ctx = await openMongoContext(config.mongodbUrl ?? '', { onStandalone: (reason) => input.logger.error(reason) }).catch((err: unknown) => {
+    const ctx = await openMongoContext(config.mongodbUrl ?? '', { onStandalone: (reason) => input.logger.error(reason), writeConflictDeadlineMs: config.writeConflictDeadlineMs }).catch((err: unknown) => {
       throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
     });
     container.load(mongoStoreModule(ctx));

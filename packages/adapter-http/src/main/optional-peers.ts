@@ -38,7 +38,7 @@ export interface MongoStoreContext {
  * that the real module fits.
  */
 export interface MongoAdapterModule {
-  openMongoContext(url: string, options?: { readonly onStandalone?: (reason: string) => void }): Promise<MongoStoreContext>;
+  openMongoContext(url: string, options?: { readonly onStandalone?: (reason: string) => void; readonly writeConflictDeadlineMs?: number }): Promise<MongoStoreContext>;
   mongoStoreModule(ctx: MongoStoreContext): ContainerModule;
   openRateLimitConnection(url: string): { readonly client: MongoClientLike; readonly dbName: string };
 }

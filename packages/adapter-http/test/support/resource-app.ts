@@ -10,6 +10,7 @@ import { generateToken } from '../../src/http/token-issuer.js';
 import { offlineResolveHost } from './webhook-harness.js';
 import { compose } from '../../src/main/composition.js';
 import { HTTP, resolve } from '../../src/main/container.js';
+import type { Config } from '../../src/main/config.js';
 
 export const TODAY = '2026-03-15';
 export const fixedClock = (iso = `${TODAY}T12:00:00.000Z`): Clock => ({ now: () => new Date(iso) });
@@ -26,10 +27,10 @@ export interface ResourceHarness {
 }
 
 /** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo. */
-export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedClock()): Promise<ResourceHarness> => {
+export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedClock(), config: Partial<Config> = {}): Promise<ResourceHarness> => {
   const { app, store, container } = await compose({
     // Limits are measured in their own suites; these send many requests from one client.
-    config: { adminToken: 'admin-secret-token-for-tests', rateLimit: 0, authFailureLimit: 0 },
+    config: { adminToken: 'admin-secret-token-for-tests', rateLimit: 0, authFailureLimit: 0, ...config },
     clock,
     webhooks: { resolveHost: offlineResolveHost },
     ...(given === undefined ? {} : { store: given }),

@@ -8,7 +8,7 @@ import type { AccountId, IsoDate } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export const linkAccount =
@@ -18,7 +18,7 @@ export const linkAccount =
     const status = body.status ?? 'active';
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it),
     // the quota counted in the same snapshot, the account and its event.
-    return inTransaction(deps, (tx) => pipe(
+    return inUserTransaction(deps, scope, (tx) => pipe(
       touchUser(tx, scope),
       TE.chain(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
       TE.chain(() =>
@@ -94,7 +94,7 @@ export const updateAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
-    return inTransaction(deps, (tx) =>
+    return inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
         TE.chain(() => patchAccountOnce(tx, scope, accountId, body, date)),

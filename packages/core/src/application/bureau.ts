@@ -22,7 +22,7 @@ import {
 } from '../domain/bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../domain/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
-import { ApplicationDeps, UserScope, inTransaction, nowStamp, requireUser, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, inUserTransaction, nowStamp, requireUser, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export interface BureauStatus {
@@ -79,7 +79,7 @@ export const invokeBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
     pipe(
-      inTransaction(deps, (tx) =>
+      inUserTransaction(deps, scope, (tx) =>
         pipe(
           load(tx, scope),
           TE.chain((flow) =>
@@ -107,7 +107,7 @@ export const invokeBureau =
 export const consentBureau =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
-    inTransaction(deps, (tx) =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
         TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(tx, scope, flow, next)))),
@@ -127,7 +127,7 @@ export const validateBureauOtp =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
     pipe(
-      inTransaction(deps, (tx) =>
+      inUserTransaction(deps, scope, (tx) =>
         pipe(
           load(tx, scope),
           // Refuse an out-of-order request before the bureau is asked anything.
@@ -183,7 +183,7 @@ export const submitBureauIdentity =
   (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
     const date = today(deps.clock);
     // One transaction: the flow, the new score and both events commit together.
-    return inTransaction(deps, (tx) => pipe(
+    return inUserTransaction(deps, scope, (tx) => pipe(
       load(tx, scope),
       TE.chain((flow) =>
         pipe(
@@ -228,7 +228,7 @@ export const submitBureauIdentity =
 export const abortBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
-    inTransaction(deps, (tx) =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
         TE.chain((flow) =>

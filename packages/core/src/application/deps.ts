@@ -15,6 +15,7 @@ import { DEFAULT_QUOTAS, withinQuota, type Quotas } from '../domain/quotas.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
+import { userTurn } from './transactions.js';
 
 /**
  * What the use cases need from the outside: each port on its own (a use case
@@ -94,6 +95,18 @@ export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
   deps: D,
   change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
 ): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }));
+
+/**
+ * `inTransaction` for a change to the scope's user or anything under it, in
+ * the user's turn (DESIGN 4.6, hot records): changes of this process to one
+ * user (its accounts, plans, payments, bureau flow) run one after the other
+ * instead of conflicting (application/transactions.ts).
+ */
+export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+  deps: D,
+  scope: UserScope,
+  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
+): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }), { turn: userTurn(scope.clientId, scope.userId) });
 
 /**
  * The owner bump (DESIGN 4.6): inside a transaction, write the scope's user

@@ -12,7 +12,7 @@ import { versioning as productionVersioning, type Versioning } from '../versioni
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
@@ -155,7 +155,7 @@ export const checkPlanSize = (
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
-    inTransaction(deps, (tx) => pipe(
+    inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
       TE.chainEitherK(({ chosen, start, debts }) =>
@@ -226,7 +226,7 @@ export const getPaymentPlan =
 export const deletePaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
-    inTransaction(deps, (tx) =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
         requirePlan(tx, scope, planId),
         TE.chainFirst(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
@@ -246,7 +246,7 @@ export const recordPlanPayment =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
     const date: IsoDate = body.date ?? today(deps.clock);
-    return inTransaction(deps, (tx) =>
+    return inUserTransaction(deps, scope, (tx) =>
       pipe(
         pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan')),
         TE.chainEitherK((plan) =>

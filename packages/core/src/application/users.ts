@@ -6,7 +6,7 @@ import { toUserView, type User } from '../domain/user.js';
 import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
-import { ApplicationDeps, PageInput, UserScope, inTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
 import { emitEvent } from './events.js';
 
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
@@ -39,7 +39,7 @@ export const getUser =
 export const updateUser =
   (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
-    inTransaction(deps, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
+    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
 
 /**
  * Delete the user and everything the user owns, in one transaction (DESIGN
@@ -50,7 +50,7 @@ export const updateUser =
 export const deleteUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, void> =>
-    inTransaction(deps, (tx) =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
         TE.chainFirst(() => tx.planPayments.deleteAllForUser(scope.userId)),

@@ -10,14 +10,29 @@ import type { TransactionPorts } from './tokens.js';
 /** The store ports a transaction hands out (the port table, ports/tokens.ts): every read and write through them is part of it. */
 export type { TransactionPorts };
 
+/** How a run is scheduled (DESIGN 4.6, hot records). */
+export interface RunOptions {
+  /**
+   * The aggregate the change writes (core's `userTurn(clientId, userId)` for a
+   * user and everything under it): runs of this process naming the same turn
+   * run one after the other, first come first served, instead of conflicting.
+   * Leave it out for a change with no one owner (it meets others as write conflicts).
+   */
+  readonly turn?: string;
+}
+
 export interface UnitOfWork {
   /**
    * Run `work` as one transaction over the ports it is handed.
    * - `Right`: committed, all of it; `Left`: aborted, none of it (the `Left` is the answer);
    *   a thrown error or rejected promise: aborted, then rethrown.
    * - A write conflict (another transaction wrote a record this one writes; snapshot
-   *   isolation, first writer wins) runs `work` again from a fresh snapshot, bounded in
-   *   attempts and time, then answers `conflict`. An unreachable store answers `unavailable` at once.
+   *   isolation, first writer wins) runs `work` again from a fresh snapshot after a
+   *   random, growing wait, until a deadline (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS), then
+   *   answers `conflict` with `retryAfterSeconds`. An unreachable store answers `unavailable` at once.
+   * - With `options.turn`, it first waits for that turn (runs of this process on one
+   *   aggregate go one at a time, in order; the wait is bounded by the deadline too, and the conflict deadline then starts).
+   *   Joining an enclosing run, it takes the turn for that whole run (if it holds none).
    * - Called inside a `runJoinable` of the same unit of work (in the same async
    *   context), it joins that transaction (no commit of its own).
    * - Otherwise its transaction is not tracked: a `run` called inside it begins
@@ -25,7 +40,7 @@ export interface UnitOfWork {
    *   own (the atomicity contract would show it); what must join, the HTTP
    *   adapter's Idempotency-Key step, uses `runJoinable`.
    */
-  run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+  run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, options?: RunOptions): TE.TaskEither<DomainError, A>;
   /**
    * Like `run`, and every `run` called while `work` runs (in its async context)
    * joins this transaction: so the HTTP adapter commits an Idempotency-Key's
@@ -33,7 +48,7 @@ export interface UnitOfWork {
    * has a price on Node 20 (an enabled AsyncLocalStorage hooks every promise of
    * the process while one is open), which is why `run` does not.
    */
-  runJoinable<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
+  runJoinable<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, options?: RunOptions): TE.TaskEither<DomainError, A>;
   /**
    * Like `run`, but always a transaction of its own, committed on its own even
    * when called inside another run: for what must stay recorded whatever the
@@ -49,8 +64,8 @@ export interface UnitOfWork {
  * interleaving, written once for the three kinds of run.
  */
 export const mapUnitOfWork = (unitOfWork: UnitOfWork, f: (ports: TransactionPorts) => TransactionPorts): UnitOfWork => ({
-  run: (work) => unitOfWork.run((ports) => work(f(ports))),
-  runJoinable: (work) => unitOfWork.runJoinable((ports) => work(f(ports))),
+  run: (work, options) => unitOfWork.run((ports) => work(f(ports)), options),
+  runJoinable: (work, options) => unitOfWork.runJoinable((ports) => work(f(ports)), options),
   runAlone: (work) => unitOfWork.runAlone((ports) => work(f(ports))),
 });
 

@@ -15,6 +15,7 @@ import type { CreditBureau } from '../ports/credit-bureau.js';
 import { mapStorePorts, type StorePortKey, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
 import { mapUnitOfWork } from '../ports/unit-of-work.js';
 import { createApplication } from '../application/index.js';
+import { Turns } from '../application/transactions.js';
 import type { UserScope } from '../application/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from './contract-harness.js';
 import { aClient, aUser, anAccount, anId, cents } from './record-mothers.js';
@@ -88,6 +89,50 @@ const opened = (): { gate: Promise<void>; open: () => void } => {
   return { gate, open };
 };
 
+/**
+ * `store` as another API process sees it: the same records, but none of this
+ * process's turns (DESIGN 4.6: a turn orders the changes of one process; those
+ * of other processes meet as write conflicts). The write-skew races below are
+ * between processes: within one, the turn would order them, and a held
+ * transaction would keep the interfering change waiting for good.
+ */
+const anotherProcess = (store: StorePorts): StorePorts => ({
+  ...store,
+  unitOfWork: {
+    run: (work) => store.unitOfWork.run(work),
+    runJoinable: (work) => store.unitOfWork.runJoinable(work),
+    runAlone: (work) => store.unitOfWork.runAlone(work),
+  },
+});
+
+/** `store` as a second API process sees it: the same records, and turns of its own (its changes queue among themselves only). */
+const secondProcess = (store: StorePorts): StorePorts => {
+  const turns = new Turns((callback, ms) => {
+    const timer = setTimeout(callback, ms);
+    return () => clearTimeout(timer);
+  });
+  const inTurn =
+    <A>(turn: string | undefined, task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+    async () => {
+      if (turn === undefined) return task();
+      const taken = await turns.take(turn, 30_000);
+      if (taken._tag !== 'granted') return E.left(unavailable(`turn ${taken._tag}`));
+      try {
+        return await task();
+      } finally {
+        taken.turn.release(false);
+      }
+    };
+  return {
+    ...store,
+    unitOfWork: {
+      run: (work, options) => inTurn(options?.turn, store.unitOfWork.run(work)),
+      runJoinable: (work, options) => inTurn(options?.turn, store.unitOfWork.runJoinable(work)),
+      runAlone: (work) => store.unitOfWork.runAlone(work),
+    },
+  };
+};
+
 const rights = (results: ReadonlyArray<E.Either<DomainError, unknown>>): number => results.filter(E.isRight).length;
 
 export function concurrencyContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
@@ -104,20 +149,31 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       return { scope, account, plan };
     };
 
-    it('100 concurrent payments of 100 cents: the balance drops by exactly the accepted ones, each with its record; the others 409', async () => {
+    // 20, not 100 (the HTTP suite's hot-records test sends 100): within the store's 10 s deadline even on a loaded test machine.
+    it('20 concurrent payments of 100 cents on one account all commit, in some order: the balance drops by exactly their sum, each with its record', async () => {
       const app = appOn(store());
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const results = await Promise.all(
-        Array.from({ length: 100 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+        Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
       );
-      // Each payment is a transaction on the same plan and account: first writer wins, a loser runs again a bounded number of times, then answers 409.
-      expectOnly(results, ['conflict']);
-      const accepted = rights(results);
-      expect(accepted).to.be.greaterThan(0);
-      expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 100 * accepted);
+      // Each payment is a transaction on the same plan and account: in one process they take the user's turn one after the other (DESIGN 4.6, hot records).
+      expectOnly(results, []);
+      expect(rights(results)).to.equal(20);
+      expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);
       const payments = await expectRight(app.listPlanPayments(scope, plan.id, { limit: 100 }));
-      expect(payments.items).to.have.length(accepted);
+      expect(payments.items).to.have.length(20);
       expect(payments.hasMore).to.equal(false);
+    });
+
+    it('20 concurrent payments from two processes (each with its own turns) all commit with exact money: the losers back off until they win', async () => {
+      const { scope, account, plan } = await aUserWithLoan(1_000_000);
+      const apps = [appOn(store()), appOn(secondProcess(store()))];
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+      );
+      expectOnly(results, []);
+      expect(rights(results)).to.equal(20);
+      expect((await expectRight(apps[0]!.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);
     });
 
     it('payments racing past the balance stop at exactly 0', async () => {
@@ -217,7 +273,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const { gate, open } = opened();
       const arrived = opened();
-      const held = appDeps(holdingIn(store(), [['paymentPlans', 'touchOwned']], gate, arrived.open));
+      const held = appDeps(holdingIn(anotherProcess(store()), [['paymentPlans', 'touchOwned']], gate, arrived.open));
       const payment = run(createApplication(held).recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       // The payment's transaction has begun (on memory: its snapshot) and is about to read and bump its plan, one step
       // (a read with no write of its plan cannot happen), when the delete runs and commits.
@@ -237,7 +293,8 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       let arrivals = 0;
       const allArrived = opened();
       const arrived = () => void (++arrivals === 3 && allArrived.open());
-      const held = createApplication(appDeps(holdingIn(s, [['users', 'touch'], ['paymentPlans', 'touchOwned']], gate, arrived)));
+      // Three other processes (one change each): turn-less, so all three reach their owner write together.
+      const held = createApplication(appDeps(holdingIn(anotherProcess(s), [['users', 'touch'], ['paymentPlans', 'touchOwned']], gate, arrived)));
       const creations = [
         run(held.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
         run(held.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),
