@@ -18,6 +18,7 @@ export const COLLECTIONS = {
   events: 'events',
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
+  erasures: 'erasures',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
 
@@ -67,6 +68,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
     { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
   ],
+  // `_id` is the erased user's id; a marker goes once every record it redacts has expired (DESIGN 4.9).
+  erasures: [{ key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 }],
 };
 
 /** Create every index; an identical existing index is left as it is. */

@@ -18,6 +18,7 @@ import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoEventOutbox } from './mongo-event-outbox.js';
 import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
 import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
+import { MongoErasureRegistry } from './mongo-erasure-registry.js';
 
 /** The mongo store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
 export const MONGO_STORE_CLASSES: StorePortClasses = {
@@ -34,6 +35,7 @@ export const MONGO_STORE_CLASSES: StorePortClasses = {
   events: MongoEventOutbox,
   webhookEndpoints: MongoWebhookEndpointRepository,
   webhookDeliveries: MongoWebhookDeliveryRepository,
+  erasures: MongoErasureRegistry,
 };
 
 /** Every repository over `ctx`, each built when first read. */

@@ -21,6 +21,7 @@ export * from './domain/credit-outlook.js';
 export * from './domain/debt-calculator.js';
 export * from './domain/idempotency.js';
 export * from './domain/webhook.js';
+export * from './domain/erasure.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';

@@ -98,6 +98,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     store: idempotency,
     unitOfWork: deps.unitOfWork,
     clock,
+    erasures: deps.erasures,
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),
   });

@@ -23,6 +23,7 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.js';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { ErasureRegistry } from './erasure-registry.js';
 import type { TokenHasher } from './token-hasher.js';
 import type { SecretGenerator } from './secret-generator.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -65,6 +66,8 @@ export const STORE_PORTS = {
   events: portToken<EventOutbox>('EventOutbox'),
   webhookEndpoints: portToken<WebhookEndpointRepository>('WebhookEndpointRepository'),
   webhookDeliveries: portToken<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
+  /** Markers of erased users (DESIGN 4.9). */
+  erasures: portToken<ErasureRegistry>('ErasureRegistry'),
 } as const;
 
 export type StorePortKey = keyof typeof STORE_PORTS;
