@@ -17,7 +17,7 @@ import { unavailable } from '../domain/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { StorePorts } from '../ports/tokens.js';
-import { createApplication, createClientAccess, type Application } from '../application/index.js';
+import { createApplication, createClientAccess, fanOutEvents, type Application } from '../application/index.js';
 import type { UserScope } from '../application/deps.js';
 import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId } from '../domain/primitives.js';
 import { expectRight, run, type StoreFactory } from './contract-harness.js';
@@ -61,6 +61,8 @@ const observe = async (w: World): Promise<unknown> => {
     flow: await expectRight(s.bureauFlows.get(w.scope.userId)),
     events: await expectRight(s.events.list(w.clientId, { limit: 100 }, {}, clock.now())),
     endpoints: await expectRight(s.webhookEndpoints.list(w.clientId, { limit: 100 })),
+    deliveries: await expectRight(s.webhookDeliveries.listForEndpoint(w.clientId, w.endpointId, { limit: 100 }, clock.now())),
+    erased: [...(await expectRight(s.erasures.erasedAmong(w.clientId, [w.scope.userId])))],
   };
 };
 
@@ -85,7 +87,11 @@ const CHANGES: ReadonlyArray<Change> = [
     run: (w) => w.app.createPaymentPlan(w.scope, { strategy: 'snowball', monthly_payment: cents(50_000) }),
   },
   { name: 'a plan delete (payments, plan, event)', events: 1, run: (w) => w.app.deletePaymentPlan(w.scope, w.planId) },
-  { name: 'a user delete (every record of the user, event)', events: 1, run: (w) => w.app.deleteUser(w.scope) },
+  {
+    name: "a user delete (every record of the user, erasure marker, the pending deliveries of the user's events canceled, event)",
+    events: 1,
+    run: (w) => w.app.deleteUser(w.scope),
+  },
   {
     name: 'an account creation (user bump, account, event)',
     events: 1,
@@ -135,6 +141,8 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       const plan = await expectRight(app.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
+      // Pending deliveries of the user's events, which a user delete cancels (DESIGN 4.9).
+      expect(await expectRight(fanOutEvents({ ...store, clock })(100)), 'events fanned out').to.be.greaterThan(0);
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));
