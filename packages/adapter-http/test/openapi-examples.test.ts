@@ -155,10 +155,12 @@ const captureExamples = async (): Promise<Captured> => {
   await call('GET', '/api/learning_modules?category=investing', auth);
   const articles = await call('GET', '/api/articles?limit=2', auth);
   await call('GET', `/api/articles/${articles['articles'][0]['id']}`, auth);
-  await call('DELETE', jane, auth);
-
+  // The events as they are before Jane's delete: after it, hers are redacted (DESIGN 4.9).
   const events = await call('GET', '/api/events?limit=100', auth);
   await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
+  await call('DELETE', jane, auth);
+  const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
+
   await call('GET', '/api/webhook_endpoints', auth);
   await call('GET', `/api/webhook_endpoints/${hook['id']}`, auth);
   await call('PATCH', `/api/webhook_endpoints/${hook['id']}`, auth, { status: 'disabled', description: 'Paused during the migration' });
@@ -185,7 +187,7 @@ const captureExamples = async (): Promise<Captured> => {
   const disabledEvents = await call('GET', '/api/events?type=webhook_endpoint.disabled', auth);
 
   const webhooks: Captured['webhooks'] = {};
-  for (const event of [...(events['events'] as Json[]), ...(disabledEvents['events'] as Json[])]) webhooks[event['type']] ??= event;
+  for (const event of [...(events['events'] as Json[]), ...(disabledEvents['events'] as Json[]), ...(afterDelete['events'] as Json[])]) webhooks[event['type']] ??= event;
   return { operations, webhooks };
 };
 

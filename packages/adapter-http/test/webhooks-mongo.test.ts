@@ -47,9 +47,14 @@ describe('events and webhooks on the mongo store', () => {
     const client = await h.newClient();
     const r = await receiver();
     const hook = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: r.url })).body as Json;
-    await scenario(h.request, client.auth);
+    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (DESIGN 4.9).
+    let live: Json[] = [];
+    await scenario(h.request, client.auth, async () => {
+      await h.worker.drain();
+      live = await listAll(h.request, client.auth);
+    });
     await h.worker.drain();
-    const events = await listAll(h.request, client.auth);
+    const events = [...live, ...(await listAll(h.request, client.auth)).slice(live.length)];
     expect(events.map((e) => e['type'])).to.deep.equal(EXPECTED_TYPES);
     const wh = new Webhook(hook['secret']);
     expect(r.received.map((x) => wh.verify(x.body, x.headers as Record<string, string>))).to.deep.equal(events);

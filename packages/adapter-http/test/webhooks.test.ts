@@ -14,7 +14,8 @@ describe('events API (DESIGN 7.11)', () => {
   it('each change records exactly its event, in order, with the object as its endpoint answers it', async () => {
     const h = await webhookHarness();
     const client = await h.newClient();
-    const { userId, planId } = await scenario(h.request, client.auth);
+    let live: Json[] = [];
+    const { userId, planId } = await scenario(h.request, client.auth, async () => void (live = await listAll(h.request, client.auth)));
     const events = await listAll(h.request, client.auth);
     expect(events.map((e) => e['type'])).to.deep.equal(EXPECTED_TYPES);
     const ids = events.map((e) => e['id'] as number);
@@ -24,11 +25,15 @@ describe('events API (DESIGN 7.11)', () => {
       expect(e['api_version']).to.equal('2024-07-01');
       expect(e['data']['user_id']).to.equal(userId);
     }
-    expect(events[3]!['data']['object']).to.include({ status: 'closed', nickname: 'Old card' });
-    expect(events[4]!['data']['object']).to.include({ last_name: 'Doe' }).and.to.have.property('score');
+    expect(live[3]!['data']['object']).to.include({ status: 'closed', nickname: 'Old card' });
+    expect(live[4]!['data']['object']).to.include({ last_name: 'Doe' }).and.to.have.property('score');
+    // After the user's delete, the same events with the personal fields emptied (DESIGN 4.9).
+    expect(events.slice(0, live.length).map((e) => [e['id'], e['type']])).to.deep.equal(live.map((e) => [e['id'], e['type']]));
+    expect(events[3]!['data']['object']).to.include({ status: 'closed', nickname: null, name: '' });
+    expect(events[4]!['data']['object']).to.include({ last_name: null }).and.to.have.property('score');
     expect(events[5]!['data']['object']).to.deep.equal({ status: 'authenticated', step: null });
     expect(events[8]!['data']['object']).to.include({ id: planId, strategy: 'avalanche' });
-    expect(events[9]!['data']['object']).to.include({ id: userId, last_name: 'Doe' });
+    expect(events[9]!['data']['object']).to.include({ id: userId, last_name: '', first_name: null, date_of_birth: null });
     const one = await h.request.get(`/api/events/${ids[4]}`).set(client.auth);
     expect(one.status).to.equal(200);
     expect(one.body).to.deep.equal(events[4]);
@@ -324,10 +329,15 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     const someHook = await register(h, client, { url: some.url, events: ['user.deleted', 'account.closed'] });
     const offHook = await register(h, client, { url: off.url });
     expect((await h.request.patch(`/api/webhook_endpoints/${offHook['id']}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
-    await scenario(h.request, client.auth);
+    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (DESIGN 4.9).
+    let live: Json[] = [];
+    await scenario(h.request, client.auth, async () => {
+      await h.worker.drain();
+      live = await listAll(h.request, client.auth);
+    });
     await h.worker.drain();
 
-    const events = await listAll(h.request, client.auth);
+    const events = [...live, ...(await listAll(h.request, client.auth)).slice(live.length)];
     expect(all.received.map((r) => verified(allHook['secret'], r))).to.deep.equal(events);
     expect(all.received.map((r) => JSON.parse(r.body)['type'])).to.deep.equal(EXPECTED_TYPES);
     expect(new Set(all.received.map((r) => r.headers['webhook-id'])).size).to.equal(EXPECTED_TYPES.length);

@@ -33,6 +33,7 @@ import { MemoryUserRepository } from './memory-user-repository.js';
 import { MemoryEventOutbox } from './memory-event-outbox.js';
 import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository.js';
 import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository.js';
+import { MemoryErasureRegistry } from './memory-erasure-registry.js';
 import { MemoryAuditLog } from './memory-audit-log.js';
 
 /** The memory store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
@@ -50,6 +51,7 @@ export const MEMORY_STORE_CLASSES: StorePortClasses = {
   events: MemoryEventOutbox,
   webhookEndpoints: MemoryWebhookEndpointRepository,
   webhookDeliveries: MemoryWebhookDeliveryRepository,
+  erasures: MemoryErasureRegistry,
   audit: MemoryAuditLog,
 };
 

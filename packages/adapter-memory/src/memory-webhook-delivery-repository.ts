@@ -1,8 +1,9 @@
 /**
  * `WebhookDeliveryRepository` in memory: one delivery per (endpoint, event);
  * a claim is a check and a write with no `await` between, so it is atomic.
- * (No record here is ever written by a use case's transaction and by the
- * worker at once: the worker writes deliveries outside transactions.)
+ * The worker writes deliveries outside transactions; a user delete's
+ * transaction cancels them (DESIGN 4.9): a claim committed meanwhile makes
+ * that transaction lose the write conflict and run again, as on MongoDB.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
@@ -14,10 +15,12 @@ import type {
   DeliveryLease,
   DeliveryOutcome,
   DomainError,
+  EventRecord,
   Id,
   NewWebhookDelivery,
   Page,
   PageRequest,
+  UserId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
 } from '@debtkit/core';
@@ -131,6 +134,22 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
         if (E.isLeft(gone)) return gone;
         const pair = this.pairs.delete(this.s, ALL, pairKey(d.endpoint_id, d.event_id));
         if (E.isLeft(pair)) return pair;
+        count += 1;
+      }
+      return E.right(count);
+    });
+  }
+
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number> {
+    return lazyEither(() => {
+      // A delivery names its event, the event its user: the user's events first, in this session's view.
+      const events = this.s.db.table<number, Id, EventRecord>('events');
+      let count = 0;
+      for (const d of [...this.deliveries.values(this.s, ALL)]) {
+        if (d.client_id !== clientId || d.status !== 'pending') continue;
+        if (events.get(this.s, ALL, d.event_id)?.data.user_id !== userId) continue;
+        const done = this.deliveries.set(this.s, ALL, d.id, { ...d, status: 'canceled', next_attempt_at: null, lease_until: null, lease_token: null });
+        if (E.isLeft(done)) return done;
         count += 1;
       }
       return E.right(count);

@@ -17,6 +17,7 @@ export * from './mongo-idempotency-store.js';
 export * from './mongo-event-outbox.js';
 export * from './mongo-webhook-endpoint-repository.js';
 export * from './mongo-webhook-delivery-repository.js';
+export * from './mongo-erasure-registry.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { ABANDONED_APPEND_MS, MongoVisibleSequence } from './mongo-visible-sequence.js';
 export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';

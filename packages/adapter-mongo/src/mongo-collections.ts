@@ -18,6 +18,7 @@ export const COLLECTIONS = {
   events: 'events',
   webhookEndpoints: 'webhook_endpoints',
   webhookDeliveries: 'webhook_deliveries',
+  erasures: 'erasures',
   auditEvents: 'audit_events',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
@@ -70,6 +71,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
     { key: { status: 1, client_id: 1, next_attempt_at: 1 }, name: 'status_client_id_next_attempt_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
   ],
+  // `_id` is the erased user's id; a marker goes once every record it redacts has expired (DESIGN 4.9).
+  erasures: [{ key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 }],
   // Listed by `_id` (and filtered by action); kept a year: MongoDB removes a record once its `purge_at` has passed.
   audit_events: [{ key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 }],
 };

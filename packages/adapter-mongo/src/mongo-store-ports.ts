@@ -18,6 +18,7 @@ import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
 import { MongoEventOutbox } from './mongo-event-outbox.js';
 import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
 import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
+import { MongoErasureRegistry } from './mongo-erasure-registry.js';
 import { MongoAuditLog } from './mongo-audit-log.js';
 
 /** The mongo store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
@@ -35,6 +36,7 @@ export const MONGO_STORE_CLASSES: StorePortClasses = {
   events: MongoEventOutbox,
   webhookEndpoints: MongoWebhookEndpointRepository,
   webhookDeliveries: MongoWebhookDeliveryRepository,
+  erasures: MongoErasureRegistry,
   audit: MongoAuditLog,
 };
 

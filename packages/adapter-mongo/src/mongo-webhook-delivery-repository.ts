@@ -24,6 +24,7 @@ import type {
   NewWebhookDelivery,
   Page,
   PageRequest,
+  UserId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
 } from '@debtkit/core';
@@ -105,5 +106,22 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
 
   deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number> {
     return this.deliveries.task(() => this.deliveries.deleteMany({ client_id: clientId, endpoint_id: endpointId }));
+  }
+
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number> {
+    return this.deliveries.task(async () => {
+      // A delivery names its event, the event its user: the user's event ids first (in the same session, so the same snapshot).
+      const events = await this.ctx.db
+        .collection<StoredDocument>(COLLECTIONS.events)
+        .find({ client_id: clientId, 'data.user_id': userId }, { ...commandOptions(this.ctx), projection: { _id: 1 } })
+        .toArray();
+      if (events.length === 0) return 0;
+      const canceled = await this.raw.updateMany(
+        { client_id: clientId, status: 'pending', event_id: { $in: events.map((e) => e._id) } },
+        { $set: { status: 'canceled', next_attempt_at: null, lease_until: null, lease_token: null } },
+        commandOptions(this.ctx),
+      );
+      return canceled.modifiedCount;
+    });
   }
 }

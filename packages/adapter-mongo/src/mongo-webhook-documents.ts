@@ -8,7 +8,7 @@ import { AuditRecord, EventRecord, WebhookDeliveryRecord } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { documentCodec, type DocumentCodec } from './mongo-document-codec.js';
 
-const withPurgeDate = <A extends { readonly expires_at: string }>(base: DocumentCodec<A>): DocumentCodec<A> => ({
+export const withPurgeDate = <A extends { readonly expires_at: string }>(base: DocumentCodec<A>): DocumentCodec<A> => ({
   ...base,
   encode: (record) => ({ ...base.encode(record), purge_at: new Date(record.expires_at) }),
   decode: (document: Document) => {

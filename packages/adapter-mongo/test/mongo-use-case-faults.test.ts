@@ -95,7 +95,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   },
   { name: 'a plan creation (plan, event)', change: (deps, f) => createPaymentPlan(deps)(scope(f), { strategy: 'snowball', monthly_payment: 400_000 as never }) },
   { name: 'a plan deletion (payments, plan, event)', change: (deps, f) => deletePaymentPlan(deps)(scope(f), f.planId as never) },
-  { name: 'a user deletion (everything of the user, event)', change: (deps, f) => deleteUser(deps)(scope(f)) },
+  { name: "a user deletion (everything of the user, erasure marker, the pending deliveries of the user's events canceled, event)", change: (deps, f) => deleteUser(deps)(scope(f)) },
   {
     name: 'an account creation (account, event)',
     change: (deps, f) => linkAccount(deps)(scope(f), { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000 as never, apr: 0.25 as never, minimum_payment: 2500 as never }),

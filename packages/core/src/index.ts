@@ -22,6 +22,7 @@ export * from './domain/credit-outlook.js';
 export * from './domain/debt-calculator.js';
 export * from './domain/idempotency.js';
 export * from './domain/webhook.js';
+export * from './domain/erasure.js';
 export * from './domain/quotas.js';
 export * from './domain/plan-size.js';
 export * from './content/content.js';

@@ -5,7 +5,7 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../logger.js';
-import type { Client, ClientAccess, Clock, Environment, IdempotencyStore, StoreHealth, UnitOfWork } from '@debtkit/core';
+import type { Client, ClientAccess, Clock, Environment, ErasureRegistry, IdempotencyStore, StoreHealth, UnitOfWork } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
@@ -37,6 +37,8 @@ export interface AppDeps {
   readonly idempotency: IdempotencyStore;
   /** The store's transactions: a request with an Idempotency-Key runs in one with its kept response (DESIGN 4.2). */
   readonly unitOfWork: UnitOfWork;
+  /** Erasure markers: an Idempotency-Key's kept response about a deleted user is not replayed (DESIGN 4.9). */
+  readonly erasures: ErasureRegistry;
   readonly clock: Clock;
   /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;

@@ -104,6 +104,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     store: idempotency,
     unitOfWork: deps.unitOfWork,
     clock,
+    erasures: deps.erasures,
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),
   });

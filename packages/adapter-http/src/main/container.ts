@@ -142,12 +142,12 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }),
     );
     bind(HTTP.DeliveryWorker).toResolvedValue(
-      (events, webhookEndpoints, webhookDeliveries, clock, guard, config, logger, metrics, unitOfWork) => {
+      (events, webhookEndpoints, webhookDeliveries, erasures, clock, guard, config, logger, metrics, unitOfWork) => {
         const timeoutMs = webhooks.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
         const send = createHttpWebhookSender({ guard, environment: config.environment, timeoutMs });
         const onOutcome = (outcome: string): void => void metrics.webhookDeliveries.inc({ outcome });
         return new DeliveryWorker(
-          { events, webhookEndpoints, webhookDeliveries, clock, send, logger, onOutcome, unitOfWork },
+          { events, webhookEndpoints, webhookDeliveries, erasures, clock, send, logger, onOutcome, unitOfWork },
           {
             timeoutMs,
             ...(config.webhookRetrySeconds === undefined ? {} : { retrySeconds: config.webhookRetrySeconds }),
@@ -155,7 +155,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           },
         );
       },
-      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics, PORTS.UnitOfWork],
+      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, STORE_PORTS.erasures, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics, PORTS.UnitOfWork],
     );
     // Every store port by the port table, then what else the use cases need.
     bind(HTTP.Application).toDynamicValue((context) =>
@@ -178,7 +178,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
     bind(HTTP.RateLimits).toResolvedValue((config) => openRateLimits(config, input.mongo), [HTTP.Config]);
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics) =>
+      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics, erasures) =>
         createApp({
           health,
           clientAccess,
@@ -186,6 +186,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           // The deployment's claim timeout decides when a dead request's key is free again.
           idempotency: withClaimTimeout(idempotency, config.idempotencyClaimTimeoutSeconds * 1000),
           unitOfWork,
+          erasures,
           clock,
           logger,
           routes,
@@ -193,7 +194,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           metrics,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures],
     );
   });
 

@@ -22,6 +22,7 @@ import type { Logger } from '../logger.js';
 import { Webhook } from 'standardwebhooks';
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
 import {
+  deliverableEvent,
   fanOutEvents,
   nextDeliveryState,
   recordEndpointAttempt,
@@ -30,6 +31,7 @@ import {
   type Clock,
   type ClaimFilter,
   type DomainError,
+  type ErasureRegistry,
   type EventOutbox,
   type Id,
   type Timestamp,
@@ -67,6 +69,8 @@ export interface DeliveryWorkerDeps {
   readonly events: EventOutbox;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
+  /** Erasure markers: an erased user's events are redacted or canceled when their attempt is made (DESIGN 4.9). */
+  readonly erasures: ErasureRegistry;
   readonly clock: Clock;
   /** The transactions of endpoint health (a disable and its event commit together, DESIGN 4.6). */
   readonly unitOfWork: UnitOfWork;
@@ -253,6 +257,13 @@ export class DeliveryWorker {
       deps.onOutcome?.('dropped');
       return;
     }
+    // Erasure (DESIGN 4.9): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
+    const deliverable = await orThrow(deliverableEvent(deps)(event.value));
+    if (O.isNone(deliverable)) {
+      await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'canceled', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
+      deps.onOutcome?.('dropped');
+      return;
+    }
     if (endpoint.value.status === 'disabled') {
       await orThrow(
         deps.webhookDeliveries.complete(delivery.id, token, {
@@ -266,7 +277,7 @@ export class DeliveryWorker {
     }
     // The same id on every attempt of this event to this endpoint: receivers de-duplicate by it.
     const messageId = `msg_${delivery.event_id}_${delivery.endpoint_id}`;
-    const body = JSON.stringify(toEventView(event.value));
+    const body = JSON.stringify(deliverable.value);
     const signature = new Webhook(endpoint.value.secret).sign(messageId, now, body);
     const started = performance.now();
     const headers: Record<string, string> = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };

@@ -164,8 +164,16 @@ export const EXPECTED_TYPES = [
   'user.deleted',
 ];
 
-/** Every kind of change, once (two account links), each answered as the spec says. */
-export const scenario = async (request: ReturnType<typeof supertest>, auth: ApiClient['auth']): Promise<{ userId: number; planId: number }> => {
+/**
+ * Every kind of change, once (two account links), each answered as the spec says.
+ * `beforeDelete` runs before the user's DELETE, the last step (after it the user's
+ * events are redacted and their pending deliveries canceled, DESIGN 4.9).
+ */
+export const scenario = async (
+  request: ReturnType<typeof supertest>,
+  auth: ApiClient['auth'],
+  beforeDelete?: () => Promise<void>,
+): Promise<{ userId: number; planId: number }> => {
   const ok = (res: supertest.Response, status: number): Json => {
     expect(res.status, `${res.status} ${JSON.stringify(res.body)}`).to.equal(status);
     return res.body as Json;
@@ -184,6 +192,7 @@ export const scenario = async (request: ReturnType<typeof supertest>, auth: ApiC
   const plan = ok(await request.post(`${u}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 50_000, account_ids: [b['id']] }), 201);
   ok(await request.post(`${u}/payment_plans/${plan['id']}/payments`).set(auth).send({ account_id: b['id'], amount: 10_000 }), 201);
   ok(await request.delete(`${u}/payment_plans/${plan['id']}`).set(auth), 204);
+  await beforeDelete?.();
   ok(await request.delete(u).set(auth), 204);
   return { userId: user['id'] as number, planId: plan['id'] as number };
 };

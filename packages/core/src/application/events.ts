@@ -13,6 +13,7 @@ import type { Page } from '../ports/paging.js';
 import { type ResponseKind, versioning as productionVersioning } from '../versioning/versions.js';
 import type { EventListQuery } from './webhook-requests.js';
 import { ApplicationDeps, UserScope, mapPage, orNotFound, toPageRequest } from './deps.js';
+import { redactErasedEvents } from './erasure.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -44,8 +45,9 @@ export const emitEvent =
     );
   };
 
+/** The client's events; those of an erased user with their personal fields emptied (DESIGN 4.9). */
 export const listEvents =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures'>) =>
   (clientId: ClientId, query: EventListQuery): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
     pipe(
       deps.events.list(
@@ -55,10 +57,17 @@ export const listEvents =
         deps.clock.now(),
       ),
       TE.map(mapPage(toEventView)),
+      TE.chain((page) => pipe(redactErasedEvents(deps)(clientId, page.items), TE.map((items) => ({ items: [...items], hasMore: page.hasMore })))),
     );
 
+/** One event; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures'>) =>
   (clientId: ClientId, eventId: Id): TE.TaskEither<DomainError, WebhookEvent> =>
-    pipe(deps.events.get(clientId, eventId, deps.clock.now()), orNotFound('Event'), TE.map(toEventView));
+    pipe(
+      deps.events.get(clientId, eventId, deps.clock.now()),
+      orNotFound('Event'),
+      TE.map(toEventView),
+      TE.chain((event) => pipe(redactErasedEvents(deps)(clientId, [event]), TE.map((items) => items[0] ?? event))),
+    );
 

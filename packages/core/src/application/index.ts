@@ -28,6 +28,7 @@ export * from './demo-seed.js';
 export * from './content.js';
 export * from './debt-calculator.js';
 export * from './events.js';
+export * from './erasure.js';
 export * from './webhook-endpoints.js';
 export * from './webhook-health.js';
 export * from './webhook-requests.js';

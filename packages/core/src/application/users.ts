@@ -3,6 +3,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { toUserView, type User } from '../domain/user.js';
+import { erasedUserView, erasureMarker } from '../domain/erasure.js';
 import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
@@ -46,6 +47,11 @@ export const updateUser =
  * 4.6): all of it or nothing. Deleting the user record writes it, so a
  * transaction creating anything under the user (which writes the user too,
  * `touchUser`) conflicts with this one instead of leaving an orphan.
+ *
+ * Erasure (DESIGN 4.9), in the same transaction: the user's erasure marker
+ * (by which events, deliveries and Idempotency-Key replays are redacted from
+ * the commit on), the cancellation of the pending webhook deliveries of the
+ * user's events, and a `user.deleted` whose personal fields are emptied.
  */
 export const deleteUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
@@ -59,6 +65,8 @@ export const deleteUser =
         TE.chainFirst(() => tx.bureauFlows.deleteForUser(scope.userId)),
         TE.chainFirst(() => tx.accounts.deleteAllForUser(scope.userId)),
         TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
-        TE.chain((user) => emitEvent(tx, scope, 'user.deleted', 'user')(toUserView(user))),
+        TE.chainFirst(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
+        TE.chainFirst(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
+        TE.chain((user) => emitEvent(tx, scope, 'user.deleted', 'user')(erasedUserView(toUserView(user)))),
       ),
     );

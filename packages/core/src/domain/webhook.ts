@@ -166,7 +166,11 @@ export const statusPatchOf = (
 export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, type: EventType): boolean =>
   endpoint.events.includes('*') || endpoint.events.includes(type);
 
-export const DeliveryStatus = t.keyof({ pending: null, succeeded: null, failed: null }, 'DeliveryStatus');
+/**
+ * `canceled`: never to be attempted again because the event's user was erased
+ * (DESIGN 4.9); added in round 4, so records stored before never hold it.
+ */
+export const DeliveryStatus = t.keyof({ pending: null, succeeded: null, failed: null, canceled: null }, 'DeliveryStatus');
 export type DeliveryStatus = t.TypeOf<typeof DeliveryStatus>;
 
 export const WebhookDelivery = t.type(

@@ -18,6 +18,7 @@ export * from './tokens.js';
 export * from './event-outbox.js';
 export * from './webhook-endpoint-repository.js';
 export * from './webhook-delivery-repository.js';
+export * from './erasure-registry.js';
 export * from './webhook-url-policy.js';
 export * from './token-hasher.js';
 export * from './secret-generator.js';

@@ -24,6 +24,7 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import type { EventOutbox } from './event-outbox.js';
 import type { WebhookEndpointRepository } from './webhook-endpoint-repository.js';
 import type { WebhookDeliveryRepository } from './webhook-delivery-repository.js';
+import type { ErasureRegistry } from './erasure-registry.js';
 import type { TokenHasher } from './token-hasher.js';
 import type { SecretGenerator } from './secret-generator.js';
 import type { UnitOfWork } from './unit-of-work.js';
@@ -66,6 +67,8 @@ export const STORE_PORTS = {
   events: portToken<EventOutbox>('EventOutbox'),
   webhookEndpoints: portToken<WebhookEndpointRepository>('WebhookEndpointRepository'),
   webhookDeliveries: portToken<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
+  /** Markers of erased users (DESIGN 4.9). */
+  erasures: portToken<ErasureRegistry>('ErasureRegistry'),
   /** The operators' audit log (DESIGN 6): appended in each admin change's transaction. */
   audit: portToken<AuditLog>('AuditLog'),
 } as const;

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../domain/errors.js';
 import type { DeliveryStatus, EventType, WebhookDeliveryRecord } from '../domain/webhook.js';
-import type { ClientId, Id, Timestamp } from '../domain/primitives.js';
+import type { ClientId, Id, Timestamp, UserId } from '../domain/primitives.js';
 import type { Page, PageRequest } from './paging.js';
 
 export interface NewWebhookDelivery {
@@ -63,4 +63,12 @@ export interface WebhookDeliveryRepository {
   /** The endpoint's unexpired deliveries, ascending by id. */
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>>;
   deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number>;
+  /**
+   * Erasure (DESIGN 4.9): every pending delivery of an event of the client's
+   * user `userId` becomes `canceled`, with no next attempt and no lease (an
+   * attempt under way then cannot record its outcome: `complete` answers
+   * `false`). Deliveries already succeeded or failed are left as they are.
+   * Answers how many were canceled.
+   */
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -19,7 +19,7 @@ import { unavailable } from '../domain/errors.js';
 import type { Clock } from '../ports/clock.js';
 import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { StorePorts } from '../ports/tokens.js';
-import { createApplication, createClientAccess, recordEndpointAttempt, type Application } from '../application/index.js';
+import { createApplication, createClientAccess, fanOutEvents, recordEndpointAttempt, type Application } from '../application/index.js';
 import { FAILING_ENDPOINT_DISABLE_MS } from '../domain/webhook.js';
 import type { UserScope } from '../application/deps.js';
 import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp, TokenId } from '../domain/primitives.js';
@@ -68,6 +68,8 @@ const observe = async (w: World): Promise<unknown> => {
     endpoints: await expectRight(s.webhookEndpoints.list(w.clientId, { limit: 100 })),
     tokens: await expectRight(s.tokens.listByClient(w.clientId, { limit: 100 })),
     audit: await expectRight(s.audit.list({ limit: 100 }, {}, clock.now())),
+    deliveries: await expectRight(s.webhookDeliveries.listForEndpoint(w.clientId, w.endpointId, { limit: 100 }, clock.now())),
+    erased: [...(await expectRight(s.erasures.erasedAmong(w.clientId, [w.scope.userId])))],
   };
 };
 
@@ -94,7 +96,11 @@ const CHANGES: ReadonlyArray<Change> = [
     run: (w) => w.app.createPaymentPlan(w.scope, { strategy: 'snowball', monthly_payment: cents(50_000) }),
   },
   { name: 'a plan delete (payments, plan, event)', events: 1, run: (w) => w.app.deletePaymentPlan(w.scope, w.planId) },
-  { name: 'a user delete (every record of the user, event)', events: 1, run: (w) => w.app.deleteUser(w.scope) },
+  {
+    name: "a user delete (every record of the user, erasure marker, the pending deliveries of the user's events canceled, event)",
+    events: 1,
+    run: (w) => w.app.deleteUser(w.scope),
+  },
   {
     name: 'an account creation (user bump, account, event)',
     events: 1,
@@ -160,6 +166,8 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       // Failing since 3 days ago: its next failed attempt disables it (DESIGN 4.9).
       await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
       const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
+      // Pending deliveries of the user's events, which a user delete cancels (DESIGN 4.9).
+      expect(await expectRight(fanOutEvents({ ...store, clock })(100)), 'events fanned out').to.be.greaterThan(0);
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));

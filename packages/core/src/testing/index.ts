@@ -25,6 +25,7 @@ export { quotaConcurrencyContract } from './quotas.contract.js';
 export { idempotencyStoreContract } from './idempotency-store.contract.js';
 export { demoSeedContract } from './demo-seed.contract.js';
 export { interleavingStore } from './interleaving-store.js';
+export { erasureRegistryContract } from './erasure-registry.contract.js';
 export { webhookStoresContract, anEvent, aWebhookEndpoint, aDelivery } from './webhook-stores.contract.js';
 export { sequentialSecrets, readableTokenHasher, aSandboxToken } from './test-secrets.js';
 export { faultInjectingStore, type FaultInjectingStore } from './fault-injecting-store.js';

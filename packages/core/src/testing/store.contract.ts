@@ -19,6 +19,7 @@ import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from './idempotency-store.contract.js';
 import { webhookStoresContract } from './webhook-stores.contract.js';
 import { demoSeedContract } from './demo-seed.contract.js';
+import { erasureRegistryContract } from './erasure-registry.contract.js';
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -43,5 +44,6 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);
   webhookStoresContract(name, makeStore, opts);
+  erasureRegistryContract(name, makeStore, opts);
   demoSeedContract(name, makeStore, opts);
 }

@@ -307,6 +307,45 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       await expectSome(store().webhookDeliveries.claimDue(at(40_000), lease('x', at(90_000)), ANY));
     });
 
+    it("cancelPendingForUser cancels the pending deliveries of the user's events only, leased ones too; the lease holder can no longer record", async () => {
+      const USER = anId(5);
+      const mine = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: USER, object: { id: 1 } } })));
+      const mineLeased = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: USER, object: { id: 2 } } })));
+      const another = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: anId(6), object: { id: 3 } } })));
+      const otherClient = await expectRight(store().events.append(anEvent(OTHER_CLIENT, { data: { user_id: USER, object: { id: 4 } } })));
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, mine.id, { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(CLIENT, anId(4), mine.id, { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(CLIENT, ENDPOINT, mineLeased.id),
+          aDelivery(CLIENT, ENDPOINT, another.id, { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(OTHER_CLIENT, anId(9), otherClient.id, { next_attempt_at: stamp(at(5000)) }),
+        ]),
+      );
+      const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('in-flight', at(60_000)), []));
+      expect(leased.event_id).to.equal(mineLeased.id);
+      // A delivery of the user's event already succeeded: left as it is.
+      const done = await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('done', at(60_000)), [ENDPOINT, anId(9)]));
+      await expectRight(store().webhookDeliveries.complete(done.id, 'done', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }));
+
+      expect(await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER))).to.equal(2);
+      expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'in-flight', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null })), 'the canceled lease records nothing').to.equal(false);
+      const listed = async (clientId: Id, endpointId: Id) => (await expectRight(store().webhookDeliveries.listForEndpoint(clientId, endpointId, { limit: 10 }, T0))).items;
+      const byEvent = (items: ReadonlyArray<WebhookDeliveryRecord>) => items.map((d) => [d.event_id, d.status, d.next_attempt_at, d.lease_token]);
+      expect(byEvent(await listed(CLIENT, ENDPOINT))).to.deep.equal([
+        [mine.id, 'canceled', null, null],
+        [mineLeased.id, 'canceled', null, null],
+        [another.id, 'pending', stamp(at(5000)), null],
+      ]);
+      expect(byEvent(await listed(CLIENT, anId(4)))).to.deep.equal([[mine.id, 'succeeded', null, null]]);
+      expect(byEvent(await listed(OTHER_CLIENT, anId(9)))).to.deep.equal([[otherClient.id, 'pending', stamp(at(5000)), null]]);
+      // Canceled deliveries are never claimed again; the others still are.
+      const claims = [];
+      for (let i = 0; i < 3; i++) claims.push(await expectRight(store().webhookDeliveries.claimDue(at(10_000_000), lease(`late${i}`, at(20_000_000)), [])));
+      expect(claims.filter(O.isSome).map((c) => c.value.event_id).sort()).to.deep.equal([another.id, otherClient.id].sort());
+      expect(await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER)), 'a second cancel finds nothing pending').to.equal(0);
+    });
+
     it('succeeded and failed deliveries are never claimed again', async () => {
       await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
       for (const status of ['succeeded', 'failed'] as const) {

@@ -21,11 +21,16 @@
  *   runs once. A domain error (4xx) aborts the change and is kept by a small
  *   write of its own afterwards; a write conflict that exhausted its retries is
  *   answered 409 `conflict` and releases the key.
+ * - Erasure (DESIGN 4.9): a kept response about a user who has been deleted
+ *   since (any POST under /api/users/{id}, and the POST /api/users that created
+ *   the user) is not replayed: the request is answered 404 `not_found`, as
+ *   every other request about that user is, and nothing runs. So a replay
+ *   never serves the user's personal data, and the key still has its one effect.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { writeConflict, type Clock, type DomainError, type IdempotencyStore, type StoredResponse, type UnitOfWork } from '@debtkit/core';
+import { Id, isUserErased, writeConflict, type ClientId, type UserId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse, type UnitOfWork } from '@debtkit/core';
 import type { AppContext, AppMiddleware, RequestContext, RouteDef } from '../app-context.js';
 import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
@@ -41,6 +46,8 @@ export interface IdempotencyKeyOptions {
   /** The store's transactions: the handler and the kept response commit in one. */
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
+  /** Erasure markers: a kept response about a deleted user is not replayed (DESIGN 4.9). */
+  readonly erasures: ErasureRegistry;
   /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
   readonly apiVersionFallback: string;
   /** Told about every kept response replayed (the metrics count them). */
@@ -86,6 +93,24 @@ const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
   return undefined;
 };
 
+/** A path under one user: `/api/users/{id}` and below. */
+const USER_PATH = /^\/api\/users\/([1-9][0-9]{0,15})(?:\/|$)/;
+
+/**
+ * The user a kept response is about, if any: the id in a path under
+ * /api/users/{id}, or the user a `POST /api/users` created (its 201 body's id).
+ */
+const userOfKeptResponse = (ctx: RequestContext, response: StoredResponse): UserId | undefined => {
+  const inPath = USER_PATH.exec(ctx.path)?.[1];
+  const id: unknown =
+    inPath !== undefined
+      ? Number(inPath)
+      : ctx.path === '/api/users' && response.status === 201
+        ? (JSON.parse(response.body) as Record<string, unknown> | null)?.['id']
+        : undefined;
+  return Id.is(id) ? id : undefined;
+};
+
 const replay = (ctx: RequestContext, response: StoredResponse): void => {
   if (response.body !== '') writeJsonText(ctx, response.status, response.body);
   else ctx.status = response.status;
@@ -101,7 +126,11 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
  * never reaches it), for a request that carries the header.
  */
 export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: RouteDef['handler']) => AppMiddleware) => {
-  const { store, unitOfWork, clock, apiVersionFallback, onReplay } = options;
+  const { store, unitOfWork, clock, apiVersionFallback, onReplay, erasures } = options;
+  const aboutErasedUser = async (ctx: RequestContext, clientId: ClientId, response: StoredResponse): Promise<boolean> => {
+    const userId = userOfKeptResponse(ctx, response);
+    return userId !== undefined && runStore(isUserErased({ erasures })(clientId, userId));
+  };
   // The route's handler is run here, not through `next`: a transaction that lost a
   // write conflict runs it again, and Koa's `next` may be called only once.
   return (handler) => async function idempotencyKey(ctx, next) {
@@ -123,6 +152,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: Route
       case 'in_progress':
         throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
       case 'completed':
+        if (await aboutErasedUser(ctx, client.id, claim.response)) throw new ApiError('not_found', 'User not found');
         replay(ctx, claim.response);
         onReplay?.();
         return;
