@@ -3796,7 +3796,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "content": "<h2>How to read your credit card statement</h2><p>A credit card statement can look like a wall of numbers, but a handful of lines tell you almost everything you need to manage the account well.</p><h3>The lines that matter</h3><ul><li><strong>Statement balance:</strong> everything you owed when the billing cycle closed. Pay it in full by the due date and you normally owe no interest on new purchases.</li><li><strong>Minimum payment due:</strong> the least you must pay to avoid a late fee and a late mark on your credit report. It is not a payoff plan.</li><li><strong>Payment due date:</strong> by law it falls on the same day every month, so it is easy to schedule autopay a few days before.</li><li><strong>APRs:</strong> purchases, balance transfers and cash advances often carry different rates, and a promotional rate lists the date it ends.</li><li><strong>Interest charged:</strong> what carrying a balance cost you this month, with a year-to-date total.</li><li><strong>Credit limit and available credit:</strong> use them to work out your utilization.</li></ul><h3>The minimum payment warning</h3><p>Federal rules require a box showing how long it would take to pay off your balance with minimum payments only, and how much you would pay in total. It also shows the monthly payment that clears the balance in three years and what that would cost. The difference between the two totals is the price of paying only the minimum.</p><h3>A five-minute monthly review</h3><ol><li>Scan every transaction for charges you do not recognize and dispute them promptly.</li><li>Look for new fees or a changed rate; issuers must give 45 days' notice of most rate increases.</li><li>Note the interest charged and add it to your debt tracker.</li><li>Schedule a payment above the minimum, and if you carry several balances, direct the extra according to your avalanche or snowball plan.</li></ol><p>Reading the statement every month turns it from a bill into a progress report.</p>"
     }
   },
-  "deleteUsersById": {},
   "getEvents": {
     "response": {
       "events": [
@@ -6035,24 +6034,6 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
               ]
             }
           }
-        },
-        {
-          "id": 9,
-          "type": "user.deleted",
-          "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
-          "data": {
-            "user_id": 2,
-            "object": {
-              "id": 2,
-              "first_name": "Janet",
-              "last_name": "Doe",
-              "email": "jane@example.com",
-              "date_of_birth": "1990-01-02",
-              "phone": "+1 555 0101",
-              "created_at": "2026-03-15T12:00:00.000Z"
-            }
-          }
         }
       ],
       "has_more": false
@@ -6101,6 +6082,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       }
     }
   },
+  "deleteUsersById": {},
   "getWebhookEndpoints": {
     "response": {
       "webhook_endpoints": [
@@ -6279,7 +6261,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "getMetrics": {
-    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
+    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
   }
 };
 
@@ -8520,24 +8502,6 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
       }
     }
   },
-  "user.deleted": {
-    "id": 9,
-    "type": "user.deleted",
-    "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
-    "data": {
-      "user_id": 2,
-      "object": {
-        "id": 2,
-        "first_name": "Janet",
-        "last_name": "Doe",
-        "email": "jane@example.com",
-        "date_of_birth": "1990-01-02",
-        "phone": "+1 555 0101",
-        "created_at": "2026-03-15T12:00:00.000Z"
-      }
-    }
-  },
   "webhook_endpoint.disabled": {
     "id": 10,
     "type": "webhook_endpoint.disabled",
@@ -8554,6 +8518,24 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
         "description": "Old receiver",
         "status": "disabled",
         "disabled_reason": "failing",
+        "created_at": "2026-03-15T12:00:00.000Z"
+      }
+    }
+  },
+  "user.deleted": {
+    "id": 9,
+    "type": "user.deleted",
+    "created_at": "2026-03-15T12:00:00.000Z",
+    "api_version": "2024-07-01",
+    "data": {
+      "user_id": 2,
+      "object": {
+        "id": 2,
+        "first_name": null,
+        "last_name": "",
+        "email": null,
+        "date_of_birth": null,
+        "phone": null,
         "created_at": "2026-03-15T12:00:00.000Z"
       }
     }
