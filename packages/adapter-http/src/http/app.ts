@@ -6,7 +6,7 @@
  *   responseHeaders (request id, area, standard and security headers) →
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
  *   authFailureLimit (/api, /admin, /metrics) → clientAuth (/api) →
- *   adminAuth (/admin) → clientRateLimit (/api) → jsonBody → apiVersion (/api) →
+ *   adminAuth (/admin) → clientRateLimit (/api) → fairAdmission (/api) → jsonBody → apiVersion (/api) →
  *   router (@koa/router: the endpoint tables; POST routes under /api run
  *   idempotencyKey before their handler) → routeFallback (404 / 405 / OPTIONS)
  *
@@ -46,6 +46,7 @@ import { apiVersion } from './pipeline/api-version.js';
 import { idempotencyKey } from './pipeline/idempotency-key.js';
 import { authFailureGuard, authFailureLimit } from './pipeline/auth-failure-limit.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
+import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { createMetrics } from './metrics.js';
 import { METRICS_PATH } from './metrics.routes.js';
@@ -150,6 +151,10 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts }));
   app.use(adminAuth({ authenticate, environment: config.environment, adminToken: config.adminToken, attempts }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
+  if (deps.admission !== undefined) {
+    metrics.watchAdmission(deps.admission);
+    app.use(fairAdmission({ queue: deps.admission, onAdmitted: (s) => metrics.admissionWait.observe(s), onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }) }));
+  }
   app.use(jsonBody({ limitBytes: BODY_LIMIT_BYTES }));
   app.use(apiVersion({ versioning }));
   app.use(api.router.routes());

@@ -8,6 +8,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix } from '@debtkit/core';
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -49,6 +50,12 @@ export interface Config {
   readonly publicUrl?: string;
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
   readonly bureau?: BureauKind;
+  /** DESIGN 4.9: `/api` requests in progress at once in this process (default 64 × cores; `loadConfig` always sets it). */
+  readonly maxInProgress?: number;
+  /** DESIGN 4.9: `/api` requests in progress at once per client (default 16). */
+  readonly clientConcurrency?: number;
+  /** DESIGN 4.9: milliseconds a request may wait for its slot before 429 (default 10000). */
+  readonly queueWaitMs?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -110,6 +117,9 @@ const RetrySeconds = new t.Type<ReadonlyArray<number>, string, unknown>(
 /** 1 to 86400 (a day, the time a key is kept) whole seconds. */
 const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'ClaimTimeoutSeconds');
 
+/** 0 (refuse at once what cannot be admitted) to 600000 (ten minutes) milliseconds. */
+const QueueWaitMs = t.refinement(NonNegativeInt, (n) => n <= 600_000, 'QueueWaitMs');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 const NoSpaces = t.refinement(t.string, (s) => /^\S+$/.test(s), 'NoSpaces');
@@ -133,6 +143,9 @@ const Variables = t.partial({
   DEBTKIT_WEBHOOK_RETRY_SECONDS: variable(RetrySeconds, 'must be 1 to 20 comma-separated whole numbers of seconds (each at most 604800)'),
   DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: variable(ClaimTimeoutSeconds, 'must be a whole number of seconds from 1 to 86400'),
   DEBTKIT_BUREAU: variable(BureauKind, 'must be sandbox (the simulated bureau), or unset'),
+  DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
+  DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
+  DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -176,6 +189,9 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_WEBHOOK_RETRY_SECONDS !== undefined ? { webhookRetrySeconds: v.DEBTKIT_WEBHOOK_RETRY_SECONDS } : {}),
     ...(v.DEBTKIT_PUBLIC_URL !== undefined ? { publicUrl: v.DEBTKIT_PUBLIC_URL } : {}),
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
+    maxInProgress: v.DEBTKIT_MAX_IN_PROGRESS ?? defaultMaxInProgress(),
+    clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
+    queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
   });
 };
 

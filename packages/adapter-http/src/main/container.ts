@@ -16,6 +16,7 @@ import {
   ClientAccess,
   ClientAccessDeps,
   Clock,
+  Computations,
   CreditBureau,
   IdempotencyStore,
   StoreHealth,
@@ -49,6 +50,8 @@ import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
 import { loadMongoAdapter, type MongoAdapterModule } from './optional-peers.js';
 import { StartupError } from './startup-error.js';
 import { traceStorePorts } from './traced-store-ports.js';
+import { processComputePool } from '../compute/compute-pool.js';
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, createAdmissionQueue, defaultMaxInProgress, type AdmissionQueue } from '../http/admission-queue.js';
 
 export { StartupError };
 
@@ -66,6 +69,10 @@ export const HTTP = {
   Metrics: portToken<Metrics>('http.Metrics'),
   WebhookUrlGuard: portToken<WebhookUrlGuard>('http.WebhookUrlGuard'),
   DeliveryWorker: portToken<DeliveryWorker>('http.DeliveryWorker'),
+  /** Where the use cases compute schedules, comparisons and outlooks: the process's worker pool (DESIGN 4.9); rebind to `inThreadComputations` to keep them on the event loop. */
+  Computations: portToken<Computations>('http.Computations'),
+  /** The fair share of the process (DESIGN 4.9): admission of `/api` requests, per client and process-wide. */
+  Admission: portToken<AdmissionQueue>('http.Admission'),
 } as const;
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -165,8 +172,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         bureau: context.get(PORTS.CreditBureau),
         webhookUrls: context.get(HTTP.WebhookUrlGuard),
         secrets: context.get(PORTS.SecretGenerator),
+        computations: context.get(HTTP.Computations),
       }),
     );
+    bind(HTTP.Computations).toConstantValue(processComputePool());
     bind(HTTP.ClientAccess).toResolvedValue(
       (clients, tokens, clock, tokenHasher, secrets, unitOfWork) => withTokenCache(createClientAccess({ clients, tokens, clock, tokenHasher, secrets, unitOfWork }), {}),
       [STORE_PORTS.clients, STORE_PORTS.tokens, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator, PORTS.UnitOfWork],
@@ -174,8 +183,17 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
     bind(HTTP.RateLimits).toResolvedValue((config) => openRateLimits(config, input.mongo), [HTTP.Config]);
+    bind(HTTP.Admission).toResolvedValue(
+      (config) =>
+        createAdmissionQueue({
+          maxInProgress: config.maxInProgress ?? defaultMaxInProgress(),
+          clientConcurrency: config.clientConcurrency ?? DEFAULT_CLIENT_CONCURRENCY,
+          queueWaitMs: config.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+        }),
+      [HTTP.Config],
+    );
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics) =>
+      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics, admission) =>
         createApp({
           health,
           clientAccess,
@@ -188,9 +206,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           routes,
           rateLimits,
           metrics,
+          admission,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, HTTP.Admission],
     );
   });
 

@@ -9,6 +9,7 @@ import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { Versioning } from '../versioning/versions.js';
+import type { Computations } from './computations.js';
 import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
 import { DomainError, notFound } from '../domain/errors.js';
@@ -30,6 +31,8 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly webhookUrls?: WebhookUrlPolicy;
   /** The registry events are rendered with; default: the production `versioning`. */
   readonly versioning?: Versioning;
+  /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
+  readonly computations?: Computations;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */

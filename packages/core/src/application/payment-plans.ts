@@ -6,7 +6,8 @@ import { DomainError, ErrorDetail, validationError } from '../domain/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
 import type { IsoDate, PaymentPlanId } from '../domain/primitives.js';
-import { planPayoff, startDateProblems } from '../domain/payoff-plan.js';
+import { startDateProblems } from '../domain/payoff-plan.js';
+import { computationsOf } from './computations.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
@@ -112,22 +113,21 @@ export const planInputs = (
  * (the user's delete conflicts with it), then the plan and its event.
  */
 export const createPaymentPlan =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
     inTransaction(deps, (tx) => pipe(
       planInputs(tx, scope, body),
-      TE.chainEitherK(({ chosen, start, debts }) =>
-        pipe(
-          planPayoff({
+      TE.chain(({ chosen, start, debts }) => () =>
+        computationsOf(deps)
+          .planPayoff({
             strategy: body.strategy,
             monthlyPayment: body.monthly_payment,
             debts,
             today: start,
             customOrder: body.custom_order,
             extraPayments: body.extra_payments,
-          }),
-          E.map((result) => ({ chosen, result, start })),
-        ),
+          })
+          .then(E.map((result) => ({ chosen, result, start }))),
       ),
       TE.chainFirst(() => touchUser(tx, scope)),
       TE.chain(({ chosen, result, start }) =>
