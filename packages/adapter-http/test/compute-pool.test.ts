@@ -4,7 +4,9 @@
  */
 import { expect } from 'chai';
 import { inThreadComputations, type Computations, type PayoffPlanInput } from '@debtkit/core';
-import { createComputePool, computeThreads, type ComputePool } from '../src/compute/compute-pool.js';
+import { createComputePool, computeThreads, processComputePool, type ComputePool } from '../src/compute/compute-pool.js';
+import { compose } from '../src/main/composition.js';
+import { HTTP, resolve } from '../src/main/container.js';
 import { benchmarkInput } from '../bench/payoff-timing.js';
 import { outlookBenchmarkInput } from '../bench/credit-outlook-timing.js';
 
@@ -33,6 +35,14 @@ describe('compute pool (DESIGN 4.9)', function () {
     pool = createComputePool({ threads: 1 });
   });
   after(() => pool.close());
+
+  it("is what the composition hands core's use cases (one pool per process, however many apps)", async () => {
+    const first = await compose();
+    const second = await compose();
+    expect(resolve(first.container, HTTP.Computations)).to.equal(processComputePool());
+    expect(resolve(second.container, HTTP.Computations)).to.equal(processComputePool());
+    await Promise.all([first.close(), second.close()]);
+  });
 
   it('sizes itself to the cores beyond the event loop, at least one and at most four', () => {
     expect([1, 2, 3, 8, 64].map((n) => computeThreads(n))).to.deep.equal([1, 1, 2, 4, 4]);
