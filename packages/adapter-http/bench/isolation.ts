@@ -156,11 +156,16 @@ const pacer = (rate: number) => {
 };
 
 const heavyRole = async (): Promise<void> => {
-  const start = await new Promise<HeavyStart>((resolve) => process.once('message', (m) => resolve(m as HeavyStart)));
+  // One listener for both messages, attached before the parent is told this process is ready.
   let stopping = false;
-  process.once('message', (m) => {
-    if ((m as HeavyStop).kind === 'stop') stopping = true;
+  let started: (m: HeavyStart) => void = () => undefined;
+  const startMessage = new Promise<HeavyStart>((resolve) => (started = resolve));
+  process.on('message', (m: HeavyStart | HeavyStop) => {
+    if (m.kind === 'start') started(m);
+    else stopping = true;
   });
+  send({ kind: 'ready' });
+  const start = await startMessage;
   const auth = { Authorization: `Bearer ${start.token}` };
   const base = `${start.url}/api/users/${start.userId}/payment_plans`;
   const byStatus: Record<string, number> = {};
@@ -201,7 +206,7 @@ const heavyRole = async (): Promise<void> => {
     }
   };
   await Promise.all(Array.from({ length: start.inFlight }, loop));
-  send({ kind: 'report', requests, byStatus, bytes, errors } satisfies HeavyReport);
+  await new Promise<void>((resolve) => process.send?.({ kind: 'report', requests, byStatus, bytes, errors } satisfies HeavyReport, () => resolve()));
 };
 
 // ---------------------------------------------------------------- parent
@@ -521,6 +526,7 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     log('  heavy client set-up…');
     const setup = await setUpHeavy(ready.url, settings, hole.url);
     heavy = child('heavy');
+    await nextMessage<{ kind: 'ready' }>(heavy);
     const report = nextMessage<HeavyReport>(heavy);
     heavy.send({
       kind: 'start',
@@ -588,6 +594,7 @@ if (role === 'serve') {
   });
 } else if (role === 'heavy') {
   heavyRole().then(
+    // The report flushed, the channel closed: the process ends once its sockets do (the parent kills it after 10 s).
     () => process.disconnect?.(),
     (err: unknown) => {
       process.stderr.write(`isolation heavy client: ${err instanceof Error ? err.message : String(err)}\n`);
