@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { loadConfig, type Config } from '../src/main/config.js';
+import { defaultMaxInProgress } from '../src/http/admission-queue.js';
 
 const SANDBOX_TOKEN = `dk_sandbox_${'A'.repeat(43)}`;
 
@@ -34,6 +35,9 @@ describe('loadConfig', () => {
       authFailureLimit: 30,
       idempotencyClaimTimeoutSeconds: 60,
       writeConflictDeadlineMs: 10_000,
+      maxInProgress: defaultMaxInProgress(),
+      clientConcurrency: 16,
+      queueWaitMs: 10000,
     });
   });
 
@@ -54,6 +58,9 @@ describe('loadConfig', () => {
         DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS: '5',
         DEBTKIT_BUREAU: 'sandbox',
         DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: '2500',
+        DEBTKIT_MAX_IN_PROGRESS: '40',
+        DEBTKIT_CLIENT_CONCURRENCY: '4',
+        DEBTKIT_QUEUE_WAIT_MS: '0',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -70,7 +77,17 @@ describe('loadConfig', () => {
       idempotencyClaimTimeoutSeconds: 5,
       bureau: 'sandbox',
       writeConflictDeadlineMs: 2500,
+      maxInProgress: 40,
+      clientConcurrency: 4,
+      queueWaitMs: 0,
     });
+  });
+
+  it('refuses admission limits (DESIGN 4.9) that are not positive whole numbers, naming the variable', () => {
+    expect(error({ DEBTKIT_MAX_IN_PROGRESS: '0' })).to.equal('DEBTKIT_MAX_IN_PROGRESS must be a positive whole number of requests (got "0")');
+    expect(error({ DEBTKIT_CLIENT_CONCURRENCY: 'many' })).to.equal('DEBTKIT_CLIENT_CONCURRENCY must be a positive whole number of requests (got "many")');
+    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '600001' })).to.equal('DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "600001")');
+    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '1.5' })).to.equal('DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "1.5")');
   });
 
   it('takes a sandbox bootstrap token and PORT=0', () => {

@@ -86,7 +86,7 @@ describe('mongo: a process killed mid-transaction (SIGKILL, child process, wire-
     // The abandoned transaction still holds the account: a change writing it loses, bounded.
     const uow = mongoUnitOfWork(ctx);
     const pay = () => uow.run((tx) => tx.accounts.applyPayment(user.id, account.id, { amount: cents(100), date: TODAY, updatedOn: TODAY }))();
-    expect(await pay()).to.deep.equal(E.left(conflict('The change lost to concurrent changes; retry')));
+    expect(await pay()).to.deep.equal(E.left({ ...conflict('The change lost to concurrent changes; retry'), retryAfterSeconds: 1 }));
     expect(server.expireTransactions(), 'not yet past the lifetime').to.equal(0);
 
     now += (LIFETIME_S + 1) * 1000;

@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import type { Client, ClientAccess, Clock, Environment, ErasureRegistry, IdempotencyStore, StoreHealth, UnitOfWork } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
+import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
@@ -44,6 +45,8 @@ export interface AppDeps {
   readonly rateLimits?: RateLimits;
   /** Where requests are counted for `GET /metrics`; absent, the app makes its own (without process metrics). */
   readonly metrics?: Metrics;
+  /** DESIGN 4.9's fair share of the process (admission-queue.ts); absent, `/api` requests are admitted without limit. */
+  readonly admission?: AdmissionQueue;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */

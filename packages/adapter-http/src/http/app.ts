@@ -7,10 +7,10 @@
  *   responseHeaders (request id, area, standard and security headers) →
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
  *   authFailureLimit (/api, /admin) → clientAuth (/api) →
- *   adminAuth (/admin) → clientRateLimit (/api) → apiVersion (/api) →
- *   router (@koa/router: the endpoint tables; a route runs jsonBody, then
+ *   adminAuth (/admin) → clientRateLimit (/api) → fairAdmission (/api) →
+ *   apiVersion (/api) → router (@koa/router: the endpoint tables; a route runs
  *   adminTokenLimit when it takes the admin token outside /admin (/metrics),
- *   then idempotencyKey for POST under /api, before its handler) →
+ *   then jsonBody, then idempotencyKey for POST under /api, before its handler) →
  *   routeFallback (404 / 405 / OPTIONS)
  *
  * Each step under an area passes other requests straight on. Authentication
@@ -53,6 +53,7 @@ import { adminTokenLimit, authFailureGuard, authFailureLimit, provenCredential }
 import { seenTokens } from './pipeline/seen-tokens.js';
 import { clientAddress } from './pipeline/client-address.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
+import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { createMetrics } from './metrics.js';
 
@@ -168,6 +169,10 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts, seen }));
   app.use(adminAuth({ authenticate, environment: config.environment, adminToken: config.adminToken, attempts }));
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
+  if (deps.admission !== undefined) {
+    metrics.watchAdmission(deps.admission);
+    app.use(fairAdmission({ queue: deps.admission, onAdmitted: (s) => metrics.admissionWait.observe(s), onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }) }));
+  }
   app.use(apiVersion({ versioning }));
   app.use(api.router.routes());
   app.use(routeFallback());

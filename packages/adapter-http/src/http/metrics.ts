@@ -5,7 +5,7 @@
  * wires: `idempotentReplays` (the Idempotency-Key middleware's `onReplay`),
  * `webhookDeliveries` (the delivery worker's `onOutcome`).
  */
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { createRequestMetrics } from './request-metrics.js';
 
 export interface Metrics {
@@ -17,8 +17,20 @@ export interface Metrics {
    * (request-metrics.ts: once per request, so not through prom-client's `inc`/`observe`).
    */
   readonly recordRequest: (method: string, route: string, status: number, seconds: number) => void;
-  /** 429s by limit: `client` (the per-client budget) or `auth_failure` (failed authentications per address). */
+  /** 429s by limit: `client` (the per-client budget), `auth_failure` (failed authentications per address) or `queue` (a request that waited `DEBTKIT_QUEUE_WAIT_MS` for its slot, DESIGN 4.9). */
   readonly rateLimited: Counter<'limit'>;
+  /**
+   * Seconds each admitted `/api` request waited in its client's queue for a
+   * slot (0 when it had one at once): `debtkit_admission_wait_seconds`, no
+   * labels (no client id: one series, however many clients). DESIGN 4.9.
+   */
+  readonly admissionWait: Histogram;
+  /**
+   * Expose the admission queue's state at each scrape: requests in progress
+   * (`debtkit_requests_in_progress`) and waiting (`debtkit_requests_queued`).
+   * Called once by the app that owns the queue.
+   */
+  readonly watchAdmission: (state: { inProgress(): number; waiting(): number }) => void;
   /** Failures of the store seen by requests, by kind (`unavailable`, …). */
   readonly storeErrors: Counter<'kind'>;
   /** Responses replayed for a repeated `Idempotency-Key` (DESIGN 4.2). */
@@ -43,13 +55,16 @@ export const methodLabel = (method: string): string => (SERVED_METHODS.has(metho
 
 /** Every label value each labelled counter can take: their series exist at 0 from the start (a rate of a missing series is no rate). */
 export const KNOWN_LABELS = {
-  rateLimited: ['client', 'auth_failure'],
+  rateLimited: ['client', 'auth_failure', 'queue'],
   storeErrors: ['unavailable'],
   webhookDeliveries: ['delivered', 'retrying', 'failed', 'dropped'],
 } as const;
 
 /** Seconds; most answers take a millisecond or two, a store round trip tens. */
 export const DURATION_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Seconds in the admission queue: most requests wait 0, a queued one a few milliseconds to `DEBTKIT_QUEUE_WAIT_MS` (10 s). */
+export const ADMISSION_WAIT_BUCKETS: readonly number[] = [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export const createMetrics = (options: MetricsOptions = {}): Metrics => {
   const registry = new Registry();
@@ -82,6 +97,31 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
       labelNames: ['outcome'] as const,
       registers,
     }),
+    admissionWait: new Histogram({
+      name: 'debtkit_admission_wait_seconds',
+      help: "Seconds each admitted /api request waited in its client's queue for a slot (0: admitted at once)",
+      buckets: [...ADMISSION_WAIT_BUCKETS],
+      registers,
+    }),
+    watchAdmission: (state) => {
+      if (registry.getSingleMetric('debtkit_requests_in_progress') !== undefined) return;
+      new Gauge({
+        name: 'debtkit_requests_in_progress',
+        help: '/api requests holding a slot of the admission queue (until their response is written)',
+        registers,
+        collect() {
+          this.set(state.inProgress());
+        },
+      });
+      new Gauge({
+        name: 'debtkit_requests_queued',
+        help: '/api requests waiting in their client queue for a slot',
+        registers,
+        collect() {
+          this.set(state.waiting());
+        },
+      });
+    },
   };
   for (const limit of KNOWN_LABELS.rateLimited) metrics.rateLimited.inc({ limit }, 0);
   for (const kind of KNOWN_LABELS.storeErrors) metrics.storeErrors.inc({ kind }, 0);

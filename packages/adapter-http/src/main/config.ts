@@ -9,6 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, WRITE_CONFLICT_DEADLINE_MS, type Quotas } from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -59,6 +60,12 @@ export interface Config {
   readonly trustedProxies?: ReadonlyArray<string>;
   /** DESIGN 4.6: how long a change keeps retrying write conflicts before 409 `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); absent: the store's default, 10000. */
   readonly writeConflictDeadlineMs?: number;
+  /** DESIGN 4.9: `/api` requests in progress at once in this process (default 64 × cores; `loadConfig` always sets it). */
+  readonly maxInProgress?: number;
+  /** DESIGN 4.9: `/api` requests in progress at once per client (default 16). */
+  readonly clientConcurrency?: number;
+  /** DESIGN 4.9: milliseconds a request may wait for its slot before 429 (default 10000). */
+  readonly queueWaitMs?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -123,6 +130,9 @@ const ClaimTimeoutSeconds = t.refinement(PositiveInt, (n) => n <= 86_400, 'Claim
 /** 1 ms to 10 minutes. */
 const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'ConflictDeadlineMs');
 
+/** 0 (refuse at once what cannot be admitted) to 600000 (ten minutes) milliseconds. */
+const QueueWaitMs = t.refinement(NonNegativeInt, (n) => n <= 600_000, 'QueueWaitMs');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 /** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
@@ -162,6 +172,9 @@ const Variables = t.partial({
   DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
   DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
   DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: variable(ConflictDeadlineMs, 'must be a whole number of milliseconds from 1 to 600000'),
+  DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
+  DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
+  DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -219,6 +232,9 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     ...(v.DEBTKIT_BUREAU !== undefined ? { bureau: v.DEBTKIT_BUREAU } : {}),
     ...(quotas !== undefined ? { quotas } : {}),
     ...(v.DEBTKIT_TRUSTED_PROXIES !== undefined ? { trustedProxies: v.DEBTKIT_TRUSTED_PROXIES } : {}),
+    maxInProgress: v.DEBTKIT_MAX_IN_PROGRESS ?? defaultMaxInProgress(),
+    clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
+    queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
   });
 };
 

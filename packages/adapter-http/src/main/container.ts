@@ -16,6 +16,7 @@ import {
   ClientAccess,
   ClientAccessDeps,
   Clock,
+  Computations,
   CreditBureau,
   IdempotencyStore,
   StoreHealth,
@@ -49,6 +50,8 @@ import { type ClientAccessMaybeCached, withTokenCache } from './token-cache.js';
 import { loadMongoAdapter, type MongoAdapterModule } from './optional-peers.js';
 import { StartupError } from './startup-error.js';
 import { traceStorePorts } from './traced-store-ports.js';
+import { processComputePool } from '../compute/compute-pool.js';
+import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, createAdmissionQueue, defaultMaxInProgress, type AdmissionQueue } from '../http/admission-queue.js';
 
 export { StartupError };
 
@@ -66,6 +69,10 @@ export const HTTP = {
   Metrics: portToken<Metrics>('http.Metrics'),
   WebhookUrlGuard: portToken<WebhookUrlGuard>('http.WebhookUrlGuard'),
   DeliveryWorker: portToken<DeliveryWorker>('http.DeliveryWorker'),
+  /** Where the use cases compute schedules, comparisons and outlooks: the process's worker pool (DESIGN 4.9); rebind to `inThreadComputations` to keep them on the event loop. */
+  Computations: portToken<Computations>('http.Computations'),
+  /** The fair share of the process (DESIGN 4.9): admission of `/api` requests, per client and process-wide. */
+  Admission: portToken<AdmissionQueue>('http.Admission'),
 } as const;
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -167,8 +174,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         webhookUrls: context.get(HTTP.WebhookUrlGuard),
         secrets: context.get(PORTS.SecretGenerator),
         ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
+        computations: context.get(HTTP.Computations),
       }),
     );
+    bind(HTTP.Computations).toConstantValue(processComputePool());
     bind(HTTP.ClientAccess).toResolvedValue(
       (clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork) =>
         withTokenCache(createClientAccess({ clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork }), { clock }),
@@ -177,8 +186,17 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);
     bind(HTTP.Metrics).toResolvedValue(() => createMetrics({ processMetrics: true }));
     bind(HTTP.RateLimits).toResolvedValue((config) => openRateLimits(config, input.mongo), [HTTP.Config]);
+    bind(HTTP.Admission).toResolvedValue(
+      (config) =>
+        createAdmissionQueue({
+          maxInProgress: config.maxInProgress ?? defaultMaxInProgress(),
+          clientConcurrency: config.clientConcurrency ?? DEFAULT_CLIENT_CONCURRENCY,
+          queueWaitMs: config.queueWaitMs ?? DEFAULT_QUEUE_WAIT_MS,
+        }),
+      [HTTP.Config],
+    );
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics, erasures) =>
+      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics, erasures, admission) =>
         createApp({
           health,
           clientAccess,
@@ -192,9 +210,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           routes,
           rateLimits,
           metrics,
+          admission,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission],
     );
   });
 

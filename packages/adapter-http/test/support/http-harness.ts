@@ -15,6 +15,7 @@ import { compose } from '../../src/main/composition.js';
 import { HTTP, resolve } from '../../src/main/container.js';
 import type { RateLimits } from '../../src/http/rate-limits.js';
 import type { Metrics } from '../../src/http/metrics.js';
+import type { AdmissionQueue } from '../../src/http/admission-queue.js';
 
 export const ADMIN_TOKEN = 'admin-token-for-tests-0123456789';
 export const fixedClock = (iso = '2026-03-15T12:00:00.000Z'): Clock => ({ now: () => new Date(iso) });
@@ -76,6 +77,8 @@ export interface HarnessOptions {
   readonly trustedProxies?: ReadonlyArray<string>;
   /** Default: `fixedClock()`. */
   readonly clock?: Clock;
+  /** The admission queue (DESIGN 4.9) the app runs with; default: the configuration's. */
+  readonly admission?: AdmissionQueue;
 }
 
 /**
@@ -90,6 +93,7 @@ const overrides = (options: HarnessOptions): ContainerModule =>
     if (options.metrics !== undefined) {
       rebind(HTTP.Metrics).toConstantValue(options.metrics);
     }
+    if (options.admission !== undefined) rebind(HTTP.Admission).toConstantValue(options.admission);
   });
 
 export const harness = async (options: HarnessOptions = {}): Promise<Harness> => {

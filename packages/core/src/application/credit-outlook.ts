@@ -5,7 +5,9 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
-import { creditOutlook, type CreditOutlook } from '../domain/credit-outlook.js';
+import type { CreditOutlook } from '../domain/credit-outlook.js';
+import type { ForecastPlan } from '../domain/payoff-progress.js';
+import { computationsOf } from './computations.js';
 import type { PaymentPlanId } from '../domain/primitives.js';
 import { ApplicationDeps, UserScope, today } from './deps.js';
 import { requirePlan } from './payment-plans.js';
@@ -18,11 +20,21 @@ import { requirePlan } from './payment-plans.js';
  * longer be forecast from its accounts as they are now.
  */
 export const getCreditOutlook =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'computations'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, CreditOutlook> =>
     pipe(
       requirePlan(deps, scope, planId),
       TE.bindTo('plan'),
       TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-      TE.chainEitherK(({ plan, accounts }) => creditOutlook({ plan, accounts, today: today(deps.clock) })),
+      TE.chain(({ plan, accounts }) => () => computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: today(deps.clock) })),
     );
+
+/** The fields of a stored plan its re-forecast reads (not its schedule, which can be large: it is not sent to a worker for nothing). */
+const forecastPlanOf = (plan: ForecastPlan): ForecastPlan => ({
+  strategy: plan.strategy,
+  monthly_payment: plan.monthly_payment,
+  account_ids: plan.account_ids,
+  custom_order: plan.custom_order,
+  extra_payments: plan.extra_payments,
+  start_date: plan.start_date,
+});

@@ -9,6 +9,7 @@ import type { CreditBureau } from '../ports/credit-bureau.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { Versioning } from '../versioning/versions.js';
+import type { Computations } from './computations.js';
 import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from '../domain/quotas.js';
@@ -34,6 +35,8 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly versioning?: Versioning;
   /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (domain/quotas.ts). */
   readonly quotas?: Quotas;
+  /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
+  readonly computations?: Computations;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */

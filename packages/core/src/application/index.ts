@@ -16,6 +16,7 @@ import * as events from './events.js';
 import * as webhooks from './webhook-endpoints.js';
 
 export * from './deps.js';
+export * from './computations.js';
 export * from './requests.js';
 export * from './users.js';
 export * from './accounts.js';

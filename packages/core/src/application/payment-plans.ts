@@ -6,9 +6,10 @@ import { DomainError, ErrorDetail, validationError } from '../domain/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
 import type { PaymentPlan, PlanPayment } from '../domain/payment-plan.js';
 import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../domain/primitives.js';
-import { planPayoff, startDateProblems, type PayoffPlanResult } from '../domain/payoff-plan.js';
+import { startDateProblems, type PayoffPlanResult } from '../domain/payoff-plan.js';
 import { planSizeProblem } from '../domain/plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
+import { computationsOf } from './computations.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
@@ -153,24 +154,23 @@ export const checkPlanSize = (
  * the plan and its event.
  */
 export const createPaymentPlan =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
   (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
-      TE.chainEitherK(({ chosen, start, debts }) =>
-        pipe(
-          planPayoff({
+      TE.chain(({ chosen, start, debts }) => () =>
+        computationsOf(deps)
+          .planPayoff({
             strategy: body.strategy,
             monthlyPayment: body.monthly_payment,
             debts,
             today: start,
             customOrder: body.custom_order,
             extraPayments: body.extra_payments,
-          }),
-          E.chainFirst((result) => checkPlanSize(deps.versioning ?? productionVersioning, body, chosen, result, start, nowStamp(deps.clock))),
-          E.map((result) => ({ chosen, result, start })),
-        ),
+          })
+          .then(E.chainFirst((result) => checkPlanSize(deps.versioning ?? productionVersioning, body, chosen, result, start, nowStamp(deps.clock))))
+          .then(E.map((result) => ({ chosen, result, start }))),
       ),
       TE.chainFirst(() => touchUser(tx, scope)),
       TE.chain(({ chosen, result, start }) =>

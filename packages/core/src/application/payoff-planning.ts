@@ -7,7 +7,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import { effectiveApr, effectiveMinimumPayment } from '../domain/account.js';
-import { comparePayoffStrategies, type PaymentPlanComparison } from '../domain/payoff-comparison.js';
+import type { PaymentPlanComparison } from '../domain/payoff-comparison.js';
+import { computationsOf } from './computations.js';
 import { planProgress, type PaymentPlanProgress } from '../domain/payoff-progress.js';
 import type { Cents, PaymentPlanId } from '../domain/primitives.js';
 import type { PageRequest } from '../ports/paging.js';
@@ -20,12 +21,12 @@ import { planInputs, requirePlan } from './payment-plans.js';
  * every strategy with the same validation as plan creation (DESIGN 7.10).
  */
 export const comparePaymentPlans =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users' | 'computations'>) =>
   (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> =>
     pipe(
       planInputs(deps, scope, body),
-      TE.chainEitherK(({ start, debts, accounts }) =>
-        comparePayoffStrategies(
+      TE.chain(({ start, debts, accounts }) => () =>
+        computationsOf(deps).comparePayoffStrategies(
           {
             monthlyPayment: body.monthly_payment,
             debts,

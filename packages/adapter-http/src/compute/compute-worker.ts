@@ -1,0 +1,18 @@
+/**
+ * The worker side of the compute pool (compute-pool.ts): runs one of core's
+ * pure computations on the data it is sent and answers its `Either`, as plain
+ * data. Loaded by piscina in each worker thread; nothing else runs here.
+ */
+import { inThreadComputations } from '@debtkit/core';
+import type { ComputeTask } from './compute-pool.js';
+
+export default function runComputation(task: ComputeTask): Promise<unknown> {
+  switch (task.kind) {
+    case 'planPayoff':
+      return inThreadComputations.planPayoff(task.input);
+    case 'comparePayoffStrategies':
+      return inThreadComputations.comparePayoffStrategies(task.input, task.accounts);
+    case 'creditOutlook':
+      return inThreadComputations.creditOutlook(task.input);
+  }
+}

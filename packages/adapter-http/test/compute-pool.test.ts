@@ -1,0 +1,75 @@
+/**
+ * The worker pool of DESIGN 4.9: what it computes equals core's in-thread
+ * functions, and the event loop keeps turning while it computes.
+ */
+import { expect } from 'chai';
+import { inThreadComputations, type Computations, type PayoffPlanInput } from '@debtkit/core';
+import { createComputePool, computeThreads, processComputePool, type ComputePool } from '../src/compute/compute-pool.js';
+import { compose } from '../src/main/composition.js';
+import { HTTP, resolve } from '../src/main/container.js';
+import { benchmarkInput } from '../bench/payoff-timing.js';
+import { outlookBenchmarkInput } from '../bench/credit-outlook-timing.js';
+
+/** Event-loop turns (setImmediate callbacks) that ran while `work` was pending. */
+const turnsDuring = async <A>(work: () => Promise<A>): Promise<{ readonly result: A; readonly turns: number }> => {
+  let turns = 0;
+  let running = true;
+  const spin = (): void => {
+    if (!running) return;
+    turns += 1;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  const result = await work();
+  running = false;
+  return { result, turns };
+};
+
+/** Heavy enough to take many event-loop turns anywhere: the 50-debt plan's budget cut so it runs to ~600 months, four times. */
+const heavyWork = (c: Computations, input: PayoffPlanInput) => () => Promise.all([1, 2, 3, 4].map(() => c.planPayoff(input)));
+
+describe('compute pool (DESIGN 4.9)', function () {
+  this.timeout(30_000);
+  let pool: ComputePool;
+  before(() => {
+    pool = createComputePool({ threads: 1 });
+  });
+  after(() => pool.close());
+
+  it("is what the composition hands core's use cases (one pool per process, however many apps)", async () => {
+    const first = await compose();
+    const second = await compose();
+    expect(resolve(first.container, HTTP.Computations)).to.equal(processComputePool());
+    expect(resolve(second.container, HTTP.Computations)).to.equal(processComputePool());
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('sizes itself to the cores beyond the event loop, at least one and at most four', () => {
+    expect([1, 2, 3, 8, 64].map((n) => computeThreads(n))).to.deep.equal([1, 1, 2, 4, 4]);
+  });
+
+  it('answers exactly what the in-thread functions answer: a plan, a comparison, an outlook, and an error', async () => {
+    const plan = benchmarkInput();
+    const { strategy: _s, ...budget } = plan;
+    const outlook = outlookBenchmarkInput();
+    expect(await pool.planPayoff(plan)).to.deep.equal(await inThreadComputations.planPayoff(plan));
+    expect(await pool.comparePayoffStrategies(budget, outlook.accounts)).to.deep.equal(
+      await inThreadComputations.comparePayoffStrategies(budget, outlook.accounts),
+    );
+    expect(await pool.creditOutlook(outlook)).to.deep.equal(await inThreadComputations.creditOutlook(outlook));
+    const tooSmall = { ...plan, monthlyPayment: 1 as PayoffPlanInput['monthlyPayment'] };
+    const refused = await pool.planPayoff(tooSmall);
+    expect(refused).to.deep.equal(await inThreadComputations.planPayoff(tooSmall));
+    expect(refused._tag).to.equal('Left');
+  });
+
+  it('keeps the event loop turning while it computes (in-thread, the same work blocks it)', async () => {
+    const input = benchmarkInput();
+    await pool.planPayoff(input); // the worker started and warmed
+    const inThread = await turnsDuring(heavyWork(inThreadComputations, input));
+    const offloaded = await turnsDuring(heavyWork(pool, input));
+    expect(offloaded.result).to.deep.equal(inThread.result);
+    expect(inThread.turns).to.equal(0);
+    expect(offloaded.turns).to.be.greaterThan(10);
+  });
+});
