@@ -67,7 +67,9 @@ describe('the API on the mongo store, database killed and restarted under load (
 
   before(async () => {
     server = await startWireServer();
-    store = await connectMongoStore(server.url, { dbName: 'debtkit_load_outage', serverSelectionTimeoutMS: 500, maxTimeMS: 1000 });
+    // A short conflict deadline: a write blocked by a transaction the outage left open ends in 409
+    // within 1 s, as the load's workers need (the outage, not the conflict backoff, is under test).
+    store = await connectMongoStore(server.url, { dbName: 'debtkit_load_outage', serverSelectionTimeoutMS: 500, maxTimeMS: 1000, writeConflictDeadlineMs: 1000 });
     h = await resourceHarness(store);
   });
   after(async () => {
