@@ -261,10 +261,15 @@ describe('hot records: through a store freeze, every payment retried with its ke
       const send = viaSupertest(h);
       const { accountPath, paymentsPath, accountId } = await aLoanWithPlan(send);
       const seen: number[] = [];
+      // The store freezes as soon as the first payment has been answered: the others are then in
+      // flight or waiting their turn, whatever the machine's speed (no fixed delay).
+      let firstAnswered!: () => void;
+      const first = new Promise<void>((resolve) => (firstAnswered = resolve));
       const pay = async (i: number): Promise<Answer> => {
         for (let attempt = 0; attempt < 200; attempt++) {
           const answer = await send('POST', paymentsPath, { account_id: accountId, amount: 100 + i }, { 'Idempotency-Key': `freeze-${i}` });
           seen.push(answer.status);
+          firstAnswered();
           if (answer.status === 201) return answer;
           expect([409, 429, 503], JSON.stringify(answer.body)).to.include(answer.status);
           await new Promise((resolve) => setTimeout(resolve, 100));
@@ -272,7 +277,7 @@ describe('hot records: through a store freeze, every payment retried with its ke
         throw new Error(`payment ${i} never committed`);
       };
       const payments = Array.from({ length: 20 }, (_, i) => pay(i));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await first;
       proxy.freeze();
       await new Promise((resolve) => setTimeout(resolve, 2500));
       proxy.thaw();
