@@ -12,8 +12,8 @@ describe('bench:isolation (smoke)', function () {
     const run = await isolationRun({
       ...isolationSettings(),
       runs: 1,
-      durationSeconds: 1.5,
-      warmupSeconds: 0.5,
+      durationSeconds: 1,
+      warmupSeconds: 0.2,
       lightRate: 20,
       heavyPlans: 1,
       heavyDebts: 3,

@@ -106,14 +106,11 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
 
     for (const [args, message] of [
       [['tokens', 'roll'], /--token-id/],
-      [['tokens', 'roll', '--token-id', 'abc'], /--token-id/],
       [['tokens', 'roll', '--token-id', '1', '--expires-in-seconds', '604801'], /--expires-in-seconds must be/],
-      [['tokens', 'roll', '--token-id', '1', '--expires-in-seconds', '-5'], /--expires-in-seconds/],
       [['tokens', 'roll', '--token-id', '1', '--colour', 'red'], /unknown argument "--colour"/],
       [['tokens', 'roll', '--token-id', '999'], /tokens roll failed: Token not found/],
       [['audit', '--action', 'token.stolen'], /--action/],
       [['audit', '--limit', '0'], /--limit/],
-      [['audit', '--limit'], /--limit needs a value/],
     ] as const) {
       it(`exit 1 with one line for ${args.join(' ')}`, async () => {
         const out = await runCli(args, env);

@@ -53,7 +53,8 @@ describe('debtkit serve killed mid-payment (SIGKILL, mongo, child process, wire-
     const dbName = `debtkit_kill_${process.pid}`;
     const url = `${server.url}${dbName}`;
     const token = generateToken('sandbox');
-    const env = { DEBTKIT_STORE: 'mongo', MONGODB_URL: url, DEBTKIT_BOOTSTRAP_TOKEN: token };
+    // A 2 s write-conflict deadline: the payment the abandoned transaction blocks answers 409 after it, not after the default 10 s.
+    const env = { DEBTKIT_STORE: 'mongo', MONGODB_URL: url, DEBTKIT_BOOTSTRAP_TOKEN: token, DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: '2000' };
     const first = await startCli(env);
     running.push(first);
     const auth = { Authorization: `Bearer ${token}` };
@@ -109,7 +110,7 @@ describe('debtkit serve killed mid-payment (SIGKILL, mongo, child process, wire-
     const other = await call(second, 'POST', paymentsPath, { account_id: accountId, amount: 1_000 });
     expect(other.status).to.equal(201);
 
-    // A deployment with a 1 s claim timeout: past it (the blocked payment alone waited out its retries, the 10 s write conflict deadline), the retry runs, once.
+    // A deployment with a 1 s claim timeout: past it (the blocked payment alone waited out its retries, the 2 s write conflict deadline set above), the retry runs, once.
     const claims = await db.collection('idempotency_keys').find({ response: null }).toArray();
     expect(claims, 'only the killed request holds a key').to.have.length(1);
     expect(Date.now() - (claims[0]!['claimed_at'] as Date).getTime(), 'more than the claim timeout since the claim').to.be.above(1_000);

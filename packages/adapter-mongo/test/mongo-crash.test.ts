@@ -55,10 +55,9 @@ describe('mongo: a process killed mid-transaction (SIGKILL, child process, wire-
     server = await startWireServer({ now: () => new Date(now) });
     admin = new MongoClient(server.url, { serverSelectionTimeoutMS: 2000 });
     await admin.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: LIFETIME_S });
-    ctx = await openMongoContext(server.url, { dbName: `crash_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 1000 });
-    // The context's unit of work with a short conflict deadline: a change blocked by the dead
-    // process's transaction is to end in a conflict, not to back off for the default 10 s.
-    mongoUnitOfWork(ctx, { deadlineMs: 1000 });
+    // A short conflict deadline: a change blocked by the dead process's transaction is to end
+    // in a conflict, not to back off for the default 10 s.
+    ctx = await openMongoContext(server.url, { dbName: `crash_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 1000, writeConflictDeadlineMs: 1000 });
     store = mongoStorePorts(ctx);
   });
   afterEach(async () => {
