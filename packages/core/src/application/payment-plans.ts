@@ -113,36 +113,37 @@ export const planInputs = (
 /** The widest id a plan can get: its size is measured with it before the store gives it one. */
 const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
 
-/**
- * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
- * every supported API version renders it.
- */
-export const checkPlanSize = (
-  versions: Versioning,
+/** A computed plan as the API shows it, before the store gives it an id. */
+const computedPlan = (
   body: CreatePaymentPlanBody,
   chosen: ReadonlyArray<AccountRecord>,
   result: PayoffPlanResult,
   start: IsoDate,
   createdAt: Timestamp,
-): E.Either<DomainError, void> =>
+): Omit<PaymentPlan, 'id'> => ({
+  strategy: body.strategy,
+  monthly_payment: body.monthly_payment,
+  account_ids: chosen.map((a) => a.id),
+  order: result.order,
+  custom_order: body.custom_order ?? null,
+  extra_payments: body.extra_payments ?? [],
+  start_date: start,
+  months: result.months,
+  payoff_date: result.payoff_date,
+  total_interest: result.total_interest,
+  total_paid: result.total_paid,
+  created_at: createdAt,
+  schedule: result.schedule,
+});
+
+/**
+ * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
+ * every supported API version renders it.
+ */
+export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlan, 'id'>): E.Either<DomainError, void> =>
   planSizeProblem(
-    {
-      id: WIDEST_ID,
-      strategy: body.strategy,
-      monthly_payment: body.monthly_payment,
-      account_ids: chosen.map((a) => a.id),
-      order: result.order,
-      custom_order: body.custom_order ?? null,
-      extra_payments: body.extra_payments ?? [],
-      start_date: start,
-      months: result.months,
-      payoff_date: result.payoff_date,
-      total_interest: result.total_interest,
-      total_paid: result.total_paid,
-      created_at: createdAt,
-      schedule: result.schedule,
-    },
-    versions.known.map((version) => (plan: PaymentPlan) => versions.render('payment_plan', plan, version)),
+    { id: WIDEST_ID, ...plan },
+    versions.known.map((version) => (rendered: PaymentPlan) => versions.render('payment_plan', rendered, version)),
   );
 
 /**
@@ -169,28 +170,11 @@ export const createPaymentPlan =
             customOrder: body.custom_order,
             extraPayments: body.extra_payments,
           })
-          .then(E.chainFirst((result) => checkPlanSize(deps.versioning ?? productionVersioning, body, chosen, result, start, nowStamp(deps.clock))))
-          .then(E.map((result) => ({ chosen, result, start }))),
+          .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
+          .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan))),
       ),
       TE.chainFirst(() => touchUser(tx, scope)),
-      TE.chain(({ chosen, result, start }) =>
-        tx.paymentPlans.create({
-          user_id: scope.userId,
-          strategy: body.strategy,
-          monthly_payment: body.monthly_payment,
-          account_ids: chosen.map((a) => a.id),
-          order: result.order,
-          custom_order: body.custom_order ?? null,
-          extra_payments: body.extra_payments ?? [],
-          start_date: start,
-          months: result.months,
-          payoff_date: result.payoff_date,
-          total_interest: result.total_interest,
-          total_paid: result.total_paid,
-          created_at: nowStamp(deps.clock),
-          schedule: result.schedule,
-        }, scope.clientId),
-      ),
+      TE.chain((plan) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId)),
       TE.map(toPlanView),
       TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
     ));
