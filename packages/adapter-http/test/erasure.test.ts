@@ -10,8 +10,7 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import type { StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
-import { connectMongoStore } from '@debtkit/adapter-mongo';
-import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
+import { useMongoStores } from './support/mongo-stores.js';
 import { Receiver, webhookHarness, type ApiClient, type Json } from './support/webhook-harness.js';
 
 const PERSON = {
@@ -48,29 +47,17 @@ const STORES = ['memory', 'mongo'] as const;
 
 describe('erasure on delete (DESIGN 4.9)', function () {
   this.timeout(60_000);
-  let wire: WireServer | undefined;
-  let url = '';
-  let n = 0;
+  const mongo = useMongoStores('erasure');
   const stores: StorePorts[] = [];
   const receivers: Receiver[] = [];
 
-  before(async () => {
-    const realUrl = process.env['MONGODB_URL'];
-    if (realUrl === undefined || realUrl === '') {
-      wire = await startWireServer();
-      url = wire.url;
-    } else url = realUrl;
-  });
-  after(async () => {
-    await wire?.stop();
-  });
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.stop()));
     for (const store of stores.splice(0)) await store.close();
   });
 
   const storeOf = async (kind: (typeof STORES)[number]): Promise<StorePorts> => {
-    const store = kind === 'memory' ? createMemoryStore() : await connectMongoStore(url, { dbName: `debtkit_erasure_${process.pid}_${++n}` });
+    const store = kind === 'memory' ? createMemoryStore() : await mongo.connect();
     stores.push(store);
     return store;
   };
