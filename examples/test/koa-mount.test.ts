@@ -45,11 +45,11 @@ describe('example: koa-mount', () => {
   });
 });
 
-/** The README's mounting block, as written (between its `koa-mount` markers). */
+/** The mounting block of docs/embedding.md, as written (between its `koa-mount` markers). */
 const readmeBlock = (): string => {
-  const readme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+  const readme = readFileSync(fileURLToPath(new URL('../../../docs/embedding.md', import.meta.url)), 'utf8');
   const match = /<!-- koa-mount:start -->\n```js\n([\s\S]*?)\n```\n<!-- koa-mount:end -->/.exec(readme);
-  if (match?.[1] === undefined) throw new Error('README.md has no koa-mount block');
+  if (match?.[1] === undefined) throw new Error('docs/embedding.md has no koa-mount block');
   return match[1];
 };
 
@@ -61,7 +61,7 @@ const freePort = async (): Promise<number> => {
   return port;
 };
 
-describe('README: mounting the API in your own Koa app', () => {
+describe('docs/embedding.md: mounting the API in your own Koa app', () => {
   it('runs as written: the host header arrives on debtkit answers and on its own', async () => {
     // Written inside the workspace, so its imports resolve as an installed service's would.
     const script = fileURLToPath(new URL('../readme-koa-mount.mjs', import.meta.url));

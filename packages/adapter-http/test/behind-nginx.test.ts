@@ -3,7 +3,7 @@
  * proxy. nginx (Debian's `nginx-light`) terminates TLS with a certificate this
  * test makes, in front of two `debtkit serve` processes (production, the built
  * CLI) on one wire-protocol test server. nginx runs the repository's own
- * configuration, `examples/nginx/debtkit.conf.template` (the README's), filled
+ * configuration, `examples/nginx/debtkit.conf.template` (the one docs/operations.md shows), filled
  * in as envsubst would, and reaches debtkit from its own address (`proxy_bind`
  * 127.0.0.9), the only one debtkit trusts. Every test client connects over
  * HTTPS from a 127.0.0.x address of its own.
@@ -29,7 +29,7 @@ import { startCli, useCliOnWireServer, type CliProcess } from './support/cli-pro
 
 const here = fileURLToPath(import.meta.url);
 const repositoryRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../../../' : '../../../', import.meta.url));
-/** The one nginx configuration: the README's Operations section uses this file too. */
+/** The one nginx configuration: docs/operations.md (Behind a proxy) uses this file too. */
 export const NGINX_TEMPLATE = join(repositoryRoot, 'examples/nginx/debtkit.conf.template');
 const FROZEN_CLOCK = fileURLToPath(new URL('./support/frozen-clock.js', import.meta.url));
 

@@ -1,8 +1,9 @@
 /**
- * The README's tours, run as written (issue 13): the shell blocks between the
- * `tour` markers, with curl, against a freshly started `debtkit serve`, so the
- * README cannot drift from the API. The client tour runs twice (sh, then bash)
- * to show it works again on the same server.
+ * The docs' tours, run as written (issue 13): the shell blocks between the
+ * `tour` markers (docs/api/reference.md) and the `tour-admin` markers
+ * (docs/operations.md), with curl, against a freshly started `debtkit serve`,
+ * so the docs cannot drift from the API. The client tour runs twice (sh, then
+ * bash) to show it works again on the same server.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -13,14 +14,14 @@ import { generateToken } from '../src/http/token-issuer.js';
 const here = fileURLToPath(import.meta.url);
 const packageRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../' : '../', import.meta.url));
 const CLI = `${packageRoot}dist/src/main/cli.js`;
-const README = `${packageRoot}../../README.md`;
+const DOCS = `${packageRoot}../../docs/`;
 const ADMIN_TOKEN = 'readme-tour-admin-token-0123456789';
 
-/** The body of the ```sh block between `<!-- name:start -->` and `<!-- name:end -->`. */
-const block = (name: string): string => {
-  const text = readFileSync(README, 'utf8');
+/** The body of the ```sh block between `<!-- name:start -->` and `<!-- name:end -->` in a page of docs/. */
+const block = (page: string, name: string): string => {
+  const text = readFileSync(`${DOCS}${page}`, 'utf8');
   const match = new RegExp(`<!-- ${name}:start -->\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\`\\n<!-- ${name}:end -->`).exec(text);
-  if (match?.[1] === undefined) throw new Error(`README.md has no \`${name}\` block`);
+  if (match?.[1] === undefined) throw new Error(`docs/${page} has no \`${name}\` block`);
   return match[1];
 };
 
@@ -31,7 +32,7 @@ const run = (shell: string, script: string, env: Record<string, string>): Promis
     );
   });
 
-describe('README tours against a started server', function () {
+describe('the docs\' tours against a started server', function () {
   this.timeout(60_000);
   const token = generateToken('sandbox');
   let child: ChildProcess;
@@ -61,7 +62,7 @@ describe('README tours against a started server', function () {
 
   for (const shell of ['sh', 'bash']) {
     it(`the client tour runs top to bottom in ${shell}`, async () => {
-      const result = await run(shell, block('tour'), { T: token, B: base });
+      const result = await run(shell, block('api/reference.md', 'tour'), { T: token, B: base });
       expect(result.code, `${result.stdout}\n${result.stderr}`).to.equal(0);
       expect(result.stdout).to.match(/"monthly_payment":50000,"months":25,/);
       expect(result.stdout).to.match(/\ntour done: user \d+\n$/);
@@ -69,7 +70,7 @@ describe('README tours against a started server', function () {
   }
 
   it('the admin tour runs top to bottom', async () => {
-    const result = await run('sh', block('tour-admin'), { A: ADMIN_TOKEN, B: base });
+    const result = await run('sh', block('operations.md', 'tour-admin'), { A: ADMIN_TOKEN, B: base });
     expect(result.code, `${result.stdout}\n${result.stderr}`).to.equal(0);
     expect(result.stdout).to.match(/^debtkit_http_requests_total\{method="POST",route="\/admin\/clients",status="201"\} \d+$/m);
     expect(result.stdout).to.match(/\nadmin tour done: client \d+, token \d+ revoked\n$/);

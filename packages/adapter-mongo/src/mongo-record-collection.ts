@@ -159,7 +159,7 @@ export class MongoRecordCollection<A> {
    *
    * The sub-pipeline joins with `let` + `$expr: {$eq}` (MongoDB 3.6+; an
    * equality in `$expr` is served from the `(user_id, _id)` index), not the
-   * `localField` + `pipeline` form, which needs MongoDB 5.0 (the README promises
+   * `localField` + `pipeline` form, which needs MongoDB 5.0 (docs/operations.md promises
    * 4.4+); `match` holds only constants, so it is an ordinary filter. `$unwind`
    * right after the `$lookup` (which the server folds into it) hands out one
    * result per document, so no result

@@ -32,7 +32,7 @@ export interface DemoAccess {
  * stored only as its hash, so a random one could not be found again). It is
  * public (anyone can compute it) and only ever names the sandbox demo client; a
  * shared sandbox sets its own DEBTKIT_BOOTSTRAP_TOKEN or DEBTKIT_SEED=false
- * (README). The memory store starts empty every time, so it keeps a random one.
+ * (docs/operations.md, the demo seed). The memory store starts empty every time, so it keeps a random one.
  */
 export const DEFAULT_DEMO_TOKEN = `dk_sandbox_${createHash('sha256').update('debtkit sandbox demo token').digest('base64url')}`;
 

@@ -13,7 +13,7 @@
  * - A revocation in this process empties the cache before it answers, so this
  *   process refuses the revoked token at once. Other processes sharing the
  *   store refuse it once their entry expires: within `ttlMs` (the bounded
- *   staleness of DESIGN 9, documented in the README).
+ *   staleness of DESIGN 9, documented in docs/operations.md).
  * - Bounded: at most `max` tokens (least recently used evicted).
  * - A store failure is not cached (the next request asks the store again).
  */

@@ -19,7 +19,7 @@ export function clientRepositoryContract(name: string, makeStore: StoreFactory, 
       const found = await expectSome(store().clients.findById(created.id));
       expect(Client.is(found)).to.equal(true);
       expect(found).to.deep.equal(created);
-      // One field order on every store: the admin API answers the record as it is, and tools read it as text (the README's tour does).
+      // One field order on every store: the admin API answers the record as it is, and tools read it as text (the admin tour in docs/operations.md does).
       expect(Object.keys(created)[0]).to.equal('id');
       expect(Object.keys(found)).to.deep.equal(Object.keys(created));
     });

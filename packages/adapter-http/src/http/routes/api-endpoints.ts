@@ -195,7 +195,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/credit_outlook',
-    summary: "Credit outlook of a plan: the user's six credit factors month by month if the plan is followed (DESIGN 7.12)",
+    summary: "Credit outlook of a plan: the user's six credit factors month by month if the plan is followed",
     description:
       'From the user\'s linked accounts, assuming on-time payments; not a score. Month 0 is today; month 1 is the first schedule date after today, ' +
       'as in the progress forecast (current balances, APRs and minimums), up to payoff or 600 months. 409 when the plan can no longer be forecast.',
