@@ -39,7 +39,7 @@ export interface HttpServerResult {
 
 const systemClock: Clock = { now: () => new Date() };
 
-/** The shape of `GET /api/users/{id}/accounts`: a page of accounts (DESIGN 4). */
+/** The shape of `GET /api/users/{id}/accounts`: a page of accounts (docs/decisions/api-conventions.md). */
 const AccountPage = t.type({ accounts: t.array(Account), has_more: t.boolean }, 'AccountPage');
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<HttpServerResult> => {

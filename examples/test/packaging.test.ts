@@ -1,5 +1,5 @@
 /**
- * The packages as a user gets them (DESIGN 10): `npm pack` every package,
+ * The packages as a user gets them (docs/embedding.md): `npm pack` every package,
  * install the tarballs with plain `npm install` into an empty project outside
  * the workspace, then typecheck a consumer (strict, NodeNext) and run it from
  * ESM and from CommonJS `require`, and run the embed-core and

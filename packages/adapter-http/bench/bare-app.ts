@@ -1,5 +1,5 @@
 /**
- * The baseline of DESIGN 9: Koa 3 and @koa/router with no middleware at all,
+ * The baseline of docs/performance.md: Koa 3 and @koa/router with no middleware at all,
  * answering each benchmarked route with debtkit's own response body as a
  * constant. It does no authentication, versioning, validation, store lookup or
  * logging, and does not read request bodies: the gap to debtkit is the cost of
@@ -15,7 +15,7 @@ import Router, { type RouterMiddleware } from '@koa/router';
 import compress from 'koa-compress';
 import type { CannedResponse } from './bench-routes.js';
 
-/** debtkit's compression threshold (DESIGN 4). */
+/** debtkit's compression threshold (docs/decisions/api-conventions.md). */
 const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** A route debtkit registers (method and @koa/router pattern). */
@@ -26,7 +26,7 @@ export interface RoutePattern {
 
 /**
  * `table` is debtkit's whole route table, in debtkit's order, so the router
- * does the same matching work on both sides (DESIGN 9: "registers as many
+ * does the same matching work on both sides (docs/performance.md: "registers as many
  * routes as debtkit"); the benchmarked routes answer debtkit's captured bodies,
  * every other route a constant `{}` (they are registered, never requested).
  */

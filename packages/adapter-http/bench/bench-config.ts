@@ -3,7 +3,7 @@
  * spelled out, not inherited: a DEBTKIT_STORE=mongo in the caller's shell must
  * not change what is measured. One client sends every request: its rate limit
  * is set far above what a run can reach, so the limiter's cost is measured but
- * it never answers 429; likewise its concurrency (DESIGN 4.9) is set above the
+ * it never answers 429; likewise its concurrency (docs/decisions/tenancy.md) is set above the
  * connections a run opens, so the admission step's cost is measured but one
  * client's 50 connections do not queue behind its own default limit of 16.
  */

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: debtkit's HTTP API against three apps serving the same
- * route table and bodies (DESIGN 9), and the payoff plan microbenchmarks.
+ * route table and bodies (docs/performance.md), and the payoff plan microbenchmarks.
  *
  *   debtkit  the production server (`startServer`): memory store, sandbox demo,
  *            every feature on (auth, rate limit at a limit the load never
@@ -34,7 +34,7 @@
  *   requests per event-loop turn and spends less on each, so CPU per request
  *   is compared at equal load.
  *
- * Targets (DESIGN 9), for the credit score GET, the account GET and the ping
+ * Targets (docs/performance.md), for the credit score GET, the account GET and the ping
  * POST each: debtkit ≥ 1.3 × the peer's req/s (goal 2×) at ≤ 0.8 × its CPU per
  * request, and ≥ 0.70 × the floor's req/s (goal 0.9×); payoff plan median < 5
  * ms; payoff strategy comparison median < 10 ms; credit outlook of the 50-debt
@@ -336,7 +336,7 @@ const main = async (): Promise<void> => {
     const clean = outcomes.every((o) =>
       SERVERS.every((name) => failures(o.saturated[name]) + (o.equalLoad === undefined ? 0 : failures(o.equalLoad.results[name])) === 0),
     );
-    console.log('\ntargets (DESIGN 9)');
+    console.log('\ntargets (docs/performance.md)');
     for (const name of TARGET_ROUTES) {
       const target = outcomes.find((o) => o.route.name === name);
       if (target === undefined) continue;

@@ -1,5 +1,5 @@
 /**
- * The credit-outlook microbenchmark of DESIGN 7.12 / issue 25: `creditOutlook`
+ * The credit-outlook microbenchmark of docs/decisions/payoff-and-outlook.md / issue 25: `creditOutlook`
  * for the payoff benchmark's 50 debts (its ~360-month avalanche plan), each a
  * linked account of the user with a 24-month history and an opening date,
  * a third of them cards with limits, under 10 ms; part of `npm run bench`.

@@ -32,7 +32,7 @@ import { createTightApp } from './tight-app.js';
 
 const BATCH = 50;
 const REQUESTS = 40_000;
-/** The routes DESIGN 9's targets name. */
+/** The routes docs/performance.md's targets name. */
 const TARGETS = ['credit score', 'account', 'ping'];
 
 /** Answer `route` once through `listener` on a socket that swallows what is written; resolves with the status once the response finished. */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:isolation` (DESIGN 9 "Isolation", 4.9): how much a heavy
+ * `npm run bench:isolation` (docs/performance.md "Isolation", 4.9): how much a heavy
  * client can slow a light one down, within every limit debtkit sets.
  *
  * Each run starts a fresh `debtkit` server (production settings: memory store,

@@ -1,5 +1,5 @@
 /**
- * The limit of DESIGN 9: node:http alone, answering each benchmarked route
+ * The limit of docs/performance.md: node:http alone, answering each benchmarked route
  * with the bytes debtkit sends for it (its JSON text, gzip-compressed for the
  * route requested with gzip), found by method and path in a Map. No routing
  * patterns, no middleware, no per-request serialisation: what one Node process

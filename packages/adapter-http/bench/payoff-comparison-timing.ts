@@ -1,5 +1,5 @@
 /**
- * The strategy-comparison microbenchmark of DESIGN 7.10 / issue 15: the whole
+ * The strategy-comparison microbenchmark of docs/decisions/payoff-and-outlook.md / issue 15: the whole
  * `comparePayoffStrategies` (avalanche, snowball, custom, minimum_only) for the
  * payoff benchmark's 50 debts whose avalanche plan takes ~360 months, under
  * 10 ms; part of `npm run bench`.

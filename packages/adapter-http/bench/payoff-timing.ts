@@ -1,5 +1,5 @@
 /**
- * The payoff-plan microbenchmark of DESIGN 9 (50 debts, ~360 months, under
+ * The payoff-plan microbenchmark of docs/performance.md (50 debts, ~360 months, under
  * 5 ms), through core's public `planPayoff`; part of `npm run bench`.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 /**
- * The peer of DESIGN 9: what a team would write by hand with the usual
+ * The peer of docs/performance.md: what a team would write by hand with the usual
  * libraries for the features debtkit has, serving the same routes and bodies.
  * It is the app debtkit must beat (1.3× its requests per second, at most 0.8×
  * its CPU per request), written the way such apps usually are:

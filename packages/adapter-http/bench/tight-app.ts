@@ -1,7 +1,7 @@
 /**
  * The *tight* reference of `npm run bench` (reported, not a target): the floor
  * app (bare Koa + @koa/router, debtkit's route table and bodies) with the
- * per-request work DESIGN 4, 4.3 and 9 require of every debtkit answer added
+ * per-request work docs/decisions/api-conventions.md, docs/decisions/rate-limits.md, docs/performance.md require of every debtkit answer added
  * in front of it as one middleware, written as tightly as it can be with
  * debtkit's own parts:
  *

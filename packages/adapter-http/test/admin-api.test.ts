@@ -1,5 +1,5 @@
 /**
- * The admin API (DESIGN 6): every success and every refusal.
+ * The admin API (docs/operations.md): every success and every refusal.
  */
 import { expect } from 'chai';
 import { versioning } from '@debtkit/core';

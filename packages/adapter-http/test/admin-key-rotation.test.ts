@@ -1,5 +1,5 @@
 /**
- * Key rotation and the audit log over HTTP (DESIGN 6, round 4): a client's
+ * Key rotation and the audit log over HTTP (docs/operations.md, round 4): a client's
  * tokens listed without their secrets, a token rolled with an overlap that
  * ends exactly at its `expires_at` (on the injected clock), and every admin
  * change in the audit log with the request that made it; no token value in an

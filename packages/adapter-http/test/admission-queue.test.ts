@@ -1,5 +1,5 @@
 /**
- * The admission queue of DESIGN 4.9, on its own: limits, per-client queues,
+ * The admission queue of docs/decisions/tenancy.md, on its own: limits, per-client queues,
  * round robin across clients, the wait's deadline and a client leaving. Time
  * is an injected timer the test fires; every step is a promise, no sleeps.
  */
@@ -41,7 +41,7 @@ const queueOf = (settings: Partial<AdmissionSettings> = {}) => {
   return { queue, timers };
 };
 
-describe('admission queue (DESIGN 4.9)', () => {
+describe('admission queue (docs/decisions/tenancy.md)', () => {
   it('admits at once under both limits, and counts what is in progress', () => {
     const { queue } = queueOf();
     const a = queue.tryAcquire('a');

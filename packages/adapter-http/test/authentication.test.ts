@@ -1,5 +1,5 @@
 /**
- * Client authentication and API versioning on `/api` (DESIGN 5).
+ * Client authentication and API versioning on `/api` (docs/decisions/versioning.md).
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';

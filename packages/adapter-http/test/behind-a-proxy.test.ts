@@ -1,5 +1,5 @@
 /**
- * Issue 31, items 1 to 4 (DESIGN 4.8): production behind a proxy, with many
+ * Issue 31, items 1 to 4 (docs/decisions/proxies.md): production behind a proxy, with many
  * clients on one address. Each regression test is named after the finding it
  * fixes. Requests come through supertest from 127.0.0.1, which these apps
  * trust as their proxy, so each client is told apart by the `X-Forwarded-For`
@@ -50,7 +50,7 @@ const countingStore = (): { store: StorePorts; lookups: () => number } => {
   return { store, lookups: () => lookups };
 };
 
-describe('behind a proxy (DESIGN 4.8, issue 31)', () => {
+describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
   afterEach(() => mock.timers.reset());
 
   describe('trusted proxies: the client address and scheme', () => {

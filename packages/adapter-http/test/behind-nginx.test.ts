@@ -1,5 +1,5 @@
 /**
- * Issue 31 item 6 (DESIGN 4.8): debtkit as production runs it, behind a real
+ * Issue 31 item 6 (docs/decisions/proxies.md): debtkit as production runs it, behind a real
  * proxy. nginx (Debian's `nginx-light`) terminates TLS with a certificate this
  * test makes, in front of two `debtkit serve` processes (production, the built
  * CLI) on one wire-protocol test server. nginx runs the repository's own
@@ -88,7 +88,7 @@ interface HttpsClient {
   close(): void;
 }
 
-describe('behind nginx: TLS, two debtkit processes, trusted proxy (DESIGN 4.8)', function () {
+describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decisions/proxies.md)', function () {
   this.timeout(60_000);
   const wire = useCliOnWireServer();
   let nginx: ChildProcess | undefined;

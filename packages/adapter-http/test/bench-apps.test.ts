@@ -2,7 +2,7 @@
  * The benchmark's reference apps (bench/): its comparisons are fair only if
  * they send what debtkit sends. `npm run bench` checks their bodies before it
  * loads them; this checks their heads too: the peer and *tight* answer with
- * debtkit's status, body and header set (DESIGN 4 and 4.3: request id,
+ * debtkit's status, body and header set (docs/decisions/api-conventions.md, docs/decisions/rate-limits.md: request id,
  * standard and security headers, the rate limit's three, API-Version), so the
  * work of sending those is on every side of the comparison. A header debtkit
  * starts sending must be added to them, or this fails.

@@ -1,5 +1,5 @@
 /**
- * Bounded answers (DESIGN 4.9) over HTTP, on the memory store and the mongo
+ * Bounded answers (docs/decisions/tenancy.md) over HTTP, on the memory store and the mongo
  * store: the largest payment plan the size rule allows (50 accounts × 240
  * months = 12,000 account-months) is created and fetched, and every body that
  * carries it (the plan, its replay under an Idempotency-Key, its event, the

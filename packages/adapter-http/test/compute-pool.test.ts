@@ -1,5 +1,5 @@
 /**
- * The worker pool of DESIGN 4.9: what it computes equals core's in-thread
+ * The worker pool of docs/decisions/tenancy.md: what it computes equals core's in-thread
  * functions, and the event loop keeps turning while it computes.
  */
 import { expect } from 'chai';
@@ -28,7 +28,7 @@ const turnsDuring = async <A>(work: () => Promise<A>): Promise<{ readonly result
 /** Heavy enough to take many event-loop turns anywhere: the 50-debt plan's budget cut so it runs to ~600 months, four times. */
 const heavyWork = (c: Computations, input: PayoffPlanInput) => () => Promise.all([1, 2, 3, 4].map(() => c.planPayoff(input)));
 
-describe('compute pool (DESIGN 4.9)', function () {
+describe('compute pool (docs/decisions/tenancy.md)', function () {
   this.timeout(30_000);
   let pool: ComputePool;
   before(() => {

@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables (DESIGN 3): defaults, and one line
+ * Configuration from environment variables (docs/operations.md): defaults, and one line
  * naming the variable for each bad value, never repeating a secret.
  */
 import { expect } from 'chai';
@@ -83,7 +83,7 @@ describe('loadConfig', () => {
     });
   });
 
-  it('refuses admission limits (DESIGN 4.9) that are not positive whole numbers, naming the variable', () => {
+  it('refuses admission limits (docs/decisions/tenancy.md) that are not positive whole numbers, naming the variable', () => {
     expect(error({ DEBTKIT_MAX_IN_PROGRESS: '0' })).to.equal('DEBTKIT_MAX_IN_PROGRESS must be a positive whole number of requests (got "0")');
     expect(error({ DEBTKIT_CLIENT_CONCURRENCY: 'many' })).to.equal('DEBTKIT_CLIENT_CONCURRENCY must be a positive whole number of requests (got "many")');
     expect(error({ DEBTKIT_QUEUE_WAIT_MS: '600001' })).to.equal('DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "600001")');
@@ -134,7 +134,7 @@ describe('loadConfig', () => {
     expect(ok({}).webhookRetrySeconds).to.equal(undefined);
   });
 
-  it('reads the quotas, each defaulted when another is set (DESIGN 4.9), and leaves them to core when none is', () => {
+  it('reads the quotas, each defaulted when another is set (docs/decisions/tenancy.md), and leaves them to core when none is', () => {
     expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({ accountsPerUser: 3, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16 });
     expect(ok({ DEBTKIT_QUOTA_PLANS_PER_USER: '7', DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '2' }).quotas).to.deep.equal({
       accountsPerUser: 200,

@@ -1,5 +1,5 @@
 /**
- * DESIGN 4.4 on a real listening server: connections that do not behave are
+ * docs/decisions/api-conventions.md on a real listening server: connections that do not behave are
  * closed on time, the connection cap holds, and well-behaved requests keep
  * being answered meanwhile. Deadlines are shortened through `connectionRules`;
  * the only waiting is for the sockets' own close events.
@@ -50,7 +50,7 @@ const get = (port: number, path: string): Promise<number> =>
     req.end();
   });
 
-describe('connection rules (DESIGN 4.4)', () => {
+describe('connection rules (docs/decisions/api-conventions.md)', () => {
   const token = generateToken('sandbox');
   let running: RunningServer;
   let port: number;
@@ -64,7 +64,7 @@ describe('connection rules (DESIGN 4.4)', () => {
 
   afterEach(() => running.shutdown());
 
-  it('defaults to the deadlines of DESIGN 4.4, a silent socket closed within 10 s', () => {
+  it('defaults to the deadlines of docs/decisions/api-conventions.md, a silent socket closed within 10 s', () => {
     const d = DEFAULT_CONNECTION_RULES;
     expect(d.headersTimeoutMs + d.checkIntervalMs).to.be.at.most(10_000);
     expect(d).to.include({ requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 10_000 });

@@ -1,8 +1,8 @@
 /**
- * DESIGN 7.12 over HTTP (`app.callback()`): `GET …/credit_outlook` on the
+ * docs/decisions/payoff-and-outlook.md over HTTP (`app.callback()`): `GET …/credit_outlook` on the
  * memory store and on the mongo store through the real driver, and `compare`'s
  * `credit_utilization_good_month`. The outlook is checked month by month
- * against an independent computation written here from DESIGN 7.5, 7.6, 7.10
+ * against an independent computation written here from docs/decisions/payoff-and-outlook.md
  * and 7.12 over what the API itself answers (accounts and plan): it calls no
  * core function. The clock is injected; every response is checked against
  * the OpenAPI document.
@@ -22,7 +22,7 @@ const TODAY = '2026-03-15';
 const fixed = (): Clock => ({ now: () => new Date(NOW) });
 
 // ---------------------------------------------------------------------------
-// The independent computation (DESIGN 7.5, 7.6, 7.10, 7.12), from API objects
+// The independent computation (docs/decisions/payoff-and-outlook.md), from API objects
 // ---------------------------------------------------------------------------
 
 interface ApiAccount {
@@ -60,7 +60,7 @@ const FACTORS = ['payment_history', 'credit_utilization', 'derogatory_marks', 'c
 
 const DAY_MS = 86_400_000;
 const epochDay = (d: string): number => Date.parse(`${d}T00:00:00Z`) / DAY_MS;
-/** `d` plus n calendar months, the day clamped to the month's last (DESIGN 4). */
+/** `d` plus n calendar months, the day clamped to the month's last (docs/decisions/api-conventions.md). */
 const plusMonths = (d: string, n: number): string => {
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];
   const index = y * 12 + (m - 1) + n;
@@ -78,7 +78,7 @@ const interest = (balance: number, apr: number): number => {
   return Number((BigInt(balance) * units * 2n + denominator) / (2n * denominator));
 };
 
-/** Half away from zero, 2 decimals (DESIGN 7.5), without binary noise (66.665 is 66.67). */
+/** Half away from zero, 2 decimals (docs/decisions/payoff-and-outlook.md), without binary noise (66.665 is 66.67). */
 const round2 = (x: number): number => {
   const scaled = Number((Math.abs(x) * 100).toPrecision(12));
   return (Math.sign(x) * Math.round(scaled)) / 100 || 0;
@@ -96,7 +96,7 @@ const factor = (name: (typeof FACTORS)[number], raw: number): Factor => {
   return { amount, factor: GOOD[name](amount) ? 'Good' : 'Poor' };
 };
 
-/** The six factors of DESIGN 7.5 for accounts on a date. */
+/** The six factors of docs/decisions/payoff-and-outlook.md for accounts on a date. */
 const factorsOf = (accounts: ReadonlyArray<ApiAccount>, date: string): Factors => {
   const codes = accounts.flatMap((a) => a.payments_history);
   const rated = codes.filter((c) => c !== '0' && c !== '*' && c !== '').length;
@@ -116,7 +116,7 @@ const factorsOf = (accounts: ReadonlyArray<ApiAccount>, date: string): Factors =
 };
 
 /**
- * The outlook as DESIGN 7.12 describes it: the plan re-run from the accounts'
+ * The outlook as docs/decisions/payoff-and-outlook.md describes it: the plan re-run from the accounts'
  * current balances, APRs and minimums, month 1 being the first schedule date
  * after today; each month the plan accounts take their balances, and every
  * non-closed loan gets `1` (a balance at the month's start) or `E` in front.
@@ -185,7 +185,7 @@ const expectedOutlook = (plan: ApiPlan, accounts: ReadonlyArray<ApiAccount>, tod
 // ---------------------------------------------------------------------------
 
 function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>): void {
-  describe(`credit outlook over HTTP (DESIGN 7.12, ${name})`, () => {
+  describe(`credit outlook over HTTP (docs/decisions/payoff-and-outlook.md, ${name})`, () => {
     let h: ResourceHarness;
     let store: StorePorts | undefined;
 

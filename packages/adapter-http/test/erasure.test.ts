@@ -1,5 +1,5 @@
 /**
- * Erasure on delete (DESIGN 4.9), over HTTP, on the memory store and on the
+ * Erasure on delete (docs/decisions/tenancy.md), over HTTP, on the memory store and on the
  * mongo store (the wire-protocol test server, or MONGODB_URL): a user with
  * every personal field, an account, a credit score (bureau flow), keyed
  * creations and a webhook endpoint with deliveries pending; after the user's
@@ -45,7 +45,7 @@ const leaks = (text: string): string[] => PERSONAL_VALUES.filter((v) => text.inc
 
 const STORES = ['memory', 'mongo'] as const;
 
-describe('erasure on delete (DESIGN 4.9)', function () {
+describe('erasure on delete (docs/decisions/tenancy.md)', function () {
   this.timeout(60_000);
   const mongo = useMongoStores('erasure');
   const stores: StorePorts[] = [];
@@ -120,7 +120,7 @@ describe('erasure on delete (DESIGN 4.9)', function () {
         const singles = await Promise.all(events.map(async (e) => ok(await h.request.get(`/api/events/${e['id']}`).set(client.auth), 200)));
         for (const body of [...pages, ...singles]) expect(leaks(JSON.stringify(body)), JSON.stringify(body)).to.deep.equal([]);
 
-        // Shapes stay: ids kept, personal fields emptied; user.deleted as DESIGN 4.9 says for 2024-07-01.
+        // Shapes stay: ids kept, personal fields emptied; user.deleted as docs/decisions/tenancy.md says for 2024-07-01.
         const deletedEvent = events.find((e) => e['type'] === 'user.deleted')!;
         expect(deletedEvent['api_version']).to.equal('2024-07-01');
         expect(deletedEvent['data']).to.deep.equal({

@@ -1,5 +1,5 @@
 /**
- * The fair share of the process over HTTP (DESIGN 4.9): a heavy client's
+ * The fair share of the process over HTTP (docs/decisions/tenancy.md): a heavy client's
  * queue does not hold up a light client, the per-client limit, round robin
  * when the process is full, 429 with Retry-After after the wait, and the slot
  * given back when a client leaves. Requests are held in a probe route until
@@ -81,7 +81,7 @@ const probe = (onEnter: () => void) => {
   return { route, entered, open: (name: string) => gate(name).resolve(undefined) };
 };
 
-describe('fair share of the process over HTTP (DESIGN 4.9)', () => {
+describe('fair share of the process over HTTP (docs/decisions/tenancy.md)', () => {
   let server: Server | undefined;
   afterEach(async () => {
     const s = server;

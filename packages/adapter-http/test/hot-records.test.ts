@@ -1,5 +1,5 @@
 /**
- * Hot records (DESIGN 4.6, 9; issue 32): 100 concurrent payments with
+ * Hot records (docs/decisions/transactions.md, docs/performance.md; issue 32): 100 concurrent payments with
  * Idempotency-Keys on one account all answer 201, with exact money, on the
  * memory store, on mongo from one process, and on mongo from two API
  * processes (the built CLI) on one wire-protocol test server. Within a process
@@ -12,7 +12,7 @@
  * outages); and through a store freeze, 20 clients that retry each payment with
  * its key until 201 end with every payment committed exactly once.
  *
- * The time budget: the target is 10 s for the 100 (DESIGN 9); the stores here
+ * The time budget: the target is 10 s for the 100 (docs/performance.md); the stores here
  * get a 60 s deadline so that a loaded test machine slows the run instead of
  * failing it, and each run prints how long the 100 took.
  */
@@ -91,7 +91,7 @@ const hundredPayments = async (senders: ReadonlyArray<Send>, what: string): Prom
   expect(listed.payments!.map((p) => p.id).sort((a, b) => a - b)).to.deep.equal(answers.map((a) => a.body.id!).sort((a, b) => a - b));
 };
 
-describe('hot records: 100 concurrent keyed payments on one account all commit (DESIGN 4.6, 9)', function () {
+describe('hot records: 100 concurrent keyed payments on one account all commit (docs/decisions/transactions.md, docs/performance.md)', function () {
   this.timeout(120_000);
 
   it('memory store: all 201, exact money', async () => {
@@ -256,7 +256,7 @@ describe('hot records: through a store freeze, every payment retried with its ke
       writeConflictDeadlineMs: TEST_DEADLINE_MS,
     });
     try {
-      // A real clock and a 1 s claim timeout: a key whose release the freeze swallowed is free again soon (DESIGN 4.2).
+      // A real clock and a 1 s claim timeout: a key whose release the freeze swallowed is free again soon (docs/decisions/idempotency.md).
       const h = await resourceHarness(store, { now: () => new Date() }, { idempotencyClaimTimeoutSeconds: 1 });
       const send = viaSupertest(h);
       const { accountPath, paymentsPath, accountId } = await aLoanWithPlan(send);

@@ -1,5 +1,5 @@
 /**
- * The conventions every response follows (DESIGN 4, 4.1): headers, request ids,
+ * The conventions every response follows (docs/decisions/api-conventions.md, docs/decisions/errors.md): headers, request ids,
  * JSON-only bodies, compression, 404/405, and errors that never leak internals.
  */
 import { gunzipSync } from 'node:zlib';

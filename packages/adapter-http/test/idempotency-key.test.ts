@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` over HTTP (DESIGN 4.2), on the memory store and on the mongo
+ * `Idempotency-Key` over HTTP (docs/decisions/idempotency.md), on the memory store and on the mongo
  * store through the real driver (the wire-protocol test server, or MONGODB_URL).
  */
 import { expect } from 'chai';
@@ -135,7 +135,7 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       const h2 = await resourceHarness(faulty, clock);
       faulty.reset();
       await h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'probe').send(USER).expect(201);
-      // The last store call of the request's transaction keeps its response (DESIGN 4.2: the key commits with the change).
+      // The last store call of the request's transaction keeps its response (docs/decisions/idempotency.md: the key commits with the change).
       const keeping = faulty.callsSinceArmed;
       const before = await userCount(h2);
       faulty.failNthCall(keeping);

@@ -1,6 +1,6 @@
 /**
  * A `debtkit serve` process killed (SIGKILL) in the middle of a keyed plan
- * payment (DESIGN 4.2, 4.6), on the wire-protocol test server as a one-node
+ * payment (docs/decisions/idempotency.md, docs/decisions/transactions.md), on the wire-protocol test server as a one-node
  * replica set: the payment's transaction has written its record, its debit
  * and its event insert has reached the server when the process dies, so no
  * commit ever comes.

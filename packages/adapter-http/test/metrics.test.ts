@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` (DESIGN 7.9): Prometheus text format behind the admin token,
+ * `GET /metrics` (docs/operations.md): Prometheus text format behind the admin token,
  * 404 without one; the counters move with the requests they count.
  */
 import { expect } from 'chai';

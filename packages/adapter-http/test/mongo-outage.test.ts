@@ -43,7 +43,7 @@ describe('HTTP API on the mongo store during an outage (wire-protocol test serve
       status = (await h.request.get('/api/users/1/credit_scores').set(h.auth)).status;
     }
     expect(status).to.equal(200);
-    // `/readyz` reuses the store's last answer for up to a second (DESIGN 4.8): probed until it asks again, bounded.
+    // `/readyz` reuses the store's last answer for up to a second (docs/decisions/proxies.md): probed until it asks again, bounded.
     let ready = 0;
     for (let attempt = 0; attempt < 30 && ready !== 200; attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));

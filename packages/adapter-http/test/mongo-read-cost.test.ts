@@ -1,5 +1,5 @@
 /**
- * What a read request costs on mongo (DESIGN 9), counted with the driver's
+ * What a read request costs on mongo (docs/performance.md), counted with the driver's
  * command monitoring (`monitorCommands`) on the store's client, and on the
  * wire-protocol test server's own command log for everything the process
  * sends (the rate-limit counters use a connection of their own).

@@ -1,5 +1,5 @@
 /**
- * `debtkit serve` on a standalone MongoDB (DESIGN 4.6: transactions need a
+ * `debtkit serve` on a standalone MongoDB (docs/decisions/transactions.md: transactions need a
  * replica set), as a real process against the wire-protocol test server's
  * standalone mode:
  * - the store answers at start and is standalone: exit 1, one line saying why;
@@ -52,7 +52,7 @@ describe('debtkit serve on a standalone MongoDB (child process, wire-protocol te
     expect((await fetch(`${cli.url}/readyz`)).status).to.equal(503);
     await server.restart();
     // The process finds the server on its driver's next check, and /readyz asks the store
-    // at most once a second (DESIGN 4.8): probe until a bounded deadline.
+    // at most once a second (docs/decisions/proxies.md): probe until a bounded deadline.
     let body: { error?: { code?: string; message?: string } } = {};
     for (const deadline = Date.now() + 10_000; Date.now() < deadline && body.error?.message !== STANDALONE_REASON; ) {
       const ready = await fetch(`${cli.url}/readyz`);

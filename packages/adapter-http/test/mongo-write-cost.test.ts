@@ -1,5 +1,5 @@
 /**
- * What a keyed plan payment costs on mongo (DESIGN 9, issue 22): at most 10
+ * What a keyed plan payment costs on mongo (docs/performance.md, issue 22): at most 10
  * commands sent to the server, rate limit and commit included, counted on the
  * wire-protocol test server's own command log (everything the process sends,
  * the rate limiter's connection included), with the token cache warm.

@@ -1,5 +1,5 @@
 /**
- * `npm start` under an orchestrator (DESIGN 3): a SIGTERM to the process group's
+ * `npm start` under an orchestrator (docs/operations.md): a SIGTERM to the process group's
  * leader (npm) reaches the server, which finishes the request in flight and
  * exits 0; so does Ctrl-C, which signals the whole group. Runs the root
  * package's real start script (its build step is a no-op after `npm test`'s build).

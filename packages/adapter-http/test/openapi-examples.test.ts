@@ -155,7 +155,7 @@ const captureExamples = async (): Promise<Captured> => {
   await call('GET', '/api/learning_modules?category=investing', auth);
   const articles = await call('GET', '/api/articles?limit=2', auth);
   await call('GET', `/api/articles/${articles['articles'][0]['id']}`, auth);
-  // The events as they are before Jane's delete: after it, hers are redacted (DESIGN 4.9).
+  // The events as they are before Jane's delete: after it, hers are redacted (docs/decisions/tenancy.md).
   const events = await call('GET', '/api/events?limit=100', auth);
   await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
   await call('DELETE', jane, auth);
@@ -176,7 +176,7 @@ const captureExamples = async (): Promise<Captured> => {
   await call('GET', '/admin/audit_events?limit=3', admin);
   await call('GET', '/metrics', admin);
 
-  // An endpoint whose attempts have failed for 3 days: the delivery worker's health step disables it, with its event (DESIGN 4.9).
+  // An endpoint whose attempts have failed for 3 days: the delivery worker's health step disables it, with its event (docs/decisions/tenancy.md).
   const failing = await call('POST', '/api/webhook_endpoints', auth, { url: 'https://hooks.example.com/old', description: 'Old receiver' });
   const streak = await store.webhookEndpoints.update(demo.client.id, failing['id'], 1, {
     failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp,

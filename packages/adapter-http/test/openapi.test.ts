@@ -121,7 +121,7 @@ const OPENAPI_SHAPE = {
     },
     security: { $ref: '#/$defs/security' },
     tags: { type: 'array', items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } },
-    // One webhook per event type (DESIGN 7.11): a POST the server makes to the client's endpoint.
+    // One webhook per event type (docs/decisions/webhooks.md): a POST the server makes to the client's endpoint.
     webhooks: {
       type: 'object',
       propertyNames: { type: 'string', pattern: '^[a-z_]+\\.[a-z_]+$' },

@@ -1,5 +1,5 @@
 /**
- * The endpoints that need no use case: ping, /healthz, /readyz (DESIGN 7.9).
+ * The endpoints that need no use case: ping, /healthz, /readyz (docs/operations.md).
  */
 import { expect } from 'chai';
 import * as TE from 'fp-ts/lib/TaskEither.js';

@@ -1,5 +1,5 @@
 /**
- * DESIGN 7.10 over HTTP (`app.callback()`): plans with custom orders, extra
+ * docs/decisions/payoff-and-outlook.md over HTTP (`app.callback()`): plans with custom orders, extra
  * payments and start dates, strategy comparison, progress — on the memory store
  * and on the mongo store through the real driver. The clock is injected and
  * moved by the tests; every response is checked against the OpenAPI document.
@@ -23,7 +23,7 @@ type Detail = { path: string; message: string };
 const detailsOf = (res: supertest.Response): Detail[] => (res.body as { error: { details?: Detail[] } }).error.details ?? [];
 
 function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>): void {
-  describe(`payoff planning over HTTP (DESIGN 7.10, ${name})`, () => {
+  describe(`payoff planning over HTTP (docs/decisions/payoff-and-outlook.md, ${name})`, () => {
     let h: ResourceHarness;
     let store: StorePorts | undefined;
     const clock = movableClock('2026-03-15T12:00:00.000Z');

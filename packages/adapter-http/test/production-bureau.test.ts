@@ -1,5 +1,5 @@
 /**
- * Production never serves simulated data (DESIGN 10), checked on the built
+ * Production never serves simulated data (docs/embedding.md), checked on the built
  * `debtkit` command as an operator runs it: without a real credit bureau,
  * `DEBTKIT_ENV=production` exits 1 with one line naming the fix; with
  * `DEBTKIT_BUREAU=sandbox` it starts, and warns that it serves test data.

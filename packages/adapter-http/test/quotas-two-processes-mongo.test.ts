@@ -1,5 +1,5 @@
 /**
- * Quotas across two API processes (DESIGN 4.9, 4.6): two `debtkit serve`
+ * Quotas across two API processes (docs/decisions/tenancy.md, docs/decisions/transactions.md): two `debtkit serve`
  * children on one wire-protocol test server, the quotas small
  * (DEBTKIT_QUOTA_*), and creations racing for the last places sent to both at
  * once. Each creation counts in the transaction that writes its owner (the

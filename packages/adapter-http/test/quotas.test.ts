@@ -1,5 +1,5 @@
 /**
- * Quotas over HTTP (DESIGN 4.9 "Quotas per client", 4.1): accounts and
+ * Quotas over HTTP (docs/decisions/tenancy.md "Quotas per client", 4.1): accounts and
  * payment plans per user, webhook endpoints per client. The creation over the
  * quota is 409 `quota_exceeded` naming the quota and its value, as documented
  * in the OpenAPI document, and writes nothing: no record, no event. The races
@@ -86,7 +86,7 @@ describe('quotas (HTTP, memory store)', () => {
     expect((await register()).status).to.equal(201);
   });
 
-  it('the default quotas are DESIGN 4.9\'s: 200 accounts, 50 plans per user, 16 endpoints per client', async () => {
+  it('the default quotas are docs/decisions/tenancy.md\'s: 200 accounts, 50 plans per user, 16 endpoints per client', async () => {
     const d = await harness();
     for (let i = 0; i < 16; i++) await d.request.post('/api/webhook_endpoints').set(d.auth).send({ url: 'http://127.0.0.1:9/a' }).expect(201);
     expectQuotaExceeded(await d.request.post('/api/webhook_endpoints').set(d.auth).send({ url: 'http://127.0.0.1:9/a' }), 'Quota reached: at most 16 webhook endpoints per client');

@@ -1,5 +1,5 @@
 /**
- * Rate limits (DESIGN 4.3): the per-client budget with its headers, failed
+ * Rate limits (docs/decisions/rate-limits.md): the per-client budget with its headers, failed
  * authentication per address, and counters shared through MongoDB. Time is the
  * mocked `Date` (and, for the memory counters, `setTimeout`, which expires
  * their keys): a window ends when the test moves the clock, never by waiting.
@@ -31,7 +31,7 @@ const FROZEN_CLOCK = fileURLToPath(new URL('./support/frozen-clock.js', import.m
 /** `debtkit serve` in a process of its own, its clock frozen; resolves once it listens. */
 const serveInChild = (env: Record<string, string>): Promise<CliProcess> => startCli(env, { nodeArgs: ['--import', FROZEN_CLOCK] });
 
-describe('rate limits (DESIGN 4.3)', () => {
+describe('rate limits (docs/decisions/rate-limits.md)', () => {
   afterEach(() => mock.timers.reset());
 
   describe('per client', () => {
@@ -139,7 +139,7 @@ describe('rate limits (DESIGN 4.3)', () => {
       expect(JSON.parse(cut.body).error.code).to.equal('rate_limited');
       expect(Number(cut.headers['retry-after'])).to.be.within(1, 60);
       expect((await send('/admin/clients', { Authorization: 'Bearer not-the-admin-token-000' })).status).to.equal(429);
-      // DESIGN 4.8: the admin token, when right, is never refused by this limit.
+      // docs/decisions/proxies.md: the admin token, when right, is never refused by this limit.
       expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
       // No token is even looked at: unauthenticated paths are untouched.
       expect((await send('/healthz', {})).status).to.equal(200);
@@ -164,7 +164,7 @@ describe('rate limits (DESIGN 4.3)', () => {
       expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(429);
       expect((await send('/admin/clients', {})).status).to.equal(429);
       expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' }, '127.0.0.2')).status).to.equal(401);
-      // The right one is served from the blocked address too (DESIGN 4.8).
+      // The right one is served from the blocked address too (docs/decisions/proxies.md).
       expect((await send('/metrics', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
     });
 

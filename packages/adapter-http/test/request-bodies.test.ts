@@ -1,5 +1,5 @@
 /**
- * DESIGN 4.4: authentication before the body, and request `Content-Encoding`
+ * docs/decisions/api-conventions.md: authentication before the body, and request `Content-Encoding`
  * (identity, gzip, deflate, br; the 1 MiB limit on the decoded size). No
  * decoding failure is ever a 500 or an error log line.
  */
@@ -30,7 +30,7 @@ const rawExchange = async (h: Harness, send: (socket: Socket) => void | Promise<
   }
 };
 
-describe('request bodies: authentication first, content codings (DESIGN 4.4)', () => {
+describe('request bodies: authentication first, content codings (docs/decisions/api-conventions.md)', () => {
   let h: Harness;
   beforeEach(async () => {
     h = await harness();

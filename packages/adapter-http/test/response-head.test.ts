@@ -49,7 +49,7 @@ const exchange = async (h: Harness, method: string, path: string, headers: Recor
   }
 };
 
-/** What every `/api` answer carries (DESIGN 4 and 4.3, and the security headers). */
+/** What every `/api` answer carries (docs/decisions/api-conventions.md, docs/decisions/rate-limits.md, and the security headers). */
 const API_HEADERS = [
   'x-request-id',
   'cache-control',

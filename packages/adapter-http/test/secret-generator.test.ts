@@ -1,5 +1,5 @@
 /**
- * One source of randomness (DESIGN 10): tokens and webhook signing secrets both
+ * One source of randomness (docs/embedding.md): tokens and webhook signing secrets both
  * come from the `SecretGenerator` bound at `PORTS.SecretGenerator`, so an
  * embedding service that rebinds it changes both, and nothing else draws random bytes.
  */

@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown (DESIGN 3): stop accepting, let the request in flight
+ * Graceful shutdown (docs/operations.md): stop accepting, let the request in flight
  * finish, then stop. In-process, on a free port.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';

@@ -135,7 +135,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
     );
     const created = payments.filter((p) => p.status === 201);
     expect(payments.filter((p) => p.status !== 201 && p.status !== 409), JSON.stringify(payments.find((p) => p.status !== 201))).to.deep.equal([]);
-    // One account, 100 writers at once: the losers of each round run again (bounded, DESIGN 4.6); those that kept
+    // One account, 100 writers at once: the losers of each round run again (bounded, docs/decisions/transactions.md); those that kept
     // losing answered 409 and changed nothing. Every 201 is in the balance and has its record.
     expect(created.length).to.be.at.least(1);
 

@@ -1,5 +1,5 @@
 /**
- * Store faults are 503, never 500 (issue 11, DESIGN 8):
+ * Store faults are 503, never 500 (issue 11, docs/decisions/mongodb.md):
  * - an `unavailable` from the store is 503 with Retry-After, logged at warn with
  *   the request id;
  * - a socket error code on an error that is NOT the client leaving (the client

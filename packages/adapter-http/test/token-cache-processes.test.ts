@@ -1,5 +1,5 @@
 /**
- * The token cache across processes (DESIGN 9): two `debtkit serve` processes
+ * The token cache across processes (docs/performance.md): two `debtkit serve` processes
  * (the built CLI) on one mongo database (the wire-protocol test server). Both
  * have the token cached; it is revoked through one: that one refuses it at
  * once, the other within the cache's bound (TOKEN_CACHE_TTL_MS, 1 s).

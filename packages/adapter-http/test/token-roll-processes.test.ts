@@ -1,5 +1,5 @@
 /**
- * Key rotation across processes (DESIGN 6, round 4): two `debtkit serve`
+ * Key rotation across processes (docs/operations.md, round 4): two `debtkit serve`
  * processes (the built CLI) on one mongo database (the wire-protocol test
  * server), both with the old token cached. It is rolled through one with a
  * 2 s overlap: the new token works at once on both; the old one keeps working

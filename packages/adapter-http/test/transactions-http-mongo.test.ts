@@ -1,5 +1,5 @@
 /**
- * One change, one transaction, over HTTP on mongo (DESIGN 4.2, 4.6; issue 22):
+ * One change, one transaction, over HTTP on mongo (docs/decisions/idempotency.md, docs/decisions/transactions.md; issue 22):
  * for every use case that writes (support/transaction-scenarios.ts), each
  * command its request sends to the store is made to fail once with MongoDB's
  * `failCommand` fail point (scoped with `appName` to the store's connections,

@@ -1,5 +1,5 @@
 /**
- * One change, one transaction, over HTTP (DESIGN 4.2, 4.6), on the memory
+ * One change, one transaction, over HTTP (docs/decisions/idempotency.md, docs/decisions/transactions.md), on the memory
  * store: for every use case that writes (support/transaction-scenarios.ts),
  * the request whose n-th store call inside its transaction fails once answers
  * 503 and leaves nothing (every table compared, record by record; the key

@@ -1,5 +1,5 @@
 /**
- * Fair webhooks (DESIGN 4.9), on the memory and the mongo store (the
+ * Fair webhooks (docs/decisions/tenancy.md), on the memory and the mongo store (the
  * wire-protocol test server, or MONGODB_URL): a client whose receivers never
  * answer cannot delay another client's delivery; at most 2 attempts in
  * flight per client, 1 per endpoint, 8 per process, handed out in turn
@@ -29,7 +29,7 @@ const within = async <A>(ms: number, what: string, promise: Promise<A>): Promise
 };
 
 for (const kind of ['memory', 'mongo'] as const) {
-  describe(`fair webhooks on the ${kind} store (DESIGN 4.9)`, function () {
+  describe(`fair webhooks on the ${kind} store (docs/decisions/tenancy.md)`, function () {
     this.timeout(30_000);
     let wire: WireServer | undefined;
     let url = '';

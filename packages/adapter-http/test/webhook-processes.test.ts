@@ -169,7 +169,7 @@ describe('webhooks across API processes on one MongoDB', function () {
       otherEndpoints.push(hook.body['id'] as number);
     }
     for (const [api, name] of [[a!, 'Other A'], [b!, 'Other B']] as const) expect((await link(api, other.token, other.userId, name)).status).to.equal(201);
-    // Both processes at once, each one change after another: creations under one user write the user (DESIGN 4.6),
+    // Both processes at once, each one change after another: creations under one user write the user (docs/decisions/transactions.md),
     // so two at a time conflict and the loser runs again; a dozen at once could exhaust the bounded retries (409).
     const streams = await Promise.all(
       [a!, b!].map(async (api, p) => {

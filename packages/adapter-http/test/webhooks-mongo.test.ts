@@ -47,7 +47,7 @@ describe('events and webhooks on the mongo store', () => {
     const client = await h.newClient();
     const r = await receiver();
     const hook = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: r.url })).body as Json;
-    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (DESIGN 4.9).
+    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (docs/decisions/tenancy.md).
     let live: Json[] = [];
     await scenario(h.request, client.auth, async () => {
       await h.worker.drain();

@@ -1,5 +1,5 @@
 /**
- * Events and webhooks (DESIGN 7.11) over `app.callback()`, composed by the
+ * Events and webhooks (docs/decisions/webhooks.md) over `app.callback()`, composed by the
  * container: the events API, the webhook endpoints API with its validation and
  * SSRF guard, and delivery to local receivers, every signature checked with
  * the `standardwebhooks` verifier. The clock is the test's: retries are made
@@ -10,7 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import { EVENT_RETENTION_MS } from '@debtkit/core';
 import { EXPECTED_TYPES, MovableClock, Receiver, listAll, scenario, webhookHarness, type ApiClient, type Json } from './support/webhook-harness.js';
 
-describe('events API (DESIGN 7.11)', () => {
+describe('events API (docs/decisions/webhooks.md)', () => {
   it('each change records exactly its event, in order, with the object as its endpoint answers it', async () => {
     const h = await webhookHarness();
     const client = await h.newClient();
@@ -27,7 +27,7 @@ describe('events API (DESIGN 7.11)', () => {
     }
     expect(live[3]!['data']['object']).to.include({ status: 'closed', nickname: 'Old card' });
     expect(live[4]!['data']['object']).to.include({ last_name: 'Doe' }).and.to.have.property('score');
-    // After the user's delete, the same events with the personal fields emptied (DESIGN 4.9).
+    // After the user's delete, the same events with the personal fields emptied (docs/decisions/tenancy.md).
     expect(events.slice(0, live.length).map((e) => [e['id'], e['type']])).to.deep.equal(live.map((e) => [e['id'], e['type']]));
     expect(events[3]!['data']['object']).to.include({ status: 'closed', nickname: null, name: '' });
     expect(events[4]!['data']['object']).to.include({ last_name: null }).and.to.have.property('score');
@@ -108,7 +108,7 @@ describe('events API (DESIGN 7.11)', () => {
   });
 });
 
-describe('webhook endpoints API (DESIGN 7.11)', () => {
+describe('webhook endpoints API (docs/decisions/webhooks.md)', () => {
   it('create shows the secret once; get, list, patch, delete; deliveries list', async () => {
     const h = await webhookHarness();
     const client = await h.newClient();
@@ -130,7 +130,7 @@ describe('webhook endpoints API (DESIGN 7.11)', () => {
     expect(patched.status).to.equal(200);
     expect(patched.body).to.deep.equal({ ...view, status: 'disabled', events: ['account.created'], description: 'paused' });
     expect((await h.request.patch(path).set(client.auth).send({ description: null })).body['description']).to.equal(null);
-    // Why debtkit disabled an endpoint is not the client's to write (DESIGN 4.9).
+    // Why debtkit disabled an endpoint is not the client's to write (docs/decisions/tenancy.md).
     const reason = await h.request.patch(path).set(client.auth).send({ disabled_reason: null });
     expect(reason.status).to.equal(400);
     expect(reason.body['error']['code']).to.equal('validation_error');
@@ -192,7 +192,7 @@ describe('webhook endpoints API (DESIGN 7.11)', () => {
   });
 });
 
-describe('webhook URL guard (SSRF, DESIGN 7.11)', () => {
+describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
   const names: Record<string, string[]> = {
     'hooks.example.test': ['93.184.216.34'],
     'v6.example.test': ['2606:2800:220:1:248:1893:25c8:1946'],
@@ -288,7 +288,7 @@ describe('webhook URL guard (SSRF, DESIGN 7.11)', () => {
   });
 });
 
-describe('webhook delivery (DESIGN 7.11)', () => {
+describe('webhook delivery (docs/decisions/webhooks.md)', () => {
   const receivers: Receiver[] = [];
   const receiver = async (answer?: (n: number) => number | 'hang'): Promise<Receiver> => {
     const r = await new Receiver(answer).start();
@@ -329,7 +329,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     const someHook = await register(h, client, { url: some.url, events: ['user.deleted', 'account.closed'] });
     const offHook = await register(h, client, { url: off.url });
     expect((await h.request.patch(`/api/webhook_endpoints/${offHook['id']}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
-    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (DESIGN 4.9).
+    // Delivered before the user's delete: after it, the user's pending deliveries are canceled (docs/decisions/tenancy.md).
     let live: Json[] = [];
     await scenario(h.request, client.auth, async () => {
       await h.worker.drain();
@@ -457,7 +457,7 @@ describe('webhook delivery (DESIGN 7.11)', () => {
     expect(delivery?.next_attempt_at).to.be.a('string');
   });
 
-  it('at most 2 attempts of one client in flight per process (DESIGN 4.9; more in webhook-fairness.test.ts)', async () => {
+  it('at most 2 attempts of one client in flight per process (docs/decisions/tenancy.md; more in webhook-fairness.test.ts)', async () => {
     const h = await webhookHarness();
     const client = await h.newClient();
     const silent = await receiver((n) => (n < 2 ? 'hang' : 200));

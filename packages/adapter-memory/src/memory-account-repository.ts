@@ -31,7 +31,7 @@ import { MemoryUserRepository } from './memory-user-repository.js';
 /**
  * A stored account: copied once from what the caller handed in (every field is
  * flat except the history array) and frozen. An update stores a new record, so
- * reads hand the stored one out as it is, without a copy per read (DESIGN 9).
+ * reads hand the stored one out as it is, without a copy per read (docs/performance.md).
  */
 /** Stored records are frozen: a page hands them out as they are. */
 const asStored = (a: AccountRecord): AccountRecord => a;

@@ -71,7 +71,7 @@ export const readOwned = <A>(
   userId: UserId,
   read: () => TE.TaskEither<DomainError, A>,
 ): TE.TaskEither<DomainError, OwnedRead<A>> =>
-  // Written out rather than with TE.chain/TE.map: every read request runs it (DESIGN 9).
+  // Written out rather than with TE.chain/TE.map: every read request runs it (docs/performance.md).
   () =>
     users
       .get(clientId, userId)()

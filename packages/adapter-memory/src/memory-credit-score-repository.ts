@@ -29,7 +29,7 @@ const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f =
 /**
  * A stored score: copied once from what the caller handed in, and frozen with
  * its factors. Scores never change, so reads hand the stored one out as it is,
- * without a copy per read (DESIGN 9).
+ * without a copy per read (docs/performance.md).
  */
 const storedScore = (s: CreditScoreRecord): CreditScoreRecord =>
   Object.freeze({

@@ -1,6 +1,6 @@
 /**
  * The memory store's records, with transactions at MongoDB's isolation level
- * (DESIGN 4.6): snapshot isolation with first-writer-wins, per record.
+ * (docs/decisions/transactions.md): snapshot isolation with first-writer-wins, per record.
  *
  * - A transaction reads the records as they were committed when it began (its
  *   snapshot), plus its own writes.
@@ -149,7 +149,7 @@ export class MemoryDatabase {
   }
 }
 
-/** Ascending ids for one collection, starting at 1 and never reused (DESIGN 4). */
+/** Ascending ids for one collection, starting at 1 and never reused (docs/decisions/api-conventions.md). */
 export class IdSequence {
   private last = 0;
 
@@ -197,7 +197,7 @@ export class MemoryTable<P, K, V> {
   /**
    * Like `values`, but stops at the first record inserted by a transaction that
    * has not committed yet: a reader paging by id never skips a record that
-   * commits late (the visible-sequence horizon, DESIGN 4.6).
+   * commits late (the visible-sequence horizon, docs/decisions/transactions.md).
    */
   *committedPrefix(s: MemorySession, partition: P): IterableIterator<V> {
     const entries = this.partitions.get(partition);

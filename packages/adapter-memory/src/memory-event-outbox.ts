@@ -71,7 +71,7 @@ export class MemoryEventOutbox implements EventOutbox {
     });
   }
 
-  /** Retention (DESIGN 7.11): what MongoDB's TTL index does for the mongo store; outside any transaction, as a TTL monitor is. */
+  /** Retention (docs/decisions/webhooks.md): what MongoDB's TTL index does for the mongo store; outside any transaction, as a TTL monitor is. */
   private purgeExpired(now: Date): void {
     const outside = this.s.db.autocommit;
     for (const e of [...this.events.values(outside, ALL)]) if (!live(e, now)) this.events.delete(outside, ALL, e.id);

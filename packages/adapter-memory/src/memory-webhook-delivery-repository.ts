@@ -2,7 +2,7 @@
  * `WebhookDeliveryRepository` in memory: one delivery per (endpoint, event);
  * a claim is a check and a write with no `await` between, so it is atomic.
  * The worker writes deliveries outside transactions; a user delete's
- * transaction cancels them (DESIGN 4.9): a claim committed meanwhile makes
+ * transaction cancels them (docs/decisions/tenancy.md): a claim committed meanwhile makes
  * that transaction lose the write conflict and run again, as on MongoDB.
  */
 import * as E from 'fp-ts/lib/Either.js';
@@ -73,7 +73,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     return lazyEither(() => {
       const at = now.getTime();
       const after = filter.afterClient;
-      // In turn across clients (DESIGN 4.9): the first client after `after` with a due delivery, wrapping around;
+      // In turn across clients (docs/decisions/tenancy.md): the first client after `after` with a due delivery, wrapping around;
       // of that client, the delivery due soonest. A client past `after` comes before any at or below it.
       const rank = (d: WebhookDeliveryRecord): [number, number, string, number] => [
         after !== undefined && d.client_id <= after ? 1 : 0,

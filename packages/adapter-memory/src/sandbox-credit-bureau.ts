@@ -1,12 +1,12 @@
 /**
- * The sandbox credit bureau (DESIGN 7.4): a simulated bureau with documented
+ * The sandbox credit bureau (docs/api/reference.md): a simulated bureau with documented
  * magic values, like Plaid's sandbox credentials.
  *
  * - last name "Nomatch" (any case): invoke → `bureau_error` (no product match)
  * - last name "Locked" (any case): deleting the identity fails → `validation_error`
  * - one-time code `123456` passes, any other code fails
  * - identity: any 4-digit `ssn_last4`; `date_of_birth` must equal the user's when the user has one
- * - the report is derived from the user's linked accounts (core's DESIGN 7.5 function)
+ * - the report is derived from the user's linked accounts (core's docs/decisions/payoff-and-outlook.md function)
  */
 import { injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';

@@ -1,5 +1,5 @@
 /**
- * Events recorded by the use cases (DESIGN 7.11), with no HTTP: the object is
+ * Events recorded by the use cases (docs/decisions/webhooks.md), with no HTTP: the object is
  * rendered in the client's pinned API version through the versioning registry,
  * and a change that fails records nothing.
  */

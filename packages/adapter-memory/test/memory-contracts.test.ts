@@ -34,9 +34,9 @@ runStoreContracts(
     },
   },
 );
-// The memory store never yields between a read and a write; forced interleaving makes it (DESIGN 4.5).
+// The memory store never yields between a read and a write; forced interleaving makes it (docs/decisions/transactions.md).
 concurrencyContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
-// Every store call of every multi-write use case failing once: all or nothing, then exactly once (DESIGN 4.6).
+// Every store call of every multi-write use case failing once: all or nothing, then exactly once (docs/decisions/transactions.md).
 atomicityContract('memory store', async () => createMemoryStore(), { bureau: new SandboxCreditBureau() });
 atomicityContract('memory store (interleaved)', async () => interleavingStore(createMemoryStore()), { bureau: new SandboxCreditBureau() });
 

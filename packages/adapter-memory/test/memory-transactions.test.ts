@@ -1,5 +1,5 @@
 /**
- * The memory store's transactions are MongoDB's isolation level (DESIGN 4.6):
+ * The memory store's transactions are MongoDB's isolation level (docs/decisions/transactions.md):
  * snapshot reads, first writer of a record wins, all or nothing; and not one
  * at a time (write skew shows, as on MongoDB, and the owner bump closes it).
  */

@@ -1,5 +1,5 @@
 /**
- * DESIGN 4.5 on the memory store with forced interleaving: another update lands
+ * docs/decisions/transactions.md on the memory store with forced interleaving: another update lands
  * between the use case's read of a webhook endpoint and its write. Its
  * transaction loses (first writer wins), runs again from a fresh snapshot, and
  * neither change is lost; a race lost every time is `conflict`.

@@ -1,5 +1,5 @@
 /**
- * @debtkit/adapter-mongo: every storage port on MongoDB (DESIGN 8).
+ * @debtkit/adapter-mongo: every storage port on MongoDB (docs/decisions/mongodb.md).
  */
 export * from './mongo-store.js';
 export * from './mongo-client-repository.js';

@@ -1,6 +1,6 @@
 /**
  * `AccountRepository` on MongoDB: collection `accounts`, `_id` = the account
- * id; every filter names the owning user as well (DESIGN 5).
+ * id; every filter names the owning user as well (docs/decisions/tenancy.md).
  */
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';

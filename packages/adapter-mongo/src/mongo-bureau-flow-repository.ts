@@ -3,7 +3,7 @@
  * user with `_id` = the user id.
  *
  * `save` is a compare-and-set that holds across processes sharing the database
- * (DESIGN 7.4): a first save inserts version 1, and the `_id` index lets only
+ * (docs/api/reference.md): a first save inserts version 1, and the `_id` index lets only
  * one of two concurrent inserts through; a later save is one
  * `findOneAndUpdate` whose filter names the expected version, so of two saves
  * from the same version the server applies exactly one.

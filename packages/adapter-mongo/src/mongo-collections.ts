@@ -1,5 +1,5 @@
 /**
- * The collections of the store (named after the resources, DESIGN 8) and the
+ * The collections of the store (named after the resources, docs/decisions/mongodb.md) and the
  * indexes each query needs, created idempotently at start.
  */
 import type { Db, IndexDescription } from 'mongodb';
@@ -52,7 +52,7 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
   counters: [],
   // `_id` is "<client id>:<key>"; MongoDB removes a key once `expires_at` has passed (TTL index).
   idempotency_keys: [{ key: { expires_at: 1 }, name: 'expires_at_ttl', expireAfterSeconds: 0 }],
-  // Retention (DESIGN 7.11): MongoDB removes a document once its `purge_at`
+  // Retention (docs/decisions/webhooks.md): MongoDB removes a document once its `purge_at`
   // (a BSON date, as TTL indexes need) has passed; reads also filter on
   // `expires_at`, because the TTL monitor only runs every 60 s.
   events: [
@@ -67,11 +67,11 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
     { key: { client_id: 1, endpoint_id: 1, _id: 1 }, name: 'client_id_endpoint_id_id', unique: true },
     // What the worker's claim scans: pending deliveries by due time.
     { key: { status: 1, next_attempt_at: 1 }, name: 'status_next_attempt_at' },
-    // The fair claim's (DESIGN 4.9): pending deliveries by client, then due time.
+    // The fair claim's (docs/decisions/tenancy.md): pending deliveries by client, then due time.
     { key: { status: 1, client_id: 1, next_attempt_at: 1 }, name: 'status_client_id_next_attempt_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
   ],
-  // `_id` is the erased user's id; a marker goes once every record it redacts has expired (DESIGN 4.9).
+  // `_id` is the erased user's id; a marker goes once every record it redacts has expired (docs/decisions/tenancy.md).
   erasures: [{ key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 }],
   // Listed by `_id` (and filtered by action); kept a year: MongoDB removes a record once its `purge_at` has passed.
   audit_events: [{ key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 }],
@@ -89,7 +89,7 @@ export const ensureIndexes = async (db: Db, maxTimeMS: number): Promise<void> =>
 /**
  * Bring documents written by an older release up to the current shape, at
  * start (idempotent, and cheap once done: the filter matches nothing). Accounts
- * gained `version` (the compare-and-set token of DESIGN 4.5): an account stored
+ * gained `version` (the compare-and-set token of docs/decisions/transactions.md): an account stored
  * without one is at version 1.
  */
 export const migrateDocuments = async (db: Db, maxTimeMS: number): Promise<void> => {

@@ -1,6 +1,6 @@
 /**
  * `ContentRepository` of the mongo store. Content is the catalog shipped in core
- * (DESIGN 7.8), the same for every deployment, so it is served from core's
+ * (docs/api/reference.md), the same for every deployment, so it is served from core's
  * accessors and never stored: no collection, no migration when the catalog
  * changes, and articles and modules stay readable while MongoDB is down.
  */

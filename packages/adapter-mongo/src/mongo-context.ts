@@ -18,7 +18,7 @@ export interface MongoContext {
   /**
    * Set on the context a transaction's repositories use (mongo-unit-of-work.ts):
    * every read and write of a record passes it, so it is part of the transaction.
-   * Id counters never do (DESIGN 4.6: ids are taken outside the transaction).
+   * Id counters never do (docs/decisions/transactions.md: ids are taken outside the transaction).
    */
   readonly session?: ClientSession;
   /** Run `hook` once the transaction settles, told whether it committed; outside a transaction, at once (`true`). */
@@ -37,7 +37,7 @@ export interface MongoContext {
   /**
    * Resolves when the server (known once `ready` has resolved) runs
    * transactions: a replica set member or a `mongos`. Rejects with
-   * `StandaloneServerError` on a standalone server (DESIGN 4.6).
+   * `StandaloneServerError` on a standalone server (docs/decisions/transactions.md).
    */
   readonly requireTransactions: () => Promise<void>;
   /** Close the client; operations afterwards are `unavailable`. */

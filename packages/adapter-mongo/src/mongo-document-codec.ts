@@ -1,7 +1,7 @@
 /**
  * Persistence codecs: how a record is stored as a document, and how a stored
  * document is checked on the way back (the driver's generics are not checked
- * at run time, DESIGN 8).
+ * at run time, docs/decisions/mongodb.md).
  *
  * A document is the record with its natural key moved to `_id`: the integer
  * `id` for everything that has one, `user_id` for a bureau flow (one per user).

@@ -1,5 +1,5 @@
 /**
- * How driver failures become results (DESIGN 8, STYLE habit 3). The one rule:
+ * How driver failures become results (docs/decisions/mongodb.md, STYLE habit 3). The one rule:
  *
  * - the server cannot be reached, or did not answer in time (server selection,
  *   network, socket errors such as EPIPE/ECONNRESET/ECONNREFUSED even when the
@@ -110,7 +110,7 @@ export class StoreClosedError extends Error {
   }
 }
 
-/** Why a standalone server cannot hold debtkit's store (DESIGN 4.6): one line, for the start refusal, `/readyz` and the log. */
+/** Why a standalone server cannot hold debtkit's store (docs/decisions/transactions.md): one line, for the start refusal, `/readyz` and the log. */
 export const STANDALONE_REASON =
   'MongoDB is a standalone server; debtkit needs a replica set for transactions (a one-node replica set: mongod --replSet rs0, then rs.initiate())';
 

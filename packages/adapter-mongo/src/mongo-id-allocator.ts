@@ -1,5 +1,5 @@
 /**
- * Integer ids per collection (DESIGN 4: positive, ascending, never reused) from
+ * Integer ids per collection (docs/decisions/api-conventions.md: positive, ascending, never reused) from
  * one counter document per collection in `counters`: `{ _id: <collection>, seq }`.
  * `$inc` is atomic on the server, so processes sharing a database never hand
  * out the same id. An id taken by a write that then fails is skipped, not

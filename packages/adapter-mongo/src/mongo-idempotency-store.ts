@@ -1,5 +1,5 @@
 /**
- * `IdempotencyStore` on MongoDB (DESIGN 4.2): collection `idempotency_keys`,
+ * `IdempotencyStore` on MongoDB (docs/decisions/idempotency.md): collection `idempotency_keys`,
  * one document per (client, key) with `_id` = "<client id>:<key>", so that the
  * `_id` index lets exactly one of two processes insert a new key. Every later
  * change is a compare-and-set on the document's `rev`. Documents carry

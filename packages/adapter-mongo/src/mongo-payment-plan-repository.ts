@@ -1,7 +1,7 @@
 /**
  * `PaymentPlanRepository` on MongoDB: collection `payment_plans`, `_id` = the
  * plan id, the schedule stored inside the plan document; every filter names the
- * owning user as well (DESIGN 5).
+ * owning user as well (docs/decisions/tenancy.md).
  */
 import * as t from 'io-ts';
 import { inject, injectable } from 'inversify';
@@ -26,7 +26,7 @@ import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.j
 import { visibleUser } from './mongo-user-repository.js';
 
 /**
- * Plans stored before DESIGN 7.10 have no `custom_order`, `extra_payments` or
+ * Plans stored before docs/decisions/payoff-and-outlook.md have no `custom_order`, `extra_payments` or
  * `start_date`: they read as what they were (no custom order, no extra
  * payments, month n dated from the day they were created). Anything else is
  * decoded as strictly as ever.
@@ -95,7 +95,7 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
    * One `findOneAndUpdate` for a plan stored with its owner: the filter names
    * the client, the user and the plan, and the bump answers the plan. That the
    * user is still there needs no read of its own: a user's delete removes its
-   * plans in the same transaction (DESIGN 4.6), and it writes them, so a delete
+   * plans in the same transaction (docs/decisions/transactions.md), and it writes them, so a delete
    * that commits first makes this bump find nothing, and one that commits later
    * conflicts with it. No match (no such plan, another client's, a plan stored
    * without its owner) takes the owned read, which tells "no user" from "no

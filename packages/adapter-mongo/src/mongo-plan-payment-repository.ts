@@ -1,6 +1,6 @@
 /**
  * `PlanPaymentRepository` on MongoDB: collection `plan_payments`, `_id` = the
- * payment id; listed per (user, plan), both always in the filter (DESIGN 5).
+ * payment id; listed per (user, plan), both always in the filter (docs/decisions/tenancy.md).
  */
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';

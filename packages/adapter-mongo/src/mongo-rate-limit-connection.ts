@@ -1,6 +1,6 @@
 /**
  * The connection the HTTP adapter's rate-limit counters keep in MongoDB when
- * the store is mongo (DESIGN 4.3), so every API process shares them. Made here
+ * the store is mongo (docs/decisions/rate-limits.md), so every API process shares them. Made here
  * so that the HTTP package imports no MongoDB driver: it counts through
  * rate-limiter-flexible on whatever client this answers.
  */

@@ -16,7 +16,7 @@ import { mongoTask } from './mongo-errors.js';
 
 /**
  * The marker the two-step deletes of releases before transactions set first
- * (DESIGN 4.6 replaced them): a document a delete of such a release left
+ * (docs/decisions/transactions.md replaced them): a document a delete of such a release left
  * marked, interrupted, stays invisible to reads.
  */
 export const DELETING = 'deleting';
@@ -25,7 +25,7 @@ export const NOT_DELETING = { [DELETING]: { $exists: false } } as const;
 
 /**
  * A counter `touch` increments: a write to the document that changes nothing
- * it answers (the owner bump, DESIGN 4.6; a `$set` to the same value is not a
+ * it answers (the owner bump, docs/decisions/transactions.md; a `$set` to the same value is not a
  * write for MongoDB). Never decoded.
  */
 export const WRITES = '_writes';

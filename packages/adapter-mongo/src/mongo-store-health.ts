@@ -2,7 +2,7 @@
  * `StoreHealth` on MongoDB (`/readyz`): a `ping` command after the index gate,
  * so "ready" means the store is usable, not merely reachable. (`ping` does no
  * work on the server; the client's socket timeout bounds the wait.) A
- * standalone server is not ready: `unavailable` with the reason (DESIGN 4.6).
+ * standalone server is not ready: `unavailable` with the reason (docs/decisions/transactions.md).
  */
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';

@@ -1,5 +1,5 @@
 /**
- * The MongoDB store (DESIGN 8): every storage port over one database.
+ * The MongoDB store (docs/decisions/mongodb.md): every storage port over one database.
  *
  * Start-up when MongoDB is down: `connectMongoStore` does NOT fail. It tries
  * once to connect and create the indexes (waiting at most
@@ -9,7 +9,7 @@
  * service recovers without a restart, as it does after an outage later on. It DOES fail (rejects with one clear line)
  * for what waiting cannot fix: a malformed connection string, or a server that
  * answers but refuses the indexes or the credentials, or a server that answers
- * and is standalone (DESIGN 4.6: no transactions). A store down at start that
+ * and is standalone (docs/decisions/transactions.md: no transactions). A store down at start that
  * turns out to be standalone later answers `unavailable` with that reason on
  * `/readyz` and on every write (`onStandalone` is told once, to log it).
  */

@@ -2,7 +2,7 @@
  * `TokenRepository` on MongoDB: collection `tokens`, `_id` = the token id, a
  * unique index on `hash` (looked up on every API request), and one on
  * `(client_id, _id)` for a client's list. Tokens stored before `expires_at`
- * existed (DESIGN 6, round 4) have no such field: they read as `expires_at: null`.
+ * existed (docs/operations.md, round 4) have no such field: they read as `expires_at: null`.
  */
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';

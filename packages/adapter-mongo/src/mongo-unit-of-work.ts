@@ -1,5 +1,5 @@
 /**
- * One change, one transaction on MongoDB (DESIGN 4.6): a multi-document
+ * One change, one transaction on MongoDB (docs/decisions/transactions.md): a multi-document
  * transaction on a `ClientSession`, started with snapshot reads and majority
  * writes. The policy (join an enclosing run, abort on `Left` or a throw, wait
  * for the aggregate's turn within this process, run again after a write
@@ -53,7 +53,7 @@ export const MONGO_RETRY_POLICY: TransactionRunnerOptions = { backoffBaseMs: 2, 
 /** Commits tried while the server cannot say whether the last one committed. */
 export const COMMIT_ATTEMPTS = 3;
 
-/** Snapshot reads, majority writes, the primary (DESIGN 4.6, 8). */
+/** Snapshot reads, majority writes, the primary (docs/decisions/transactions.md, docs/decisions/mongodb.md). */
 export const TRANSACTION_OPTIONS: TransactionOptions = {
   readConcern: { level: 'snapshot' },
   writeConcern: { w: 'majority' },

@@ -1,6 +1,6 @@
 /**
  * `UserRepository` on MongoDB: collection `users`, `_id` = the user id; every
- * filter names the owning client as well (DESIGN 5).
+ * filter names the owning client as well (docs/decisions/tenancy.md).
  */
 import { inject, injectable } from 'inversify';
 import type { Filter } from 'mongodb';

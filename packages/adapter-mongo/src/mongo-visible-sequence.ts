@@ -1,6 +1,6 @@
 /**
  * Ids that readers see in id order, for the collections clients page through
- * while other processes append to them: events (DESIGN 7.11, `GET /api/events`)
+ * while other processes append to them: events (docs/decisions/webhooks.md, `GET /api/events`)
  * and webhook deliveries (`GET /api/webhook_endpoints/{id}/deliveries`), both
  * ascending by id with `starting_after`.
  *
@@ -12,7 +12,7 @@
  * that may be in flight, `{ _id: <collection>, seq, appending: [{ id, started_at }] }`.
  * An append takes its id and enters it in `appending` in ONE atomic update (a
  * pipeline update), then stores the document (in a transaction: the
- * transaction commits it; ids are taken outside transactions, DESIGN 4.6, so
+ * transaction commits it; ids are taken outside transactions, docs/decisions/transactions.md, so
  * the counter is no document every transaction writes). A reader reads the
  * counter document, then, in one query, its page of ids up to `seq` and which
  * of the listed ids are stored, and answers only ids up to the horizon

@@ -3,7 +3,7 @@
  * `_id` = the delivery id, a unique index on (endpoint, event). A claim is one
  * `findOneAndUpdate` that takes the lease only if no unexpired lease is held
  * (two when the clients after the last one served have nothing due: the turn
- * wraps around, DESIGN 4.9), so processes sharing the database never send the same attempt at once; the
+ * wraps around, docs/decisions/tenancy.md), so processes sharing the database never send the same attempt at once; the
  * outcome is recorded only under the same lease token. Ids come from
  * `MongoVisibleSequence`, and `listForEndpoint` answers none above its horizon,
  * so a reader paging with `starting_after` never passes a delivery still being
@@ -73,7 +73,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
       $or: [{ lease_until: null }, { lease_until: { $lte: at } }],
     };
     const busyClients = filter.busyClients.length === 0 ? {} : { $nin: [...filter.busyClients] };
-    // Each claim is one atomic findOneAndUpdate; in turn across clients (DESIGN 4.9): first a client after
+    // Each claim is one atomic findOneAndUpdate; in turn across clients (docs/decisions/tenancy.md): first a client after
     // `afterClient`, then (wrapping around) any, each time the lowest such client id and its delivery due soonest.
     const claim = (clients: Document): Promise<Document | null> =>
       this.raw.findOneAndUpdate(

@@ -1,7 +1,7 @@
 /**
  * `WebhookEndpointRepository` on MongoDB: collection `webhook_endpoints`,
  * `_id` = the endpoint id; an update is one `findOneAndUpdate` conditioned on
- * the version read (compare-and-set, DESIGN 4.5).
+ * the version read (compare-and-set, docs/decisions/transactions.md).
  */
 import { inject, injectable } from 'inversify';
 import * as E from 'fp-ts/lib/Either.js';

@@ -1,7 +1,7 @@
 /**
- * The shared storage contracts (DESIGN 2) against the mongo adapter, through the
+ * The shared storage contracts (docs/architecture.md) against the mongo adapter, through the
  * real `mongodb` driver: against the real server at MONGODB_URL when it is set,
- * otherwise against the wire-protocol test server (DESIGN 8). Every test gets a
+ * otherwise against the wire-protocol test server (docs/decisions/mongodb.md). Every test gets a
  * database of its own, dropped afterwards.
  *
  * Then what only a real database shares between processes: two stores (two

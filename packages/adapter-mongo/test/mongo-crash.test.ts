@@ -1,5 +1,5 @@
 /**
- * A process killed (SIGKILL) in the middle of a transaction (DESIGN 4.6), as a
+ * A process killed (SIGKILL) in the middle of a transaction (docs/decisions/transactions.md), as a
  * real child process on the wire-protocol test server as a one-node replica set:
  * - killed while its commit is in flight and before it ran: nothing of the
  *   change exists (no debit, no event); the abandoned transaction keeps the

@@ -43,7 +43,7 @@ describe('mongo error classification', () => {
     expect(toDomainError(new Error('boom'), 'dup')).to.equal(undefined);
   });
 
-  describe('in a transaction (DESIGN 4.6)', () => {
+  describe('in a transaction (docs/decisions/transactions.md)', () => {
     const transient = (error: MongoServerError | MongoNetworkError): typeof error => {
       error.addErrorLabel('TransientTransactionError');
       return error;

@@ -1,5 +1,5 @@
 /**
- * The mongo store when the server goes away and comes back (DESIGN 8): an
+ * The mongo store when the server goes away and comes back (docs/decisions/mongodb.md): an
  * unreachable server is `Left(unavailable)` within the server-selection
  * timeout, never a hang or a thrown error, and the same store works again when
  * the server returns, without reconnecting by hand. Runs against the

@@ -1,5 +1,5 @@
 /**
- * Payment plans stored before DESIGN 7.10 (no `custom_order`, `extra_payments`,
+ * Payment plans stored before docs/decisions/payoff-and-outlook.md (no `custom_order`, `extra_payments`,
  * `start_date`) still read, as what they were; anything else malformed is
  * still a StoredDocumentError. Runs on the wire-protocol test server (or the
  * real server at MONGODB_URL), through the real driver.
@@ -14,7 +14,7 @@ import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-serve
 const REAL_URL = process.env['MONGODB_URL'];
 const USER = anId(1);
 
-describe(`mongo payment plans stored before DESIGN 7.10 (${REAL_URL ? 'real MongoDB' : 'wire-protocol test server'})`, () => {
+describe(`mongo payment plans stored before docs/decisions/payoff-and-outlook.md (${REAL_URL ? 'real MongoDB' : 'wire-protocol test server'})`, () => {
   let server: WireServer | undefined;
   let store: StorePorts;
   let admin: MongoClient;

@@ -1,5 +1,5 @@
 /**
- * A standalone MongoDB server has no transactions (DESIGN 4.6): refused at
+ * A standalone MongoDB server has no transactions (docs/decisions/transactions.md): refused at
  * start when it answers then; found later (down at start), `/readyz`'s ping and
  * every transaction answer `unavailable` with the reason, told once to the
  * caller's log. Against the wire-protocol test server's standalone mode.

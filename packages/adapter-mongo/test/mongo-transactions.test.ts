@@ -1,5 +1,5 @@
 /**
- * The mongo `UnitOfWork` (DESIGN 4.6) through the real driver, on the
+ * The mongo `UnitOfWork` (docs/decisions/transactions.md) through the real driver, on the
  * wire-protocol test server as a one-node replica set: all or nothing, snapshot
  * reads, the first writer wins and the second runs again, bounded retries (a
  * persistent conflict answers `conflict` within the deadline, a lost server

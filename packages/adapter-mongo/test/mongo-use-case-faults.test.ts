@@ -1,6 +1,6 @@
 /**
  * Every multi-write use case (core's, each running its own transaction on the
- * store's unit of work: here the mongo one) as ONE transaction (DESIGN 4.6), faulted
+ * store's unit of work: here the mongo one) as ONE transaction (docs/decisions/transactions.md), faulted
  * command by command through MongoDB's `failCommand` fail point (scoped with
  * `appName` to the store's connections, as against a real mongod with test
  * commands on): a clean run lists the commands the change sends; then, on a
@@ -79,7 +79,7 @@ const accountOf = (f: Fixture, i: number) => {
   return account;
 };
 
-/** A bureau whose every step passes; the report is derived from the user's accounts (core's DESIGN 7.5 function). */
+/** A bureau whose every step passes; the report is derived from the user's accounts (core's docs/decisions/payoff-and-outlook.md function). */
 const passingBureau: CreditBureau = {
   invoke: () => TE.right(undefined),
   verifyOtp: () => TE.right(true),
@@ -105,7 +105,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
   {
     name: 'a failing webhook endpoint disabled (endpoint, webhook_endpoint.disabled event)',
-    // Failing since 3 days before the clock: the next failed attempt disables it (DESIGN 4.9).
+    // Failing since 3 days before the clock: the next failed attempt disables it (docs/decisions/tenancy.md).
     prepare: (deps, f) =>
       deps.webhookEndpoints.update(f.demo.client.id, f.endpointId as never, 1, {
         failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as never,

@@ -50,7 +50,7 @@ const factorsOfReport = (accounts: ReadonlyArray<AccountRecord>, date: IsoDate):
 
 /**
  * The accounts as the outlook describes them in every month, built the slow,
- * obvious way from DESIGN 7.12: the forecast's balances (traced through the
+ * obvious way from docs/decisions/payoff-and-outlook.md: the forecast's balances (traced through the
  * month loop) for plan accounts, and one code a month at the front of every
  * non-closed loan's history via `extendHistory`.
  */
@@ -152,7 +152,7 @@ const userAndPlanArb = fc
 
 const PROPERTY_RUNS = { numRuns: 150 };
 
-describe('credit outlook (DESIGN 7.12)', () => {
+describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
   describe('properties', () => {
     it("month 0 equals the sandbox report's factors for today", () => {
       fc.assert(

@@ -14,7 +14,7 @@ const anAccount = (overrides: Record<string, unknown> = {}): AccountRecord => an
 /** Opened `days` days before TODAY. */
 const openedDaysAgo = (days: number) => ({ opened_at: addDays(TODAY, -days) });
 
-describe('deriveCreditReport (DESIGN 7.5)', () => {
+describe('deriveCreditReport (docs/decisions/payoff-and-outlook.md)', () => {
   it('derives every factor and the score of a hand-computed example', () => {
     const accounts = [
       anAccount({

@@ -29,7 +29,7 @@ const monthsAt = (balance: number, apr: number, payment: number): number => {
 
 describe('debt-calculator', () => {
   describe('calculateByPayment', () => {
-    it('meets the DESIGN 7.6 check: $10,000 at 20% paying $500 → 25 months, $2,266.06 interest', () => {
+    it('meets the docs/decisions/payoff-and-outlook.md check: $10,000 at 20% paying $500 → 25 months, $2,266.06 interest', () => {
       expect(right(calculateByPayment({ balance: cents(1_000_000), apr: 20, monthlyPayment: cents(50_000), today }))).to.deep.equal({
         monthly_payment: 50_000,
         months: 25,

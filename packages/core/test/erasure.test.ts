@@ -15,7 +15,7 @@ const user: User = {
   created_at: CREATED_AT,
 };
 
-describe('erasure redaction (DESIGN 4.9)', () => {
+describe('erasure redaction (docs/decisions/tenancy.md)', () => {
   it('user.deleted in 2024-07-01: "" for last_name, null for the other personal fields, ids and created_at kept', () => {
     expect(erasedUserView(user)).to.deep.equal({ id: 7, first_name: null, last_name: '', email: null, date_of_birth: null, phone: null, created_at: CREATED_AT });
     expect(User.is(erasedUserView(user))).to.equal(true);

@@ -1,5 +1,5 @@
 /**
- * The layer rule (DESIGN 2): core's domain, ports, application, content and
+ * The layer rule (docs/architecture.md): core's domain, ports, application, content and
  * versioning import only fp-ts, io-ts and each other. `src/testing/` is the
  * testing entry point and may use mocha and chai.
  */

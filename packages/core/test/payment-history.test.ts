@@ -16,7 +16,7 @@ import {
 } from '../src/domain/payment-history.js';
 
 describe('payment history codes (spec 2.2)', () => {
-  // Every code of the spec with what DESIGN 7.5 says about it.
+  // Every code of the spec with what docs/decisions/payoff-and-outlook.md says about it.
   const table: ReadonlyArray<{ code: PaymentCode; rated: boolean; onTime: boolean; late: boolean; derogatory: boolean }> = [
     { code: '0', rated: false, onTime: false, late: false, derogatory: false },
     { code: '1', rated: true, onTime: true, late: false, derogatory: false },

@@ -38,7 +38,7 @@ const detailsOf = (err: DomainError): ReadonlyArray<{ path: string; message: str
 const rowsOf = (schedule: ReadonlyArray<ScheduleMonth>) => schedule.flatMap((m) => m.payments);
 const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0);
 
-/** Every reconciliation DESIGN 7.6 promises, to the cent. */
+/** Every reconciliation docs/decisions/payoff-and-outlook.md promises, to the cent. */
 const expectReconciles = (input: PayoffPlanInput, plan: PayoffPlanResult): void => {
   const rows = rowsOf(plan.schedule);
   const paid = sum(rows.map((r) => r.payment));
@@ -100,7 +100,7 @@ describe('payoff-plan', () => {
   });
 
   describe('planPayoff', () => {
-    it('meets the DESIGN 7.6 check: $10,000 at 20%, minimum $250, budget $500 → 25 months, $2,266.06 interest', () => {
+    it('meets the docs/decisions/payoff-and-outlook.md check: $10,000 at 20%, minimum $250, budget $500 → 25 months, $2,266.06 interest', () => {
       const plan = right(planPayoff(planInput()));
       expect(plan.months).to.equal(25);
       expect(plan.total_interest).to.equal(226_606);

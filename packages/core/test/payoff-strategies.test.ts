@@ -1,5 +1,5 @@
 /**
- * DESIGN 7.10's payoff engine: custom and minimum-only strategies, one-time
+ * docs/decisions/payoff-and-outlook.md's payoff engine: custom and minimum-only strategies, one-time
  * extra payments, start dates, strategy comparison and progress. Fixed cases
  * are checked by hand to the cent; the properties run over random debt sets
  * with fast-check (fixed seeds, so every run checks the same cases).
@@ -51,7 +51,7 @@ const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0)
 const handDebts = [debt(1, 10_000, 12, 2_000), debt(2, 20_000, 24, 2_000)];
 const handInput: PayoffBudgetInput = { debts: handDebts, monthlyPayment: cents(6_000), today: date('2025-01-31') };
 
-describe('payoff strategies (DESIGN 7.10)', () => {
+describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
   describe('hand-checked plans', () => {
     it('avalanche: 6 months, $16.02 interest', () => {
       const plan = right(planPayoff({ ...handInput, strategy: 'avalanche' }));
@@ -144,7 +144,7 @@ describe('payoff strategies (DESIGN 7.10)', () => {
       expect(plan.payoff_date).to.equal('2025-07-31');
     });
 
-    it('keeps the DESIGN 7.6 check for every strategy that spends the budget', () => {
+    it('keeps the docs/decisions/payoff-and-outlook.md check for every strategy that spends the budget', () => {
       const one = { debts: [debt(1, 1_000_000, 20, 25_000)], monthlyPayment: cents(50_000), today: date('2024-01-15') };
       for (const plan of [planPayoff({ ...one, strategy: 'avalanche' }), planPayoff({ ...one, strategy: 'custom', customOrder: ids(1) })]) {
         expect([right(plan).months, right(plan).total_interest]).to.deep.equal([25, 226_606]);
@@ -465,7 +465,7 @@ describe('payoff strategies (DESIGN 7.10)', () => {
     }
 
     // The two properties fast-check refuted. Kept as the counterexamples it found, shrunk, so the
-    // behaviour they document stays exactly this (the engine follows DESIGN 7.6 literally; these are
+    // behaviour they document stays exactly this (the engine follows docs/decisions/payoff-and-outlook.md literally; these are
     // consequences of its rules, not bugs).
 
     it('avalanche is NOT always cheaper than snowball: with APRs 0.01 points apart, cent rounding wins (1,985 vs 1,984)', () => {

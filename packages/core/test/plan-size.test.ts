@@ -1,5 +1,5 @@
 /**
- * The plan-size rule (DESIGN 4.9 "Bounded answers", domain/plan-size.ts) at
+ * The plan-size rule (docs/decisions/tenancy.md "Bounded answers", domain/plan-size.ts) at
  * its edge: the largest plan it allows, rendered in every supported version,
  * is under 1 MiB − 4 KiB; one more month of schedule is refused, naming the
  * limit in account-months; so is a plan within the account-months whose long
@@ -79,7 +79,7 @@ describe('plan-size rule (bounded answers)', () => {
     });
   });
 
-  it('a 50-debt, 360-month minimum_only plan is over the limit (DESIGN 4.9)', () => {
+  it('a 50-debt, 360-month minimum_only plan is over the limit (docs/decisions/tenancy.md)', () => {
     // $167.11 a month: 359 months; $167.10: 361 (interest rounding skips 360).
     const plan = planOf(fiftyDebts(16_710), 16_710);
     expect(plan.months).to.equal(361);

@@ -1,6 +1,6 @@
 /**
  * Hot records in the shared transaction runner (application/transactions.ts,
- * DESIGN 4.6): runs naming one turn run one at a time, first come first
+ * docs/decisions/transactions.md): runs naming one turn run one at a time, first come first
  * served; other turns are not held up; a write conflict backs off with full
  * jitter (the random source and the timers injected: deterministic) until the
  * deadline, then answers `conflict` with `retryAfterSeconds`; an outage answers

@@ -2,7 +2,7 @@
  * A MongoDB wire-protocol test server: enough of a one-node replica set
  * (MongoDB 7.0, wire version 21) for the real `mongodb` driver (7.x) to run
  * debtkit's mongo adapter on machines where no MongoDB can be installed
- * (DESIGN 8). Data lives in memory.
+ * (docs/decisions/mongodb.md). Data lives in memory.
  *
  *   const server = await startWireServer();            // 127.0.0.1, free port, replica set `rs0`
  *   const client = new MongoClient(server.url);

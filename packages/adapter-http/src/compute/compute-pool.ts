@@ -1,5 +1,5 @@
 /**
- * CPU-heavy pure work off the event loop (DESIGN 4.9): a small pool of
+ * CPU-heavy pure work off the event loop (docs/decisions/tenancy.md): a small pool of
  * `worker_threads` (piscina) that runs core's computations (a plan's schedule,
  * the strategy comparison, a plan's credit outlook), handed to core's use cases
  * as their `computations` dependency. Core stays pure and keeps its in-thread

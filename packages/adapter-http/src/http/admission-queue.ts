@@ -1,5 +1,5 @@
 /**
- * The fair share of the process (DESIGN 4.9): at most `maxInProgress` requests
+ * The fair share of the process (docs/decisions/tenancy.md): at most `maxInProgress` requests
  * in progress at once, and at most `clientConcurrency` of any one client.
  * A request over either waits in its client's own queue (first come, first
  * served within the client) for at most `queueWaitMs`; when a slot frees,

@@ -1,5 +1,5 @@
 /**
- * The API's error model (DESIGN 4.1). Handlers and middleware report an error
+ * The API's error model (docs/decisions/errors.md). Handlers and middleware report an error
  * by throwing an `ApiError` (or a `DomainError` value, which is wrapped the same
  * way); the error handler turns it into `{ error: { code, message, request_id,
  * details? } }`. Everything else thrown is a bug: a 500 with a generic message.
@@ -70,7 +70,7 @@ export class ApiError extends Error {
 /** An `unavailable` message comes from a store adapter and may quote its driver, so clients get a fixed one. */
 const UNAVAILABLE_MESSAGE = 'The service is temporarily unavailable; retry shortly';
 
-/** A change that kept losing write conflicts until its deadline (DESIGN 4.6): 409 with `Retry-After`. */
+/** A change that kept losing write conflicts until its deadline (docs/decisions/transactions.md): 409 with `Retry-After`. */
 const retryAfterOf = (e: DomainError): Readonly<Record<string, string>> =>
   e._tag === 'conflict' && e.retryAfterSeconds !== undefined ? { 'Retry-After': String(Math.max(1, Math.ceil(e.retryAfterSeconds))) } : {};
 

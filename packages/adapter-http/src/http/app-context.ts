@@ -18,7 +18,7 @@ export interface AppConfig {
   readonly adminToken?: string;
   /** The address clients reach the server at, for the OpenAPI document's `servers`. */
   readonly publicUrl?: string;
-  /** DESIGN 4.8: addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; absent, none. */
+  /** docs/decisions/proxies.md: addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; absent, none. */
   readonly trustedProxies?: ReadonlyArray<string>;
 }
 
@@ -34,18 +34,18 @@ export interface AppDeps {
   readonly logger: Logger;
   /** Resource routes, registered after the built-in ones (ping, health, admin). */
   readonly routes: ReadonlyArray<RouteDef>;
-  /** Where `Idempotency-Key`s are kept (DESIGN 4.2), and the clock their expiry is measured with. */
+  /** Where `Idempotency-Key`s are kept (docs/decisions/idempotency.md), and the clock their expiry is measured with. */
   readonly idempotency: IdempotencyStore;
-  /** The store's transactions: a request with an Idempotency-Key runs in one with its kept response (DESIGN 4.2). */
+  /** The store's transactions: a request with an Idempotency-Key runs in one with its kept response (docs/decisions/idempotency.md). */
   readonly unitOfWork: UnitOfWork;
-  /** Erasure markers: an Idempotency-Key's kept response about a deleted user is not replayed (DESIGN 4.9). */
+  /** Erasure markers: an Idempotency-Key's kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
   readonly clock: Clock;
-  /** DESIGN 4.3's limits; absent, nothing is limited (an embedding service may limit in front of it). */
+  /** docs/decisions/rate-limits.md's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;
   /** Where requests are counted for `GET /metrics`; absent, the app makes its own (without process metrics). */
   readonly metrics?: Metrics;
-  /** DESIGN 4.9's fair share of the process (admission-queue.ts); absent, `/api` requests are admitted without limit. */
+  /** docs/decisions/tenancy.md's fair share of the process (admission-queue.ts); absent, `/api` requests are admitted without limit. */
   readonly admission?: AdmissionQueue;
 }
 
@@ -59,7 +59,7 @@ export interface AppState {
   apiVersion?: string;
   /** Set on `/admin` requests that presented the admin token. */
   admin?: boolean;
-  /** The scheme the client used, as trusted proxies reported it (DESIGN 4.8); absent: the connection's own (see `schemeOf`). */
+  /** The scheme the client used, as trusted proxies reported it (docs/decisions/proxies.md); absent: the connection's own (see `schemeOf`). */
   scheme?: 'http' | 'https';
   /** The path's area, decided once per request by `areaOf`. */
   area?: RouteAuth;
@@ -94,7 +94,7 @@ export interface RouteDef {
   readonly auth: RouteAuth;
   /**
    * The handler takes the admin token itself, outside `/admin` (`GET /metrics`):
-   * the failed-authentication limit runs as the route's own middleware (DESIGN 4.8).
+   * the failed-authentication limit runs as the route's own middleware (docs/decisions/proxies.md).
    */
   readonly adminToken?: boolean;
   readonly handler: (ctx: AppContext) => Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * The Koa application (never listens: the server, or a test through
- * `app.callback()`, does). Its middleware, in order (DESIGN 4.4, 4.7), each a
+ * `app.callback()`, does). Its middleware, in order (docs/decisions/api-conventions.md, docs/decisions/koa.md), each a
  * named Koa middleware made by a factory:
  *
  *   clientAddress (behind trusted proxies: the client's address and scheme) →
@@ -14,10 +14,10 @@
  *   routeFallback (404 / 405 / OPTIONS)
  *
  * Each step under an area passes other requests straight on. Authentication
- * comes before the body (DESIGN 4.4): a request that fails it never has its
+ * comes before the body (docs/decisions/api-conventions.md): a request that fails it never has its
  * body read, inflated or parsed; and the body is read by the route that
  * answers, so a path no route answers (404, 405), and the routes that take
- * no body, never read one (DESIGN 4.8). A request no route answers gets 404 (or 405
+ * no body, never read one (docs/decisions/proxies.md). A request no route answers gets 404 (or 405
  * with `Allow`) where the handler would have run, after its area's
  * authentication, so unauthenticated callers learn nothing about the routes.
  *
@@ -57,7 +57,7 @@ import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { createMetrics } from './metrics.js';
 
-/** DESIGN 4: bodies over 1 MiB get 413. */
+/** docs/decisions/api-conventions.md: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
@@ -111,16 +111,16 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   });
   const { authFailures, clients } = deps.rateLimits ?? {};
   const onLimited = (limit: 'client' | 'auth_failure'): void => void metrics.rateLimited.inc({ limit });
-  // DESIGN 4.8: from an address over its failure limit, tokens seen working here are still served.
+  // docs/decisions/proxies.md: from an address over its failure limit, tokens seen working here are still served.
   const seen = authFailures === undefined ? undefined : seenTokens();
   const proven = provenCredential({ adminToken: config.adminToken, seen });
   const attempts = authFailures === undefined ? undefined : authFailureGuard({ limiter: authFailures, onLimited, proven });
-  // A route outside the areas that takes the admin token (`/metrics`) is limited as the route that answers (DESIGN 4.8).
+  // A route outside the areas that takes the admin token (`/metrics`) is limited as the route that answers (docs/decisions/proxies.md).
   const limitOf = (route: RouteDef): ReadonlyArray<RouteMiddleware> =>
     attempts !== undefined && route.adminToken === true ? [adminTokenLimit({ guard: attempts, adminToken: config.adminToken })] : [];
-  // The body is read by the route that answers, after its credential: an unrouted request never reads one (DESIGN 4.8).
+  // The body is read by the route that answers, after its credential: an unrouted request never reads one (docs/decisions/proxies.md).
   const body = jsonBody({ limitBytes: BODY_LIMIT_BYTES });
-  // DESIGN 4.2: every POST under /api takes an Idempotency-Key.
+  // docs/decisions/idempotency.md: every POST under /api takes an Idempotency-Key.
   const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> => [
     ...limitOf(route),
     body,

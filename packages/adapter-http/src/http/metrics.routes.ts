@@ -1,5 +1,5 @@
 /**
- * `GET /metrics` (DESIGN 7.9): Prometheus text format on the API's listener,
+ * `GET /metrics` (docs/operations.md): Prometheus text format on the API's listener,
  * for the operator: the bearer is the admin token (Prometheus sends one with
  * `authorization.credentials`), and without an admin token the route does not
  * exist (404), like `/admin`.

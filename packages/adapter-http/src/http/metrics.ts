@@ -1,5 +1,5 @@
 /**
- * Prometheus metrics (DESIGN 7.9) with prom-client, in a registry of their own
+ * Prometheus metrics (docs/operations.md) with prom-client, in a registry of their own
  * (not prom-client's global one), so two apps in one process never share or
  * clash. Other parts increment what they own, through a callback the composition
  * wires: `idempotentReplays` (the Idempotency-Key middleware's `onReplay`),
@@ -17,12 +17,12 @@ export interface Metrics {
    * (request-metrics.ts: once per request, so not through prom-client's `inc`/`observe`).
    */
   readonly recordRequest: (method: string, route: string, status: number, seconds: number) => void;
-  /** 429s by limit: `client` (the per-client budget), `auth_failure` (failed authentications per address) or `queue` (a request that waited `DEBTKIT_QUEUE_WAIT_MS` for its slot, DESIGN 4.9). */
+  /** 429s by limit: `client` (the per-client budget), `auth_failure` (failed authentications per address) or `queue` (a request that waited `DEBTKIT_QUEUE_WAIT_MS` for its slot, docs/decisions/tenancy.md). */
   readonly rateLimited: Counter<'limit'>;
   /**
    * Seconds each admitted `/api` request waited in its client's queue for a
    * slot (0 when it had one at once): `debtkit_admission_wait_seconds`, no
-   * labels (no client id: one series, however many clients). DESIGN 4.9.
+   * labels (no client id: one series, however many clients). docs/decisions/tenancy.md.
    */
   readonly admissionWait: Histogram;
   /**
@@ -33,7 +33,7 @@ export interface Metrics {
   readonly watchAdmission: (state: { inProgress(): number; waiting(): number }) => void;
   /** Failures of the store seen by requests, by kind (`unavailable`, …). */
   readonly storeErrors: Counter<'kind'>;
-  /** Responses replayed for a repeated `Idempotency-Key` (DESIGN 4.2). */
+  /** Responses replayed for a repeated `Idempotency-Key` (docs/decisions/idempotency.md). */
   readonly idempotentReplays: Counter;
   /** Webhook delivery attempts by outcome (`delivered`, `retrying`, `failed`, `dropped`: see `WebhookOutcome`). */
   readonly webhookDeliveries: Counter<'outcome'>;

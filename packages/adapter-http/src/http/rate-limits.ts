@@ -1,5 +1,5 @@
 /**
- * Rate limits (DESIGN 4.3) as the HTTP layer sees them: a budget of requests per
+ * Rate limits (docs/decisions/rate-limits.md) as the HTTP layer sees them: a budget of requests per
  * client, and a count of failed authentications per client address. The
  * counting is rate-limiter-flexible's, in process memory or in MongoDB (so
  * every API process behind a load balancer shares the counters).
@@ -80,7 +80,7 @@ export const RATE_LIMIT_COLLECTION = 'rate_limits';
 
 /**
  * The burst allowance: on top of the per-second budget, as many requests again
- * once per this many seconds (DESIGN 4.3: "bursts up to 2×").
+ * once per this many seconds (docs/decisions/rate-limits.md: "bursts up to 2×").
  */
 export const BURST_WINDOW_SECONDS = 10;
 
@@ -156,7 +156,7 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
   const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window) as unknown as RateLimiterAbstract;
   const bursty = new BurstyRateLimiter(limiter('clients', 1), limiter('clients_burst', BURST_WINDOW_SECONDS));
   return {
-    // A promise chain rather than an async function: one step fewer on every request (DESIGN 9).
+    // A promise chain rather than an async function: one step fewer on every request (docs/performance.md).
     consume: (clientKey) =>
       bursty.consume(clientKey).then(
         (res): RateLimitDecision => ({ allowed: true, limit: perSecond, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) }),

@@ -1,5 +1,5 @@
 /**
- * The per-request metrics (DESIGN 7.9), recorded for a few nanoseconds each.
+ * The per-request metrics (docs/operations.md), recorded for a few nanoseconds each.
  *
  * prom-client's `inc(labels)` and `observe(labels, value)` cost about a
  * microsecond per request between them: each validates the labels object,

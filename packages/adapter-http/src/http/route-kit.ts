@@ -56,7 +56,7 @@ export const decodeQuery = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>)
   orThrow(decode(codec, 'query string')({ ...ctx.query }));
 
 /** The use case's result, or its error thrown as an `ApiError`. */
-// A promise chain, not an async function: every request runs it, one step fewer (DESIGN 9).
+// A promise chain, not an async function: every request runs it, one step fewer (docs/performance.md).
 export const runUseCase = <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => task().then(orThrow);
 
 /** The authenticated client of an `/api` request (authentication guarantees it). */
@@ -68,7 +68,7 @@ export const clientOf = (ctx: AppContext): Client => {
 
 /**
  * Answer with `body`, built in the latest shape, rendered for the request's API
- * version; a list ends early rather than pass 1 MiB (DESIGN 4.9, paged-list.ts).
+ * version; a list ends early rather than pass 1 MiB (docs/decisions/tenancy.md, paged-list.ts).
  */
 export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown): void => {
   writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest)));

@@ -1,5 +1,5 @@
 /**
- * The API's routes on @koa/router (DESIGN 4.7): one router built from the
+ * The API's routes on @koa/router (docs/decisions/koa.md): one router built from the
  * endpoint tables, each route registered with its method and pattern, a route
  * answering GET answering HEAD too (the router's own rule).
  *

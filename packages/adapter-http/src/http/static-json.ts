@@ -1,6 +1,6 @@
 /**
  * A large JSON document that does not change while the process runs (the
- * OpenAPI document, about 490 KB), answered from memory (DESIGN 4.8): compressed
+ * OpenAPI document, about 490 KB), answered from memory (docs/decisions/proxies.md): compressed
  * once per content coding rather than on every request (3–4 ms each), with a
  * strong `ETag` per representation and `Cache-Control: no-cache`, so a client
  * that has it revalidates and gets 304 without a body.

@@ -1,5 +1,5 @@
 /**
- * The Node adapters of core's token ports (DESIGN 5): SHA-256 (hex) as the
+ * The Node adapters of core's token ports (docs/decisions/tenancy.md): SHA-256 (hex) as the
  * stored form of a token, and 32 random bytes (base64url) as its secret. The
  * rules of issuing, looking up and revoking tokens are core's use cases
  * (`createClientAccess`); this file only supplies the cryptography.

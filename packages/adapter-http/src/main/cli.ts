@@ -2,12 +2,12 @@
 /**
  * The `debtkit` command.
  *
- *   debtkit [serve]                  start the API (configuration: environment variables, DESIGN 3)
+ *   debtkit [serve]                  start the API (configuration: environment variables, docs/operations.md)
  *   debtkit clients create --name X  create a client and print it with its first token (persistent store only)
  *   debtkit tokens roll --token-id N [--expires-in-seconds S]
  *                                    roll a token: print the new one; the old one works S more seconds (default 86400)
  *   debtkit audit [--limit N] [--starting-after N] [--action A]
- *                                    print a page of the admin audit log (DESIGN 6)
+ *                                    print a page of the admin audit log (docs/operations.md)
  *   debtkit help
  *
  * Changes made here are audited like the admin API's, with `request_id` and `ip` null.

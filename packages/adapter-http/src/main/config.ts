@@ -1,5 +1,5 @@
 /**
- * Server configuration from environment variables (DESIGN 3), decoded with
+ * Server configuration from environment variables (docs/operations.md), decoded with
  * io-ts once at start. A bad value is one line naming the variable; values of
  * secret variables (tokens, the MongoDB URL, which may hold a password) are
  * never repeated in it.
@@ -33,16 +33,16 @@ export interface Config {
   readonly bootstrapToken?: string;
   readonly seed: boolean;
   readonly logLevel: LogLevel;
-  /** DESIGN 4.4: open connections beyond this are dropped. */
+  /** docs/decisions/api-conventions.md: open connections beyond this are dropped. */
   readonly maxConnections: number;
-  /** DESIGN 4.3: requests per second per client (bursts to twice that); 0 disables. */
+  /** docs/decisions/rate-limits.md: requests per second per client (bursts to twice that); 0 disables. */
   readonly rateLimit: number;
-  /** DESIGN 4.3: failed authentications per minute per client IP before 429; 0 disables. */
+  /** docs/decisions/rate-limits.md: failed authentications per minute per client IP before 429; 0 disables. */
   readonly authFailureLimit: number;
-  /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (DESIGN 7.11). */
+  /** Delays between webhook attempts (DEBTKIT_WEBHOOK_RETRY_SECONDS); absent: the worker's default (docs/decisions/webhooks.md). */
   readonly webhookRetrySeconds?: ReadonlyArray<number>;
   /**
-   * DESIGN 4.2: how long the key of a request that never finished (its process
+   * docs/decisions/idempotency.md: how long the key of a request that never finished (its process
    * died) answers 409 `idempotency_key_in_use` before a retry may run it
    * (DEBTKIT_IDEMPOTENCY_CLAIM_TIMEOUT_SECONDS, default 60).
    */
@@ -52,19 +52,19 @@ export interface Config {
   /** `sandbox`: the simulated credit bureau, also in production (then with a warning at start). */
   readonly bureau?: BureauKind;
   /**
-   * DESIGN 4.9 quotas (DEBTKIT_QUOTA_*), each defaulted; absent when none of
+   * docs/decisions/tenancy.md quotas (DEBTKIT_QUOTA_*), each defaulted; absent when none of
    * the variables is set (core's `DEFAULT_QUOTAS` then apply).
    */
   readonly quotas?: Quotas;
-  /** DESIGN 4.8: addresses and CIDRs of the proxies in front (DEBTKIT_TRUSTED_PROXIES); absent, the peer is the client. */
+  /** docs/decisions/proxies.md: addresses and CIDRs of the proxies in front (DEBTKIT_TRUSTED_PROXIES); absent, the peer is the client. */
   readonly trustedProxies?: ReadonlyArray<string>;
-  /** DESIGN 4.6: how long a change keeps retrying write conflicts before 409 `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); absent: the store's default, 10000. */
+  /** docs/decisions/transactions.md: how long a change keeps retrying write conflicts before 409 `conflict` (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS); absent: the store's default, 10000. */
   readonly writeConflictDeadlineMs?: number;
-  /** DESIGN 4.9: `/api` requests in progress at once in this process (default 64 × cores; `loadConfig` always sets it). */
+  /** docs/decisions/tenancy.md: `/api` requests in progress at once in this process (default 64 × cores; `loadConfig` always sets it). */
   readonly maxInProgress?: number;
-  /** DESIGN 4.9: `/api` requests in progress at once per client (default 16). */
+  /** docs/decisions/tenancy.md: `/api` requests in progress at once per client (default 16). */
   readonly clientConcurrency?: number;
-  /** DESIGN 4.9: milliseconds a request may wait for its slot before 429 (default 10000). */
+  /** docs/decisions/tenancy.md: milliseconds a request may wait for its slot before 429 (default 10000). */
   readonly queueWaitMs?: number;
 }
 
@@ -188,7 +188,7 @@ const pickSet = (env: Readonly<Record<string, string | undefined>>): Record<stri
   return picked;
 };
 
-/** The quotas when any of their variables is set, each defaulted (DESIGN 4.9). */
+/** The quotas when any of their variables is set, each defaulted (docs/decisions/tenancy.md). */
 const quotasOf = (v: Variables): Quotas | undefined =>
   v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER === undefined && v.DEBTKIT_QUOTA_PLANS_PER_USER === undefined && v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT === undefined
     ? undefined

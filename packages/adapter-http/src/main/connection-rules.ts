@@ -1,5 +1,5 @@
 /**
- * How the Node server treats connections that do not behave (DESIGN 4.4):
+ * How the Node server treats connections that do not behave (docs/decisions/api-conventions.md):
  * headers within 10 s (a socket that sends nothing is closed by then too), a
  * whole request within 30 s, idle keep-alive connections closed after 5 s, and
  * a cap on open connections. Without these a few hundred silent sockets exhaust
@@ -24,7 +24,7 @@ export interface ConnectionRules {
 }
 
 /**
- * The deadlines of DESIGN 4.4. The header deadline is the check interval short of
+ * The deadlines of docs/decisions/api-conventions.md. The header deadline is the check interval short of
  * 10 s, so a silent socket is closed within 10 s even when the check comes late.
  */
 export const DEFAULT_CONNECTION_RULES: ConnectionRules = {

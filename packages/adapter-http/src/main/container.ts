@@ -69,9 +69,9 @@ export const HTTP = {
   Metrics: portToken<Metrics>('http.Metrics'),
   WebhookUrlGuard: portToken<WebhookUrlGuard>('http.WebhookUrlGuard'),
   DeliveryWorker: portToken<DeliveryWorker>('http.DeliveryWorker'),
-  /** Where the use cases compute schedules, comparisons and outlooks: the process's worker pool (DESIGN 4.9); rebind to `inThreadComputations` to keep them on the event loop. */
+  /** Where the use cases compute schedules, comparisons and outlooks: the process's worker pool (docs/decisions/tenancy.md); rebind to `inThreadComputations` to keep them on the event loop. */
   Computations: portToken<Computations>('http.Computations'),
-  /** The fair share of the process (DESIGN 4.9): admission of `/api` requests, per client and process-wide. */
+  /** The fair share of the process (docs/decisions/tenancy.md): admission of `/api` requests, per client and process-wide. */
   Admission: portToken<AdmissionQueue>('http.Admission'),
 } as const;
 
@@ -119,7 +119,7 @@ const appConfigOf = (config: Config): AppConfig => {
 export interface WebhookRuntimeOptions {
   /** Name resolution for the SSRF guard (tests make a name resolve to 127.0.0.1). */
   readonly resolveHost?: ResolveHost;
-  /** Time limit of one attempt; default 10 s (DESIGN 7.11). */
+  /** Time limit of one attempt; default 10 s (docs/decisions/webhooks.md). */
   readonly timeoutMs?: number;
   /** How often an idle worker looks for due deliveries; default 1 s. */
   readonly pollMs?: number;
@@ -242,7 +242,7 @@ export const createContainer = async (input: ContainerInput): Promise<DebtkitCon
   // A child span per store port call, whichever store is bound (off unless a tracer provider is registered).
   traceStorePorts(container);
   let close = (): Promise<void> => Promise.resolve();
-  // An optional peer (DESIGN 10): loaded only for the mongo store, with one line naming it when it is not installed.
+  // An optional peer (docs/embedding.md): loaded only for the mongo store, with one line naming it when it is not installed.
   const mongo = config.store === 'mongo' ? await loadMongoAdapter() : undefined;
   if (input.store !== undefined) container.load(storePortsModule(input.store));
   else if (mongo === undefined) container.load(memoryStoreModule({ deadlineMs: config.writeConflictDeadlineMs }));

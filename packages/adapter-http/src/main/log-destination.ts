@@ -11,7 +11,7 @@
  * push for its line. Every write sonic-boom makes runs on libuv's thread pool
  * and wakes the event loop when it is done; a write per line or per
  * event-loop turn cost, under load, more CPU than answering the request
- * (DESIGN 9). In its default text mode sonic-boom also measures the whole
+ * (docs/performance.md). In its default text mode sonic-boom also measures the whole
  * pending text again for every line it appends, and a buffer per line is an
  * allocation per request.
  *

@@ -1,6 +1,6 @@
 /**
  * Packages the HTTP adapter loads only when the configuration asks for them
- * (DESIGN 10): they are optional peer dependencies, so a memory-only install
+ * (docs/embedding.md): they are optional peer dependencies, so a memory-only install
  * has no database driver. A missing one stops the start with one line that
  * names the package to install.
  */

@@ -1,5 +1,5 @@
 /**
- * Where the rate-limit counters of a server live (DESIGN 4.3): in MongoDB when
+ * Where the rate-limit counters of a server live (docs/decisions/rate-limits.md): in MongoDB when
  * the store is mongo, so every API process shares them; else in this process.
  * The MongoDB connection comes from the mongo adapter (an optional peer,
  * loaded with the store): this package imports no database driver.

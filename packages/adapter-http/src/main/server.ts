@@ -16,7 +16,7 @@ import { HTTP, StartupError, resolve, systemClock, type WebhookRuntimeOptions } 
 import { compose } from './composition.js';
 import { DEFAULT_CONNECTION_RULES, applyConnectionRules, serverOptions, type ConnectionRules } from './connection-rules.js';
 
-/** In-flight requests get this long after a shutdown signal before their connections are cut (DESIGN 3: exit within 10 s). */
+/** In-flight requests get this long after a shutdown signal before their connections are cut (docs/operations.md: exit within 10 s). */
 export const SHUTDOWN_GRACE_MS = 8000;
 
 export interface DemoAccess {
@@ -114,7 +114,7 @@ export interface StartOptions {
   readonly logger: Logger;
   readonly clock?: Clock;
   readonly graceMs?: number;
-  /** Overrides of DESIGN 4.4's deadlines (tests use short ones); the connection cap defaults to the configuration's. */
+  /** Overrides of docs/decisions/api-conventions.md's deadlines (tests use short ones); the connection cap defaults to the configuration's. */
   readonly connectionRules?: Partial<ConnectionRules>;
   readonly webhooks?: WebhookRuntimeOptions;
   /** The embedding service's own container modules (e.g. its `CreditBureau`), loaded last. */
@@ -196,7 +196,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   }
 };
 
-/** What `debtkit serve` prints once listening (DESIGN 3). */
+/** What `debtkit serve` prints once listening (docs/operations.md). */
 export const startupLines = (config: Config, running: RunningServer): string[] => {
   const lines = [`debtkit listening on ${running.url} (${config.environment}, ${config.store} store)`];
   if (running.demo !== undefined) {

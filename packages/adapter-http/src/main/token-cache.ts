@@ -1,5 +1,5 @@
 /**
- * The token → client cache (DESIGN 9: once a token is known, authentication
+ * The token → client cache (docs/performance.md: once a token is known, authentication
  * costs no store round trip). A decorator of core's `ClientAccess`, bound in
  * the composition over the use cases, so every caller (the `/api` and `/admin`
  * authentication) goes through it and core stays free of caching.
@@ -13,7 +13,7 @@
  * - A revocation in this process empties the cache before it answers, so this
  *   process refuses the revoked token at once. Other processes sharing the
  *   store refuse it once their entry expires: within `ttlMs` (the bounded
- *   staleness of DESIGN 9, documented in docs/operations.md).
+ *   staleness of docs/performance.md, documented in docs/operations.md).
  * - Bounded: at most `max` tokens (least recently used evicted).
  * - A store failure is not cached (the next request asks the store again).
  */
@@ -51,7 +51,7 @@ export interface CachingClientAccess extends ClientAccess {
    * The client of a token this cache holds and may still answer for (the same
    * answer `authenticateToken` would give from the cache), else `undefined`
    * (then ask `authenticateToken`). No promise: the request pipeline checks it
-   * first, so a known token costs no asynchronous step (DESIGN 9).
+   * first, so a known token costs no asynchronous step (docs/performance.md).
    */
   readonly knownClient: KnownClient;
 }

@@ -87,14 +87,14 @@ const ruleOf = (code: ErrorCode): (typeof RULES)[number] => {
   return rule;
 };
 
-/** What every route of an area can answer, whatever it does (DESIGN 4, 4.1, 5, 6). */
+/** What every route of an area can answer, whatever it does (docs/decisions/api-conventions.md, docs/decisions/errors.md, docs/decisions/tenancy.md, docs/operations.md). */
 const areaErrors = (area: RouteAuth): ReadonlyArray<ErrorCode> => {
   switch (area) {
     case 'client':
       return ['validation_error', 'unsupported_version', 'unauthorized', 'rate_limited', 'internal_server_error', 'service_unavailable'];
     case 'admin':
       // not_found: the admin API is disabled (no DEBTKIT_ADMIN_TOKEN), or no such client or token.
-      // rate_limited: too many failed authentications from the address (DESIGN 4.3).
+      // rate_limited: too many failed authentications from the address (docs/decisions/rate-limits.md).
       return ['validation_error', 'unauthorized', 'forbidden', 'not_found', 'rate_limited', 'internal_server_error', 'service_unavailable'];
     case 'none':
       return ['internal_server_error'];
@@ -108,14 +108,14 @@ const areaErrors = (area: RouteAuth): ReadonlyArray<ErrorCode> => {
 const bodyErrors = (method: DocumentedOperation['method']): ReadonlyArray<ErrorCode> =>
   method === 'GET' ? ['unsupported_media_type'] : ['unsupported_media_type', 'payload_too_large'];
 
-/** Every POST under /api takes an `Idempotency-Key` (DESIGN 4.2). */
+/** Every POST under /api takes an `Idempotency-Key` (docs/decisions/idempotency.md). */
 const takesIdempotencyKey = (op: DocumentedOperation): boolean => op.method === 'POST' && authOfPath(op.path) === 'client';
 const idempotencyErrors = (op: DocumentedOperation): ReadonlyArray<ErrorCode> =>
   takesIdempotencyKey(op) ? ['idempotency_key_in_use', 'idempotency_key_reused'] : [];
 
 const ErrorDetail = t.type({ path: t.string, message: t.string }, 'ErrorDetail');
 const ErrorCodeCodec = t.keyof(Object.fromEntries(ERROR_CODES.map((c) => [c, null])) as Record<ErrorCode, null>, 'ErrorCode');
-/** The error body (DESIGN 4.1), as `errorBody` in api-error.ts writes it. */
+/** The error body (docs/decisions/errors.md), as `errorBody` in api-error.ts writes it. */
 const ErrorBody = t.type(
   {
     error: t.intersection([
@@ -248,7 +248,7 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonS
   const commonHeaders: Record<string, JsonSchema> = { 'X-Request-Id': ref('headers', 'XRequestId') };
   if (area === 'client') {
     commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
-    // On every response to an authenticated client while the per-client limit is on (DESIGN 4.3).
+    // On every response to an authenticated client while the per-client limit is on (docs/decisions/rate-limits.md).
     for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) commonHeaders[name] = ref('headers', name.replace(/-/g, ''));
   }
 
@@ -335,7 +335,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
 // ---------------------------------------------------------------------------
 // Webhooks
 
-/** Which resource each event type carries in `data.object` (DESIGN 7.11), by the response kind of its endpoints. */
+/** Which resource each event type carries in `data.object` (docs/decisions/webhooks.md), by the response kind of its endpoints. */
 export const EVENT_OBJECT_KINDS: { readonly [T in EventType]: ResponseKind } = {
   'bureau_auth.completed': 'bureau_status',
   'credit_score.created': 'credit_score',
@@ -528,7 +528,7 @@ const build = (): JsonSchema => {
   };
 };
 
-/** Where `npm start` listens by default (DESIGN 3). */
+/** Where `npm start` listens by default (docs/operations.md). */
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 
 let memo: JsonSchema | undefined;
@@ -562,7 +562,7 @@ const MAX_ORIGINS = 16;
  * without one (a server on PORT=0, an embedding app) the request's own origin is
  * used (its scheme as trusted proxies report it), when its Host header is a
  * plain host name. Each is answered from memory, compressed once per coding,
- * with an ETag (DESIGN 4.8: `staticJson`).
+ * with an ETag (docs/decisions/proxies.md: `staticJson`).
  */
 export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] => {
   const description = ENVIRONMENT_DESCRIPTIONS[options.environment];

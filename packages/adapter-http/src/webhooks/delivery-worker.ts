@@ -1,11 +1,11 @@
 /**
- * The webhook delivery worker (DESIGN 7.11), run by every API process: it
+ * The webhook delivery worker (docs/decisions/webhooks.md), run by every API process: it
  * fans new events out into deliveries, claims due deliveries with a lease (so
  * processes sharing a store never send the same attempt at once), signs each
  * with Standard Webhooks, sends it, and records the attempt: succeeded on a
  * 2xx, else retried after the next delay, `failed` after the last.
  *
- * Fair across clients (DESIGN 4.9): at most `concurrency` attempts are in
+ * Fair across clients (docs/decisions/tenancy.md): at most `concurrency` attempts are in
  * flight per process, at most `clientConcurrency` (2) of one client and one
  * per endpoint, and free slots go to the clients with due deliveries in turn
  * (round robin by client id), so a client whose receivers never answer holds
@@ -44,10 +44,10 @@ import {
 } from '@debtkit/core';
 import { CUT_BY_SHUTDOWN, type SendWebhook } from './webhook-sender.js';
 
-/** DESIGN 7.11: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
+/** docs/decisions/webhooks.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; then `failed`. */
 export const DEFAULT_WEBHOOK_RETRY_SECONDS: ReadonlyArray<number> = [5, 300, 1800, 7200, 18000, 36000, 36000];
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-/** Attempts in flight per process, and per client in it (DESIGN 4.9); one per endpoint. */
+/** Attempts in flight per process, and per client in it (docs/decisions/tenancy.md); one per endpoint. */
 export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
 export const DEFAULT_WEBHOOK_CLIENT_CONCURRENCY = 2;
 /** How long a disabled endpoint's pending delivery waits before it is looked at again (it counts no attempt). */
@@ -69,10 +69,10 @@ export interface DeliveryWorkerDeps {
   readonly events: EventOutbox;
   readonly webhookEndpoints: WebhookEndpointRepository;
   readonly webhookDeliveries: WebhookDeliveryRepository;
-  /** Erasure markers: an erased user's events are redacted or canceled when their attempt is made (DESIGN 4.9). */
+  /** Erasure markers: an erased user's events are redacted or canceled when their attempt is made (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
   readonly clock: Clock;
-  /** The transactions of endpoint health (a disable and its event commit together, DESIGN 4.6). */
+  /** The transactions of endpoint health (a disable and its event commit together, docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
   /** The registry a `webhook_endpoint.disabled` event is rendered with; default: the production one. */
   readonly versioning?: Versioning;
@@ -85,7 +85,7 @@ export interface DeliveryWorkerDeps {
 export interface DeliveryWorkerOptions {
   readonly retrySeconds?: ReadonlyArray<number>;
   readonly concurrency?: number;
-  /** Attempts in flight per client; default 2 (DESIGN 4.9). */
+  /** Attempts in flight per client; default 2 (docs/decisions/tenancy.md). */
   readonly clientConcurrency?: number;
   /** The send's own time limit; the lease outlives it by a margin. */
   readonly timeoutMs?: number;
@@ -141,7 +141,7 @@ export class DeliveryWorker {
    * With `cutAfterMs`, an attempt still waiting for its receiver after that long
    * is cut and recorded as a failed attempt (retried on the usual schedule by
    * whichever process runs next), so a shutdown is not held up to the 10 s
-   * attempt timeout (DESIGN 3: exit within 10 s).
+   * attempt timeout (docs/operations.md: exit within 10 s).
    */
   stop(cutAfterMs?: number): Promise<void> {
     this.running = false;
@@ -257,7 +257,7 @@ export class DeliveryWorker {
       deps.onOutcome?.('dropped');
       return;
     }
-    // Erasure (DESIGN 4.9): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
+    // Erasure (docs/decisions/tenancy.md): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
     const deliverable = await orThrow(deliverableEvent(deps)(event.value));
     if (O.isNone(deliverable)) {
       await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'canceled', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));

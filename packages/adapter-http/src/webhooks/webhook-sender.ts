@@ -31,7 +31,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 export interface HttpWebhookSenderOptions {
   readonly guard: WebhookUrlGuard;
   readonly environment: 'sandbox' | 'production';
-  /** The whole attempt, connection to last byte read; DESIGN 7.11: 10 s. */
+  /** The whole attempt, connection to last byte read; docs/decisions/webhooks.md: 10 s. */
   readonly timeoutMs: number;
 }
 

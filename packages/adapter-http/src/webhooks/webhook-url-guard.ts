@@ -1,5 +1,5 @@
 /**
- * SSRF protection for webhook URLs (DESIGN 7.11). In production a webhook may
+ * SSRF protection for webhook URLs (docs/decisions/webhooks.md). In production a webhook may
  * only go to `https://` on a host whose every address is public unicast:
  * never loopback, private, link-local, CGNAT, multicast, unspecified, reserved
  * or a translation range that embeds an IPv4 address (IPv4-mapped IPv6 is

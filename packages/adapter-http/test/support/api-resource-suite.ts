@@ -96,7 +96,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('users (DESIGN 7.1)', () => {
+  describe('users (docs/api/reference.md)', () => {
     it('creates, reads, lists, patches and deletes a user', async () => {
       const created = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Nakamura', email: 'k@example.com' }).expect(201);
       expect(created.body).to.deep.include({ last_name: 'Nakamura', email: 'k@example.com', first_name: null, phone: null, date_of_birth: null });
@@ -154,7 +154,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('accounts (spec 4.4, DESIGN 7.2)', () => {
+  describe('accounts (spec 4.4, docs/api/reference.md)', () => {
     it('links an account and serves every spec field, absent ones as null', async () => {
       const id = await newUser();
       const created = await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
@@ -211,7 +211,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('bureau authentication (spec 4.2, 4.3, DESIGN 7.4)', () => {
+  describe('bureau authentication (spec 4.2, 4.3, docs/api/reference.md)', () => {
     it('runs the whole flow to a stored credit score', async () => {
       const id = await newUser('Lindqvist');
       await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
@@ -261,7 +261,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('payment plans and payments (spec 4.6, DESIGN 7.6)', () => {
+  describe('payment plans and payments (spec 4.6, docs/decisions/payoff-and-outlook.md)', () => {
     it('creates avalanche and snowball plans, records a payment, deletes a plan', async () => {
       const avalanche = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000 }).expect(201);
       const snowball = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'snowball', monthly_payment: 400_000 }).expect(201);
@@ -302,11 +302,11 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('debt calculator (DESIGN 7.7)', () => {
+  describe('debt calculator (docs/decisions/payoff-and-outlook.md)', () => {
     it('computes months from a payment, and the payment from months', async () => {
       const byPayment = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }).expect(200);
       expect(byPayment.body).to.deep.include({ monthly_payment: 50_000, months: 25, total_interest: 226_606 });
-      // Both directions answer the same five keys (DESIGN 7.7).
+      // Both directions answer the same five keys (docs/decisions/payoff-and-outlook.md).
       expect(Object.keys(byPayment.body).sort()).to.deep.equal(['monthly_payment', 'months', 'payoff_date', 'total_interest', 'total_paid']);
       const byMonths = await h.request.post('/api/debt_calculator').set(h.auth).send({ balance: 1_000_000, apr: 20, months: 25 }).expect(200);
       expect(byMonths.body.monthly_payment).to.be.at.most(50_000);
@@ -323,7 +323,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('learning modules and articles (spec 4.5, DESIGN 7.8)', () => {
+  describe('learning modules and articles (spec 4.5, docs/api/reference.md)', () => {
     it('lists every module, filters by category, and rejects an unknown category', async () => {
       const all = await h.request.get('/api/learning_modules').set(h.auth).expect(200);
       expect(all.body.modules.length).to.be.at.least(16);

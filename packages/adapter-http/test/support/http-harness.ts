@@ -71,13 +71,13 @@ export interface HarnessOptions {
   readonly routes?: ReadonlyArray<RouteDef>;
   readonly rateLimits?: RateLimits;
   readonly metrics?: Metrics;
-  /** DESIGN 4.9 quotas, as `DEBTKIT_QUOTA_*` set them; default core's. */
+  /** docs/decisions/tenancy.md quotas, as `DEBTKIT_QUOTA_*` set them; default core's. */
   readonly quotas?: Quotas;
   /** DEBTKIT_TRUSTED_PROXIES (supertest connects from 127.0.0.1). */
   readonly trustedProxies?: ReadonlyArray<string>;
   /** Default: `fixedClock()`. */
   readonly clock?: Clock;
-  /** The admission queue (DESIGN 4.9) the app runs with; default: the configuration's. */
+  /** The admission queue (docs/decisions/tenancy.md) the app runs with; default: the configuration's. */
   readonly admission?: AdmissionQueue;
 }
 

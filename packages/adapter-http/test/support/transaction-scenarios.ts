@@ -33,7 +33,7 @@ export interface ApiAnswer {
 /** Sends a request to one API process, with `key` as its Idempotency-Key when given. */
 export type Api = (request: ApiRequest, key?: string) => Promise<ApiAnswer>;
 
-/** DESIGN 4.2: every POST under /api takes an Idempotency-Key; PATCH, DELETE and the admin API do not. */
+/** docs/decisions/idempotency.md: every POST under /api takes an Idempotency-Key; PATCH, DELETE and the admin API do not. */
 export const isKeyed = (r: ApiRequest): boolean => r.method === 'POST' && r.path.startsWith('/api/');
 
 export interface Scenario {

@@ -66,7 +66,7 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
     maxConnections: 10_000,
     // Production here still runs on the simulated bureau, as an operator may say explicitly (DEBTKIT_BUREAU=sandbox).
     bureau: 'sandbox',
-    // Rate limits are not what these tests are about (0 disables them, DESIGN 4.3).
+    // Rate limits are not what these tests are about (0 disables them, docs/decisions/rate-limits.md).
     rateLimit: 0,
     authFailureLimit: 0,
     idempotencyClaimTimeoutSeconds: 60,
@@ -167,7 +167,7 @@ export const EXPECTED_TYPES = [
 /**
  * Every kind of change, once (two account links), each answered as the spec says.
  * `beforeDelete` runs before the user's DELETE, the last step (after it the user's
- * events are redacted and their pending deliveries canceled, DESIGN 4.9).
+ * events are redacted and their pending deliveries canceled, docs/decisions/tenancy.md).
  */
 export const scenario = async (
   request: ReturnType<typeof supertest>,

@@ -1,4 +1,4 @@
-/** Linked accounts (DESIGN 7.2). */
+/** Linked accounts (docs/api/reference.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -101,7 +101,7 @@ export const updateAccount =
         TE.chain(({ record, closing }) =>
           pipe(
             TE.right(toAccountView(record, date)),
-            // Only the PATCH that closes the account is account.closed; any other is account.updated (DESIGN 7.11).
+            // Only the PATCH that closes the account is account.closed; any other is account.updated (docs/decisions/webhooks.md).
             TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
           ),
         ),

@@ -1,5 +1,5 @@
 /**
- * Clients and their bearer tokens (DESIGN 5, 6): creating a client with its
+ * Clients and their bearer tokens (docs/decisions/tenancy.md, docs/operations.md): creating a client with its
  * first token, issuing, listing, rolling and revoking tokens, the operators'
  * audit log of those changes, and finding the client a presented token belongs to. A token is the environment's prefix and a random secret;
  * only its hash is stored, and the token itself is returned once, to the caller.
@@ -42,12 +42,12 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 export interface ClientAccessDeps {
   readonly clients: ClientRepository;
   readonly tokens: TokenRepository;
-  /** Every admin change appends its record here, in its own transaction (DESIGN 6). */
+  /** Every admin change appends its record here, in its own transaction (docs/operations.md). */
   readonly audit: AuditLog;
   readonly clock: Clock;
   readonly tokenHasher: TokenHasher;
   readonly secrets: SecretGenerator;
-  /** Creating a client and its first token is one transaction (DESIGN 4.6). */
+  /** Creating a client and its first token is one transaction (docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
 }
 
@@ -133,7 +133,7 @@ const storeToken =
 export const issueToken =
   (deps: ClientAccessDeps) =>
   (clientId: ClientId, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, IssuedToken> =>
-    // One transaction: the client read, the token and its audit record written together (every change is one, DESIGN 4.6).
+    // One transaction: the client read, the token and its audit record written together (every change is one, docs/decisions/transactions.md).
     inTransaction(deps, (tx) =>
       pipe(
         tx.clients.findById(clientId),
@@ -248,7 +248,7 @@ const rollable = (record: TokenRecord, now: Date): E.Either<DomainError, TokenRe
       : E.right(record);
 
 /**
- * Roll a token (key rotation without downtime, DESIGN 6): a new token for the
+ * Roll a token (key rotation without downtime, docs/operations.md): a new token for the
  * same client works at once; the old one keeps working for
  * `expiresInSeconds` (default a day; 0: it stops at once), then stops on every
  * process. One transaction: the old token's expiry, the new token and their two

@@ -1,5 +1,5 @@
 /**
- * The CPU-heavy pure computations of the use cases (DESIGN 4.9): a plan's
+ * The CPU-heavy pure computations of the use cases (docs/decisions/tenancy.md): a plan's
  * schedule, the comparison of strategies, a plan's credit outlook. Each use
  * case that runs one takes it from `deps.computations`, which defaults to the
  * in-thread functions below, so an embedding service that calls core directly

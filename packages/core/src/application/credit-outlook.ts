@@ -1,5 +1,5 @@
 /**
- * The credit outlook of a stored plan (DESIGN 7.12): only reads; nothing is
+ * The credit outlook of a stored plan (docs/decisions/payoff-and-outlook.md): only reads; nothing is
  * stored.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';

@@ -1,4 +1,4 @@
-/** Credit scores (spec 4.1, DESIGN 7.3). */
+/** Credit scores (spec 4.1, docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
@@ -24,7 +24,7 @@ export const getLatestCreditScore =
 /**
  * Every score of the user, newest first; with `starting_after`, the ones older
  * than that score (the next page of a history the HTTP adapter ended early by
- * size, DESIGN 4.9).
+ * size, docs/decisions/tenancy.md).
  */
 export const getCreditScoreHistory =
   (deps: Pick<ApplicationDeps, 'creditScores'>) =>

@@ -1,4 +1,4 @@
-/** The debt calculator (DESIGN 7.7), not user-scoped. */
+/** The debt calculator (docs/decisions/payoff-and-outlook.md), not user-scoped. */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
 import { DebtCalculation, calculateByMonths, calculateByPayment } from '../domain/debt-calculator.js';

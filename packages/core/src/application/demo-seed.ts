@@ -1,5 +1,5 @@
 /**
- * The sandbox demo (DESIGN 3): a client with a token, user 1 with a realistic
+ * The sandbox demo (docs/operations.md): a client with a token, user 1 with a realistic
  * mix of linked accounts and a completed bureau authentication, so that every
  * read endpoint answers right after `npm start`. Seeding is explicit: stores
  * start empty.

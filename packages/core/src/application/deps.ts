@@ -23,7 +23,7 @@ import { userTurn } from './transactions.js';
  * names the ones it reads), so an embedding service can replace any one of them.
  */
 export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
-  /** Every use case that writes runs in one of its transactions (DESIGN 4.6; `inTransaction`). */
+  /** Every use case that writes runs in one of its transactions (docs/decisions/transactions.md; `inTransaction`). */
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   readonly bureau: CreditBureau;
@@ -47,7 +47,7 @@ export interface UserScope {
    * The client's pinned API version, when the caller already holds the client
    * (the HTTP adapter's authenticated client, which its answer is rendered in
    * too): events are then rendered in it without reading the client again
-   * (DESIGN 9). Absent, `emitEvent` reads the client.
+   * (docs/performance.md). Absent, `emitEvent` reads the client.
    */
   readonly apiVersion?: string;
 }
@@ -59,7 +59,7 @@ export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
  * Turn an Option into a `not_found` error. Written out (one promise step)
  * rather than as `TE.chain(O.match(…))`: every read runs it, and the
  * combinators' closures and extra promise hops cost more than the store read
- * itself (DESIGN 9).
+ * itself (docs/performance.md).
  */
 export const orNotFound =
   (what: string) =>
@@ -86,7 +86,7 @@ export const mapPage =
   (page: Page<A>): Page<B> => ({ items: page.items.map(f), hasMore: page.hasMore });
 
 /**
- * Run `change` as ONE transaction (DESIGN 4.6): it gets `deps` with every store
+ * Run `change` as ONE transaction (docs/decisions/transactions.md): it gets `deps` with every store
  * port replaced by the transaction's, so all its reads and writes (and the
  * event it appends) commit together or not at all. A `Left` aborts; a write
  * conflict runs `change` again from a fresh snapshot (application/transactions.ts).
@@ -101,7 +101,7 @@ export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
 
 /**
  * `inTransaction` for a change to the scope's user or anything under it, in
- * the user's turn (DESIGN 4.6, hot records): changes of this process to one
+ * the user's turn (docs/decisions/transactions.md, hot records): changes of this process to one
  * user (its accounts, plans, payments, bureau flow) run one after the other
  * instead of conflicting (application/transactions.ts).
  */
@@ -112,7 +112,7 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
 ): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }), { turn: userTurn(scope.clientId, scope.userId) });
 
 /**
- * The owner bump (DESIGN 4.6): inside a transaction, write the scope's user
+ * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user
  * (`not_found` when there is none for this client), so the transaction
  * conflicts with the user's delete instead of committing under a deleted user.
  */

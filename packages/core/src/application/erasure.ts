@@ -1,5 +1,5 @@
 /**
- * Redaction by erasure marker (DESIGN 4.9), where records of a deleted user can
+ * Redaction by erasure marker (docs/decisions/tenancy.md), where records of a deleted user can
  * still be read: the events API, webhook deliveries and Idempotency-Key
  * replays. Each asks the `ErasureRegistry` once for the users it is about.
  */

@@ -1,5 +1,5 @@
 /**
- * Events (DESIGN 7.11): each use case that makes a change records its event
+ * Events (docs/decisions/webhooks.md): each use case that makes a change records its event
  * with `emitEvent`, as the last step of its pipeline, so an event exists only
  * for a change that was made. The event's object is rendered once, in the
  * client's pinned API version, and stored that way.
@@ -45,7 +45,7 @@ export const emitEvent =
     );
   };
 
-/** The client's events; those of an erased user with their personal fields emptied (DESIGN 4.9). */
+/** The client's events; those of an erased user with their personal fields emptied (docs/decisions/tenancy.md). */
 export const listEvents =
   (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures'>) =>
   (clientId: ClientId, query: EventListQuery): TE.TaskEither<DomainError, Page<WebhookEvent>> =>

@@ -1,4 +1,4 @@
-/** Debt payoff plans and plan payments (DESIGN 7.6, 7.10). */
+/** Debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -41,7 +41,7 @@ const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
   date: p.date,
 });
 
-/** A plan's `start_date` (default today) checked against today (DESIGN 7.10). */
+/** A plan's `start_date` (default today) checked against today (docs/decisions/payoff-and-outlook.md). */
 export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.Either<DomainError, IsoDate> => {
   const start = startDate ?? date;
   const details = startDateProblems(start, date);
@@ -101,7 +101,7 @@ export const planInputs = (
     TE.chainEitherK(({ accounts, chosen }) =>
       pipe(
         E.Do,
-        // Every account of the user: the comparison's credit utilization counts every card (DESIGN 7.12).
+        // Every account of the user: the comparison's credit utilization counts every card (docs/decisions/payoff-and-outlook.md).
         E.apS('accounts', E.right(accounts)),
         E.apS('chosen', E.right(chosen)),
         E.apS('start', planStartDate(body.start_date, today(deps.clock))),

@@ -1,5 +1,5 @@
 /**
- * Payoff planning beyond one plan at a time (DESIGN 7.10): compare every
+ * Payoff planning beyond one plan at a time (docs/decisions/payoff-and-outlook.md): compare every
  * strategy on the same inputs, and follow a stored plan's progress. Both only
  * read; nothing is stored.
  */
@@ -18,7 +18,7 @@ import { planInputs, requirePlan } from './payment-plans.js';
 
 /**
  * `POST …/payment_plans/compare`: the plan body minus `strategy`, run through
- * every strategy with the same validation as plan creation (DESIGN 7.10).
+ * every strategy with the same validation as plan creation (docs/decisions/payoff-and-outlook.md).
  */
 export const comparePaymentPlans =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users' | 'computations'>) =>
@@ -56,7 +56,7 @@ const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: Use
 };
 
 /**
- * `GET …/payment_plans/{payment_plan_id}/progress` (DESIGN 7.10): scheduled
+ * `GET …/payment_plans/{payment_plan_id}/progress` (docs/decisions/payoff-and-outlook.md): scheduled
  * against paid to date, and a re-forecast from the accounts' current balances.
  */
 export const getPlanProgress =

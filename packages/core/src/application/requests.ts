@@ -119,7 +119,7 @@ const planBudgetFields = {
     (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
     'distinct account ids (1..100)',
   ),
-  // DESIGN 7.10: the use case checks the custom order against the plan's accounts and start_date against today.
+  // docs/decisions/payoff-and-outlook.md: the use case checks the custom order against the plan's accounts and start_date against today.
   custom_order: CustomOrder,
   extra_payments: ExtraPayments,
   start_date: IsoDate,
@@ -132,7 +132,7 @@ export const CreatePaymentPlanBody = strictObject(
 );
 export type CreatePaymentPlanBody = t.TypeOf<typeof CreatePaymentPlanBody>;
 
-/** The plan body minus `strategy` (DESIGN 7.10): every strategy is computed. */
+/** The plan body minus `strategy` (docs/decisions/payoff-and-outlook.md): every strategy is computed. */
 export const ComparePaymentPlansBody = strictObject(
   'ComparePaymentPlansBody',
   { monthly_payment: PositiveCents },
@@ -152,7 +152,7 @@ const DebtCalculatorByMonths = strictObject('DebtCalculatorByMonths', { balance:
 const EitherDirection = t.union([DebtCalculatorByPayment, DebtCalculatorByMonths], 'DebtCalculatorBody');
 const EXACTLY_ONE = 'must have exactly one of monthly_payment or months';
 /**
- * `{balance, apr, monthly_payment}` or `{balance, apr, months}` (DESIGN 7.7).
+ * `{balance, apr, monthly_payment}` or `{balance, apr, months}` (docs/decisions/payoff-and-outlook.md).
  * Which key is present picks the direction, so a bad body hears only that
  * direction's errors, and both or neither get one clear message (a plain
  * union would answer "months is not a known field" and "monthly_payment is not
@@ -209,7 +209,7 @@ export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
 export type PageQuery = t.TypeOf<typeof PageQuery>;
 /**
- * The credit score history's query (DESIGN 7.3, 4.9): newest first, so
+ * The credit score history's query (docs/decisions/payoff-and-outlook.md, docs/decisions/tenancy.md): newest first, so
  * `starting_after` (the last id of the previous page) asks for the scores
  * older than it. No count limit: the history ends early only by size.
  */

@@ -1,11 +1,11 @@
 /**
- * The policy every store's `UnitOfWork` shares (DESIGN 4.6), written once: join
+ * The policy every store's `UnitOfWork` shares (docs/decisions/transactions.md), written once: join
  * an enclosing transaction, abort on `Left` or a throw, and run again on a write
  * conflict, so a hot record never turns into a 409 storm and a store outage
  * never into a hanging request. The store adapter brings only `begin` /
  * `commit` / `abort` (ports/unit-of-work.ts).
  *
- * Hot records (DESIGN 4.6, 9), two mechanisms:
+ * Hot records (docs/decisions/transactions.md, docs/performance.md), two mechanisms:
  * - **Turns, within a process.** A run that names a turn (`RunOptions.turn`, the
  *   aggregate it changes: a user and what is under it) waits, first in first
  *   out, until no other run of this process holds that turn, and holds it

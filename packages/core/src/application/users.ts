@@ -1,4 +1,4 @@
-/** Users (DESIGN 7.1). */
+/** Users (docs/api/reference.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
@@ -43,12 +43,13 @@ export const updateUser =
     inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
 
 /**
- * Delete the user and everything the user owns, in one transaction (DESIGN
- * 4.6): all of it or nothing. Deleting the user record writes it, so a
+ * Delete the user and everything the user owns, in one transaction
+ * (docs/decisions/transactions.md): all of it or nothing. Deleting the user
+ * record writes it, so a
  * transaction creating anything under the user (which writes the user too,
  * `touchUser`) conflicts with this one instead of leaving an orphan.
  *
- * Erasure (DESIGN 4.9), in the same transaction: the user's erasure marker
+ * Erasure (docs/decisions/tenancy.md), in the same transaction: the user's erasure marker
  * (by which events, deliveries and Idempotency-Key replays are redacted from
  * the commit on), the cancellation of the pending webhook deliveries of the
  * user's events, and a `user.deleted` whose personal fields are emptied.

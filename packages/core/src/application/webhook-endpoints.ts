@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints of a client and their deliveries (DESIGN 7.11). Every
+ * Webhook endpoints of a client and their deliveries (docs/decisions/webhooks.md). Every
  * operation is scoped to the authenticated client: another client's endpoint
  * is `not_found`, as a missing one.
  */
@@ -116,7 +116,7 @@ export const updateWebhookEndpoint =
           pipe(
             requireEndpoint(tx, clientId, endpointId),
             TE.chain((current) =>
-              // A status the client sets resets the health fields (DESIGN 4.9): see `statusPatchOf`.
+              // A status the client sets resets the health fields (docs/decisions/tenancy.md): see `statusPatchOf`.
               pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }), orNotFound('Webhook endpoint')),
             ),
           ),

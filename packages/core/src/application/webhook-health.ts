@@ -1,9 +1,9 @@
 /**
- * Endpoint health (DESIGN 4.9, fair webhooks): the delivery worker reports
+ * Endpoint health (docs/decisions/tenancy.md, fair webhooks): the delivery worker reports
  * each attempt's outcome; an endpoint whose attempts have failed for 3 days
  * in a row (no success since) is disabled with `disabled_reason: failing`,
  * and the client gets a `webhook_endpoint.disabled` event, in ONE transaction
- * (DESIGN 4.6). Only a change of health writes: the first failure after a
+ * (docs/decisions/transactions.md). Only a change of health writes: the first failure after a
  * success, the first success after failures, and the disable.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';

@@ -1,4 +1,4 @@
-/** Request codecs of the events and webhook endpoints API (DESIGN 7.11). */
+/** Request codecs of the events and webhook endpoints API (docs/decisions/webhooks.md). */
 import * as t from 'io-ts';
 import { strictObject } from '../domain/codec.js';
 import { EventSelector, EventType, WebhookDescription, WebhookEndpointStatus } from '../domain/webhook.js';

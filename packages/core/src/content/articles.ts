@@ -1,5 +1,5 @@
 /**
- * The articles shipped with the service (DESIGN 7.8), ids 1…N ascending. Like
+ * The articles shipped with the service (docs/api/reference.md), ids 1…N ascending. Like
  * the learning modules they are data, so every content adapter serves the same
  * text; examples state their rates as assumptions, never as current facts.
  */

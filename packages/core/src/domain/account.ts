@@ -1,5 +1,5 @@
 /**
- * Linked accounts (spec 2.2, DESIGN 7.2): the stored record, the API view with
+ * Linked accounts (spec 2.2, docs/api/reference.md): the stored record, the API view with
  * its derived fields, and the status transitions.
  */
 import * as t from 'io-ts';
@@ -74,7 +74,7 @@ export const AccountRecord = t.type(
     payments_history: PaymentsHistory,
     last_updated_at: IsoDate,
     created_at: Timestamp,
-    /** Starts at 1 and increases with every stored change: the compare-and-set token of DESIGN 4.5 (never in the API view). */
+    /** Starts at 1 and increases with every stored change: the compare-and-set token of docs/decisions/transactions.md (never in the API view). */
     version: AccountVersion,
   },
   'AccountRecord',
@@ -177,7 +177,7 @@ export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
 };
 
 /**
- * Status transitions (DESIGN 7.2): active ⇄ disabled, active|disabled → closed;
+ * Status transitions (docs/api/reference.md): active ⇄ disabled, active|disabled → closed;
  * closed is terminal. Staying in the same status is allowed (no-op).
  */
 export const transitionStatus = (from: AccountStatus, to: AccountStatus): E.Either<DomainError, AccountStatus> => {

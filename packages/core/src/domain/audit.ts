@@ -1,5 +1,5 @@
 /**
- * The operators' audit log (DESIGN 6, round 4): one record per admin change,
+ * The operators' audit log (docs/operations.md, round 4): one record per admin change,
  * appended in the change's own transaction, kept a year. A record names what
  * was done to what, and who asked (the request id and client address of the
  * admin request; both `null` when the CLI made the change). It never holds a

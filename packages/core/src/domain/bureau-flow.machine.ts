@@ -1,5 +1,5 @@
 /**
- * The per-user bureau authentication flow (spec 3.2, DESIGN 7.4) as a tagged
+ * The per-user bureau authentication flow (spec 3.2, docs/api/reference.md) as a tagged
  * union of states. A state names the step awaited.
  *
  *   initial ──invoke──▶ consent ──consent──▶ validate_otp ──validate_otp──▶ identity ──identity──▶ authenticated
@@ -29,7 +29,7 @@ const OtpFailures = boundedInt(0, MAX_OTP_FAILURES - 1, 'OtpFailures');
 /**
  * `consentOnFile` means consent was given in an earlier flow that reached
  * `authenticated`, so invoke skips the consent step. Consent given inside a
- * flow is only remembered once that flow authenticates (DESIGN 7.4); abort and
+ * flow is only remembered once that flow authenticates (docs/api/reference.md); abort and
  * the OTP roll-back forget it. In `validate_otp` and `identity` it records
  * whether this flow started with consent on file (the consent step was skipped).
  */

@@ -1,5 +1,5 @@
 /**
- * Clients (integrating applications) and their bearer tokens (DESIGN 5).
+ * Clients (integrating applications) and their bearer tokens (docs/decisions/tenancy.md).
  */
 import * as t from 'io-ts';
 import { Id, Timestamp, nullable } from './primitives.js';
@@ -28,7 +28,7 @@ export const TokenRecord = t.type(
     created_at: Timestamp,
     revoked_at: nullable(Timestamp),
     /**
-     * When a rolled token stops working (DESIGN 6, round 4); `null`: it does not
+     * When a rolled token stops working (docs/operations.md, round 4); `null`: it does not
      * expire. Records stored before the field existed are read as `null` by each store.
      */
     expires_at: nullable(Timestamp),
@@ -60,7 +60,7 @@ export const tokenSummaryOf = (record: TokenRecord): TokenSummary => ({
 export const tokenWorksAt = (record: Pick<TokenRecord, 'revoked_at' | 'expires_at'>, now: Date): boolean =>
   record.revoked_at === null && (record.expires_at === null || Date.parse(record.expires_at) > now.getTime());
 
-/** How long a rolled token may keep working: 0 to 7 days, in seconds (DESIGN 6). */
+/** How long a rolled token may keep working: 0 to 7 days, in seconds (docs/operations.md). */
 export const MAX_ROLL_EXPIRY_SECONDS = 604_800;
 export const DEFAULT_ROLL_EXPIRY_SECONDS = 86_400;
 

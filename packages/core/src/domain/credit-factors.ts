@@ -76,7 +76,7 @@ export const describeGoodCondition = (name: FactorName): string => {
 
 /**
  * The rating of an amount. The amount is first rounded to 2 decimals, half away
- * from zero (DESIGN 7.3), because the rounded amount is what clients see and the
+ * from zero (docs/decisions/payoff-and-outlook.md), because the rounded amount is what clients see and the
  * rating must agree with it. Total: a non-finite amount is `Poor`.
  * @example classify('payment_history', 89.995) === 'Good' // rounds to 90
  * @example classify('credit_utilization', 30.005) === 'Poor' // rounds to 30.01

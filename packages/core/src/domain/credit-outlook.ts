@@ -1,7 +1,7 @@
 /**
- * Credit outlook of a payoff plan (DESIGN 7.12): how following the plan moves
+ * Credit outlook of a payoff plan (docs/decisions/payoff-and-outlook.md): how following the plan moves
  * the user's six credit factors (spec 2.1), month by month, with the formulas
- * of the sandbox report (DESIGN 7.5). Pure and deterministic: the caller
+ * of the sandbox report (docs/decisions/payoff-and-outlook.md). Pure and deterministic: the caller
  * passes the accounts and today.
  *
  * The projection is incremental rather than a `deriveCreditReport` per month
@@ -50,7 +50,7 @@ export type CreditOutlookMilestone = t.TypeOf<typeof CreditOutlookMilestone>;
 /** What the outlook is computed from: the user's linked accounts, assuming on-time payments. */
 export const CreditOutlookBasis = t.literal('linked_accounts');
 
-/** The API's answer to `GET …/payment_plans/{payment_plan_id}/credit_outlook` (DESIGN 7.12). */
+/** The API's answer to `GET …/payment_plans/{payment_plan_id}/credit_outlook` (docs/decisions/payoff-and-outlook.md). */
 export const CreditOutlook = t.type(
   {
     as_of: IsoDate,
@@ -63,7 +63,7 @@ export const CreditOutlook = t.type(
 export type CreditOutlook = t.TypeOf<typeof CreditOutlook>;
 
 /**
- * An account's `payments_history` one projected month later (DESIGN 7.12): the
+ * An account's `payments_history` one projected month later (docs/decisions/payoff-and-outlook.md): the
  * month's code at the front (most recent first, as stored), `1` when the
  * account had a balance at the month's start, `E` when not; at most 24 codes
  * are kept, so the oldest falls off the end.
@@ -256,7 +256,7 @@ export interface CreditOutlookInput {
 }
 
 /**
- * The credit outlook of a plan (DESIGN 7.12): today's factors, then the
+ * The credit outlook of a plan (docs/decisions/payoff-and-outlook.md): today's factors, then the
  * factors after each month of the plan's re-forecast from the current
  * balances (exactly `progress.forecast`'s: month 1 is the first schedule date
  * after today, with the accounts' current APRs and minimums), up to payoff,
@@ -298,7 +298,7 @@ export const creditOutlook = (input: CreditOutlookInput): E.Either<DomainError, 
 
 /**
  * The first month of a payoff run whose projected credit utilization is
- * `Good` (DESIGN 7.12, for `compare`): 0 when it already is, null when no
+ * `Good` (docs/decisions/payoff-and-outlook.md, for `compare`): 0 when it already is, null when no
  * month of the run gets there. The plan debts take their projected balances;
  * every other card of the user keeps its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The sandbox credit report (DESIGN 7.5), derived deterministically from a
+ * The sandbox credit report (docs/decisions/payoff-and-outlook.md), derived deterministically from a
  * user's accounts and a date.
  */
 import type { FactorObject } from './credit-score.js';
@@ -37,7 +37,7 @@ const roundToInteger = (x: number): number => {
  */
 const ageInDays = (openedAt: IsoDate, today: IsoDate): number => Math.max(0, daysBetween(openedAt, today));
 
-/** The six factor amounts before rounding (DESIGN 7.5). */
+/** The six factor amounts before rounding (docs/decisions/payoff-and-outlook.md). */
 const rawAmounts = (accounts: ReadonlyArray<AccountRecord>, today: IsoDate) => {
   const history = accounts.flatMap((a) => a.payments_history);
   const rated = ratedCount(history);
@@ -70,7 +70,7 @@ const rawAmounts = (accounts: ReadonlyArray<AccountRecord>, today: IsoDate) => {
 };
 
 /**
- * DESIGN 7.5's score, from the already rounded amounts, clamped to 300..850.
+ * docs/decisions/payoff-and-outlook.md's score, from the already rounded amounts, clamped to 300..850.
  * Weights: payment history 35%, utilization 30%, age 15% (full at 10 years),
  * mix 10% (full at 4 kinds), new credit 10% (none at 5 new accounts); then
  * −40 per derogatory mark.
@@ -92,7 +92,7 @@ const scoreOf = (a: { ph: number; cu: number; dm: number; age: number; mix: numb
   );
 
 /**
- * The sandbox bureau's credit report for a user's accounts on `today` (DESIGN 7.5).
+ * The sandbox bureau's credit report for a user's accounts on `today` (docs/decisions/payoff-and-outlook.md).
  * Total and deterministic: no accounts gives payment_history 100,
  * credit_utilization 0, every count 0, credit_age 0 and score 713.
  * @example

@@ -120,7 +120,7 @@ export const toCreditScoreView = (r: CreditScoreRecord): CreditScore => ({
 });
 
 /**
- * The fields of a new credit score built from a bureau report (DESIGN 7.3):
+ * The fields of a new credit score built from a bureau report (docs/decisions/payoff-and-outlook.md):
  * `increase` is the change from the previous score, 0 for the user's first one.
  * The id is the repository's to allocate; `date` is today, from the caller's clock.
  * @example creditScoreFields(report, '2024-07-01', 'Doe', 700) // { date: '2024-07-01', score: report.score, increase: report.score - 700, ... }

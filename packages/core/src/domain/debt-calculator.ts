@@ -1,5 +1,5 @@
 /**
- * The debt calculator (DESIGN 7.7): one debt, the 7.6 month loop, in either
+ * The debt calculator (docs/decisions/payoff-and-outlook.md): one debt, the 7.6 month loop, in either
  * direction — how long a payment takes, or which payment fits a number of
  * months. All arithmetic is the payoff-plan loop's (`projectSingleDebt`).
  */
@@ -25,7 +25,7 @@ export interface CalculateByMonthsInput {
   readonly today: IsoDate;
 }
 
-/** Both directions answer the same five keys (DESIGN 7.7). */
+/** Both directions answer the same five keys (docs/decisions/payoff-and-outlook.md). */
 export interface DebtCalculation {
   /** The payment given, or the smallest whole-cent payment that pays the balance off within the requested months. */
   readonly monthly_payment: Cents;

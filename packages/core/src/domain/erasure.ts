@@ -1,11 +1,11 @@
 /**
- * Erasure (DESIGN 4.9): once a user's delete has committed, nothing personal of
+ * Erasure (docs/decisions/tenancy.md): once a user's delete has committed, nothing personal of
  * that user is readable through an endpoint, a webhook or an Idempotency-Key
  * replay. The delete's transaction stores an `ErasureMarker`; events are
  * redacted by it when they are read or delivered, so the stored records need
  * not be rewritten for the guarantee to hold.
  *
- * Personal, per DESIGN 4.9: the user's names, email, date of birth and phone,
+ * Personal, per docs/decisions/tenancy.md: the user's names, email, date of birth and phone,
  * and the user's accounts. So an erased user's events keep their envelope,
  * their ids and their shape (a client decoding them in its pinned version
  * still can), with these fields emptied:
@@ -43,7 +43,7 @@ export type ErasureMarker = t.TypeOf<typeof ErasureMarker>;
 
 /**
  * How long a marker is kept: past the retention of every event (30 days from
- * its creation, DESIGN 7.11) and Idempotency-Key (24 hours) made before the
+ * its creation, docs/decisions/webhooks.md) and Idempotency-Key (24 hours) made before the
  * delete, with a day to spare.
  */
 export const ERASURE_MARKER_RETENTION_MS = EVENT_RETENTION_MS + 86_400_000;

@@ -1,11 +1,11 @@
 /**
  * The rule every `IdempotencyStore` applies to a key it already holds
- * (DESIGN 4.2), as one total function, so that stores differ only in how they
+ * (docs/decisions/idempotency.md), as one total function, so that stores differ only in how they
  * make it atomic.
  */
 import type { ClientId } from './primitives.js';
 
-/** How long a key is kept after its request (DESIGN 4.2: at least 24 hours). */
+/** How long a key is kept after its request (docs/decisions/idempotency.md: at least 24 hours). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 /**
  * A claim whose request never completed (a crash) is released after this long,

@@ -34,7 +34,7 @@ export const MAX_PAYMENTS_HISTORY_LENGTH = 24;
 export const isValidHistoryLength = (history: ReadonlyArray<unknown>): boolean =>
   history.length <= MAX_PAYMENTS_HISTORY_LENGTH;
 
-/** A month says something about the payer, i.e. it is not `0`, `*` or empty (DESIGN 7.5). */
+/** A month says something about the payer, i.e. it is not `0`, `*` or empty (docs/decisions/payoff-and-outlook.md). */
 export const isRated = (code: PaymentCode): boolean => code !== '0' && code !== '*' && code !== '';
 
 /** Paid on time: `1`, or `E` (zero balance or current). */

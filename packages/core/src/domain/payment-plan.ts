@@ -1,12 +1,12 @@
 /**
- * Stored debt payoff plans and plan payments (DESIGN 7.6, 7.10).
+ * Stored debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md).
  */
 import * as t from 'io-ts';
 import { boundedInt, strictObject } from './codec.js';
 import { Cents, Id, IsoDate, Timestamp, nullable } from './primitives.js';
 
 /**
- * Where the money beyond the minimums goes (DESIGN 7.10): `avalanche` and
+ * Where the money beyond the minimums goes (docs/decisions/payoff-and-outlook.md): `avalanche` and
  * `snowball` (7.6), `custom` (the order of `custom_order`), `minimum_only`
  * (nothing beyond the minimums; a paid-off debt's minimum is not reused).
  */
@@ -15,10 +15,10 @@ export type Strategy = t.TypeOf<typeof Strategy>;
 
 /** No plan takes more than 600 months, so no extra payment can fall later. */
 export const MAX_PLAN_MONTH = 600;
-/** At most this many one-time extra payments per plan (DESIGN 7.10). */
+/** At most this many one-time extra payments per plan (docs/decisions/payoff-and-outlook.md). */
 export const MAX_EXTRA_PAYMENTS = 120;
 
-/** A one-time addition to month `month`'s budget (DESIGN 7.10). */
+/** A one-time addition to month `month`'s budget (docs/decisions/payoff-and-outlook.md). */
 export const ExtraPayment = strictObject('ExtraPayment', {
   month: boundedInt(1, MAX_PLAN_MONTH),
   amount: t.refinement(Cents, (n) => n > 0, 'positive cents'),

@@ -1,5 +1,5 @@
 /**
- * Strategy comparison (DESIGN 7.10): the same debts, budget, extra payments
+ * Strategy comparison (docs/decisions/payoff-and-outlook.md): the same debts, budget, extra payments
  * and start date run through each strategy's month loop, side by side, with
  * the savings of each against paying only the minimums. Nothing is scheduled
  * or stored: each strategy is one `projectPayoff`, without a schedule.
@@ -27,7 +27,7 @@ export const StrategyComparison = t.type(
     /** `minimum_only`'s months minus this one's; null when `minimum_only` does not pay off. */
     months_saved: nullable(t.number),
     /**
-     * The first month whose projected credit utilization is Good (DESIGN 7.12): 0 when it already is,
+     * The first month whose projected credit utilization is Good (docs/decisions/payoff-and-outlook.md): 0 when it already is,
      * null when no month of the run gets there (a run that does not pay off is projected over 600 months).
      */
     credit_utilization_good_month: nullable(t.number),
@@ -48,7 +48,7 @@ const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
   input.customOrder === undefined ? ['avalanche', 'snowball', 'minimum_only'] : ['avalanche', 'snowball', 'custom', 'minimum_only'];
 
 /**
- * Compare the strategies on one set of debts (DESIGN 7.10): `avalanche`,
+ * Compare the strategies on one set of debts (docs/decisions/payoff-and-outlook.md): `avalanche`,
  * `snowball`, `custom` (only when `customOrder` is given) and `minimum_only`,
  * in that order. Savings are against `minimum_only` (0 for itself); when
  * `minimum_only` does not pay off within 600 months, its amounts and every

@@ -1,5 +1,5 @@
 /**
- * Debt payoff planning (DESIGN 4 "Month n", 7.2 expected_payoff_date, 7.6, 7.10).
+ * Debt payoff planning (docs/decisions/api-conventions.md "Month n", 7.2 expected_payoff_date, 7.6, 7.10).
  *
  * One month loop, in integer cents, is the reference for every projection:
  * payoff plans of every strategy, strategy comparisons, progress forecasts,
@@ -24,7 +24,7 @@ import { validationError, type DomainError, type ErrorDetail } from './errors.js
 import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
 import { addMonths, type Cents, type Id, type IsoDate } from './primitives.js';
 
-/** No projection runs longer than this (DESIGN 7.2, 7.6, 7.7). */
+/** No projection runs longer than this (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 export const MAX_PAYOFF_MONTHS = 600;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -385,7 +385,7 @@ export const projectSingleDebt = (
 };
 
 // ---------------------------------------------------------------------------
-// expected_payoff_date (DESIGN 7.2)
+// expected_payoff_date (docs/api/reference.md)
 // ---------------------------------------------------------------------------
 
 export interface MinimumOnlyInput {
@@ -395,7 +395,7 @@ export interface MinimumOnlyInput {
 }
 
 /**
- * The date the balance reaches 0 paying only the minimum, or null (DESIGN 7.2):
+ * The date the balance reaches 0 paying only the minimum, or null (docs/api/reference.md):
  * null when the balance is 0, the minimum is 0, it never pays off or takes
  * more than 600 months. Runs the month loop without building a schedule.
  * @example expectedPayoffDate({ balance: 1_000_000, apr: 20, minimumPayment: 50_000 }, '2024-01-15') === '2026-02-15'
@@ -431,7 +431,7 @@ const minimumOnlyMonths = (balance: Cents, apr: number, minimumPayment: Cents): 
 };
 
 // ---------------------------------------------------------------------------
-// Payoff plans (DESIGN 7.6, 7.10)
+// Payoff plans (docs/decisions/payoff-and-outlook.md)
 // ---------------------------------------------------------------------------
 
 /** What every projection of a set of debts takes, whatever the strategy. */
@@ -440,7 +440,7 @@ export interface PayoffBudgetInput {
   readonly monthlyPayment: Cents;
   readonly debts: ReadonlyArray<PayoffDebt>;
   /**
-   * The plan's start date (DESIGN 7.10 `start_date`; today unless given):
+   * The plan's start date (docs/decisions/payoff-and-outlook.md `start_date`; today unless given):
    * month n falls on this date plus n months.
    */
   readonly today: IsoDate;
@@ -449,7 +449,7 @@ export interface PayoffBudgetInput {
    * required by `custom`, refused by the other strategies of a plan.
    */
   readonly customOrder?: ReadonlyArray<Id>;
-  /** One-time additions to a month's budget (DESIGN 7.10); ignored by `minimum_only`. */
+  /** One-time additions to a month's budget (docs/decisions/payoff-and-outlook.md); ignored by `minimum_only`. */
   readonly extraPayments?: ReadonlyArray<ExtraPayment>;
 }
 
@@ -558,7 +558,7 @@ export const payoffInputProblems = (input: PayoffBudgetInput): ReadonlyArray<Err
   return details;
 };
 
-/** `custom` needs a `custom_order`; every other strategy refuses one (DESIGN 7.10). */
+/** `custom` needs a `custom_order`; every other strategy refuses one (docs/decisions/payoff-and-outlook.md). */
 export const strategyProblems = (strategy: Strategy, customOrder: ReadonlyArray<Id> | undefined): ReadonlyArray<ErrorDetail> =>
   strategy === 'custom' && customOrder === undefined
     ? [{ path: 'custom_order', message: 'is required when strategy is custom' }]
@@ -566,12 +566,12 @@ export const strategyProblems = (strategy: Strategy, customOrder: ReadonlyArray<
       ? [{ path: 'custom_order', message: 'is only allowed when strategy is custom' }]
       : [];
 
-/** How far back a plan may start (DESIGN 7.10). */
+/** How far back a plan may start (docs/decisions/payoff-and-outlook.md). */
 export const MAX_START_MONTHS_AGO = 24;
 
 /**
  * A plan's `start_date` is not in the future and not more than 24 months
- * before today (DESIGN 7.10).
+ * before today (docs/decisions/payoff-and-outlook.md).
  * @example startDateProblems('2024-01-15', '2026-01-15') // [] — exactly 24 months back is allowed
  */
 export const startDateProblems = (startDate: IsoDate, today: IsoDate): ReadonlyArray<ErrorDetail> => {
@@ -646,7 +646,7 @@ export const traceBalances = (input: PayoffPlanInput, maxMonths: number, observe
 };
 
 /**
- * A debt payoff plan with its month-by-month schedule (DESIGN 7.6, 7.10).
+ * A debt payoff plan with its month-by-month schedule (docs/decisions/payoff-and-outlook.md).
  * Debts with a balance of 0 are skipped (no `order` entry, no schedule rows).
  *
  * Left(validation_error) with details when there is no debt with a balance,

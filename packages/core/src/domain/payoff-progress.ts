@@ -1,5 +1,5 @@
 /**
- * Plan progress and re-forecast (DESIGN 7.10): how a stored plan's schedule
+ * Plan progress and re-forecast (docs/decisions/payoff-and-outlook.md): how a stored plan's schedule
  * compares with what was actually paid under it, and when the debts are paid
  * off from their current balances if the plan is followed from next month on.
  */
@@ -75,7 +75,7 @@ export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
 export type ForecastPlan = Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'>;
 
 /**
- * What a re-forecast runs (DESIGN 7.10, shared by `progress.forecast` and the
+ * What a re-forecast runs (docs/decisions/payoff-and-outlook.md, shared by `progress.forecast` and the
  * credit outlook of 7.12): `offset` is the plan month before forecast month 1
  * (month 1 = plan month `firstMonthAfter(start_date, today)`), so forecast
  * month m is dated `addMonths(start_date, offset + m)`.
@@ -152,7 +152,7 @@ const forecastOf = (input: PlanProgressInput): PlanForecast | null => {
 };
 
 /**
- * A plan's progress as of `today` (DESIGN 7.10): schedule months dated on or
+ * A plan's progress as of `today` (docs/decisions/payoff-and-outlook.md): schedule months dated on or
  * before today, what they scheduled, what was recorded as paid, the status,
  * the plan accounts' current balances and the re-forecast.
  * @example

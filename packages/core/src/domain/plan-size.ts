@@ -1,5 +1,5 @@
 /**
- * Bounded answers (DESIGN 4.9): no response body passes 1 MiB, and a single
+ * Bounded answers (docs/decisions/tenancy.md): no response body passes 1 MiB, and a single
  * resource stays under it by the limits at its creation, with room for the
  * envelope that may carry it (an event, a webhook payload, a kept
  * Idempotency-Key answer). The one resource whose size a client controls is a

@@ -85,7 +85,7 @@ export const makeDate = (year: number, month: number, day: number): IsoDate =>
   `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` as IsoDate;
 
 /**
- * Month n of a projection (DESIGN 4): `date` plus n calendar months, the day
+ * Month n of a projection (docs/decisions/api-conventions.md): `date` plus n calendar months, the day
  * clamped to the last day of the target month.
  * @example addMonths('2024-01-31', 1) === '2024-02-29'
  */
@@ -110,7 +110,7 @@ export const addDays = (date: IsoDate, days: number): IsoDate =>
   new Date((toEpochDay(date) + days) * 86_400_000).toISOString().slice(0, 10) as IsoDate;
 
 const DAY_MS = 86_400_000;
-/** The last day `utcDate` rendered: every request asks for today, and `toISOString` is not free (DESIGN 9). */
+/** The last day `utcDate` rendered: every request asks for today, and `toISOString` is not free (docs/performance.md). */
 let lastUtcDay = Number.NaN;
 let lastUtcDate = '' as IsoDate;
 
@@ -138,5 +138,5 @@ export const round2 = (x: number): number => {
   return (sign * Math.round(scaled)) / 100 || 0;
 };
 
-/** A codec that accepts `null` or the given codec: absent values are `null` (DESIGN 4). */
+/** A codec that accepts `null` or the given codec: absent values are `null` (docs/decisions/api-conventions.md). */
 export const nullable = <C extends t.Mixed>(codec: C) => t.union([codec, t.null]);

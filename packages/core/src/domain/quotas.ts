@@ -1,5 +1,5 @@
 /**
- * Quotas (DESIGN 4.9 "Quotas per client"): how many of a kind of record one
+ * Quotas (docs/decisions/tenancy.md "Quotas per client"): how many of a kind of record one
  * owner may have, so that one client cannot fill the shared process and store.
  * Each is checked in the creation's transaction, which also writes the owner
  * (the user, or the client record): two concurrent creations under one owner

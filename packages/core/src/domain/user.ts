@@ -1,5 +1,5 @@
 /**
- * Users (DESIGN 7.1). A user belongs to the client that created it.
+ * Users (docs/api/reference.md). A user belongs to the client that created it.
  */
 import * as t from 'io-ts';
 import { Id, IsoDate, Timestamp, nullable } from './primitives.js';

@@ -1,5 +1,5 @@
 /**
- * Events and webhooks (DESIGN 7.11): what changed for a client, kept 30 days
+ * Events and webhooks (docs/decisions/webhooks.md): what changed for a client, kept 30 days
  * and pushed to the client's webhook endpoints. Codecs first; the records are
  * what the stores keep, the views what the API answers.
  */
@@ -7,7 +7,7 @@ import * as t from 'io-ts';
 import { Id, Timestamp, nullable } from './primitives.js';
 import { boundedString } from './codec.js';
 
-/** Every event type, in the order DESIGN 7.11 lists them. */
+/** Every event type, in the order docs/decisions/webhooks.md lists them. */
 export const EventType = t.keyof(
   {
     'bureau_auth.completed': null,
@@ -74,7 +74,7 @@ export type WebhookEndpointStatus = t.TypeOf<typeof WebhookEndpointStatus>;
 export const WebhookDescription = boundedString(0, 500, 'string(0..500)');
 
 /**
- * Why an endpoint is disabled, when debtkit disabled it (DESIGN 4.9): `failing`,
+ * Why an endpoint is disabled, when debtkit disabled it (docs/decisions/tenancy.md): `failing`,
  * its deliveries failed for `FAILING_ENDPOINT_DISABLE_MS` with no success since.
  * Null when it is enabled or the client disabled it.
  */
@@ -101,9 +101,9 @@ export const CreatedWebhookEndpoint = t.intersection([WebhookEndpoint, t.type({ 
 export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
 
 /**
- * A stored endpoint: with its owner, its secret and a version for compare-and-set (DESIGN 4.5).
+ * A stored endpoint: with its owner, its secret and a version for compare-and-set (docs/decisions/transactions.md).
  * `failing_since`: the first failed attempt since the last success (null or absent: none).
- * Both health fields came with DESIGN 4.9: a record stored before has neither, and reads as null.
+ * Both health fields came with docs/decisions/tenancy.md: a record stored before has neither, and reads as null.
  */
 export const WebhookEndpointRecord = t.intersection(
   [
@@ -125,7 +125,7 @@ export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint
 });
 
 /**
- * What an attempt's outcome changes of its endpoint's health (DESIGN 4.9):
+ * What an attempt's outcome changes of its endpoint's health (docs/decisions/tenancy.md):
  * the first failure since a success starts `failing_since`; a success ends it;
  * a failure `FAILING_ENDPOINT_DISABLE_MS` or more after `failing_since`
  * disables an enabled endpoint (`disabled_reason: failing`). Most attempts
@@ -168,7 +168,7 @@ export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, ty
 
 /**
  * `canceled`: never to be attempted again because the event's user was erased
- * (DESIGN 4.9); added in round 4, so records stored before never hold it.
+ * (docs/decisions/tenancy.md); added in round 4, so records stored before never hold it.
  */
 export const DeliveryStatus = t.keyof({ pending: null, succeeded: null, failed: null, canceled: null }, 'DeliveryStatus');
 export type DeliveryStatus = t.TypeOf<typeof DeliveryStatus>;

@@ -15,7 +15,7 @@ export interface AccountFilter {
   readonly status?: AccountStatus;
 }
 
-/** A payment that lowers an account's balance (DESIGN 7.6). */
+/** A payment that lowers an account's balance (docs/decisions/payoff-and-outlook.md). */
 export interface AccountPayment {
   readonly amount: Cents;
   readonly date: IsoDate;
@@ -35,7 +35,7 @@ export interface AccountRepository {
   /** Every account of the user, ascending by id. */
   listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>>;
   /**
-   * Compare-and-set (DESIGN 4.5): apply `patch` and increase the version by one
+   * Compare-and-set (docs/decisions/transactions.md): apply `patch` and increase the version by one
    * only if the stored version is `expectedVersion`; `conflict` when it is not,
    * `none` when there is no such account.
    */

@@ -1,5 +1,5 @@
 /**
- * The operators' audit log (DESIGN 6): a store port like the others, so an
+ * The operators' audit log (docs/operations.md): a store port like the others, so an
  * admin change appends its record in the change's own transaction.
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';

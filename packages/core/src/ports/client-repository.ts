@@ -18,7 +18,7 @@ export interface ClientRepository {
   list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>>;
   /**
    * Write the client record without changing what it answers (the owner bump
-   * of a client-level creation, DESIGN 4.6, as `UserRepository.touch` for a
+   * of a client-level creation, docs/decisions/transactions.md, as `UserRepository.touch` for a
    * user): inside a transaction, two creations under one client conflict, so a
    * quota counted in one of them cannot be passed by the other. `false` when
    * there is no such client.

@@ -1,5 +1,5 @@
 /**
- * Erasure markers (DESIGN 4.9): the delete of a user stores one in its own
+ * Erasure markers (docs/decisions/tenancy.md): the delete of a user stores one in its own
  * transaction, and every read, replay and delivery that could show something
  * personal of a user asks here first.
  */

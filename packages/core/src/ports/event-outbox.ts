@@ -21,7 +21,7 @@ export interface EventFilter {
 }
 
 /**
- * The events of every client, kept in the store (the outbox of DESIGN 7.11):
+ * The events of every client, kept in the store (the outbox of docs/decisions/webhooks.md):
  * a use case appends the event of the change it made; the delivery worker
  * turns each new event into deliveries ("fan-out") and marks it done. Reads
  * take `now` and never answer an expired event, whether or not the store has

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (DESIGN 4.2): what a POST with an `Idempotency-Key` needs
+ * Idempotency keys (docs/decisions/idempotency.md): what a POST with an `Idempotency-Key` needs
  * from the store, so that a key holds across processes and restarts. The HTTP
  * adapter decides what a request's fingerprint is and what a response looks
  * like; the store only has to make `claim` atomic.

@@ -1,5 +1,5 @@
 /**
- * Reads addressed through the owning user (DESIGN 5, DESIGN 9).
+ * Reads addressed through the owning user (docs/decisions/tenancy.md, docs/performance.md).
  *
  * A user-scoped GET used to cost two store round trips: the user (does this
  * client own it, and is it not being deleted?) and then the resource. A
@@ -9,7 +9,7 @@
  *
  * The user is checked exactly as `UserRepository.get` checks it, in the same
  * read: a user of another client and a missing one are both `none`. A user's
- * delete is one transaction (DESIGN 4.6), so a read sees the user with its
+ * delete is one transaction (docs/decisions/transactions.md), so a read sees the user with its
  * records, or neither; a record left without its user (written outside the use
  * cases) is not found through it.
  *

@@ -8,7 +8,7 @@ import type { Page, PageRequest } from './paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
 
-/** A payment under a plan writes the plan (`touch`), so it conflicts with the plan's delete (DESIGN 4.6). */
+/** A payment under a plan writes the plan (`touch`), so it conflicts with the plan's delete (docs/decisions/transactions.md). */
 export interface PaymentPlanRepository {
   /**
    * `owner` is the client that owns the plan's user: a store may keep it with
@@ -26,8 +26,8 @@ export interface PaymentPlanRepository {
   touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   /**
    * `getOwned` that also writes the plan found (`touch`), as a payment under the
-   * plan needs (DESIGN 4.6): on MongoDB one `findOneAndUpdate` for a plan
-   * created with its `owner` (DESIGN 9, the payment's command budget).
+   * plan needs (docs/decisions/transactions.md): on MongoDB one `findOneAndUpdate` for a plan
+   * created with its `owner` (docs/performance.md, the payment's command budget).
    * Only inside a transaction: a caller that rejects the plan aborts, and the
    * write is undone with everything else.
    */

@@ -1,5 +1,5 @@
 /**
- * How a token's secret is stored: only its hash is kept (DESIGN 5), so a leaked
+ * How a token's secret is stored: only its hash is kept (docs/decisions/tenancy.md), so a leaked
  * store leaks no usable token. The same input must always give the same hash
  * (tokens are looked up by it); the debtkit server uses SHA-256, hex.
  */

@@ -15,7 +15,7 @@ export interface TokenRepository {
   /** The client's tokens (revoked and expired ones too), ascending by id. */
   listByClient(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<TokenRecord>>;
   /**
-   * Set the token's `expires_at` (a roll, DESIGN 6), only when it is not revoked
+   * Set the token's `expires_at` (a roll, docs/operations.md), only when it is not revoked
    * and has none yet: the record after, as stored (unchanged when it was
    * revoked or already expiring); `none` when there is no such token.
    */

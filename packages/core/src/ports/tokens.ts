@@ -1,5 +1,5 @@
 /**
- * The port table (DESIGN 2): every store port is listed ONCE, in `STORE_PORTS`,
+ * The port table (docs/architecture.md): every store port is listed ONCE, in `STORE_PORTS`,
  * with its key and its type. Everything else is derived from it: the
  * `TransactionPorts` / `StorePorts` records, each store adapter's Inversify
  * bindings (a class table typed `StorePortClasses`), the ports a transaction
@@ -62,14 +62,14 @@ export const STORE_PORTS = {
   paymentPlans: portToken<PaymentPlanRepository>('PaymentPlanRepository'),
   planPayments: portToken<PlanPaymentRepository>('PlanPaymentRepository'),
   content: portToken<ContentRepository>('ContentRepository'),
-  /** Idempotency keys of POST requests (DESIGN 4.2). */
+  /** Idempotency keys of POST requests (docs/decisions/idempotency.md). */
   idempotency: portToken<IdempotencyStore>('IdempotencyStore'),
   events: portToken<EventOutbox>('EventOutbox'),
   webhookEndpoints: portToken<WebhookEndpointRepository>('WebhookEndpointRepository'),
   webhookDeliveries: portToken<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
-  /** Markers of erased users (DESIGN 4.9). */
+  /** Markers of erased users (docs/decisions/tenancy.md). */
   erasures: portToken<ErasureRegistry>('ErasureRegistry'),
-  /** The operators' audit log (DESIGN 6): appended in each admin change's transaction. */
+  /** The operators' audit log (docs/operations.md): appended in each admin change's transaction. */
   audit: portToken<AuditLog>('AuditLog'),
 } as const;
 
@@ -119,7 +119,7 @@ export const PORTS = {
 /** An opened store: every store port, its health, its unit of work, and how to release it (what a store adapter factory returns). */
 export interface StorePorts extends TransactionPorts {
   readonly health: StoreHealth;
-  /** Runs a change as one transaction over these ports (DESIGN 4.6). */
+  /** Runs a change as one transaction over these ports (docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
   /** Release connections (no-op for memory). */
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * One change, one transaction (DESIGN 4.6): the port a use case that writes
+ * One change, one transaction (docs/decisions/transactions.md): the port a use case that writes
  * runs all its reads and writes through.
  */
 import type * as E from 'fp-ts/lib/Either.js';
@@ -10,7 +10,7 @@ import type { TransactionPorts } from './tokens.js';
 /** The store ports a transaction hands out (the port table, ports/tokens.ts): every read and write through them is part of it. */
 export type { TransactionPorts };
 
-/** How a run is scheduled (DESIGN 4.6, hot records). */
+/** How a run is scheduled (docs/decisions/transactions.md, hot records). */
 export interface RunOptions {
   /**
    * The aggregate the change writes (core's `userTurn(clientId, userId)` for a
@@ -44,7 +44,7 @@ export interface UnitOfWork {
   /**
    * Like `run`, and every `run` called while `work` runs (in its async context)
    * joins this transaction: so the HTTP adapter commits an Idempotency-Key's
-   * kept response with the change it answers (DESIGN 4.2). Tracking the context
+   * kept response with the change it answers (docs/decisions/idempotency.md). Tracking the context
    * has a price on Node 20 (an enabled AsyncLocalStorage hooks every promise of
    * the process while one is open), which is why `run` does not.
    */

@@ -10,7 +10,7 @@ export type UserPatch = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'e
 
 /**
  * Users are always addressed through their owning client. A change under a
- * user runs in one transaction (DESIGN 4.6) that writes the user record
+ * user runs in one transaction (docs/decisions/transactions.md) that writes the user record
  * (`touch`), so it conflicts with the user's delete instead of leaving an orphan.
  */
 export interface UserRepository {
@@ -21,7 +21,7 @@ export interface UserRepository {
   update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>>;
   /**
    * Write the user record without changing what it answers (the owner bump,
-   * DESIGN 4.6): inside a transaction, it makes a concurrent transaction that
+   * docs/decisions/transactions.md): inside a transaction, it makes a concurrent transaction that
    * writes the user (its delete, another change under it) conflict. `false` when there is no such user.
    */
   touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean>;

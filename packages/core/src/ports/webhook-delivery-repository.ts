@@ -30,7 +30,7 @@ export interface DeliveryOutcome {
 }
 
 /**
- * Which due deliveries a claim may take (DESIGN 4.9, fair webhooks): none of
+ * Which due deliveries a claim may take (docs/decisions/tenancy.md, fair webhooks): none of
  * an endpoint or a client the claiming process is already at its cap for,
  * and, in turn across clients, one of the first client after `afterClient`
  * in id order that has one due (wrapping around to the lowest id).
@@ -64,7 +64,7 @@ export interface WebhookDeliveryRepository {
   listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>>;
   deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number>;
   /**
-   * Erasure (DESIGN 4.9): every pending delivery of an event of the client's
+   * Erasure (docs/decisions/tenancy.md): every pending delivery of an event of the client's
    * user `userId` becomes `canceled`, with no next attempt and no lease (an
    * attempt under way then cannot record its outcome: `complete` answers
    * `false`). Deliveries already succeeded or failed are left as they are.

@@ -20,7 +20,7 @@ export interface WebhookEndpointPatch {
   readonly events?: ReadonlyArray<EventSelector>;
   readonly description?: string | null;
   readonly status?: WebhookEndpointStatus;
-  /** Health (DESIGN 4.9): written by the delivery worker's use case, reset by a client's PATCH of `status`. */
+  /** Health (docs/decisions/tenancy.md): written by the delivery worker's use case, reset by a client's PATCH of `status`. */
   readonly disabled_reason?: WebhookDisabledReason | null;
   readonly failing_since?: Timestamp | null;
 }
@@ -34,7 +34,7 @@ export interface WebhookEndpointRepository {
   /** Every enabled endpoint of the client, ascending by id. */
   listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>>;
   /**
-   * Compare-and-set (DESIGN 4.5): apply `patch` only if the stored version is
+   * Compare-and-set (docs/decisions/transactions.md): apply `patch` only if the stored version is
    * `expectedVersion`, and bump it. `none` when there is no such endpoint,
    * `conflict` when it changed since it was read.
    */

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../domain/errors.js';
 
 /**
- * Which webhook URLs may be registered (DESIGN 7.11): the adapter that knows
+ * Which webhook URLs may be registered (docs/decisions/webhooks.md): the adapter that knows
  * the environment and can resolve names decides (https only and public
  * addresses only in production). Answers `validation_error` for a refused URL.
  */

@@ -1,6 +1,6 @@
 /**
  * Contract of `AccountRepository`: run against every store adapter. An account
- * is only ever reachable through the user that owns it (DESIGN 5).
+ * is only ever reachable through the user that owns it (docs/decisions/tenancy.md).
  */
 import { expect } from 'chai';
 import { AccountRecord } from '../domain/account.js';

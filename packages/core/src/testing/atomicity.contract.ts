@@ -1,5 +1,5 @@
 /**
- * One change, one transaction (DESIGN 4.6), proved on one store adapter with
+ * One change, one transaction (docs/decisions/transactions.md), proved on one store adapter with
  * injected faults: for every use case that writes more than one record, each
  * store call it makes is made to fail once (`faultInjectingStore`, the memory
  * equivalent of MongoDB's `failCommand`); the store must then hold exactly
@@ -150,7 +150,7 @@ export interface AtomicityContractOptions {
 }
 
 export function atomicityContract(name: string, makeStore: StoreFactory, options: AtomicityContractOptions = {}): void {
-  describe(`${name} atomicity contract (DESIGN 4.6)`, function () {
+  describe(`${name} atomicity contract (docs/decisions/transactions.md)`, function () {
     this.timeout(60_000);
 
     const world = async (): Promise<World> => {
@@ -163,10 +163,10 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       const plan = await expectRight(app.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
-      // Failing since 3 days ago: its next failed attempt disables it (DESIGN 4.9).
+      // Failing since 3 days ago: its next failed attempt disables it (docs/decisions/tenancy.md).
       await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
       const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
-      // Pending deliveries of the user's events, which a user delete cancels (DESIGN 4.9).
+      // Pending deliveries of the user's events, which a user delete cancels (docs/decisions/tenancy.md).
       expect(await expectRight(fanOutEvents({ ...store, clock })(100)), 'events fanned out').to.be.greaterThan(0);
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.

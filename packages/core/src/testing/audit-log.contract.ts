@@ -1,5 +1,5 @@
 /**
- * Contract of `AuditLog` (DESIGN 6): run against every store adapter.
+ * Contract of `AuditLog` (docs/operations.md): run against every store adapter.
  * Appended in order, listed ascending by id across everything, filtered by
  * action, expired records never answered, and part of the transaction it is
  * appended in (an aborted change leaves no record).

@@ -1,7 +1,7 @@
 /**
  * Contract of `BureauFlowRepository`: run against every store adapter.
  * `save` is a compare-and-set on the version, so that of two concurrent
- * transitions from the same state exactly one wins (DESIGN 7.4).
+ * transitions from the same state exactly one wins (docs/api/reference.md).
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';

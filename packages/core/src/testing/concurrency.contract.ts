@@ -1,5 +1,5 @@
 /**
- * The concurrency rules of DESIGN 4.5 and 4.6, proved through the use cases on
+ * The concurrency rules of docs/decisions/transactions.md, proved through the use cases on
  * one store adapter: the races a hostile client runs (issue "money must add
  * up"), each with its exact expected outcome, and the write-skew pairs (a
  * delete against a creation under it) with forced interleaving. Run it on a store with forced interleaving
@@ -91,7 +91,7 @@ const opened = (): { gate: Promise<void>; open: () => void } => {
 
 /**
  * `store` as another API process sees it: the same records, but none of this
- * process's turns (DESIGN 4.6: a turn orders the changes of one process; those
+ * process's turns (docs/decisions/transactions.md: a turn orders the changes of one process; those
  * of other processes meet as write conflicts). The write-skew races below are
  * between processes: within one, the turn would order them, and a held
  * transaction would keep the interfering change waiting for good.
@@ -136,7 +136,7 @@ const secondProcess = (store: StorePorts): StorePorts => {
 const rights = (results: ReadonlyArray<E.Either<DomainError, unknown>>): number => results.filter(E.isRight).length;
 
 export function concurrencyContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
-  describe(`${name} concurrency contract (DESIGN 4.5)`, function () {
+  describe(`${name} concurrency contract (docs/decisions/transactions.md)`, function () {
     this.timeout(30_000);
     const store = useFreshStore(makeStore, opts);
 
@@ -156,7 +156,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const results = await Promise.all(
         Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
       );
-      // Each payment is a transaction on the same plan and account: in one process they take the user's turn one after the other (DESIGN 4.6, hot records).
+      // Each payment is a transaction on the same plan and account: in one process they take the user's turn one after the other (docs/decisions/transactions.md, hot records).
       expectOnly(results, []);
       expect(rights(results)).to.equal(20);
       expect((await expectRight(app.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);

@@ -39,7 +39,7 @@ export function contentRepositoryContract(name: string, makeStore: StoreFactory,
         for (const m of modules) expect(LearningModule.is(m), m.title).to.equal(true);
       });
 
-      it('by category: exactly that category\'s shipped modules, at least two each (DESIGN 7.8)', async () => {
+      it('by category: exactly that category\'s shipped modules, at least two each (docs/api/reference.md)', async () => {
         let total = 0;
         for (const category of CATEGORIES) {
           const modules = await expectRight(store().content.listModules(category));

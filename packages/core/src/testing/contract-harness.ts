@@ -28,12 +28,12 @@ export interface StoreContractOptions {
   /**
    * Write a webhook endpoint straight into `store` as an older release stored
    * it (no repository code in between), to prove that what is stored still
-   * decodes after a record gained fields (DESIGN 4.9's `disabled_reason`).
+   * decodes after a record gained fields (docs/decisions/tenancy.md's `disabled_reason`).
    */
   readonly writeStoredEndpoint?: (store: StorePorts, record: Readonly<Record<string, unknown>>) => Promise<void>;
   /**
    * Store a token record of the shape written before tokens had `expires_at`
-   * (DESIGN 6, round 4) straight into the store, bypassing the repository, so
+   * (docs/operations.md, round 4) straight into the store, bypassing the repository, so
    * the token contract can check that it still reads and works. Every store
    * that can hold records from an older release passes one.
    */

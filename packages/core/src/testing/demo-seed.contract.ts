@@ -1,5 +1,5 @@
 /**
- * The demo seed on a store adapter: it can run at every start (DESIGN 3,
+ * The demo seed on a store adapter: it can run at every start (docs/operations.md,
  * issue 11). Seeding again finds the demo by its token and adds nothing; a seed
  * that failed part-way leaves nothing reachable and the next one seeds in full;
  * racing seeds converge on one demo.

@@ -1,5 +1,5 @@
 /**
- * The erasure marker port's contract (DESIGN 4.9), run against every store
+ * The erasure marker port's contract (docs/decisions/tenancy.md), run against every store
  * adapter: a marker is the client's own, recording it twice changes nothing,
  * and it is part of the transaction that records it (an aborted delete leaves
  * no marker).

@@ -1,6 +1,6 @@
 /**
  * Faults inside transactions, the way MongoDB's `failCommand` fail point
- * injects them (DESIGN 4.6): `failNthCall(n)` makes the n-th store call made
+ * injects them (docs/decisions/transactions.md): `failNthCall(n)` makes the n-th store call made
  * through a transaction's ports (counted from the next transaction begun)
  * answer `unavailable` once, without running. The suite then checks that the
  * change left nothing behind (all or nothing) and that a retry makes it once.

@@ -1,5 +1,5 @@
 /**
- * Contract of `IdempotencyStore` (DESIGN 4.2): run against every store adapter.
+ * Contract of `IdempotencyStore` (docs/decisions/idempotency.md): run against every store adapter.
  * Time comes from the request (`now`), so expiry and abandoned claims are
  * tested without waiting.
  */

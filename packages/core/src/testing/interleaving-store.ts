@@ -1,5 +1,5 @@
 /**
- * Forced interleaving (DESIGN 4.5): the memory store does no I/O, so a use case
+ * Forced interleaving (docs/decisions/transactions.md): the memory store does no I/O, so a use case
  * that reads, computes and writes back runs its read and its write with nothing
  * in between, and last-writer-wins code passes every test by accident. This
  * wrapper makes every store operation give up the event loop before it runs and

@@ -1,5 +1,5 @@
 /**
- * The paging contract every growing list shares (DESIGN 4): ascending by id,
+ * The paging contract every growing list shares (docs/decisions/api-conventions.md): ascending by id,
  * items with id > `startingAfter`, at most `limit`, and `hasMore` exact at the
  * boundaries (exactly `limit` items left → `false`).
  */

@@ -47,7 +47,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectSome(store().paymentPlans.get(USER, created.id))).to.deep.equal({ ...input, id: created.id });
     });
 
-    it('round-trips the DESIGN 7.10 fields: a custom order, extra payments and a start date', async () => {
+    it('round-trips the docs/decisions/payoff-and-outlook.md fields: a custom order, extra payments and a start date', async () => {
       const input = aPaymentPlan(USER, {
         strategy: 'custom',
         custom_order: [anId(1), anId(2)],

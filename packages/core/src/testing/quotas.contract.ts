@@ -1,5 +1,5 @@
 /**
- * Quotas under concurrency (DESIGN 4.9 "Quotas per client", 4.6): accounts
+ * Quotas under concurrency (docs/decisions/tenancy.md "Quotas per client", 4.6): accounts
  * and payment plans per user, webhook endpoints per client. Many creations
  * race for the last places of a quota; whatever the interleaving, the owner
  * never holds more than the quota, a refused creation writes nothing (no
@@ -59,7 +59,7 @@ const fillUp = async (create: () => Promise<E.Either<DomainError, unknown>>, ful
 };
 
 export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
-  describe(`${name} quota contract (DESIGN 4.9)`, function () {
+  describe(`${name} quota contract (docs/decisions/tenancy.md)`, function () {
     this.timeout(30_000);
     const store = useFreshStore(makeStore, opts);
 

@@ -1,5 +1,5 @@
 /**
- * Every storage port's contract, run against one store adapter (DESIGN 2): the
+ * Every storage port's contract, run against one store adapter (docs/architecture.md): the
  * memory and mongo adapters each call this once from their tests.
  */
 import type { StoreContractOptions, StoreFactory } from './contract-harness.js';

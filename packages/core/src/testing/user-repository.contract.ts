@@ -1,6 +1,6 @@
 /**
  * Contract of `UserRepository`: run against every store adapter. A user is only
- * ever reachable through the client that owns it (DESIGN 5).
+ * ever reachable through the client that owns it (docs/decisions/tenancy.md).
  */
 import { expect } from 'chai';
 import { UserRecord } from '../domain/user.js';

@@ -1,5 +1,5 @@
 /**
- * Contracts of the event and webhook ports (DESIGN 7.11), run against every
+ * Contracts of the event and webhook ports (docs/decisions/webhooks.md), run against every
  * store adapter: events ascend per client and page; expired events and
  * deliveries are never answered (30-day retention); endpoints update by
  * compare-and-set; a due delivery is claimed by exactly one claimer at a time
@@ -199,7 +199,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(await expectRight(store().webhookEndpoints.delete(OTHER_CLIENT, other.id))).to.equal(true);
       await expectNone(store().webhookEndpoints.get(OTHER_CLIENT, other.id));
     });
-    it('an endpoint stored before the health fields (DESIGN 4.9) decodes, reads as none failing, and takes them on update', async () => {
+    it('an endpoint stored before the health fields (docs/decisions/tenancy.md) decodes, reads as none failing, and takes them on update', async () => {
       expect(opts.writeStoredEndpoint, 'the store suite gives a way to write a stored endpoint').to.be.a('function');
       const old = {
         id: anId(500),
@@ -365,7 +365,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(new Set(won).size).to.equal(5);
     });
 
-    it('claims go in turn across clients (DESIGN 4.9): the first client after the last one served, wrapping around; busy clients and endpoints skipped', async () => {
+    it('claims go in turn across clients (docs/decisions/tenancy.md): the first client after the last one served, wrapping around; busy clients and endpoints skipped', async () => {
       const C3 = anId(3);
       await expectRight(
         store().webhookDeliveries.createMany([

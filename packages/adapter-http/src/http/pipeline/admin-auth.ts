@@ -9,12 +9,12 @@ export interface AdminAuthOptions {
   readonly environment: Environment;
   /** When absent the admin API does not exist: every `/admin` path answers 404. */
   readonly adminToken?: string;
-  /** The failed-authentication limit's tries (DESIGN 4.3): one is taken before a wrong or missing token is answered; absent, nothing is limited. */
+  /** The failed-authentication limit's tries (docs/decisions/rate-limits.md): one is taken before a wrong or missing token is answered; absent, nothing is limited. */
   readonly attempts?: Pick<AuthFailureGuard, 'attempt' | 'release'> | undefined;
 }
 
 /**
- * Requests under `/admin`: the admin API (DESIGN 6) takes the operator's token (`ctx.state.admin`). A
+ * Requests under `/admin`: the admin API (docs/operations.md) takes the operator's token (`ctx.state.admin`). A
  * client's valid token is recognised and refused with 403, so an integrator who
  * tries it learns the token works but lacks the role, rather than that it is wrong.
  */

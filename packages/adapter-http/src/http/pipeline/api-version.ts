@@ -10,7 +10,7 @@ export interface ApiVersionOptions {
 const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The version of an `/api` request (DESIGN 5): the `API-Version` header when
+ * The version of an `/api` request (docs/decisions/versioning.md): the `API-Version` header when
  * present (it must be known), else the client's pinned version. It goes on
  * `ctx.state.apiVersion` for `respond` and in the `API-Version` response header.
  * Runs after authentication, which provides the client.

@@ -9,9 +9,9 @@ export interface AuthFailureGuardOptions {
   /** Told about every refused request (the metrics count them). */
   readonly onLimited?: (limit: 'client' | 'auth_failure') => void;
   /**
-   * Whether the request carries a credential the limit never refuses (DESIGN
-   * 4.8): the admin token, when right, or a token this process has seen
-   * authenticate lately. Asked only of a blocked address, and before a lookup.
+   * Whether the request carries a credential the limit never refuses
+   * (docs/decisions/proxies.md): the admin token, when right, or a token this
+   * process has seen authenticate lately. Asked only of a blocked address, and before a lookup.
    */
   readonly proven: (ctx: RequestContext) => boolean;
 }
@@ -40,7 +40,7 @@ export const provenCredential =
   };
 
 /**
- * Failed authentication is limited per client address (DESIGN 4.3, 4.8): past
+ * Failed authentication is limited per client address (docs/decisions/rate-limits.md, docs/decisions/proxies.md): past
  * `DEBTKIT_AUTH_FAILURE_LIMIT` failures this minute, an address's requests to
  * the guarded routes (`/api`, `/admin`, `/metrics`) get 429 without their token
  * being looked up, until the minute is over; except a proven credential (the
@@ -143,7 +143,7 @@ export interface AdminTokenLimitOptions {
  * The limit as a route's own middleware, for a route outside `/admin` whose
  * handler takes the admin token (`GET /metrics`): it runs for whatever
  * spelling of the path the router answers (`/metrics/` too), so no spelling
- * escapes it (DESIGN 4.8). A wrong or missing token takes a try before the
+ * escapes it (docs/decisions/proxies.md). A wrong or missing token takes a try before the
  * handler answers 401, as on `/admin`, so the count is exact under concurrency.
  */
 export const adminTokenLimit = (options: AdminTokenLimitOptions): AppMiddleware => {

@@ -25,7 +25,7 @@ export type KnownClient = (environment: Environment, token: string) => Client | 
  * "the store is down" must not read as "your token is wrong".
  */
 export const findClientByToken = (authenticate: Authenticate, environment: Environment, token: string): Promise<Client | undefined> =>
-  // A promise chain, not an async function: every request runs it, one step fewer (DESIGN 9).
+  // A promise chain, not an async function: every request runs it, one step fewer (docs/performance.md).
   authenticate(environment, token)().then((found) => {
     if (E.isLeft(found)) throw fromDomainError(found.left);
     return O.toUndefined(found.right);

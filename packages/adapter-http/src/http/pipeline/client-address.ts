@@ -1,5 +1,5 @@
 /**
- * The client's address and scheme behind trusted proxies (DESIGN 4.8).
+ * The client's address and scheme behind trusted proxies (docs/decisions/proxies.md).
  *
  * Production runs behind a TLS-terminating proxy, so every connection comes
  * from the proxy. With `DEBTKIT_TRUSTED_PROXIES` set, the client's address is

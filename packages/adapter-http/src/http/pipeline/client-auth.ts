@@ -10,14 +10,14 @@ export interface ClientAuthOptions {
   readonly knownClient?: KnownClient | undefined;
   /** Only tokens of the server's environment are accepted (`dk_sandbox_` or `dk_live_`). */
   readonly environment: Environment;
-  /** The failed-authentication limit's tries (DESIGN 4.3): one is taken before a token is looked up; absent, nothing is limited. */
+  /** The failed-authentication limit's tries (docs/decisions/rate-limits.md): one is taken before a token is looked up; absent, nothing is limited. */
   readonly attempts?: Pick<AuthFailureGuard, 'attempt' | 'release'> | undefined;
-  /** Told of every token a lookup found (DESIGN 4.8: the limit still serves it from a blocked address). */
+  /** Told of every token a lookup found (docs/decisions/proxies.md: the limit still serves it from a blocked address). */
   readonly seen?: Pick<SeenTokens, 'add'> | undefined;
 }
 
 /**
- * Every request under `/api` needs a client's bearer token (DESIGN 5); the client is
+ * Every request under `/api` needs a client's bearer token (docs/decisions/tenancy.md); the client is
  * put on `ctx.state.client`. Missing, malformed, unknown, revoked and
  * other-environment tokens all get the same 401, so the answer tells nothing
  * about which tokens exist.

@@ -9,7 +9,7 @@ export interface ClientRateLimitOptions {
 }
 
 /**
- * The per-client budget of DESIGN 4.3, counted after authentication (the key is
+ * The per-client budget of docs/decisions/rate-limits.md, counted after authentication (the key is
  * the client's id) and before the body is read. Every authenticated `/api`
  * response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`;
  * over the budget is 429 `rate_limited` with `Retry-After`.

@@ -3,13 +3,13 @@ import compress from 'koa-compress';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
 
 export interface CompressionOptions {
-  /** Bodies smaller than this are sent as they are (DESIGN 4: 1 KiB). */
+  /** Bodies smaller than this are sent as they are (docs/decisions/api-conventions.md: 1 KiB). */
   readonly thresholdBytes?: number;
   /** Brotli quality 0–11; 11 costs far more CPU than a JSON API response is worth. */
   readonly brotliQuality?: number;
 }
 
-/** DESIGN 4: bodies under 1 KiB are sent as they are. */
+/** docs/decisions/api-conventions.md: bodies under 1 KiB are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
 
 /**

@@ -20,7 +20,7 @@ const hasBodyHeaders = (ctx: RequestContext): boolean =>
   ctx.req.headers['transfer-encoding'] !== undefined || ctx.req.headers['content-length'] !== undefined;
 
 /**
- * Everything the steps after it throw becomes the JSON error body of DESIGN 4.1
+ * Everything the steps after it throw becomes the JSON error body of docs/decisions/errors.md
  * (the headers set before the throw stay).
  * An unexpected error is logged with its stack and the request id, and answered
  * with a generic 500: its message may name internals (a driver, a file path).
@@ -33,7 +33,7 @@ export const errorResponder = (options: ErrorResponderOptions): AppMiddleware =>
       logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
     } else if (known?.kind === 'unavailable') {
       onUnavailable?.();
-      // Not a bug, but an operator wants to see outages (DESIGN 8).
+      // Not a bug, but an operator wants to see outages (docs/decisions/mongodb.md).
       logger.warn({ request_id: ctx.state.requestId }, 'store unavailable: answered 503');
     }
     writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);

@@ -33,7 +33,7 @@ const waitForSlot = (ctx: RequestContext, queue: AdmissionQueue, clientKey: stri
 };
 
 /**
- * The fair share of the process (DESIGN 4.9), for authenticated `/api`
+ * The fair share of the process (docs/decisions/tenancy.md), for authenticated `/api`
  * requests: after the client's rate limit and before the body is read, a
  * request takes a slot of the admission queue (admission-queue.ts): at most
  * DEBTKIT_MAX_IN_PROGRESS in the process and DEBTKIT_CLIENT_CONCURRENCY per

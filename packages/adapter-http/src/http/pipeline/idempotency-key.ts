@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on every POST under /api (DESIGN 4.2), so that a client can
+ * `Idempotency-Key` on every POST under /api (docs/decisions/idempotency.md), so that a client can
  * retry a POST whose answer it did not get (a timeout, a 503) without doing it
  * twice. Runs after client authentication (keys are scoped per client) and
  * after the body is parsed (the body is part of what makes a retry "the same").
@@ -16,12 +16,12 @@
  * - The claim is its own write (a concurrent same-key request sees it at once:
  *   409). The handler then runs inside ONE transaction (the use case's own
  *   `inTransaction` joins it) and the kept response is written in it, so the
- *   change and its key commit together or not at all (DESIGN 4.2, 4.6): a 5xx,
+ *   change and its key commit together or not at all (docs/decisions/idempotency.md, docs/decisions/transactions.md): a 5xx,
  *   a store fault or a crash before the commit leaves neither, and the retry
  *   runs once. A domain error (4xx) aborts the change and is kept by a small
  *   write of its own afterwards; a write conflict that exhausted its retries is
  *   answered 409 `conflict` and releases the key.
- * - Erasure (DESIGN 4.9): a kept response about a user who has been deleted
+ * - Erasure (docs/decisions/tenancy.md): a kept response about a user who has been deleted
  *   since (any POST under /api/users/{id}, and the POST /api/users that created
  *   the user) is not replayed: the request is answered 404 `not_found`, as
  *   every other request about that user is, and nothing runs. So a replay
@@ -46,7 +46,7 @@ export interface IdempotencyKeyOptions {
   /** The store's transactions: the handler and the kept response commit in one. */
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
-  /** Erasure markers: a kept response about a deleted user is not replayed (DESIGN 4.9). */
+  /** Erasure markers: a kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
   /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
   readonly apiVersionFallback: string;

@@ -20,7 +20,7 @@ export const hasBody = (req: IncomingMessage): boolean =>
  * declares is already buffered: a small body comes in the packet with the
  * headers, and Node's parser has pushed it into the request stream by the time
  * authentication is done. Taken at once, it costs no further stream events
- * (DESIGN 9). `undefined` while bytes are still to come (or without a declared
+ * (docs/performance.md). `undefined` while bytes are still to come (or without a declared
  * length, or over the limit): raw-body then streams it, or refuses it with 413.
  * Decoded as the streamed read decodes: UTF-8, a leading byte order mark dropped.
  */
@@ -37,7 +37,7 @@ const arrivedText = (req: IncomingMessage, limitBytes: number): string | undefin
 /** The methods whose body is read. */
 const PARSED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** DESIGN 4.4: the request codings accepted; `inflation` decodes them. */
+/** docs/decisions/api-conventions.md: the request codings accepted; `inflation` decodes them. */
 const CONTENT_ENCODINGS = new Set(['identity', 'gzip', 'deflate', 'br']);
 
 /**
@@ -56,7 +56,7 @@ const isDecodingError = (err: unknown): boolean => {
   return typeof errno === 'number' && typeof code === 'string' && /^(Z_|ERR_)/.test(code);
 };
 
-/** DESIGN 4.8: deeper JSON is refused before it is parsed (a hostile body could otherwise cost a second of CPU to parse, and overflow the stack of whatever walks it). */
+/** docs/decisions/proxies.md: deeper JSON is refused before it is parsed (a hostile body could otherwise cost a second of CPU to parse, and overflow the stack of whatever walks it). */
 export const MAX_JSON_DEPTH = 64;
 
 const OPEN_BRACE = 0x7b;
@@ -109,7 +109,7 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
 };
 
 /**
- * JSON request bodies (DESIGN 4, 4.4): a request that has a body must declare
+ * JSON request bodies (docs/decisions/api-conventions.md): a request that has a body must declare
  * `application/json` (any charset parameter) and a content coding of identity,
  * gzip, deflate or br, or gets 415, before a byte of it is read; a body that does
  * not decode is 400; over the limit (decoded) is 413; anything but a JSON object,

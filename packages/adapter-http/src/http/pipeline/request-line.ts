@@ -1,5 +1,5 @@
 /**
- * The request line: the one log line every request writes (DESIGN 9).
+ * The request line: the one log line every request writes (docs/performance.md).
  *
  * pino turns a log call into its line generically: for every field it checks
  * for serializers, redaction and formatters and picks how to quote the value.
@@ -31,7 +31,7 @@ export interface RequestLine {
   readonly requestId: string;
   /** The authenticated client's id, when the request got that far (absent on probes, admin calls and refused tokens). */
   readonly clientId?: number;
-  /** The client's address (behind trusted proxies, the forwarded one: DESIGN 4.8) and the scheme it used. */
+  /** The client's address (behind trusted proxies, the forwarded one: docs/decisions/proxies.md) and the scheme it used. */
   readonly ip: string;
   readonly scheme: string;
   readonly method: string;

@@ -28,7 +28,7 @@ const matchedRoute = (ctx: RequestContext): string | undefined => {
  * What is recorded once debtkit's middleware has answered a request (with the
  * status the error responder chose): its count and duration by method, route pattern and
  * status (`unmatched` when no route matched), then one JSON log line with the
- * client's address and scheme (as trusted proxies report them, DESIGN 4.8), the
+ * client's address and scheme (as trusted proxies report them, docs/decisions/proxies.md), the
  * method, the route pattern (the raw path, cut to 200 characters, when no
  * route matched), status, duration and request id. Headers, query strings and
  * bodies are never logged: they carry tokens and personal data.

@@ -8,7 +8,7 @@ import { securityHeaderSet } from './security-headers.js';
 export const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
- * Headers on every response (DESIGN 4). They are set before anything else runs
+ * Headers on every response (docs/decisions/api-conventions.md). They are set before anything else runs
  * and the error responder never clears headers, so error responses carry them too.
  * `Vary` is unconditional because any response may be compressed.
  */
@@ -37,7 +37,7 @@ export const responseHeaders = (options: ResponseHeadersOptions): AppMiddleware 
     const id = ACCEPTABLE_REQUEST_ID.test(given) ? given : generate();
     ctx.state.requestId = id;
     ctx.state.area = authOfPath(ctx.path);
-    // One `ctx.set` for all of them: Koa's `set` allocates per call (DESIGN 9).
+    // One `ctx.set` for all of them: Koa's `set` allocates per call (docs/performance.md).
     ctx.set({ 'X-Request-Id': id, ...fixed });
     return next();
   };

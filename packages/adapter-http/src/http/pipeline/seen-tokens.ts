@@ -1,5 +1,5 @@
 /**
- * The tokens this process has seen authenticate lately (DESIGN 4.8): what the
+ * The tokens this process has seen authenticate lately (docs/decisions/proxies.md): what the
  * failed-authentication limit still serves from an address over its limit, so
  * an attacker behind the same proxy or NAT as a working client cannot lock it
  * out. Kept apart from the token cache, which answers for a token for 1 s; this

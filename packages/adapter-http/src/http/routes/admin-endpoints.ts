@@ -1,5 +1,5 @@
 /**
- * The admin API (DESIGN 6): operators create clients, issue, list, roll and
+ * The admin API (docs/operations.md): operators create clients, issue, list, roll and
  * revoke their tokens, and read the audit log of those changes, through core's
  * client use cases. Not versioned; bearer = the admin token. Every change is
  * audited with the admin request's id and client address (`auditActorOf`), in
@@ -32,7 +32,7 @@ import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequ
 export const CreateClientBody = strictObject('CreateClientBody', { name: boundedString(1, 100, 'string(1..100)') });
 export type CreateClientBody = t.TypeOf<typeof CreateClientBody>;
 
-/** A client token, as the admin API shows it once (DESIGN 5). */
+/** A client token, as the admin API shows it once (docs/decisions/tenancy.md). */
 const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
 
 /**

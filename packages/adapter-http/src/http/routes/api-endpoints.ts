@@ -1,5 +1,5 @@
 /**
- * Every resource endpoint of the API (spec 4, DESIGN 7). Paths, methods and
+ * Every resource endpoint of the API (spec 4, docs/api/reference.md). Paths, methods and
  * shapes of the spec's endpoints are exactly the spec's.
  */
 import * as t from 'io-ts';
@@ -44,10 +44,10 @@ import { paged, pagedCodec } from './paged-list.js';
 import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
 import { CREDIT_OUTLOOK_EXAMPLE } from './credit-outlook-example.js';
 
-/** The user's scope; the authenticated client's pinned version goes with it, so events need no second read of the client (DESIGN 9). */
+/** The user's scope; the authenticated client's pinned version goes with it, so events need no second read of the client (docs/performance.md). */
 const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id, apiVersion: input.client.api_version });
 
-/** `{ <items>: [...], has_more }`, the envelope of every paged list (DESIGN 4). */
+/** `{ <items>: [...], has_more }`, the envelope of every paged list (docs/decisions/api-conventions.md). */
 
 const BureauStatusCodec = t.type(
   { status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) },
@@ -62,7 +62,7 @@ const DebtCalculationCodec = t.type(
 const USER_ERRORS = ['not_found', 'validation_error'] as const;
 
 export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
-  // Users (DESIGN 7.1)
+  // Users (docs/api/reference.md)
   endpoint({
     method: 'POST', path: '/api/users', summary: 'Create a user', tag: 'Users', pathIds: [], body: CreateUserBody,
     status: 201, response: { kind: 'user', codec: User }, errors: ['validation_error'],
@@ -89,7 +89,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.deleteUser(scope(i)),
   }),
 
-  // Accounts (spec 4.4, DESIGN 7.2)
+  // Accounts (spec 4.4, docs/api/reference.md)
   endpoint({
     method: 'POST', path: '/api/users/:id/accounts', summary: 'Link an account', tag: 'Accounts', pathIds: ['id'], body: LinkAccountBody,
     status: 201, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'quota_exceeded'],
@@ -112,7 +112,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.updateAccount(scope(i), i.ids.account_id, i.body),
   }),
 
-  // Credit scores (spec 4.1, DESIGN 7.3)
+  // Credit scores (spec 4.1, docs/decisions/payoff-and-outlook.md)
   endpoint({
     method: 'GET', path: '/api/users/:id/credit_scores', summary: 'Retrieve credit score factors', tag: 'Credit Scores', pathIds: ['id'],
     status: 200, response: { kind: 'credit_score', codec: CreditScore }, errors: USER_ERRORS,
@@ -128,7 +128,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => pipe(app.getCreditScoreHistory(scope(i), i.query), TE.map((credit_scores) => ({ credit_scores, has_more: false }))),
   }),
 
-  // Bureau authentication (spec 4.2, 4.3, DESIGN 7.4)
+  // Bureau authentication (spec 4.2, 4.3, docs/api/reference.md)
   endpoint({
     method: 'GET', path: '/api/users/:id/bureau/auth', summary: 'Bureau authentication status', tag: 'Bureau', pathIds: ['id'],
     status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: USER_ERRORS,
@@ -160,7 +160,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.abortBureau(scope(i)),
   }),
 
-  // Debt payoff plans and payments (spec 4.6, DESIGN 7.6)
+  // Debt payoff plans and payments (spec 4.6, docs/decisions/payoff-and-outlook.md)
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans', summary: 'Create a debt payoff plan', tag: 'Debt Payoff Plan', pathIds: ['id'],
     body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: [...USER_ERRORS, 'quota_exceeded'],
@@ -216,7 +216,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => pipe(app.listPlanPayments(scope(i), i.ids.payment_plan_id, i.query), TE.map(paged('payments'))),
   }),
 
-  // Debt calculator (DESIGN 7.7)
+  // Debt calculator (docs/decisions/payoff-and-outlook.md)
   endpoint({
     method: 'POST', path: '/api/debt_calculator', summary: 'Months to pay off a debt, or the payment to pay it off in given months',
     tag: 'Debt Calculator', pathIds: [], body: DebtCalculatorBody,
@@ -224,7 +224,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.calculateDebt(i.body),
   }),
 
-  // Learning modules and articles (spec 4.5, DESIGN 7.8)
+  // Learning modules and articles (spec 4.5, docs/api/reference.md)
   endpoint({
     method: 'GET', path: '/api/learning_modules', summary: 'Get learning modules', tag: 'Learning Modules', pathIds: [], query: LearningModulesQuery,
     status: 200, response: { kind: 'learning_modules', codec: t.type({ modules: t.readonlyArray(LearningModule) }, 'LearningModules') },
@@ -242,6 +242,6 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.getArticle(i.ids.article_id),
   }),
 
-  // Events and webhook endpoints (DESIGN 7.11)
+  // Events and webhook endpoints (docs/decisions/webhooks.md)
   ...WEBHOOK_API_ENDPOINTS,
 ];

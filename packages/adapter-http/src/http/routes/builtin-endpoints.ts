@@ -1,8 +1,8 @@
 /**
- * The endpoints every debtkit app has besides the resources: ping (DESIGN 7.9,
+ * The endpoints every debtkit app has besides the resources: ping (docs/operations.md,
  * authenticated like all of `/api`), the probes `/healthz` (the process runs)
  * and `/readyz` (the store answers), this API's OpenAPI document (no token, so
- * orchestrators and tools can call them), and the admin API (DESIGN 6:
+ * orchestrators and tools can call them), and the admin API (docs/operations.md:
  * operators create clients and issue and revoke their tokens, through core's
  * client use cases; not versioned). Entries of the same kind of table as the
  * resource endpoints, so the router and the OpenAPI document are built from
@@ -87,7 +87,7 @@ const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e
   };
 };
 
-/** A client token, as the admin API shows it once (DESIGN 5). */
+/** A client token, as the admin API shows it once (docs/decisions/tenancy.md). */
 const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$/.test(s), 'Token');
 
 /** The OpenAPI document, as `GET /openapi.json` answers it (its top-level keys). */
@@ -127,7 +127,7 @@ const storeAnswersWithin =
     }
   };
 
-/** DESIGN 4.8: `/readyz` asks the store at most this often; probes in between get its last answer. */
+/** docs/decisions/proxies.md: `/readyz` asks the store at most this often; probes in between get its last answer. */
 export const READINESS_REUSE_MS = 1000;
 
 /**
@@ -168,7 +168,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     description: 'Answers 200 when the store answers, else 503. The store is asked at most once a second; probes in between get its last answer. Needs no token.',
     status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
     // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready";
-    // a reason the store explains for operators (e.g. a standalone MongoDB, DESIGN 4.6) is passed on.
+    // a reason the store explains for operators (e.g. a standalone MongoDB, docs/decisions/transactions.md) is passed on.
     run: {
       handler: (s) => {
         const ready = readinessOf(s.health, s.now ?? Date.now);

@@ -1,5 +1,5 @@
 /**
- * The envelope of every paged list, `{ <items>: [...], has_more }` (DESIGN 4),
+ * The envelope of every paged list, `{ <items>: [...], has_more }` (docs/decisions/api-conventions.md),
  * typed with its items' key, so an endpoint's list codec and what its use
  * case's page becomes are checked against each other.
  */
@@ -42,7 +42,7 @@ const listEnvelopeOf = (body: unknown): { readonly key: string; readonly items: 
 };
 
 /**
- * The JSON text of a response body, with the size bound of DESIGN 4.9: a list
+ * The JSON text of a response body, with the size bound of docs/decisions/tenancy.md: a list
  * envelope (`{ <items>: [...], has_more }`) whose text would pass `max` bytes
  * ends early, before the first item that would pass it, with `has_more: true`,
  * so a client pages on with `starting_after` the last id it got. Each item is

@@ -1,5 +1,5 @@
 /**
- * The events and webhook endpoints API (DESIGN 7.11), as entries of the
+ * The events and webhook endpoints API (docs/decisions/webhooks.md), as entries of the
  * endpoint table: `api-endpoints.ts` lists them with the rest, so the router
  * and the OpenAPI document read them as they read every other endpoint.
  */
