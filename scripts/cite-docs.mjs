@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
- * Rewrites citations of the design document kept outside the repository
- * ("DESIGN 4.6", "DESIGN 4.2, 4.6", "DESIGN 4 and 4.3") into the docs/ page
+ * Rewrites citations of the two documents kept outside the repository, the
+ * team's design ("DESIGN 4.6", "DESIGN 4.2, 4.6", "DESIGN 4 and 4.3") and the
+ * product's specification ("spec 2.1", "Spec 4.2, 4.3"), into the docs/ page
  * that now holds that section ("docs/decisions/transactions.md"), across the
- * tracked sources, tests, benches, examples and package READMEs.
+ * tracked sources, tests, benches, examples and package READMEs. A citation
+ * of both that lands on one page twice ("spec 4.4, DESIGN 7.2") names it once.
  *
  * Idempotent: a rewritten citation no longer matches, so a second run changes
- * nothing. Anything it cannot map (a section missing from SECTION_PAGES, or the
- * word with no section number after it) is reported with file and line, and
- * the run exits 1, so a new citation cannot slip past it.
+ * nothing. Anything it cannot map (a section missing from SECTION_PAGES or
+ * SPEC_SECTION_PAGES, or the design's name with no section number after it)
+ * is reported with file and line, and the run exits 1, so a new citation
+ * cannot slip past it.
  *
  *   node scripts/cite-docs.mjs            rewrite, then report what is left
  *   node scripts/cite-docs.mjs --check    change nothing; exit 1 if any citation is left
@@ -57,6 +60,32 @@ export const SECTION_PAGES = {
   '9': 'docs/performance.md',
   '10': 'docs/embedding.md',
 };
+/** Each section of the product's specification, and the docs/ page that holds it now. */
+export const SPEC_SECTION_PAGES = {
+  '1': 'docs/api/reference.md',
+  '2': 'docs/api/reference.md',
+  '2.1': 'docs/api/reference.md',
+  '2.2': 'docs/api/reference.md',
+  '2.3': 'docs/api/reference.md',
+  '2.4': 'docs/api/reference.md',
+  '3': 'docs/api/reference.md',
+  '3.1': 'docs/api/reference.md',
+  '3.2': 'docs/api/reference.md',
+  '4': 'docs/api/reference.md',
+  '4.1': 'docs/api/reference.md',
+  '4.2': 'docs/api/reference.md',
+  '4.3': 'docs/api/reference.md',
+  '4.4': 'docs/api/reference.md',
+  '4.5': 'docs/api/reference.md',
+  '4.6': 'docs/api/reference.md',
+  '4.7': 'docs/api/reference.md',
+  '4.8': 'docs/api/reference.md',
+  '5': 'docs/decisions/tenancy.md',
+  '6': 'docs/decisions/webhooks.md',
+  '7': 'docs/decisions/errors.md',
+  '8': 'docs/decisions/api-conventions.md',
+  '9': 'docs/decisions/versioning.md',
+};
 const VERSION_PAGE = 'docs/decisions/versioning.md';
 const VERSION_HINT = /\bversion/i;
 
@@ -65,7 +94,11 @@ const NUMBER = String.raw`\d+(?:\.\d+)?`;
 // A comment may wrap between the word and its number: newline, indent, `*` or `//`.
 const GAP = String.raw`(?:[ \t]+|[ \t]*\n[ \t]*(?:\*|\/\/)?[ \t]*)`;
 const LIST_SEPARATOR = String.raw`(?:,[ \t]*|[ \t]+and[ \t]+|[ \t]+or[ \t]+|[ \t]*\/[ \t]*|[ \t]*&[ \t]*)`;
-const CITATION = new RegExp(`\\b${WORD}${GAP}(${NUMBER}(?:${LIST_SEPARATOR}${NUMBER}(?![\\w.]*[A-Za-z]))*)(?![\\d.]*\\d)`, 'g');
+const citation = (word) => new RegExp(`\\b${word}${GAP}(${NUMBER}(?:${LIST_SEPARATOR}${NUMBER}(?![\\w.]*[A-Za-z]))*)(?![\\d.]*\\d)`, 'g');
+const CITATION = citation(WORD);
+const SPEC_CITATION = citation('[Ss]pec');
+/** The same page named twice in a row, as a citation of both documents leaves it. */
+const REPEATED_PAGE = /(docs\/[\w/.-]+\.md)(?:(?:,[ \t]*|;[ \t]*|[ \t]+and[ \t]+)\1(?![\w/.-]))+/g;
 const ANY = new RegExp(`\\b${WORD}\\b`, 'g');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -75,24 +108,27 @@ const TEXT = /\.(?:[cm]?[jt]s|tsx|md|json|ya?ml|sh)$/;
 const lineOf = (text, index) => text.slice(0, index).split('\n').length;
 
 /** The page(s) for one citation's list of sections, deduplicated; null when one is unknown. */
-const pagesFor = (list, line) => {
+const pagesFor = (list, line, table = SECTION_PAGES) => {
   const pages = [];
   for (const section of list.match(new RegExp(NUMBER, 'g'))) {
-    let page = SECTION_PAGES[section];
+    let page = table[section];
     if (page === undefined) return null;
-    if (section === '5' && VERSION_HINT.test(line)) page = VERSION_PAGE;
+    if (table === SECTION_PAGES && section === '5' && VERSION_HINT.test(line)) page = VERSION_PAGE;
     if (!pages.includes(page)) pages.push(page);
   }
   return pages.join(', ');
 };
 
-export const rewrite = (text) => {
+const rewriteWith = (text, pattern, table) => {
   const lines = text.split('\n');
-  return text.replace(CITATION, (match, list, offset) => {
+  return text.replace(pattern, (match, list, offset) => {
     const line = lines[lineOf(text, offset) - 1] ?? '';
-    return pagesFor(list, line) ?? match;
+    return pagesFor(list, line, table) ?? match;
   });
 };
+
+export const rewrite = (text) =>
+  rewriteWith(rewriteWith(text, CITATION, SECTION_PAGES), SPEC_CITATION, SPEC_SECTION_PAGES).replace(REPEATED_PAGE, '$1');
 
 const main = () => {
   const args = process.argv.slice(2);
@@ -106,14 +142,15 @@ const main = () => {
   const left = [];
   for (const file of files) {
     const before = readFileSync(`${root}${file}`, 'utf8');
-    if (!before.includes(WORD)) continue;
+    if (!before.includes(WORD) && !/\b[Ss]pec[ \t]+\d/.test(before)) continue;
     const after = check ? before : rewrite(before);
     if (after !== before) {
-      rewritten += (before.match(ANY)?.length ?? 0) - (after.match(ANY)?.length ?? 0);
+      const count = (t) => (t.match(ANY)?.length ?? 0) + (t.match(SPEC_CITATION)?.length ?? 0);
+      rewritten += count(before) - count(after);
       changed += 1;
       writeFileSync(`${root}${file}`, after);
     }
-    for (const m of after.matchAll(ANY)) {
+    for (const m of [...after.matchAll(ANY), ...after.matchAll(SPEC_CITATION)]) {
       const n = lineOf(after, m.index);
       left.push(`${file}:${n}: ${after.split('\n')[n - 1].trim()}`);
     }
@@ -123,7 +160,7 @@ const main = () => {
     console.error(`cite-docs: ${left.length} citation(s) it cannot map (add the section to SECTION_PAGES, or cite a docs/ page by hand):`);
     for (const l of left) console.error(`  ${l}`);
     process.exitCode = 1;
-  } else console.log('cite-docs: no citation of the outside design document is left');
+  } else console.log('cite-docs: no citation of the design or the specification outside the repository is left');
 };
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) main();

@@ -94,7 +94,7 @@ const DebtInput = t.type({ id: Id, balance: Cents, apr: Apr, minimumPayment: Cen
 const dollars = (cents: number): string => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 
 const ratingsOf = (): Record<string, FactorRating> => ({
-  // Spec 2.1: payment history is Good at 90% or more, utilization at 30% or less…
+  // docs/api/reference.md: payment history is Good at 90% or more, utilization at 30% or less…
   'payment_history 89.995': classify('payment_history', 89.995), // rounds to 90.00 first: Good
   'credit_utilization 30.005': classify('credit_utilization', 30.005), // rounds to 30.01: Poor
   'derogatory_marks 0': classify('derogatory_marks', 0),

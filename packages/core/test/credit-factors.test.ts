@@ -10,7 +10,7 @@ import {
   isValidAmount,
 } from '../src/domain/credit-factors.js';
 
-describe('credit factors (spec 2.1)', () => {
+describe('credit factors (docs/api/reference.md)', () => {
   it('the rules table is the spec table, verbatim', () => {
     // A guard against an accidental edit of a threshold or a range: the spec is the law.
     expect(FACTOR_RULES).to.deep.equal({

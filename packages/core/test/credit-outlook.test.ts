@@ -370,7 +370,7 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       expect(next[1]).to.equal('9');
     });
 
-    it('creditMilestones lists changes by month, then in spec 2.1 order', () => {
+    it('creditMilestones lists changes by month, then in the order of the factor table (docs/api/reference.md)', () => {
       const good: FactorObject = { amount: 0, factor: 'Good' };
       const poor: FactorObject = { amount: 99, factor: 'Poor' };
       const f = (ph: FactorObject, cu: FactorObject): CreditFactors => ({

@@ -28,7 +28,7 @@ const rejection = (input: unknown): Array<{ path: string; message: string }> => 
   return toDetails(result.left);
 };
 
-describe('CreditScore codec (spec 2.1)', () => {
+describe('CreditScore codec (docs/api/reference.md)', () => {
   it('accepts a valid score and agrees with is()', () => {
     const input = aScore();
     expect(CreditScore.decode(input)).to.deep.equal(E.right(input));

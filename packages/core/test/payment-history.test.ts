@@ -15,7 +15,7 @@ import {
   ratedCount,
 } from '../src/domain/payment-history.js';
 
-describe('payment history codes (spec 2.2)', () => {
+describe('payment history codes (docs/api/reference.md)', () => {
   // Every code of the spec with what docs/decisions/payoff-and-outlook.md says about it.
   const table: ReadonlyArray<{ code: PaymentCode; rated: boolean; onTime: boolean; late: boolean; derogatory: boolean }> = [
     { code: '0', rated: false, onTime: false, late: false, derogatory: false },

@@ -47,7 +47,7 @@ describe(`API resources over HTTP (${name})`, () => {
     ...over,
   });
 
-  describe('credit scores (spec 4.1)', () => {
+  describe('credit scores (docs/api/reference.md)', () => {
     it('serves the demo user score with every spec field', async () => {
       const res = await h.request.get(`${DEMO}/credit_scores`).set(h.auth).expect(200).expect('Content-Type', /json/);
       expect(res.body).to.have.all.keys(
@@ -154,7 +154,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('accounts (spec 4.4, docs/api/reference.md)', () => {
+  describe('accounts (docs/api/reference.md)', () => {
     it('links an account and serves every spec field, absent ones as null', async () => {
       const id = await newUser();
       const created = await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
@@ -211,7 +211,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('bureau authentication (spec 4.2, 4.3, docs/api/reference.md)', () => {
+  describe('bureau authentication (docs/api/reference.md)', () => {
     it('runs the whole flow to a stored credit score', async () => {
       const id = await newUser('Lindqvist');
       await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(loan()).expect(201);
@@ -261,7 +261,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('payment plans and payments (spec 4.6, docs/decisions/payoff-and-outlook.md)', () => {
+  describe('payment plans and payments (docs/api/reference.md, docs/decisions/payoff-and-outlook.md)', () => {
     it('creates avalanche and snowball plans, records a payment, deletes a plan', async () => {
       const avalanche = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000 }).expect(201);
       const snowball = await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'snowball', monthly_payment: 400_000 }).expect(201);
@@ -323,7 +323,7 @@ describe(`API resources over HTTP (${name})`, () => {
     });
   });
 
-  describe('learning modules and articles (spec 4.5, docs/api/reference.md)', () => {
+  describe('learning modules and articles (docs/api/reference.md)', () => {
     it('lists every module, filters by category, and rejects an unknown category', async () => {
       const all = await h.request.get('/api/learning_modules').set(h.auth).expect(200);
       expect(all.body.modules.length).to.be.at.least(16);

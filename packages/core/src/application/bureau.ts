@@ -1,5 +1,5 @@
 /**
- * The bureau authentication flow (spec 3.2, 4.2, 4.3; docs/api/reference.md). Each operation
+ * The bureau authentication flow (docs/api/reference.md). Each operation
  * reads the flow, asks the domain machine for the next state, talks to the bureau,
  * and stores the result with compare-and-set, in one transaction per step: a
  * lost race is `conflict`, a user deleted meanwhile conflicts with the step.

@@ -1,4 +1,4 @@
-/** Learning modules and articles (spec 4.5, docs/api/reference.md). */
+/** Learning modules and articles (docs/api/reference.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';

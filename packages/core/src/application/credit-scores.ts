@@ -1,4 +1,4 @@
-/** Credit scores (spec 4.1, docs/decisions/payoff-and-outlook.md). */
+/** Credit scores (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';

@@ -203,7 +203,7 @@ export const getPaymentPlan =
     pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
 
 /**
- * Delete the plan and its recorded payments (spec 4.6) in one transaction with
+ * Delete the plan and its recorded payments (docs/api/reference.md) in one transaction with
  * its event. Deleting the plan writes it, so a payment under the plan (which
  * writes the plan too) conflicts with this delete instead of outliving it.
  */

@@ -93,7 +93,7 @@ const isIpv6 = (s: string): boolean => {
   }
   return halves.length === 2 ? count < 8 : count === 8;
 };
-/** The user's IP address: an IPv4 or IPv6 literal of at least 7 characters (spec 4.2). */
+/** The user's IP address: an IPv4 or IPv6 literal of at least 7 characters (docs/api/reference.md). */
 export const DeviceIp = t.refinement(
   t.string,
   (s) => s.length >= 7 && (IPV4.test(s) || isIpv6(s)),

@@ -1,5 +1,5 @@
 /**
- * Learning modules (spec 2.3) and articles (docs/api/reference.md).
+ * Learning modules and articles (docs/api/reference.md).
  */
 import * as t from 'io-ts';
 import { Id, IsoDate } from '../domain/primitives.js';

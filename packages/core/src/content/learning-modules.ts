@@ -1,5 +1,5 @@
 /**
- * The learning modules shipped with the service (spec 2.3, docs/api/reference.md): data,
+ * The learning modules shipped with the service (docs/api/reference.md): data,
  * not a store, so every content adapter serves the same text. Content is a
  * simple HTML fragment (h2, h3, p, ul, ol, li, strong, em only); rates and
  * returns in examples are stated as assumptions, never as current facts.

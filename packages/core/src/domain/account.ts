@@ -1,5 +1,5 @@
 /**
- * Linked accounts (spec 2.2, docs/api/reference.md): the stored record, the API view with
+ * Linked accounts (docs/api/reference.md): the stored record, the API view with
  * its derived fields, and the status transitions.
  */
 import * as t from 'io-ts';
@@ -81,7 +81,7 @@ export const AccountRecord = t.type(
 );
 export type AccountRecord = t.TypeOf<typeof AccountRecord>;
 
-/** The API's Account object (spec 2.2): every field, absent values `null`. */
+/** The API's Account object (docs/api/reference.md): every field, absent values `null`. */
 export const Account = t.type(
   {
     id: Id,

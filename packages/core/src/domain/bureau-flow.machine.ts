@@ -1,5 +1,5 @@
 /**
- * The per-user bureau authentication flow (spec 3.2, docs/api/reference.md) as a tagged
+ * The per-user bureau authentication flow (docs/api/reference.md) as a tagged
  * union of states. A state names the step awaited.
  *
  *   initial ──invoke──▶ consent ──consent──▶ validate_otp ──validate_otp──▶ identity ──identity──▶ authenticated

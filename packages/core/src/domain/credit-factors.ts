@@ -1,5 +1,5 @@
 /**
- * The six credit score factors (spec 2.1): one rules table says what kind of
+ * The six credit score factors (docs/api/reference.md): one rules table says what kind of
  * number each amount is, its range, and when the factor is `Good`. Everything
  * else (classification, the strict CreditScore codec, the sandbox report) reads
  * this table, so a threshold lives in exactly one place.
@@ -40,7 +40,7 @@ export interface FactorRule {
 }
 
 /**
- * Spec 2.1, the factor table, verbatim: amount kind, amount range, `Good` condition.
+ * docs/api/reference.md, the factor table, verbatim: amount kind, amount range, `Good` condition.
  * @example FACTOR_RULES.payment_history // { kind: 'number', min: 0, max: 100, good: { op: '>=', threshold: 90 } }
  */
 export const FACTOR_RULES: Readonly<Record<FactorName, FactorRule>> = {

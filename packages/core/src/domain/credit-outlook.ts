@@ -1,6 +1,6 @@
 /**
  * Credit outlook of a payoff plan (docs/decisions/payoff-and-outlook.md): how following the plan moves
- * the user's six credit factors (spec 2.1), month by month, with the formulas
+ * the user's six credit factors (docs/api/reference.md), month by month, with the formulas
  * of the sandbox report (docs/decisions/payoff-and-outlook.md). Pure and deterministic: the caller
  * passes the accounts and today.
  *
@@ -22,7 +22,7 @@ import { MAX_PAYOFF_MONTHS, traceBalances, type PayoffPlanInput } from './payoff
 import { forecastBasis, type ForecastPlan } from './payoff-progress.js';
 import { IsoDate, addMonths, daysBetween, type Id } from './primitives.js';
 
-/** The six factor objects of spec 2.1, without a score (the score model belongs to the bureau). */
+/** The six factor objects of docs/api/reference.md, without a score (the score model belongs to the bureau). */
 export const CreditFactors = t.type(
   {
     payment_history: FactorObject,
@@ -229,7 +229,7 @@ const factorProjector = (accounts: ReadonlyArray<AccountRecord>, debtIds: Readon
 
 /**
  * Every change of a factor's classification between consecutive entries, by
- * month, then in the order of spec 2.1's table.
+ * month, then in the order of the factor table (docs/api/reference.md).
  * @example creditMilestones(outlook.months) // [{ factor: 'credit_utilization', from: 'Poor', to: 'Good', month: 7, date: '2027-01-15' }]
  */
 export const creditMilestones = (months: ReadonlyArray<CreditOutlookMonth>): CreditOutlookMilestone[] => {

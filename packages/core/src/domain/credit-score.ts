@@ -1,5 +1,5 @@
 /**
- * The CreditScore resource (spec 2.1). The codec is strict: it rejects a score or
+ * The CreditScore resource (docs/api/reference.md). The codec is strict: it rejects a score or
  * increase out of range, a factor amount of the wrong kind or out of range, and a
  * `factor` that disagrees with its amount (the rules live in credit-factors.ts).
  */
@@ -79,9 +79,9 @@ const integerFrom = (min: number, max: number): t.Type<number, number, unknown> 
     identity,
   );
 
-/** A credit score: an integer from 300 to 850 (spec 2.1). */
+/** A credit score: an integer from 300 to 850 (docs/api/reference.md). */
 export const Score = integerFrom(300, 850);
-/** The change since the previous score: an integer from -850 to 850 (spec 2.1). */
+/** The change since the previous score: an integer from -850 to 850 (docs/api/reference.md). */
 export const ScoreIncrease = integerFrom(-850, 850);
 
 export const CreditScore = t.type(

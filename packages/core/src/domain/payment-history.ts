@@ -1,5 +1,5 @@
 /**
- * Monthly payment status codes (spec 2.2) and what the credit report needs to
+ * Monthly payment status codes (docs/api/reference.md) and what the credit report needs to
  * know about them: which months are rated, on time, late or derogatory.
  */
 import * as t from 'io-ts';
@@ -10,7 +10,7 @@ export const PaymentCode = t.keyof(
 );
 export type PaymentCode = t.TypeOf<typeof PaymentCode>;
 
-/** Spec 2.2's table: each code and its meaning. */
+/** The payment status codes table (docs/api/reference.md): each code and its meaning. */
 export const PAYMENT_CODE_MEANINGS: Readonly<Record<PaymentCode, string>> = {
   '0': 'Account too new to rate, or approved but not yet used',
   '1': 'Payments made on time',
@@ -27,7 +27,7 @@ export const PAYMENT_CODE_MEANINGS: Readonly<Record<PaymentCode, string>> = {
   '': 'Not reported',
 };
 
-/** A history holds at most 24 months (spec 2.2). */
+/** A history holds at most 24 months (docs/api/reference.md). */
 export const MAX_PAYMENTS_HISTORY_LENGTH = 24;
 
 /** Whether a history is within the 24-month limit. */

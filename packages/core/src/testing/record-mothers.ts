@@ -121,7 +121,7 @@ export const anAccountRecord = (today: IsoDate, overrides: Record<string, unknow
     ...overrides,
   });
 
-/** A credit score whose factors agree with their amounts (spec 2.1). */
+/** A credit score whose factors agree with their amounts (docs/api/reference.md). */
 export const aCreditScore = (userId: Id, overrides: Partial<NewCreditScore> = {}): NewCreditScore => ({
   user_id: userId,
   date: TODAY,

@@ -1,5 +1,5 @@
 /**
- * API versions (spec 9, docs/decisions/versioning.md). Versions are release dates `YYYY-MM-DD`.
+ * API versions (docs/decisions/versioning.md). Versions are release dates `YYYY-MM-DD`.
  * Responses are always built in the latest shape; for a client on an older
  * version, `render` passes the body through each version change newer than
  * that version, newest first (Stripe's "version change" modules), so handlers

@@ -1,5 +1,5 @@
 /**
- * Every resource endpoint of the API (spec 4, docs/api/reference.md). Paths, methods and
+ * Every resource endpoint of the API (docs/api/reference.md). Paths, methods and
  * shapes of the spec's endpoints are exactly the spec's.
  */
 import * as t from 'io-ts';
@@ -89,7 +89,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.deleteUser(scope(i)),
   }),
 
-  // Accounts (spec 4.4, docs/api/reference.md)
+  // Accounts (docs/api/reference.md)
   endpoint({
     method: 'POST', path: '/api/users/:id/accounts', summary: 'Link an account', tag: 'Accounts', pathIds: ['id'], body: LinkAccountBody,
     status: 201, response: { kind: 'account', codec: Account }, errors: [...USER_ERRORS, 'quota_exceeded'],
@@ -112,7 +112,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.updateAccount(scope(i), i.ids.account_id, i.body),
   }),
 
-  // Credit scores (spec 4.1, docs/decisions/payoff-and-outlook.md)
+  // Credit scores (docs/api/reference.md, docs/decisions/payoff-and-outlook.md)
   endpoint({
     method: 'GET', path: '/api/users/:id/credit_scores', summary: 'Retrieve credit score factors', tag: 'Credit Scores', pathIds: ['id'],
     status: 200, response: { kind: 'credit_score', codec: CreditScore }, errors: USER_ERRORS,
@@ -128,7 +128,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => pipe(app.getCreditScoreHistory(scope(i), i.query), TE.map((credit_scores) => ({ credit_scores, has_more: false }))),
   }),
 
-  // Bureau authentication (spec 4.2, 4.3, docs/api/reference.md)
+  // Bureau authentication (docs/api/reference.md)
   endpoint({
     method: 'GET', path: '/api/users/:id/bureau/auth', summary: 'Bureau authentication status', tag: 'Bureau', pathIds: ['id'],
     status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: USER_ERRORS,
@@ -160,7 +160,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.abortBureau(scope(i)),
   }),
 
-  // Debt payoff plans and payments (spec 4.6, docs/decisions/payoff-and-outlook.md)
+  // Debt payoff plans and payments (docs/api/reference.md, docs/decisions/payoff-and-outlook.md)
   endpoint({
     method: 'POST', path: '/api/users/:id/payment_plans', summary: 'Create a debt payoff plan', tag: 'Debt Payoff Plan', pathIds: ['id'],
     body: CreatePaymentPlanBody, status: 201, response: { kind: 'payment_plan', codec: PaymentPlan }, errors: [...USER_ERRORS, 'quota_exceeded'],
@@ -224,7 +224,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.calculateDebt(i.body),
   }),
 
-  // Learning modules and articles (spec 4.5, docs/api/reference.md)
+  // Learning modules and articles (docs/api/reference.md)
   endpoint({
     method: 'GET', path: '/api/learning_modules', summary: 'Get learning modules', tag: 'Learning Modules', pathIds: [], query: LearningModulesQuery,
     status: 200, response: { kind: 'learning_modules', codec: t.type({ modules: t.readonlyArray(LearningModule) }, 'LearningModules') },
