@@ -157,7 +157,11 @@ const main = () => {
   }
   if (!check) console.log(`cite-docs: ${rewritten} citation(s) rewritten in ${changed} file(s)`);
   if (left.length > 0) {
-    console.error(`cite-docs: ${left.length} citation(s) it cannot map (add the section to SECTION_PAGES, or cite a docs/ page by hand):`);
+    console.error(
+      check
+        ? `cite-docs: ${left.length} citation(s) of a document outside the repository (run \`node scripts/cite-docs.mjs\` to rewrite those it can map):`
+        : `cite-docs: ${left.length} citation(s) it cannot map (add the section to SECTION_PAGES or SPEC_SECTION_PAGES, or cite a docs/ page by hand):`,
+    );
     for (const l of left) console.error(`  ${l}`);
     process.exitCode = 1;
   } else console.log('cite-docs: no citation of the design or the specification outside the repository is left');
