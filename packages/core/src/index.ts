@@ -1,30 +1,30 @@
 /**
  * @debtkit/core: the pure domain, the ports it needs, and the use cases.
  */
-export * from './domain/primitives.js';
-export * from './domain/constructors.js';
-export * from './domain/errors.js';
-export * from './domain/codec.js';
-export * from './domain/account.js';
-export * from './domain/user.js';
-export * from './domain/client.js';
-export * from './domain/audit.js';
-export * from './domain/payment-history.js';
-export * from './domain/credit-factors.js';
-export * from './domain/credit-score.js';
-export * from './domain/credit-report.js';
-export * from './domain/bureau-flow.machine.js';
-export * from './domain/payment-plan.js';
-export * from './domain/payoff-plan.js';
-export * from './domain/payoff-comparison.js';
-export * from './domain/payoff-progress.js';
-export * from './domain/credit-outlook.js';
-export * from './domain/debt-calculator.js';
-export * from './domain/idempotency.js';
-export * from './domain/webhook.js';
-export * from './domain/erasure.js';
-export * from './domain/quotas.js';
-export * from './domain/plan-size.js';
+export * from './shared/primitives.js';
+export * from './shared/constructors.js';
+export * from './shared/errors.js';
+export * from './shared/codec.js';
+export * from './accounts/account.js';
+export * from './users/user.js';
+export * from './clients/client.js';
+export * from './clients/audit.js';
+export * from './accounts/payment-history.js';
+export * from './credit-scores/credit-factors.js';
+export * from './credit-scores/credit-score.js';
+export * from './bureau/credit-report.js';
+export * from './bureau/bureau-flow.machine.js';
+export * from './payment-plans/payment-plan.js';
+export * from './payment-plans/payoff-plan.js';
+export * from './payment-plans/payoff-comparison.js';
+export * from './payment-plans/payoff-progress.js';
+export * from './payment-plans/credit-outlook.js';
+export * from './calculator/debt-calculator.js';
+export * from './shared/idempotency.js';
+export * from './webhooks/webhook.js';
+export * from './users/erasure.js';
+export * from './shared/quotas.js';
+export * from './payment-plans/plan-size.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';
@@ -32,6 +32,6 @@ export * from './content/articles.js';
 // (the use case); an explicit export wins over star exports, so this name
 // resolves to the catalog accessor the content stores use.
 export { modulesByCategory, listArticles, findArticle } from './content/catalog.js';
-export * from './ports/index.js';
-export * from './application/index.js';
+export * from './ports.js';
+export * from './application.js';
 export * from './versioning/versions.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { AccountRecord, AccountStatus, Mask, toAccountView, transitionStatus } from '../src/domain/account.js';
-import { IsoDate } from '../src/domain/primitives.js';
+import { AccountRecord, AccountStatus, Mask, toAccountView, transitionStatus } from '../src/accounts/account.js';
+import { IsoDate } from '../src/shared/primitives.js';
 
 const record = (over: Partial<AccountRecord> = {}): AccountRecord => {
   const base = {

@@ -13,7 +13,7 @@ import {
   flowStatus,
   initialFlowRecordVersion,
   transition,
-} from '../src/domain/bureau-flow.machine.js';
+} from '../src/bureau/bureau-flow.machine.js';
 
 // Builders: one per state shape, so the matrix below reads as a table.
 const initial = (consentOnFile = false): BureauFlowState => ({ _tag: 'initial', consentOnFile });

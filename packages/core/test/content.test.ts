@@ -5,8 +5,8 @@ import { Article, Category, LearningModule, type ArticleSummary } from '../src/c
 import { LEARNING_MODULES } from '../src/content/learning-modules.js';
 import { ARTICLES } from '../src/content/articles.js';
 import { findArticle, listArticles, modulesByCategory } from '../src/content/catalog.js';
-import { Id, type ArticleId } from '../src/domain/primitives.js';
-import type { Page } from '../src/ports/paging.js';
+import { Id, type ArticleId } from '../src/shared/primitives.js';
+import type { Page } from '../src/shared/paging.js';
 
 const CATEGORIES: ReadonlyArray<Category> = Object.keys(Category.keys).filter(Category.is);
 const ALLOWED_TAGS = new Set(['h2', 'h3', 'p', 'ul', 'ol', 'li', 'strong', 'em']);

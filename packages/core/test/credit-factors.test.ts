@@ -8,7 +8,7 @@ import {
   describeGoodCondition,
   factorObject,
   isValidAmount,
-} from '../src/domain/credit-factors.js';
+} from '../src/credit-scores/credit-factors.js';
 
 describe('credit factors (docs/api/reference.md)', () => {
   it('the rules table is the spec table, verbatim', () => {

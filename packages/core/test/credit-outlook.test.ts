@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import * as fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../src/domain/account.js';
-import { deriveCreditReport } from '../src/domain/credit-report.js';
-import type { FactorObject } from '../src/domain/credit-score.js';
+import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../src/accounts/account.js';
+import { deriveCreditReport } from '../src/bureau/credit-report.js';
+import type { FactorObject } from '../src/credit-scores/credit-score.js';
 import {
   CreditOutlook,
   creditMilestones,
@@ -12,14 +12,14 @@ import {
   getsMonthlyCode,
   type CreditFactors,
   type CreditOutlookInput,
-} from '../src/domain/credit-outlook.js';
-import { comparePayoffStrategies } from '../src/domain/payoff-comparison.js';
-import { monthlyInterest, traceBalances } from '../src/domain/payoff-plan.js';
-import { forecastBasis, planProgress, type ForecastPlan } from '../src/domain/payoff-progress.js';
-import { isDerogatory, isOnTime, isRated, type PaymentCode } from '../src/domain/payment-history.js';
-import type { Strategy } from '../src/domain/payment-plan.js';
+} from '../src/payment-plans/credit-outlook.js';
+import { comparePayoffStrategies } from '../src/payment-plans/payoff-comparison.js';
+import { monthlyInterest, traceBalances } from '../src/payment-plans/payoff-plan.js';
+import { forecastBasis, planProgress, type ForecastPlan } from '../src/payment-plans/payoff-progress.js';
+import { isDerogatory, isOnTime, isRated, type PaymentCode } from '../src/accounts/payment-history.js';
+import type { Strategy } from '../src/payment-plans/payment-plan.js';
 import { anAccountRecord } from '../src/testing/record-mothers.js';
-import { addDays, addMonths, type Cents, type Id, type IsoDate } from '../src/domain/primitives.js';
+import { addDays, addMonths, type Cents, type Id, type IsoDate } from '../src/shared/primitives.js';
 
 const TODAY = '2026-06-15' as IsoDate;
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { CreditScore, CreditScoreRecord, creditScoreFields, factorObjectCodec, toCreditScoreView } from '../src/domain/credit-score.js';
-import type { CreditReport } from '../src/domain/credit-report.js';
-import { toDetails } from '../src/domain/codec.js';
-import type { IsoDate } from '../src/domain/primitives.js';
+import { CreditScore, CreditScoreRecord, creditScoreFields, factorObjectCodec, toCreditScoreView } from '../src/credit-scores/credit-score.js';
+import type { CreditReport } from '../src/bureau/credit-report.js';
+import { toDetails } from '../src/shared/codec.js';
+import type { IsoDate } from '../src/shared/primitives.js';
 
 /** A valid CreditScore as JSON, to be broken one field at a time. */
 const aScore = (overrides: Record<string, unknown> = {}): Record<string, unknown> => ({

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { calculateByMonths, calculateByPayment } from '../src/domain/debt-calculator.js';
-import type { DomainError } from '../src/domain/errors.js';
-import { planPayoff } from '../src/domain/payoff-plan.js';
-import type { Cents, Id, IsoDate } from '../src/domain/primitives.js';
+import { calculateByMonths, calculateByPayment } from '../src/calculator/debt-calculator.js';
+import type { DomainError } from '../src/shared/errors.js';
+import { planPayoff } from '../src/payment-plans/payoff-plan.js';
+import type { Cents, Id, IsoDate } from '../src/shared/primitives.js';
 
 const cents = (n: number): Cents => n as Cents;
 const today = '2024-01-15' as IsoDate;

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { Account, toAccountView } from '../src/domain/account.js';
-import { User } from '../src/domain/user.js';
-import { redactEvent, redactObject, erasedUserView, deliverableAfterErasure } from '../src/domain/erasure.js';
-import { EVENT_TYPES, type WebhookEvent } from '../src/domain/webhook.js';
+import { Account, toAccountView } from '../src/accounts/account.js';
+import { User } from '../src/users/user.js';
+import { redactEvent, redactObject, erasedUserView, deliverableAfterErasure } from '../src/users/erasure.js';
+import { EVENT_TYPES, type WebhookEvent } from '../src/webhooks/webhook.js';
 import { anAccount, anId, CREATED_AT, TODAY } from '../src/testing/record-mothers.js';
 
 const user: User = {

@@ -1,7 +1,8 @@
 /**
- * The layer rule (docs/architecture.md): core's domain, ports, application, content and
- * versioning import only fp-ts, io-ts and each other. `src/testing/` is the
- * testing entry point and may use mocha and chai.
+ * The layer rule (DESIGN 2): core's feature folders (codecs, domain functions,
+ * ports, use cases) import only fp-ts, io-ts and each other. The contract
+ * suites (`*.contract.ts`, beside the port they test) and `src/testing/` (the
+ * testing entry point) may use mocha and chai, and nothing else imports them.
  */
 import { expect } from 'chai';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -27,6 +28,8 @@ const sourceFiles = (dir: string): string[] =>
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 const importsOf = (code: string): string[] => [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+/** A file of the testing entry point: a contract suite or `src/testing/`. */
+const isTesting = (file: string): boolean => relative(srcRoot!, file).startsWith('testing') || file.endsWith('.contract.ts');
 const allowed = (spec: string): boolean => spec.startsWith('./') || spec.startsWith('../') || spec === 'io-ts' || spec.startsWith('fp-ts/');
 
 describe('core layer rule', () => {
@@ -34,8 +37,8 @@ describe('core layer rule', () => {
     expect(srcRoot, 'packages/core/src not found').to.be.a('string');
   });
 
-  it('imports nothing but fp-ts, io-ts and itself (outside src/testing)', () => {
-    const files = sourceFiles(srcRoot!).filter((f) => !relative(srcRoot!, f).startsWith('testing'));
+  it('imports nothing but fp-ts, io-ts and itself (outside the contract suites and src/testing)', () => {
+    const files = sourceFiles(srcRoot!).filter((f) => !isTesting(f));
     expect(files.length).to.be.greaterThan(20);
     const offenders = files.flatMap((f) =>
       importsOf(readFileSync(f, 'utf8'))
@@ -45,8 +48,19 @@ describe('core layer rule', () => {
     expect(offenders).to.deep.equal([]);
   });
 
+  it('keeps the contract suites and src/testing out of the runtime entry point', () => {
+    const offenders = sourceFiles(srcRoot!)
+      .filter((f) => !isTesting(f))
+      .flatMap((f) =>
+        importsOf(readFileSync(f, 'utf8'))
+          .filter((spec) => spec.endsWith('.contract.js') || /(^|\/)testing\//.test(spec))
+          .map((spec) => `${relative(srcRoot!, f)} imports ${spec}`),
+      );
+    expect(offenders).to.deep.equal([]);
+  });
+
   it('does not read the clock or randomness in the domain', () => {
-    const files = sourceFiles(srcRoot!).filter((f) => !relative(srcRoot!, f).startsWith('testing'));
+    const files = sourceFiles(srcRoot!).filter((f) => !isTesting(f));
     // Web Crypto is a global, so the import rule alone would not catch it: randomness comes through `SecretGenerator`.
     const offenders = files.filter((f) => /Date\.now\(|new Date\(\)|Math\.random\(|\bcrypto\.|getRandomValues/.test(readFileSync(f, 'utf8')));
     expect(offenders.map((f) => relative(srcRoot!, f))).to.deep.equal([]);

@@ -13,7 +13,7 @@ import {
   onTimeCount,
   onTimePercentage,
   ratedCount,
-} from '../src/domain/payment-history.js';
+} from '../src/accounts/payment-history.js';
 
 describe('payment history codes (docs/api/reference.md)', () => {
   // Every code of the spec with what docs/decisions/payoff-and-outlook.md says about it.

@@ -1,6 +1,6 @@
 /** Test data for the payoff planner's tests: branded values and debts from plain numbers. */
-import type { PayoffDebt } from '../src/domain/payoff-plan.js';
-import type { Cents, Id, IsoDate } from '../src/domain/primitives.js';
+import type { PayoffDebt } from '../src/payment-plans/payoff-plan.js';
+import type { Cents, Id, IsoDate } from '../src/shared/primitives.js';
 
 export const cents = (n: number): Cents => n as Cents;
 export const date = (s: string): IsoDate => s as IsoDate;

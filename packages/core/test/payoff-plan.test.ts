@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../src/domain/errors.js';
-import type { ScheduleMonth } from '../src/domain/payment-plan.js';
+import type { DomainError } from '../src/shared/errors.js';
+import type { ScheduleMonth } from '../src/payment-plans/payment-plan.js';
 import {
   expectedPayoffDate,
   MINIMUM_ONLY_MEMO_SIZE,
@@ -10,9 +10,9 @@ import {
   projectSingleDebt,
   type PayoffPlanInput,
   type PayoffPlanResult,
-} from '../src/domain/payoff-plan.js';
+} from '../src/payment-plans/payoff-plan.js';
 import { cents, date, debt } from './payoff-builders.js';
-import { addMonths } from '../src/domain/primitives.js';
+import { addMonths } from '../src/shared/primitives.js';
 
 const planInput = (overrides: Partial<PayoffPlanInput> = {}): PayoffPlanInput => ({
   strategy: 'avalanche',

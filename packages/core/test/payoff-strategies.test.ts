@@ -7,19 +7,19 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../src/domain/errors.js';
-import type { ExtraPayment, Strategy } from '../src/domain/payment-plan.js';
-import { comparePayoffStrategies, type PaymentPlanComparison } from '../src/domain/payoff-comparison.js';
-import { calculateByPayment } from '../src/domain/debt-calculator.js';
+import type { DomainError } from '../src/shared/errors.js';
+import type { ExtraPayment, Strategy } from '../src/payment-plans/payment-plan.js';
+import { comparePayoffStrategies, type PaymentPlanComparison } from '../src/payment-plans/payoff-comparison.js';
+import { calculateByPayment } from '../src/calculator/debt-calculator.js';
 import {
   planPayoff,
   projectPayoff,
   startDateProblems,
   type PayoffBudgetInput,
   type PayoffPlanResult,
-} from '../src/domain/payoff-plan.js';
-import { firstMonthAfter, planProgress, progressStatus, type PlanProgressInput } from '../src/domain/payoff-progress.js';
-import type { Id } from '../src/domain/primitives.js';
+} from '../src/payment-plans/payoff-plan.js';
+import { firstMonthAfter, planProgress, progressStatus, type PlanProgressInput } from '../src/payment-plans/payoff-progress.js';
+import type { Id } from '../src/shared/primitives.js';
 import { cents, date, debt } from './payoff-builders.js';
 const ids = (...xs: number[]): Id[] => xs as Id[];
 

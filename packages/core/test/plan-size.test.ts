@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../src/domain/errors.js';
-import type { PaymentPlan } from '../src/domain/payment-plan.js';
-import { planPayoff, type PayoffDebt } from '../src/domain/payoff-plan.js';
-import { MAX_PLAN_ACCOUNT_MONTHS, MAX_PLAN_BODY_BYTES, planSizeProblem } from '../src/domain/plan-size.js';
-import type { Id, Timestamp } from '../src/domain/primitives.js';
+import type { DomainError } from '../src/shared/errors.js';
+import type { PaymentPlan } from '../src/payment-plans/payment-plan.js';
+import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js';
+import { MAX_PLAN_ACCOUNT_MONTHS, MAX_PLAN_BODY_BYTES, planSizeProblem } from '../src/payment-plans/plan-size.js';
+import type { Id, Timestamp } from '../src/shared/primitives.js';
 import { versioning } from '../src/versioning/versions.js';
 import { cents, date, debt } from './payoff-builders.js';
 

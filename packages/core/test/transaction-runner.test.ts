@@ -9,9 +9,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from '../src/domain/errors.js';
-import { transactionRunner, type ActiveTransaction } from '../src/application/transactions.js';
-import type { AsyncContext, StoreTransaction, TransactionDriver, TransactionPorts } from '../src/ports/unit-of-work.js';
+import type { DomainError } from '../src/shared/errors.js';
+import { transactionRunner, type ActiveTransaction } from '../src/shared/transactions.js';
+import type { AsyncContext, StoreTransaction, TransactionDriver, TransactionPorts } from '../src/shared/unit-of-work.js';
 
 /** A driver whose transactions are numbered; the ports stand in for a store's (only their identity matters here). */
 const countingDriver = () => {

@@ -11,9 +11,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from '../src/domain/errors.js';
-import { Turns, transactionRunner, type ActiveTransaction, type Cancel } from '../src/application/transactions.js';
-import { writeConflict, type StoreTransaction, type TransactionDriver, type TransactionPorts } from '../src/ports/unit-of-work.js';
+import { unavailable, type DomainError } from '../src/shared/errors.js';
+import { Turns, transactionRunner, type ActiveTransaction, type Cancel } from '../src/shared/transactions.js';
+import { writeConflict, type StoreTransaction, type TransactionDriver, type TransactionPorts } from '../src/shared/unit-of-work.js';
 
 const context = () => {
   const storage = new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>();

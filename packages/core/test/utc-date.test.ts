@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { utcDate } from '../src/domain/primitives.js';
+import { utcDate } from '../src/shared/primitives.js';
 
 describe('utcDate', () => {
   it('is the UTC calendar date of the instant, across midnight both ways', () => {

@@ -6,8 +6,8 @@
  */
 import * as O from 'fp-ts/lib/Option.js';
 import { Category, type Article, type ArticleSummary, type LearningModule } from './content.js';
-import type { ArticleId } from '../domain/primitives.js';
-import type { Page, PageRequest } from '../ports/paging.js';
+import type { ArticleId } from '../shared/primitives.js';
+import type { Page, PageRequest } from '../shared/paging.js';
 import { LEARNING_MODULES } from './learning-modules.js';
 import { ARTICLES } from './articles.js';
 

@@ -2,7 +2,7 @@
  * Learning modules and articles (docs/api/reference.md).
  */
 import * as t from 'io-ts';
-import { Id, IsoDate } from '../domain/primitives.js';
+import { Id, IsoDate } from '../shared/primitives.js';
 
 export const Category = t.keyof(
   {

@@ -6,8 +6,8 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, ErrorTag } from '../domain/errors.js';
-import type { StorePorts } from '../ports/tokens.js';
+import type { DomainError, ErrorTag } from '../shared/errors.js';
+import type { StorePorts } from '../shared/store-ports.js';
 
 /** Makes a new, empty store. Called once per test. */
 export type StoreFactory = () => Promise<StorePorts>;

@@ -6,9 +6,9 @@
  * change left nothing behind (all or nothing) and that a retry makes it once.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from '../domain/errors.js';
-import { mapStorePorts, type StorePorts, type TransactionPorts } from '../ports/tokens.js';
-import { mapUnitOfWork } from '../ports/unit-of-work.js';
+import { unavailable, type DomainError } from '../shared/errors.js';
+import { mapStorePorts, type StorePorts, type TransactionPorts } from '../shared/store-ports.js';
+import { mapUnitOfWork } from '../shared/unit-of-work.js';
 import { mapPortTasks } from './port-tasks.js';
 
 export interface FaultInjectingStore extends StorePorts {

@@ -4,7 +4,7 @@
  * `f(task)` instead; any other answer passes through.
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from '../domain/errors.js';
+import type { DomainError } from '../shared/errors.js';
 
 export const mapPortTasks = <P extends object>(port: P, f: (task: TE.TaskEither<DomainError, unknown>) => TE.TaskEither<DomainError, unknown>): P =>
   new Proxy(port, {

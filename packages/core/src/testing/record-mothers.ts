@@ -11,15 +11,15 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Cents, Id, IsoDate, Timestamp } from '../domain/primitives.js';
-import type { NewClient } from '../ports/client-repository.js';
-import type { NewUser } from '../ports/user-repository.js';
-import type { NewAccount } from '../ports/account-repository.js';
-import type { NewCreditScore } from '../ports/credit-score-repository.js';
-import type { NewPaymentPlan } from '../ports/payment-plan-repository.js';
-import type { NewPlanPayment } from '../ports/plan-payment-repository.js';
-import type { BureauFlowState } from '../domain/bureau-flow.machine.js';
-import { AccountRecord, noAccountDetails } from '../domain/account.js';
+import { Cents, Id, IsoDate, Timestamp } from '../shared/primitives.js';
+import type { NewClient } from '../clients/client-repository.js';
+import type { NewUser } from '../users/user-repository.js';
+import type { NewAccount } from '../accounts/account-repository.js';
+import type { NewCreditScore } from '../credit-scores/credit-score-repository.js';
+import type { NewPaymentPlan } from '../payment-plans/payment-plan-repository.js';
+import type { NewPlanPayment } from '../payment-plans/plan-payment-repository.js';
+import type { BureauFlowState } from '../bureau/bureau-flow.machine.js';
+import { AccountRecord, noAccountDetails } from '../accounts/account.js';
 
 /** Decode `value` with `codec` or throw: a mother handing out an invalid value is a bug in the test. */
 const make = <A>(codec: t.Type<A, unknown, unknown>, value: unknown): A => {

@@ -1,5 +1,5 @@
-import type { SecretGenerator } from '../ports/secret-generator.js';
-import type { TokenHasher } from '../ports/token-hasher.js';
+import type { SecretGenerator } from '../shared/secret-generator.js';
+import type { TokenHasher } from '../clients/token-hasher.js';
 
 /**
  * A `SecretGenerator` for tests: distinct, well-formed secrets (43 base64url

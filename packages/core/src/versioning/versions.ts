@@ -11,7 +11,7 @@
  * included (`mapListItems`).
  */
 import * as t from 'io-ts';
-import { IsoDate } from '../domain/primitives.js';
+import { IsoDate } from '../shared/primitives.js';
 import type { BodyTransform } from './field-transforms.js';
 
 export * from './field-transforms.js';

@@ -1,0 +1,141 @@
+/** Linked accounts (docs/api/reference.md). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../shared/errors.js';
+import { Account, toAccountView, transitionStatus } from './account.js';
+import type { AccountId, IsoDate } from '../shared/primitives.js';
+import type { Page } from '../shared/paging.js';
+import type { AccountPatch } from './account-repository.js';
+import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from '../shared/deps.js';
+import { emitEvent } from '../webhooks/events.use-cases.js';
+
+export const linkAccount =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
+  (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
+    const date = today(deps.clock);
+    const status = body.status ?? 'active';
+    // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it),
+    // the quota counted in the same snapshot, the account and its event.
+    return inUserTransaction(deps, scope, (tx) => pipe(
+      touchUser(tx, scope),
+      TE.chain(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
+      TE.chain(() =>
+        tx.accounts.create({
+          user_id: scope.userId,
+          name: body.name,
+          type: body.type,
+          subtype: body.subtype,
+          mask: body.mask ?? null,
+          status,
+          nickname: body.nickname ?? null,
+          apr: body.apr ?? null,
+          minimum_payment: body.minimum_payment ?? null,
+          user_apr: null,
+          user_minimum_payment: null,
+          original_loan_amount: body.original_loan_amount ?? null,
+          balance: body.balance,
+          limit: body.limit ?? null,
+          last_payment_amount: body.last_payment_amount ?? null,
+          last_payment_date: body.last_payment_date ?? null,
+          opened_at: body.opened_at ?? null,
+          closed_at: status === 'closed' ? date : null,
+          institution_name: body.institution_name ?? null,
+          institution_logo: body.institution_logo ?? null,
+          next_payment_due_date: body.next_payment_due_date ?? null,
+          user_next_payment_date: null,
+          first_time_payment: body.first_time_payment ?? null,
+          payments_history: body.payments_history ?? [],
+          last_updated_at: date,
+          created_at: nowStamp(deps.clock),
+        }),
+      ),
+      TE.map((a) => toAccountView(a, date)),
+      TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
+    ));
+  };
+
+/** The user and the page are one owned read (ports/owned-read.ts), like `getAccount`. */
+export const listAccounts =
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
+    const date = today(deps.clock);
+    const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
+    return pipe(
+      deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter),
+      orNotFound('User'),
+      TE.map(mapPage((a) => toAccountView(a, date))),
+    );
+  };
+
+/**
+ * The user and the account are one owned read (ports/owned-read.ts): one store
+ * round trip where the store can join, and the same two 404s as ever.
+ */
+export const getAccount =
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
+    pipe(
+      deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
+      orNotFound('User'),
+      orNotFound('Account'),
+      TE.map((a) => toAccountView(a, today(deps.clock))),
+    );
+
+/**
+ * Patch the user-editable fields; status follows the transitions of the domain
+ * (closed is terminal). One transaction with its event; the write is a
+ * compare-and-set on the account's version, and the transaction writes the
+ * account, so an edit computed from a state that changed meanwhile (a close)
+ * conflicts and is computed again from a fresh snapshot.
+ */
+export const updateAccount =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
+    const date = today(deps.clock);
+    return inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        requireUser(tx, scope),
+        TE.chain(() => patchAccountOnce(tx, scope, accountId, body, date)),
+        TE.chain(({ record, closing }) =>
+          pipe(
+            TE.right(toAccountView(record, date)),
+            // Only the PATCH that closes the account is account.closed; any other is account.updated (docs/decisions/webhooks.md).
+            TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
+          ),
+        ),
+      ),
+    );
+  };
+
+const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
+  pipe(
+    pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account')),
+    TE.chain((current) =>
+      pipe(
+        TE.fromEither(
+          pipe(
+            body.status === undefined ? E.right(current.status) : transitionStatus(current.status, body.status),
+            E.map((status) => {
+              const closing = status === 'closed' && current.status !== 'closed';
+              const patch: AccountPatch = {
+                ...body,
+                status,
+                ...(closing ? { closed_at: date } : {}),
+                last_updated_at: date,
+              };
+              return { patch, closing };
+            }),
+          ),
+        ),
+        TE.chain(({ patch, closing }) =>
+          pipe(
+            deps.accounts.update(scope.userId, accountId, current.version, patch),
+            orNotFound('Account'),
+            TE.map((record) => ({ record, closing })),
+          ),
+        ),
+      ),
+    ),
+  );

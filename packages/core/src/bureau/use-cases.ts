@@ -1,0 +1,249 @@
+/**
+ * The bureau authentication flow (docs/api/reference.md). Each operation
+ * reads the flow, asks the domain machine for the next state, talks to the bureau,
+ * and stores the result with compare-and-set, in one transaction per step: a
+ * lost race is `conflict`, a user deleted meanwhile conflicts with the step.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, validationError } from '../shared/errors.js';
+import type { UserRecord } from '../users/user.js';
+import {
+  BureauEvent,
+  BureauFlowState,
+  BureauStep,
+  INITIAL_STATE,
+  awaitedStep,
+  expectAwaiting,
+  initialFlowRecordVersion,
+  flowStatus,
+  transition,
+} from './bureau-flow.machine.js';
+import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
+import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
+import { ApplicationDeps, UserScope, inUserTransaction, nowStamp, requireUser, today, touchUser } from '../shared/deps.js';
+import { emitEvent } from '../webhooks/events.use-cases.js';
+
+export interface BureauStatus {
+  readonly status: 'initial' | 'pending' | 'authenticated';
+  readonly step: BureauStep | null;
+}
+
+interface LoadedFlow {
+  readonly user: UserRecord;
+  readonly version: number;
+  readonly state: BureauFlowState;
+}
+
+const statusOf = (state: BureauFlowState): BureauStatus => ({ status: flowStatus(state), step: awaitedStep(state) });
+
+const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserScope): TE.TaskEither<DomainError, LoadedFlow> =>
+  pipe(
+    requireUser(deps, scope),
+    TE.chain((user) =>
+      pipe(
+        deps.bureauFlows.get(scope.userId),
+        TE.map(
+          O.match(
+            (): LoadedFlow => ({ user, version: initialFlowRecordVersion, state: INITIAL_STATE }),
+            (flow): LoadedFlow => ({ user, version: flow.version, state: flow.state }),
+          ),
+        ),
+      ),
+    ),
+  );
+
+const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, BureauFlowState> =>
+  TE.fromEither(transition(flow.state, event));
+
+/**
+ * Inside the step's transaction: the flow is a record the user owns, so the
+ * user is bumped (the user's delete conflicts with the step), then the flow is
+ * stored with compare-and-set on its version.
+ */
+const save = (tx: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
+  pipe(
+    touchUser(tx, scope),
+    TE.chain(() => tx.bureauFlows.save(scope.userId, flow.version, next, nowStamp(tx.clock))),
+    TE.map((record) => record.state),
+  );
+
+export const getBureauStatus =
+  (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(load(deps, scope), TE.map((flow) => statusOf(flow.state)));
+
+/** Start (or, while pending, report) the flow: answers the step to request next. */
+export const invokeBureau =
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
+  (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
+    pipe(
+      inUserTransaction(deps, scope, (tx) =>
+        pipe(
+          load(tx, scope),
+          TE.chain((flow) =>
+            pipe(
+              step(flow, { _tag: 'invoke' }),
+              // While a flow is pending, invoke answers the awaited step and changes nothing.
+              TE.chain((next) =>
+                next === flow.state
+                  ? TE.right(next)
+                  : pipe(
+                      tx.bureau.invoke(flow.user, body.device_ip),
+                      TE.chain(() => save(tx, scope, flow, next)),
+                    ),
+              ),
+            ),
+          ),
+        ),
+      ),
+      TE.chain((state) => {
+        const awaited = awaitedStep(state);
+        return awaited === null ? TE.left(validationError('The bureau flow did not start')) : TE.right({ step: awaited });
+      }),
+    );
+
+export const consentBureau =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(tx, scope, flow, next)))),
+        TE.map(statusOf),
+      ),
+    );
+
+/**
+ * Check the one-time code. A right code moves the flow on in the change's
+ * transaction. A wrong code is counted (the 5th resets the flow) in a
+ * transaction of its own (`runAlone`), committed whatever the request's own
+ * transaction does: the `validation_error` answer aborts that one (and an
+ * Idempotency-Key's), and a count that could be rolled back would let a client
+ * guess codes without limit.
+ */
+export const validateBureauOtp =
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
+  (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
+    pipe(
+      inUserTransaction(deps, scope, (tx) =>
+        pipe(
+          load(tx, scope),
+          // Refuse an out-of-order request before the bureau is asked anything.
+          TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
+          TE.chain((flow) =>
+            pipe(
+              tx.bureau.verifyOtp(flow.user, body.code),
+              TE.chain((ok) =>
+                ok
+                  ? pipe(
+                      step(flow, { _tag: 'validate_otp' }),
+                      TE.chain((next) => save(tx, scope, flow, next)),
+                      TE.map((state): O.Option<BureauFlowState> => O.some(state)),
+                    )
+                  : TE.right(O.none),
+              ),
+            ),
+          ),
+        ),
+      ),
+      TE.chain(
+        O.match(
+          () =>
+            pipe(
+              deps.unitOfWork.runAlone((ports) => {
+                const tx = { ...deps, ...ports };
+                return pipe(
+                  load(tx, scope),
+                  TE.chain((flow) => pipe(step(flow, { _tag: 'otp_failure' }), TE.chain((next) => save(tx, scope, flow, next)))),
+                );
+              }),
+              TE.chain((state) =>
+                TE.left(
+                  validationError(
+                    state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
+                    [{ path: 'code', message: 'does not match' }],
+                  ),
+                ),
+              ),
+            ),
+          (state) => TE.right(statusOf(state)),
+        ),
+      ),
+    );
+
+/**
+ * Answer the identity questions. On success the bureau's report becomes a new
+ * credit score; the report is fetched before the flow is stored so a failure
+ * leaves the flow where it was.
+ */
+export const submitBureauIdentity =
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
+    const date = today(deps.clock);
+    // One transaction: the flow, the new score and both events commit together.
+    return inUserTransaction(deps, scope, (tx) => pipe(
+      load(tx, scope),
+      TE.chain((flow) =>
+        pipe(
+          step(flow, { _tag: 'identity' }),
+          TE.chainFirst(() => tx.bureau.verifyIdentity(flow.user, body)),
+          TE.chain((next) =>
+            pipe(
+              TE.Do,
+              TE.bind('accounts', () => tx.accounts.listAll(scope.userId)),
+              TE.bind('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
+              TE.bind('previous', () => tx.creditScores.latest(scope.userId)),
+              TE.bind('state', () => save(tx, scope, flow, next)),
+              TE.bind('score', ({ report, previous }) =>
+                tx.creditScores.add({
+                  ...creditScoreFields(
+                    report,
+                    date,
+                    flow.user.last_name,
+                    pipe(
+                      previous,
+                      O.match(
+                        () => null,
+                        (p) => p.score,
+                      ),
+                    ),
+                  ),
+                  user_id: scope.userId,
+                  created_at: nowStamp(tx.clock),
+                }),
+              ),
+              TE.chainFirst(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+              TE.map(({ state }) => statusOf(state)),
+              TE.chainFirst(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
+            ),
+          ),
+        ),
+      ),
+    ));
+  };
+
+/** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
+export const abortBureau =
+  (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
+  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chain((flow) =>
+          pipe(
+            step(flow, { _tag: 'abort' }),
+            TE.chain((next) =>
+              flow.state._tag === 'initial' && !flow.state.consentOnFile
+                ? TE.right(next)
+                : pipe(
+                    tx.bureau.deleteIdentity(flow.user),
+                    TE.chain(() => save(tx, scope, flow, next)),
+                  ),
+            ),
+          ),
+        ),
+        TE.map(statusOf),
+      ),
+    );

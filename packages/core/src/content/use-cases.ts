@@ -1,0 +1,24 @@
+/** Learning modules and articles (docs/api/reference.md). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../shared/errors.js';
+import type { Article, ArticleSummary, Category, LearningModule } from './content.js';
+import type { ArticleId } from '../shared/primitives.js';
+import type { Page } from '../shared/paging.js';
+import type { ArticleListQuery } from '../shared/requests.js';
+import { ApplicationDeps, orNotFound, toPageRequest } from '../shared/deps.js';
+
+export const listLearningModules =
+  (deps: Pick<ApplicationDeps, 'content'>) =>
+  (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
+    deps.content.listModules(category);
+
+export const listArticles =
+  (deps: Pick<ApplicationDeps, 'content'>) =>
+  (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
+    deps.content.listArticles(toPageRequest(query), query.category);
+
+export const getArticle =
+  (deps: Pick<ApplicationDeps, 'content'>) =>
+  (id: ArticleId): TE.TaskEither<DomainError, Article> =>
+    pipe(deps.content.getArticle(id), orNotFound('Article'));

@@ -1,0 +1,304 @@
+/**
+ * The sandbox demo (docs/operations.md): a client with a token, user 1 with a realistic
+ * mix of linked accounts and a completed bureau authentication, so that every
+ * read endpoint answers right after `npm start`. Seeding is explicit: stores
+ * start empty.
+ *
+ * Seeding is idempotent, on any store, so it can run at every start: the demo
+ * is found by its token (the hash is unique); a second start adds nothing.
+ *
+ * Seeds racing on an empty store (API processes starting at the same instant)
+ * converge on one demo without transactions: a seed that finds no token builds
+ * a whole demo of its own under a new client (user, accounts, bureau flow,
+ * first score), which no request can reach, then publishes it by storing the
+ * token, last. The token's hash is unique, so exactly one seed publishes; a
+ * seed that gets `conflict` there deletes what it built and answers the
+ * published demo. A seed that fails before publishing deletes what it built
+ * too, as far as the store lets it; what a crash leaves behind is a client
+ * without a token (nothing reaches it), and the next start builds the demo anew.
+ * Publishing fails without `conflict` only when its outcome is unknown (the
+ * store went away): nothing is deleted then, since the token may be stored.
+ *
+ * A demo found by its token is completed where it lacks something (a demo an
+ * older release seeded part-way): the user, each account by name, the bureau
+ * flow, the first score. Only that completion is not race-free, and only a
+ * demo published complete by this release never needs it.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { noAccountDetails, type AccountRecord } from '../accounts/account.js';
+import type { Client, TokenRecord } from '../clients/client.js';
+import type { DomainError } from '../shared/errors.js';
+import type { PaymentCode } from '../accounts/payment-history.js';
+import type { UserRecord } from '../users/user.js';
+import { addMonths, timestampOf, utcDate, type Cents, type ClientId, type IsoDate, type Timestamp } from '../shared/primitives.js';
+import { creditScoreFields } from '../credit-scores/credit-score.js';
+import { deriveCreditReport } from '../bureau/credit-report.js';
+import { initialFlowRecordVersion } from '../bureau/bureau-flow.machine.js';
+import { CURRENT_VERSION } from '../versioning/versions.js';
+import type { Clock } from '../shared/clock.js';
+import type { StorePorts } from '../shared/store-ports.js';
+import type { TokenHasher } from '../clients/token-hasher.js';
+import { isWellFormedToken } from '../clients/client.js';
+import { validationError } from '../shared/errors.js';
+
+export interface DemoSeed {
+  readonly client: Client;
+  readonly user: UserRecord;
+  readonly accounts: ReadonlyArray<AccountRecord>;
+}
+
+type SeedAccount = Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'last_updated_at' | 'version'>;
+
+/** 24 months of history, most recent first: on time, with late months at the given positions. */
+const history = (late: Readonly<Record<number, PaymentCode>> = {}, length = 24): PaymentCode[] =>
+  Array.from({ length }, (_, i) => late[i] ?? '1');
+
+const account = (a: Partial<SeedAccount> & Pick<SeedAccount, 'name' | 'type' | 'subtype' | 'balance'>): SeedAccount => ({
+  ...noAccountDetails(),
+  status: 'active',
+  first_time_payment: false,
+  ...a,
+});
+
+const cents = (dollars: number): Cents => Math.round(dollars * 100) as Cents;
+
+/** The demo accounts, dated relative to `today` so the demo never ages. */
+export const demoAccounts = (today: IsoDate): SeedAccount[] => {
+  const ago = (months: number): IsoDate => addMonths(today, -months);
+  const due = addMonths(today, 1);
+  const paid = ago(1);
+  return [
+    account({
+      name: 'Everyday Rewards Visa', type: 'loan', subtype: 'credit_card_loan', mask: '4821', balance: cents(3_450.12), limit: cents(8_000),
+      apr: 24.99, minimum_payment: cents(105), last_payment_amount: cents(150), last_payment_date: paid, opened_at: ago(74),
+      institution_name: 'First Platinum Bank', next_payment_due_date: due, payments_history: history({ 7: '2' }),
+    }),
+    account({
+      name: 'Travel Plus Mastercard', type: 'loan', subtype: 'credit_card_loan', mask: '9043', balance: cents(1_275.4), limit: cents(5_000),
+      apr: 19.49, minimum_payment: cents(40), last_payment_amount: cents(40), last_payment_date: paid, opened_at: ago(9),
+      institution_name: 'Harbor Credit Union', next_payment_due_date: due, payments_history: history({}, 9),
+    }),
+    account({
+      name: 'Federal Direct Loan', type: 'loan', subtype: 'student_loan', mask: '1177', balance: cents(18_920.55), original_loan_amount: cents(27_000),
+      apr: 5.5, minimum_payment: cents(290), last_payment_amount: cents(290), last_payment_date: paid, opened_at: ago(96),
+      institution_name: 'Nelnet', next_payment_due_date: due, payments_history: history({ 15: '3', 16: '2' }),
+    }),
+    account({
+      name: 'Auto Loan', type: 'loan', subtype: 'auto_loan', mask: '5530', balance: cents(12_310), original_loan_amount: cents(24_500),
+      apr: 6.9, minimum_payment: cents(455), last_payment_amount: cents(455), last_payment_date: paid, opened_at: ago(38),
+      institution_name: 'Summit Auto Finance', next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Home Improvement Loan', type: 'loan', subtype: 'personal_loan', mask: '2208', balance: cents(4_800), original_loan_amount: cents(7_500),
+      apr: 11.25, minimum_payment: cents(210), last_payment_amount: cents(210), last_payment_date: paid, opened_at: ago(20),
+      institution_name: 'Greenleaf Lending', next_payment_due_date: due, payments_history: history({ 4: '2' }, 20),
+    }),
+    account({
+      name: '30-year Fixed Mortgage', type: 'loan', subtype: 'mortgage_loan', mask: '6614', balance: cents(231_400), original_loan_amount: cents(260_000),
+      apr: 4.25, minimum_payment: cents(1_279), last_payment_amount: cents(1_279), last_payment_date: paid, opened_at: ago(62),
+      institution_name: 'Keystone Home Loans', next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Everyday Checking', type: 'depository', subtype: 'checking', mask: '0042', balance: cents(2_185.37), opened_at: ago(120),
+      institution_name: 'First Platinum Bank', first_time_payment: null, payments_history: [],
+    }),
+  ];
+};
+
+export interface SeedDemoOptions {
+  /** The demo client's sandbox token; only its hash (`TokenHasher`) is stored, the caller keeps the token itself. */
+  readonly token: string;
+  readonly clientName?: string;
+}
+
+/** The ports seeding writes to. */
+export type DemoSeedPorts = Pick<StorePorts, 'clients' | 'tokens' | 'users' | 'accounts' | 'bureauFlows' | 'creditScores'>;
+
+/** What seeding reads: the ports it writes to, the clock, and the hasher the token use cases store tokens with. */
+export interface DemoSeedDeps extends DemoSeedPorts {
+  readonly clock: Clock;
+  readonly tokenHasher: TokenHasher;
+}
+
+/** The client a found demo token names. */
+const tokenClient = (store: DemoSeedPorts, clientId: ClientId): TE.TaskEither<DomainError, Client> =>
+  pipe(
+    store.clients.findById(clientId),
+    TE.chain(O.match(() => TE.left<DomainError, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
+  );
+
+const demoUserFields = (client: Client, createdAt: Timestamp) => ({
+  client_id: client.id,
+  first_name: 'Alex',
+  last_name: 'Rivera',
+  email: 'alex.rivera@example.com',
+  date_of_birth: '1988-04-12' as IsoDate,
+  phone: '+1 555 0100',
+  created_at: createdAt,
+});
+
+const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<DomainError, UserRecord> =>
+  pipe(
+    store.users.list(client.id, { limit: 1 }),
+    TE.chain((page) => {
+      const first = page.items[0];
+      return first !== undefined ? TE.right(first) : store.users.create(demoUserFields(client, createdAt));
+    }),
+  );
+
+/** The demo accounts the user lacks (by name), created in order; every account of the user after. */
+const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> =>
+  pipe(
+    store.accounts.listAll(user.id),
+    TE.chain((existing) => {
+      const names = new Set(existing.map((a) => a.name));
+      const missing = demoAccounts(today).filter((a) => !names.has(a.name));
+      return pipe(
+        TE.sequenceSeqArray(missing.map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+        TE.map((created) => [...existing, ...created]),
+      );
+    }),
+  );
+
+/** The bureau flow, authenticated, unless the user has one. */
+const demoBureauFlow = (store: DemoSeedPorts, user: UserRecord, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+  pipe(
+    store.bureauFlows.get(user.id),
+    TE.chain(
+      O.match(
+        () =>
+          pipe(
+            store.bureauFlows.save(user.id, initialFlowRecordVersion, { _tag: 'authenticated' }, createdAt),
+            // Another seed completing the same demo stored it first: as good.
+            TE.map((): void => undefined),
+            TE.orElse((e): TE.TaskEither<DomainError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
+          ),
+        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+      ),
+    ),
+  );
+
+/** The first credit score, from the accounts, unless the user has one. */
+const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+  pipe(
+    store.creditScores.latest(user.id),
+    TE.chain(
+      O.match(
+        () =>
+          pipe(
+            store.creditScores.add({
+              ...creditScoreFields(deriveCreditReport(accounts, today), today, user.last_name, null),
+              user_id: user.id,
+              created_at: createdAt,
+            }),
+            TE.map((): void => undefined),
+          ),
+        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+      ),
+    ),
+  );
+
+/** Complete the demo of `client` where it lacks something, and answer it. */
+const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    TE.Do,
+    TE.bind('client', () => TE.right(client)),
+    TE.bind('user', () => demoUser(store, client, createdAt)),
+    TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
+    TE.chainFirst(({ user }) => demoBureauFlow(store, user, createdAt)),
+    TE.chainFirst(({ user, accounts }) => demoScore(store, user, accounts, today, createdAt)),
+  );
+
+/** Delete a demo this seed built and did not publish: the user's records, the user, the client. */
+const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<DomainError, void> =>
+  pipe(
+    user === undefined
+      ? TE.right<DomainError, unknown>(undefined)
+      : pipe(
+          store.creditScores.deleteAllForUser(user.id),
+          TE.chain(() => store.bureauFlows.deleteForUser(user.id)),
+          TE.chain(() => store.accounts.deleteAllForUser(user.id)),
+          TE.chain(() => store.users.delete(client.id, user.id)),
+        ),
+    TE.chain(() => store.clients.delete(client.id)),
+    TE.map((): void => undefined),
+  );
+
+/** Discard what was built (a failing discard leaves only what no request reaches), then answer `next`. */
+const discardThen = <A>(store: DemoSeedPorts, client: Client, user: UserRecord | undefined, next: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+  pipe(
+    discard(store, client, user),
+    TE.orElse(() => TE.right<DomainError, void>(undefined)),
+    TE.chain(() => next),
+  );
+
+/** The demo a found token names, completed. */
+const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt)));
+
+/** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
+const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    store.tokens.findByHash(tokenHash),
+    TE.chain(
+      O.match(
+        () => TE.left<DomainError, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
+        (token) => demoOfToken(store, token, today, createdAt),
+      ),
+    ),
+  );
+
+/** Build a whole demo under a new client, then publish it by storing the token (see the module comment). */
+const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+  pipe(
+    store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
+    TE.chain((client) =>
+      pipe(
+        store.users.create(demoUserFields(client, createdAt)),
+        TE.orElse((e) => discardThen(store, client, undefined, TE.left<DomainError, UserRecord>(e))),
+        TE.chain((user) =>
+          pipe(
+            TE.sequenceSeqArray(demoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+            TE.chainFirst(() => demoBureauFlow(store, user, createdAt)),
+            TE.chainFirst((accounts) => demoScore(store, user, accounts, today, createdAt)),
+            TE.orElse((e) => discardThen(store, client, user, TE.left<DomainError, ReadonlyArray<AccountRecord>>(e))),
+            TE.chain((accounts) =>
+              pipe(
+                store.tokens.create(client.id, tokenHash, createdAt),
+                TE.map((): DemoSeed => ({ client, user, accounts })),
+                TE.orElse((e) =>
+                  // Another seed published first: undo ours and answer theirs. Any other failure may have stored the token: keep everything.
+                  e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt)) : TE.left(e),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+
+/**
+ * Seed the demo client, its token, user 1, the accounts, a completed bureau
+ * authentication and a first credit score; each only if it is not there yet.
+ * The token must be a well-formed sandbox token (else no request could use it).
+ */
+export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskEither<DomainError, DemoSeed> => {
+  if (!isWellFormedToken(options.token, 'sandbox')) return TE.left(validationError('The demo token must be a well-formed sandbox token'));
+  const store: DemoSeedPorts = deps;
+  const now = deps.clock.now();
+  const today = utcDate(now);
+  const createdAt = timestampOf(now);
+  const tokenHash = deps.tokenHasher.hash(options.token);
+  return pipe(
+    store.tokens.findByHash(tokenHash),
+    TE.chain(
+      O.match(
+        () => buildAndPublish(store, tokenHash, options, today, createdAt),
+        (token) => demoOfToken(store, token, today, createdAt),
+      ),
+    ),
+  );
+};

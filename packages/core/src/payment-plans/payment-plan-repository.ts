@@ -1,0 +1,39 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../shared/errors.js';
+import type { PaymentPlanRecord } from './payment-plan.js';
+import type { ClientId, PaymentPlanId, UserId } from '../shared/primitives.js';
+import type { OwnedRead } from '../shared/owned-read.js';
+import type { Page, PageRequest } from '../shared/paging.js';
+
+export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
+
+/** A payment under a plan writes the plan (`touch`), so it conflicts with the plan's delete (docs/decisions/transactions.md). */
+export interface PaymentPlanRepository {
+  /**
+   * `owner` is the client that owns the plan's user: a store may keep it with
+   * the plan so that `touchOwned` can check the owner in the same command that
+   * writes the plan (the memory store checks the user itself and ignores it).
+   */
+  create(plan: NewPaymentPlan, owner?: ClientId): TE.TaskEither<DomainError, PaymentPlanRecord>;
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
+  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
+  /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>>;
+  /** Write the plan record without changing what it answers (the owner bump, see `UserRepository.touch`); `false` when there is no such plan. */
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
+  /**
+   * `getOwned` that also writes the plan found (`touch`), as a payment under the
+   * plan needs (docs/decisions/transactions.md): on MongoDB one `findOneAndUpdate` for a plan
+   * created with its `owner` (docs/performance.md, the payment's command budget).
+   * Only inside a transaction: a caller that rejects the plan aborts, and the
+   * write is undone with everything else.
+   */
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  /** How many plans the user has (the plans-per-user quota, domain/quotas.ts). */
+  countForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+}

@@ -1,0 +1,89 @@
+/**
+ * Stored debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md).
+ */
+import * as t from 'io-ts';
+import { boundedInt, strictObject } from '../shared/codec.js';
+import { Cents, Id, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
+
+/**
+ * Where the money beyond the minimums goes (docs/decisions/payoff-and-outlook.md): `avalanche` and
+ * `snowball` (7.6), `custom` (the order of `custom_order`), `minimum_only`
+ * (nothing beyond the minimums; a paid-off debt's minimum is not reused).
+ */
+export const Strategy = t.keyof({ avalanche: null, snowball: null, custom: null, minimum_only: null }, 'Strategy');
+export type Strategy = t.TypeOf<typeof Strategy>;
+
+/** No plan takes more than 600 months, so no extra payment can fall later. */
+export const MAX_PLAN_MONTH = 600;
+/** At most this many one-time extra payments per plan (docs/decisions/payoff-and-outlook.md). */
+export const MAX_EXTRA_PAYMENTS = 120;
+
+/** A one-time addition to month `month`'s budget (docs/decisions/payoff-and-outlook.md). */
+export const ExtraPayment = strictObject('ExtraPayment', {
+  month: boundedInt(1, MAX_PLAN_MONTH),
+  amount: t.refinement(Cents, (n) => n > 0, 'positive cents'),
+});
+export type ExtraPayment = t.TypeOf<typeof ExtraPayment>;
+
+/** A plan's extra payments: at most 120 (the name states the bound for the OpenAPI document). */
+export const ExtraPayments = t.refinement(
+  t.array(ExtraPayment),
+  (a) => a.length <= MAX_EXTRA_PAYMENTS,
+  `ExtraPayments(≤${MAX_EXTRA_PAYMENTS} entries)`,
+);
+
+/** A custom order: distinct account ids (the use case checks they are exactly the plan's). */
+export const CustomOrder = t.refinement(
+  t.array(Id),
+  (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
+  'distinct account ids (1..100)',
+);
+
+export const ScheduledPayment = t.type({
+  account_id: Id,
+  payment: Cents,
+  interest: Cents,
+  principal: Cents,
+  balance: Cents,
+});
+export type ScheduledPayment = t.TypeOf<typeof ScheduledPayment>;
+
+export const ScheduleMonth = t.type({ month: t.number, date: IsoDate, payments: t.array(ScheduledPayment) });
+export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
+
+/** The API's PaymentPlan object. */
+export const PaymentPlan = t.type(
+  {
+    id: Id,
+    strategy: Strategy,
+    monthly_payment: Cents,
+    account_ids: t.array(Id),
+    order: t.array(Id),
+    /** The extra-money order of a `custom` plan; null for the other strategies. */
+    custom_order: nullable(t.array(Id)),
+    extra_payments: t.array(ExtraPayment),
+    /** Month n of the plan falls on this date plus n months. */
+    start_date: IsoDate,
+    months: t.number,
+    payoff_date: IsoDate,
+    total_interest: Cents,
+    total_paid: Cents,
+    created_at: Timestamp,
+    schedule: t.array(ScheduleMonth),
+  },
+  'PaymentPlan',
+);
+export type PaymentPlan = t.TypeOf<typeof PaymentPlan>;
+
+export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: Id })], 'PaymentPlanRecord');
+export type PaymentPlanRecord = t.TypeOf<typeof PaymentPlanRecord>;
+
+/** The API's plan payment object. */
+export const PlanPayment = t.type(
+  { id: Id, payment_plan_id: Id, account_id: Id, amount: Cents, date: IsoDate },
+  'PlanPayment',
+);
+export type PlanPayment = t.TypeOf<typeof PlanPayment>;
+
+export const PlanPaymentRecord = t.intersection([PlanPayment, t.type({ user_id: Id })], 'PlanPaymentRecord');
+export type PlanPaymentRecord = t.TypeOf<typeof PlanPaymentRecord>;

@@ -1,0 +1,78 @@
+/**
+ * Payoff planning beyond one plan at a time (docs/decisions/payoff-and-outlook.md): compare every
+ * strategy on the same inputs, and follow a stored plan's progress. Both only
+ * read; nothing is stored.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../shared/errors.js';
+import { effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
+import type { PaymentPlanComparison } from './payoff-comparison.js';
+import { computationsOf } from './computations.js';
+import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
+import type { Cents, PaymentPlanId } from '../shared/primitives.js';
+import type { PageRequest } from '../shared/paging.js';
+import type { ComparePaymentPlansBody } from '../shared/requests.js';
+import { ApplicationDeps, UserScope, requireUser, today } from '../shared/deps.js';
+import { planInputs, requirePlan } from './use-cases.js';
+
+/**
+ * `POST …/payment_plans/compare`: the plan body minus `strategy`, run through
+ * every strategy with the same validation as plan creation (docs/decisions/payoff-and-outlook.md).
+ */
+export const comparePaymentPlans =
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users' | 'computations'>) =>
+  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> =>
+    pipe(
+      planInputs(deps, scope, body),
+      TE.chain(({ start, debts, accounts }) => () =>
+        computationsOf(deps).comparePayoffStrategies(
+          {
+            monthlyPayment: body.monthly_payment,
+            debts,
+            today: start,
+            customOrder: body.custom_order,
+            extraPayments: body.extra_payments,
+          },
+          accounts,
+        ),
+      ),
+    );
+
+const PAYMENTS_PAGE = 100;
+
+/** The sum of every payment recorded under a plan, page by page (the port lists; it does not sum). */
+const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, Cents> => {
+  const go = (page: PageRequest, total: number): TE.TaskEither<DomainError, Cents> =>
+    pipe(
+      deps.planPayments.list(scope.userId, planId, page),
+      TE.chain((p) => {
+        const sum = p.items.reduce((acc, x) => acc + x.amount, total);
+        const last = p.items[p.items.length - 1];
+        return p.hasMore && last !== undefined ? go({ limit: PAYMENTS_PAGE, startingAfter: last.id }, sum) : TE.right(sum as Cents);
+      }),
+    );
+  return go({ limit: PAYMENTS_PAGE }, 0);
+};
+
+/**
+ * `GET …/payment_plans/{payment_plan_id}/progress` (docs/decisions/payoff-and-outlook.md): scheduled
+ * against paid to date, and a re-forecast from the accounts' current balances.
+ */
+export const getPlanProgress =
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'planPayments' | 'users'>) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlanProgress> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.bindTo('plan'),
+      TE.bind('paid', () => sumPlanPayments(deps, scope, planId)),
+      TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
+      TE.map(({ plan, paid, accounts }) =>
+        planProgress({
+          plan,
+          paidToDate: paid,
+          accounts: accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) })),
+          today: today(deps.clock),
+        }),
+      ),
+    );

@@ -1,0 +1,262 @@
+/** Debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md). */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, ErrorDetail, validationError } from '../shared/errors.js';
+import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
+import type { PaymentPlan, PlanPayment } from './payment-plan.js';
+import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
+import { startDateProblems, type PayoffPlanResult } from './payoff-plan.js';
+import { planSizeProblem } from './plan-size.js';
+import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
+import { computationsOf } from './computations.js';
+import type { Page } from '../shared/paging.js';
+import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
+import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from '../shared/deps.js';
+import { emitEvent } from '../webhooks/events.use-cases.js';
+
+const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
+  id: p.id,
+  strategy: p.strategy,
+  monthly_payment: p.monthly_payment,
+  account_ids: p.account_ids,
+  order: p.order,
+  custom_order: p.custom_order,
+  extra_payments: p.extra_payments,
+  start_date: p.start_date,
+  months: p.months,
+  payoff_date: p.payoff_date,
+  total_interest: p.total_interest,
+  total_paid: p.total_paid,
+  created_at: p.created_at,
+  schedule: p.schedule,
+});
+
+const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
+  id: p.id,
+  payment_plan_id: p.payment_plan_id,
+  account_id: p.account_id,
+  amount: p.amount,
+  date: p.date,
+});
+
+/** A plan's `start_date` (default today) checked against today (docs/decisions/payoff-and-outlook.md). */
+export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.Either<DomainError, IsoDate> => {
+  const start = startDate ?? date;
+  const details = startDateProblems(start, date);
+  return details.length > 0 ? E.left(validationError('Invalid start_date', details)) : E.right(start);
+};
+
+/** The debts a plan covers: the requested accounts, or every open loan with a balance. */
+export const selectDebts = (
+  accounts: ReadonlyArray<AccountRecord>,
+  requested: ReadonlyArray<number> | undefined,
+): E.Either<DomainError, ReadonlyArray<AccountRecord>> => {
+  if (requested === undefined) {
+    const open = accounts.filter((a) => a.type === 'loan' && a.status !== 'closed' && a.balance > 0);
+    return open.length === 0
+      ? E.left(validationError('The user has no open loan accounts with a balance to plan', [{ path: 'account_ids', message: 'no open loan accounts with a balance' }]))
+      : E.right(open);
+  }
+  const byId = new Map(accounts.map((a) => [a.id as number, a]));
+  const details: ErrorDetail[] = [];
+  const chosen: AccountRecord[] = [];
+  requested.forEach((id, i) => {
+    const a = byId.get(id);
+    if (a === undefined) details.push({ path: `account_ids.${i}`, message: `no account ${id} for this user` });
+    else if (a.status === 'closed') details.push({ path: `account_ids.${i}`, message: `account ${id} is closed` });
+    else chosen.push(a);
+  });
+  return details.length > 0 ? E.left(validationError('Invalid account_ids', details)) : E.right(chosen);
+};
+
+export const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
+  const details: ErrorDetail[] = [];
+  const debts = accounts.flatMap((a) => {
+    const apr = effectiveApr(a);
+    const minimumPayment = effectiveMinimumPayment(a);
+    if (apr === null) details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no APR (set user_apr)` });
+    if (minimumPayment === null)
+      details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` });
+    return apr === null || minimumPayment === null ? [] : [{ id: a.id, balance: a.balance, apr, minimumPayment }];
+  });
+  return details.length > 0 ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details)) : E.right(debts);
+};
+
+/**
+ * What plan creation and the strategy comparison both start from: the user's
+ * debts the body selects, each with an APR and a minimum, and the plan's start
+ * date, validated the same way for both.
+ */
+export const planInputs = (
+  deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users'>,
+  scope: UserScope,
+  body: Pick<CreatePaymentPlanBody, 'account_ids' | 'start_date'>,
+) =>
+  pipe(
+    requireUser(deps, scope),
+    TE.chain(() => deps.accounts.listAll(scope.userId)),
+    TE.chainEitherK((accounts) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ accounts, chosen })))),
+    TE.chainEitherK(({ accounts, chosen }) =>
+      pipe(
+        E.Do,
+        // Every account of the user: the comparison's credit utilization counts every card (docs/decisions/payoff-and-outlook.md).
+        E.apS('accounts', E.right(accounts)),
+        E.apS('chosen', E.right(chosen)),
+        E.apS('start', planStartDate(body.start_date, today(deps.clock))),
+        E.apS('debts', toDebts(chosen)),
+      ),
+    ),
+  );
+
+/** The widest id a plan can get: its size is measured with it before the store gives it one. */
+const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
+
+/** A computed plan as the API shows it, before the store gives it an id. */
+const computedPlan = (
+  body: CreatePaymentPlanBody,
+  chosen: ReadonlyArray<AccountRecord>,
+  result: PayoffPlanResult,
+  start: IsoDate,
+  createdAt: Timestamp,
+): Omit<PaymentPlan, 'id'> => ({
+  strategy: body.strategy,
+  monthly_payment: body.monthly_payment,
+  account_ids: chosen.map((a) => a.id),
+  order: result.order,
+  custom_order: body.custom_order ?? null,
+  extra_payments: body.extra_payments ?? [],
+  start_date: start,
+  months: result.months,
+  payoff_date: result.payoff_date,
+  total_interest: result.total_interest,
+  total_paid: result.total_paid,
+  created_at: createdAt,
+  schedule: result.schedule,
+});
+
+/**
+ * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
+ * every supported API version renders it.
+ */
+export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlan, 'id'>): E.Either<DomainError, void> =>
+  planSizeProblem(
+    { id: WIDEST_ID, ...plan },
+    versions.known.map((version) => (rendered: PaymentPlan) => versions.render('payment_plan', rendered, version)),
+  );
+
+/**
+ * One transaction: the accounts it plans are read in it, the plans-per-user
+ * quota counted (before the plan is computed, so a user at the quota costs no
+ * computation), the plan computed and held to the size rule (domain/plan-size.ts:
+ * 400 naming the limit in account-months), the user is bumped (the user's delete
+ * and a concurrent creation conflict with it, so the count stays exact), then
+ * the plan and its event.
+ */
+export const createPaymentPlan =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
+  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
+    inUserTransaction(deps, scope, (tx) => pipe(
+      planInputs(tx, scope, body),
+      TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
+      TE.chain(({ chosen, start, debts }) => () =>
+        computationsOf(deps)
+          .planPayoff({
+            strategy: body.strategy,
+            monthlyPayment: body.monthly_payment,
+            debts,
+            today: start,
+            customOrder: body.custom_order,
+            extraPayments: body.extra_payments,
+          })
+          .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
+          .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan))),
+      ),
+      TE.chainFirst(() => touchUser(tx, scope)),
+      TE.chain((plan) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId)),
+      TE.map(toPlanView),
+      TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
+    ));
+
+/** The user and the page are one owned read (ports/owned-read.ts). */
+export const listPaymentPlans =
+  (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
+  (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
+    pipe(
+      deps.paymentPlans.listOwned(scope.clientId, scope.userId, toPageRequest(query)),
+      orNotFound('User'),
+      TE.map(mapPage(toPlanView)),
+    );
+
+/**
+ * The plan of the scope's user, or `not_found` for the user or the plan: one
+ * owned read (ports/owned-read.ts), which sees a user or a plan being deleted
+ * as missing, exactly as reading the user and then the plan did.
+ */
+export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
+  pipe(deps.paymentPlans.getOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan'));
+
+export const getPaymentPlan =
+  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlan> =>
+    pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
+
+/**
+ * Delete the plan and its recorded payments (docs/api/reference.md) in one transaction with
+ * its event. Deleting the plan writes it, so a payment under the plan (which
+ * writes the plan too) conflicts with this delete instead of outliving it.
+ */
+export const deletePaymentPlan =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        requirePlan(tx, scope, planId),
+        TE.chainFirst(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
+        TE.chainFirst(() => tx.paymentPlans.delete(scope.userId, planId)),
+        TE.chain((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan))),
+      ),
+    );
+
+/**
+ * Record a payment made under a plan, in one transaction: the plan is read and
+ * bumped in one step (its delete conflicts with this; a rejected payment aborts
+ * and undoes the bump), the payment stored, the account's balance
+ * lowered (not below 0) with its last-payment fields set, and the event
+ * appended. All of it commits, or none of it.
+ */
+export const recordPlanPayment =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
+    const date: IsoDate = body.date ?? today(deps.clock);
+    return inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan')),
+        TE.chainEitherK((plan) =>
+          body.date !== undefined && body.date > today(deps.clock)
+            ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
+            : date < plan.start_date
+              ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
+            : plan.account_ids.includes(body.account_id)
+              ? E.right(plan)
+              : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
+        ),
+        TE.chain(() => tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date })),
+        TE.chainFirst(() =>
+          pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: today(deps.clock) }), orNotFound('Account')),
+        ),
+        TE.map(toPaymentView),
+        TE.chainFirst(emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')),
+      ),
+    );
+  };
+
+export const listPlanPayments =
+  (deps: Pick<ApplicationDeps, 'paymentPlans' | 'planPayments' | 'users'>) =>
+  (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<DomainError, Page<PlanPayment>> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.chain(() => deps.planPayments.list(scope.userId, planId, toPageRequest(query))),
+      TE.map(mapPage(toPaymentView)),
+    );

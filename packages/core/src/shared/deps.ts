@@ -1,0 +1,135 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { Clock } from './clock.js';
+import type { TransactionPorts } from './store-ports.js';
+import type { UnitOfWork } from './unit-of-work.js';
+import type { CreditBureau } from '../bureau/credit-bureau.js';
+import type { SecretGenerator } from './secret-generator.js';
+import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
+import type { Versioning } from '../versioning/versions.js';
+import type { Computations } from '../payment-plans/computations.js';
+import type { Page, PageRequest } from './paging.js';
+import type { UserRecord } from '../users/user.js';
+import { DEFAULT_QUOTAS, withinQuota, type Quotas } from './quotas.js';
+import { DomainError, notFound } from './errors.js';
+import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from './primitives.js';
+import { DEFAULT_PAGE_LIMIT } from './requests.js';
+import { userTurn } from './transactions.js';
+
+/**
+ * What the use cases need from the outside: each port on its own (a use case
+ * names the ones it reads), so an embedding service can replace any one of them.
+ */
+export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
+  /** Every use case that writes runs in one of its transactions (docs/decisions/transactions.md; `inTransaction`). */
+  readonly unitOfWork: UnitOfWork;
+  readonly clock: Clock;
+  readonly bureau: CreditBureau;
+  /** Randomness for webhook signing secrets (the same port the token use cases draw from). */
+  readonly secrets: SecretGenerator;
+  /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
+  readonly webhookUrls?: WebhookUrlPolicy;
+  /** The registry events are rendered with; default: the production `versioning`. */
+  readonly versioning?: Versioning;
+  /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (domain/quotas.ts). */
+  readonly quotas?: Quotas;
+  /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
+  readonly computations?: Computations;
+}
+
+/** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
+export interface UserScope {
+  readonly clientId: ClientId;
+  readonly userId: UserId;
+  /**
+   * The client's pinned API version, when the caller already holds the client
+   * (the HTTP adapter's authenticated client, which its answer is rendered in
+   * too): events are then rendered in it without reading the client again
+   * (docs/performance.md). Absent, `emitEvent` reads the client.
+   */
+  readonly apiVersion?: string;
+}
+
+export const today = (clock: Clock): IsoDate => utcDate(clock.now());
+export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
+
+/**
+ * Turn an Option into a `not_found` error. Written out (one promise step)
+ * rather than as `TE.chain(O.match(…))`: every read runs it, and the
+ * combinators' closures and extra promise hops cost more than the store read
+ * itself (docs/performance.md).
+ */
+export const orNotFound =
+  (what: string) =>
+  <A>(te: TE.TaskEither<DomainError, O.Option<A>>): TE.TaskEither<DomainError, A> =>
+  () =>
+    te().then((found) => (E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound(`${what} not found`))));
+
+/** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
+export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+  pipe(deps.users.get(scope.clientId, scope.userId), orNotFound('User'));
+
+export interface PageInput {
+  readonly limit?: number;
+  readonly starting_after?: Id;
+}
+
+export const toPageRequest = (q: PageInput): PageRequest =>
+  q.starting_after === undefined
+    ? { limit: q.limit ?? DEFAULT_PAGE_LIMIT }
+    : { limit: q.limit ?? DEFAULT_PAGE_LIMIT, startingAfter: q.starting_after };
+
+export const mapPage =
+  <A, B>(f: (a: A) => B) =>
+  (page: Page<A>): Page<B> => ({ items: page.items.map(f), hasMore: page.hasMore });
+
+/**
+ * Run `change` as ONE transaction (docs/decisions/transactions.md): it gets `deps` with every store
+ * port replaced by the transaction's, so all its reads and writes (and the
+ * event it appends) commit together or not at all. A `Left` aborts; a write
+ * conflict runs `change` again from a fresh snapshot (application/transactions.ts).
+ * Called inside an enclosing transaction (the HTTP adapter's, for an
+ * Idempotency-Key), it joins that one.
+ * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chain(() => tx.accounts.create(account))))
+ */
+export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+  deps: D,
+  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
+): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }));
+
+/**
+ * `inTransaction` for a change to the scope's user or anything under it, in
+ * the user's turn (docs/decisions/transactions.md, hot records): changes of this process to one
+ * user (its accounts, plans, payments, bureau flow) run one after the other
+ * instead of conflicting (application/transactions.ts).
+ */
+export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+  deps: D,
+  scope: UserScope,
+  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
+): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }), { turn: userTurn(scope.clientId, scope.userId) });
+
+/**
+ * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user
+ * (`not_found` when there is none for this client), so the transaction
+ * conflicts with the user's delete instead of committing under a deleted user.
+ */
+export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<DomainError, void> =>
+  pipe(
+    tx.users.touch(scope.clientId, scope.userId),
+    TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('User not found')))),
+  );
+
+/**
+ * Inside a creation's transaction, after (or before) its owner bump: `quota_exceeded`
+ * unless one more record fits beside the `existing` ones the transaction counts.
+ * The bump is what makes the count exact (domain/quotas.ts).
+ */
+export const checkQuota = (
+  deps: Pick<ApplicationDeps, 'quotas'>,
+  quota: keyof Quotas,
+  existing: TE.TaskEither<DomainError, number>,
+): TE.TaskEither<DomainError, void> =>
+  pipe(existing, TE.chainEitherK((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)));

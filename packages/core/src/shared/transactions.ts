@@ -1,0 +1,303 @@
+/**
+ * The policy every store's `UnitOfWork` shares (docs/decisions/transactions.md), written once: join
+ * an enclosing transaction, abort on `Left` or a throw, and run again on a write
+ * conflict, so a hot record never turns into a 409 storm and a store outage
+ * never into a hanging request. The store adapter brings only `begin` /
+ * `commit` / `abort` (ports/unit-of-work.ts).
+ *
+ * Hot records (docs/decisions/transactions.md, docs/performance.md), two mechanisms:
+ * - **Turns, within a process.** A run that names a turn (`RunOptions.turn`, the
+ *   aggregate it changes: a user and what is under it) waits, first in first
+ *   out, until no other run of this process holds that turn, and holds it
+ *   across its attempts until it commits or gives up. So N concurrent changes
+ *   to one account from one process commit one after the other instead of
+ *   conflicting. It is an in-process queue in front of the store, not a store
+ *   lock: the store's isolation is unchanged (snapshot reads, first writer
+ *   wins), so two changes under different turns, or without one, still meet
+ *   as write conflicts (and write skew still needs the owner bump). Memory is
+ *   bounded: a turn's entry exists only while someone holds it.
+ * - **Backoff, across processes** (what turns cannot see): a write conflict
+ *   runs the work again after a random wait ("full jitter": 0 to
+ *   min(cap, base·2^(n-1)) ms before attempt n+1), until the deadline
+ *   (`DEBTKIT_WRITE_CONFLICT_DEADLINE_MS`, default 10 s) counted from when the
+ *   run got its turn (or asked, without one); then `conflict` with
+ *   `retryAfterSeconds` (409 with `Retry-After`). The wait for a turn is
+ *   bounded by the same deadline, with the same answer. So a change answers
+ *   within two deadlines (plus one attempt), and a long line of changes to one
+ *   account drains at the store's pace without its tail giving up early.
+ * - The deadline is for conflicts, not outages: `unavailable` is answered at
+ *   once, and the runs queued for the turn of a run that met it answer
+ *   `unavailable` at once too, instead of each waiting out the outage in turn.
+ *
+ * Random waits and timers are injectable (`random`, `now`, `schedule`), so
+ * tests are deterministic.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import { unavailable, type DomainError } from './errors.js';
+import {
+  isWriteConflict,
+  writeConflict,
+  type AsyncContext,
+  type RunOptions,
+  type TransactionDriver,
+  type UnitOfWork,
+  type TransactionPorts,
+} from './unit-of-work.js';
+
+/** DEBTKIT_WRITE_CONFLICT_DEADLINE_MS's default: how long a change keeps trying before it answers 409 `conflict`. */
+export const WRITE_CONFLICT_DEADLINE_MS = 10_000;
+
+/** The `Retry-After` (seconds) of a change that kept losing: the contention is usually over by then. */
+export const CONFLICT_RETRY_AFTER_SECONDS = 1;
+
+/** Cancels a scheduled callback (a no-op once it ran). */
+export type Cancel = () => void;
+
+export interface TransactionRunnerOptions {
+  /** How long a change may wait for its turn and run again after write conflicts, in ms since it asked; default 10000. */
+  readonly deadlineMs?: number;
+  /** An extra bound on the runs of one transaction after write conflicts; default none (the deadline bounds them). */
+  readonly maxAttempts?: number;
+  /** The backoff's first cap, in ms: attempt n+1 waits up to `backoffBaseMs`·2^(n-1); default 2. */
+  readonly backoffBaseMs?: number;
+  /** The largest wait between two attempts, in ms; default 100. */
+  readonly backoffCapMs?: number;
+  /** Milliseconds, monotonic (tests inject one); default `performance.now`. */
+  readonly now?: () => number;
+  /** Uniform in [0, 1): the jitter (tests inject one); default `Math.random`. */
+  readonly random?: () => number;
+  /** Run `callback` after `ms` (backoff waits, turn deadlines); default `setTimeout`. */
+  readonly schedule?: (callback: () => void, ms: number) => Cancel;
+}
+
+/** One run of the runner, across its attempts: when it asked (the deadline counts from there) and the turn it holds. */
+export interface RunState {
+  /** When it asked, then when it got its turn: the deadline counts from here. */
+  started: number;
+  turn: HeldTurn | undefined;
+  /** The turn was taken after waiting inside the attempt: its snapshot may predate what it waited for; run it again at once. */
+  restart: boolean;
+}
+
+export interface HeldTurn {
+  readonly key: string;
+  /** Hand the turn to the next in line; `outage`: the store was unreachable, everyone in line answers `unavailable`. */
+  readonly release: (outage: boolean) => void;
+}
+
+export interface ActiveTransaction<P> {
+  readonly ports: P;
+  /** False once its work has ended: a callback the work left behind (a timer) that runs later starts a transaction of its own. */
+  open: boolean;
+  /** The run it is an attempt of: a `run` that joins it takes its turn for the whole run. */
+  readonly state: RunState;
+}
+
+export type TurnOutcome = { readonly _tag: 'granted'; readonly turn: HeldTurn; /** After others held it (not at once). */ readonly waited: boolean } | { readonly _tag: 'timeout' } | { readonly _tag: 'outage' };
+
+interface Waiter {
+  readonly grant: (outcome: TurnOutcome) => void;
+  cancelTimer: Cancel;
+}
+
+/**
+ * First-in-first-out turns per key, within this process. A key's entry (its
+ * line of waiters) exists only while the turn is held: memory is bounded by the
+ * runs in progress, whatever the number of keys ever used.
+ */
+export class Turns {
+  private readonly lines = new Map<string, Waiter[]>();
+
+  constructor(private readonly schedule: (callback: () => void, ms: number) => Cancel) {}
+
+  /** The turn of `key` once every earlier asker released it; `timeout` after `waitMs`; `outage` when the holder met an outage. */
+  take(key: string, waitMs: number): Promise<TurnOutcome> {
+    const line = this.lines.get(key);
+    if (line === undefined) {
+      this.lines.set(key, []);
+      return Promise.resolve({ _tag: 'granted', turn: this.held(key), waited: false });
+    }
+    return new Promise<TurnOutcome>((resolve) => {
+      const waiter: Waiter = { grant: resolve, cancelTimer: () => undefined };
+      waiter.cancelTimer = this.schedule(() => {
+        const at = line.indexOf(waiter);
+        if (at >= 0) line.splice(at, 1);
+        resolve({ _tag: 'timeout' });
+      }, Math.max(0, waitMs));
+      line.push(waiter);
+    });
+  }
+
+  /** Keys whose turn is held now (tests check that memory is given back). */
+  get size(): number {
+    return this.lines.size;
+  }
+
+  private held(key: string): HeldTurn {
+    let released = false;
+    return {
+      key,
+      release: (outage) => {
+        if (released) return;
+        released = true;
+        const line = this.lines.get(key) ?? [];
+        const next = outage ? undefined : line.shift();
+        if (next === undefined) {
+          this.lines.delete(key);
+          for (const waiter of line.splice(0)) {
+            waiter.cancelTimer();
+            waiter.grant({ _tag: 'outage' });
+          }
+          return;
+        }
+        next.cancelTimer();
+        next.grant({ _tag: 'granted', turn: this.held(key), waited: true });
+      },
+    };
+  }
+}
+
+const defaultSchedule = (callback: () => void, ms: number): Cancel => {
+  const timer = setTimeout(callback, ms);
+  return () => clearTimeout(timer);
+};
+
+/** What a change that kept losing answers: 409 `conflict`, with `Retry-After`. */
+export const contendedConflict = (): DomainError => ({
+  _tag: 'conflict',
+  message: 'The change lost to concurrent changes; retry',
+  retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS,
+});
+
+const TURN_OUTAGE = 'The data store is unavailable; try again later';
+
+export const transactionRunner = <P extends TransactionPorts>(
+  driver: TransactionDriver<P>,
+  context: AsyncContext<ActiveTransaction<P>>,
+  options: TransactionRunnerOptions = {},
+): UnitOfWork => {
+  const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
+  const deadlineMs = options.deadlineMs ?? WRITE_CONFLICT_DEADLINE_MS;
+  const baseMs = options.backoffBaseMs ?? 2;
+  const capMs = options.backoffCapMs ?? 100;
+  const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
+  const schedule = options.schedule ?? defaultSchedule;
+  const turns = new Turns(schedule);
+  const sleep = (ms: number): Promise<void> => new Promise((resolve) => void schedule(resolve, ms));
+  const remaining = (state: RunState): number => deadlineMs - (now() - state.started);
+  // Joinable works in progress (under `context.run`): the context is tracked only while there is one (AsyncContext.disable).
+  let inProgress = 0;
+
+  /** The work of one attempt: tracked in `context` (for `runJoinable`) or not. */
+  const untracked = <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P): Promise<E.Either<DomainError, A>> => work(ports)();
+  const tracked = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P, state: RunState): Promise<E.Either<DomainError, A>> => {
+    const active: ActiveTransaction<P> = { ports, open: true, state };
+    inProgress += 1;
+    try {
+      return await context.run(active, () => work(ports)());
+    } finally {
+      active.open = false;
+      if (--inProgress === 0) context.disable();
+    }
+  };
+  type Runner = typeof tracked;
+
+  /** Wait for `key`'s turn within the run's deadline: `waited` or `at once` once held, else what the run answers. */
+  const takeTurn = async (state: RunState, key: string): Promise<DomainError | 'waited' | 'at once'> => {
+    const outcome = await turns.take(key, remaining(state));
+    if (outcome._tag === 'granted') {
+      state.turn = outcome.turn;
+      state.started = now();
+      return outcome.waited ? 'waited' : 'at once';
+    }
+    return outcome._tag === 'outage' ? unavailable(TURN_OUTAGE) : contendedConflict();
+  };
+
+  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, runWork: Runner, state: RunState, n: number): Promise<E.Either<DomainError, A>> => {
+    const begun = await driver.begin();
+    if (E.isLeft(begun)) return begun;
+    const tx = begun.right;
+    let result: E.Either<DomainError, A>;
+    try {
+      result = await runWork(work, tx.ports, state);
+    } catch (err) {
+      await tx.abort();
+      throw err;
+    }
+    const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
+    if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
+    if (state.restart) {
+      // Not a lost race: the turn came after this attempt began. Now that it is held, at least one attempt runs.
+      state.restart = false;
+      return attempt(work, runWork, state, n);
+    }
+    if (n >= maxAttempts || remaining(state) <= 0) return E.left(contendedConflict());
+    // Full jitter, growing with the attempt, never past the deadline.
+    const wait = Math.min(random() * Math.min(capMs, baseMs * 2 ** (n - 1)), remaining(state));
+    if (wait > 0) await sleep(wait);
+    return attempt(work, runWork, state, n + 1);
+  };
+
+  /** A run of its own: its turn (if it names one) held across its attempts, released with its outcome. */
+  const runOwn = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, runWork: Runner, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
+    const state: RunState = { started: now(), turn: undefined, restart: false };
+    let outage = false;
+    try {
+      if (turn !== undefined) {
+        const taken = await takeTurn(state, turn);
+        if (typeof taken !== 'string') return E.left(taken);
+      }
+      const outcome = await attempt(work, runWork, state, 1);
+      outage = E.isLeft(outcome) && outcome.left._tag === 'unavailable';
+      return outcome;
+    } finally {
+      state.turn?.release(outage);
+    }
+  };
+
+  /**
+   * Inside a joinable run: its transaction, after taking `turn` for that run if
+   * it holds none yet (the enclosing run began without knowing it; the store's
+   * snapshot starts with the first read, after the wait). A run that already
+   * holds another turn does not wait for a second one (no two-turn deadlock):
+   * that change is guarded by write conflicts alone.
+   */
+  const joined = async <A>(active: ActiveTransaction<P>, work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
+    const { state } = active;
+    if (turn !== undefined && state.turn === undefined) {
+      const taken = await takeTurn(state, turn);
+      // Out of time waiting: a write conflict for the enclosing run, which answers `conflict` (its deadline has passed).
+      if (typeof taken !== 'string') return E.left(taken._tag === 'conflict' ? writeConflict(taken.message) : taken);
+      // Waited: the enclosing transaction began before the changes it waited for committed (a store may
+      // have taken its snapshot at begin), so it is run again at once, in the turn, rather than lose later.
+      if (taken === 'waited') {
+        state.restart = true;
+        return E.left(writeConflict('The turn was taken after the transaction began'));
+      }
+    }
+    return work(active.ports)();
+  };
+
+  /** Join the joinable transaction this is called in, or begin one (tracked or not). */
+  const joinOr =
+    (runWork: Runner) =>
+    <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, runOptions?: RunOptions): TE.TaskEither<DomainError, A> =>
+    () => {
+      const active = context.getStore();
+      return active?.open === true ? joined(active, work, runOptions?.turn) : runOwn(work, runWork, runOptions?.turn);
+    };
+
+  return {
+    run: joinOr(untracked),
+    runJoinable: joinOr(tracked),
+    runAlone:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+      () =>
+        context.exit(() => runOwn(work, untracked, undefined)),
+  };
+};
+
+/** The turn of a change to one user or anything under it (accounts, plans, payments, bureau flows): client and user. */
+export const userTurn = (clientId: number, userId: number): string => `user:${clientId}:${userId}`;

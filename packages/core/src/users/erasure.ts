@@ -1,0 +1,132 @@
+/**
+ * Erasure (docs/decisions/tenancy.md): once a user's delete has committed, nothing personal of
+ * that user is readable through an endpoint, a webhook or an Idempotency-Key
+ * replay. The delete's transaction stores an `ErasureMarker`; events are
+ * redacted by it when they are read or delivered, so the stored records need
+ * not be rewritten for the guarantee to hold.
+ *
+ * Personal, per docs/decisions/tenancy.md: the user's names, email, date of birth and phone,
+ * and the user's accounts. So an erased user's events keep their envelope,
+ * their ids and their shape (a client decoding them in its pinned version
+ * still can), with these fields emptied:
+ * - a user object (`user.deleted`): `last_name` → `""`, `first_name`, `email`,
+ *   `date_of_birth`, `phone` → `null`;
+ * - a credit score object (`credit_score.created`): `last_name` → `null`;
+ * - an account object (`account.*`): everything but `id`, `type`, `subtype`,
+ *   `status` and `last_updated_at` is emptied: `null` where the field may be
+ *   null, `""` for the name, `0` for the balance, `[]` for the payment history.
+ * Plans, payments and the bureau status carry ids, amounts and dates only;
+ * they are left as they are.
+ */
+import * as t from 'io-ts';
+import { Id, Timestamp } from '../shared/primitives.js';
+import { User } from './user.js';
+import { Account } from '../accounts/account.js';
+import { CreditScore } from '../credit-scores/credit-score.js';
+import { EVENT_RETENTION_MS, type EventType, type WebhookEvent } from '../webhooks/webhook.js';
+
+/**
+ * What the delete's transaction stores for each erased user: the owner and
+ * the user id, never anything personal. Kept until every record it redacts
+ * has expired (`expires_at`).
+ */
+export const ErasureMarker = t.type(
+  {
+    client_id: Id,
+    user_id: Id,
+    erased_at: Timestamp,
+    expires_at: Timestamp,
+  },
+  'ErasureMarker',
+);
+export type ErasureMarker = t.TypeOf<typeof ErasureMarker>;
+
+/**
+ * How long a marker is kept: past the retention of every event (30 days from
+ * its creation, docs/decisions/webhooks.md) and Idempotency-Key (24 hours) made before the
+ * delete, with a day to spare.
+ */
+export const ERASURE_MARKER_RETENTION_MS = EVENT_RETENTION_MS + 86_400_000;
+
+/** The marker of a delete committed at `now`. */
+export const erasureMarker = (clientId: Id, userId: Id, now: Date): ErasureMarker => ({
+  client_id: clientId,
+  user_id: userId,
+  erased_at: now.toISOString() as Timestamp,
+  expires_at: new Date(now.getTime() + ERASURE_MARKER_RETENTION_MS).toISOString() as Timestamp,
+});
+
+/** The objects that carry personal data: which of their fields do. */
+type PersonalKind = 'user' | 'credit_score' | 'account';
+
+const KEPT_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'subtype', 'status', 'last_updated_at']);
+
+const PERSONAL_FIELDS: { readonly [K in PersonalKind]: { readonly codec: t.InterfaceType<t.Props>; readonly fields: ReadonlyArray<string> } } = {
+  user: { codec: User, fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'] },
+  credit_score: { codec: CreditScore, fields: ['last_name'] },
+  account: { codec: Account, fields: Object.keys(Account.props).filter((f) => !KEPT_ACCOUNT_FIELDS.has(f)) },
+};
+
+/** The emptiest value a field's codec accepts, in this order. */
+const EMPTY_CANDIDATES: ReadonlyArray<unknown> = [null, '', 0, []];
+
+/**
+ * Per kind, each personal field and the value it is emptied to (worked out once
+ * from the resource's codec, so the object stays valid for it). A field no
+ * candidate fits is a programming error, refused at load.
+ */
+const EMPTIED: { readonly [K in PersonalKind]: ReadonlyArray<readonly [string, unknown]> } = (() => {
+  const emptied = (kind: PersonalKind): ReadonlyArray<readonly [string, unknown]> => {
+    const { codec, fields } = PERSONAL_FIELDS[kind];
+    return fields.map((field) => {
+      const fieldCodec = codec.props[field];
+      const fits = fieldCodec === undefined ? -1 : EMPTY_CANDIDATES.findIndex((candidate) => fieldCodec.is(candidate));
+      if (fits < 0) throw new Error(`erasure: ${kind}.${field} has no empty value its codec accepts`);
+      return [field, EMPTY_CANDIDATES[fits]] as const;
+    });
+  };
+  return { user: emptied('user'), credit_score: emptied('credit_score'), account: emptied('account') };
+})();
+
+/** The object kind each event type carries, where it is personal. */
+const PERSONAL_EVENT_KIND: Partial<Record<EventType, PersonalKind>> = {
+  'user.deleted': 'user',
+  'credit_score.created': 'credit_score',
+  'account.created': 'account',
+  'account.updated': 'account',
+  'account.closed': 'account',
+};
+
+/**
+ * `object` with the personal fields of `kind` emptied. Only fields the object
+ * has are touched (an older version's shape may lack some); a fresh object is
+ * returned, the argument is not changed.
+ * @example redactObject('user', { id: 7, last_name: 'Doe', email: 'd@x.io' }) // { id: 7, last_name: '', email: null }
+ */
+export const redactObject = <A extends Readonly<Record<string, unknown>>>(kind: PersonalKind, object: A): A => {
+  const copy: Record<string, unknown> = { ...object };
+  for (const [field, empty] of EMPTIED[kind]) {
+    if (Object.hasOwn(copy, field)) copy[field] = Array.isArray(empty) ? [] : empty;
+  }
+  // Same keys as `object`, each value one its codec accepts.
+  return copy as A;
+};
+
+/**
+ * The event as it may be shown once its user is erased: the envelope and ids
+ * as they are, the object's personal fields emptied.
+ */
+export const redactEvent = (event: WebhookEvent): WebhookEvent => {
+  const kind = PERSONAL_EVENT_KIND[event.type];
+  if (kind === undefined) return event;
+  return { ...event, data: { user_id: event.data.user_id, object: redactObject(kind, event.data.object) } };
+};
+
+/**
+ * An event of an erased user is still delivered only if it is the erasure's own
+ * `user.deleted` (which carries nothing personal); any other is canceled.
+ */
+export const deliverableAfterErasure = (type: EventType): boolean => type === 'user.deleted';
+
+/** The user as `user.deleted` carries it in `2024-07-01`: ids and creation time, personal fields emptied. */
+export const erasedUserView = (user: User): User => redactObject('user', user);

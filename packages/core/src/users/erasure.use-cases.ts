@@ -1,0 +1,53 @@
+/**
+ * Redaction by erasure marker (docs/decisions/tenancy.md), where records of a deleted user can
+ * still be read: the events API, webhook deliveries and Idempotency-Key
+ * replays. Each asks the `ErasureRegistry` once for the users it is about.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import type { DomainError } from '../shared/errors.js';
+import { deliverableAfterErasure, redactEvent } from './erasure.js';
+import { toEventView, type EventRecord, type WebhookEvent } from '../webhooks/webhook.js';
+import type { ClientId, UserId } from '../shared/primitives.js';
+import type { ApplicationDeps } from '../shared/deps.js';
+
+/** `events` (all of one client) with those of erased users redacted, in one registry read. */
+export const redactErasedEvents =
+  (deps: Pick<ApplicationDeps, 'erasures'>) =>
+  (clientId: ClientId, events: ReadonlyArray<WebhookEvent>): TE.TaskEither<DomainError, ReadonlyArray<WebhookEvent>> =>
+    events.length === 0
+      ? TE.right(events)
+      : pipe(
+          // Client-level events (a disabled webhook endpoint) have no user: nothing of a user to redact.
+          deps.erasures.erasedAmong(clientId, [...new Set(events.flatMap((e) => (e.data.user_id === null ? [] : [e.data.user_id])))]),
+          TE.map((erased) =>
+            erased.size === 0 ? events : events.map((e) => (e.data.user_id !== null && erased.has(e.data.user_id) ? redactEvent(e) : e)),
+          ),
+        );
+
+/** Is `userId` an erased user of `clientId`? */
+export const isUserErased =
+  (deps: Pick<ApplicationDeps, 'erasures'>) =>
+  (clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> =>
+    pipe(
+      deps.erasures.erasedAmong(clientId, [userId]),
+      TE.map((erased) => erased.has(userId)),
+    );
+
+/**
+ * What a webhook delivery of `event` may send, read at delivery time: the
+ * event as the API shows it, or `none` when its user has been erased since
+ * (the delivery is then canceled, not sent). The erasure's own `user.deleted`
+ * is still delivered, its personal fields emptied. A delivery created by a
+ * fan-out that raced the delete is caught here.
+ */
+export const deliverableEvent =
+  (deps: Pick<ApplicationDeps, 'erasures'>) =>
+  (event: EventRecord): TE.TaskEither<DomainError, O.Option<WebhookEvent>> =>
+    pipe(
+      event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
+      TE.map((erased) =>
+        !erased ? O.some(toEventView(event)) : deliverableAfterErasure(event.type) ? O.some(redactEvent(toEventView(event))) : O.none,
+      ),
+    );

@@ -1,0 +1,45 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../shared/errors.js';
+import type { EventRecord, EventType } from './webhook.js';
+import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
+import type { Page, PageRequest } from '../shared/paging.js';
+
+export interface NewEvent {
+  readonly client_id: ClientId;
+  readonly type: EventType;
+  readonly created_at: Timestamp;
+  readonly api_version: string;
+  /** `user_id` null: a change of the client's own, about no user (`webhook_endpoint.disabled`). */
+  readonly data: { readonly user_id: UserId | null; readonly object: Readonly<Record<string, unknown>> };
+  readonly expires_at: Timestamp;
+}
+
+export interface EventFilter {
+  readonly type?: EventType;
+  readonly user_id?: UserId;
+}
+
+/**
+ * The events of every client, kept in the store (the outbox of docs/decisions/webhooks.md):
+ * a use case appends the event of the change it made; the delivery worker
+ * turns each new event into deliveries ("fan-out") and marks it done. Reads
+ * take `now` and never answer an expired event, whether or not the store has
+ * removed it yet.
+ */
+export interface EventOutbox {
+  /** Store a new event with the next id (ids ascend), not yet fanned out. */
+  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord>;
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>>;
+  /**
+   * The client's events ascending by id, filtered. Paging on with
+   * `startingAfter` = the last id seen never skips an event: an event whose
+   * append is still under way keeps every later id out of the answer until it
+   * is stored (an adapter may give up on an append that died after a bound it documents).
+   */
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
+  /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
+  /** Mark the event fanned out (idempotent). */
+  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void>;
+}

@@ -1,0 +1,194 @@
+/**
+ * Webhook endpoints of a client and their deliveries (docs/decisions/webhooks.md). Every
+ * operation is scoped to the authenticated client: another client's endpoint
+ * is `not_found`, as a missing one.
+ */
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { DomainError, conflict, notFound, validationError } from '../shared/errors.js';
+import {
+  CreatedWebhookEndpoint,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointRecord,
+  statusPatchOf,
+  subscribesTo,
+  toDeliveryView,
+  toWebhookEndpointView,
+} from './webhook.js';
+import type { ClientId, Id } from '../shared/primitives.js';
+import type { Page } from '../shared/paging.js';
+import type { SecretGenerator } from '../shared/secret-generator.js';
+import type { WebhookUrlPolicy } from './webhook-url-policy.js';
+import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
+import { ApplicationDeps, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
+
+/**
+ * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
+ * 32 random bytes. The generator gives those bytes in base64url (the token
+ * form); the same bytes in base64 differ only in two letters and the padding.
+ */
+export const newWebhookSecret = (secrets: SecretGenerator): string => {
+  const url = secrets.secret();
+  return `whsec_${url.replace(/-/g, '+').replace(/_/g, '/')}${'='.repeat((4 - (url.length % 4)) % 4)}`;
+};
+
+/**
+ * Default URL policy, for a service that supplies none: https only, and no
+ * host that is an IP literal or `localhost` (names are not resolved here; the
+ * HTTP adapter's policy does that and also allows loopback http in sandbox).
+ */
+export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
+  check: (raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must be an absolute URL' }]));
+    }
+    const host = url.hostname.toLowerCase();
+    const literal = /^[0-9.]+$/.test(host) || host.startsWith('[');
+    if (url.protocol !== 'https:') return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must use https' }]));
+    if (literal || host === 'localhost' || host.endsWith('.localhost')) {
+      return TE.left(validationError('Invalid webhook URL', [{ path: 'url', message: 'must name a public host' }]));
+    }
+    return TE.right(undefined);
+  },
+};
+
+const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
+
+const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+  pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
+
+/**
+ * One transaction (so that under an Idempotency-Key it commits with the kept
+ * response): the client record is bumped, the endpoints-per-client quota
+ * counted in the same snapshot, then the endpoint stored. Two concurrent
+ * creations of one client both write its record, so one runs again and counts
+ * the other's endpoint (domain/quotas.ts).
+ */
+export const createWebhookEndpoint =
+  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas'>) =>
+  (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
+    pipe(
+      urlPolicy(deps).check(body.url),
+      TE.chain(() =>
+        inTransaction(deps, (tx) => pipe(
+          tx.clients.touch(clientId),
+          TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+          TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+          TE.chain(() => tx.webhookEndpoints.create({
+            client_id: clientId,
+            url: body.url,
+            events: body.events ?? ['*'],
+            description: body.description ?? null,
+            status: 'enabled',
+            secret: newWebhookSecret(deps.secrets),
+            created_at: nowStamp(deps.clock),
+          })),
+        )),
+      ),
+      TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
+    );
+
+export const listWebhookEndpoints =
+  (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
+  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<WebhookEndpoint>> =>
+    pipe(deps.webhookEndpoints.list(clientId, toPageRequest(page)), TE.map(mapPage(toWebhookEndpointView)));
+
+export const getWebhookEndpoint =
+  (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
+    pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
+
+/**
+ * Patch in one transaction, with compare-and-set on the endpoint's version: a
+ * concurrent change to the endpoint makes this one run again from a fresh read.
+ */
+export const updateWebhookEndpoint =
+  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls'>) =>
+  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
+    pipe(
+      body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url),
+      TE.chain(() =>
+        inTransaction(deps, (tx) =>
+          pipe(
+            requireEndpoint(tx, clientId, endpointId),
+            TE.chain((current) =>
+              // A status the client sets resets the health fields (docs/decisions/tenancy.md): see `statusPatchOf`.
+              pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }), orNotFound('Webhook endpoint')),
+            ),
+          ),
+        ),
+      ),
+      TE.mapLeft((e) => (e._tag === 'conflict' ? conflict('The webhook endpoint changed concurrently; try again') : e)),
+      TE.map(toWebhookEndpointView),
+    );
+
+/** Delete the endpoint and its deliveries, in one transaction. */
+export const deleteWebhookEndpoint =
+  (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
+    inTransaction(deps, (tx) =>
+      pipe(
+        tx.webhookEndpoints.delete(clientId, endpointId),
+        TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
+        TE.chain(() => tx.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
+        TE.map(() => undefined),
+      ),
+    );
+
+export const listWebhookDeliveries =
+  (deps: Pick<ApplicationDeps, 'clock' | 'webhookDeliveries' | 'webhookEndpoints'>) =>
+  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
+    pipe(
+      requireEndpoint(deps, clientId, endpointId),
+      TE.chain(() => deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now())),
+      TE.map(mapPage(toDeliveryView)),
+    );
+
+/**
+ * Turn new events into deliveries: for each event not yet fanned out, one
+ * pending delivery per enabled endpoint of its client that subscribes to its
+ * type and existed when the event happened; then mark the event. Safe to run
+ * twice or in two processes at once (the store keeps one delivery per pair).
+ * Answers how many events were fanned out.
+ */
+export const fanOutEvents =
+  (deps: Pick<ApplicationDeps, 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'clock'>) =>
+  (limit: number): TE.TaskEither<DomainError, number> => {
+    const now = deps.clock.now();
+    return pipe(
+      deps.events.pendingFanOut(limit, now),
+      TE.chain((events) =>
+        pipe(
+          events,
+          TE.traverseSeqArray((event) =>
+            pipe(
+              deps.webhookEndpoints.listEnabled(event.client_id),
+              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))),
+              TE.chain((endpoints) =>
+                endpoints.length === 0
+                  ? TE.right(undefined)
+                  : deps.webhookDeliveries.createMany(
+                      endpoints.map((e) => ({
+                        client_id: event.client_id,
+                        endpoint_id: e.id,
+                        event_id: event.id,
+                        event_type: event.type,
+                        created_at: event.created_at,
+                        expires_at: event.expires_at,
+                        next_attempt_at: event.created_at,
+                      })),
+                    ),
+              ),
+              TE.chain(() => deps.events.markFannedOut(event.id)),
+            ),
+          ),
+          TE.map((done) => done.length),
+        ),
+      ),
+    );
+  };
+

@@ -1,0 +1,74 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../shared/errors.js';
+import type { DeliveryStatus, EventType, WebhookDeliveryRecord } from './webhook.js';
+import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
+import type { Page, PageRequest } from '../shared/paging.js';
+
+export interface NewWebhookDelivery {
+  readonly client_id: ClientId;
+  readonly endpoint_id: Id;
+  readonly event_id: Id;
+  readonly event_type: EventType;
+  readonly created_at: Timestamp;
+  readonly expires_at: Timestamp;
+  /** When the first attempt is due. */
+  readonly next_attempt_at: Timestamp;
+}
+
+/** A claim on one attempt: only the holder of `token` may record it, and nobody claims it again before `until`. */
+export interface DeliveryLease {
+  readonly token: string;
+  readonly until: Timestamp;
+}
+
+export interface DeliveryOutcome {
+  readonly status: DeliveryStatus;
+  readonly attempts: number;
+  readonly last_response_status: number | null;
+  readonly next_attempt_at: Timestamp | null;
+}
+
+/**
+ * Which due deliveries a claim may take (docs/decisions/tenancy.md, fair webhooks): none of
+ * an endpoint or a client the claiming process is already at its cap for,
+ * and, in turn across clients, one of the first client after `afterClient`
+ * in id order that has one due (wrapping around to the lowest id).
+ */
+export interface ClaimFilter {
+  readonly busyEndpoints: ReadonlyArray<Id>;
+  readonly busyClients: ReadonlyArray<ClientId>;
+  /** The client the previous claim went to; absent: start from the lowest client id. */
+  readonly afterClient?: ClientId;
+}
+
+/** Deliveries of events to webhook endpoints, and the claiming of due attempts by the worker(s). */
+export interface WebhookDeliveryRepository {
+  /**
+   * Create the deliveries; one whose (endpoint, event) pair exists already is
+   * left as it is, so a fan-out that runs twice (a crash, two processes) makes
+   * one delivery per pair.
+   */
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void>;
+  /**
+   * Atomically claim a pending delivery due at `now` (and not under another
+   * unexpired lease) that `filter` allows: of the first client after
+   * `filter.afterClient` (in id order, wrapping around) that has one, its
+   * delivery due soonest; `none` when nothing is. Two claimers never get the
+   * same delivery while its lease runs.
+   */
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>>;
+  /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean>;
+  /** The endpoint's unexpired deliveries, ascending by id. */
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>>;
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number>;
+  /**
+   * Erasure (docs/decisions/tenancy.md): every pending delivery of an event of the client's
+   * user `userId` becomes `canceled`, with no next attempt and no lease (an
+   * attempt under way then cannot record its outcome: `complete` answers
+   * `false`). Deliveries already succeeded or failed are left as they are.
+   * Answers how many were canceled.
+   */
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number>;
+}

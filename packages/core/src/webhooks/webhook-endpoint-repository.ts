@@ -1,0 +1,50 @@
+import type * as TE from 'fp-ts/lib/TaskEither.js';
+import type * as O from 'fp-ts/lib/Option.js';
+import type { DomainError } from '../shared/errors.js';
+import type { EventSelector, WebhookDisabledReason, WebhookEndpointRecord, WebhookEndpointStatus } from './webhook.js';
+import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
+import type { Page, PageRequest } from '../shared/paging.js';
+
+export interface NewWebhookEndpoint {
+  readonly client_id: ClientId;
+  readonly url: string;
+  readonly events: ReadonlyArray<EventSelector>;
+  readonly description: string | null;
+  readonly status: WebhookEndpointStatus;
+  readonly secret: string;
+  readonly created_at: Timestamp;
+}
+
+export interface WebhookEndpointPatch {
+  readonly url?: string;
+  readonly events?: ReadonlyArray<EventSelector>;
+  readonly description?: string | null;
+  readonly status?: WebhookEndpointStatus;
+  /** Health (docs/decisions/tenancy.md): written by the delivery worker's use case, reset by a client's PATCH of `status`. */
+  readonly disabled_reason?: WebhookDisabledReason | null;
+  readonly failing_since?: Timestamp | null;
+}
+
+/** A client's webhook endpoints; every operation is scoped to the owning client. */
+export interface WebhookEndpointRepository {
+  /** Store with the next id and version 1. */
+  create(endpoint: NewWebhookEndpoint): TE.TaskEither<DomainError, WebhookEndpointRecord>;
+  get(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<WebhookEndpointRecord>>;
+  /** Every enabled endpoint of the client, ascending by id. */
+  listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>>;
+  /**
+   * Compare-and-set (docs/decisions/transactions.md): apply `patch` only if the stored version is
+   * `expectedVersion`, and bump it. `none` when there is no such endpoint,
+   * `conflict` when it changed since it was read.
+   */
+  update(
+    clientId: ClientId,
+    endpointId: Id,
+    expectedVersion: number,
+    patch: WebhookEndpointPatch,
+  ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
+  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean>;
+  /** How many endpoints the client has, enabled or not (the endpoints-per-client quota, domain/quotas.ts). */
+  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number>;
+}

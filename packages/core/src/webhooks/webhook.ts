@@ -1,0 +1,238 @@
+/**
+ * Events and webhooks (docs/decisions/webhooks.md): what changed for a client, kept 30 days
+ * and pushed to the client's webhook endpoints. Codecs first; the records are
+ * what the stores keep, the views what the API answers.
+ */
+import * as t from 'io-ts';
+import { Id, Timestamp, nullable } from '../shared/primitives.js';
+import { boundedString } from '../shared/codec.js';
+
+/** Every event type, in the order docs/decisions/webhooks.md lists them. */
+export const EventType = t.keyof(
+  {
+    'bureau_auth.completed': null,
+    'credit_score.created': null,
+    'account.created': null,
+    'account.updated': null,
+    'account.closed': null,
+    'payment_plan.created': null,
+    'payment_plan.deleted': null,
+    'plan_payment.created': null,
+    'user.deleted': null,
+    'webhook_endpoint.disabled': null,
+  },
+  'EventType',
+);
+export type EventType = t.TypeOf<typeof EventType>;
+export const EVENT_TYPES: ReadonlyArray<EventType> = Object.keys(EventType.keys) as EventType[];
+
+/** How long an event (and its deliveries) is kept. */
+export const EVENT_RETENTION_DAYS = 30;
+export const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 86_400_000;
+
+/**
+ * An event as the API answers it and as a webhook delivers it. `object` is already in `api_version`'s shape.
+ * `user_id` is the user the change was about; null for a change of the client's own (`webhook_endpoint.disabled`).
+ */
+export const WebhookEvent = t.type(
+  {
+    id: Id,
+    type: EventType,
+    created_at: Timestamp,
+    api_version: t.string,
+    data: t.type({ user_id: nullable(Id), object: t.UnknownRecord }),
+  },
+  'Event',
+);
+export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
+
+/**
+ * A stored event: the view, its owner, when it expires, and whether the
+ * deliveries to the client's endpoints have been created from it yet.
+ */
+export const EventRecord = t.intersection(
+  [WebhookEvent, t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean })],
+  'EventRecord',
+);
+export type EventRecord = t.TypeOf<typeof EventRecord>;
+
+export const toEventView = (e: EventRecord): WebhookEvent => ({
+  id: e.id,
+  type: e.type,
+  created_at: e.created_at,
+  api_version: e.api_version,
+  data: { user_id: e.data.user_id, object: e.data.object },
+});
+
+/** What an endpoint subscribes to: event types, or `*` for all of them. */
+export const EventSelector = t.union([EventType, t.literal('*')], 'EventSelector');
+export type EventSelector = t.TypeOf<typeof EventSelector>;
+
+export const WebhookEndpointStatus = t.keyof({ enabled: null, disabled: null }, 'WebhookEndpointStatus');
+export type WebhookEndpointStatus = t.TypeOf<typeof WebhookEndpointStatus>;
+
+export const WebhookDescription = boundedString(0, 500, 'string(0..500)');
+
+/**
+ * Why an endpoint is disabled, when debtkit disabled it (docs/decisions/tenancy.md): `failing`,
+ * its deliveries failed for `FAILING_ENDPOINT_DISABLE_MS` with no success since.
+ * Null when it is enabled or the client disabled it.
+ */
+export const WebhookDisabledReason = t.keyof({ failing: null }, 'WebhookDisabledReason');
+export type WebhookDisabledReason = t.TypeOf<typeof WebhookDisabledReason>;
+
+/** An endpoint whose attempts have failed this long in a row (no success since) is disabled: 3 days. */
+export const FAILING_ENDPOINT_DISABLE_MS = 3 * 86_400_000;
+
+const endpointFields = {
+  id: Id,
+  url: t.string,
+  events: t.array(EventSelector),
+  description: nullable(t.string),
+  status: WebhookEndpointStatus,
+  created_at: Timestamp,
+};
+
+export const WebhookEndpoint = t.type({ ...endpointFields, disabled_reason: nullable(WebhookDisabledReason) }, 'WebhookEndpoint');
+export type WebhookEndpoint = t.TypeOf<typeof WebhookEndpoint>;
+
+/** The creation answer: the only response that shows the signing secret. */
+export const CreatedWebhookEndpoint = t.intersection([WebhookEndpoint, t.type({ secret: t.string })], 'CreatedWebhookEndpoint');
+export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
+
+/**
+ * A stored endpoint: with its owner, its secret and a version for compare-and-set (docs/decisions/transactions.md).
+ * `failing_since`: the first failed attempt since the last success (null or absent: none).
+ * Both health fields came with docs/decisions/tenancy.md: a record stored before has neither, and reads as null.
+ */
+export const WebhookEndpointRecord = t.intersection(
+  [
+    t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
+    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp) }),
+  ],
+  'WebhookEndpointRecord',
+);
+export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
+
+export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
+  id: e.id,
+  url: e.url,
+  events: [...e.events],
+  description: e.description,
+  status: e.status,
+  disabled_reason: e.disabled_reason ?? null,
+  created_at: e.created_at,
+});
+
+/**
+ * What an attempt's outcome changes of its endpoint's health (docs/decisions/tenancy.md):
+ * the first failure since a success starts `failing_since`; a success ends it;
+ * a failure `FAILING_ENDPOINT_DISABLE_MS` or more after `failing_since`
+ * disables an enabled endpoint (`disabled_reason: failing`). Most attempts
+ * change nothing (`unchanged`), so nothing is written for them.
+ * @example endpointHealthAfter({ status: 'enabled', failing_since: null }, false, now) // { change: 'failing', failing_since: now }
+ */
+export type EndpointHealthChange =
+  | { readonly change: 'unchanged' }
+  | { readonly change: 'failing'; readonly failing_since: Timestamp }
+  | { readonly change: 'recovered' }
+  | { readonly change: 'disable' };
+
+export const endpointHealthAfter = (
+  endpoint: Pick<WebhookEndpointRecord, 'status' | 'failing_since'>,
+  succeeded: boolean,
+  now: Date,
+): EndpointHealthChange => {
+  const since = endpoint.failing_since ?? null;
+  if (succeeded) return since === null ? { change: 'unchanged' } : { change: 'recovered' };
+  if (endpoint.status !== 'enabled') return { change: 'unchanged' };
+  if (since === null) return { change: 'failing', failing_since: now.toISOString() as Timestamp };
+  return now.getTime() - Date.parse(since) >= FAILING_ENDPOINT_DISABLE_MS ? { change: 'disable' } : { change: 'unchanged' };
+};
+
+/**
+ * The health fields a client's PATCH of `status` resets: the client's own
+ * disable has no reason, and enabling a disabled endpoint starts its health afresh.
+ */
+export const statusPatchOf = (
+  current: Pick<WebhookEndpointRecord, 'status'>,
+  status: WebhookEndpointStatus | undefined,
+): { readonly disabled_reason?: null; readonly failing_since?: null } =>
+  status === 'disabled' ? { disabled_reason: null }
+  : status === 'enabled' && current.status === 'disabled' ? { disabled_reason: null, failing_since: null }
+  : {};
+
+/** Does `endpoint` want events of `type`? */
+export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, type: EventType): boolean =>
+  endpoint.events.includes('*') || endpoint.events.includes(type);
+
+/**
+ * `canceled`: never to be attempted again because the event's user was erased
+ * (docs/decisions/tenancy.md); added in round 4, so records stored before never hold it.
+ */
+export const DeliveryStatus = t.keyof({ pending: null, succeeded: null, failed: null, canceled: null }, 'DeliveryStatus');
+export type DeliveryStatus = t.TypeOf<typeof DeliveryStatus>;
+
+export const WebhookDelivery = t.type(
+  {
+    id: Id,
+    event_id: Id,
+    event_type: EventType,
+    status: DeliveryStatus,
+    attempts: t.number,
+    last_response_status: nullable(t.number),
+    next_attempt_at: nullable(Timestamp),
+    created_at: Timestamp,
+  },
+  'WebhookDelivery',
+);
+export type WebhookDelivery = t.TypeOf<typeof WebhookDelivery>;
+
+/**
+ * A stored delivery of one event to one endpoint. `lease_until`/`lease_token`
+ * mark an attempt in progress: whoever claimed it is the only one that may
+ * record its outcome, and nobody else claims it before the lease runs out.
+ */
+export const WebhookDeliveryRecord = t.intersection(
+  [
+    WebhookDelivery,
+    t.type({
+      client_id: Id,
+      endpoint_id: Id,
+      expires_at: Timestamp,
+      lease_until: nullable(Timestamp),
+      lease_token: nullable(t.string),
+    }),
+  ],
+  'WebhookDeliveryRecord',
+);
+export type WebhookDeliveryRecord = t.TypeOf<typeof WebhookDeliveryRecord>;
+
+export const toDeliveryView = (d: WebhookDeliveryRecord): WebhookDelivery => ({
+  id: d.id,
+  event_id: d.event_id,
+  event_type: d.event_type,
+  status: d.status,
+  attempts: d.attempts,
+  last_response_status: d.last_response_status,
+  next_attempt_at: d.next_attempt_at,
+  created_at: d.created_at,
+});
+
+/**
+ * Where a delivery goes after an attempt: succeeded on a 2xx; otherwise
+ * pending again after the next delay of `retrySeconds`, or failed once the
+ * delays are used up (`attempts` counts the attempt just made).
+ * @example nextDeliveryState(false, 1, [5, 300], now) // { status: 'pending', next_attempt_at: now + 5 s }
+ */
+export const nextDeliveryState = (
+  succeeded: boolean,
+  attempts: number,
+  retrySeconds: ReadonlyArray<number>,
+  now: Date,
+): { readonly status: DeliveryStatus; readonly next_attempt_at: Timestamp | null } => {
+  if (succeeded) return { status: 'succeeded', next_attempt_at: null };
+  const delay = retrySeconds[attempts - 1];
+  if (delay === undefined) return { status: 'failed', next_attempt_at: null };
+  return { status: 'pending', next_attempt_at: new Date(now.getTime() + delay * 1000).toISOString() as Timestamp };
+};
