@@ -14,6 +14,7 @@ import * as content from './content.js';
 import * as calculator from './debt-calculator.js';
 import * as events from './events.js';
 import * as webhooks from './webhook-endpoints.js';
+import * as replay from './webhook-replay.js';
 
 export * from './deps.js';
 export * from './computations.js';
@@ -33,6 +34,8 @@ export * from './erasure.js';
 export * from './webhook-endpoints.js';
 export * from './webhook-health.js';
 export * from './webhook-requests.js';
+export * from './webhook-replay.js';
+export * from './webhook-samples.js';
 export * from './clients.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
@@ -75,6 +78,9 @@ export const createApplication = (deps: ApplicationDeps) => ({
   updateWebhookEndpoint: webhooks.updateWebhookEndpoint(deps),
   deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint(deps),
   listWebhookDeliveries: webhooks.listWebhookDeliveries(deps),
+  sendTestWebhook: replay.sendTestWebhook(deps),
+  redeliverEvent: replay.redeliverEvent(deps),
+  replayWebhookEndpoint: replay.replayWebhookEndpoint(deps),
 });
 
 export type Application = ReturnType<typeof createApplication>;
