@@ -167,6 +167,25 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     make: async (api) => ({ method: 'PATCH', path: await aWebhookEndpoint(api), body: { description: 'Ledger sync', status: 'disabled' } }),
   },
   { name: 'a webhook endpoint deletion', status: 204, events: 0, again: 404, make: async (api) => ({ method: 'DELETE', path: await aWebhookEndpoint(api) }) },
+  {
+    name: 'a test webhook (test event, its delivery)',
+    status: 202,
+    // The test event is stored (for its delivery), though never listed.
+    events: 1,
+    make: async (api) => ({ method: 'POST', path: `${await aWebhookEndpoint(api)}/test`, body: { type: 'payment_plan.created' } }),
+  },
+  {
+    name: 'a window replay (endpoint, its deliveries re-armed or created)',
+    status: 202,
+    events: 0,
+    make: async (api) => {
+      const endpoint = await aWebhookEndpoint(api);
+      const u = await aUserWith(api, 'an account');
+      await call(api, { method: 'PATCH', path: u.accountPath, body: { status: 'closed' } }, 200);
+      const now = Date.now();
+      return { method: 'POST', path: `${endpoint}/replay`, body: { since: new Date(now - 3_600_000).toISOString(), until: new Date(now + 3_600_000).toISOString() } };
+    },
+  },
   { name: 'an admin client creation (with its first token)', status: 201, events: 0, make: async () => ({ method: 'POST', path: '/admin/clients', admin: true, body: { name: 'Budget app' } }) },
   { name: 'an admin token issue', status: 201, events: 0, make: async (api) => ({ method: 'POST', path: `${await aClient(api)}/tokens`, admin: true }) },
   {
