@@ -313,8 +313,18 @@ const EFFECT_COLLECTIONS = Object.values(COLLECTIONS).filter((c) => c !== COLLEC
 /**
  * The state of a mongo database. `withDispatcher`: a webhook dispatcher runs
  * against it (an API process), so what it writes in the background (the
- * deliveries, an event's fan-out mark) is left out.
+ * deliveries, an event's fan-out mark, an endpoint's health) is left out.
  */
+/**
+ * What a dispatcher writes in the background, per collection: an event's fan-out
+ * mark, and an endpoint's health after a failed attempt (`failing_since`, with
+ * the version bump of that write, DESIGN 4.9).
+ */
+const BACKGROUND_FIELDS: Readonly<Record<string, { readonly projection: Readonly<Record<string, 0>> }>> = {
+  [COLLECTIONS.events]: { projection: { fanned_out: 0 } },
+  [COLLECTIONS.webhookEndpoints]: { projection: { failing_since: 0, version: 0 } },
+};
+
 export const mongoStoreState = async (db: Db, options: { readonly withDispatcher?: boolean } = {}): Promise<StoreState> => {
   const counts: Record<string, number> = {};
   const digests: Record<string, string> = {};
@@ -322,7 +332,7 @@ export const mongoStoreState = async (db: Db, options: { readonly withDispatcher
     if (options.withDispatcher === true && name === COLLECTIONS.webhookDeliveries) continue;
     const records = await db
       .collection(name)
-      .find({}, options.withDispatcher === true && name === COLLECTIONS.events ? { projection: { fanned_out: 0 } } : {})
+      .find({}, options.withDispatcher === true ? (BACKGROUND_FIELDS[name] ?? {}) : {})
       .sort({ _id: 1 })
       .toArray();
     counts[name] = records.length;
