@@ -158,6 +158,10 @@ const captureExamples = async (): Promise<Captured> => {
   // The events as they are before Jane's delete: after it, hers are redacted (docs/decisions/tenancy.md).
   const events = await call('GET', '/api/events?limit=100', auth);
   await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
+  // Test webhooks and replay (docs/sandbox-over-time.md).
+  await call('POST', `/api/webhook_endpoints/${hook['id']}/test`, auth, { type: 'account.created' });
+  await call('POST', `/api/events/${events['events'][0]['id']}/redeliver`, auth, { endpoint_id: hook['id'] });
+  await call('POST', `/api/webhook_endpoints/${hook['id']}/replay`, auth, { since: '2026-03-15T00:00:00.000Z', until: '2026-03-16T00:00:00.000Z' });
   await call('DELETE', jane, auth);
   const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
 

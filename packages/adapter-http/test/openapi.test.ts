@@ -642,6 +642,10 @@ describe('OpenAPI document', () => {
       const hook = verify(await request.post('/api/webhook_endpoints').set(auth).send({ url: 'https://hooks.example.com/debtkit', events: ['account.created'] }), 201);
       verify(await request.get('/api/webhook_endpoints').set(auth), 200);
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}`).set(auth), 200);
+      // Test webhooks and replay (docs/sandbox-over-time.md), while the endpoint is enabled.
+      verify(await request.post(`/api/webhook_endpoints/${hook['id']}/test`).set(auth).send({ type: 'account.created' }), 202);
+      verify(await request.post(`/api/events/${events['events'][0]['id']}/redeliver`).set(auth).send({ endpoint_id: hook['id'] }), 202);
+      verify(await request.post(`/api/webhook_endpoints/${hook['id']}/replay`).set(auth).send({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }), 202);
       verify(await request.patch(`/api/webhook_endpoints/${hook['id']}`).set(auth).send({ status: 'disabled', description: 'paused' }), 200);
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(auth), 200);
       verify(await request.delete(`/api/webhook_endpoints/${hook['id']}`).set(auth), 204);

@@ -34,6 +34,9 @@ import {
   unavailable,
   linkAccount,
   recordPlanPayment,
+  redeliverEvent,
+  replayWebhookEndpoint,
+  sendTestWebhook,
   seedDemo,
   updateAccount,
   type ApplicationDeps,
@@ -125,6 +128,27 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
         TE.chain(() => validateBureauOtp(deps)(scope(f), { code: '123456' })),
       ),
     change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
+  },
+  {
+    name: 'a test webhook (test event, its delivery)',
+    change: (deps, f) => sendTestWebhook(deps)(f.demo.client, f.endpointId as never, { type: 'credit_score.created' }),
+  },
+  {
+    name: "an event's redelivery (its delivery re-armed)",
+    change: (deps, f) =>
+      pipe(
+        deps.events.list(f.demo.client.id, { limit: 1 }, {}, clock.now()),
+        // A minute on: the re-armed delivery is due then, not when the fan-out made it due.
+        TE.chain((page) => redeliverEvent({ ...deps, clock: { now: () => new Date(clock.now().getTime() + 60_000) } })(f.demo.client.id, page.items[0]!.id, {})),
+      ),
+  },
+  {
+    name: 'a window replay (endpoint, its deliveries re-armed)',
+    change: (deps, f) =>
+      replayWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never, {
+        since: new Date(clock.now().getTime() - 86_400_000).toISOString() as never,
+        until: new Date(clock.now().getTime() + 1).toISOString() as never,
+      }),
   },
   {
     name: 'a client creation (client, token, two audit records)',

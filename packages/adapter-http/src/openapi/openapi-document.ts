@@ -182,7 +182,7 @@ export const operationId = (op: DocumentedOperation): string => {
   return [op.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
 };
 
-const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
 /** What a POST without fields accepts: no body, or `{}` (the route decodes an absent body as `{}`). */
 const EmptyBody = strictObject('EmptyBody', {});

@@ -6082,6 +6082,36 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       }
     }
   },
+  "postWebhookEndpointsByEndpointIdTest": {
+    "request": {
+      "type": "account.created"
+    },
+    "response": {
+      "event_id": 9,
+      "deliveries": 1
+    }
+  },
+  "postEventsByEventIdRedeliver": {
+    "request": {
+      "endpoint_id": 1
+    },
+    "response": {
+      "event_id": 1,
+      "deliveries": 1
+    }
+  },
+  "postWebhookEndpointsByEndpointIdReplay": {
+    "request": {
+      "since": "2026-03-15T00:00:00.000Z",
+      "until": "2026-03-16T00:00:00.000Z"
+    },
+    "response": {
+      "since": "2026-03-15T00:00:00.000Z",
+      "until": "2026-03-16T00:00:00.000Z",
+      "events": 8,
+      "deliveries": 8
+    }
+  },
   "deleteUsersById": {},
   "getWebhookEndpoints": {
     "response": {
@@ -6133,8 +6163,29 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
   },
   "getWebhookEndpointsByEndpointIdDeliveries": {
     "response": {
-      "deliveries": [],
-      "has_more": false
+      "deliveries": [
+        {
+          "id": 1,
+          "event_id": 9,
+          "event_type": "account.created",
+          "status": "pending",
+          "attempts": 0,
+          "last_response_status": null,
+          "next_attempt_at": "2026-03-15T12:00:00.000Z",
+          "created_at": "2026-03-15T12:00:00.000Z"
+        },
+        {
+          "id": 2,
+          "event_id": 1,
+          "event_type": "account.created",
+          "status": "canceled",
+          "attempts": 0,
+          "last_response_status": null,
+          "next_attempt_at": null,
+          "created_at": "2026-03-15T12:00:00.000Z"
+        }
+      ],
+      "has_more": true
     }
   },
   "deleteWebhookEndpointsByEndpointId": {},
@@ -6261,7 +6312,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "getMetrics": {
-    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
+    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/test\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/events/:event_id/redeliver\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/replay\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
   }
 };
 
@@ -8503,7 +8554,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     }
   },
   "webhook_endpoint.disabled": {
-    "id": 10,
+    "id": 11,
     "type": "webhook_endpoint.disabled",
     "created_at": "2026-03-15T12:00:00.000Z",
     "api_version": "2024-07-01",
@@ -8523,7 +8574,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     }
   },
   "user.deleted": {
-    "id": 9,
+    "id": 10,
     "type": "user.deleted",
     "created_at": "2026-03-15T12:00:00.000Z",
     "api_version": "2024-07-01",

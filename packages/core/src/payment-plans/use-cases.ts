@@ -16,7 +16,7 @@ import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../share
 import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
-const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
+export const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
   strategy: p.strategy,
   monthly_payment: p.monthly_payment,
@@ -33,7 +33,7 @@ const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   schedule: p.schedule,
 });
 
-const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
+export const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
   id: p.id,
   payment_plan_id: p.payment_plan_id,
   account_id: p.account_id,
@@ -114,7 +114,7 @@ export const planInputs = (
 const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
 
 /** A computed plan as the API shows it, before the store gives it an id. */
-const computedPlan = (
+export const computedPlan = (
   body: CreatePaymentPlanBody,
   chosen: ReadonlyArray<AccountRecord>,
   result: PayoffPlanResult,

@@ -40,14 +40,18 @@ export const isUserErased =
  * event as the API shows it, or `none` when its user has been erased since
  * (the delivery is then canceled, not sent). The erasure's own `user.deleted`
  * is still delivered, its personal fields emptied. A delivery created by a
- * fan-out that raced the delete is caught here.
+ * fan-out that raced the delete is caught here. A test event goes out as it
+ * is, with `"test": true` added.
  */
 export const deliverableEvent =
   (deps: Pick<ApplicationDeps, 'erasures'>) =>
-  (event: EventRecord): TE.TaskEither<DomainError, O.Option<WebhookEvent>> =>
-    pipe(
-      event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
-      TE.map((erased) =>
-        !erased ? O.some(toEventView(event)) : deliverableAfterErasure(event.type) ? O.some(redactEvent(toEventView(event))) : O.none,
-      ),
-    );
+  (event: EventRecord): TE.TaskEither<DomainError, O.Option<WebhookEvent & { readonly test?: true }>> =>
+    // A test event (docs/sandbox-over-time.md) carries sample data, no user's: it goes out as it is, marked `"test": true`.
+    event.test === true
+      ? TE.right(O.some({ ...toEventView(event), test: true as const }))
+      : pipe(
+          event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
+          TE.map((erased) =>
+            !erased ? O.some(toEventView(event)) : deliverableAfterErasure(event.type) ? O.some(redactEvent(toEventView(event))) : O.none,
+          ),
+        );

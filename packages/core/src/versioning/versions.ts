@@ -47,6 +47,8 @@ export const ResponseKind = t.keyof(
     webhook_endpoint: null,
     webhook_endpoint_list: null,
     webhook_delivery_list: null,
+    event_redelivery: null,
+    webhook_replay: null,
   },
   'ResponseKind',
 );

@@ -13,6 +13,8 @@ export interface NewEvent {
   /** `user_id` null: a change of the client's own, about no user (`webhook_endpoint.disabled`). */
   readonly data: { readonly user_id: UserId | null; readonly object: Readonly<Record<string, unknown>> };
   readonly expires_at: Timestamp;
+  /** A test event (docs/sandbox-over-time.md): `list`, `listWindow` and the fan-out never answer it; `get` does (its delivery needs it). */
+  readonly test?: boolean;
 }
 
 export interface EventFilter {
@@ -38,6 +40,11 @@ export interface EventOutbox {
    * is stored (an adapter may give up on an append that died after a bound it documents).
    */
   list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
+  /**
+   * Replay (docs/sandbox-over-time.md): up to `limit` of the client's unexpired events created
+   * at or after `since` and before `until`, ascending by id; never a test event.
+   */
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
   /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
   pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
   /** Mark the event fanned out (idempotent). */

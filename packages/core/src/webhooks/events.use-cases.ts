@@ -5,6 +5,7 @@
  * client's pinned API version, and stored that way.
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
 import { EVENT_RETENTION_MS, EventType, WebhookEvent, toEventView } from './webhook.js';
@@ -66,6 +67,8 @@ export const getEvent =
   (clientId: ClientId, eventId: Id): TE.TaskEither<DomainError, WebhookEvent> =>
     pipe(
       deps.events.get(clientId, eventId, deps.clock.now()),
+      // A test event (docs/sandbox-over-time.md) is not one of the client's events.
+      TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
       TE.map(toEventView),
       TE.chain((event) => pipe(redactErasedEvents(deps)(clientId, [event]), TE.map((items) => items[0] ?? event))),

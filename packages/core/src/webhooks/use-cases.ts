@@ -167,7 +167,8 @@ export const fanOutEvents =
           TE.traverseSeqArray((event) =>
             pipe(
               deps.webhookEndpoints.listEnabled(event.client_id),
-              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))),
+              // A test event (docs/sandbox-over-time.md) has its one delivery already: it goes to no other endpoint.
+              TE.map((endpoints) => (event.test === true ? [] : endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type)))),
               TE.chain((endpoints) =>
                 endpoints.length === 0
                   ? TE.right(undefined)

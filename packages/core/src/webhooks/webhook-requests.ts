@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import { strictObject } from '../shared/codec.js';
 import { EventSelector, EventType, WebhookDescription, WebhookEndpointStatus } from './webhook.js';
 import { QueryId, pageFields } from '../shared/requests.js';
+import { Id, Timestamp } from '../shared/primitives.js';
 
 /** Longest webhook URL accepted (what browsers and proxies reliably carry). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -56,3 +57,15 @@ export type PatchWebhookEndpointBody = t.TypeOf<typeof PatchWebhookEndpointBody>
 
 export const EventListQuery = strictObject('EventListQuery', {}, { ...pageFields, type: EventType, user_id: QueryId });
 export type EventListQuery = t.TypeOf<typeof EventListQuery>;
+
+/** `POST /api/webhook_endpoints/{endpoint_id}/test` (docs/sandbox-over-time.md): the type of the sample event to send. */
+export const TestWebhookBody = strictObject('TestWebhookBody', { type: EventType }, {});
+export type TestWebhookBody = t.TypeOf<typeof TestWebhookBody>;
+
+/** `POST /api/events/{event_id}/redeliver` (docs/sandbox-over-time.md): one endpoint, or (absent) every enabled endpoint subscribed to the event's type. */
+export const RedeliverEventBody = strictObject('RedeliverEventBody', {}, { endpoint_id: Id });
+export type RedeliverEventBody = t.TypeOf<typeof RedeliverEventBody>;
+
+/** `POST /api/webhook_endpoints/{endpoint_id}/replay` (docs/sandbox-over-time.md): the window, `since` included, `until` excluded (ISO-8601 UTC). */
+export const ReplayWebhookBody = strictObject('ReplayWebhookBody', { since: Timestamp, until: Timestamp }, {});
+export type ReplayWebhookBody = t.TypeOf<typeof ReplayWebhookBody>;

@@ -102,6 +102,23 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(idsOf(both.items)).to.deep.equal([mine[4]!.id]);
     });
 
+    it('a test event (docs/sandbox-over-time.md) is read by get but never listed, never in a window; listWindow answers [since, until) of one client ascending, up to the limit', async () => {
+      const t = (ms: number) => stamp(at(ms));
+      const early = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(0) })));
+      const test = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(1000), test: true })));
+      const inside = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(1000) })));
+      await expectRight(store().events.append(anEvent(OTHER_CLIENT, { created_at: t(1000) })));
+      const last = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(2000) })));
+      await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(3000) })));
+      expect(test.test).to.equal(true);
+      expect(await expectSome(store().events.get(CLIENT, test.id, T0))).to.deep.equal(test);
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0))).items)).to.not.include(test.id);
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'account.created' }, T0))).items)).to.not.include(test.id);
+      expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(1000), t(3000), 10, T0)))).to.deep.equal([inside.id, last.id]);
+      expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 2, T0)))).to.deep.equal([early.id, inside.id]);
+      expect(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 10, at(EVENT_RETENTION_MS)))).to.deep.equal([]);
+    });
+
     it('paging with starting_after never skips an event whose write was overtaken by a later append', async function () {
       const first = await expectRight(store().events.append(anEvent(CLIENT)));
       expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0))).items)).to.deep.equal([first.id]);
@@ -401,6 +418,30 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const won = claims.filter(O.isSome).map((c) => c.value.id);
       expect(won).to.have.length(6);
       expect(new Set(won).size).to.equal(6);
+    });
+
+    it('rearm (docs/sandbox-over-time.md) makes a delivery pending again (same id, attempts 0, no lease, due as given) or creates it; countPending counts an event-id range', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('a', at(60_000)), ANY));
+      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 204, next_attempt_at: null }))).to.equal(true);
+      const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('b', at(60_000)), ANY));
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(1);
+      const due = stamp(at(5000));
+      expect(await expectRight(store().webhookDeliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId(1), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(2), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(3), { next_attempt_at: due })]))).to.equal(3);
+      const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
+      expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 3]);
+      expect(page.items[0]).to.deep.include({ id: claimed.id, status: 'pending', attempts: 0, last_response_status: 204, next_attempt_at: due, lease_until: null, lease_token: null, created_at: claimed.created_at });
+      expect(page.items[1]).to.deep.include({ id: leased.id, status: 'pending', attempts: 0, next_attempt_at: due, lease_until: null, lease_token: null });
+      expect(page.items[2]).to.deep.include({ status: 'pending', attempts: 0, last_response_status: null, next_attempt_at: due });
+      // The attempt under the old lease can no longer record itself: the new series is what counts.
+      expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'b', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(false);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(3);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(2), anId(2)))).to.equal(1);
+      expect(await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(0);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, anId(4), anId(1), anId(9)))).to.equal(0);
+      // Not due before its time; then claimed as any delivery.
+      await expectNone(store().webhookDeliveries.claimDue(at(4999), lease('c', at(60_000)), ANY));
+      expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
     });
 
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {

@@ -51,7 +51,12 @@ export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
  * deliveries to the client's endpoints have been created from it yet.
  */
 export const EventRecord = t.intersection(
-  [WebhookEvent, t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean })],
+  [
+    WebhookEvent,
+    t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean }),
+    // A test event (docs/sandbox-over-time.md): stored for its one delivery only; never listed, never fanned out.
+    t.partial({ test: t.boolean }),
+  ],
   'EventRecord',
 );
 export type EventRecord = t.TypeOf<typeof EventRecord>;
@@ -84,6 +89,41 @@ export type WebhookDisabledReason = t.TypeOf<typeof WebhookDisabledReason>;
 /** An endpoint whose attempts have failed this long in a row (no success since) is disabled: 3 days. */
 export const FAILING_ENDPOINT_DISABLE_MS = 3 * 86_400_000;
 
+/**
+ * Replay (docs/sandbox-over-time.md): a window of at most 30 days and 10,000 events is
+ * redelivered to one endpoint; at most one such replay runs per endpoint.
+ */
+export const REPLAY_MAX_WINDOW_DAYS = 30;
+export const REPLAY_MAX_WINDOW_MS = REPLAY_MAX_WINDOW_DAYS * 86_400_000;
+export const REPLAY_MAX_EVENTS = 10_000;
+
+/**
+ * An endpoint's last window replay, kept on the endpoint: it runs while a
+ * delivery to the endpoint of an event with an id from `first_event_id` to
+ * `last_event_id` (the events it re-armed) is still pending. Null ids: it
+ * found no event, and is over at once.
+ */
+export const WebhookReplayState = t.type(
+  {
+    since: Timestamp,
+    until: Timestamp,
+    started_at: Timestamp,
+    first_event_id: nullable(Id),
+    last_event_id: nullable(Id),
+    deliveries: t.number,
+  },
+  'WebhookReplayState',
+);
+export type WebhookReplayState = t.TypeOf<typeof WebhookReplayState>;
+
+/** What a redelivery or a test answers (202): the event and how many deliveries of it were armed. */
+export const EventRedelivery = t.type({ event_id: Id, deliveries: t.number }, 'EventRedelivery');
+export type EventRedelivery = t.TypeOf<typeof EventRedelivery>;
+
+/** What a window replay answers (202): the window, how many events it holds, how many deliveries were armed. */
+export const WebhookReplay = t.type({ since: Timestamp, until: Timestamp, events: t.number, deliveries: t.number }, 'WebhookReplay');
+export type WebhookReplay = t.TypeOf<typeof WebhookReplay>;
+
 const endpointFields = {
   id: Id,
   url: t.string,
@@ -109,6 +149,8 @@ export const WebhookEndpointRecord = t.intersection(
   [
     t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
     t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp) }),
+    // The endpoint's last window replay (docs/sandbox-over-time.md; absent: none yet).
+    t.partial({ replay: nullable(WebhookReplayState) }),
   ],
   'WebhookEndpointRecord',
 );

@@ -48,7 +48,7 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
   readonly pathIds: ReadonlyArray<P>;
   readonly query?: Codec<Q>;
   readonly body?: Codec<B>;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   /**
    * The response's codec (for the OpenAPI document) and, for versioned `/api`
    * responses, its shape (`kind`, rendered for the requested version); without

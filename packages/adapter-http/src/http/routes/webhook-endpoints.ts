@@ -10,6 +10,11 @@ import {
   CreateWebhookEndpointBody,
   CreatedWebhookEndpoint,
   EventListQuery,
+  EventRedelivery,
+  RedeliverEventBody,
+  ReplayWebhookBody,
+  TestWebhookBody,
+  WebhookReplay,
   PageQuery,
   PatchWebhookEndpointBody,
   WebhookDelivery,
@@ -65,5 +70,33 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     pathIds: ['endpoint_id'], query: PageQuery,
     status: 200, response: { kind: 'webhook_delivery_list', codec: pagedCodec('deliveries', WebhookDelivery) }, errors: ENDPOINT_ERRORS,
     run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids.endpoint_id, i.query), TE.map(paged('deliveries'))),
+  }),
+  // Test webhooks and replay (docs/sandbox-over-time.md; docs/webhook-replay.md)
+  endpoint({
+    method: 'POST', path: '/api/webhook_endpoints/:endpoint_id/test', summary: 'Send a signed sample event of a type to the endpoint, marked "test": true (sandbox only)', tag: 'Webhooks',
+    description:
+      'The sample event is stored for its one delivery (listed in the endpoint\'s deliveries) but is not one of the client\'s events: ' +
+      '`GET /api/events` does not list it and no other endpoint receives it. In production this path answers 404.',
+    pathIds: ['endpoint_id'], body: TestWebhookBody,
+    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.sendTestWebhook(i.client, i.ids.endpoint_id, i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/events/:event_id/redeliver', summary: 'Deliver a stored event again, to one endpoint or every enabled endpoint subscribed to its type', tag: 'Events',
+    description:
+      'Re-arms the delivery of the event to each endpoint (a new series of attempts under the same `webhook-id`), or creates it. ' +
+      'Receivers de-duplicate by `webhook-id`.',
+    pathIds: ['event_id'], body: RedeliverEventBody,
+    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.redeliverEvent(i.client.id, i.ids.event_id, i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/webhook_endpoints/:endpoint_id/replay', summary: 'Deliver every event of a window (at most 30 days and 10,000 events) to the endpoint again', tag: 'Webhooks',
+    description:
+      'Events created from `since` (included) to `until` (excluded) that the endpoint subscribes to are redelivered in event order, each under its usual ' +
+      '`webhook-id`. One replay runs per endpoint at a time: a second, while a delivery of the first is pending, is 409.',
+    pathIds: ['endpoint_id'], body: ReplayWebhookBody,
+    status: 202, response: { kind: 'webhook_replay', codec: WebhookReplay }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.replayWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
 ];
