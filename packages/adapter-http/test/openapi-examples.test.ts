@@ -160,6 +160,8 @@ const captureExamples = async (): Promise<Captured> => {
   await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
   await call('DELETE', jane, auth);
   const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
+  // The sandbox over time (DESIGN 7.13): a month of minimum payments for the demo user.
+  await call('POST', `${demoUser}/sandbox/advance`, auth, { months: 1, payments: 'minimum' });
 
   await call('GET', '/api/webhook_endpoints', auth);
   await call('GET', `/api/webhook_endpoints/${hook['id']}`, auth);

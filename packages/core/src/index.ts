@@ -25,6 +25,7 @@ export * from './domain/webhook.js';
 export * from './domain/erasure.js';
 export * from './domain/quotas.js';
 export * from './domain/plan-size.js';
+export * from './domain/sandbox-clock.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';

@@ -9,8 +9,8 @@ import type { CreditOutlook } from '../domain/credit-outlook.js';
 import type { ForecastPlan } from '../domain/payoff-progress.js';
 import { computationsOf } from './computations.js';
 import type { PaymentPlanId } from '../domain/primitives.js';
-import { ApplicationDeps, UserScope, today } from './deps.js';
-import { requirePlan } from './payment-plans.js';
+import { ApplicationDeps, UserScope, todayOf } from './deps.js';
+import { requireOwnedPlan } from './payment-plans.js';
 
 /**
  * `GET …/payment_plans/{payment_plan_id}/credit_outlook`: the plan's
@@ -23,10 +23,12 @@ export const getCreditOutlook =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'computations'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, CreditOutlook> =>
     pipe(
-      requirePlan(deps, scope, planId),
-      TE.bindTo('plan'),
+      requireOwnedPlan(deps, scope, planId),
+      TE.map(({ value: plan, owner }) => ({ plan, owner })),
       TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-      TE.chain(({ plan, accounts }) => () => computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: today(deps.clock) })),
+      TE.chain(({ plan, owner, accounts }) => () =>
+        computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: todayOf(deps.clock, owner) }),
+      ),
     );
 
 /** The fields of a stored plan its re-forecast reads (not its schedule, which can be large: it is not sent to a worker for nothing). */

@@ -14,6 +14,7 @@ import * as content from './content.js';
 import * as calculator from './debt-calculator.js';
 import * as events from './events.js';
 import * as webhooks from './webhook-endpoints.js';
+import * as sandbox from './sandbox.js';
 
 export * from './deps.js';
 export * from './computations.js';
@@ -34,6 +35,7 @@ export * from './webhook-endpoints.js';
 export * from './webhook-health.js';
 export * from './webhook-requests.js';
 export * from './clients.js';
+export * from './sandbox.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({
@@ -75,6 +77,7 @@ export const createApplication = (deps: ApplicationDeps) => ({
   updateWebhookEndpoint: webhooks.updateWebhookEndpoint(deps),
   deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint(deps),
   listWebhookDeliveries: webhooks.listWebhookDeliveries(deps),
+  advanceSandbox: sandbox.advanceSandbox(deps),
 });
 
 export type Application = ReturnType<typeof createApplication>;

@@ -47,6 +47,7 @@ export const ResponseKind = t.keyof(
     webhook_endpoint: null,
     webhook_endpoint_list: null,
     webhook_delivery_list: null,
+    sandbox_advance: null,
   },
   'ResponseKind',
 );
