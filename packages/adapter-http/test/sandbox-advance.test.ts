@@ -15,6 +15,7 @@ import type { StorePorts } from '@debtkit/core';
 import { faultInjectingStore, type FaultInjectingStore } from '@debtkit/core/testing';
 import { resourceHarness, type ResourceHarness, TODAY } from './support/resource-app.js';
 import { useMongoStores } from './support/mongo-stores.js';
+import { harness } from './support/http-harness.js';
 
 type Json = Record<string, any>;
 
@@ -241,6 +242,22 @@ describe('the sandbox over time (DESIGN 7.13): a clock per user and POST /api/us
       });
     });
   }
+
+  it('in production: users have no sandbox_date, and the advance path answers 404 (nothing changes)', async () => {
+    const live = await harness({ environment: 'production' });
+    const user = await live.request.post('/api/users').set(live.auth).send({ last_name: 'Live' });
+    expect(user.status).to.equal(201);
+    expect(user.body).not.to.have.property('sandbox_date');
+    const path = `/api/users/${user.body.id}`;
+    expect((await live.request.post(`${path}/accounts`).set(live.auth).send(loanBody({ balance: 10_000, apr: 12, minimum: 1_000 }, 0))).status).to.equal(201);
+    const advanced = await live.request.post(`${path}/sandbox/advance`).set(live.auth).send({ months: 1, payments: 'minimum' });
+    expect(advanced.status).to.equal(404);
+    expect(advanced.body.error.code).to.equal('not_found');
+    const read = await live.request.get(path).set(live.auth);
+    expect(read.body).not.to.have.property('sandbox_date');
+    expect((await live.request.get('/api/users').set(live.auth)).body.users[0]).not.to.have.property('sandbox_date');
+    expect((await live.request.get(`${path}/accounts`).set(live.auth)).body.accounts[0].balance).to.equal(10_000);
+  });
 
   describe('a request that fails in month 2 of 3 (memory store, the fault injector at every store call of month 2)', () => {
     let h: ResourceHarness;
