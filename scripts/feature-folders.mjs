@@ -121,6 +121,8 @@ const MOVES = {
   // added after the move, on branches that began before it
   'application/webhook-replay.ts': 'webhooks/replay.use-cases.ts',
   'application/webhook-samples.ts': 'webhooks/webhook-samples.ts',
+  'application/sandbox.ts': 'sandbox/use-cases.ts',
+  'domain/sandbox-clock.ts': 'sandbox/sandbox-clock.ts',
   // the two lists of everything
   'application/index.ts': 'application.ts',
   'ports/index.ts': 'ports.ts',

@@ -164,6 +164,8 @@ const captureExamples = async (): Promise<Captured> => {
   await call('POST', `/api/webhook_endpoints/${hook['id']}/replay`, auth, { since: '2026-03-15T00:00:00.000Z', until: '2026-03-16T00:00:00.000Z' });
   await call('DELETE', jane, auth);
   const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
+  // The sandbox over time (docs/sandbox-over-time.md): a month of minimum payments for the demo user.
+  await call('POST', `${demoUser}/sandbox/advance`, auth, { months: 1, payments: 'minimum' });
 
   await call('GET', '/api/webhook_endpoints', auth);
   await call('GET', `/api/webhook_endpoints/${hook['id']}`, auth);

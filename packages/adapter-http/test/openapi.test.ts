@@ -628,6 +628,7 @@ describe('OpenAPI document', () => {
         }),
         200,
       );
+      verify(await request.post(`${demoUser}/sandbox/advance`).set(auth).send({ months: 1, payments: 'plan', payment_plan_id: plan['id'] }), 200);
       verify(await request.delete(planPath).set(auth), 204);
 
       verify(await request.post('/api/debt_calculator').set(auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }), 200);

@@ -37,6 +37,8 @@ export * from './webhooks/webhook-requests.js';
 export * from './webhooks/replay.use-cases.js';
 export * from './webhooks/webhook-samples.js';
 export * from './clients/use-cases.js';
+import * as sandbox from './sandbox/use-cases.js';
+export * from './sandbox/use-cases.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({
@@ -81,6 +83,7 @@ export const createApplication = (deps: ApplicationDeps) => ({
   sendTestWebhook: replay.sendTestWebhook(deps),
   redeliverEvent: replay.redeliverEvent(deps),
   replayWebhookEndpoint: replay.replayWebhookEndpoint(deps),
+  advanceSandbox: sandbox.advanceSandbox(deps),
 });
 
 export type Application = ReturnType<typeof createApplication>;

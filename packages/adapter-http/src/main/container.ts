@@ -175,6 +175,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         secrets: context.get(PORTS.SecretGenerator),
         ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
         computations: context.get(HTTP.Computations),
+        sandboxClock: input.config.environment === 'sandbox',
       }),
     );
     bind(HTTP.Computations).toConstantValue(processComputePool());

@@ -330,6 +330,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Webhooks: 'Webhook endpoints, their deliveries, and (under `webhooks`) the events POSTed to them, signed per Standard Webhooks',
   Admin: 'Operators: clients and their tokens (bearer = the admin token)',
   Operations: 'Probes and this document; no token',
+  Sandbox: "The sandbox over time: advance a user's clock month by month (sandbox only; 404 in production)",
 };
 
 // ---------------------------------------------------------------------------

@@ -74,7 +74,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "getUsers": {
@@ -87,7 +88,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "email": "alex.rivera@example.com",
           "date_of_birth": "1988-04-12",
           "phone": "+1 555 0100",
-          "created_at": "2026-03-15T12:00:00.000Z"
+          "created_at": "2026-03-15T12:00:00.000Z",
+          "sandbox_date": "2026-03-15"
         },
         {
           "id": 2,
@@ -96,7 +98,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "email": "jane@example.com",
           "date_of_birth": "1990-01-02",
           "phone": "+1 555 0101",
-          "created_at": "2026-03-15T12:00:00.000Z"
+          "created_at": "2026-03-15T12:00:00.000Z",
+          "sandbox_date": "2026-03-15"
         }
       ],
       "has_more": false
@@ -110,7 +113,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "patchUsersById": {
@@ -124,7 +128,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "postWebhookEndpoints": {
@@ -6113,6 +6118,24 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "deleteUsersById": {},
+  "postUsersByIdSandboxAdvance": {
+    "request": {
+      "months": 1,
+      "payments": "minimum"
+    },
+    "response": {
+      "sandbox_date": "2026-04-15",
+      "months": [
+        {
+          "date": "2026-04-15",
+          "interest": 111252,
+          "paid": 237900,
+          "balance": 27078959,
+          "score": 734
+        }
+      ]
+    }
+  },
   "getWebhookEndpoints": {
     "response": {
       "webhook_endpoints": [
@@ -6312,7 +6335,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "getMetrics": {
-    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/test\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/events/:event_id/redeliver\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/replay\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
+    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/sandbox/advance\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
   }
 };
 
@@ -8554,7 +8577,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     }
   },
   "webhook_endpoint.disabled": {
-    "id": 11,
+    "id": 17,
     "type": "webhook_endpoint.disabled",
     "created_at": "2026-03-15T12:00:00.000Z",
     "api_version": "2024-07-01",

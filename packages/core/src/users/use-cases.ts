@@ -2,17 +2,23 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
-import { toUserView, type User } from './user.js';
+import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
-import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf } from '../shared/deps.js';
+
+/** The user as the API shows it: with its `sandbox_date` (its today) in sandbox only (docs/sandbox-over-time.md). */
+export const userViewFor =
+  (deps: Pick<ApplicationDeps, 'clock' | 'sandboxClock'>) =>
+  (u: UserRecord): User =>
+    toUserView(u, deps.sandboxClock === true ? todayOf(deps.clock, u) : undefined);
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'sandboxClock'>) =>
   (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
     inTransaction(deps, (tx) => pipe(
       tx.users.create({
@@ -24,23 +30,23 @@ export const createUser =
         phone: body.phone ?? null,
         created_at: nowStamp(deps.clock),
       }),
-      TE.map(toUserView),
+      TE.map(userViewFor(deps)),
     ));
 
 export const listUsers =
-  (deps: Pick<ApplicationDeps, 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
   (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
-    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
+    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(userViewFor(deps))));
 
 export const getUser =
-  (deps: Pick<ApplicationDeps, 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, User> =>
-    pipe(requireUser(deps, scope), TE.map(toUserView));
+    pipe(requireUser(deps, scope), TE.map(userViewFor(deps)));
 
 export const updateUser =
-  (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
+  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'clock' | 'sandboxClock'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
-    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
+    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(userViewFor(deps))));
 
 /**
  * Delete the user and everything the user owns, in one transaction

@@ -49,6 +49,7 @@ export const ResponseKind = t.keyof(
     webhook_delivery_list: null,
     event_redelivery: null,
     webhook_replay: null,
+    sandbox_advance: null,
   },
   'ResponseKind',
 );
