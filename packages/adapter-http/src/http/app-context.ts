@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly publicUrl?: string;
   /** DESIGN 4.8: addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; absent, none. */
   readonly trustedProxies?: ReadonlyArray<string>;
+  /** DESIGN 7.13: serve the interactive docs at `/docs` (the server sets it from DEBTKIT_DOCS); absent, they are not served (404). */
+  readonly docs?: boolean;
 }
 
 export interface AppDeps {
