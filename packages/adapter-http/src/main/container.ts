@@ -112,6 +112,7 @@ const appConfigOf = (config: Config): AppConfig => {
     ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(config.trustedProxies === undefined ? {} : { trustedProxies: config.trustedProxies }),
+    ...(config.docs === true ? { docs: true } : {}),
   };
 };
 
