@@ -9,6 +9,7 @@ import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
 import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
 import { emitEvent } from './events.js';
+import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
 
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
@@ -51,7 +52,8 @@ export const updateUser =
  * Erasure (DESIGN 4.9), in the same transaction: the user's erasure marker
  * (by which events, deliveries and Idempotency-Key replays are redacted from
  * the commit on), the cancellation of the pending webhook deliveries of the
- * user's events, and a `user.deleted` whose personal fields are emptied.
+ * user's events, and a `user.deleted` with ids only (its personal fields
+ * emptied in 2024-07-01).
  */
 export const deleteUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
@@ -67,6 +69,10 @@ export const deleteUser =
         TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
         TE.chainFirst(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
         TE.chainFirst(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
-        TE.chain((user) => emitEvent(tx, scope, 'user.deleted', 'user')(erasedUserView(toUserView(user)))),
+        TE.chain((user) => {
+          // Ids only in the latest version; 2024-07-01 renders the emptied user from the context (DESIGN 4.9, 5).
+          const { object, context } = userDeletedEvent(erasedUserView(toUserView(user)));
+          return emitEvent(tx, scope, 'user.deleted', 'user', context)(object);
+        }),
       ),
     );

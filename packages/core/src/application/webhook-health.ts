@@ -11,16 +11,14 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../domain/errors.js';
 import {
-  EVENT_RETENTION_MS,
   endpointHealthAfter,
   toWebhookEndpointView,
   type EndpointHealthChange,
   type WebhookEndpointRecord,
 } from '../domain/webhook.js';
-import type { Timestamp } from '../domain/primitives.js';
 import type { TransactionPorts } from '../ports/tokens.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
 import { ApplicationDeps, inTransaction, orNotFound } from './deps.js';
+import { emitEvent } from './events.js';
 
 type HealthDeps = Pick<ApplicationDeps, 'unitOfWork' | 'clock' | 'versioning'>;
 
@@ -34,24 +32,8 @@ const disableForFailing = (
   pipe(
     tx.webhookEndpoints.update(endpoint.client_id, endpoint.id, endpoint.version, { status: 'disabled', disabled_reason: 'failing' }),
     orNotFound('Webhook endpoint'),
-    TE.chain((disabled) =>
-      pipe(
-        tx.clients.findById(endpoint.client_id),
-        orNotFound('Client'),
-        TE.chain((client) => {
-          const rendered = (deps.versioning ?? productionVersioning).render('webhook_endpoint', toWebhookEndpointView(disabled), client.api_version);
-          return tx.events.append({
-            client_id: endpoint.client_id,
-            type: 'webhook_endpoint.disabled',
-            created_at: now.toISOString() as Timestamp,
-            api_version: client.api_version,
-            data: { user_id: null, object: rendered as Readonly<Record<string, unknown>> },
-            expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
-          });
-        }),
-      ),
-    ),
-    TE.map(() => undefined),
+    // Stored in the latest shape and rendered for each reader, as every event (events.ts).
+    TE.chain((disabled) => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
   );
 
 /**

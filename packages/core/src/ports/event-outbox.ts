@@ -13,6 +13,13 @@ export interface NewEvent {
   /** `user_id` null: a change of the client's own, about no user (`webhook_endpoint.disabled`). */
   readonly data: { readonly user_id: UserId | null; readonly object: Readonly<Record<string, unknown>> };
   readonly expires_at: Timestamp;
+  /**
+   * What older versions' renderings of `data.object` need (DESIGN 5); present
+   * on every event stored since 2026-11-26 (the object is then in the shape of
+   * `api_version`, the latest), absent on events stored before (the object was
+   * rendered in the client's version and is served as stored).
+   */
+  readonly render_context?: Readonly<Record<string, unknown>>;
 }
 
 export interface EventFilter {
