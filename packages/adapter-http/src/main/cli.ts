@@ -121,7 +121,10 @@ const adminCommand = async (config: Config, name: string, run: (access: ClientAc
   const { container, close } = await composeContainer({ config });
   try {
     const answer = await run(resolve(container, HTTP.ClientAccess));
-    if (E.isLeft(answer)) return fail(`${name} failed: ${answer.left.message}`);
+    if (E.isLeft(answer)) {
+      const details = answer.left._tag === 'validation_error' ? (answer.left.details ?? []) : [];
+      return fail(`${name} failed: ${answer.left.message}${details.map((d) => `; --${d.path.replace(/_/g, '-')} ${d.message}`).join('')}`);
+    }
     process.stdout.write(`${JSON.stringify(answer.right, null, 2)}\n`);
     return 0;
   } finally {

@@ -28,7 +28,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         "title": "debtkit",
         "version": "0.1.0",
         "summary": "Debt management API: credit score factors, linked accounts, bureau authentication, payoff plans",
-        "description": "JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token; `/healthz`, `/readyz` and `/openapi.json` need none. API versions: 2024-07-01 (latest 2024-07-01). A request is answered in the `API-Version` header's version, else the client's pinned one; this document describes the latest shapes. Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ \"error\": { \"code\", \"message\", \"request_id\", \"details\"? } }`. Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.",
+        "description": "JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token; `/healthz`, `/readyz` and `/openapi.json` need none. API versions: 2024-07-01, 2026-11-26 (latest 2026-11-26). A request is answered in the `API-Version` header's version, else the client's pinned one; this document describes the latest shapes. Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ \"error\": { \"code\", \"message\", \"request_id\", \"details\"? } }`. Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.",
         "contact": {
           "name": "debtkit contributors"
         },
@@ -140,6 +140,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z",
       "secret": "whsec_Iv7H/N5oltSGeCgmBhT5YjW8O7AG5sazDd3Y4QjNqK8="
@@ -3803,7 +3804,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 1,
           "type": "account.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3844,7 +3845,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 2,
           "type": "account.updated",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3885,7 +3886,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 3,
           "type": "account.closed",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3926,7 +3927,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 4,
           "type": "credit_score.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3966,7 +3967,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 5,
           "type": "bureau_auth.completed",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3979,7 +3980,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 6,
           "type": "payment_plan.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -5001,7 +5002,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 7,
           "type": "plan_payment.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -5017,7 +5018,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 8,
           "type": "payment_plan.deleted",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -6044,7 +6045,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "id": 1,
       "type": "account.created",
       "created_at": "2026-03-15T12:00:00.000Z",
-      "api_version": "2024-07-01",
+      "api_version": "2026-11-26",
       "data": {
         "user_id": 2,
         "object": {
@@ -6094,6 +6095,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           ],
           "description": "Ledger sync",
           "status": "enabled",
+          "api_version": "2026-11-26",
           "disabled_reason": null,
           "created_at": "2026-03-15T12:00:00.000Z"
         }
@@ -6110,6 +6112,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
@@ -6127,6 +6130,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Paused during the migration",
       "status": "disabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
@@ -6147,7 +6151,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         "id": 2,
         "name": "Acme",
         "environment": "sandbox",
-        "api_version": "2024-07-01",
+        "api_version": "2026-11-26",
         "created_at": "2026-03-15T12:00:00.000Z"
       },
       "token": "dk_sandbox_KWJoDrO_WVtmr6DEh9_QGVygoW7pDcSpiRwNtA2MJH0"
@@ -6160,14 +6164,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 1,
           "name": "Demo app",
           "environment": "sandbox",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "created_at": "2026-03-15T12:00:00.000Z"
         },
         {
           "id": 2,
           "name": "Acme",
           "environment": "sandbox",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "created_at": "2026-03-15T12:00:00.000Z"
         }
       ],
@@ -6219,6 +6223,18 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "has_more": false
     }
   },
+  "patchAdminClientsByClientId": {
+    "request": {
+      "api_version": "2024-07-01"
+    },
+    "response": {
+      "id": 2,
+      "name": "Acme",
+      "environment": "sandbox",
+      "api_version": "2024-07-01",
+      "created_at": "2026-03-15T12:00:00.000Z"
+    }
+  },
   "deleteAdminTokensByTokenId": {},
   "getAdminAuditEvents": {
     "response": {
@@ -6261,7 +6277,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "getMetrics": {
-    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
+    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/admin/clients/:client_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
   }
 };
 
@@ -6270,7 +6286,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 1,
     "type": "account.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6311,7 +6327,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 2,
     "type": "account.updated",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6352,7 +6368,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 3,
     "type": "account.closed",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6393,7 +6409,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 4,
     "type": "credit_score.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6433,7 +6449,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 5,
     "type": "bureau_auth.completed",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6446,7 +6462,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 6,
     "type": "payment_plan.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -7468,7 +7484,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 7,
     "type": "plan_payment.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -7484,7 +7500,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 8,
     "type": "payment_plan.deleted",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -8506,7 +8522,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 10,
     "type": "webhook_endpoint.disabled",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": null,
       "object": {
@@ -8517,6 +8533,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
         ],
         "description": "Old receiver",
         "status": "disabled",
+        "api_version": "2026-11-26",
         "disabled_reason": "failing",
         "created_at": "2026-03-15T12:00:00.000Z"
       }
@@ -8526,17 +8543,11 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 9,
     "type": "user.deleted",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
-        "id": 2,
-        "first_name": null,
-        "last_name": "",
-        "email": null,
-        "date_of_birth": null,
-        "phone": null,
-        "created_at": "2026-03-15T12:00:00.000Z"
+        "id": 2
       }
     }
   }

@@ -5,6 +5,8 @@
  * resource's response kind; `withEventObjectTransforms` derives its `event`
  * transform from the table below, so no change has to remember the events.
  */
+import type * as t from 'io-ts';
+import { DeletedUser } from './changes/user-deleted-ids-only.js';
 import { WebhookEvent, toEventView, type EventRecord, type EventType } from '../domain/webhook.js';
 import type { BodyTransform, RenderContext } from './field-transforms.js';
 import type { ResponseKind, VersionChange, VersionRelease, Versioning } from './versions.js';
@@ -25,6 +27,13 @@ export const EVENT_OBJECT_KIND = {
   'user.deleted': 'user',
   'webhook_endpoint.disabled': 'webhook_endpoint',
 } as const satisfies { readonly [T in EventType]: ResponseKind };
+
+/**
+ * The event types whose `data.object`, in the latest version, is not the
+ * resource as its endpoint answers it: the codec it is instead (the OpenAPI
+ * document describes it with this).
+ */
+export const LATEST_EVENT_OBJECT_CODECS: Partial<Record<EventType, t.Mixed>> = { 'user.deleted': DeletedUser };
 
 /** The response kind an event of type `T` carries. */
 export type EventObjectKind<T extends EventType> = (typeof EVENT_OBJECT_KIND)[T];

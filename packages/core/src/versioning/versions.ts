@@ -20,7 +20,7 @@ import { withEventObjectTransforms } from './event-objects.js';
 export * from './field-transforms.js';
 export * from './event-objects.js';
 export { RELEASES } from './releases.js';
-export { userDeletedEvent, userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
+export { DeletedUser, userDeletedEvent, userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
 
 /** The version this build speaks natively, and the one new clients are pinned to (the newest of `RELEASES`). */
 export const CURRENT_VERSION = '2026-11-26';

@@ -11,9 +11,13 @@
  */
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
+import { Id } from '../../domain/primitives.js';
 import { User } from '../../domain/user.js';
 import type { RenderContext } from '../field-transforms.js';
 import type { VersionChange } from '../versions.js';
+
+/** `user.deleted`'s `data.object` from 2026-11-26 on: the user's id only. */
+export const DeletedUser = t.type({ id: Id }, 'DeletedUser');
 
 /** The key of this change's part of a `user.deleted`'s render context. */
 const CONTEXT_KEY = 'user_deleted';
