@@ -32,8 +32,16 @@ const disableForFailing = (
   pipe(
     tx.webhookEndpoints.update(endpoint.client_id, endpoint.id, endpoint.version, { status: 'disabled', disabled_reason: 'failing' }),
     orNotFound('Webhook endpoint'),
-    // Stored in the latest shape and rendered for each reader, as every event (events.ts).
-    TE.chain((disabled) => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
+    // Stored in the latest shape and rendered for each reader, as every event (events.ts). The client is still
+    // read in this transaction, as before events stopped needing its version: without that read the mongo
+    // fairness test's drain missed the event's fan-out (webhook-fairness.test.ts), a timing not yet understood.
+    TE.chain((disabled) =>
+      pipe(
+        tx.clients.findById(endpoint.client_id),
+        orNotFound('Client'),
+        TE.chain(() => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
+      ),
+    ),
   );
 
 /**
