@@ -178,6 +178,7 @@ const captureExamples = async (): Promise<Captured> => {
   const issued = await call('POST', `/admin/clients/${client['client']['id']}/tokens`, admin);
   const rolled = await call('POST', `/admin/tokens/${issued['token_id']}/roll`, admin, { expires_in_seconds: 3600 });
   await call('GET', `/admin/clients/${client['client']['id']}/tokens`, admin);
+  await call('PATCH', `/admin/clients/${client['client']['id']}`, admin, { api_version: '2024-07-01' });
   await call('DELETE', `/admin/tokens/${rolled['token_id']}`, admin);
   await call('GET', '/admin/audit_events?limit=3', admin);
   await call('GET', '/metrics', admin);

@@ -656,6 +656,7 @@ describe('OpenAPI document', () => {
       const issued = verify(await request.post(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 201);
       const rolled = verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({ expires_in_seconds: 60 }), 201);
       verify(await request.get(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 200);
+      verify(await request.patch(`/admin/clients/${client['client']['id']}`).set(admin).send({ api_version: '2024-07-01' }), 200);
       verify(await request.delete(`/admin/tokens/${rolled['token_id']}`).set(admin), 204);
       verify(await request.get('/admin/audit_events?action=token.rolled').set(admin), 200);
 

@@ -154,6 +154,11 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'a client creation (client, token, two audit records)',
     change: (deps) => clientAccess(deps).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
   },
+  {
+    name: 'a client moved to another API version (client, audit record)',
+    // The demo client is on the latest version (2026-11-26): moved back to 2024-07-01.
+    change: (deps, f) => clientAccess(deps).changeClientApiVersion(f.demo.client.id, '2024-07-01'),
+  },
   { name: 'a token issue (token, audit record)', change: (deps, f) => clientAccess(deps).issueToken(f.demo.client.id) },
   { name: 'a token roll (old token expiring, new token, two audit records)', change: (deps, f) => clientAccess(deps).rollToken(f.tokenId as never, 3600) },
   { name: 'a token revocation (token, audit record)', change: (deps, f) => clientAccess(deps).revokeToken(f.tokenId as never) },

@@ -151,6 +151,12 @@ const CHANGES: ReadonlyArray<Change> = [
     events: 0,
     run: (w) => clientAccess(w).createClient({ name: 'Another', environment: 'sandbox', apiVersion: '2024-07-01' }),
   },
+  {
+    name: 'a client moved to another API version with its audit record (client admin)',
+    events: 0,
+    // The client of `world` is on 2024-07-01 (`aClient`).
+    run: (w) => clientAccess(w).changeClientApiVersion(w.clientId, '2026-11-26'),
+  },
   { name: 'a token issue with its audit record (client admin)', events: 0, run: (w) => clientAccess(w).issueToken(w.clientId) },
   {
     name: 'a token roll: the old token expiring, the new one, two audit records (client admin)',

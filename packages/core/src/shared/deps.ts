@@ -49,13 +49,6 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
 export interface UserScope {
   readonly clientId: ClientId;
   readonly userId: UserId;
-  /**
-   * The client's pinned API version, when the caller already holds the client
-   * (the HTTP adapter's authenticated client, which its answer is rendered in
-   * too): events are then rendered in it without reading the client again
-   * (docs/performance.md). Absent, `emitEvent` reads the client.
-   */
-  readonly apiVersion?: string;
 }
 
 export const today = (clock: Clock): IsoDate => utcDate(clock.now());

@@ -15,6 +15,13 @@ export interface NewEvent {
   readonly expires_at: Timestamp;
   /** A test event (docs/sandbox-over-time.md): `list`, `listWindow` and the fan-out never answer it; `get` does (its delivery needs it). */
   readonly test?: boolean;
+  /**
+   * What older versions' renderings of `data.object` need (docs/decisions/versioning.md); present
+   * on every event stored since 2026-11-26 (the object is then in the shape of
+   * `api_version`, the latest), absent on events stored before (the object was
+   * rendered in the client's version and is served as stored).
+   */
+  readonly render_context?: Readonly<Record<string, unknown>>;
 }
 
 export interface EventFilter {

@@ -11,6 +11,8 @@ export interface NewWebhookEndpoint {
   readonly events: ReadonlyArray<EventSelector>;
   readonly description: string | null;
   readonly status: WebhookEndpointStatus;
+  /** The version its deliveries are rendered in (a known version; the use case checks). */
+  readonly api_version: string;
   readonly secret: string;
   readonly created_at: Timestamp;
 }
@@ -20,6 +22,7 @@ export interface WebhookEndpointPatch {
   readonly events?: ReadonlyArray<EventSelector>;
   readonly description?: string | null;
   readonly status?: WebhookEndpointStatus;
+  readonly api_version?: string;
   /** Health (docs/decisions/tenancy.md): written by the delivery worker's use case, reset by a client's PATCH of `status`. */
   readonly disabled_reason?: WebhookDisabledReason | null;
   readonly failing_since?: Timestamp | null;

@@ -1,6 +1,6 @@
 /** Request codecs of the events and webhook endpoints API (docs/decisions/webhooks.md). */
 import * as t from 'io-ts';
-import { strictObject } from '../shared/codec.js';
+import { boundedString, strictObject } from '../shared/codec.js';
 import { EventSelector, EventType, WebhookDescription, WebhookEndpointStatus } from './webhook.js';
 import { QueryId, pageFields } from '../shared/requests.js';
 import { Id, Timestamp } from '../shared/primitives.js';
@@ -41,17 +41,23 @@ const EventSelectors = t.refinement(
   'EventSelectors(non-empty, distinct; "*" alone)',
 );
 
+/**
+ * The API version an endpoint's deliveries are rendered in: a short
+ * string here; whether this build knows it is the use case's to say (400 naming `api_version`).
+ */
+export const EndpointApiVersion = boundedString(1, 32);
+
 export const CreateWebhookEndpointBody = strictObject(
   'CreateWebhookEndpointBody',
   { url: WebhookUrl },
-  { events: EventSelectors, description: t.union([WebhookDescription, t.null]) },
+  { events: EventSelectors, description: t.union([WebhookDescription, t.null]), api_version: EndpointApiVersion },
 );
 export type CreateWebhookEndpointBody = t.TypeOf<typeof CreateWebhookEndpointBody>;
 
 export const PatchWebhookEndpointBody = strictObject(
   'PatchWebhookEndpointBody',
   {},
-  { url: WebhookUrl, events: EventSelectors, description: t.union([WebhookDescription, t.null]), status: WebhookEndpointStatus },
+  { url: WebhookUrl, events: EventSelectors, description: t.union([WebhookDescription, t.null]), status: WebhookEndpointStatus, api_version: EndpointApiVersion },
 );
 export type PatchWebhookEndpointBody = t.TypeOf<typeof PatchWebhookEndpointBody>;
 

@@ -42,6 +42,7 @@ export const aWebhookEndpoint = (clientId: Id, overrides: Partial<NewWebhookEndp
   events: ['*'],
   description: null,
   status: 'enabled',
+  api_version: '2024-07-01',
   secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=',
   created_at: CREATED_AT,
   ...overrides,
@@ -73,6 +74,22 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(first).to.deep.equal({ ...anEvent(CLIENT), id: first.id, fanned_out: false });
       expect(second.id).to.be.greaterThan(first.id);
       expect(await expectSome(store().events.get(CLIENT, first.id, T0))).to.deep.equal(first);
+    });
+
+    it('an event keeps its render context exactly (docs/decisions/tenancy.md); one stored without (the shape before 2026-11-26) reads back without one', async () => {
+      const context = { user_deleted: { emptied_user: { id: 5, last_name: '', email: null, nested: [1, { a: 'b' }] } } };
+      const latest = await expectRight(store().events.append(anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId(5), object: { id: 5 } }, render_context: context })));
+      // The old shape, exactly as releases before 2026-11-26 wrote it: the object already rendered, no render context.
+      const legacy = await expectRight(store().events.append(anEvent(CLIENT)));
+      for (const [event, expected] of [[latest, context], [legacy, undefined]] as const) {
+        const read = await expectSome(store().events.get(CLIENT, event.id, T0));
+        expect(EventRecord.is(read)).to.equal(true);
+        expect(read.render_context).to.deep.equal(expected);
+        expect(Object.hasOwn(read, 'render_context')).to.equal(expected !== undefined);
+        expect(read).to.deep.equal(event);
+      }
+      const listed = await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0));
+      expect(listed.items).to.deep.equal([latest, legacy]);
     });
 
     it("another client's event is none, as a missing one", async () => {
@@ -233,7 +250,8 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const read = await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)));
       expect(WebhookEndpointRecord.is(read)).to.equal(true);
       expect(read.failing_since ?? null).to.equal(null);
-      expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null });
+      // Its deliveries were in 2024-07-01, the only version there was: it stays there (docs/decisions/versioning.md).
+      expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null, api_version: '2024-07-01' });
       expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([500]);
       expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5 }))).items)).to.deep.equal([500]);
       const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 1, { failing_since: stamp(T0) }));
@@ -245,6 +263,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
       expect(cleared).to.include({ status: 'enabled', disabled_reason: null, failing_since: null, version: 4 });
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(cleared);
+      const moved = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 4, { api_version: '2026-11-26' }));
+      expect(moved).to.include({ api_version: '2026-11-26', version: 5 });
+      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500))))).to.include({ api_version: '2026-11-26' });
     });
   });
 

@@ -49,13 +49,21 @@ export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
 /**
  * A stored event: the view, its owner, when it expires, and whether the
  * deliveries to the client's endpoints have been created from it yet.
+ *
+ * Its stored shape (docs/decisions/tenancy.md, docs/decisions/webhooks.md): since 2026-11-26 an event is stored with
+ * `render_context` (possibly `{}`), its object in the shape of `api_version`,
+ * the latest version when it was stored, and rendered for each reader
+ * (`renderEvent`). An event stored before has no `render_context`: its object
+ * was rendered once, in the client's version of the day (`api_version`), and is
+ * served as stored until it expires.
  */
 export const EventRecord = t.intersection(
   [
     WebhookEvent,
     t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean }),
-    // A test event (docs/sandbox-over-time.md): stored for its one delivery only; never listed, never fanned out.
-    t.partial({ test: t.boolean }),
+    // A test event (docs/webhook-replay.md): stored for its one delivery only; never listed, never fanned out.
+    // render_context: what older versions' renderings need (docs/api/webhook-versions.md).
+    t.partial({ test: t.boolean, render_context: t.UnknownRecord }),
   ],
   'EventRecord',
 );
@@ -133,7 +141,18 @@ const endpointFields = {
   created_at: Timestamp,
 };
 
-export const WebhookEndpoint = t.type({ ...endpointFields, disabled_reason: nullable(WebhookDisabledReason) }, 'WebhookEndpoint');
+/**
+ * The version an endpoint stored before endpoints had their own `api_version`
+ * reads as: `2024-07-01`, the version every delivery it received was in (the
+ * only one there was), so moving its client to another version later does not
+ * change what it receives.
+ */
+export const ENDPOINT_API_VERSION_BEFORE_THE_FIELD = '2024-07-01';
+
+export const WebhookEndpoint = t.type(
+  { ...endpointFields, api_version: t.string, disabled_reason: nullable(WebhookDisabledReason) },
+  'WebhookEndpoint',
+);
 export type WebhookEndpoint = t.TypeOf<typeof WebhookEndpoint>;
 
 /** The creation answer: the only response that shows the signing secret. */
@@ -144,11 +163,13 @@ export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
  * A stored endpoint: with its owner, its secret and a version for compare-and-set (docs/decisions/transactions.md).
  * `failing_since`: the first failed attempt since the last success (null or absent: none).
  * Both health fields came with docs/decisions/tenancy.md: a record stored before has neither, and reads as null.
+ * `api_version` (the version its deliveries are rendered in) came with 2026-11-26: a record stored
+ * before reads as `ENDPOINT_API_VERSION_BEFORE_THE_FIELD` (`endpointApiVersion`).
  */
 export const WebhookEndpointRecord = t.intersection(
   [
     t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
-    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp) }),
+    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp), api_version: t.string }),
     // The endpoint's last window replay (docs/sandbox-over-time.md; absent: none yet).
     t.partial({ replay: nullable(WebhookReplayState) }),
   ],
@@ -156,12 +177,16 @@ export const WebhookEndpointRecord = t.intersection(
 );
 export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
 
+/** The version `endpoint`'s deliveries are rendered in. */
+export const endpointApiVersion = (e: Pick<WebhookEndpointRecord, 'api_version'>): string => e.api_version ?? ENDPOINT_API_VERSION_BEFORE_THE_FIELD;
+
 export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
   id: e.id,
   url: e.url,
   events: [...e.events],
   description: e.description,
   status: e.status,
+  api_version: endpointApiVersion(e),
   disabled_reason: e.disabled_reason ?? null,
   created_at: e.created_at,
 });

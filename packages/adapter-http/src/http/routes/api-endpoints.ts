@@ -47,7 +47,7 @@ import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
 import { CREDIT_OUTLOOK_EXAMPLE } from './credit-outlook-example.js';
 
 /** The user's scope; the authenticated client's pinned version goes with it, so events need no second read of the client (docs/performance.md). */
-const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id, apiVersion: input.client.api_version });
+const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id });
 
 /** `{ <items>: [...], has_more }`, the envelope of every paged list (docs/decisions/api-conventions.md). */
 

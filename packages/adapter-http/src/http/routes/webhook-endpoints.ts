@@ -30,16 +30,18 @@ const ENDPOINT_ERRORS = ['not_found', 'validation_error'] as const;
 export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/events', summary: 'List events of the last 30 days, ascending by id', tag: 'Events', pathIds: [], query: EventListQuery,
-    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent) }, errors: ['validation_error'],
-    run: (app, i) => pipe(app.listEvents(i.client.id, i.query), TE.map(paged('events'))),
+    description: "Each event in the request's version (an event stored before 2026-11-26 as it was stored, in the version its `api_version` names).",
+    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent), inRequestVersion: true }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listEvents(i.client.id, i.query, i.apiVersion), TE.map(paged('events'))),
   }),
   endpoint({
     method: 'GET', path: '/api/events/:event_id', summary: 'Retrieve an event', tag: 'Events', pathIds: ['event_id'],
-    status: 200, response: { kind: 'event', codec: WebhookEvent }, errors: ENDPOINT_ERRORS,
-    run: (app, i) => app.getEvent(i.client.id, i.ids.event_id),
+    status: 200, response: { kind: 'event', codec: WebhookEvent, inRequestVersion: true }, errors: ENDPOINT_ERRORS,
+    run: (app, i) => app.getEvent(i.client.id, i.ids.event_id, i.apiVersion),
   }),
   endpoint({
     method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
+    description: "`api_version`: the version its deliveries are rendered in; default the client's pinned version. An unknown version is 400 naming `api_version`.",
     pathIds: [], body: CreateWebhookEndpointBody,
     status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error', 'quota_exceeded'],
     run: (app, i) => app.createWebhookEndpoint(i.client.id, i.body),
@@ -55,7 +57,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
-    method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description or status of a webhook endpoint', tag: 'Webhooks',
+    method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description, status or API version of a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], body: PatchWebhookEndpointBody,
     status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
