@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { Webhook } from 'standardwebhooks';
-import { EVENT_TYPES, type StorePorts } from '@debtkit/core';
+import { CURRENT_VERSION, EVENT_TYPES, type StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { webhookEventCodec } from '../src/openapi/openapi-document.js';
 import { Receiver, listAll, webhookHarness, type ApiClient, type Json, type Received } from './support/webhook-harness.js';
@@ -98,7 +98,7 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expect(r.received).to.have.length(EVENT_TYPES.length);
         for (const [i, type] of EVENT_TYPES.entries()) {
           const event = verified(hook.secret, r.received[i]!);
-          expect(event).to.include({ id: eventIds[i], type, test: true, api_version: '2024-07-01' });
+          expect(event).to.include({ id: eventIds[i], type, test: true, api_version: CURRENT_VERSION });
           // The payload is what a real event of the type is: the OpenAPI webhook schema of the type decodes it.
           const { test: _test, ...payload } = event;
           expect(isRight(webhookEventCodec(type).decode(payload)), `${type}: ${JSON.stringify(payload)}`).to.equal(true);
