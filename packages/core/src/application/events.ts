@@ -10,7 +10,7 @@ import type { DomainError } from '../domain/errors.js';
 import { EVENT_RETENTION_MS, EventType, WebhookEvent, toEventView } from '../domain/webhook.js';
 import type { ClientId, Id, Timestamp } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
-import { type ResponseKind, versioning as productionVersioning } from '../versioning/versions.js';
+import { type RenderContext, type ResponseKind, versioning as productionVersioning } from '../versioning/versions.js';
 import type { EventListQuery } from './webhook-requests.js';
 import { ApplicationDeps, UserScope, mapPage, orNotFound, toPageRequest } from './deps.js';
 import { redactErasedEvents } from './erasure.js';
@@ -23,7 +23,7 @@ const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => t
  * @example pipe(createPlan, TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
  */
 export const emitEvent =
-  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'versioning'>, scope: UserScope, type: EventType, kind: ResponseKind) =>
+  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'versioning'>, scope: UserScope, type: EventType, kind: ResponseKind, context?: RenderContext) =>
   <A>(object: A): TE.TaskEither<DomainError, void> => {
     const now = deps.clock.now();
     return pipe(
@@ -31,7 +31,7 @@ export const emitEvent =
         ? pipe(deps.clients.findById(scope.clientId), orNotFound('Client'), TE.map((client) => client.api_version))
         : TE.right(scope.apiVersion),
       TE.chain((apiVersion) => {
-        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, apiVersion);
+        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, apiVersion, context);
         return deps.events.append({
           client_id: scope.clientId,
           type,
