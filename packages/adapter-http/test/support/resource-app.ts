@@ -26,8 +26,21 @@ export interface ResourceHarness {
   readonly responses: supertest.Response[];
 }
 
-/** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo. */
-export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedClock(), config: Partial<Config> = {}): Promise<ResourceHarness> => {
+/**
+ * The version the demo client of these suites is pinned to: 2024-07-01, the
+ * version they were written for, so every suite written before 2026-11-26 runs
+ * as that version's client (its unchanged requests keep working: DESIGN 5).
+ * test/api-versions.test.ts drives the latest version.
+ */
+export const SUITE_API_VERSION = '2024-07-01';
+
+/** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo (its client pinned to `apiVersion`). */
+export const resourceHarness = async (
+  given?: StorePorts,
+  clock: Clock = fixedClock(),
+  config: Partial<Config> = {},
+  apiVersion: string = SUITE_API_VERSION,
+): Promise<ResourceHarness> => {
   const { app, store, container } = await compose({
     // Limits are measured in their own suites; these send many requests from one client.
     config: { adminToken: 'admin-secret-token-for-tests', rateLimit: 0, authFailureLimit: 0, ...config },
@@ -36,7 +49,7 @@ export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedCl
     ...(given === undefined ? {} : { store: given }),
   });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];
