@@ -17,6 +17,8 @@ export const fixedClock = (iso = `${TODAY}T12:00:00.000Z`): Clock => ({ now: () 
 
 export interface ResourceHarness {
   readonly request: ReturnType<typeof supertest.agent>;
+  /** The app's request handler, for a test that listens on a loopback port. */
+  readonly callback: ReturnType<Awaited<ReturnType<typeof compose>>['app']['callback']>;
   readonly token: string;
   readonly store: StorePorts;
   readonly application: Application;
@@ -59,6 +61,7 @@ export const resourceHarness = async (
   });
   return {
     request,
+    callback: app.callback(),
     responses,
     token,
     store,
