@@ -45,7 +45,7 @@ const run = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
 };
 
 const loan = (name: string, balance: number, apr: number, minimumPayment: number) =>
-  body(LinkAccountBody, { name, type: 'loan', subtype: 'personal_loan', balance, apr, minimum_payment: minimumPayment });
+  body(LinkAccountBody, { name, type: 'loan', subtype: 'personal_loan', balance, institution_apr: apr, institution_minimum_payment: minimumPayment });
 
 interface World {
   readonly app: Application;

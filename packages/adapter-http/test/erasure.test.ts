@@ -29,8 +29,8 @@ const ACCOUNT = {
   nickname: 'Zephy travel card',
   institution_name: 'Bank of Erasure',
   institution_logo: 'QmFua09mRXJhc3VyZUxvZ28=',
-  apr: 23.45,
-  minimum_payment: 4_321,
+  institution_apr: 23.45,
+  institution_minimum_payment: 4_321,
 };
 const NICKNAME = 'Zephy renamed card';
 

@@ -64,7 +64,8 @@ const aLoanWithPlan = async (send: Send): Promise<{ accountPath: string; payment
   const userId = users.users![0]!.id;
   const account = await send('POST', `/api/users/${userId}/accounts`, {
     name: 'Busy loan', type: 'loan', subtype: 'personal_loan', balance: 1_000_000, apr: 10, minimum_payment: 1_000,
-  });
+    // The request as 2024-07-01 shapes it, whatever the client's pin (a process's bootstrap client is pinned to the latest).
+  }, { 'API-Version': '2024-07-01' });
   expect(account.status, JSON.stringify(account.body)).to.equal(201);
   const accountId = account.body.id!;
   const plan = await send('POST', `/api/users/${userId}/payment_plans`, { strategy: 'avalanche', monthly_payment: 50_000, account_ids: [accountId] });

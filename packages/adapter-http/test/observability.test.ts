@@ -66,7 +66,7 @@ describe('observability: logs and metrics', () => {
         expect(hook.status).to.equal(201);
         const user = await t.request.post('/api/users').set(t.auth).send({ last_name: 'Doe' });
         await t.request.post(`/api/users/${user.body.id}/accounts`).set(t.auth).send({
-          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1_000, apr: 10, minimum_payment: 100, opened_at: '2020-01-01',
+          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1_000, institution_apr: 10, institution_minimum_payment: 100, opened_at: '2020-01-01',
         });
         const event = (await t.request.get('/api/events?type=account.created').set(t.auth)).body.events[0];
         const worker = resolve(t.container, HTTP.DeliveryWorker);

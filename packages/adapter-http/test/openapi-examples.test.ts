@@ -1,30 +1,29 @@
 /**
  * The OpenAPI document's examples are captured, never written: this test
  * drives every operation over `app.callback()` on a frozen clock, a seeded
- * memory store and a deterministic secret generator, and compares what the
- * server answered (and what was sent) with `src/openapi/operation-examples.ts`.
- * A handler, codec or seed change that alters an answer makes the examples
- * stale and this test fails; `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1` rewrites the
- * file from the real answers instead (then rebuild).
+ * memory store and a deterministic secret generator, once per API version
+ * (the demo client pinned to it), and compares what the server answered (and
+ * what was sent) with that version's data file, `openapi-examples/<version>.json`
+ * (shipped with the package, read when a document is built). A handler, codec
+ * or seed change that alters an answer makes the examples stale and this test
+ * fails; `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1` rewrites the files from the real
+ * answers instead (no rebuild needed: they are data, not source).
  *
  * The webhook payload examples come from the same run: one event of each type,
  * as `GET /api/events` answers it (what the delivery POSTs).
  */
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
 import { ContainerModule } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
-import { EVENT_TYPES, FAILING_ENDPOINT_DISABLE_MS, PORTS, recordEndpointAttempt, type SecretGenerator, type Timestamp } from '@debtkit/core';
+import { EVENT_TYPES, FAILING_ENDPOINT_DISABLE_MS, PORTS, recordEndpointAttempt, versioning, type SecretGenerator, type Timestamp } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { compose } from '../src/main/composition.js';
 import { resolve } from '../src/main/container.js';
-import { buildOpenApiDocument } from '../src/openapi/openapi-document.js';
-import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from '../src/openapi/operation-examples.js';
+import { buildOpenApiDocument, examplesFile } from '../src/openapi/openapi-document.js';
 import { offlineResolveHost } from './support/webhook-harness.js';
 import { templateOf } from './support/openapi-assert.js';
 
@@ -43,7 +42,9 @@ class CountingSecrets implements SecretGenerator {
   }
 }
 
-const GENERATED_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'openapi', 'operation-examples.ts');
+/** What each version's link request calls the institution's terms (2026-11-26 renamed them: versioning/changes/account-institution-fields.ts). */
+const institutionTerms = (version: string): Record<string, number> =>
+  version === '2024-07-01' ? { apr: 19.99, minimum_payment: 3_500 } : { institution_apr: 19.99, institution_minimum_payment: 3_500 };
 
 /** The metric lines an example shows: the debtkit counters (durations and process metrics differ on every run). */
 const metricsExample = (text: string): string =>
@@ -65,15 +66,15 @@ interface Captured {
   readonly webhooks: Record<string, unknown>;
 }
 
-/** Drive every operation once, successfully, recording the first request and answer of each. */
-const captureExamples = async (): Promise<Captured> => {
+/** Drive every operation once, successfully, as a client pinned to `version`, recording the first request and answer of each. */
+const captureExamples = async (version: string): Promise<Captured> => {
   const { app, store, container } = await compose({
     config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0, publicUrl: 'https://api.example.com' },
     clock,
     webhooks: { resolveHost: offlineResolveHost },
     modules: [new ContainerModule(({ rebind }) => void rebind(PORTS.SecretGenerator).toConstantValue(new CountingSecrets()))],
   });
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token: DEMO_TOKEN })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token: DEMO_TOKEN, apiVersion: version })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const demo = seeded.right;
   const request = supertest(app.callback());
@@ -91,6 +92,7 @@ const captureExamples = async (): Promise<Captured> => {
     const template = templateOf(url);
     const id = index.get(`${method} ${template}`);
     if (id === undefined) throw new Error(`${method} ${url} is no operation of the document`);
+    if (template?.startsWith('/api/') === true) expect(res.headers['api-version'], `${method} ${url} answered in ${version}`).to.equal(version);
     if (operations[id] === undefined) {
       const response =
         res.status === 204 ? undefined
@@ -109,7 +111,8 @@ const captureExamples = async (): Promise<Captured> => {
   await call('POST', '/api/ping', auth, { payload: 'hello' });
   await call('GET', '/healthz', {});
   await call('GET', '/readyz', {});
-  await call('GET', '/openapi.json', {});
+  await call('GET', version === versioning.latest ? '/openapi.json' : `/openapi.json?version=${version}`, {});
+  await call('GET', '/api/versions', auth);
 
   const created = await call('POST', '/api/users', auth, {
     last_name: 'Doe', first_name: 'Jane', email: 'jane@example.com', date_of_birth: '1990-01-02', phone: '+1 555 0101',
@@ -121,7 +124,7 @@ const captureExamples = async (): Promise<Captured> => {
 
   const hook = await call('POST', '/api/webhook_endpoints', auth, { url: 'https://hooks.example.com/debtkit', description: 'Ledger sync' });
   const account = await call('POST', `${jane}/accounts`, auth, {
-    name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500,
+    name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, ...institutionTerms(version),
     limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
   });
   await call('GET', `${jane}/accounts?type=loan`, auth);
@@ -142,6 +145,7 @@ const captureExamples = async (): Promise<Captured> => {
   const planPath = `${demoUser}/payment_plans/${plan['id']}`;
   await call('GET', `${demoUser}/payment_plans`, auth);
   await call('GET', planPath, auth);
+  await call('GET', `${planPath}/schedule?limit=2&starting_after=1`, auth);
   await call('POST', `${planPath}/payments`, auth, { account_id: demo.accounts[0]?.id, amount: 10_000 });
   await call('GET', `${planPath}/payments`, auth);
   await call('GET', `${planPath}/progress`, auth);
@@ -198,28 +202,19 @@ const captureExamples = async (): Promise<Captured> => {
   return { operations, webhooks };
 };
 
-const render = (captured: Captured): string =>
-  [
-    '/**',
-    ' * GENERATED by test/openapi-examples.test.ts from real answers: do not edit by hand.',
-    ' * Regenerate with `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1 npx mocha packages/adapter-http/dist/test/openapi-examples.test.js`, then rebuild.',
-    ' */',
-    `export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: unknown; readonly response?: unknown }>> = ${JSON.stringify(captured.operations, null, 2)};`,
-    '',
-    `export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = ${JSON.stringify(captured.webhooks, null, 2)};`,
-    '',
-  ].join('\n');
+/** A version's data file: what the document of that version shows as examples (read by openapi-document.ts). */
+const render = (captured: Captured): string => `${JSON.stringify({ operations: captured.operations, webhooks: captured.webhooks }, null, 2)}\n`;
 
-describe('OpenAPI examples', function () {
+for (const version of versioning.known) describe(`OpenAPI examples of ${version}`, function () {
   this.timeout(20_000);
   let captured: Captured;
   before(async () => {
-    captured = await captureExamples();
-    if (process.env['DEBTKIT_UPDATE_OPENAPI_EXAMPLES'] === '1') writeFileSync(GENERATED_FILE, render(captured));
+    captured = await captureExamples(version);
+    if (process.env['DEBTKIT_UPDATE_OPENAPI_EXAMPLES'] === '1') writeFileSync(examplesFile(version), render(captured));
   });
 
   it('cover every operation: a response example on each, a request example on each that takes a body', () => {
-    const doc = buildOpenApiDocument() as Json;
+    const doc = buildOpenApiDocument(version) as Json;
     for (const [path, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
       for (const [method, op] of Object.entries(item)) {
         if (!METHODS.includes(method)) continue;
@@ -241,8 +236,10 @@ describe('OpenAPI examples', function () {
   });
 
   it('are what the server answers today (stale examples fail: regenerate with DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1)', () => {
-    expect(JSON.parse(JSON.stringify(OPERATION_EXAMPLES)), 'operation examples').to.deep.equal(JSON.parse(JSON.stringify(captured.operations)));
-    expect(JSON.parse(JSON.stringify(WEBHOOK_EXAMPLES)), 'webhook examples').to.deep.equal(JSON.parse(JSON.stringify(captured.webhooks)));
+    expect(existsSync(examplesFile(version)), `${examplesFile(version)} exists`).to.equal(true);
+    const kept = JSON.parse(readFileSync(examplesFile(version), 'utf8')) as Captured;
+    expect(kept.operations, 'operation examples').to.deep.equal(JSON.parse(JSON.stringify(captured.operations)));
+    expect(kept.webhooks, 'webhook examples').to.deep.equal(JSON.parse(JSON.stringify(captured.webhooks)));
   });
 
   it('an event of every type was captured for the webhooks section', () => {

@@ -595,7 +595,7 @@ describe('OpenAPI document', () => {
 
       const account = verify(
         await request.post(`${jane}/accounts`).set(auth).send({
-          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500,
+          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500,
           limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
         }),
         201,
@@ -620,6 +620,8 @@ describe('OpenAPI document', () => {
       verify(await request.get(planPath).set(auth), 200);
       verify(await request.post(`${planPath}/payments`).set(auth).send({ account_id: demo.accounts[0]?.id, amount: 10_000 }), 201);
       verify(await request.get(`${planPath}/payments`).set(auth), 200);
+      verify(await request.get(`${planPath}/schedule?limit=2`).set(auth), 200);
+      verify(await request.get('/api/versions').set(auth), 200);
       verify(await request.get(`${planPath}/progress`).set(auth), 200);
       verify(await request.get(`${planPath}/credit_outlook`).set(auth), 200);
       verify(

@@ -112,7 +112,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
     const account = await fetch(`${a.url}/api/users/${userId}/accounts`, {
       method: 'POST',
       headers: { ...auth, ...json },
-      body: JSON.stringify({ name: 'Shared loan', type: 'loan', subtype: 'personal_loan', balance: 1_000_000, apr: 10, minimum_payment: 1_000 }),
+      body: JSON.stringify({ name: 'Shared loan', type: 'loan', subtype: 'personal_loan', balance: 1_000_000, institution_apr: 10, institution_minimum_payment: 1_000 }),
     });
     expect(account.status).to.equal(201);
     const accountId = ((await account.json()) as { id: number }).id;

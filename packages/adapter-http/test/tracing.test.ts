@@ -40,7 +40,7 @@ const spansOfOnePayment = async (exporter: InMemorySpanExporter, store: StorePor
   const { app, container, close } = await compose({ store, clock, config: { rateLimit: 0, authFailureLimit: 0 } });
   try {
     const token = generateToken('sandbox');
-    const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
+    const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion: '2024-07-01' })();
     if (E.isLeft(seeded)) throw new Error(seeded.left.message);
     const request = supertest(app.callback());
     const auth = { Authorization: `Bearer ${token}` };

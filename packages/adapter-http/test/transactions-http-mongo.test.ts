@@ -52,7 +52,7 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
       config: { store: 'mongo', mongodbUrl: `${server.url}${dbName}`, rateLimit: 1_000_000, authFailureLimit: 0, logLevel: 'error', adminToken: ADMIN_TOKEN },
     });
     const token = generateToken('sandbox');
-    const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token })();
+    const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token, apiVersion: '2024-07-01' })();
     if (E.isLeft(seeded)) throw new Error(seeded.left.message);
     api = supertestApi(supertest(composition.app.callback()), { client: token, admin: ADMIN_TOKEN });
     ctx.db.client.on('commandStarted', (e: CommandStartedEvent) => {

@@ -22,7 +22,7 @@ describe('events API (docs/decisions/webhooks.md)', () => {
     expect(ids).to.deep.equal([...ids].sort((x, y) => x - y));
     for (const e of events) {
       expect(Object.keys(e)).to.have.members(['id', 'type', 'created_at', 'api_version', 'data']);
-      expect(e['api_version']).to.equal('2026-11-26');
+      expect(e['api_version']).to.equal('2026-11-26'); // The client's pinned version: clients created now are pinned to the latest.
       expect(e['data']['user_id']).to.equal(userId);
     }
     expect(live[3]!['data']['object']).to.include({ status: 'closed', nickname: 'Old card' });

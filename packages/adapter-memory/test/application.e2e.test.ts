@@ -56,8 +56,8 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
         type: 'loan',
         subtype: 'personal_loan',
         balance: balance as never,
-        apr,
-        minimum_payment: minimum as never,
+        institution_apr: apr,
+        institution_minimum_payment: minimum as never,
         opened_at: '2020-01-01' as IsoDate,
         payments_history: ['1', '1', '2'],
       }),
@@ -67,7 +67,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     const scope = await newUser('Garcia');
     await linkLoan(scope, 1_000_000, 20, 25_000, 'Big loan');
     const small = await linkLoan(scope, 200_000, 10, 5_000, 'Small loan');
-    await run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 50_000 as never, limit: 200_000 as never, apr: 25, minimum_payment: 2_500 as never }));
+    await run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 50_000 as never, limit: 200_000 as never, institution_apr: 25, institution_minimum_payment: 2_500 as never }));
 
     expect((await fail(app.getLatestCreditScore(scope)))._tag).to.equal('not_found');
     expect(await run(app.invokeBureau(scope, { device_ip: '203.0.113.7' }))).to.deep.equal({ step: 'consent' });
@@ -103,7 +103,9 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     expect(avalanche.account_ids).to.have.length(3);
     expect(avalanche.total_interest).to.be.at.most(snowball.total_interest);
     expect(snowball.order[0]).to.equal(avalanche.account_ids[2]); // the card has the smallest balance
-    const paid = avalanche.schedule.flatMap((m) => m.payments).reduce((s, p) => s + p.payment, 0);
+    const schedule = await run(app.getPaymentPlanSchedule(scope, avalanche.id, { limit: 120 }));
+    expect(schedule.has_more).to.equal(false);
+    const paid = schedule.months.flatMap((m) => m.payments).reduce((s, p) => s + p.payment, 0);
     expect(paid).to.equal(avalanche.total_paid);
 
     const payment = await run(app.recordPlanPayment(scope, avalanche.id, { account_id: small.id, amount: 12_345 as never }));

@@ -73,7 +73,7 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
     const scope = { clientId: client.right.id, userId: user.right.id, apiVersion: '2024-07-01' };
     for (const [balance, apr, minimum] of [[300_000, 18, 9_000], [80_000, 7.5, 2_000]] as const) {
       const linked = await linkAccount(deps)(scope, {
-        name: 'Loan', type: 'loan', subtype: 'personal_loan', balance: balance as never, apr: apr as never, minimum_payment: minimum as never, payments_history: ['1'],
+        name: 'Loan', type: 'loan', subtype: 'personal_loan', balance: balance as never, institution_apr: apr as never, institution_minimum_payment: minimum as never, payments_history: ['1'],
       })();
       if (E.isLeft(linked)) throw new Error(linked.left.message);
     }

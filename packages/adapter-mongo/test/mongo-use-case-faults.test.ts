@@ -101,7 +101,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: "a user deletion (everything of the user, erasure marker, the pending deliveries of the user's events canceled, event)", change: (deps, f) => deleteUser(deps)(scope(f)) },
   {
     name: 'an account creation (account, event)',
-    change: (deps, f) => linkAccount(deps)(scope(f), { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000 as never, apr: 0.25 as never, minimum_payment: 2500 as never }),
+    change: (deps, f) => linkAccount(deps)(scope(f), { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000 as never, institution_apr: 0.25 as never, institution_minimum_payment: 2500 as never }),
   },
   { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
   { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },

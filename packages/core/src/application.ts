@@ -62,6 +62,7 @@ export const createApplication = (deps: ApplicationDeps) => ({
   createPaymentPlan: plans.createPaymentPlan(deps),
   listPaymentPlans: plans.listPaymentPlans(deps),
   getPaymentPlan: plans.getPaymentPlan(deps),
+  getPaymentPlanSchedule: plans.getPaymentPlanSchedule(deps),
   deletePaymentPlan: plans.deletePaymentPlan(deps),
   recordPlanPayment: plans.recordPlanPayment(deps),
   listPlanPayments: plans.listPlanPayments(deps),

@@ -19,7 +19,7 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Client, DomainError, Id, ResponseKind, decode, versioning } from '@debtkit/core';
+import { Client, DomainError, Id, ResponseKind, decode, versioning, type RenderContext, type Versioning } from '@debtkit/core';
 import type { AppContext } from './app-context.js';
 import { ApiError, fromDomainError } from './api-error.js';
 import { writeJsonText } from './json-response.js';
@@ -47,9 +47,17 @@ const orThrow = <A>(result: E.Either<DomainError, A>): A => {
   return result.right;
 };
 
-/** The JSON body decoded with `codec`; a request without a body decodes as `{}`. */
-export const decodeBody = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>
-  orThrow(decode(codec, 'request body')(ctx.state.body ?? {}));
+/**
+ * The JSON body decoded with `codec`; a request without a body decodes as `{}`.
+ * With a registry and the request's version, a body sent in an older version is
+ * first validated with that version's codec (its errors name its own fields)
+ * and migrated forward to the latest shape (versioning/versions.ts).
+ */
+export const decodeBody = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>, versions?: Pick<Versioning, 'latest' | 'migrateRequest'>, version?: string): A => {
+  const body: unknown = ctx.state.body ?? {};
+  const migrated = versions === undefined || version === undefined || version === versions.latest ? body : orThrow(versions.migrateRequest(codec.name, body, version));
+  return orThrow(decode(codec, 'request body')(migrated));
+};
 
 /** The query string decoded with `codec` (values are strings; a repeated key is an array). */
 export const decodeQuery = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>): A =>
@@ -68,10 +76,10 @@ export const clientOf = (ctx: AppContext): Client => {
 
 /**
  * Answer with `body`, built in the latest shape, rendered for the request's API
- * version; a list ends early rather than pass 1 MiB (docs/decisions/tenancy.md, paged-list.ts).
+ * version (with `context`: what older shapes need that the body lacks); a list ends early rather than pass 1 MiB (docs/decisions/tenancy.md, paged-list.ts).
  */
-export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown): void => {
-  writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest)));
+export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown, context?: RenderContext): void => {
+  writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest, context)));
 };
 
 /** Answer 204 with no body. */

@@ -32,6 +32,11 @@ export interface CodecSchemaOptions {
    * hand-written `t.Type`, its whole schema.
    */
   readonly named?: (name: string) => JsonSchema | undefined;
+  /**
+   * The codec to describe in place of `codec` (an older API version's codec of
+   * the same name: versioning/versions.ts `codecAt`); default: `codec` itself.
+   */
+  readonly substitute?: (codec: t.Mixed) => t.Mixed;
 }
 
 export interface SchemaRegistry {
@@ -236,7 +241,10 @@ export const createSchemaRegistry = (options: CodecSchemaOptions = {}): SchemaRe
     return schema;
   };
 
-  function inline(codec: t.Mixed): JsonSchema {
+  const substitute = options.substitute ?? ((codec: t.Mixed) => codec);
+
+  function inline(given: t.Mixed): JsonSchema {
+    const codec = substitute(given);
     const c = codec as t.Mixed & Record<string, unknown>;
     switch (tagOf(codec)) {
       case 'StrictObjectType':
@@ -298,7 +306,8 @@ export const createSchemaRegistry = (options: CodecSchemaOptions = {}): SchemaRe
     }
   }
 
-  function schemaOf(codec: t.Mixed): JsonSchema {
+  function schemaOf(given: t.Mixed): JsonSchema {
+    const codec = substitute(given);
     const name = componentName(codec);
     if (name === undefined) return inline(codec);
     const ref = { $ref: `${refPrefix}${name}` };

@@ -41,7 +41,7 @@ import { LRUCache } from 'lru-cache';
 import { staticJson, type StaticJson } from '../http/static-json.js';
 import { schemeOf } from '../http/pipeline/client-address.js';
 import { createSchemaRegistry, type JsonSchema, type SchemaRegistry } from './codec-schema.js';
-import { OPERATION_EXAMPLES, WEBHOOK_EXAMPLES } from './operation-examples.js';
+import { ApiError } from '../http/api-error.js';
 
 /** One operation as the document needs it: an endpoint's description without what it runs. */
 export type DocumentedOperation = EndpointSpec;
@@ -214,12 +214,12 @@ const describeOperation = (op: DocumentedOperation, area: RouteAuth): string => 
   return sentences.join(' ');
 };
 
-/** `{ example }` when there is one (the examples are captured from real responses by the tests: see operation-examples.ts). */
+/** `{ example }` when there is one (the examples are captured from real responses by the tests: see openapi-examples/). */
 const exampleOf = (example: unknown): { example?: unknown } => (example === undefined ? {} : { example });
 
-const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry): JsonSchema => {
+const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry, captured: CapturedExamples): JsonSchema => {
   const area = authOfPath(op.path);
-  const examples = OPERATION_EXAMPLES[operationId(op)];
+  const examples = captured.operations[operationId(op)];
   const idSchema = schemas.schemaOf(Id);
   const parameters: JsonSchema[] = pathParams(op.path).map((name) => ({
     name,
@@ -324,6 +324,7 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   'Credit Scores': 'The credit score and its six factors',
   Bureau: 'Credit-bureau authentication: consent, one-time code, identity',
   'Debt Payoff Plan': 'Avalanche and snowball payoff plans',
+  Versions: 'The API versions and the changes each made (the changelog)',
   'Debt Payoff Plan Payments': 'Payments made under a plan',
   'Debt Calculator': 'Months to pay off a debt, or the payment to pay it off in given months',
   'Learning Modules': 'Short lessons by category',
@@ -384,7 +385,7 @@ const WEBHOOK_HEADERS: ReadonlyArray<{ readonly name: string; readonly descripti
   },
 ];
 
-const buildWebhook = (type: EventType, schemas: SchemaRegistry): JsonSchema => ({
+const buildWebhook = (type: EventType, schemas: SchemaRegistry, captured: CapturedExamples): JsonSchema => ({
   post: {
     operationId: `on${pascal(type)}`,
     summary: `Event ${type}`,
@@ -397,7 +398,7 @@ const buildWebhook = (type: EventType, schemas: SchemaRegistry): JsonSchema => (
     parameters: WEBHOOK_HEADERS.map((h) => ({ name: h.name, in: 'header', required: true, description: h.description, schema: h.schema })),
     requestBody: {
       required: true,
-      content: { 'application/json': { schema: schemas.schemaOf(webhookEventCodec(type)), ...exampleOf(WEBHOOK_EXAMPLES[type]) } },
+      content: { 'application/json': { schema: schemas.schemaOf(webhookEventCodec(type)), ...exampleOf(captured.webhooks[type]) } },
     },
     responses: {
       '200': { description: 'Received (any 2xx answer within 10 s acknowledges the delivery; the body is ignored)' },
@@ -405,19 +406,41 @@ const buildWebhook = (type: EventType, schemas: SchemaRegistry): JsonSchema => (
   },
 });
 
-const packageVersion = (): string => {
-  // src/openapi or dist/src/openapi: the package's package.json is up the tree either way.
+/** The directory of @debtkit/adapter-http and its version (src/openapi or dist/src/openapi: its package.json is up the tree either way). */
+const packageRoot = (): { readonly dir: string; readonly version: string } => {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
       const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === '@debtkit/adapter-http' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === '@debtkit/adapter-http' && typeof pkg.version === 'string') return { dir, version: pkg.version };
     }
     const parent = dirname(dir);
     if (parent === dir) throw new Error('openapi: package.json of @debtkit/adapter-http not found');
     dir = parent;
   }
+};
+
+const packageVersion = (): string => packageRoot().version;
+
+/** What a version's document shows as examples: captured from real answers (test/openapi-examples.test.ts), by operation id and event type. */
+export interface CapturedExamples {
+  readonly operations: Readonly<Record<string, { readonly request?: unknown; readonly response?: unknown }>>;
+  readonly webhooks: Readonly<Record<string, unknown>>;
+}
+
+/** Where a version's captured examples are kept: a data file of the package (shipped with it), written by the examples test. */
+export const examplesFile = (version: string): string => join(packageRoot().dir, 'openapi-examples', `${version}.json`);
+
+/**
+ * A version's captured examples; none when its file is missing (the examples
+ * test fails then, and writes it with `DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1`).
+ */
+const loadExamples = (version: string): CapturedExamples => {
+  const file = examplesFile(version);
+  if (!existsSync(file)) return { operations: {}, webhooks: {} };
+  const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<CapturedExamples>;
+  return { operations: parsed.operations ?? {}, webhooks: parsed.webhooks ?? {} };
 };
 
 const deepFreeze = <A>(value: A): A => {
@@ -428,8 +451,10 @@ const deepFreeze = <A>(value: A): A => {
   return value;
 };
 
-const build = (): JsonSchema => {
-  const schemas = createSchemaRegistry({ named: namedSchemas });
+const build = (version: string): JsonSchema => {
+  // An older version's document: its own codecs wherever a later change replaced one (versioning/changes/).
+  const schemas = createSchemaRegistry({ named: namedSchemas, substitute: (codec) => versioning.codecAt(codec.name, version) ?? codec });
+  const captured = loadExamples(version);
   schemas.schemaOf(ErrorBody);
   const operations = documentedOperations();
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -438,9 +463,9 @@ const build = (): JsonSchema => {
     const item = (paths[path] ??= {});
     const method = op.method.toLowerCase();
     if (item[method] !== undefined) throw new Error(`openapi: ${op.method} ${op.path} is described twice`);
-    item[method] = buildOperation(op, schemas);
+    item[method] = buildOperation(op, schemas, captured);
   }
-  const webhooks = Object.fromEntries(EVENT_TYPES.map((type) => [type, buildWebhook(type, schemas)]));
+  const webhooks = Object.fromEntries(EVENT_TYPES.map((type) => [type, buildWebhook(type, schemas, captured)]));
   const tags = [...new Set(operations.map((o) => o.tag))].map((name) =>
     TAG_DESCRIPTIONS[name] === undefined ? { name } : { name, description: TAG_DESCRIPTIONS[name] },
   );
@@ -455,7 +480,9 @@ const build = (): JsonSchema => {
         'JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token;',
         '`/healthz`, `/readyz` and `/openapi.json` need none.',
         `API versions: ${versioning.known.join(', ')} (latest ${versioning.latest}). A request is answered in the`,
-        "`API-Version` header's version, else the client's pinned one; this document describes the latest shapes.",
+        "`API-Version` header's version, else the client's pinned one.",
+        `This document describes version ${version}${version === versioning.latest ? ' (the latest)' : ''};`,
+        '`GET /openapi.json?version=YYYY-MM-DD` serves another, and `GET /api/versions` lists the changes between them.',
         'Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ "error": { "code", "message", "request_id", "details"? } }`.',
         'Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.',
       ].join(' '),
@@ -526,13 +553,21 @@ const build = (): JsonSchema => {
 /** Where `npm start` listens by default (docs/operations.md). */
 const DEFAULT_SERVER_URL = 'http://127.0.0.1:3000';
 
-let memo: JsonSchema | undefined;
+const memo = new Map<string, JsonSchema>();
 
 /**
- * The OpenAPI 3.1 document, built once per process and frozen.
+ * The OpenAPI 3.1 document of API version `version` (default: the latest),
+ * built once per process and version, and frozen. An unknown version throws
+ * (`versioning.isKnown` first).
  * @example buildOpenApiDocument().paths['/api/users/{id}'].get.responses['200']
+ * @example buildOpenApiDocument('2024-07-01').components.schemas.PaymentPlan // with `schedule`
  */
-export const buildOpenApiDocument = (): JsonSchema => (memo ??= deepFreeze(build()));
+export const buildOpenApiDocument = (version: string = versioning.latest): JsonSchema => {
+  if (!versioning.isKnown(version)) throw new Error(`openapi: unknown API version "${version}"`);
+  let document = memo.get(version);
+  if (document === undefined) memo.set(version, (document = deepFreeze(build(version))));
+  return document;
+};
 
 export interface OpenApiRouteOptions {
   readonly environment: Environment;
@@ -561,15 +596,24 @@ const MAX_ORIGINS = 16;
  */
 export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] => {
   const description = ENVIRONMENT_DESCRIPTIONS[options.environment];
-  const render = (url: string): string => JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url, description }] });
-  const documents = new LRUCache<string, StaticJson>({ max: MAX_ORIGINS });
-  const documentFor = (url: string): StaticJson => {
-    let document = documents.get(url);
-    if (document === undefined) documents.set(url, (document = staticJson(render(url))));
+  const render = (version: string, url: string): string => JSON.stringify({ ...buildOpenApiDocument(version), servers: [{ url, description }] });
+  const documents = new LRUCache<string, StaticJson>({ max: MAX_ORIGINS * versioning.known.length });
+  const documentFor = (version: string, url: string): StaticJson => {
+    const key = `${version} ${url}`;
+    let document = documents.get(key);
+    if (document === undefined) documents.set(key, (document = staticJson(render(version, url))));
     return document;
   };
+  const knownList = versioning.known.join(', ');
   return async function serveOpenApiDocument(ctx) {
+    // `?version=`: each version's own document (docs/decisions/versioning.md); the latest without one.
+    const asked: unknown = ctx.query['version'];
+    const version = asked === undefined ? versioning.latest : typeof asked === 'string' && versioning.isKnown(asked) ? asked : undefined;
+    if (version === undefined) {
+      const named = typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? `"${asked}" is not a known API version` : 'version is not a known API version';
+      throw new ApiError('unsupported_version', `${named}; known versions: ${knownList}`);
+    }
     const url = options.publicUrl ?? (PLAIN_HOST.test(ctx.host) ? `${schemeOf(ctx)}://${ctx.host}` : DEFAULT_SERVER_URL);
-    await documentFor(url).answer(ctx);
+    await documentFor(version, url).answer(ctx);
   };
 };

@@ -119,7 +119,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
     modules: [overrides(options)],
   });
   const clientAccess = resolve(container, HTTP.ClientAccess);
-  const created = await clientAccess.createClient({ name: 'Test app', environment, apiVersion: versioning.latest })();
+  const created = await clientAccess.createClient({ name: 'Test app', environment, apiVersion: '2024-07-01' })(); // The version these suites were written for (resource-app.ts SUITE_API_VERSION).
   if (E.isLeft(created)) throw new Error(`creating the test client failed: ${created.left.message}`);
   return {
     app,

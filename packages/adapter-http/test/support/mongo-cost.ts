@@ -59,7 +59,7 @@ export const mongoCostFixture = (): MongoCostFixture => {
         config: { store: 'mongo', mongodbUrl: `${url}${dbName}`, rateLimit: 1_000_000, authFailureLimit: 0 },
       });
       const token = generateToken('sandbox');
-      const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token })();
+      const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token, apiVersion: '2024-07-01' })();
       if (E.isLeft(seeded)) throw new Error(seeded.left.message);
       return {
         ctx,

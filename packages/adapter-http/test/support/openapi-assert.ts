@@ -15,6 +15,7 @@ import AjvModule from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { Response } from 'supertest';
+import { versioning } from '@debtkit/core';
 import { buildOpenApiDocument } from '../../src/openapi/openapi-document.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is `module.exports`.
@@ -59,13 +60,15 @@ interface Matcher {
   readonly literal: number;
 }
 
-let state:
-  | { readonly document: Json; readonly ajv: Ajv; readonly matchers: ReadonlyArray<Matcher>; readonly validators: Map<string, ValidateFunction> }
-  | undefined;
+type DocumentState = { readonly document: Json; readonly ajv: Ajv; readonly matchers: ReadonlyArray<Matcher>; readonly validators: Map<string, ValidateFunction> };
 
-const documentState = () => {
+/** One document, validator and compiled schemas per API version, made when a response of that version is first checked. */
+const states = new Map<string, DocumentState>();
+
+const documentState = (version: string = versioning.latest): DocumentState => {
+  let state = states.get(version);
   if (state !== undefined) return state;
-  const document = buildOpenApiDocument();
+  const document = buildOpenApiDocument(version);
   const paths = document['paths'] as Record<string, unknown>;
   const matchers = Object.keys(paths).map((template) => ({
     template,
@@ -73,6 +76,7 @@ const documentState = () => {
     literal: template.replace(/\{[^}]+\}/g, '').length,
   }));
   state = { document, ajv: createDocumentAjv(document), matchers, validators: new Map() };
+  states.set(version, state);
   return state;
 };
 
@@ -92,8 +96,8 @@ const responsesCovered = new Set<string>();
  */
 export const coveredResponses = (): ReadonlySet<string> => responsesCovered;
 
-const validatorFor = (key: string, segments: ReadonlyArray<string>): ValidateFunction => {
-  const { ajv, validators } = documentState();
+const validatorFor = (version: string, key: string, segments: ReadonlyArray<string>): ValidateFunction => {
+  const { ajv, validators } = documentState(version);
   let validate = validators.get(key);
   if (validate === undefined) {
     validate = compileAt(ajv, ...segments);
@@ -135,15 +139,15 @@ const check = (validate: ValidateFunction, body: unknown, what: string): void =>
  * must be answered with an error status and the error body.
  * @example expectMatchesOpenApi('GET', '/api/users/1', 200, res.body)
  */
-export const expectMatchesOpenApi = (method: string, path: string, status: number, body: unknown): void => {
-  const { document } = documentState();
+export const expectMatchesOpenApi = (method: string, path: string, status: number, body: unknown, version: string = versioning.latest): void => {
+  const { document } = documentState(version);
   const verb = method.toLowerCase();
   const template = templateOf(path);
   const what = `${method.toUpperCase()} ${path} → ${status}`;
   if (template === undefined) {
     // 404 with a token; before routing, authentication, versioning or body parsing may answer first (401, 400, 415, …).
     expect(status, `${what}: no operation in the OpenAPI document has this path`).to.be.at.least(400);
-    check(validatorFor('#Error', ['components', 'schemas', 'Error']), body, what);
+    check(validatorFor(version, '#Error', ['components', 'schemas', 'Error']), body, what);
     return;
   }
   const item = (document['paths'] as Record<string, Record<string, Json>>)[template] ?? {};
@@ -157,7 +161,7 @@ export const expectMatchesOpenApi = (method: string, path: string, status: numbe
     const documented = Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => m.toUpperCase());
     // 405 once the request reaches the router; an error raised before it (401, 415, …) is possible too.
     expect(status, `${what}: ${method.toUpperCase()} ${template} is not in the OpenAPI document (it has ${documented.join(', ')})`).to.be.at.least(400);
-    check(validatorFor('#Error', ['components', 'schemas', 'Error']), body, what);
+    check(validatorFor(version, '#Error', ['components', 'schemas', 'Error']), body, what);
     return;
   }
   const responses = operation['responses'] as Record<string, Json>;
@@ -173,19 +177,20 @@ export const expectMatchesOpenApi = (method: string, path: string, status: numbe
   }
   const key = `${documentedVerb} ${template} ${status}`;
   const mediaType = Object.keys(response['content'] as Json)[0] ?? 'application/json';
-  check(validatorFor(key, ['paths', template, documentedVerb, 'responses', String(status), 'content', mediaType, 'schema']), body, what);
+  check(validatorFor(version, key, ['paths', template, documentedVerb, 'responses', String(status), 'content', mediaType, 'schema']), body, what);
 };
 
-const headerRequired = (header: Json): boolean => {
+const headerRequired = (header: Json, version: string): boolean => {
   const ref = header['$ref'];
   if (typeof ref !== 'string') return header['required'] === true;
   const name = ref.slice('#/components/headers/'.length);
-  const components = (documentState().document['components'] as Record<string, Record<string, Json>>)['headers'] ?? {};
+  const components = (documentState(version).document['components'] as Record<string, Record<string, Json>>)['headers'] ?? {};
   return components[name]?.['required'] === true;
 };
 
 /**
- * `expectMatchesOpenApi` for a supertest response, plus its headers: every
+ * `expectMatchesOpenApi` for a supertest response, in the version its
+ * `API-Version` header names (the latest without one), plus its headers: every
  * header the document marks required for that response (`X-Request-Id`,
  * `API-Version` on `/api`, `WWW-Authenticate` on 401, `Retry-After` on 503) is
  * present, and a response with a body is JSON.
@@ -196,15 +201,18 @@ export const expectResponseMatchesOpenApi = (res: Response): void => {
   const path = new URL(res.request.url).pathname;
   // A text body (`/metrics`) is checked as the string it is; supertest parses only JSON.
   const body: unknown = /^text\//.test(res.type) ? res.text : res.body;
-  expectMatchesOpenApi(method, path, res.status, body);
+  // Each response against ITS version's document: the one its API-Version header names (docs/decisions/versioning.md).
+  const named = res.headers['api-version'];
+  const version = typeof named === 'string' && versioning.isKnown(named) ? named : versioning.latest;
+  expectMatchesOpenApi(method, path, res.status, body, version);
   const template = templateOf(path);
   if (template === undefined) return;
-  const item = (documentState().document['paths'] as Record<string, Record<string, Json>>)[template] ?? {};
+  const item = (documentState(version).document['paths'] as Record<string, Record<string, Json>>)[template] ?? {};
   const operation = item[method.toLowerCase()] ?? (method === 'HEAD' ? item['get'] : undefined);
   const response = (operation?.['responses'] as Record<string, Json> | undefined)?.[String(res.status)];
   if (response === undefined) return;
   for (const [name, header] of Object.entries((response['headers'] as Record<string, Json> | undefined) ?? {})) {
-    if (headerRequired(header)) expect(res.headers[name.toLowerCase()], `${method} ${path} → ${res.status}: header ${name}`).to.be.a('string');
+    if (headerRequired(header, version)) expect(res.headers[name.toLowerCase()], `${method} ${path} → ${res.status}: header ${name}`).to.be.a('string');
   }
   if (response['content'] !== undefined && method !== 'HEAD') {
     const mediaType = Object.keys(response['content'] as Json)[0] ?? 'application/json';

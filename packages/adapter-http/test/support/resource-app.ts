@@ -17,6 +17,8 @@ export const fixedClock = (iso = `${TODAY}T12:00:00.000Z`): Clock => ({ now: () 
 
 export interface ResourceHarness {
   readonly request: ReturnType<typeof supertest.agent>;
+  /** The app's request handler, for a test that listens on a loopback port. */
+  readonly callback: ReturnType<Awaited<ReturnType<typeof compose>>['app']['callback']>;
   readonly token: string;
   readonly store: StorePorts;
   readonly application: Application;
@@ -26,8 +28,21 @@ export interface ResourceHarness {
   readonly responses: supertest.Response[];
 }
 
-/** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo. */
-export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedClock(), config: Partial<Config> = {}): Promise<ResourceHarness> => {
+/**
+ * The version the demo client of these suites is pinned to: 2024-07-01, the
+ * version they were written for, so every suite written before 2026-11-26 runs
+ * as that version's client (its unchanged requests keep working: docs/decisions/versioning.md).
+ * test/api-versions.test.ts drives the latest version.
+ */
+export const SUITE_API_VERSION = '2024-07-01';
+
+/** The production composition on `store` (default: a fresh memory store), seeded with the sandbox demo (its client pinned to `apiVersion`). */
+export const resourceHarness = async (
+  given?: StorePorts,
+  clock: Clock = fixedClock(),
+  config: Partial<Config> = {},
+  apiVersion: string = SUITE_API_VERSION,
+): Promise<ResourceHarness> => {
   const { app, store, container } = await compose({
     // Limits are measured in their own suites; these send many requests from one client.
     config: { adminToken: 'admin-secret-token-for-tests', rateLimit: 0, authFailureLimit: 0, ...config },
@@ -36,7 +51,7 @@ export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedCl
     ...(given === undefined ? {} : { store: given }),
   });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];
@@ -46,6 +61,7 @@ export const resourceHarness = async (given?: StorePorts, clock: Clock = fixedCl
   });
   return {
     request,
+    callback: app.callback(),
     responses,
     token,
     store,

@@ -399,7 +399,8 @@ export const supertestApi =
 export const fetchApi =
   (baseUrl: string, auth: { readonly client: string; readonly admin: string }): Api =>
   async (r, key) => {
-    const headers: Record<string, string> = { Authorization: `Bearer ${r.admin === true ? auth.admin : auth.client}` };
+    // The scenarios are 2024-07-01 requests (a process's bootstrap client is pinned to the latest version).
+    const headers: Record<string, string> = { Authorization: `Bearer ${r.admin === true ? auth.admin : auth.client}`, 'API-Version': '2024-07-01' };
     if (r.body !== undefined) headers['Content-Type'] = 'application/json';
     if (key !== undefined) headers['Idempotency-Key'] = key;
     const res = await fetch(`${baseUrl}${r.path}`, { method: r.method, headers, ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }) });

@@ -181,7 +181,7 @@ export const scenario = async (
   };
   const user = ok(await request.post('/api/users').set(auth).send({ last_name: 'Doe', date_of_birth: '1990-01-02' }), 201);
   const u = `/api/users/${user['id']}`;
-  const loan = { type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500 };
+  const loan = { type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500 };
   const a = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card A', ...loan }), 201);
   const b = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card B', ...loan }), 201);
   ok(await request.patch(`${u}/accounts/${a['id']}`).set(auth).send({ nickname: 'Old card' }), 200);

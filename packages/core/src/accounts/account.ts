@@ -95,6 +95,9 @@ export const Account = t.type(
     user_minimum_payment: nullable(Cents),
     effective_minimum_payment: nullable(Cents),
     effective_apr: nullable(Apr),
+    /** The institution's APR and minimum, which the effective ones fall back to (since 2026-11-26). */
+    institution_apr: nullable(Apr),
+    institution_minimum_payment: nullable(Cents),
     original_loan_amount: nullable(Cents),
     balance: Cents,
     limit: nullable(Cents),
@@ -157,6 +160,8 @@ export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
     user_minimum_payment: a.user_minimum_payment,
     effective_minimum_payment: minimum,
     effective_apr: apr,
+    institution_apr: a.apr,
+    institution_minimum_payment: a.minimum_payment,
     original_loan_amount: a.original_loan_amount,
     balance: a.balance,
     limit: a.limit,

@@ -111,6 +111,8 @@ export interface SeedDemoOptions {
   /** The demo client's sandbox token; only its hash (`TokenHasher`) is stored, the caller keeps the token itself. */
   readonly token: string;
   readonly clientName?: string;
+  /** The version the demo client is pinned to; default the latest (a client created today). */
+  readonly apiVersion?: string;
 }
 
 /** The ports seeding writes to. */
@@ -253,7 +255,7 @@ const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, 
 /** Build a whole demo under a new client, then publish it by storing the token (see the module comment). */
 const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
   pipe(
-    store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: createdAt }),
+    store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: options.apiVersion ?? CURRENT_VERSION, created_at: createdAt }),
     TE.chain((client) =>
       pipe(
         store.users.create(demoUserFields(client, createdAt)),

@@ -51,7 +51,7 @@ export type ScheduledPayment = t.TypeOf<typeof ScheduledPayment>;
 export const ScheduleMonth = t.type({ month: t.number, date: IsoDate, payments: t.array(ScheduledPayment) });
 export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
 
-/** The API's PaymentPlan object. */
+/** The API's PaymentPlan object (since 2026-11-26 without its schedule: versioning/changes/payment-plan-schedule-paged.ts). */
 export const PaymentPlan = t.type(
   {
     id: Id,
@@ -69,13 +69,16 @@ export const PaymentPlan = t.type(
     total_interest: Cents,
     total_paid: Cents,
     created_at: Timestamp,
-    schedule: t.array(ScheduleMonth),
   },
   'PaymentPlan',
 );
 export type PaymentPlan = t.TypeOf<typeof PaymentPlan>;
 
-export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: Id })], 'PaymentPlanRecord');
+/**
+ * What is stored for a plan: the API object, its owner and its month-by-month
+ * schedule (served by `GET …/schedule`, and embedded in the plan by 2024-07-01).
+ */
+export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: Id, schedule: t.array(ScheduleMonth) })], 'PaymentPlanRecord');
 export type PaymentPlanRecord = t.TypeOf<typeof PaymentPlanRecord>;
 
 /** The API's plan payment object. */
@@ -87,3 +90,7 @@ export type PlanPayment = t.TypeOf<typeof PlanPayment>;
 
 export const PlanPaymentRecord = t.intersection([PlanPayment, t.type({ user_id: Id })], 'PlanPaymentRecord');
 export type PlanPaymentRecord = t.TypeOf<typeof PlanPaymentRecord>;
+
+/** A page of a plan's schedule (`GET …/payment_plans/{payment_plan_id}/schedule`), months ascending. */
+export const PaymentPlanSchedulePage = t.type({ months: t.array(ScheduleMonth), has_more: t.boolean }, 'PaymentPlanSchedulePage');
+export type PaymentPlanSchedulePage = t.TypeOf<typeof PaymentPlanSchedulePage>;

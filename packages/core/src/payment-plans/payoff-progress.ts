@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import type { ExtraPayment, PaymentPlan } from './payment-plan.js';
+import type { ExtraPayment, PaymentPlan, PaymentPlanRecord } from './payment-plan.js';
 import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt, type PayoffPlanInput } from './payoff-plan.js';
 import type { ErrorDetail } from '../shared/errors.js';
 import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from '../shared/primitives.js';
@@ -41,7 +41,7 @@ export interface CurrentDebt {
 }
 
 export interface PlanProgressInput {
-  readonly plan: ForecastPlan & Pick<PaymentPlan, 'schedule'>;
+  readonly plan: ForecastPlan & Pick<PaymentPlanRecord, 'schedule'>;
   /** The sum of every payment recorded under the plan. */
   readonly paidToDate: Cents;
   /** The plan's accounts as they are now (an account missing here counts as paid off). */

@@ -9,6 +9,9 @@ import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives
 import { startDateProblems, type PayoffPlanResult } from './payoff-plan.js';
 import { planSizeProblem } from './plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
+import { inContext, renderContextOf, type InContext } from '../versioning/version-change.js';
+import { planScheduleContext } from '../versioning/changes/payment-plan-schedule-paged.js';
+import type { PaymentPlanSchedulePage, ScheduleMonth } from './payment-plan.js';
 import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
@@ -31,8 +34,10 @@ export const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   total_interest: p.total_interest,
   total_paid: p.total_paid,
   created_at: p.created_at,
-  schedule: p.schedule,
 });
+
+/** A stored plan as the API shows it, with its schedule for the versions that embed it. */
+const toPlanAnswer = (p: PaymentPlanRecord): InContext<PaymentPlan> => inContext(toPlanView(p), planScheduleContext([p]));
 
 export const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
   id: p.id,
@@ -123,7 +128,7 @@ export const computedPlan = (
   result: PayoffPlanResult,
   start: IsoDate,
   createdAt: Timestamp,
-): Omit<PaymentPlan, 'id'> => ({
+): Omit<PaymentPlanRecord, 'id' | 'user_id'> => ({
   strategy: body.strategy,
   monthly_payment: body.monthly_payment,
   account_ids: chosen.map((a) => a.id),
@@ -143,11 +148,14 @@ export const computedPlan = (
  * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
  * every supported API version renders it.
  */
-export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlan, 'id'>): E.Either<DomainError, void> =>
-  planSizeProblem(
-    { id: WIDEST_ID, ...plan },
-    versions.known.map((version) => (rendered: PaymentPlan) => versions.render('payment_plan', rendered, version)),
+export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord, 'id' | 'user_id'>): E.Either<DomainError, void> => {
+  const { schedule, ...view } = plan;
+  const context = planScheduleContext([{ id: WIDEST_ID, schedule }]);
+  return planSizeProblem(
+    { id: WIDEST_ID, ...view },
+    versions.known.map((version) => (rendered: PaymentPlan) => versions.render('payment_plan', rendered, version, context)),
   );
+};
 
 /**
  * One transaction: the accounts it plans are read in it, the plans-per-user
@@ -159,7 +167,7 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlan, 'id'
  */
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
+  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, InContext<PaymentPlan>> =>
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
@@ -179,18 +187,18 @@ export const createPaymentPlan =
       ),
       TE.chainFirst(() => touchUser(tx, scope)),
       TE.chain(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
-      TE.map(toPlanView),
-      TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
+      TE.map(toPlanAnswer),
+      TE.chainFirst((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
     ));
 
 /** The user and the page are one owned read (ports/owned-read.ts). */
 export const listPaymentPlans =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
-  (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, Page<PaymentPlan>> =>
+  (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, InContext<Page<PaymentPlan>>> =>
     pipe(
       deps.paymentPlans.listOwned(scope.clientId, scope.userId, toPageRequest(query)),
       orNotFound('User'),
-      TE.map(mapPage(toPlanView)),
+      TE.map((page) => inContext(mapPage(toPlanView)(page), planScheduleContext(page.items))),
     );
 
 /**
@@ -207,8 +215,31 @@ export const requireOwnedPlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, sc
 
 export const getPaymentPlan =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
-  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlan> =>
-    pipe(requirePlan(deps, scope, planId), TE.map(toPlanView));
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, InContext<PaymentPlan>> =>
+    pipe(requirePlan(deps, scope, planId), TE.map(toPlanAnswer));
+
+/** Months a schedule page holds by default, and at most. */
+export const DEFAULT_SCHEDULE_PAGE_MONTHS = 12;
+export const MAX_SCHEDULE_PAGE_MONTHS = 120;
+
+/**
+ * A page of the plan's schedule: at most `limit` months (default 12) after
+ * month `starting_after` (default: from the first), ascending, and whether more
+ * follow. One owned read of the plan, as its GET (not found alike for a missing
+ * user or plan, or another client's).
+ */
+export const getPaymentPlanSchedule =
+  (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
+  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<DomainError, PaymentPlanSchedulePage> =>
+    pipe(
+      requirePlan(deps, scope, planId),
+      TE.map((plan) => {
+        const after = query.starting_after ?? 0;
+        const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
+        const rest: ScheduleMonth[] = plan.schedule.filter((m) => m.month > after);
+        return { months: rest.slice(0, limit), has_more: rest.length > limit };
+      }),
+    );
 
 /**
  * Delete the plan and its recorded payments (docs/api/reference.md) in one transaction with
@@ -223,7 +254,7 @@ export const deletePaymentPlan =
         requirePlan(tx, scope, planId),
         TE.chainFirst(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
         TE.chainFirst(() => tx.paymentPlans.delete(scope.userId, planId)),
-        TE.chain((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan')(toPlanView(plan))),
+        TE.chain((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan', planScheduleContext([plan]))(toPlanView(plan))),
       ),
     );
 

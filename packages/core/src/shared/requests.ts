@@ -42,8 +42,8 @@ export const LinkAccountBody = strictObject(
     mask: nullable(Mask),
     status: AccountStatus,
     nickname: nullable(Text(100)),
-    apr: nullable(Apr),
-    minimum_payment: nullable(Cents),
+    institution_apr: nullable(Apr),
+    institution_minimum_payment: nullable(Cents),
     original_loan_amount: nullable(Cents),
     limit: nullable(Cents),
     last_payment_amount: nullable(Cents),
@@ -209,6 +209,9 @@ export const QueryId = new t.Type<Id, string, unknown>(
 
 export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
+/** A page of a plan's schedule: `limit` months (1..120) after month `starting_after` (0..600; 0, the default, is before the first). */
+export const PaymentPlanScheduleQuery = strictObject('PaymentPlanScheduleQuery', {}, { limit: QueryInt(1, 120), starting_after: QueryInt(0, 600) });
+export type PaymentPlanScheduleQuery = t.TypeOf<typeof PaymentPlanScheduleQuery>;
 export type PageQuery = t.TypeOf<typeof PageQuery>;
 /**
  * The credit score history's query (docs/decisions/payoff-and-outlook.md, docs/decisions/tenancy.md): newest first, so

@@ -9,7 +9,9 @@ import type * as t from 'io-ts';
 import { DeletedUser } from './changes/user-deleted-ids-only.js';
 import { WebhookEvent, toEventView, type EventRecord, type EventType } from '../webhooks/webhook.js';
 import type { BodyTransform, RenderContext } from './field-transforms.js';
-import type { ResponseKind, VersionChange, VersionRelease, Versioning } from './versions.js';
+import type { ResponseKind, VersionChange, VersionRelease } from './version-change.js';
+import { NO_RENDER_CONTEXT } from './version-change.js';
+import type { Versioning } from './versions.js';
 
 /**
  * The response kind of each event type's `data.object`. Every event type must
@@ -53,7 +55,7 @@ const eventTransformOf = (change: VersionChange): BodyTransform | undefined => {
   const own = change.transforms.event;
   const transformsAnObject = Object.values(EVENT_OBJECT_KIND).some((kind) => change.transforms[kind] !== undefined);
   if (!transformsAnObject) return own;
-  return (body: unknown, context?: RenderContext) => {
+  return (body: unknown, context: RenderContext = NO_RENDER_CONTEXT) => {
     const event = own === undefined ? body : own(body, context);
     if (!isPlainObject(event) || !isPlainObject(event['data'])) return event;
     const kind = objectKindOf(event['type']);

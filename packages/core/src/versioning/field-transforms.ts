@@ -4,34 +4,29 @@
  * may be shared, e.g. cached content). A body that is not of the expected shape
  * passes through unchanged, so a transform is total.
  */
+import type { BodyTransform, RenderContext } from './version-change.js';
 
-/**
- * What an older rendering may need besides the newer body (docs/decisions/tenancy.md, "a render
- * context"): JSON, because a stored event keeps its own. Each change reads the
- * key it wrote, decoding it with its codec; a transform that needs none ignores it.
- */
-export type RenderContext = Readonly<Record<string, unknown>>;
-
-export type BodyTransform = (body: unknown, context?: RenderContext) => unknown;
+export type { BodyTransform, RenderContext } from './version-change.js';
 
 const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
- * Give field `from` its older name `to`.
- * @example renameField('score', 'value')({ score: 700 }) // { value: 700 }
+ * Give field `from` its older name `to` (in place: the other fields keep their order).
+ * @example renameField('score', 'value')({ score: 700 }, {}) // { value: 700 }
  */
 export const renameField =
   (from: string, to: string): BodyTransform =>
   (body) => {
     if (!isPlainObject(body) || !Object.hasOwn(body, from)) return body;
-    const { [from]: value, ...rest } = body;
-    return { ...rest, [to]: value };
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(body)) out[key === from ? to : key] = value;
+    return out;
   };
 
 /**
  * Drop a field the older version did not have.
- * @example removeField('nickname')({ id: 1, nickname: 'x' }) // { id: 1 }
+ * @example removeField('nickname')({ id: 1, nickname: 'x' }, {}) // { id: 1 }
  */
 export const removeField =
   (name: string): BodyTransform =>
@@ -42,13 +37,14 @@ export const removeField =
   };
 
 /**
- * Add (or replace) a field the older version had, computed from the body.
- * @example addField('legacy', (b) => b['id'])({ id: 1 }) // { id: 1, legacy: 1 }
+ * Add (or replace) a field the older version had, computed from the body and
+ * the render context (what the latest body no longer carries).
+ * @example addField('legacy', (b) => b['id'])({ id: 1 }, {}) // { id: 1, legacy: 1 }
  */
 export const addField =
-  (name: string, value: (body: Readonly<Record<string, unknown>>) => unknown): BodyTransform =>
-  (body) =>
-    isPlainObject(body) ? { ...body, [name]: value(body) } : body;
+  (name: string, value: (body: Readonly<Record<string, unknown>>, context: RenderContext) => unknown): BodyTransform =>
+  (body, context) =>
+    isPlainObject(body) ? { ...body, [name]: value(body, context) } : body;
 
 /**
  * Lift an item transform to a list response `{ [key]: [...items], ... }`, so a

@@ -40,6 +40,14 @@ import {
   nullable,
   SandboxAdvanceBody,
   SandboxAdvanceResult,
+
+  ApiVersionList,
+  PaymentPlanSchedulePage,
+  PaymentPlanScheduleQuery,
+  apiVersionList,
+  inContext,
+  renderContextOf,
+  versioning,
 } from '@debtkit/core';
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
 import { paged, pagedCodec } from './paged-list.js';
@@ -177,7 +185,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans', summary: 'List payment plans', tag: 'Debt Payoff Plan', pathIds: ['id'], query: PageQuery,
     status: 200, response: { kind: 'payment_plan_list', codec: pagedCodec('payment_plans', PaymentPlan) }, errors: USER_ERRORS,
-    run: (app, i) => pipe(app.listPaymentPlans(scope(i), i.query), TE.map(paged('payment_plans'))),
+    run: (app, i) => pipe(app.listPaymentPlans(scope(i), i.query), TE.map((page) => inContext(paged('payment_plans')(page), renderContextOf(page) ?? {}))),
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Retrieve a payment plan', tag: 'Debt Payoff Plan',
@@ -188,6 +196,16 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'DELETE', path: '/api/users/:id/payment_plans/:payment_plan_id', summary: 'Delete payment plan', tag: 'Debt Payoff Plan',
     pathIds: ['id', 'payment_plan_id'], status: 204, errors: USER_ERRORS,
     run: (app, i) => app.deletePaymentPlan(scope(i), i.ids.payment_plan_id),
+  }),
+  endpoint({
+    method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/schedule', summary: "A page of a plan's month-by-month schedule",
+    description:
+      'At most `limit` months (default 12, at most 120) after month `starting_after` (a month number; default 0, before the first), ascending; ' +
+      '`has_more` says whether later months follow. Each month lists every payment of the plan that month. Served in every API version ' +
+      '(since 2026-11-26 a plan no longer embeds its schedule; in 2024-07-01 it still does).',
+    tag: 'Debt Payoff Plan', pathIds: ['id', 'payment_plan_id'], query: PaymentPlanScheduleQuery,
+    status: 200, response: { kind: 'payment_plan_schedule', codec: PaymentPlanSchedulePage }, errors: USER_ERRORS,
+    run: (app, i) => app.getPaymentPlanSchedule(scope(i), i.ids.payment_plan_id, i.query),
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans/:payment_plan_id/progress', summary: 'Progress of a plan: scheduled against paid to date, and a re-forecast',
@@ -256,6 +274,17 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     tag: 'Sandbox', pathIds: ['id'], body: SandboxAdvanceBody,
     status: 200, response: { kind: 'sandbox_advance', codec: SandboxAdvanceResult }, errors: [...USER_ERRORS, 'conflict'],
     run: (app, i) => app.advanceSandbox(scope(i), i.body),
+  }),
+
+
+  // API versions (docs/decisions/versioning.md)
+  endpoint({
+    method: 'GET', path: '/api/versions', summary: 'The API versions, newest first, with their changes (the changelog)', tag: 'Versions', pathIds: [],
+    description:
+      'Every version, newest first, with its release date and the description of each backward-incompatible change it made; `latest` is the ' +
+      "version new clients are pinned to, `pinned` the calling client's. docs/api/changelog.md is generated from the same list.",
+    status: 200, response: { kind: 'api_versions', codec: ApiVersionList }, errors: [],
+    run: (_app, i) => TE.right(apiVersionList(versioning, i.client.api_version)),
   }),
 
   // Events and webhook endpoints (docs/decisions/webhooks.md)

@@ -105,6 +105,9 @@ const OpenApiDocument = t.type(
   'OpenApiDocument',
 );
 
+/** `GET /openapi.json`'s query: the API version the document describes. */
+const OpenApiQuery = t.partial({ version: t.keyof(Object.fromEntries(versioning.known.map((v) => [v, null])) as Record<string, null>, 'ApiVersionName') }, 'OpenApiQuery');
+
 /**
  * How long `/readyz` waits for the store. A probe must answer fast even when the
  * store is down: the driver would otherwise wait its whole server-selection
@@ -183,8 +186,11 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   }),
   builtin({
     method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations', auth: 'none', pathIds: [],
-    description: 'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token.',
-    status: 200, response: { codec: OpenApiDocument }, errors: [],
+    description:
+      'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token. ' +
+      '`version` picks the API version it describes (default: the latest); an unknown one answers 400 `unsupported_version`.',
+    query: OpenApiQuery,
+    status: 200, response: { codec: OpenApiDocument }, errors: ['unsupported_version'],
     run: {
       handler: (s) => serveOpenApi({ environment: s.environment, ...(s.publicUrl === undefined ? {} : { publicUrl: s.publicUrl }) }),
     },

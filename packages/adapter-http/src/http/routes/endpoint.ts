@@ -8,7 +8,7 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, ResponseKind, strictObject, versioning } from '@debtkit/core';
+import { Application, Client, DomainError, Id, ResponseKind, renderContextOf, strictObject, versioning } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
@@ -86,6 +86,7 @@ type Codec<A> = t.Type<A, unknown, unknown>;
  * describes: a use case whose result drifts from its codec does not compile.
  */
 export interface TypedEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+  /** The answer in the latest shape, carrying the render context older versions need when it has one (`inContext`: a plan and its schedule). */
   readonly run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, NoInfer<R>>;
 }
 
@@ -139,18 +140,18 @@ export const decodeRequest = <Q, B, R, P extends string>(
     e.method === 'GET' || e.method === 'DELETE'
       ? noInput(undefined)
       : e.body !== undefined
-        ? decodeBody<B, unknown>(ctx, e.body)
+        ? decodeBody<B, unknown>(ctx, e.body, versioning, ctx.state.apiVersion)
         : noInput(ctx.state.body === undefined ? NO_FIELDS : decodeBody(ctx, NoFields));
   // Every name in `pathIds` was set just above: the partial record is a whole one.
   return { ids: ids as Record<P, Id>, query, body };
 };
 
-/** Answer with the endpoint's status: 204, the body as it is, or the body rendered for the requested version. */
+/** Answer with the endpoint's status: 204, the body as it is, or the body rendered for the requested version (with its render context, if any). */
 export const answer = (ctx: AppContext, e: EndpointSpec, value: unknown): void => {
   if (e.response === undefined) noContent(ctx);
   else if (e.response.kind === undefined) writeJson(ctx, e.status, value);
   else if (e.response.inRequestVersion === true) writeJsonText(ctx, e.status, boundedJsonText(value));
-  else respond(ctx, e.status, e.response.kind, value);
+  else respond(ctx, e.status, e.response.kind, value, renderContextOf(value));
 };
 
 export const toRouteDef = (app: Application, e: Endpoint): RouteDef => ({
