@@ -31,7 +31,7 @@ import {
 } from './webhook.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
+import { renderContextOf, versioning as productionVersioning } from '../versioning/versions.js';
 import { ApplicationDeps, inTransaction, nowStamp, orNotFound, today } from '../shared/deps.js';
 import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
 import { sampleEventObject } from './webhook-samples.js';
@@ -77,18 +77,20 @@ export const sendTestWebhook =
         TE.chain((endpoint) =>
           pipe(
             sampleEventObject(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
-            TE.chain((sample) => {
-              const rendered = (deps.versioning ?? productionVersioning).render(sample.kind, sample.object, client.api_version);
-              return tx.events.append({
+            // Stored as `emitEvent` stores a real event: in the latest shape with its render context, so the
+            // delivery renders it in its endpoint's version (docs/api/webhook-versions.md).
+            TE.chain((sample) =>
+              tx.events.append({
                 client_id: client.id,
                 type: body.type,
                 created_at: now.toISOString() as Timestamp,
-                api_version: client.api_version,
-                data: { user_id: sample.userId, object: isRecordObject(rendered) ? rendered : { value: rendered } },
+                api_version: (deps.versioning ?? productionVersioning).latest,
+                data: { user_id: sample.userId, object: isRecordObject(sample.object) ? sample.object : { value: sample.object } },
                 expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
+                render_context: renderContextOf(sample.object) ?? {},
                 test: true,
-              });
-            }),
+              }),
+            ),
             TE.chain((event) => pipe(tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]), TE.map(() => ({ event_id: event.id, deliveries: 1 })))),
           ),
         ),

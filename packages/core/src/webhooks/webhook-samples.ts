@@ -22,7 +22,8 @@ import type { ResponseKind } from '../versioning/versions.js';
 import { computationsOf } from '../payment-plans/computations.js';
 import { demoAccounts } from '../demo/demo-seed.js';
 import type { ApplicationDeps } from '../shared/deps.js';
-import { computedPlan, toDebts } from '../payment-plans/use-cases.js';
+import { computedPlan, toDebts, toPlanView } from '../payment-plans/use-cases.js';
+import { inContext, planScheduleContext } from '../versioning/versions.js';
 
 /** The sample resources' ids. */
 export const SAMPLE_USER_ID = 1001 as UserId;
@@ -71,7 +72,13 @@ const samplePlan = (
         const body = { strategy: 'avalanche' as const, monthly_payment: monthly };
         return computationsOf(deps)
           .planPayoff({ strategy: body.strategy, monthlyPayment: monthly, debts, today })
-          .then(E.map((result): PaymentPlan => ({ id: SAMPLE_PLAN_ID, ...computedPlan(body, loans, result, today, createdAt) })));
+          .then(
+            E.map((result): PaymentPlan => {
+              // The plan as the API shows it, carrying its schedule for the versions that embed it (a render context).
+              const record = { id: SAMPLE_PLAN_ID, user_id: SAMPLE_USER_ID, ...computedPlan(body, loans, result, today, createdAt) };
+              return inContext(toPlanView(record), planScheduleContext([record]));
+            }),
+          );
       },
     ),
   );
