@@ -118,6 +118,11 @@ const MOVES = {
   // the demo data
   'application/demo-seed.ts': 'demo/demo-seed.ts',
   'testing/demo-seed.contract.ts': 'demo/demo-seed.contract.ts',
+  // added after the move, on branches that began before it
+  'application/webhook-replay.ts': 'webhooks/replay.use-cases.ts',
+  'application/webhook-samples.ts': 'webhooks/webhook-samples.ts',
+  'application/sandbox.ts': 'sandbox/use-cases.ts',
+  'domain/sandbox-clock.ts': 'sandbox/sandbox-clock.ts',
   // the two lists of everything
   'application/index.ts': 'application.ts',
   'ports/index.ts': 'ports.ts',
@@ -144,15 +149,25 @@ if (unmapped.length > 0) {
   process.exit(1);
 }
 const pending = Object.entries(MOVES).filter(([from]) => existing.includes(from));
-if (pending.length === 0) {
-  console.log('nothing to move');
-  process.exit(0);
-}
 
-// Old absolute path → new absolute path, for every file in core (unmoved files map to themselves).
+// Every file's place before the move (its old path) and after it (its new path),
+// absolute. A file already at its new place (moved, then edited on a branch that
+// began before the move, then merged) still resolves its imports from its old
+// place, so those imports are rewritten too: the script can be run after each merge.
+const oldOf = new Map(Object.entries(MOVES).map(([from, to]) => [join(src, to), join(src, from)]));
 const files = [...walk(src), ...walk(join(core, 'test'))];
-const newPathOf = new Map(files.map((f) => [f, f]));
-for (const [from, to] of pending) newPathOf.set(join(src, from), join(src, to));
+const place = new Map(
+  files.map((f) => {
+    const rel = relative(src, f).split('\\').join('/');
+    const moving = pending.find(([from]) => from === rel);
+    return [f, { old: oldOf.get(f) ?? f, next: moving ? join(src, moving[1]) : f }];
+  }),
+);
+const newPathOfOld = (oldAbs) => {
+  const rel = relative(src, oldAbs).split('\\').join('/');
+  if (rel in MOVES) return join(src, MOVES[rel]);
+  return existsSync(oldAbs) ? oldAbs : undefined;
+};
 
 const SPEC = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\2/g;
 const toSpec = (fromFile, target) => {
@@ -162,26 +177,43 @@ const toSpec = (fromFile, target) => {
 };
 
 const rewritten = new Map();
+let unresolved = 0;
 for (const file of files) {
+  const { old, next } = place.get(file);
   const code = readFileSync(file, 'utf8');
-  const next = code.replace(SPEC, (whole, lead, quote, spec) => {
-    const targetOld = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
-    const target = newPathOf.get(targetOld);
+  const out = code.replace(SPEC, (whole, lead, quote, spec) => {
+    const here = resolve(dirname(file), spec).replace(/\.js$/, '.ts');
+    // An import that resolves where the file is now, to a file that is not about to move, is right already.
+    if (existsSync(here) && !pending.some(([from]) => join(src, from) === here)) {
+      return next === file ? whole : `${lead}${quote}${toSpec(next, here)}${quote}`;
+    }
+    const fromOld = resolve(dirname(old), spec).replace(/\.js$/, '.ts');
+    const target = newPathOfOld(fromOld) ?? (existsSync(here) ? newPathOfOld(here) : undefined);
     if (target === undefined) {
-      if (!existsSync(targetOld)) console.warn(`${relative(root, file)}: unresolved import ${spec}`);
+      if (!file.endsWith('layer.test.ts')) {
+        console.warn(`${relative(root, file)}: unresolved import ${spec}`);
+        unresolved += 1;
+      }
       return whole;
     }
-    return `${lead}${quote}${toSpec(newPathOf.get(file), target)}${quote}`;
+    return `${lead}${quote}${toSpec(next, target)}${quote}`;
   });
-  if (next !== code) rewritten.set(file, next);
+  if (out !== code) rewritten.set(file, out);
 }
 
 for (const [from, to] of pending) console.log(`${from} → ${to}`);
-if (dryRun) process.exit(0);
+if (dryRun) process.exit(unresolved > 0 ? 1 : 0);
 for (const [from, to] of pending) {
   execFileSync('mkdir', ['-p', dirname(join(src, to))]);
   execFileSync('git', ['mv', join(src, from), join(src, to)], { cwd: root });
 }
-for (const [file, code] of rewritten) writeFileSync(newPathOf.get(file), code);
-console.log(`${pending.length} files moved, ${rewritten.size} files' imports rewritten`);
-void posix;
+for (const [file, code] of rewritten) writeFileSync(place.get(file).next, code);
+for (const layer of LAYERS) {
+  try {
+    execFileSync('rmdir', [join(src, layer)], { stdio: 'ignore' });
+  } catch {
+    // not empty or already gone
+  }
+}
+console.log(`${pending.length} files moved, ${rewritten.size} files' imports rewritten${unresolved ? `, ${unresolved} unresolved` : ''}`);
+process.exitCode = unresolved > 0 ? 1 : 0;

@@ -30,6 +30,6 @@ describe('example: http-server', () => {
     expect(run.stderr).to.equal('');
     expect(run.code).to.equal(0);
     expect(run.stdout).to.match(/^debtkit listening on http:\/\/127\.0\.0\.1:\d+\n/);
-    expect(run.stdout).to.match(/GET \/api\/users\/1\/credit_scores \(API-Version 2024-07-01\): score \d{3} on \d{4}-\d{2}-\d{2}/);
+    expect(run.stdout).to.match(/GET \/api\/users\/1\/credit_scores \(API-Version 2026-11-26\): score \d{3} on \d{4}-\d{2}-\d{2}/);
   });
 });

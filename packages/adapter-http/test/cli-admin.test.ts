@@ -94,6 +94,19 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
     expect(again.stderr).to.match(/^debtkit: tokens roll failed: Token not found/);
   });
 
+  it('clients set-version moves the client to another known version, audited with no request; an unknown one changes nothing', async () => {
+    const env = newEnv();
+    const created = await ok(['clients', 'create', '--name', 'Acme'], env);
+    expect(created.client.api_version).to.equal('2026-11-26');
+    const unknown = await runCli(['clients', 'set-version', '--client-id', String(created.client.id), '--api-version', '2025-01-01'], env);
+    expect([unknown.code, unknown.stdout]).to.deep.equal([1, '']);
+    expect(unknown.stderr).to.match(/^debtkit: clients set-version failed: Unknown API version; --api-version must be a known API version: 2024-07-01, 2026-11-26\n$/);
+    const moved = await ok(['clients', 'set-version', '--client-id', String(created.client.id), '--api-version', '2024-07-01'], env);
+    expect(moved).to.deep.equal({ ...created.client, api_version: '2024-07-01' });
+    const audit = (await ok(['audit', '--action', 'client.version_changed'], env)) as { audit_events: AuditEventJson[] };
+    expect(audit.audit_events.map((e) => [e.target.type, e.target.id, e.request_id, e.ip])).to.deep.equal([['client', created.client.id, null, null]]);
+  });
+
   describe('bad arguments', () => {
     let env: Record<string, string>;
     before(async () => {
@@ -111,6 +124,8 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
       [['tokens', 'roll', '--token-id', '999'], /tokens roll failed: Token not found/],
       [['audit', '--action', 'token.stolen'], /--action/],
       [['audit', '--limit', '0'], /--limit/],
+      [['clients', 'set-version', '--client-id', '1'], /clients set-version: --api-version/],
+      [['clients', 'set-version', '--client-id', '999', '--api-version', '2024-07-01'], /clients set-version failed: Client not found/],
     ] as const) {
       it(`exit 1 with one line for ${args.join(' ')}`, async () => {
         const out = await runCli(args, env);

@@ -54,7 +54,7 @@ describe('debtkit clients create (child process, mongo store on the wire-protoco
     expect(out.code).to.equal(0);
     const printed = JSON.parse(out.stdout) as { client: Record<string, unknown>; token: string };
     expect(Object.keys(printed)).to.deep.equal(['client', 'token']);
-    expect(printed.client).to.include({ name: 'Acme Lending', environment: 'sandbox', api_version: '2024-07-01' });
+    expect(printed.client).to.include({ name: 'Acme Lending', environment: 'sandbox', api_version: '2026-11-26' });
     expect(printed.client['id']).to.be.a('number');
     expect(printed.token).to.match(/^dk_sandbox_[A-Za-z0-9_-]{43}$/);
     expect(await clientNamesIn(url)).to.deep.equal(['Acme Lending']);

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       maxInProgress: defaultMaxInProgress(),
       clientConcurrency: 16,
       queueWaitMs: 10000,
+      docs: true,
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
         DEBTKIT_MAX_IN_PROGRESS: '40',
         DEBTKIT_CLIENT_CONCURRENCY: '4',
         DEBTKIT_QUEUE_WAIT_MS: '0',
+        DEBTKIT_DOCS: 'true',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -80,7 +82,17 @@ describe('loadConfig', () => {
       maxInProgress: 40,
       clientConcurrency: 4,
       queueWaitMs: 0,
+      docs: true,
     });
+  });
+
+  it('serves the interactive docs (docs/sandbox-over-time.md) by default in sandbox only; DEBTKIT_DOCS decides, and a bad value is named', () => {
+    expect(ok({}).docs).to.equal(true);
+    expect(ok({ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'false' }).docs).to.equal(false);
+    expect(ok({ DEBTKIT_DOCS: 'false' }).docs).to.equal(false);
+    expect(ok({ DEBTKIT_DOCS: '0' }).docs).to.equal(false);
+    expect(ok({ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'false', DEBTKIT_DOCS: '1' }).docs).to.equal(true);
+    expect(error({ DEBTKIT_DOCS: 'yes' })).to.equal('DEBTKIT_DOCS must be true or false (got "yes")');
   });
 
   it('refuses admission limits (docs/decisions/tenancy.md) that are not positive whole numbers, naming the variable', () => {

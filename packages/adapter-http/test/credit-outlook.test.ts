@@ -208,7 +208,7 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
       const path = `${user}/payment_plans/${planId}`;
       const plan: ApiPlan = (await h.request.get(path).set(h.auth).expect(200)).body;
       const res = await outlookOf(path).expect(200);
-      expect(res.headers['api-version']).to.equal('2024-07-01');
+      expect(res.headers['api-version']).to.equal('2026-11-26');
       const expected = expectedOutlook(plan, await allAccounts(user), TODAY);
       expect(res.body.as_of).to.equal(TODAY);
       expect(res.body.basis).to.equal('linked_accounts');

@@ -120,10 +120,14 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         const singles = await Promise.all(events.map(async (e) => ok(await h.request.get(`/api/events/${e['id']}`).set(client.auth), 200)));
         for (const body of [...pages, ...singles]) expect(leaks(JSON.stringify(body)), JSON.stringify(body)).to.deep.equal([]);
 
-        // Shapes stay: ids kept, personal fields emptied; user.deleted as docs/decisions/tenancy.md says for 2024-07-01.
+        // Shapes stay: ids kept, personal fields emptied; user.deleted as docs/decisions/tenancy.md says: ids only in the
+        // client's version (2026-11-26), the emptied user in 2024-07-01.
         const deletedEvent = events.find((e) => e['type'] === 'user.deleted')!;
-        expect(deletedEvent['api_version']).to.equal('2024-07-01');
-        expect(deletedEvent['data']).to.deep.equal({
+        expect(deletedEvent['api_version']).to.equal('2026-11-26');
+        expect(deletedEvent['data']).to.deep.equal({ user_id: user['id'], object: { id: user['id'] } });
+        const deletedOld = ok(await h.request.get(`/api/events/${deletedEvent['id']}`).set(client.auth).set('API-Version', '2024-07-01'), 200);
+        expect(deletedOld['api_version']).to.equal('2024-07-01');
+        expect(deletedOld['data']).to.deep.equal({
           user_id: user['id'],
           object: { id: user['id'], first_name: null, last_name: '', email: null, date_of_birth: null, phone: null, created_at: user['created_at'] },
         });

@@ -158,8 +158,14 @@ const captureExamples = async (): Promise<Captured> => {
   // The events as they are before Jane's delete: after it, hers are redacted (docs/decisions/tenancy.md).
   const events = await call('GET', '/api/events?limit=100', auth);
   await call('GET', `/api/events/${events['events'][0]['id']}`, auth);
+  // Test webhooks and replay (docs/sandbox-over-time.md).
+  await call('POST', `/api/webhook_endpoints/${hook['id']}/test`, auth, { type: 'account.created' });
+  await call('POST', `/api/events/${events['events'][0]['id']}/redeliver`, auth, { endpoint_id: hook['id'] });
+  await call('POST', `/api/webhook_endpoints/${hook['id']}/replay`, auth, { since: '2026-03-15T00:00:00.000Z', until: '2026-03-16T00:00:00.000Z' });
   await call('DELETE', jane, auth);
   const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
+  // The sandbox over time (docs/sandbox-over-time.md): a month of minimum payments for the demo user.
+  await call('POST', `${demoUser}/sandbox/advance`, auth, { months: 1, payments: 'minimum' });
 
   await call('GET', '/api/webhook_endpoints', auth);
   await call('GET', `/api/webhook_endpoints/${hook['id']}`, auth);
@@ -172,6 +178,7 @@ const captureExamples = async (): Promise<Captured> => {
   const issued = await call('POST', `/admin/clients/${client['client']['id']}/tokens`, admin);
   const rolled = await call('POST', `/admin/tokens/${issued['token_id']}/roll`, admin, { expires_in_seconds: 3600 });
   await call('GET', `/admin/clients/${client['client']['id']}/tokens`, admin);
+  await call('PATCH', `/admin/clients/${client['client']['id']}`, admin, { api_version: '2024-07-01' });
   await call('DELETE', `/admin/tokens/${rolled['token_id']}`, admin);
   await call('GET', '/admin/audit_events?limit=3', admin);
   await call('GET', '/metrics', admin);

@@ -33,7 +33,7 @@ export const onAccountCreated = (event: Payload<'account.created'>): string => {
 };
 
 export const onPlanPayment = (event: Payload<'plan_payment.created'>): number => event.data.object.amount;
-export const onUserDeleted = (event: Payload<'user.deleted'>): string => event.data.object.last_name;
+export const onUserDeleted = (event: Payload<'user.deleted'>): number => event.data.object.id;
 `;
 
 describe('a client generated with openapi-typescript', function () {

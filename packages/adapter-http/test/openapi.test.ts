@@ -628,6 +628,7 @@ describe('OpenAPI document', () => {
         }),
         200,
       );
+      verify(await request.post(`${demoUser}/sandbox/advance`).set(auth).send({ months: 1, payments: 'plan', payment_plan_id: plan['id'] }), 200);
       verify(await request.delete(planPath).set(auth), 204);
 
       verify(await request.post('/api/debt_calculator').set(auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }), 200);
@@ -642,6 +643,10 @@ describe('OpenAPI document', () => {
       const hook = verify(await request.post('/api/webhook_endpoints').set(auth).send({ url: 'https://hooks.example.com/debtkit', events: ['account.created'] }), 201);
       verify(await request.get('/api/webhook_endpoints').set(auth), 200);
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}`).set(auth), 200);
+      // Test webhooks and replay (docs/sandbox-over-time.md), while the endpoint is enabled.
+      verify(await request.post(`/api/webhook_endpoints/${hook['id']}/test`).set(auth).send({ type: 'account.created' }), 202);
+      verify(await request.post(`/api/events/${events['events'][0]['id']}/redeliver`).set(auth).send({ endpoint_id: hook['id'] }), 202);
+      verify(await request.post(`/api/webhook_endpoints/${hook['id']}/replay`).set(auth).send({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }), 202);
       verify(await request.patch(`/api/webhook_endpoints/${hook['id']}`).set(auth).send({ status: 'disabled', description: 'paused' }), 200);
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(auth), 200);
       verify(await request.delete(`/api/webhook_endpoints/${hook['id']}`).set(auth), 204);
@@ -651,6 +656,7 @@ describe('OpenAPI document', () => {
       const issued = verify(await request.post(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 201);
       const rolled = verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({ expires_in_seconds: 60 }), 201);
       verify(await request.get(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 200);
+      verify(await request.patch(`/admin/clients/${client['client']['id']}`).set(admin).send({ api_version: '2024-07-01' }), 200);
       verify(await request.delete(`/admin/tokens/${rolled['token_id']}`).set(admin), 204);
       verify(await request.get('/admin/audit_events?action=token.rolled').set(admin), 200);
 

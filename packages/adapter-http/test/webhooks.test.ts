@@ -22,7 +22,7 @@ describe('events API (docs/decisions/webhooks.md)', () => {
     expect(ids).to.deep.equal([...ids].sort((x, y) => x - y));
     for (const e of events) {
       expect(Object.keys(e)).to.have.members(['id', 'type', 'created_at', 'api_version', 'data']);
-      expect(e['api_version']).to.equal('2024-07-01');
+      expect(e['api_version']).to.equal('2026-11-26');
       expect(e['data']['user_id']).to.equal(userId);
     }
     expect(live[3]!['data']['object']).to.include({ status: 'closed', nickname: 'Old card' });
@@ -33,7 +33,8 @@ describe('events API (docs/decisions/webhooks.md)', () => {
     expect(events[4]!['data']['object']).to.include({ last_name: null }).and.to.have.property('score');
     expect(events[5]!['data']['object']).to.deep.equal({ status: 'authenticated', step: null });
     expect(events[8]!['data']['object']).to.include({ id: planId, strategy: 'avalanche' });
-    expect(events[9]!['data']['object']).to.include({ id: userId, last_name: '', first_name: null, date_of_birth: null });
+    // Ids only in 2026-11-26, the client's version (docs/decisions/tenancy.md, docs/decisions/versioning.md).
+    expect(events[9]!['data']['object']).to.deep.equal({ id: userId });
     const one = await h.request.get(`/api/events/${ids[4]}`).set(client.auth);
     expect(one.status).to.equal(200);
     expect(one.body).to.deep.equal(events[4]);
@@ -118,7 +119,9 @@ describe('webhook endpoints API (docs/decisions/webhooks.md)', () => {
     expect(body['secret']).to.match(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from((body['secret'] as string).slice(6), 'base64')).to.have.length(32);
     const { secret: _secret, ...view } = body;
-    expect(view).to.deep.equal({ id: body['id'], url: 'http://127.0.0.1:9/hooks', events: ['*'], description: null, status: 'enabled', disabled_reason: null, created_at: body['created_at'] });
+    expect(view).to.deep.equal({
+      id: body['id'], url: 'http://127.0.0.1:9/hooks', events: ['*'], description: null, status: 'enabled', api_version: '2026-11-26', disabled_reason: null, created_at: body['created_at'],
+    });
     const path = `/api/webhook_endpoints/${body['id']}`;
     expect((await h.request.get(path).set(client.auth)).body).to.deep.equal(view);
     const second = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: 'https://example.com/h', events: ['user.deleted', 'account.closed'], description: 'ops' })).body as Json;

@@ -58,6 +58,16 @@ export class MemoryClientRepository implements ClientRepository {
     });
   }
 
+  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<DomainError, O.Option<Client>> {
+    return lazyEither(() => {
+      const found = this.clients.get(this.s, ALL, id);
+      if (found === undefined) return E.right(O.none);
+      const next: Client = { ...found, api_version: apiVersion };
+      const done = this.clients.set(this.s, ALL, id, next);
+      return E.isLeft(done) ? done : E.right(O.some(copyClient(next)));
+    });
+  }
+
   delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
     return lazyEither(() => this.clients.delete(this.s, ALL, id));
   }

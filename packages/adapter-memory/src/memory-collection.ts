@@ -8,7 +8,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { portToken } from '@debtkit/core';
 import type { MemorySession } from './memory-database.js';
-import type { ClientId, DomainError, OwnedRead, Page, PageRequest, UserId, UserRepository } from '@debtkit/core';
+import { noOwner, owned, ownerFactsOf, type ClientId, type DomainError, type OwnedRead, type Page, type PageRequest, type UserId, type UserRepository } from '@debtkit/core';
 
 /**
  * Run `f` when the task runs, not when it is built: a TaskEither that is never
@@ -76,7 +76,11 @@ export const readOwned = <A>(
     users
       .get(clientId, userId)()
       .then((user) =>
-        E.isLeft(user) ? user : O.isNone(user.right) ? E.right(O.none) : read()().then((found) => (E.isLeft(found) ? found : E.right(O.some(found.right)))),
+        E.isLeft(user)
+          ? user
+          : O.isNone(user.right)
+            ? E.right(noOwner)
+            : ((facts) => read()().then((found) => (E.isLeft(found) ? found : E.right(owned(found.right, facts)))))(ownerFactsOf(user.right.value)),
       );
 
 /** The session a memory repository runs in (the store's own, outside transactions; a transaction's, inside one). */

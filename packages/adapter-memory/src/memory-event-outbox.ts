@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
+import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -54,10 +54,22 @@ export class MemoryEventOutbox implements EventOutbox {
         (e) =>
           e.client_id === clientId &&
           live(e, now) &&
+          e.test !== true &&
           (filter.type === undefined || e.type === filter.type) &&
           (filter.user_id === undefined || e.data.user_id === filter.user_id),
       ),
     );
+  }
+
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+    return lazyRight(() => {
+      const found: EventRecord[] = [];
+      for (const e of this.events.values(this.s, ALL)) {
+        if (found.length >= limit) break;
+        if (e.client_id === clientId && live(e, now) && e.test !== true && e.created_at >= since && e.created_at < until) found.push(copyEvent(e));
+      }
+      return found;
+    });
   }
 
   pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {

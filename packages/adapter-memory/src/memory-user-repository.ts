@@ -10,7 +10,8 @@ import type { ClientId, DomainError, NewUser, Page, PageRequest, UserId, UserPat
 import { MEMORY_SESSION, applyPatch, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
-const copyUser = (u: UserRecord): UserRecord => ({ ...u });
+const copyUser = (u: UserRecord): UserRecord =>
+  u.sandbox_advance === undefined || u.sandbox_advance === null ? { ...u } : { ...u, sandbox_advance: { ...u.sandbox_advance } };
 
 const FROZEN: ReadonlyArray<keyof UserRecord> = ['id', 'client_id', 'created_at'];
 
@@ -69,6 +70,15 @@ export class MemoryUserRepository implements UserRepository {
       if (found === undefined) return E.right(false);
       const done = this.users.set(this.s, clientId, userId, found);
       return E.isLeft(done) ? done : E.right(true);
+    });
+  }
+
+  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return lazyEither(() => {
+      const found = this.users.get(this.s, clientId, userId);
+      if (found === undefined) return E.right(O.none);
+      const done = this.users.set(this.s, clientId, userId, found);
+      return E.isLeft(done) ? done : E.right(O.some(copyUser(found)));
     });
   }
 

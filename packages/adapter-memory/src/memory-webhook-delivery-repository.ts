@@ -69,6 +69,36 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number> {
+    return lazyEither(() => {
+      for (const d of deliveries) {
+        const existing = this.pairs.get(this.s, ALL, pairKey(d.endpoint_id, d.event_id));
+        const found = existing === undefined ? undefined : this.deliveries.get(this.s, ALL, existing);
+        if (found === undefined) {
+          const record: WebhookDeliveryRecord = { ...d, id: this.ids.next(), status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null };
+          const pair = this.pairs.set(this.s, ALL, pairKey(d.endpoint_id, d.event_id), record.id);
+          if (E.isLeft(pair)) return pair;
+          const done = this.deliveries.set(this.s, ALL, record.id, record);
+          if (E.isLeft(done)) return done;
+        } else {
+          const done = this.deliveries.set(this.s, ALL, found.id, { ...found, status: 'pending', attempts: 0, next_attempt_at: d.next_attempt_at, lease_until: null, lease_token: null });
+          if (E.isLeft(done)) return done;
+        }
+      }
+      return E.right(deliveries.length);
+    });
+  }
+
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number> {
+    return lazyRight(() => {
+      let count = 0;
+      for (const d of this.deliveries.values(this.s, ALL)) {
+        if (d.client_id === clientId && d.endpoint_id === endpointId && d.status === 'pending' && d.event_id >= fromEventId && d.event_id <= toEventId) count += 1;
+      }
+      return count;
+    });
+  }
+
   claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
     return lazyEither(() => {
       const at = now.getTime();

@@ -1,7 +1,7 @@
 /**
- * Events recorded by the use cases (docs/decisions/webhooks.md), with no HTTP: the object is
- * rendered in the client's pinned API version through the versioning registry,
- * and a change that fails records nothing.
+ * Events recorded by the use cases (docs/decisions/webhooks.md), with no HTTP: the event is
+ * stored in the latest shape and rendered in the version asked for through the
+ * versioning registry (docs/decisions/versioning.md), and a change that fails records nothing.
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
@@ -33,19 +33,45 @@ describe('events recorded by the use cases', () => {
   };
   const body = { name: 'Card', type: 'loan' as const, subtype: 'credit_card_loan' as const, balance: 100 as never, nickname: 'Main' };
 
-  it("renders the object in the client's pinned version, and says which", async () => {
+  it("stores the event in the latest shape and renders it in the version asked for, saying which", async () => {
     const old = await setUp('2024-07-01');
     const account = await run(old.app.linkAccount(old.scope, body));
     expect(account).to.have.property('nickname', 'Main');
-    const [event] = (await run(old.app.listEvents(old.scope.clientId, {}))).items;
+    const [stored] = (await run(old.store.events.list(old.scope.clientId, { limit: 5 }, {}, clock.now()))).items;
+    expect(stored).to.include({ api_version: '2025-01-01' }).and.to.have.deep.property('render_context', {});
+    expect(stored?.data.object).to.include({ nickname: 'Main' });
+    const [event] = (await run(old.app.listEvents(old.scope.clientId, {}, '2024-07-01'))).items;
     expect(event?.api_version).to.equal('2024-07-01');
     expect(event?.data.object).to.include({ alias: 'Main', id: account.id }).and.not.have.property('nickname');
+    expect(await run(old.app.getEvent(old.scope.clientId, event!.id, '2024-07-01'))).to.deep.equal(event);
 
-    const current = await setUp('2025-01-01');
-    await run(current.app.linkAccount(current.scope, body));
-    const [latest] = (await run(current.app.listEvents(current.scope.clientId, {}))).items;
+    const [latest] = (await run(old.app.listEvents(old.scope.clientId, {}, '2025-01-01'))).items;
     expect(latest?.api_version).to.equal('2025-01-01');
     expect(latest?.data.object).to.include({ nickname: 'Main' }).and.not.have.property('alias');
+  });
+
+  it('an event stored before events had a render context is served as stored, in the version it names', async () => {
+    const { store, app, scope } = await setUp('2024-07-01');
+    // As releases before 2026-11-26 stored it: already rendered in the client's version, no render context.
+    const legacy = await run(
+      store.events.append({
+        client_id: scope.clientId,
+        type: 'account.created',
+        created_at: clock.now().toISOString() as Timestamp,
+        api_version: '2024-07-01',
+        data: { user_id: scope.userId, object: { id: 9, alias: 'Old' } },
+        expires_at: '2026-04-14T12:00:00.000Z' as Timestamp,
+      }),
+    );
+    for (const version of ['2024-07-01', '2025-01-01']) {
+      expect(await run(app.getEvent(scope.clientId, legacy.id, version)), version).to.deep.equal({
+        id: legacy.id,
+        type: 'account.created',
+        created_at: legacy.created_at,
+        api_version: '2024-07-01',
+        data: { user_id: scope.userId, object: { id: 9, alias: 'Old' } },
+      });
+    }
   });
 
   it('a change that fails records no event; closing is account.closed only', async () => {
@@ -56,7 +82,7 @@ describe('events recorded by the use cases', () => {
     expect(E.isLeft(await app.deleteUser({ ...scope, userId: 77 as Id })())).to.equal(true);
     await run(app.updateAccount(scope, account.id, { status: 'closed' }));
     expect(E.isLeft(await app.updateAccount(scope, account.id, { status: 'active' })())).to.equal(true);
-    const types = (await run(app.listEvents(scope.clientId, {}))).items.map((e) => e.type);
+    const types = (await run(app.listEvents(scope.clientId, {}, '2025-01-01'))).items.map((e) => e.type);
     expect(types).to.deep.equal(['account.created', 'account.closed']);
   });
 });

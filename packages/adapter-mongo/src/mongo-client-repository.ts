@@ -36,6 +36,10 @@ export class MongoClientRepository implements ClientRepository {
     return this.clients.task(() => this.clients.touch({ _id: id }));
   }
 
+  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<DomainError, O.Option<Client>> {
+    return this.clients.task(() => this.clients.findOneAndUpdate({ _id: id }, { $set: { api_version: apiVersion } }));
+  }
+
   delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
     return this.clients.task(() => this.clients.deleteOne({ _id: id }));
   }

@@ -58,6 +58,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
   events: [
     { key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true },
     { key: { fanned_out: 1, _id: 1 }, name: 'fanned_out_id' },
+    // A window replay's read (docs/sandbox-over-time.md): one client's events by creation time.
+    { key: { client_id: 1, created_at: 1 }, name: 'client_id_created_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },
   ],
   webhook_endpoints: [{ key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true }],

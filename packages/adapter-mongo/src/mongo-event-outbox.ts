@@ -8,7 +8,7 @@
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest } from '@debtkit/core';
+import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
@@ -42,12 +42,20 @@ export class MongoEventOutbox implements EventOutbox {
         {
           client_id: clientId,
           ...unexpired(now),
+          // A test event (docs/sandbox-over-time.md) is not listed.
+          test: { $ne: true },
           ...(filter.type === undefined ? {} : { type: filter.type }),
           ...(filter.user_id === undefined ? {} : { 'data.user_id': filter.user_id }),
         },
         page,
         now,
       ),
+    );
+  }
+
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+    return this.events.task(
+      async () => (await this.events.findPage({ client_id: clientId, created_at: { $gte: since, $lt: until }, test: { $ne: true }, ...unexpired(now) }, { limit })).items,
     );
   }
 

@@ -13,6 +13,9 @@ import {
   type DomainError,
   type NewPaymentPlan,
   type OwnedRead,
+  type OwnerFacts,
+  owned,
+  IsoDate,
   type Page,
   type PageRequest,
   type PaymentPlanId,
@@ -34,7 +37,7 @@ import { visibleUser } from './mongo-user-repository.js';
 const withPlanningDefaults = (u: unknown): unknown => {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return u;
   // The owner kept beside the plan (`OWNER`) is the adapter's, not the record's.
-  const { [OWNER]: _owner, ...doc } = u as Record<string, unknown>;
+  const { [OWNER]: _owner, [OWNER_DATE]: _ownerDate, ...doc } = u as Record<string, unknown>;
   if ('start_date' in doc || 'custom_order' in doc || 'extra_payments' in doc) return doc;
   const createdAt = doc['created_at'];
   return { ...doc, custom_order: null, extra_payments: [], start_date: typeof createdAt === 'string' ? createdAt.slice(0, 10) : undefined };
@@ -47,6 +50,16 @@ const withPlanningDefaults = (u: unknown): unknown => {
  * commands, as before.
  */
 const OWNER = 'client_id';
+export const PLAN_OWNER = OWNER;
+
+/**
+ * The owner's sandbox clock (docs/sandbox-over-time.md), kept beside the plan for the same
+ * reason: a payment checks its date against the user's today, which the
+ * one-command `touchOwned` then answers without reading the user. Kept current
+ * by `MongoUserRepository.update`, in the transaction that moves the clock.
+ * Absent (a plan stored before): the user's clock was never moved since.
+ */
+export const OWNER_DATE = 'owner_sandbox_date';
 
 const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
   PaymentPlanRecord.name,
@@ -65,8 +78,9 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 
-  create(plan: NewPaymentPlan, owner?: ClientId): TE.TaskEither<DomainError, PaymentPlanRecord> {
-    return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }, owner === undefined ? {} : { [OWNER]: owner }));
+  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<DomainError, PaymentPlanRecord> {
+    const beside = owner === undefined ? {} : { [OWNER]: owner, ...(ownerFacts === undefined ? {} : { [OWNER_DATE]: ownerFacts.sandboxDate }) };
+    return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }, beside));
   }
 
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
@@ -103,11 +117,14 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
    */
   touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return this.plans.task(async () => {
-      const bumped = await this.plans.touchAndGet({ [OWNER]: clientId, user_id: userId, _id: planId, ...NOT_DELETING });
-      if (O.isSome(bumped)) return O.some(bumped);
-      const owned = await this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING });
-      if (O.isSome(owned) && O.isSome(owned.value)) await this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING });
-      return owned;
+      const bumped = await this.plans.touchAndGetBeside({ [OWNER]: clientId, user_id: userId, _id: planId, ...NOT_DELETING }, OWNER_DATE);
+      if (O.isSome(bumped)) {
+        const date = bumped.value.beside;
+        return owned(O.some(bumped.value.record), { sandboxDate: IsoDate.is(date) ? date : null });
+      }
+      const found = await this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING });
+      if (O.isSome(found) && O.isSome(found.value)) await this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING });
+      return found;
     });
   }
 

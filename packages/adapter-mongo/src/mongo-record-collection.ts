@@ -8,7 +8,7 @@
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientSession, Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
-import type { DomainError, Id, Page, PageRequest } from '@debtkit/core';
+import { IsoDate, noOwner, owned, type DomainError, type Id, type OwnedRead, type OwnerFacts, type Page, type PageRequest } from '@debtkit/core';
 import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
 import { commandOptions, type MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
@@ -48,6 +48,12 @@ export const setOf = (patch: object): Document => {
     if (value !== undefined && !FROZEN.has(key)) set[key] = structuredClone(value);
   }
   return set;
+};
+
+/** What a stored user document says of its sandbox clock (docs/sandbox-over-time.md); a user stored before the field has none. */
+export const ownerFactsOfDocument = (user: Document): OwnerFacts => {
+  const date: unknown = user['sandbox_date'];
+  return { sandboxDate: IsoDate.is(date) ? date : null };
 };
 
 export class MongoRecordCollection<A> {
@@ -166,12 +172,13 @@ export class MongoRecordCollection<A> {
    * nears the 16 MiB document limit however many the user has; a user with none
    * still gives one result (`preserveNullAndEmptyArrays`), which tells "no user"
    * from "nothing owned". `batchSize` lets a caller that knows the most it can
-   * get (a page) have all of it in the first reply, with no `getMore`.
+   * get (a page) have all of it in the first reply, with no `getMore`. The
+   * user's sandbox clock (docs/sandbox-over-time.md) comes along in the same projection.
    */
-  async findOwned(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, stages: ReadonlyArray<Document>, batchSize?: number): Promise<O.Option<A[]>> {
+  async findOwned(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, stages: ReadonlyArray<Document>, batchSize?: number): Promise<OwnedRead<A[]>> {
     const pipeline: Document[] = [
       { $match: owner },
-      { $project: { _id: 1 } },
+      { $project: { _id: 1, sandbox_date: 1 } },
       {
         $lookup: {
           from: this.name,
@@ -184,20 +191,21 @@ export class MongoRecordCollection<A> {
     ];
     const options = batchSize === undefined ? this.options() : { ...this.options(), batchSize };
     const results = await this.ctx.db.collection(COLLECTIONS.users).aggregate(pipeline, options).toArray();
-    if (results.length === 0) return O.none;
+    const first = results[0];
+    if (first === undefined) return noOwner;
     const records: A[] = [];
     for (const result of results) {
       // A result's shape is unchecked, like any driver read; the codec checks the document itself.
-      const owned: Document | undefined = result[OWNED];
-      if (owned !== undefined) records.push(this.codec.decode(owned));
+      const found: Document | undefined = result[OWNED];
+      if (found !== undefined) records.push(this.codec.decode(found));
     }
-    return O.some(records);
+    return owned(records, ownerFactsOfDocument(first));
   }
 
   /** `findOne` as an owned read: the user, and its first document in `sort` order that matches `match`. `none` when no user matched. */
-  async findOwnedOne(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, sort?: Sort): Promise<O.Option<O.Option<A>>> {
+  async findOwnedOne(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, sort?: Sort): Promise<OwnedRead<O.Option<A>>> {
     const found = await this.findOwned(owner, match, sort === undefined ? [{ $limit: 1 }] : [{ $sort: sort }, { $limit: 1 }]);
-    return O.map((records: A[]) => O.fromNullable(records[0]))(found);
+    return O.isNone(found) ? found : owned(O.fromNullable(found.value[0]), found.owner);
   }
 
   /**
@@ -205,11 +213,11 @@ export class MongoRecordCollection<A> {
    * match `match` (`limit + 1` read so that `hasMore` is exact, all in the
    * first reply). `none` when no user matched.
    */
-  async findOwnedPage(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, page: PageRequest): Promise<O.Option<Page<A>>> {
+  async findOwnedPage(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, page: PageRequest): Promise<OwnedRead<Page<A>>> {
     const scoped = page.startingAfter === undefined ? match : { ...match, _id: { $gt: page.startingAfter } };
     const read = page.limit + 1;
     const found = await this.findOwned(owner, scoped, [{ $sort: { _id: 1 } }, { $limit: read }], read);
-    return O.map((records: A[]): Page<A> => ({ items: records.slice(0, page.limit), hasMore: records.length > page.limit }))(found);
+    return O.isNone(found) ? found : owned({ items: found.value.slice(0, page.limit), hasMore: found.value.length > page.limit }, found.owner);
   }
 
   /** `$set` the patch's defined fields on the one match; the record after the update, or none. */
@@ -229,6 +237,18 @@ export class MongoRecordCollection<A> {
   /** `touch` that answers the record it wrote (one `findOneAndUpdate`), or none when nothing matched. */
   async touchAndGet(filter: Filter<StoredDocument>): Promise<O.Option<A>> {
     return this.findOneAndUpdate(filter, { $inc: { [WRITES]: 1 } });
+  }
+
+  /** `touchAndGet` that also answers the stored document's field `beside` (a field kept beside the record, which it does not answer). */
+  async touchAndGetBeside(filter: Filter<StoredDocument>, beside: string): Promise<O.Option<{ readonly record: A; readonly beside: unknown }>> {
+    const document = await this.collection.findOneAndUpdate(filter, { $inc: { [WRITES]: 1 } }, { ...this.options(), returnDocument: 'after' });
+    return document === null ? O.none : O.some({ record: this.codec.decode(document), beside: document[beside] });
+  }
+
+  /** `$set` `fields` on every match (one `updateMany`); how many matched. */
+  async setMany(filter: Filter<StoredDocument>, fields: Document): Promise<number> {
+    const result = await this.collection.updateMany(filter, { $set: fields }, this.options());
+    return result.matchedCount;
   }
 
   async touch(filter: Filter<StoredDocument>): Promise<boolean> {

@@ -4,10 +4,11 @@
  */
 import { inject, injectable } from 'inversify';
 import type { Filter } from 'mongodb';
-import type * as O from 'fp-ts/lib/Option.js';
+import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   UserRecord,
+  type PaymentPlanRecord,
   type ClientId,
   type DomainError,
   type NewUser,
@@ -21,6 +22,7 @@ import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
+import { OWNER_DATE, PLAN_OWNER, PaymentPlanDocument } from './mongo-payment-plan-repository.js';
 
 export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
 
@@ -34,8 +36,12 @@ export const visibleUser = (clientId: ClientId, userId: UserId): Filter<StoredDo
 export class MongoUserRepository implements UserRepository {
   private readonly users: MongoRecordCollection<UserRecord>;
 
+  /** Only to keep the plans' copy of the user's clock current (`update`). */
+  private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
+
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.users = new MongoRecordCollection(ctx, COLLECTIONS.users, UserDocument);
+    this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 
   create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
@@ -50,12 +56,27 @@ export class MongoUserRepository implements UserRepository {
     return this.users.task(() => this.users.findPage({ client_id: clientId, ...NOT_DELETING }, page));
   }
 
+  /**
+   * A patch that moves the sandbox clock (docs/sandbox-over-time.md) also sets the copy the
+   * user's plans keep of it (mongo-payment-plan-repository.ts `OWNER_DATE`),
+   * in the same transaction: one more command, only when the clock moves.
+   */
   update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
-    return this.users.task(() => this.users.update({ client_id: clientId, _id: userId, ...NOT_DELETING }, patch));
+    return this.users.task(async () => {
+      const updated = await this.users.update({ client_id: clientId, _id: userId, ...NOT_DELETING }, patch);
+      if (O.isSome(updated) && patch.sandbox_date !== undefined) {
+        await this.plans.setMany({ user_id: userId, [PLAN_OWNER]: { $exists: true } }, { [OWNER_DATE]: patch.sandbox_date });
+      }
+      return updated;
+    });
   }
 
   touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
     return this.users.task(() => this.users.touch(visibleUser(clientId, userId)));
+  }
+
+  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+    return this.users.task(() => this.users.touchAndGet(visibleUser(clientId, userId)));
   }
 
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {

@@ -63,6 +63,43 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number> {
+    return this.deliveries.task(async () => {
+      // By endpoint: the pairs that exist are re-armed by one update per due time, the others created.
+      const byEndpoint = new Map<Id, NewWebhookDelivery[]>();
+      for (const d of deliveries) byEndpoint.set(d.endpoint_id, [...(byEndpoint.get(d.endpoint_id) ?? []), d]);
+      for (const [endpointId, list] of byEndpoint) {
+        const existing = await this.raw
+          .find({ endpoint_id: endpointId, event_id: { $in: list.map((d) => d.event_id) } }, { ...commandOptions(this.ctx), projection: { event_id: 1 } })
+          .toArray();
+        const stored = new Set(existing.map((e) => e['event_id'] as number));
+        const rearmed = list.filter((d) => stored.has(d.event_id));
+        if (rearmed.length > 0) {
+          // One command for all of them (each its own due time).
+          await this.raw.bulkWrite(
+            rearmed.map((d) => ({
+              updateOne: {
+                filter: { endpoint_id: endpointId, event_id: d.event_id },
+                update: { $set: { status: 'pending', attempts: 0, next_attempt_at: d.next_attempt_at, lease_until: null, lease_token: null } },
+              },
+            })),
+            { ...commandOptions(this.ctx), ordered: true },
+          );
+        }
+        for (const d of list.filter((x) => !stored.has(x.event_id))) {
+          await this.sequence.append(d.created_at, (id) =>
+            this.deliveries.insert({ ...d, id, status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null }),
+          );
+        }
+      }
+      return deliveries.length;
+    });
+  }
+
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number> {
+    return this.deliveries.task(() => this.deliveries.count({ client_id: clientId, endpoint_id: endpointId, status: 'pending', event_id: { $gte: fromEventId, $lte: toEventId } }));
+  }
+
   claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
     const at = now.toISOString();
     const due: Filter<StoredDocument> = {

@@ -34,6 +34,9 @@ import {
   unavailable,
   linkAccount,
   recordPlanPayment,
+  redeliverEvent,
+  replayWebhookEndpoint,
+  sendTestWebhook,
   seedDemo,
   updateAccount,
   type ApplicationDeps,
@@ -127,8 +130,34 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
   },
   {
+    name: 'a test webhook (test event, its delivery)',
+    change: (deps, f) => sendTestWebhook(deps)(f.demo.client, f.endpointId as never, { type: 'credit_score.created' }),
+  },
+  {
+    name: "an event's redelivery (its delivery re-armed)",
+    change: (deps, f) =>
+      pipe(
+        deps.events.list(f.demo.client.id, { limit: 1 }, {}, clock.now()),
+        // A minute on: the re-armed delivery is due then, not when the fan-out made it due.
+        TE.chain((page) => redeliverEvent({ ...deps, clock: { now: () => new Date(clock.now().getTime() + 60_000) } })(f.demo.client.id, page.items[0]!.id, {})),
+      ),
+  },
+  {
+    name: 'a window replay (endpoint, its deliveries re-armed)',
+    change: (deps, f) =>
+      replayWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never, {
+        since: new Date(clock.now().getTime() - 86_400_000).toISOString() as never,
+        until: new Date(clock.now().getTime() + 1).toISOString() as never,
+      }),
+  },
+  {
     name: 'a client creation (client, token, two audit records)',
     change: (deps) => clientAccess(deps).createClient({ name: 'Acme', environment: 'sandbox', apiVersion: '2024-07-01' }),
+  },
+  {
+    name: 'a client moved to another API version (client, audit record)',
+    // The demo client is on the latest version (2026-11-26): moved back to 2024-07-01.
+    change: (deps, f) => clientAccess(deps).changeClientApiVersion(f.demo.client.id, '2024-07-01'),
   },
   { name: 'a token issue (token, audit record)', change: (deps, f) => clientAccess(deps).issueToken(f.demo.client.id) },
   { name: 'a token roll (old token expiring, new token, two audit records)', change: (deps, f) => clientAccess(deps).rollToken(f.tokenId as never, 3600) },

@@ -14,6 +14,7 @@ import * as content from './content/use-cases.js';
 import * as calculator from './calculator/use-cases.js';
 import * as events from './webhooks/events.use-cases.js';
 import * as webhooks from './webhooks/use-cases.js';
+import * as replay from './webhooks/replay.use-cases.js';
 
 export * from './shared/deps.js';
 export * from './payment-plans/computations.js';
@@ -33,7 +34,11 @@ export * from './users/erasure.use-cases.js';
 export * from './webhooks/use-cases.js';
 export * from './webhooks/webhook-health.js';
 export * from './webhooks/webhook-requests.js';
+export * from './webhooks/replay.use-cases.js';
+export * from './webhooks/webhook-samples.js';
 export * from './clients/use-cases.js';
+import * as sandbox from './sandbox/use-cases.js';
+export * from './sandbox/use-cases.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (deps: ApplicationDeps) => ({
@@ -75,6 +80,10 @@ export const createApplication = (deps: ApplicationDeps) => ({
   updateWebhookEndpoint: webhooks.updateWebhookEndpoint(deps),
   deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint(deps),
   listWebhookDeliveries: webhooks.listWebhookDeliveries(deps),
+  sendTestWebhook: replay.sendTestWebhook(deps),
+  redeliverEvent: replay.redeliverEvent(deps),
+  replayWebhookEndpoint: replay.replayWebhookEndpoint(deps),
+  advanceSandbox: sandbox.advanceSandbox(deps),
 });
 
 export type Application = ReturnType<typeof createApplication>;

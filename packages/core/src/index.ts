@@ -25,6 +25,7 @@ export * from './webhooks/webhook.js';
 export * from './users/erasure.js';
 export * from './shared/quotas.js';
 export * from './payment-plans/plan-size.js';
+export * from './sandbox/sandbox-clock.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';

@@ -1,5 +1,5 @@
 /**
- * The layer rule (docs/architecture.md "The layout"): core's feature folders (codecs, domain functions,
+ * The layer rule (docs/architecture.md): core's feature folders (codecs, domain functions,
  * ports, use cases) import only fp-ts, io-ts and each other. The contract
  * suites (`*.contract.ts`, beside the port they test) and `src/testing/` (the
  * testing entry point) may use mocha and chai, and nothing else imports them.

@@ -48,10 +48,10 @@ const latestAccount = () => ({ id: 7, name: 'Visa', balance: 120_00, currency: '
 
 describe('versioning', () => {
   describe('the production registry', () => {
-    it('has exactly the current version, 2024-07-01, as latest', () => {
-      expect(CURRENT_VERSION).to.equal('2024-07-01');
+    it('has 2024-07-01 and the current version, 2026-11-26, as latest', () => {
+      expect(CURRENT_VERSION).to.equal('2026-11-26');
       expect(versioning.latest).to.equal(CURRENT_VERSION);
-      expect(versioning.known).to.deep.equal(['2024-07-01']);
+      expect(versioning.known).to.deep.equal(['2024-07-01', '2026-11-26']);
       expect(versioning.isKnown('2024-07-01')).to.equal(true);
     });
 

@@ -20,6 +20,8 @@ export interface AppConfig {
   readonly publicUrl?: string;
   /** docs/decisions/proxies.md: addresses and CIDRs of the proxies in front, whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed; absent, none. */
   readonly trustedProxies?: ReadonlyArray<string>;
+  /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (the server sets it from DEBTKIT_DOCS); absent, they are not served (404). */
+  readonly docs?: boolean;
 }
 
 export interface AppDeps {

@@ -6,7 +6,7 @@
  *   clientAddress (behind trusted proxies: the client's address and scheme) →
  *   responseHeaders (request id, area, standard and security headers) →
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
- *   authFailureLimit (/api, /admin) → clientAuth (/api) →
+ *   interactiveDocs (`/docs`, when configured) → authFailureLimit (/api, /admin) → clientAuth (/api) →
  *   adminAuth (/admin) → clientRateLimit (/api) → fairAdmission (/api) →
  *   apiVersion (/api) → router (@koa/router: the endpoint tables; a route runs
  *   adminTokenLimit when it takes the admin token outside /admin (/metrics),
@@ -56,6 +56,7 @@ import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { createMetrics } from './metrics.js';
+import { interactiveDocs } from './interactive-docs.js';
 
 /** docs/decisions/api-conventions.md: bodies over 1 MiB get 413. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -161,6 +162,8 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     errorResponder({ logger, apiVersionFallback: versioning.latest, onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }) }),
   );
   app.use(compression());
+  // docs/sandbox-over-time.md: the interactive docs (no token: outside /api and /admin), when configured.
+  if (config.docs === true) app.use(interactiveDocs({ versions: versioning.known }));
   if (attempts !== undefined) {
     // Every path under /api and /admin takes a token (unknown ones too: 401 before 404).
     app.use(authFailureLimit({ guard: attempts, guards: (ctx) => ctx.state.area !== 'none' }));

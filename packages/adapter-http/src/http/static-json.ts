@@ -3,13 +3,15 @@
  * OpenAPI document, about 490 KB), answered from memory (docs/decisions/proxies.md): compressed
  * once per content coding rather than on every request (3–4 ms each), with a
  * strong `ETag` per representation and `Cache-Control: no-cache`, so a client
- * that has it revalidates and gets 304 without a body.
+ * that has it revalidates and gets 304 without a body. The interactive docs'
+ * page and assets (`staticContent`) are served the same way.
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { ParameterizedContext } from 'koa';
 import { JSON_CONTENT_TYPE } from './json-response.js';
+import { COMPRESSION_THRESHOLD_BYTES } from './pipeline/compression.js';
 
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
@@ -33,8 +35,22 @@ export interface StaticJson {
   answer(ctx: ParameterizedContext): Promise<void>;
 }
 
-export const staticJson = (text: string): StaticJson => {
-  const identity = Buffer.from(text, 'utf8');
+/** A fixed body of any type, answered the same way (the interactive docs' page and assets). */
+export interface StaticContent extends StaticJson {
+  /** The body's own hash (base64url, 27 characters): what fingerprints its URL. */
+  readonly tag: string;
+  /** As `answer`, with this `Cache-Control` instead of `no-cache` (e.g. for a fingerprinted URL). */
+  answer(ctx: ParameterizedContext, cacheControl?: string): Promise<void>;
+}
+
+export const staticJson = (text: string): StaticJson => staticContent(Buffer.from(text, 'utf8'), JSON_CONTENT_TYPE);
+
+/**
+ * `body`, served as `contentType`. A body under the compression threshold (as
+ * the compression step would) is only ever sent as it is.
+ */
+export const staticContent = (identity: Buffer, contentType: string): StaticContent => {
+  const small = identity.length < COMPRESSION_THRESHOLD_BYTES;
   const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   // A strong validator names one representation: each coding has its own.
   const etags: Record<Coding, string> = { identity: `"${tag}"`, gzip: `"${tag}-gzip"`, br: `"${tag}-br"` };
@@ -50,18 +66,19 @@ export const staticJson = (text: string): StaticJson => {
     return body;
   };
   return {
-    async answer(ctx) {
-      const accepted = ctx.acceptsEncodings([...CODINGS]);
+    tag,
+    async answer(ctx, cacheControl = 'no-cache') {
+      const accepted = small ? 'identity' : ctx.acceptsEncodings([...CODINGS]);
       const coding: Coding = accepted === 'br' || accepted === 'gzip' ? accepted : 'identity';
       ctx.status = 200;
-      ctx.set({ ETag: etags[coding], 'Cache-Control': 'no-cache' });
+      ctx.set({ ETag: etags[coding], 'Cache-Control': cacheControl });
       // Koa's own check of If-None-Match against the ETag (weak comparison, `*`).
       if (ctx.fresh) {
         ctx.status = 304;
         return;
       }
       const body = await bodyOf(coding);
-      ctx.set('Content-Type', JSON_CONTENT_TYPE);
+      ctx.set('Content-Type', contentType);
       if (coding !== 'identity') ctx.set('Content-Encoding', coding);
       // Already in its final coding: the compression step leaves it as it is.
       ctx.compress = false;

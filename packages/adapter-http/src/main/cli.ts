@@ -4,6 +4,8 @@
  *
  *   debtkit [serve]                  start the API (configuration: environment variables, docs/operations.md)
  *   debtkit clients create --name X  create a client and print it with its first token (persistent store only)
+ *   debtkit clients set-version --client-id N --api-version V
+ *                                    move a client to another known API version and print it (docs/operations.md)
  *   debtkit tokens roll --token-id N [--expires-in-seconds S]
  *                                    roll a token: print the new one; the old one works S more seconds (default 86400)
  *   debtkit audit [--limit N] [--starting-after N] [--action A]
@@ -16,7 +18,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { AuditEventsQuery, QueryId, RollTokenBody, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
+import { AuditEventsQuery, PatchClientBody, QueryId, RollTokenBody, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
 import { HTTP, StartupError, resolve } from './container.js';
 import { composeContainer } from './composition.js';
@@ -27,6 +29,8 @@ import { startTracing } from './tracing.js';
 const USAGE = `usage:
   debtkit [serve]                  start the API server
   debtkit clients create --name X  create a client and print its first token (needs DEBTKIT_STORE=mongo)
+  debtkit clients set-version --client-id N --api-version V
+                                   move a client to another known API version (needs DEBTKIT_STORE=mongo)
   debtkit tokens roll --token-id N [--expires-in-seconds S]
                                    roll a token: print the new one; the old one keeps working S seconds
                                    (0 to 604800, default 86400) (needs DEBTKIT_STORE=mongo)
@@ -117,7 +121,10 @@ const adminCommand = async (config: Config, name: string, run: (access: ClientAc
   const { container, close } = await composeContainer({ config });
   try {
     const answer = await run(resolve(container, HTTP.ClientAccess));
-    if (E.isLeft(answer)) return fail(`${name} failed: ${answer.left.message}`);
+    if (E.isLeft(answer)) {
+      const details = answer.left._tag === 'validation_error' ? (answer.left.details ?? []) : [];
+      return fail(`${name} failed: ${answer.left.message}${details.map((d) => `; --${d.path.replace(/_/g, '-')} ${d.message}`).join('')}`);
+    }
     process.stdout.write(`${JSON.stringify(answer.right, null, 2)}\n`);
     return 0;
   } finally {
@@ -143,6 +150,16 @@ const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<n
   });
 };
 
+const setClientVersion = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
+  const options = optionsOf(args, ['client-id', 'api-version']);
+  if (typeof options === 'string') return fail(`clients set-version: ${options}`);
+  const clientId = QueryId.decode(options['client_id']);
+  if (E.isLeft(clientId)) return fail('clients set-version needs --client-id <a client id>');
+  const body = decodeArgs(PatchClientBody, options['api_version'] === undefined ? {} : { api_version: options['api_version'] });
+  if (E.isLeft(body)) return fail(`clients set-version: ${body.left}`);
+  return adminCommand(config, 'clients set-version', (access) => access.changeClientApiVersion(clientId.right, body.right.api_version)());
+};
+
 const auditLog = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
   const options = optionsOf(args, ['limit', 'starting-after', 'action']);
   if (typeof options === 'string') return fail(`audit: ${options}`);
@@ -165,6 +182,7 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   try {
     if (command === 'serve') return await serve(config.right);
     if (command === 'clients' && rest[0] === 'create') return await createClient(config.right, rest.slice(1));
+    if (command === 'clients' && rest[0] === 'set-version') return await setClientVersion(config.right, rest.slice(1));
     if (command === 'tokens' && rest[0] === 'roll') return await rollToken(config.right, rest.slice(1));
     if (command === 'audit') return await auditLog(config.right, rest);
     return fail(`unknown command "${argv.join(' ')}"\n${USAGE}`);

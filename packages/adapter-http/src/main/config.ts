@@ -66,6 +66,8 @@ export interface Config {
   readonly clientConcurrency?: number;
   /** docs/decisions/tenancy.md: milliseconds a request may wait for its slot before 429 (default 10000). */
   readonly queueWaitMs?: number;
+  /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (DEBTKIT_DOCS; default: on in sandbox, off in production; `loadConfig` always sets it, absent is off). */
+  readonly docs?: boolean;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -175,6 +177,7 @@ const Variables = t.partial({
   DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
+  DEBTKIT_DOCS: variable(Bool, 'must be true or false'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -235,6 +238,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxInProgress: v.DEBTKIT_MAX_IN_PROGRESS ?? defaultMaxInProgress(),
     clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
     queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
+    docs: v.DEBTKIT_DOCS ?? environment === 'sandbox',
   });
 };
 

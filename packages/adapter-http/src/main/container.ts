@@ -112,6 +112,7 @@ const appConfigOf = (config: Config): AppConfig => {
     ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(config.trustedProxies === undefined ? {} : { trustedProxies: config.trustedProxies }),
+    ...(config.docs === true ? { docs: true } : {}),
   };
 };
 
@@ -175,6 +176,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         secrets: context.get(PORTS.SecretGenerator),
         ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
         computations: context.get(HTTP.Computations),
+        sandboxClock: input.config.environment === 'sandbox',
       }),
     );
     bind(HTTP.Computations).toConstantValue(processComputePool());

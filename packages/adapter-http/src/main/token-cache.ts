@@ -114,7 +114,10 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
     };
   const revokeToken: ClientAccess['revokeToken'] = (tokenId, actor) => emptyingCache(access.revokeToken(tokenId, actor));
   const rollToken: ClientAccess['rollToken'] = (tokenId, expiresInSeconds, actor) => emptyingCache(access.rollToken(tokenId, expiresInSeconds, actor));
+  // The cached client carries its pinned version: this process answers in the new one at once, others within `ttlMs`.
+  const changeClientApiVersion: ClientAccess['changeClientApiVersion'] = (clientId, apiVersion, actor) =>
+    emptyingCache(access.changeClientApiVersion(clientId, apiVersion, actor));
 
-  return { ...access, authenticateToken, revokeToken, rollToken, knownClient };
+  return { ...access, authenticateToken, revokeToken, rollToken, changeClientApiVersion, knownClient };
 };
 

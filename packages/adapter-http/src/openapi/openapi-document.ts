@@ -21,7 +21,9 @@ import {
   FactorName,
   Id,
   MAX_WEBHOOK_URL_LENGTH,
+  EVENT_OBJECT_KIND,
   EVENT_TYPES,
+  LATEST_EVENT_OBJECT_CODECS,
   Timestamp,
   describeGoodCondition,
   strictObject,
@@ -182,7 +184,7 @@ export const operationId = (op: DocumentedOperation): string => {
   return [op.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
 };
 
-const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 204: 'No content' };
+const HTTP_REASONS: Readonly<Record<number, string>> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
 /** What a POST without fields accepts: no body, or `{}` (the route decodes an absent body as `{}`). */
 const EmptyBody = strictObject('EmptyBody', {});
@@ -330,24 +332,14 @@ const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Webhooks: 'Webhook endpoints, their deliveries, and (under `webhooks`) the events POSTed to them, signed per Standard Webhooks',
   Admin: 'Operators: clients and their tokens (bearer = the admin token)',
   Operations: 'Probes and this document; no token',
+  Sandbox: "The sandbox over time: advance a user's clock month by month (sandbox only; 404 in production)",
 };
 
 // ---------------------------------------------------------------------------
 // Webhooks
 
-/** Which resource each event type carries in `data.object` (docs/decisions/webhooks.md), by the response kind of its endpoints. */
-export const EVENT_OBJECT_KINDS: { readonly [T in EventType]: ResponseKind } = {
-  'bureau_auth.completed': 'bureau_status',
-  'credit_score.created': 'credit_score',
-  'account.created': 'account',
-  'account.updated': 'account',
-  'account.closed': 'account',
-  'payment_plan.created': 'payment_plan',
-  'payment_plan.deleted': 'payment_plan',
-  'plan_payment.created': 'plan_payment',
-  'user.deleted': 'user',
-  'webhook_endpoint.disabled': 'webhook_endpoint',
-};
+/** Which resource each event type carries in `data.object` (docs/decisions/webhooks.md), by the response kind of its endpoints: core's table. */
+export const EVENT_OBJECT_KINDS: { readonly [T in EventType]: ResponseKind } = EVENT_OBJECT_KIND;
 
 /** `account.created` → `AccountCreated`. */
 const pascal = (type: string): string =>
@@ -374,7 +366,10 @@ export const webhookEventCodec = (type: EventType): t.Mixed =>
       created_at: Timestamp,
       api_version: t.string,
       // A change of the client's own (an endpoint disabled for failing) is about no user.
-      data: t.type({ user_id: type === 'webhook_endpoint.disabled' ? t.null : Id, object: codecOfKind(EVENT_OBJECT_KINDS[type]) }, 'event data'),
+      data: t.type(
+        { user_id: type === 'webhook_endpoint.disabled' ? t.null : Id, object: LATEST_EVENT_OBJECT_CODECS[type] ?? codecOfKind(EVENT_OBJECT_KINDS[type]) },
+        'event data',
+      ),
     },
     `${pascal(type)}Event`,
   );
@@ -395,7 +390,7 @@ const buildWebhook = (type: EventType, schemas: SchemaRegistry): JsonSchema => (
     summary: `Event ${type}`,
     description:
       `POSTed to every enabled endpoint subscribed to \`${type}\` (or \`*\`), as \`GET /api/events/{event_id}\` answers it: ` +
-      `\`data.object\` is the ${EVENT_OBJECT_KINDS[type].replace(/_/g, ' ')} in the client's pinned API version. ` +
+      `\`data.object\` is the ${EVENT_OBJECT_KINDS[type].replace(/_/g, ' ')}${type === 'user.deleted' ? "'s id" : ''}, in the receiving endpoint's \`api_version\` (this document: the latest). ` +
       'Signed per Standard Webhooks. Answer 2xx within 10 s; anything else is retried (`DEBTKIT_WEBHOOK_RETRY_SECONDS`).',
     tags: ['Webhooks'],
     security: [],

@@ -28,7 +28,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         "title": "debtkit",
         "version": "0.1.0",
         "summary": "Debt management API: credit score factors, linked accounts, bureau authentication, payoff plans",
-        "description": "JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token; `/healthz`, `/readyz` and `/openapi.json` need none. API versions: 2024-07-01 (latest 2024-07-01). A request is answered in the `API-Version` header's version, else the client's pinned one; this document describes the latest shapes. Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ \"error\": { \"code\", \"message\", \"request_id\", \"details\"? } }`. Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.",
+        "description": "JSON over HTTP. Every `/api` request needs `Authorization: Bearer <token>`; `/admin` takes the operator token; `/healthz`, `/readyz` and `/openapi.json` need none. API versions: 2024-07-01, 2026-11-26 (latest 2026-11-26). A request is answered in the `API-Version` header's version, else the client's pinned one; this document describes the latest shapes. Money is integer cents, dates `YYYY-MM-DD`, absent values `null`. Errors are `{ \"error\": { \"code\", \"message\", \"request_id\", \"details\"? } }`. Unknown paths answer 404 `not_found`; a known path with another method answers 405 `method_not_allowed` with `Allow`.",
         "contact": {
           "name": "debtkit contributors"
         },
@@ -74,7 +74,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "getUsers": {
@@ -87,7 +88,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "email": "alex.rivera@example.com",
           "date_of_birth": "1988-04-12",
           "phone": "+1 555 0100",
-          "created_at": "2026-03-15T12:00:00.000Z"
+          "created_at": "2026-03-15T12:00:00.000Z",
+          "sandbox_date": "2026-03-15"
         },
         {
           "id": 2,
@@ -96,7 +98,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "email": "jane@example.com",
           "date_of_birth": "1990-01-02",
           "phone": "+1 555 0101",
-          "created_at": "2026-03-15T12:00:00.000Z"
+          "created_at": "2026-03-15T12:00:00.000Z",
+          "sandbox_date": "2026-03-15"
         }
       ],
       "has_more": false
@@ -110,7 +113,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "patchUsersById": {
@@ -124,7 +128,8 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "email": "jane@example.com",
       "date_of_birth": "1990-01-02",
       "phone": "+1 555 0101",
-      "created_at": "2026-03-15T12:00:00.000Z"
+      "created_at": "2026-03-15T12:00:00.000Z",
+      "sandbox_date": "2026-03-15"
     }
   },
   "postWebhookEndpoints": {
@@ -140,6 +145,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z",
       "secret": "whsec_Iv7H/N5oltSGeCgmBhT5YjW8O7AG5sazDd3Y4QjNqK8="
@@ -3803,7 +3809,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 1,
           "type": "account.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3844,7 +3850,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 2,
           "type": "account.updated",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3885,7 +3891,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 3,
           "type": "account.closed",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3926,7 +3932,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 4,
           "type": "credit_score.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3966,7 +3972,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 5,
           "type": "bureau_auth.completed",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 2,
             "object": {
@@ -3979,7 +3985,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 6,
           "type": "payment_plan.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -5001,7 +5007,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 7,
           "type": "plan_payment.created",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -5017,7 +5023,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 8,
           "type": "payment_plan.deleted",
           "created_at": "2026-03-15T12:00:00.000Z",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "data": {
             "user_id": 1,
             "object": {
@@ -6044,7 +6050,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "id": 1,
       "type": "account.created",
       "created_at": "2026-03-15T12:00:00.000Z",
-      "api_version": "2024-07-01",
+      "api_version": "2026-11-26",
       "data": {
         "user_id": 2,
         "object": {
@@ -6082,7 +6088,55 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       }
     }
   },
+  "postWebhookEndpointsByEndpointIdTest": {
+    "request": {
+      "type": "account.created"
+    },
+    "response": {
+      "event_id": 9,
+      "deliveries": 1
+    }
+  },
+  "postEventsByEventIdRedeliver": {
+    "request": {
+      "endpoint_id": 1
+    },
+    "response": {
+      "event_id": 1,
+      "deliveries": 1
+    }
+  },
+  "postWebhookEndpointsByEndpointIdReplay": {
+    "request": {
+      "since": "2026-03-15T00:00:00.000Z",
+      "until": "2026-03-16T00:00:00.000Z"
+    },
+    "response": {
+      "since": "2026-03-15T00:00:00.000Z",
+      "until": "2026-03-16T00:00:00.000Z",
+      "events": 8,
+      "deliveries": 8
+    }
+  },
   "deleteUsersById": {},
+  "postUsersByIdSandboxAdvance": {
+    "request": {
+      "months": 1,
+      "payments": "minimum"
+    },
+    "response": {
+      "sandbox_date": "2026-04-15",
+      "months": [
+        {
+          "date": "2026-04-15",
+          "interest": 111252,
+          "paid": 237900,
+          "balance": 27078959,
+          "score": 734
+        }
+      ]
+    }
+  },
   "getWebhookEndpoints": {
     "response": {
       "webhook_endpoints": [
@@ -6094,6 +6148,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           ],
           "description": "Ledger sync",
           "status": "enabled",
+          "api_version": "2026-11-26",
           "disabled_reason": null,
           "created_at": "2026-03-15T12:00:00.000Z"
         }
@@ -6110,6 +6165,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Ledger sync",
       "status": "enabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
@@ -6127,14 +6183,36 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       ],
       "description": "Paused during the migration",
       "status": "disabled",
+      "api_version": "2026-11-26",
       "disabled_reason": null,
       "created_at": "2026-03-15T12:00:00.000Z"
     }
   },
   "getWebhookEndpointsByEndpointIdDeliveries": {
     "response": {
-      "deliveries": [],
-      "has_more": false
+      "deliveries": [
+        {
+          "id": 1,
+          "event_id": 9,
+          "event_type": "account.created",
+          "status": "pending",
+          "attempts": 0,
+          "last_response_status": null,
+          "next_attempt_at": "2026-03-15T12:00:00.000Z",
+          "created_at": "2026-03-15T12:00:00.000Z"
+        },
+        {
+          "id": 2,
+          "event_id": 1,
+          "event_type": "account.created",
+          "status": "canceled",
+          "attempts": 0,
+          "last_response_status": null,
+          "next_attempt_at": null,
+          "created_at": "2026-03-15T12:00:00.000Z"
+        }
+      ],
+      "has_more": true
     }
   },
   "deleteWebhookEndpointsByEndpointId": {},
@@ -6147,7 +6225,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
         "id": 2,
         "name": "Acme",
         "environment": "sandbox",
-        "api_version": "2024-07-01",
+        "api_version": "2026-11-26",
         "created_at": "2026-03-15T12:00:00.000Z"
       },
       "token": "dk_sandbox_KWJoDrO_WVtmr6DEh9_QGVygoW7pDcSpiRwNtA2MJH0"
@@ -6160,14 +6238,14 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
           "id": 1,
           "name": "Demo app",
           "environment": "sandbox",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "created_at": "2026-03-15T12:00:00.000Z"
         },
         {
           "id": 2,
           "name": "Acme",
           "environment": "sandbox",
-          "api_version": "2024-07-01",
+          "api_version": "2026-11-26",
           "created_at": "2026-03-15T12:00:00.000Z"
         }
       ],
@@ -6219,6 +6297,18 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
       "has_more": false
     }
   },
+  "patchAdminClientsByClientId": {
+    "request": {
+      "api_version": "2024-07-01"
+    },
+    "response": {
+      "id": 2,
+      "name": "Acme",
+      "environment": "sandbox",
+      "api_version": "2024-07-01",
+      "created_at": "2026-03-15T12:00:00.000Z"
+    }
+  },
   "deleteAdminTokensByTokenId": {},
   "getAdminAuditEvents": {
     "response": {
@@ -6261,7 +6351,7 @@ export const OPERATION_EXAMPLES: Readonly<Record<string, { readonly request?: un
     }
   },
   "getMetrics": {
-    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
+    "response": "# HELP debtkit_http_requests_total HTTP requests answered, by method, route pattern and status\n# TYPE debtkit_http_requests_total counter\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/ping\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/healthz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/readyz\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/openapi.json\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/accounts\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/users/:id/accounts/:account_id\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/bureau/auth\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/invoke\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/consent\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/validate_otp\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/identity\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/credit_scores/history\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/bureau/auth/abort\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/payments\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/progress\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/users/:id/payment_plans/:payment_plan_id/credit_outlook\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/payment_plans/compare\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id/payment_plans/:payment_plan_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/debt_calculator\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/learning_modules\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/articles/:article_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 2\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/events/:event_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/test\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/events/:event_id/redeliver\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/webhook_endpoints/:endpoint_id/replay\",status=\"202\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/users/:id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/api/users/:id/sandbox/advance\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/api/webhook_endpoints/:endpoint_id/deliveries\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/api/webhook_endpoints/:endpoint_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/clients/:client_id/tokens\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"POST\",route=\"/admin/tokens/:token_id/roll\",status=\"201\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/clients/:client_id/tokens\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"PATCH\",route=\"/admin/clients/:client_id\",status=\"200\"} 1\ndebtkit_http_requests_total{method=\"DELETE\",route=\"/admin/tokens/:token_id\",status=\"204\"} 1\ndebtkit_http_requests_total{method=\"GET\",route=\"/admin/audit_events\",status=\"200\"} 1\n# HELP debtkit_rate_limited_total Requests refused with 429, by limit (client, auth_failure)\n# TYPE debtkit_rate_limited_total counter\ndebtkit_rate_limited_total{limit=\"client\"} 0\ndebtkit_rate_limited_total{limit=\"auth_failure\"} 0\ndebtkit_rate_limited_total{limit=\"queue\"} 0\n# HELP debtkit_store_errors_total Store failures seen by requests, by kind\n# TYPE debtkit_store_errors_total counter\ndebtkit_store_errors_total{kind=\"unavailable\"} 0\n# HELP debtkit_idempotent_replays_total Responses replayed for a repeated Idempotency-Key\n# TYPE debtkit_idempotent_replays_total counter\ndebtkit_idempotent_replays_total 0\n# HELP debtkit_webhook_deliveries_total Webhook delivery attempts, by outcome\n# TYPE debtkit_webhook_deliveries_total counter\ndebtkit_webhook_deliveries_total{outcome=\"delivered\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"retrying\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"failed\"} 0\ndebtkit_webhook_deliveries_total{outcome=\"dropped\"} 0\n"
   }
 };
 
@@ -6270,7 +6360,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 1,
     "type": "account.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6311,7 +6401,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 2,
     "type": "account.updated",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6352,7 +6442,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 3,
     "type": "account.closed",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6393,7 +6483,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 4,
     "type": "credit_score.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6433,7 +6523,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 5,
     "type": "bureau_auth.completed",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
@@ -6446,7 +6536,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 6,
     "type": "payment_plan.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -7468,7 +7558,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 7,
     "type": "plan_payment.created",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -7484,7 +7574,7 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     "id": 8,
     "type": "payment_plan.deleted",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 1,
       "object": {
@@ -8503,10 +8593,10 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
     }
   },
   "webhook_endpoint.disabled": {
-    "id": 10,
+    "id": 18,
     "type": "webhook_endpoint.disabled",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": null,
       "object": {
@@ -8517,26 +8607,21 @@ export const WEBHOOK_EXAMPLES: Readonly<Record<string, unknown>> = {
         ],
         "description": "Old receiver",
         "status": "disabled",
+        "api_version": "2026-11-26",
         "disabled_reason": "failing",
         "created_at": "2026-03-15T12:00:00.000Z"
       }
     }
   },
   "user.deleted": {
-    "id": 9,
+    "id": 10,
     "type": "user.deleted",
     "created_at": "2026-03-15T12:00:00.000Z",
-    "api_version": "2024-07-01",
+    "api_version": "2026-11-26",
     "data": {
       "user_id": 2,
       "object": {
-        "id": 2,
-        "first_name": null,
-        "last_name": "",
-        "email": null,
-        "date_of_birth": null,
-        "phone": null,
-        "created_at": "2026-03-15T12:00:00.000Z"
+        "id": 2
       }
     }
   }

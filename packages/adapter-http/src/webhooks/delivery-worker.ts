@@ -2,7 +2,7 @@
  * The webhook delivery worker (docs/decisions/webhooks.md), run by every API process: it
  * fans new events out into deliveries, claims due deliveries with a lease (so
  * processes sharing a store never send the same attempt at once), signs each
- * with Standard Webhooks, sends it, and records the attempt: succeeded on a
+ * in its endpoint's API version (docs/decisions/versioning.md) with Standard Webhooks, sends it, and records the attempt: succeeded on a
  * 2xx, else retried after the next delay, `failed` after the last.
  *
  * Fair across clients (docs/decisions/tenancy.md): at most `concurrency` attempts are in
@@ -23,10 +23,10 @@ import { Webhook } from 'standardwebhooks';
 import { SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
 import {
   deliverableEvent,
+  endpointApiVersion,
   fanOutEvents,
   nextDeliveryState,
   recordEndpointAttempt,
-  toEventView,
   type ClientId,
   type Clock,
   type ClaimFilter,
@@ -41,6 +41,7 @@ import {
   type WebhookDeliveryRepository,
   type WebhookEndpointRecord,
   type WebhookEndpointRepository,
+  versioning,
 } from '@debtkit/core';
 import { CUT_BY_SHUTDOWN, type SendWebhook } from './webhook-sender.js';
 
@@ -74,7 +75,7 @@ export interface DeliveryWorkerDeps {
   readonly clock: Clock;
   /** The transactions of endpoint health (a disable and its event commit together, docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
-  /** The registry a `webhook_endpoint.disabled` event is rendered with; default: the production one. */
+  /** The registry events are rendered with, each in its endpoint's version; default: the production one. */
   readonly versioning?: Versioning;
   readonly send: SendWebhook;
   readonly logger?: Logger;
@@ -257,8 +258,12 @@ export class DeliveryWorker {
       deps.onOutcome?.('dropped');
       return;
     }
+    // In the endpoint's version (docs/decisions/versioning.md); one this build does not know (written by a newer build, then a
+    // rollback) gets the latest, as a request pinned to it would.
+    const versions = deps.versioning ?? versioning;
+    const wanted = endpointApiVersion(endpoint.value);
     // Erasure (docs/decisions/tenancy.md): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
-    const deliverable = await orThrow(deliverableEvent(deps)(event.value));
+    const deliverable = await orThrow(deliverableEvent(deps)(event.value, versions.isKnown(wanted) ? wanted : versions.latest));
     if (O.isNone(deliverable)) {
       await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'canceled', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
       deps.onOutcome?.('dropped');

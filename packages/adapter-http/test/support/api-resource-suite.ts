@@ -56,7 +56,7 @@ describe(`API resources over HTTP (${name})`, () => {
       expect(res.body.date).to.equal('2026-03-15');
       expect(res.body.last_name).to.equal('Rivera');
       expect(res.body.score).to.be.within(300, 850);
-      expect(res.headers['api-version']).to.equal('2024-07-01');
+      expect(res.headers['api-version']).to.equal('2026-11-26');
     });
 
     it('answers 404 before the user has authenticated with the bureau', async () => {

@@ -79,6 +79,8 @@ export interface HarnessOptions {
   readonly clock?: Clock;
   /** The admission queue (docs/decisions/tenancy.md) the app runs with; default: the configuration's. */
   readonly admission?: AdmissionQueue;
+  /** DEBTKIT_DOCS: serve the interactive docs at `/docs` (docs/sandbox-over-time.md); default: the configuration's (on in sandbox). */
+  readonly docs?: boolean;
 }
 
 /**
@@ -108,6 +110,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
       ...(environment === 'production' ? { bureau: 'sandbox' as const } : {}),
       ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
+      ...(options.docs === undefined ? {} : { docs: options.docs }),
     },
     logger: pino({ level: 'debug' }, log),
     clock: options.clock ?? fixedClock(),

@@ -167,6 +167,25 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     make: async (api) => ({ method: 'PATCH', path: await aWebhookEndpoint(api), body: { description: 'Ledger sync', status: 'disabled' } }),
   },
   { name: 'a webhook endpoint deletion', status: 204, events: 0, again: 404, make: async (api) => ({ method: 'DELETE', path: await aWebhookEndpoint(api) }) },
+  {
+    name: 'a test webhook (test event, its delivery)',
+    status: 202,
+    // The test event is stored (for its delivery), though never listed.
+    events: 1,
+    make: async (api) => ({ method: 'POST', path: `${await aWebhookEndpoint(api)}/test`, body: { type: 'payment_plan.created' } }),
+  },
+  {
+    name: 'a window replay (endpoint, its deliveries re-armed or created)',
+    status: 202,
+    events: 0,
+    make: async (api) => {
+      const endpoint = await aWebhookEndpoint(api);
+      const u = await aUserWith(api, 'an account');
+      await call(api, { method: 'PATCH', path: u.accountPath, body: { status: 'closed' } }, 200);
+      const now = Date.now();
+      return { method: 'POST', path: `${endpoint}/replay`, body: { since: new Date(now - 3_600_000).toISOString(), until: new Date(now + 3_600_000).toISOString() } };
+    },
+  },
   { name: 'an admin client creation (with its first token)', status: 201, events: 0, make: async () => ({ method: 'POST', path: '/admin/clients', admin: true, body: { name: 'Budget app' } }) },
   { name: 'an admin token issue', status: 201, events: 0, make: async (api) => ({ method: 'POST', path: `${await aClient(api)}/tokens`, admin: true }) },
   {
@@ -294,8 +313,18 @@ const EFFECT_COLLECTIONS = Object.values(COLLECTIONS).filter((c) => c !== COLLEC
 /**
  * The state of a mongo database. `withDispatcher`: a webhook dispatcher runs
  * against it (an API process), so what it writes in the background (the
- * deliveries, an event's fan-out mark) is left out.
+ * deliveries, an event's fan-out mark, an endpoint's health) is left out.
  */
+/**
+ * What a dispatcher writes in the background, per collection: an event's fan-out
+ * mark, and an endpoint's health after a failed attempt (`failing_since`, with
+ * the version bump of that write, docs/decisions/tenancy.md).
+ */
+const BACKGROUND_FIELDS: Readonly<Record<string, { readonly projection: Readonly<Record<string, 0>> }>> = {
+  [COLLECTIONS.events]: { projection: { fanned_out: 0 } },
+  [COLLECTIONS.webhookEndpoints]: { projection: { failing_since: 0, version: 0 } },
+};
+
 export const mongoStoreState = async (db: Db, options: { readonly withDispatcher?: boolean } = {}): Promise<StoreState> => {
   const counts: Record<string, number> = {};
   const digests: Record<string, string> = {};
@@ -303,7 +332,7 @@ export const mongoStoreState = async (db: Db, options: { readonly withDispatcher
     if (options.withDispatcher === true && name === COLLECTIONS.webhookDeliveries) continue;
     const records = await db
       .collection(name)
-      .find({}, options.withDispatcher === true && name === COLLECTIONS.events ? { projection: { fanned_out: 0 } } : {})
+      .find({}, options.withDispatcher === true ? (BACKGROUND_FIELDS[name] ?? {}) : {})
       .sort({ _id: 1 })
       .toArray();
     counts[name] = records.length;

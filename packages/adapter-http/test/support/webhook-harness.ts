@@ -114,7 +114,8 @@ export class Receiver {
 
   constructor(private readonly answer: (n: number, headers: IncomingHttpHeaders) => number | 'hang' = () => 200) {}
 
-  async start(path = '/hooks'): Promise<this> {
+  /** Listen on `port` (default: one the OS picks; a receiver restarted on its old port keeps its URL). */
+  async start(path = '/hooks', port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       let body = '';
       req.setEncoding('utf8').on('data', (c: string) => (body += c));
@@ -126,7 +127,7 @@ export class Receiver {
         else res.writeHead(answered).end();
       });
     });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
+    await new Promise<void>((r) => this.server!.listen(port, '127.0.0.1', r));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
     return this;
   }

@@ -3,25 +3,25 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
-import { Account, toAccountView, transitionStatus } from './account.js';
+import { Account, toAccountView, transitionStatus, type AccountRecord } from './account.js';
 import type { AccountId, IsoDate } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export const linkAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
   (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
-    const date = today(deps.clock);
     const status = body.status ?? 'active';
-    // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it),
-    // the quota counted in the same snapshot, the account and its event.
+    // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it;
+    // it answers the user, whose clock dates the account), the quota counted in the same snapshot, the account and its event.
     return inUserTransaction(deps, scope, (tx) => pipe(
       touchUser(tx, scope),
-      TE.chain(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
-      TE.chain(() =>
+      TE.map((user) => todayOf(deps.clock, user)),
+      TE.chainFirst(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
+      TE.chain((date) => pipe(
         tx.accounts.create({
           user_id: scope.userId,
           name: body.name,
@@ -50,8 +50,8 @@ export const linkAccount =
           last_updated_at: date,
           created_at: nowStamp(deps.clock),
         }),
-      ),
-      TE.map((a) => toAccountView(a, date)),
+        TE.map((a) => toAccountView(a, date)),
+      )),
       TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
     ));
   };
@@ -60,12 +60,14 @@ export const linkAccount =
 export const listAccounts =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
-    const date = today(deps.clock);
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
       deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter),
-      orNotFound('User'),
-      TE.map(mapPage((a) => toAccountView(a, date))),
+      ownedOrNotFound('User'),
+      TE.map(({ value, owner }) => {
+        const date = todayOf(deps.clock, owner);
+        return mapPage((a: AccountRecord) => toAccountView(a, date))(value);
+      }),
     );
   };
 
@@ -78,9 +80,9 @@ export const getAccount =
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
       deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
-      orNotFound('User'),
-      orNotFound('Account'),
-      TE.map((a) => toAccountView(a, today(deps.clock))),
+      ownedOrNotFound('User'),
+      ownedSome('Account'),
+      TE.map(({ value, owner }) => toAccountView(value, todayOf(deps.clock, owner))),
     );
 
 /**
@@ -92,13 +94,13 @@ export const getAccount =
  */
 export const updateAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
-    const date = today(deps.clock);
-    return inUserTransaction(deps, scope, (tx) =>
+  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
-        TE.chain(() => patchAccountOnce(tx, scope, accountId, body, date)),
-        TE.chain(({ record, closing }) =>
+        TE.map((user) => todayOf(deps.clock, user)),
+        TE.chain((date) => pipe(patchAccountOnce(tx, scope, accountId, body, date), TE.map((patched) => ({ ...patched, date })))),
+        TE.chain(({ record, closing, date }) =>
           pipe(
             TE.right(toAccountView(record, date)),
             // Only the PATCH that closes the account is account.closed; any other is account.updated (docs/decisions/webhooks.md).
@@ -107,7 +109,6 @@ export const updateAccount =
         ),
       ),
     );
-  };
 
 const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
   pipe(

@@ -22,7 +22,7 @@ import {
 } from './bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, inUserTransaction, nowStamp, requireUser, today, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, inUserTransaction, nowStamp, requireUser, todayOf, touchUser } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export interface BureauStatus {
@@ -180,13 +180,14 @@ export const validateBureauOtp =
  */
 export const submitBureauIdentity =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> => {
-    const date = today(deps.clock);
+  (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> =>
     // One transaction: the flow, the new score and both events commit together.
-    return inUserTransaction(deps, scope, (tx) => pipe(
+    inUserTransaction(deps, scope, (tx) => pipe(
       load(tx, scope),
-      TE.chain((flow) =>
-        pipe(
+      TE.chain((flow) => {
+        // The report's ages and recent accounts, and the score's date, are the user's today (docs/sandbox-over-time.md).
+        const date = todayOf(deps.clock, flow.user);
+        return pipe(
           step(flow, { _tag: 'identity' }),
           TE.chainFirst(() => tx.bureau.verifyIdentity(flow.user, body)),
           TE.chain((next) =>
@@ -219,10 +220,9 @@ export const submitBureauIdentity =
               TE.chainFirst(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
             ),
           ),
-        ),
-      ),
+        );
+      }),
     ));
-  };
 
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =

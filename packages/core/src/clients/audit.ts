@@ -11,6 +11,7 @@ import { Id, Timestamp, nullable } from '../shared/primitives.js';
 export const AuditAction = t.keyof(
   {
     'client.created': null,
+    'client.version_changed': null,
     'token.issued': null,
     'token.rolled': null,
     'token.revoked': null,

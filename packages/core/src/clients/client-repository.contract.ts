@@ -33,6 +33,17 @@ export function clientRepositoryContract(name: string, makeStore: StoreFactory, 
       expect((await expectRight(store().clients.list({ limit: 10 }))).items).to.deep.equal([b]);
     });
 
+    it('setApiVersion pins the client to another version, changing nothing else; none for an unknown client', async () => {
+      const a = await expectRight(store().clients.create(aClient({ name: 'A', api_version: '2024-07-01' })));
+      const b = await expectRight(store().clients.create(aClient({ name: 'B', api_version: '2024-07-01' })));
+      const moved = await expectSome(store().clients.setApiVersion(a.id, '2026-11-26'));
+      expect(moved).to.deep.equal({ ...a, api_version: '2026-11-26' });
+      expect(Object.keys(moved)).to.deep.equal(Object.keys(a));
+      expect(await expectSome(store().clients.findById(a.id))).to.deep.equal(moved);
+      expect(await expectSome(store().clients.findById(b.id))).to.deep.equal(b);
+      await expectNone(store().clients.setApiVersion(anId(b.id + 1000), '2026-11-26'));
+    });
+
     it('findById of an unknown id → none', async () => {
       await expectNone(store().clients.findById(anId(1)));
       const created = await expectRight(store().clients.create(aClient()));

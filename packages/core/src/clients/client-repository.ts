@@ -24,6 +24,8 @@ export interface ClientRepository {
    * there is no such client.
    */
   touch(id: ClientId): TE.TaskEither<DomainError, boolean>;
+  /** Pin the client to `apiVersion` (docs/operations.md, moving a client); `none` when there is no such client. */
+  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<DomainError, O.Option<Client>>;
   /**
    * Remove the client document only; false when there is none. For a client
    * that nothing refers to yet (a demo seed that lost its race undoes its own).

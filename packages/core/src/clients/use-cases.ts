@@ -1,6 +1,6 @@
 /**
  * Clients and their bearer tokens (docs/decisions/tenancy.md, docs/operations.md): creating a client with its
- * first token, issuing, listing, rolling and revoking tokens, the operators'
+ * first token, moving it to another API version, issuing, listing, rolling and revoking tokens, the operators'
  * audit log of those changes, and finding the client a presented token belongs to. A token is the environment's prefix and a random secret;
  * only its hash is stored, and the token itself is returned once, to the caller.
  * Hashing and randomness come through ports, so core stays free of I/O.
@@ -34,7 +34,8 @@ import { type DomainError, conflict, notFound, validationError } from '../shared
 import { type ClientId, type Timestamp, type TokenId, timestampOf } from '../shared/primitives.js';
 import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
 import { AuditAction as AuditActionCodec } from './audit.js';
-import { boundedInt, strictObject } from '../shared/codec.js';
+import { boundedInt, boundedString, strictObject } from '../shared/codec.js';
+import { type Versioning, versioning as productionVersioning } from '../versioning/versions.js';
 import { pageFields } from '../shared/requests.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 
@@ -49,6 +50,8 @@ export interface ClientAccessDeps {
   readonly secrets: SecretGenerator;
   /** Creating a client and its first token is one transaction (docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
+  /** The versions a client may be moved to; default: the production registry. */
+  readonly versioning?: Versioning;
 }
 
 export interface IssuedToken {
@@ -160,6 +163,41 @@ export const createClient =
             ),
           ),
         );
+
+/**
+ * Move a client to another known API version (docs/decisions/versioning.md, docs/operations.md): its requests
+ * without `API-Version`, and the webhook endpoints it creates from now on
+ * without one, use it. One transaction: the client and its audit record
+ * (`client.version_changed`). 400 naming `api_version` for a version this
+ * build does not know; `not_found` for an unknown client. Moving a client to
+ * the version it is on changes nothing and records nothing.
+ */
+export const changeClientApiVersion =
+  (deps: Pick<ClientAccessDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (clientId: ClientId, apiVersion: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, Client> => {
+    const versions = deps.versioning ?? productionVersioning;
+    return !versions.isKnown(apiVersion)
+      ? TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]))
+      : inTransaction(deps, (tx) =>
+          pipe(
+            tx.clients.findById(clientId),
+            orNotFound('Client'),
+            TE.chain((client) =>
+              client.api_version === apiVersion
+                ? TE.right(client)
+                : pipe(
+                    tx.clients.setApiVersion(clientId, apiVersion),
+                    orNotFound('Client'),
+                    TE.chainFirst(() => audit(tx, actor, 'client.version_changed', { type: 'client', id: clientId })),
+                  ),
+            ),
+          ),
+        );
+  };
+
+/** `PATCH /admin/clients/{client_id}`: the version to move the client to. */
+export const PatchClientBody = strictObject('PatchClientBody', { api_version: boundedString(1, 32) });
+export type PatchClientBody = t.TypeOf<typeof PatchClientBody>;
 
 export const listClients =
   (deps: Pick<ClientAccessDeps, 'clients'>) =>
@@ -298,6 +336,7 @@ export const listAuditEvents =
 export const createClientAccess = (deps: ClientAccessDeps) => ({
   createClient: createClient(deps),
   listClients: listClients(deps),
+  changeClientApiVersion: changeClientApiVersion(deps),
   issueToken: issueToken(deps),
   authenticateToken: authenticateToken(deps),
   authenticateTokenWithExpiry: authenticateTokenWithExpiry(deps),

@@ -9,8 +9,8 @@ import type { CreditOutlook } from './credit-outlook.js';
 import type { ForecastPlan } from './payoff-progress.js';
 import { computationsOf } from './computations.js';
 import type { PaymentPlanId } from '../shared/primitives.js';
-import { ApplicationDeps, UserScope, today } from '../shared/deps.js';
-import { requirePlan } from './use-cases.js';
+import { ApplicationDeps, UserScope, todayOf } from '../shared/deps.js';
+import { requireOwnedPlan } from './use-cases.js';
 
 /**
  * `GET …/payment_plans/{payment_plan_id}/credit_outlook`: the plan's
@@ -23,10 +23,12 @@ export const getCreditOutlook =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'computations'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, CreditOutlook> =>
     pipe(
-      requirePlan(deps, scope, planId),
-      TE.bindTo('plan'),
+      requireOwnedPlan(deps, scope, planId),
+      TE.map(({ value: plan, owner }) => ({ plan, owner })),
       TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-      TE.chain(({ plan, accounts }) => () => computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: today(deps.clock) })),
+      TE.chain(({ plan, owner, accounts }) => () =>
+        computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: todayOf(deps.clock, owner) }),
+      ),
     );
 
 /** The fields of a stored plan its re-forecast reads (not its schedule, which can be large: it is not sent to a worker for nothing). */

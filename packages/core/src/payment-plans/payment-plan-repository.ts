@@ -3,7 +3,7 @@ import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../shared/errors.js';
 import type { PaymentPlanRecord } from './payment-plan.js';
 import type { ClientId, PaymentPlanId, UserId } from '../shared/primitives.js';
-import type { OwnedRead } from '../shared/owned-read.js';
+import type { OwnedRead, OwnerFacts } from '../shared/owned-read.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
@@ -14,8 +14,12 @@ export interface PaymentPlanRepository {
    * `owner` is the client that owns the plan's user: a store may keep it with
    * the plan so that `touchOwned` can check the owner in the same command that
    * writes the plan (the memory store checks the user itself and ignores it).
+   * `ownerFacts` (the user's clock as the creation read it, docs/sandbox-over-time.md) may be
+   * kept beside it for the same reason: `touchOwned` then answers them without
+   * reading the user. A store that keeps them keeps them current when
+   * `UserRepository.update` moves the user's clock.
    */
-  create(plan: NewPaymentPlan, owner?: ClientId): TE.TaskEither<DomainError, PaymentPlanRecord>;
+  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<DomainError, PaymentPlanRecord>;
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */

@@ -13,8 +13,8 @@ import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
 import type { Cents, PaymentPlanId } from '../shared/primitives.js';
 import type { PageRequest } from '../shared/paging.js';
 import type { ComparePaymentPlansBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, requireUser, today } from '../shared/deps.js';
-import { planInputs, requirePlan } from './use-cases.js';
+import { ApplicationDeps, UserScope, todayOf } from '../shared/deps.js';
+import { planInputs, requireOwnedPlan } from './use-cases.js';
 
 /**
  * `POST …/payment_plans/compare`: the plan body minus `strategy`, run through
@@ -63,16 +63,16 @@ export const getPlanProgress =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'planPayments' | 'users'>) =>
   (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlanProgress> =>
     pipe(
-      requirePlan(deps, scope, planId),
-      TE.bindTo('plan'),
+      requireOwnedPlan(deps, scope, planId),
+      TE.map(({ value: plan, owner }) => ({ plan, owner })),
       TE.bind('paid', () => sumPlanPayments(deps, scope, planId)),
       TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-      TE.map(({ plan, paid, accounts }) =>
+      TE.map(({ plan, owner, paid, accounts }) =>
         planProgress({
           plan,
           paidToDate: paid,
           accounts: accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) })),
-          today: today(deps.clock),
+          today: todayOf(deps.clock, owner),
         }),
       ),
     );

@@ -13,10 +13,11 @@ import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
+import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
-const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
+export const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
   strategy: p.strategy,
   monthly_payment: p.monthly_payment,
@@ -33,7 +34,7 @@ const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   schedule: p.schedule,
 });
 
-const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
+export const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
   id: p.id,
   payment_plan_id: p.payment_plan_id,
   account_id: p.account_id,
@@ -96,15 +97,17 @@ export const planInputs = (
 ) =>
   pipe(
     requireUser(deps, scope),
-    TE.chain(() => deps.accounts.listAll(scope.userId)),
-    TE.chainEitherK((accounts) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ accounts, chosen })))),
-    TE.chainEitherK(({ accounts, chosen }) =>
+    TE.chain((user) => pipe(deps.accounts.listAll(scope.userId), TE.map((accounts) => ({ user, accounts })))),
+    TE.chainEitherK(({ user, accounts }) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ user, accounts, chosen })))),
+    TE.chainEitherK(({ user, accounts, chosen }) =>
       pipe(
         E.Do,
+        E.apS('user', E.right(user)),
         // Every account of the user: the comparison's credit utilization counts every card (docs/decisions/payoff-and-outlook.md).
         E.apS('accounts', E.right(accounts)),
         E.apS('chosen', E.right(chosen)),
-        E.apS('start', planStartDate(body.start_date, today(deps.clock))),
+        // "Not in the future" is the user's today (docs/sandbox-over-time.md).
+        E.apS('start', planStartDate(body.start_date, todayOf(deps.clock, user))),
         E.apS('debts', toDebts(chosen)),
       ),
     ),
@@ -114,7 +117,7 @@ export const planInputs = (
 const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
 
 /** A computed plan as the API shows it, before the store gives it an id. */
-const computedPlan = (
+export const computedPlan = (
   body: CreatePaymentPlanBody,
   chosen: ReadonlyArray<AccountRecord>,
   result: PayoffPlanResult,
@@ -160,7 +163,7 @@ export const createPaymentPlan =
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
-      TE.chain(({ chosen, start, debts }) => () =>
+      TE.chain(({ user, chosen, start, debts }) => () =>
         computationsOf(deps)
           .planPayoff({
             strategy: body.strategy,
@@ -171,10 +174,11 @@ export const createPaymentPlan =
             extraPayments: body.extra_payments,
           })
           .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
-          .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan))),
+          .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan)))
+          .then(E.map((plan) => ({ plan, owner: ownerFactsOf(user) }))),
       ),
       TE.chainFirst(() => touchUser(tx, scope)),
-      TE.chain((plan) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId)),
+      TE.chain(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
       TE.map(toPlanView),
       TE.chainFirst(emitEvent(tx, scope, 'payment_plan.created', 'payment_plan')),
     ));
@@ -195,7 +199,11 @@ export const listPaymentPlans =
  * as missing, exactly as reading the user and then the plan did.
  */
 export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
-  pipe(deps.paymentPlans.getOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan'));
+  pipe(requireOwnedPlan(deps, scope, planId), TE.map((found) => found.value));
+
+/** `requirePlan` with what the same read learnt of the user (its clock, docs/sandbox-over-time.md). */
+export const requireOwnedPlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
+  pipe(deps.paymentPlans.getOwned(scope.clientId, scope.userId, planId), ownedOrNotFound('User'), ownedSome('Payment plan'));
 
 export const getPaymentPlan =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
@@ -228,29 +236,36 @@ export const deletePaymentPlan =
  */
 export const recordPlanPayment =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
-    const date: IsoDate = body.date ?? today(deps.clock);
-    return inUserTransaction(deps, scope, (tx) =>
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> =>
+    inUserTransaction(deps, scope, (tx) =>
       pipe(
-        pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), orNotFound('User'), orNotFound('Payment plan')),
-        TE.chainEitherK((plan) =>
-          body.date !== undefined && body.date > today(deps.clock)
+        pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), ownedOrNotFound('User'), ownedSome('Payment plan')),
+        // The plan's bump read the user's clock too: "not in the future" is the user's today (docs/sandbox-over-time.md).
+        TE.map(({ value: plan, owner }) => {
+          const userToday = todayOf(deps.clock, owner);
+          return { plan, userToday, date: body.date ?? userToday };
+        }),
+        TE.chainEitherK(({ plan, userToday, date }) =>
+          body.date !== undefined && body.date > userToday
             ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
             : date < plan.start_date
               ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
             : plan.account_ids.includes(body.account_id)
-              ? E.right(plan)
+              ? E.right({ userToday, date })
               : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
         ),
-        TE.chain(() => tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date })),
-        TE.chainFirst(() =>
-          pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: today(deps.clock) }), orNotFound('Account')),
+        TE.chain(({ userToday, date }) =>
+          pipe(
+            tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
+            TE.chainFirst(() =>
+              pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }), orNotFound('Account')),
+            ),
+          ),
         ),
         TE.map(toPaymentView),
         TE.chainFirst(emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')),
       ),
     );
-  };
 
 export const listPlanPayments =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'planPayments' | 'users'>) =>

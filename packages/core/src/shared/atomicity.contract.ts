@@ -69,6 +69,8 @@ const observe = async (w: World): Promise<unknown> => {
     tokens: await expectRight(s.tokens.listByClient(w.clientId, { limit: 100 })),
     audit: await expectRight(s.audit.list({ limit: 100 }, {}, clock.now())),
     deliveries: await expectRight(s.webhookDeliveries.listForEndpoint(w.clientId, w.endpointId, { limit: 100 }, clock.now())),
+    // Test events (docs/sandbox-over-time.md) are never listed: the fan-out's queue shows one left behind.
+    unfanned: await expectRight(s.events.pendingFanOut(100, clock.now())),
     erased: [...(await expectRight(s.erasures.erasedAmong(w.clientId, [w.scope.userId])))],
   };
 };
@@ -122,9 +124,38 @@ const CHANGES: ReadonlyArray<Change> = [
       ),
   },
   {
+    name: 'a test webhook (test event, its delivery)',
+    events: 0,
+    run: (w) => w.app.sendTestWebhook({ id: w.clientId, environment: 'sandbox', api_version: '2024-07-01' }, w.endpointId, { type: 'payment_plan.created' }),
+  },
+  {
+    name: "an event's redelivery (its deliveries re-armed)",
+    events: 0,
+    run: (w) =>
+      pipe(
+        w.store.events.list(w.clientId, { limit: 1 }, {}, clock.now()),
+        TE.chain((page) => w.app.redeliverEvent(w.clientId, page.items[0]!.id, {})),
+      ),
+  },
+  {
+    name: 'a window replay (endpoint, its deliveries re-armed)',
+    events: 0,
+    run: (w) =>
+      w.app.replayWebhookEndpoint(w.clientId, w.endpointId, {
+        since: new Date(clock.now().getTime() - 86_400_000).toISOString() as Timestamp,
+        until: new Date(clock.now().getTime() + 1).toISOString() as Timestamp,
+      }),
+  },
+  {
     name: 'a client creation with its first token and their audit records (client admin)',
     events: 0,
     run: (w) => clientAccess(w).createClient({ name: 'Another', environment: 'sandbox', apiVersion: '2024-07-01' }),
+  },
+  {
+    name: 'a client moved to another API version with its audit record (client admin)',
+    events: 0,
+    // The client of `world` is on 2024-07-01 (`aClient`).
+    run: (w) => clientAccess(w).changeClientApiVersion(w.clientId, '2026-11-26'),
   },
   { name: 'a token issue with its audit record (client admin)', events: 0, run: (w) => clientAccess(w).issueToken(w.clientId) },
   {

@@ -294,7 +294,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const allArrived = opened();
       const arrived = () => void (++arrivals === 3 && allArrived.open());
       // Three other processes (one change each): turn-less, so all three reach their owner write together.
-      const held = createApplication(appDeps(holdingIn(anotherProcess(s), [['users', 'touch'], ['paymentPlans', 'touchOwned']], gate, arrived)));
+      const held = createApplication(appDeps(holdingIn(anotherProcess(s), [['users', 'touchAndGet'], ['paymentPlans', 'touchOwned']], gate, arrived)));
       const creations = [
         run(held.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
         run(held.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),

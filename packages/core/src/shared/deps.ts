@@ -11,7 +11,8 @@ import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
 import type { Versioning } from '../versioning/versions.js';
 import type { Computations } from '../payment-plans/computations.js';
 import type { Page, PageRequest } from './paging.js';
-import type { UserRecord } from '../users/user.js';
+import { userToday, type UserRecord } from '../users/user.js';
+import type { OwnedRead, OwnerFacts } from './owned-read.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from './quotas.js';
 import { DomainError, notFound } from './errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from './primitives.js';
@@ -37,23 +38,53 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly quotas?: Quotas;
   /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
   readonly computations?: Computations;
+  /**
+   * Sandbox (docs/sandbox-over-time.md): users show their `sandbox_date` and their clock can
+   * be advanced. Default false (production: the field is absent, the path 404).
+   */
+  readonly sandboxClock?: boolean;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
 export interface UserScope {
   readonly clientId: ClientId;
   readonly userId: UserId;
-  /**
-   * The client's pinned API version, when the caller already holds the client
-   * (the HTTP adapter's authenticated client, which its answer is rendered in
-   * too): events are then rendered in it without reading the client again
-   * (docs/performance.md). Absent, `emitEvent` reads the client.
-   */
-  readonly apiVersion?: string;
 }
 
 export const today = (clock: Clock): IsoDate => utcDate(clock.now());
 export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
+
+/** The user's "today" (docs/sandbox-over-time.md): its sandbox clock's date, read with the user, or the clock's date. */
+export const todayOf = (clock: Clock, owner: OwnerFacts | Pick<UserRecord, 'sandbox_date'>): IsoDate =>
+  userToday(today(clock), 'sandboxDate' in owner ? owner.sandboxDate : owner.sandbox_date);
+
+/** What an owned read found, with what it read of the owning user. */
+export interface Owned<A> {
+  readonly value: A;
+  readonly owner: OwnerFacts;
+}
+
+/** `orNotFound` for an owned read that keeps what was read of the user (its clock). */
+export const ownedOrNotFound =
+  (what: string) =>
+  <A>(te: TE.TaskEither<DomainError, OwnedRead<A>>): TE.TaskEither<DomainError, Owned<A>> =>
+  () =>
+    te().then((found) =>
+      E.isLeft(found) ? found : O.isSome(found.right) ? E.right({ value: found.right.value, owner: found.right.owner }) : E.left(notFound(`${what} not found`)),
+    );
+
+/** Inside an `Owned`, turn an Option into `not_found` (the record under the user). */
+export const ownedSome =
+  (what: string) =>
+  <A>(te: TE.TaskEither<DomainError, Owned<O.Option<A>>>): TE.TaskEither<DomainError, Owned<A>> =>
+  () =>
+    te().then((found) =>
+      E.isLeft(found)
+        ? found
+        : O.isSome(found.right.value)
+          ? E.right({ value: found.right.value.value, owner: found.right.owner })
+          : E.left(notFound(`${what} not found`)),
+    );
 
 /**
  * Turn an Option into a `not_found` error. Written out (one promise step)
@@ -116,11 +147,8 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
  * (`not_found` when there is none for this client), so the transaction
  * conflicts with the user's delete instead of committing under a deleted user.
  */
-export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<DomainError, void> =>
-  pipe(
-    tx.users.touch(scope.clientId, scope.userId),
-    TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('User not found')))),
-  );
+export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+  pipe(tx.users.touchAndGet(scope.clientId, scope.userId), orNotFound('User'));
 
 /**
  * Inside a creation's transaction, after (or before) its owner bump: `quota_exceeded`

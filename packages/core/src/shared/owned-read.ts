@@ -20,6 +20,16 @@
  * in (and migrated).
  */
 import type * as O from 'fp-ts/lib/Option.js';
+import type { IsoDate } from './primitives.js';
+
+/**
+ * What the owned read learnt about the owning user on the way (docs/sandbox-over-time.md):
+ * the date its sandbox clock was advanced to (`null`: never), so a use case
+ * derives the user's "today" without a second store command.
+ */
+export interface OwnerFacts {
+  readonly sandboxDate: IsoDate | null;
+}
 
 /**
  * What an owned read found: `none` when the client has no such user (missing,
@@ -29,4 +39,13 @@ import type * as O from 'fp-ts/lib/Option.js';
  *   // latest score: none → "User not found"; some(none) → "Credit score not found"
  *   pipe(scores.latestOwned(clientId, userId), orNotFound('User'), orNotFound('Credit score'))
  */
-export type OwnedRead<A> = O.Option<A>;
+export type OwnedRead<A> = O.None | (O.Some<A> & { readonly owner: OwnerFacts });
+
+/** The `none` of an owned read: the client has no such user. */
+export const noOwner: OwnedRead<never> = { _tag: 'None' };
+
+/** The `some` of an owned read: what the user owns, and what was read of the user with it. */
+export const owned = <A>(value: A, owner: OwnerFacts): OwnedRead<A> => ({ _tag: 'Some', value, owner });
+
+/** `OwnerFacts` of a stored user record (its optional sandbox clock field, absent on users stored before it). */
+export const ownerFactsOf = (user: { readonly sandbox_date?: IsoDate | null | undefined }): OwnerFacts => ({ sandboxDate: user.sandbox_date ?? null });

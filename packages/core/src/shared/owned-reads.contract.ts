@@ -237,5 +237,56 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectOwned(store().paymentPlans.touchOwned(OTHER_CLIENT, theirs.id, theirPlan.id))).to.deep.equal(O.some(theirPlan));
       });
     });
+
+    describe("the owner's sandbox clock (docs/sandbox-over-time.md), read in the same read", () => {
+      /** Run an owned read, assert the user was found, return what it read of the user. */
+      const ownerOf = async <A>(task: TE.TaskEither<DomainError, OwnedRead<A>>) => {
+        const read = await expectRight(task);
+        if (read._tag === 'None') return expect.fail('expected the user (some), got none');
+        return read.owner;
+      };
+      const everyOwnedRead = (userId: Id, accountId: Id, planId: Id): ReadonlyArray<TE.TaskEither<DomainError, OwnedRead<unknown>>> => [
+        store().accounts.getOwned(CLIENT, userId, accountId),
+        store().accounts.listOwned(CLIENT, userId, { limit: 20 }, {}),
+        store().creditScores.latestOwned(CLIENT, userId),
+        store().creditScores.historyOwned(CLIENT, userId),
+        store().paymentPlans.getOwned(CLIENT, userId, planId),
+        store().paymentPlans.listOwned(CLIENT, userId, { limit: 20 }),
+        store().paymentPlans.touchOwned(CLIENT, userId, planId),
+      ];
+
+      it('a user stored without the clock fields (before they existed) reads as never advanced: sandboxDate null', async () => {
+        const user = await aStoredUser();
+        expect(user).not.to.have.property('sandbox_date');
+        const account = await expectRight(store().accounts.create(anAccount(user.id)));
+        const plan = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT, { sandboxDate: null }));
+        for (const read of everyOwnedRead(user.id, account.id, plan.id)) expect(await ownerOf(read)).to.deep.equal({ sandboxDate: null });
+      });
+
+      it("every owned read, touchOwned included (plans stored with their owner's clock or without), answers the date the user's clock was moved to", async () => {
+        const user = await aStoredUser();
+        const account = await expectRight(store().accounts.create(anAccount(user.id)));
+        const kept = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT, { sandboxDate: null }));
+        const older = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id, { strategy: 'snowball' })));
+        const moved = await expectRight(store().users.update(CLIENT, user.id, { sandbox_date: isoDate('2027-01-31') }));
+        expect(O.isSome(moved) && moved.value.sandbox_date).to.equal('2027-01-31');
+        for (const planId of [kept.id, older.id]) {
+          for (const read of everyOwnedRead(user.id, account.id, planId)) expect(await ownerOf(read)).to.deep.equal({ sandboxDate: '2027-01-31' });
+        }
+        // A plan created after the move keeps the date it was created with, and follows the next move.
+        const later = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT, { sandboxDate: isoDate('2027-01-31') }));
+        await expectRight(store().users.update(CLIENT, user.id, { sandbox_date: isoDate('2027-02-28') }));
+        expect(await ownerOf(store().paymentPlans.touchOwned(CLIENT, user.id, later.id))).to.deep.equal({ sandboxDate: '2027-02-28' });
+      });
+
+      it('touchAndGet writes the user (the owner bump) and answers it with its clock; none for another client\'s or a missing user', async () => {
+        const user = await aStoredUser();
+        await expectRight(store().users.update(CLIENT, user.id, { sandbox_date: isoDate('2026-12-01') }));
+        const bumped = await expectSome(store().users.touchAndGet(CLIENT, user.id));
+        expect(bumped).to.include({ id: user.id, last_name: user.last_name, sandbox_date: '2026-12-01' });
+        expect(await expectRight(store().users.touchAndGet(OTHER_CLIENT, user.id))).to.deep.equal(O.none);
+        expect(await expectRight(store().users.touchAndGet(CLIENT, NO_USER))).to.deep.equal(O.none);
+      });
+    });
   });
 }

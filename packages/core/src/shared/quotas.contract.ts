@@ -71,7 +71,7 @@ export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, 
     };
 
     const eventsOf = async (clientId: UserScope['clientId'], type: string) =>
-      (await expectRight(appOn(store()).listEvents(clientId, { limit: 100 }))).items.filter((e) => e.type === type).length;
+      (await expectRight(appOn(store()).listEvents(clientId, { limit: 100 }, '2024-07-01'))).items.filter((e) => e.type === type).length;
 
     it(`${RACERS} concurrent account links for the last places never pass accounts per user; the next is quota_exceeded naming it`, async () => {
       const app = appOn(store());

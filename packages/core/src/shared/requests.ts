@@ -9,6 +9,8 @@ import { boundedInt, boundedString, describedAs, strictObject } from './codec.js
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../accounts/account.js';
 import { CustomOrder, ExtraPayments, Strategy } from '../payment-plans/payment-plan.js';
 import { Category } from '../content/content.js';
+import { SandboxPayments } from '../users/user.js';
+import { MAX_ADVANCE_MONTHS } from '../sandbox/sandbox-clock.js';
 
 const PositiveCents = describedAs(t.refinement(Cents, (n) => n > 0, 'positive cents'), 'a positive whole number of cents');
 const Name = boundedString(1, 100, 'string(1..100)');
@@ -223,3 +225,11 @@ export const LearningModulesQuery = strictObject('LearningModulesQuery', {}, { c
 export type LearningModulesQuery = t.TypeOf<typeof LearningModulesQuery>;
 
 export const DEFAULT_PAGE_LIMIT = 20;
+
+/** `POST /api/users/{id}/sandbox/advance` (docs/sandbox-over-time.md): 1 to 12 months a call; `payment_plan_id` with `payments: "plan"` only. */
+export const SandboxAdvanceBody = strictObject(
+  'SandboxAdvanceBody',
+  { months: boundedInt(1, MAX_ADVANCE_MONTHS), payments: SandboxPayments },
+  { payment_plan_id: Id },
+);
+export type SandboxAdvanceBody = t.TypeOf<typeof SandboxAdvanceBody>;

@@ -20,7 +20,7 @@
  */
 import * as t from 'io-ts';
 import { Id, Timestamp } from '../shared/primitives.js';
-import { User } from './user.js';
+import { User, UserFields } from './user.js';
 import { Account } from '../accounts/account.js';
 import { CreditScore } from '../credit-scores/credit-score.js';
 import { EVENT_RETENTION_MS, type EventType, type WebhookEvent } from '../webhooks/webhook.js';
@@ -62,7 +62,7 @@ type PersonalKind = 'user' | 'credit_score' | 'account';
 const KEPT_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'subtype', 'status', 'last_updated_at']);
 
 const PERSONAL_FIELDS: { readonly [K in PersonalKind]: { readonly codec: t.InterfaceType<t.Props>; readonly fields: ReadonlyArray<string> } } = {
-  user: { codec: User, fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'] },
+  user: { codec: UserFields, fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'] },
   credit_score: { codec: CreditScore, fields: ['last_name'] },
   account: { codec: Account, fields: Object.keys(Account.props).filter((f) => !KEPT_ACCOUNT_FIELDS.has(f)) },
 };

@@ -8,9 +8,11 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
 import { deliverableAfterErasure, redactEvent } from './erasure.js';
-import { toEventView, type EventRecord, type WebhookEvent } from '../webhooks/webhook.js';
+import type { EventRecord, WebhookEvent } from '../webhooks/webhook.js';
+import { versioning as productionVersioning } from '../versioning/versions.js';
 import type { ClientId, UserId } from '../shared/primitives.js';
 import type { ApplicationDeps } from '../shared/deps.js';
+import { renderEvent } from '../versioning/event-objects.js';
 
 /** `events` (all of one client) with those of erased users redacted, in one registry read. */
 export const redactErasedEvents =
@@ -37,17 +39,23 @@ export const isUserErased =
 
 /**
  * What a webhook delivery of `event` may send, read at delivery time: the
- * event as the API shows it, or `none` when its user has been erased since
+ * event in `version` (its endpoint's, `renderEvent`), or `none` when its user has been erased since
  * (the delivery is then canceled, not sent). The erasure's own `user.deleted`
  * is still delivered, its personal fields emptied. A delivery created by a
- * fan-out that raced the delete is caught here.
+ * fan-out that raced the delete is caught here. A test event goes out as it
+ * is, with `"test": true` added.
  */
 export const deliverableEvent =
-  (deps: Pick<ApplicationDeps, 'erasures'>) =>
-  (event: EventRecord): TE.TaskEither<DomainError, O.Option<WebhookEvent>> =>
-    pipe(
-      event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
-      TE.map((erased) =>
-        !erased ? O.some(toEventView(event)) : deliverableAfterErasure(event.type) ? O.some(redactEvent(toEventView(event))) : O.none,
-      ),
-    );
+  (deps: Pick<ApplicationDeps, 'erasures' | 'versioning'>) =>
+  (event: EventRecord, version: string): TE.TaskEither<DomainError, O.Option<WebhookEvent & { readonly test?: true }>> =>
+    // A test event (docs/webhook-replay.md) carries sample data, no user's: it goes out as it is, marked `"test": true`.
+    event.test === true
+      ? TE.right(O.some({ ...renderEvent(deps.versioning ?? productionVersioning, event, version), test: true as const }))
+      : pipe(
+          event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
+          TE.map((erased) => {
+            if (erased && !deliverableAfterErasure(event.type)) return O.none;
+            const rendered = renderEvent(deps.versioning ?? productionVersioning, event, version);
+            return O.some(erased ? redactEvent(rendered) : rendered);
+          }),
+        );

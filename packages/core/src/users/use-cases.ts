@@ -2,17 +2,24 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
-import { toUserView, type User } from './user.js';
+import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
-import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
+import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
+
+/** The user as the API shows it: with its `sandbox_date` (its today) in sandbox only (docs/sandbox-over-time.md). */
+export const userViewFor =
+  (deps: Pick<ApplicationDeps, 'clock' | 'sandboxClock'>) =>
+  (u: UserRecord): User =>
+    toUserView(u, deps.sandboxClock === true ? todayOf(deps.clock, u) : undefined);
 
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'sandboxClock'>) =>
   (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
     inTransaction(deps, (tx) => pipe(
       tx.users.create({
@@ -24,23 +31,23 @@ export const createUser =
         phone: body.phone ?? null,
         created_at: nowStamp(deps.clock),
       }),
-      TE.map(toUserView),
+      TE.map(userViewFor(deps)),
     ));
 
 export const listUsers =
-  (deps: Pick<ApplicationDeps, 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
   (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
-    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(toUserView)));
+    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(userViewFor(deps))));
 
 export const getUser =
-  (deps: Pick<ApplicationDeps, 'users'>) =>
+  (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
   (scope: UserScope): TE.TaskEither<DomainError, User> =>
-    pipe(requireUser(deps, scope), TE.map(toUserView));
+    pipe(requireUser(deps, scope), TE.map(userViewFor(deps)));
 
 export const updateUser =
-  (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
+  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'clock' | 'sandboxClock'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
-    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(toUserView)));
+    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(userViewFor(deps))));
 
 /**
  * Delete the user and everything the user owns, in one transaction
@@ -52,7 +59,8 @@ export const updateUser =
  * Erasure (docs/decisions/tenancy.md), in the same transaction: the user's erasure marker
  * (by which events, deliveries and Idempotency-Key replays are redacted from
  * the commit on), the cancellation of the pending webhook deliveries of the
- * user's events, and a `user.deleted` whose personal fields are emptied.
+ * user's events, and a `user.deleted` with ids only (its personal fields
+ * emptied in 2024-07-01).
  */
 export const deleteUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
@@ -68,6 +76,10 @@ export const deleteUser =
         TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
         TE.chainFirst(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
         TE.chainFirst(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
-        TE.chain((user) => emitEvent(tx, scope, 'user.deleted', 'user')(erasedUserView(toUserView(user)))),
+        TE.chain((user) => {
+          // Ids only in the latest version; 2024-07-01 renders the emptied user from the context (docs/decisions/tenancy.md, docs/decisions/versioning.md).
+          const { object, context } = userDeletedEvent(erasedUserView(toUserView(user)));
+          return emitEvent(tx, scope, 'user.deleted', 'user', context)(object);
+        }),
       ),
     );

@@ -6,7 +6,8 @@ import type { ClientId, UserId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export type NewUser = Omit<UserRecord, 'id'>;
-export type UserPatch = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'date_of_birth' | 'phone'>>;
+/** The fields a PATCH sets, and the sandbox clock's (docs/sandbox-over-time.md), which only the advance sets. */
+export type UserPatch = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'date_of_birth' | 'phone' | 'sandbox_date' | 'sandbox_advance'>>;
 
 /**
  * Users are always addressed through their owning client. A change under a
@@ -25,6 +26,8 @@ export interface UserRepository {
    * writes the user (its delete, another change under it) conflict. `false` when there is no such user.
    */
   touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean>;
+  /** `touch` that answers the user it wrote (one store command), or none: the owner bump that also reads the user's clock (docs/sandbox-over-time.md). */
+  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>>;
   /** Delete the user document only (the use case deletes what the user owns first). */
   delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean>;
 }

@@ -5,7 +5,14 @@
  * passes through unchanged, so a transform is total.
  */
 
-export type BodyTransform = (body: unknown) => unknown;
+/**
+ * What an older rendering may need besides the newer body (docs/decisions/tenancy.md, "a render
+ * context"): JSON, because a stored event keeps its own. Each change reads the
+ * key it wrote, decoding it with its codec; a transform that needs none ignores it.
+ */
+export type RenderContext = Readonly<Record<string, unknown>>;
+
+export type BodyTransform = (body: unknown, context?: RenderContext) => unknown;
 
 const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
@@ -50,14 +57,14 @@ export const addField =
  */
 export const mapListItems =
   (key: string, item: BodyTransform): BodyTransform =>
-  (body) => {
+  (body, context) => {
     if (!isPlainObject(body)) return body;
     const items = body[key];
-    return Array.isArray(items) ? { ...body, [key]: items.map((i: unknown) => item(i)) } : body;
+    return Array.isArray(items) ? { ...body, [key]: items.map((i: unknown) => item(i, context)) } : body;
   };
 
 /** Apply transforms left to right. */
 export const pipeTransforms =
   (...transforms: ReadonlyArray<BodyTransform>): BodyTransform =>
-  (body) =>
-    transforms.reduce((b, f) => f(b), body);
+  (body, context) =>
+    transforms.reduce((b, f) => f(b, context), body);

@@ -12,12 +12,18 @@
  */
 import * as t from 'io-ts';
 import { IsoDate } from '../shared/primitives.js';
-import type { BodyTransform } from './field-transforms.js';
+import type { BodyTransform, RenderContext } from './field-transforms.js';
+
+import { RELEASES } from './releases.js';
+import { withEventObjectTransforms } from './event-objects.js';
 
 export * from './field-transforms.js';
+export * from './event-objects.js';
+export { RELEASES } from './releases.js';
+export { DeletedUser, userDeletedEvent, userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
 
-/** The version this build speaks natively, and the one new clients are pinned to. */
-export const CURRENT_VERSION = '2024-07-01';
+/** The version this build speaks natively, and the one new clients are pinned to (the newest of `RELEASES`). */
+export const CURRENT_VERSION = '2026-11-26';
 
 /** The response shapes a version change can transform (one per resource or list body). */
 export const ResponseKind = t.keyof(
@@ -47,6 +53,9 @@ export const ResponseKind = t.keyof(
     webhook_endpoint: null,
     webhook_endpoint_list: null,
     webhook_delivery_list: null,
+    event_redelivery: null,
+    webhook_replay: null,
+    sandbox_advance: null,
   },
   'ResponseKind',
 );
@@ -77,15 +86,17 @@ export interface Versioning {
    * newer change touches `kind`. `version` must be known (check `isKnown` first:
    * the HTTP adapter answers 400 `unsupported_version`); an unknown one throws,
    * because serving some guessed shape would be a silent bug.
+   * `context` is handed to every transform: what an older shape needs that the
+   * newer body does not carry (a stored event keeps its own).
    * @example versioning.render('credit_score', body, '2024-07-01') === body
    */
-  render(kind: ResponseKind, body: unknown, version: string): unknown;
+  render(kind: ResponseKind, body: unknown, version: string, context?: RenderContext): unknown;
 }
 
 const composeAll =
   (transforms: ReadonlyArray<BodyTransform>): BodyTransform =>
-  (body) =>
-    transforms.reduce((b, f) => f(b), body);
+  (body, context) =>
+    transforms.reduce((b, f) => f(b, context), body);
 
 /**
  * Build a registry from releases (in any order). Each transform pipeline is
@@ -104,7 +115,9 @@ const composeAll =
  * ]);
  * v.render('credit_score', { value: 700 }, '2024-07-01') // { score: 700 }
  */
-export const makeVersioning = (releases: ReadonlyArray<VersionRelease>): Versioning => {
+export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning => {
+  // Every change to a resource changes the events that carry it too (event-objects.ts).
+  const releases = withEventObjectTransforms(given);
   if (releases.length === 0) throw new Error('makeVersioning: at least one release is required');
   const seen = new Set<string>();
   for (const release of releases) {
@@ -150,16 +163,17 @@ export const makeVersioning = (releases: ReadonlyArray<VersionRelease>): Version
     latest,
     known,
     isKnown: (version) => pipelines.has(version),
-    render: (kind, body, version) => {
+    render: (kind, body, version, context) => {
       // The common case on every request: nothing to do, not even a lookup.
       if (version === latest) return body;
       const pipeline = pipelines.get(version);
       if (pipeline === undefined) throw new Error(`render: unknown API version "${version}" (check isKnown first)`);
       const transform = pipeline[kind];
-      return transform === undefined ? body : transform(body);
+      return transform === undefined ? body : transform(body, context);
     },
   };
 };
 
-/** The production registry: one release so far, nothing to transform. */
-export const versioning: Versioning = makeVersioning([{ version: CURRENT_VERSION, changes: [] }]);
+/** The production registry: every release (`releases.ts`). */
+export const versioning: Versioning = makeVersioning(RELEASES);
+if (versioning.latest !== CURRENT_VERSION) throw new Error(`versions: CURRENT_VERSION ${CURRENT_VERSION} is not the newest release ${versioning.latest}`);

@@ -13,6 +13,15 @@ export interface NewEvent {
   /** `user_id` null: a change of the client's own, about no user (`webhook_endpoint.disabled`). */
   readonly data: { readonly user_id: UserId | null; readonly object: Readonly<Record<string, unknown>> };
   readonly expires_at: Timestamp;
+  /** A test event (docs/sandbox-over-time.md): `list`, `listWindow` and the fan-out never answer it; `get` does (its delivery needs it). */
+  readonly test?: boolean;
+  /**
+   * What older versions' renderings of `data.object` need (docs/decisions/versioning.md); present
+   * on every event stored since 2026-11-26 (the object is then in the shape of
+   * `api_version`, the latest), absent on events stored before (the object was
+   * rendered in the client's version and is served as stored).
+   */
+  readonly render_context?: Readonly<Record<string, unknown>>;
 }
 
 export interface EventFilter {
@@ -38,6 +47,11 @@ export interface EventOutbox {
    * is stored (an adapter may give up on an append that died after a bound it documents).
    */
   list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
+  /**
+   * Replay (docs/sandbox-over-time.md): up to `limit` of the client's unexpired events created
+   * at or after `since` and before `until`, ascending by id; never a test event.
+   */
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
   /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
   pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
   /** Mark the event fanned out (idempotent). */

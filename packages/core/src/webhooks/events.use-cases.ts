@@ -1,54 +1,67 @@
 /**
  * Events (docs/decisions/webhooks.md): each use case that makes a change records its event
  * with `emitEvent`, as the last step of its pipeline, so an event exists only
- * for a change that was made. The event's object is rendered once, in the
- * client's pinned API version, and stored that way.
+ * for a change that was made. The event is stored once, in the latest shape,
+ * with the render context older versions need (docs/decisions/versioning.md), and rendered for
+ * each reader: the events API in the request's version, each webhook delivery
+ * in its endpoint's version (`renderEvent`).
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
-import { EVENT_RETENTION_MS, EventType, WebhookEvent, toEventView } from './webhook.js';
-import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
+import { EVENT_RETENTION_MS, EventType, WebhookEvent } from './webhook.js';
+import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
-import { type ResponseKind, versioning as productionVersioning } from '../versioning/versions.js';
+import { versioning as productionVersioning } from '../versioning/versions.js';
+import { renderEvent, type EventObjectKind } from '../versioning/event-objects.js';
+import type { RenderContext } from '../versioning/field-transforms.js';
 import type { EventListQuery } from './webhook-requests.js';
-import { ApplicationDeps, UserScope, mapPage, orNotFound, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, mapPage, orNotFound, toPageRequest } from '../shared/deps.js';
 import { redactErasedEvents } from '../users/erasure.use-cases.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
  * Record the event of a change the caller has just made. `object` is the
- * resource in the latest shape, as the endpoint of `kind` answers it.
+ * resource in the latest shape, as the endpoint of `kind` answers it (the
+ * compiler checks `kind` against the event type, `EVENT_OBJECT_KIND`);
+ * `context` is what its older renderings need besides it (docs/decisions/tenancy.md), stored
+ * with it.
  * @example pipe(createPlan, TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
  */
 export const emitEvent =
-  (deps: Pick<ApplicationDeps, 'clients' | 'clock' | 'events' | 'versioning'>, scope: UserScope, type: EventType, kind: ResponseKind) =>
+  <T extends EventType>(
+    deps: Pick<ApplicationDeps, 'clock' | 'events' | 'versioning'>,
+    // `userId` null: a change of the client's own (`webhook_endpoint.disabled`).
+    scope: { readonly clientId: ClientId; readonly userId: UserId | null },
+    type: T,
+    _kind: EventObjectKind<T>,
+    context: RenderContext = {},
+  ) =>
   <A>(object: A): TE.TaskEither<DomainError, void> => {
     const now = deps.clock.now();
     return pipe(
-      scope.apiVersion === undefined
-        ? pipe(deps.clients.findById(scope.clientId), orNotFound('Client'), TE.map((client) => client.api_version))
-        : TE.right(scope.apiVersion),
-      TE.chain((apiVersion) => {
-        const rendered = (deps.versioning ?? productionVersioning).render(kind, object, apiVersion);
-        return deps.events.append({
-          client_id: scope.clientId,
-          type,
-          created_at: now.toISOString() as Timestamp,
-          api_version: apiVersion,
-          data: { user_id: scope.userId, object: isRecordObject(rendered) ? rendered : { value: rendered } },
-          expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
-        });
+      deps.events.append({
+        client_id: scope.clientId,
+        type,
+        created_at: now.toISOString() as Timestamp,
+        api_version: (deps.versioning ?? productionVersioning).latest,
+        data: { user_id: scope.userId, object: isRecordObject(object) ? object : { value: object } },
+        expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
+        render_context: context,
       }),
       TE.map(() => undefined),
     );
   };
 
-/** The client's events; those of an erased user with their personal fields emptied (docs/decisions/tenancy.md). */
+/**
+ * The client's events in `version` (`renderEvent`); those of an erased user
+ * with their personal fields emptied (docs/decisions/tenancy.md).
+ */
 export const listEvents =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures'>) =>
-  (clientId: ClientId, query: EventListQuery): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
     pipe(
       deps.events.list(
         clientId,
@@ -56,18 +69,19 @@ export const listEvents =
         { ...(query.type === undefined ? {} : { type: query.type }), ...(query.user_id === undefined ? {} : { user_id: query.user_id }) },
         deps.clock.now(),
       ),
-      TE.map(mapPage(toEventView)),
+      TE.map(mapPage((event) => renderEvent(deps.versioning ?? productionVersioning, event, version))),
       TE.chain((page) => pipe(redactErasedEvents(deps)(clientId, page.items), TE.map((items) => ({ items: [...items], hasMore: page.hasMore })))),
     );
 
-/** One event; redacted as in `listEvents` when its user is erased. */
+/** One event in `version`; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures'>) =>
-  (clientId: ClientId, eventId: Id): TE.TaskEither<DomainError, WebhookEvent> =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (clientId: ClientId, eventId: Id, version: string): TE.TaskEither<DomainError, WebhookEvent> =>
     pipe(
       deps.events.get(clientId, eventId, deps.clock.now()),
+      // A test event (docs/sandbox-over-time.md) is not one of the client's events.
+      TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
-      TE.map(toEventView),
+      TE.map((event) => renderEvent(deps.versioning ?? productionVersioning, event, version)),
       TE.chain((event) => pipe(redactErasedEvents(deps)(clientId, [event]), TE.map((items) => items[0] ?? event))),
     );
-

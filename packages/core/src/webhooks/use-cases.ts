@@ -21,6 +21,7 @@ import type { Page } from '../shared/paging.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
+import { versioning as productionVersioning } from '../versioning/versions.js';
 import { ApplicationDeps, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
 
 /**
@@ -58,6 +59,17 @@ export const httpsOnlyWebhookUrls: WebhookUrlPolicy = {
 
 const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy => deps.webhookUrls ?? httpsOnlyWebhookUrls;
 
+/**
+ * `version` when this build knows it; else 400 naming `api_version`, with the
+ * versions it knows (an endpoint on a version nothing can render is useless).
+ */
+export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, version: string): TE.TaskEither<DomainError, string> => {
+  const versions = deps.versioning ?? productionVersioning;
+  return versions.isKnown(version)
+    ? TE.right(version)
+    : TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]));
+};
+
 const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
@@ -69,21 +81,25 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  * the other's endpoint (shared/quotas.ts).
  */
 export const createWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas' | 'versioning'>) =>
   (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
     pipe(
-      urlPolicy(deps).check(body.url),
+      body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
+      TE.chain(() => urlPolicy(deps).check(body.url)),
       TE.chain(() =>
         inTransaction(deps, (tx) => pipe(
           tx.clients.touch(clientId),
           TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
           TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
-          TE.chain(() => tx.webhookEndpoints.create({
+          // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
+          TE.chain(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
+          TE.chain((apiVersion) => tx.webhookEndpoints.create({
             client_id: clientId,
             url: body.url,
             events: body.events ?? ['*'],
             description: body.description ?? null,
             status: 'enabled',
+            api_version: apiVersion,
             secret: newWebhookSecret(deps.secrets),
             created_at: nowStamp(deps.clock),
           })),
@@ -107,10 +123,11 @@ export const getWebhookEndpoint =
  * concurrent change to the endpoint makes this one run again from a fresh read.
  */
 export const updateWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls'>) =>
+  (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls' | 'versioning'>) =>
   (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
     pipe(
-      body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url),
+      body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
+      TE.chain(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
       TE.chain(() =>
         inTransaction(deps, (tx) =>
           pipe(
@@ -167,7 +184,8 @@ export const fanOutEvents =
           TE.traverseSeqArray((event) =>
             pipe(
               deps.webhookEndpoints.listEnabled(event.client_id),
-              TE.map((endpoints) => endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))),
+              // A test event (docs/sandbox-over-time.md) has its one delivery already: it goes to no other endpoint.
+              TE.map((endpoints) => (event.test === true ? [] : endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type)))),
               TE.chain((endpoints) =>
                 endpoints.length === 0
                   ? TE.right(undefined)

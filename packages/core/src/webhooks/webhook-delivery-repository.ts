@@ -51,6 +51,16 @@ export interface WebhookDeliveryRepository {
    */
   createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void>;
   /**
+   * Replay (docs/sandbox-over-time.md): for each, re-arm the delivery of its (endpoint,
+   * event) pair if there is one (pending again, `attempts` 0, due at its
+   * `next_attempt_at`, no lease: a new series of attempts, the same
+   * `webhook-id`; its id, `created_at` and `last_response_status` kept), or
+   * create it as `createMany` does. Answers how many it re-armed or created.
+   */
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number>;
+  /** How many of the endpoint's deliveries of events with ids in `fromEventId..toEventId` (inclusive) are pending (a window replay runs while any is). */
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number>;
+  /**
    * Atomically claim a pending delivery due at `now` (and not under another
    * unexpired lease) that `filter` allows: of the first client after
    * `filter.afterClient` (in id order, wrapping around) that has one, its

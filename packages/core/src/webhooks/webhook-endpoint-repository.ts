@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { DomainError } from '../shared/errors.js';
-import type { EventSelector, WebhookDisabledReason, WebhookEndpointRecord, WebhookEndpointStatus } from './webhook.js';
+import type { EventSelector, WebhookDisabledReason, WebhookReplayState, WebhookEndpointRecord, WebhookEndpointStatus } from './webhook.js';
 import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
@@ -11,6 +11,8 @@ export interface NewWebhookEndpoint {
   readonly events: ReadonlyArray<EventSelector>;
   readonly description: string | null;
   readonly status: WebhookEndpointStatus;
+  /** The version its deliveries are rendered in (a known version; the use case checks). */
+  readonly api_version: string;
   readonly secret: string;
   readonly created_at: Timestamp;
 }
@@ -20,9 +22,12 @@ export interface WebhookEndpointPatch {
   readonly events?: ReadonlyArray<EventSelector>;
   readonly description?: string | null;
   readonly status?: WebhookEndpointStatus;
+  readonly api_version?: string;
   /** Health (docs/decisions/tenancy.md): written by the delivery worker's use case, reset by a client's PATCH of `status`. */
   readonly disabled_reason?: WebhookDisabledReason | null;
   readonly failing_since?: Timestamp | null;
+  /** The endpoint's window replay (docs/sandbox-over-time.md), written by the replay use case. */
+  readonly replay?: WebhookReplayState | null;
 }
 
 /** A client's webhook endpoints; every operation is scoped to the owning client. */

@@ -1,8 +1,9 @@
 /** Request codecs of the events and webhook endpoints API (docs/decisions/webhooks.md). */
 import * as t from 'io-ts';
-import { strictObject } from '../shared/codec.js';
+import { boundedString, strictObject } from '../shared/codec.js';
 import { EventSelector, EventType, WebhookDescription, WebhookEndpointStatus } from './webhook.js';
 import { QueryId, pageFields } from '../shared/requests.js';
+import { Id, Timestamp } from '../shared/primitives.js';
 
 /** Longest webhook URL accepted (what browsers and proxies reliably carry). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -40,19 +41,37 @@ const EventSelectors = t.refinement(
   'EventSelectors(non-empty, distinct; "*" alone)',
 );
 
+/**
+ * The API version an endpoint's deliveries are rendered in: a short
+ * string here; whether this build knows it is the use case's to say (400 naming `api_version`).
+ */
+export const EndpointApiVersion = boundedString(1, 32);
+
 export const CreateWebhookEndpointBody = strictObject(
   'CreateWebhookEndpointBody',
   { url: WebhookUrl },
-  { events: EventSelectors, description: t.union([WebhookDescription, t.null]) },
+  { events: EventSelectors, description: t.union([WebhookDescription, t.null]), api_version: EndpointApiVersion },
 );
 export type CreateWebhookEndpointBody = t.TypeOf<typeof CreateWebhookEndpointBody>;
 
 export const PatchWebhookEndpointBody = strictObject(
   'PatchWebhookEndpointBody',
   {},
-  { url: WebhookUrl, events: EventSelectors, description: t.union([WebhookDescription, t.null]), status: WebhookEndpointStatus },
+  { url: WebhookUrl, events: EventSelectors, description: t.union([WebhookDescription, t.null]), status: WebhookEndpointStatus, api_version: EndpointApiVersion },
 );
 export type PatchWebhookEndpointBody = t.TypeOf<typeof PatchWebhookEndpointBody>;
 
 export const EventListQuery = strictObject('EventListQuery', {}, { ...pageFields, type: EventType, user_id: QueryId });
 export type EventListQuery = t.TypeOf<typeof EventListQuery>;
+
+/** `POST /api/webhook_endpoints/{endpoint_id}/test` (docs/sandbox-over-time.md): the type of the sample event to send. */
+export const TestWebhookBody = strictObject('TestWebhookBody', { type: EventType }, {});
+export type TestWebhookBody = t.TypeOf<typeof TestWebhookBody>;
+
+/** `POST /api/events/{event_id}/redeliver` (docs/sandbox-over-time.md): one endpoint, or (absent) every enabled endpoint subscribed to the event's type. */
+export const RedeliverEventBody = strictObject('RedeliverEventBody', {}, { endpoint_id: Id });
+export type RedeliverEventBody = t.TypeOf<typeof RedeliverEventBody>;
+
+/** `POST /api/webhook_endpoints/{endpoint_id}/replay` (docs/sandbox-over-time.md): the window, `since` included, `until` excluded (ISO-8601 UTC). */
+export const ReplayWebhookBody = strictObject('ReplayWebhookBody', { since: Timestamp, until: Timestamp }, {});
+export type ReplayWebhookBody = t.TypeOf<typeof ReplayWebhookBody>;

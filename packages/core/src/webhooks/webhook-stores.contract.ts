@@ -42,6 +42,7 @@ export const aWebhookEndpoint = (clientId: Id, overrides: Partial<NewWebhookEndp
   events: ['*'],
   description: null,
   status: 'enabled',
+  api_version: '2024-07-01',
   secret: 'whsec_c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0c2VjcmV0MTI=',
   created_at: CREATED_AT,
   ...overrides,
@@ -75,6 +76,22 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(await expectSome(store().events.get(CLIENT, first.id, T0))).to.deep.equal(first);
     });
 
+    it('an event keeps its render context exactly (docs/decisions/tenancy.md); one stored without (the shape before 2026-11-26) reads back without one', async () => {
+      const context = { user_deleted: { emptied_user: { id: 5, last_name: '', email: null, nested: [1, { a: 'b' }] } } };
+      const latest = await expectRight(store().events.append(anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId(5), object: { id: 5 } }, render_context: context })));
+      // The old shape, exactly as releases before 2026-11-26 wrote it: the object already rendered, no render context.
+      const legacy = await expectRight(store().events.append(anEvent(CLIENT)));
+      for (const [event, expected] of [[latest, context], [legacy, undefined]] as const) {
+        const read = await expectSome(store().events.get(CLIENT, event.id, T0));
+        expect(EventRecord.is(read)).to.equal(true);
+        expect(read.render_context).to.deep.equal(expected);
+        expect(Object.hasOwn(read, 'render_context')).to.equal(expected !== undefined);
+        expect(read).to.deep.equal(event);
+      }
+      const listed = await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0));
+      expect(listed.items).to.deep.equal([latest, legacy]);
+    });
+
     it("another client's event is none, as a missing one", async () => {
       const event = await expectRight(store().events.append(anEvent(CLIENT)));
       await expectNone(store().events.get(OTHER_CLIENT, event.id, T0));
@@ -100,6 +117,23 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(idsOf(user6.items)).to.deep.equal([mine[3]!.id, mine[4]!.id]);
       const both = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId(6), type: 'account.created' }, T0));
       expect(idsOf(both.items)).to.deep.equal([mine[4]!.id]);
+    });
+
+    it('a test event (docs/sandbox-over-time.md) is read by get but never listed, never in a window; listWindow answers [since, until) of one client ascending, up to the limit', async () => {
+      const t = (ms: number) => stamp(at(ms));
+      const early = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(0) })));
+      const test = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(1000), test: true })));
+      const inside = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(1000) })));
+      await expectRight(store().events.append(anEvent(OTHER_CLIENT, { created_at: t(1000) })));
+      const last = await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(2000) })));
+      await expectRight(store().events.append(anEvent(CLIENT, { created_at: t(3000) })));
+      expect(test.test).to.equal(true);
+      expect(await expectSome(store().events.get(CLIENT, test.id, T0))).to.deep.equal(test);
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0))).items)).to.not.include(test.id);
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'account.created' }, T0))).items)).to.not.include(test.id);
+      expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(1000), t(3000), 10, T0)))).to.deep.equal([inside.id, last.id]);
+      expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 2, T0)))).to.deep.equal([early.id, inside.id]);
+      expect(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 10, at(EVENT_RETENTION_MS)))).to.deep.equal([]);
     });
 
     it('paging with starting_after never skips an event whose write was overtaken by a later append', async function () {
@@ -216,7 +250,8 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const read = await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)));
       expect(WebhookEndpointRecord.is(read)).to.equal(true);
       expect(read.failing_since ?? null).to.equal(null);
-      expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null });
+      // Its deliveries were in 2024-07-01, the only version there was: it stays there (docs/decisions/versioning.md).
+      expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null, api_version: '2024-07-01' });
       expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([500]);
       expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5 }))).items)).to.deep.equal([500]);
       const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 1, { failing_since: stamp(T0) }));
@@ -228,6 +263,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
       expect(cleared).to.include({ status: 'enabled', disabled_reason: null, failing_since: null, version: 4 });
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(cleared);
+      const moved = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 4, { api_version: '2026-11-26' }));
+      expect(moved).to.include({ api_version: '2026-11-26', version: 5 });
+      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500))))).to.include({ api_version: '2026-11-26' });
     });
   });
 
@@ -401,6 +439,30 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const won = claims.filter(O.isSome).map((c) => c.value.id);
       expect(won).to.have.length(6);
       expect(new Set(won).size).to.equal(6);
+    });
+
+    it('rearm (docs/sandbox-over-time.md) makes a delivery pending again (same id, attempts 0, no lease, due as given) or creates it; countPending counts an event-id range', async () => {
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('a', at(60_000)), ANY));
+      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 204, next_attempt_at: null }))).to.equal(true);
+      const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('b', at(60_000)), ANY));
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(1);
+      const due = stamp(at(5000));
+      expect(await expectRight(store().webhookDeliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId(1), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(2), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(3), { next_attempt_at: due })]))).to.equal(3);
+      const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
+      expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 3]);
+      expect(page.items[0]).to.deep.include({ id: claimed.id, status: 'pending', attempts: 0, last_response_status: 204, next_attempt_at: due, lease_until: null, lease_token: null, created_at: claimed.created_at });
+      expect(page.items[1]).to.deep.include({ id: leased.id, status: 'pending', attempts: 0, next_attempt_at: due, lease_until: null, lease_token: null });
+      expect(page.items[2]).to.deep.include({ status: 'pending', attempts: 0, last_response_status: null, next_attempt_at: due });
+      // The attempt under the old lease can no longer record itself: the new series is what counts.
+      expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'b', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(false);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(3);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(2), anId(2)))).to.equal(1);
+      expect(await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(0);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, anId(4), anId(1), anId(9)))).to.equal(0);
+      // Not due before its time; then claimed as any delivery.
+      await expectNone(store().webhookDeliveries.claimDue(at(4999), lease('c', at(60_000)), ANY));
+      expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
     });
 
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {

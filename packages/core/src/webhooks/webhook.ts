@@ -49,9 +49,22 @@ export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
 /**
  * A stored event: the view, its owner, when it expires, and whether the
  * deliveries to the client's endpoints have been created from it yet.
+ *
+ * Its stored shape (docs/decisions/tenancy.md, docs/decisions/webhooks.md): since 2026-11-26 an event is stored with
+ * `render_context` (possibly `{}`), its object in the shape of `api_version`,
+ * the latest version when it was stored, and rendered for each reader
+ * (`renderEvent`). An event stored before has no `render_context`: its object
+ * was rendered once, in the client's version of the day (`api_version`), and is
+ * served as stored until it expires.
  */
 export const EventRecord = t.intersection(
-  [WebhookEvent, t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean })],
+  [
+    WebhookEvent,
+    t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean }),
+    // A test event (docs/webhook-replay.md): stored for its one delivery only; never listed, never fanned out.
+    // render_context: what older versions' renderings need (docs/api/webhook-versions.md).
+    t.partial({ test: t.boolean, render_context: t.UnknownRecord }),
+  ],
   'EventRecord',
 );
 export type EventRecord = t.TypeOf<typeof EventRecord>;
@@ -84,6 +97,41 @@ export type WebhookDisabledReason = t.TypeOf<typeof WebhookDisabledReason>;
 /** An endpoint whose attempts have failed this long in a row (no success since) is disabled: 3 days. */
 export const FAILING_ENDPOINT_DISABLE_MS = 3 * 86_400_000;
 
+/**
+ * Replay (docs/sandbox-over-time.md): a window of at most 30 days and 10,000 events is
+ * redelivered to one endpoint; at most one such replay runs per endpoint.
+ */
+export const REPLAY_MAX_WINDOW_DAYS = 30;
+export const REPLAY_MAX_WINDOW_MS = REPLAY_MAX_WINDOW_DAYS * 86_400_000;
+export const REPLAY_MAX_EVENTS = 10_000;
+
+/**
+ * An endpoint's last window replay, kept on the endpoint: it runs while a
+ * delivery to the endpoint of an event with an id from `first_event_id` to
+ * `last_event_id` (the events it re-armed) is still pending. Null ids: it
+ * found no event, and is over at once.
+ */
+export const WebhookReplayState = t.type(
+  {
+    since: Timestamp,
+    until: Timestamp,
+    started_at: Timestamp,
+    first_event_id: nullable(Id),
+    last_event_id: nullable(Id),
+    deliveries: t.number,
+  },
+  'WebhookReplayState',
+);
+export type WebhookReplayState = t.TypeOf<typeof WebhookReplayState>;
+
+/** What a redelivery or a test answers (202): the event and how many deliveries of it were armed. */
+export const EventRedelivery = t.type({ event_id: Id, deliveries: t.number }, 'EventRedelivery');
+export type EventRedelivery = t.TypeOf<typeof EventRedelivery>;
+
+/** What a window replay answers (202): the window, how many events it holds, how many deliveries were armed. */
+export const WebhookReplay = t.type({ since: Timestamp, until: Timestamp, events: t.number, deliveries: t.number }, 'WebhookReplay');
+export type WebhookReplay = t.TypeOf<typeof WebhookReplay>;
+
 const endpointFields = {
   id: Id,
   url: t.string,
@@ -93,7 +141,18 @@ const endpointFields = {
   created_at: Timestamp,
 };
 
-export const WebhookEndpoint = t.type({ ...endpointFields, disabled_reason: nullable(WebhookDisabledReason) }, 'WebhookEndpoint');
+/**
+ * The version an endpoint stored before endpoints had their own `api_version`
+ * reads as: `2024-07-01`, the version every delivery it received was in (the
+ * only one there was), so moving its client to another version later does not
+ * change what it receives.
+ */
+export const ENDPOINT_API_VERSION_BEFORE_THE_FIELD = '2024-07-01';
+
+export const WebhookEndpoint = t.type(
+  { ...endpointFields, api_version: t.string, disabled_reason: nullable(WebhookDisabledReason) },
+  'WebhookEndpoint',
+);
 export type WebhookEndpoint = t.TypeOf<typeof WebhookEndpoint>;
 
 /** The creation answer: the only response that shows the signing secret. */
@@ -104,15 +163,22 @@ export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
  * A stored endpoint: with its owner, its secret and a version for compare-and-set (docs/decisions/transactions.md).
  * `failing_since`: the first failed attempt since the last success (null or absent: none).
  * Both health fields came with docs/decisions/tenancy.md: a record stored before has neither, and reads as null.
+ * `api_version` (the version its deliveries are rendered in) came with 2026-11-26: a record stored
+ * before reads as `ENDPOINT_API_VERSION_BEFORE_THE_FIELD` (`endpointApiVersion`).
  */
 export const WebhookEndpointRecord = t.intersection(
   [
     t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
-    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp) }),
+    t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp), api_version: t.string }),
+    // The endpoint's last window replay (docs/sandbox-over-time.md; absent: none yet).
+    t.partial({ replay: nullable(WebhookReplayState) }),
   ],
   'WebhookEndpointRecord',
 );
 export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
+
+/** The version `endpoint`'s deliveries are rendered in. */
+export const endpointApiVersion = (e: Pick<WebhookEndpointRecord, 'api_version'>): string => e.api_version ?? ENDPOINT_API_VERSION_BEFORE_THE_FIELD;
 
 export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
   id: e.id,
@@ -120,6 +186,7 @@ export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint
   events: [...e.events],
   description: e.description,
   status: e.status,
+  api_version: endpointApiVersion(e),
   disabled_reason: e.disabled_reason ?? null,
   created_at: e.created_at,
 });

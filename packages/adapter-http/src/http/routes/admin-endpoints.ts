@@ -15,6 +15,7 @@ import {
   Client,
   Id,
   PageQuery,
+  PatchClientBody,
   RollTokenBody,
   Timestamp,
   TokenSummary,
@@ -45,7 +46,7 @@ export const auditActorOf = (ctx: AppContext): AuditActor => ({ request_id: ctx.
 
 /** An admin endpoint, typed as a resource endpoint is: its result must match its response codec. */
 interface TypedAdminEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
-  readonly run: (services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client'>, actor: AuditActor) => TE.TaskEither<DomainError, NoInfer<R>>;
+  readonly run: (services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>, actor: AuditActor) => TE.TaskEither<DomainError, NoInfer<R>>;
 }
 
 const admin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedAdminEndpoint<Q, B, R, P>): BuiltinEndpoint => {
@@ -77,6 +78,15 @@ export const ADMIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     method: 'GET', path: '/admin/clients', summary: 'List clients', tag: 'Admin', pathIds: [], query: PageQuery,
     status: 200, response: { codec: t.type({ clients: t.readonlyArray(Client), has_more: t.boolean }, 'ClientList') }, errors: [],
     run: (s, i) => pipe(s.clientAccess.listClients(i.query), TE.map((page) => ({ clients: page.items, has_more: page.hasMore }))),
+  }),
+  admin({
+    method: 'PATCH', path: '/admin/clients/:client_id', summary: 'Move a client to another API version', tag: 'Admin', pathIds: ['client_id'], body: PatchClientBody,
+    description:
+      `\`api_version\` must be a known version (${versioning.known.join(', ')}); anything else is 400 naming it. From the answer on, the client's requests ` +
+      'without `API-Version`, and the webhook endpoints it creates without one, use it (its existing endpoints keep their own versions). ' +
+      `Moving a client to the version it is on changes nothing and records nothing. 404 for an unknown client. ${AUDITED}`,
+    status: 200, response: { codec: Client }, errors: [],
+    run: (s, i, actor) => s.clientAccess.changeClientApiVersion(i.ids.client_id, i.body.api_version, actor),
   }),
   admin({
     method: 'POST', path: '/admin/clients/:client_id/tokens', summary: 'Issue another token for a client', tag: 'Admin', pathIds: ['client_id'],
@@ -118,7 +128,7 @@ export const ADMIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   admin({
     method: 'GET', path: '/admin/audit_events', summary: 'The audit log', tag: 'Admin', pathIds: [], query: AuditEventsQuery,
     description:
-      'Every admin change (client created; token issued, rolled or revoked), oldest first, kept a year: when, what, on which client or token, ' +
+      'Every admin change (client created or moved to another version; token issued, rolled or revoked), oldest first, kept a year: when, what, on which client or token, ' +
       'and the admin request that made it (`request_id`, `ip`; both null when the `debtkit` CLI made it). Never a token. Filter with `action`.',
     status: 200, response: { codec: t.type({ audit_events: t.readonlyArray(AuditEvent), has_more: t.boolean }, 'AuditEventList') }, errors: [],
     run: (s, i) =>

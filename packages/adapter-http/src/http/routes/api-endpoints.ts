@@ -38,6 +38,8 @@ import {
   User,
   Cents,
   nullable,
+  SandboxAdvanceBody,
+  SandboxAdvanceResult,
 } from '@debtkit/core';
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
 import { paged, pagedCodec } from './paged-list.js';
@@ -45,7 +47,7 @@ import { WEBHOOK_API_ENDPOINTS } from './webhook-endpoints.js';
 import { CREDIT_OUTLOOK_EXAMPLE } from './credit-outlook-example.js';
 
 /** The user's scope; the authenticated client's pinned version goes with it, so events need no second read of the client (docs/performance.md). */
-const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id, apiVersion: input.client.api_version });
+const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: input.client.id, userId: input.ids.id });
 
 /** `{ <items>: [...], has_more }`, the envelope of every paged list (docs/decisions/api-conventions.md). */
 
@@ -240,6 +242,20 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'GET', path: '/api/articles/:article_id', summary: 'Retrieve an article', tag: 'Articles', pathIds: ['article_id'],
     status: 200, response: { kind: 'article', codec: Article }, errors: ['validation_error', 'not_found'],
     run: (app, i) => app.getArticle(i.ids.article_id),
+  }),
+
+  // The sandbox over time (docs/sandbox-over-time.md): 404 in production
+  endpoint({
+    method: 'POST', path: '/api/users/:id/sandbox/advance', summary: "Advance a sandbox user's clock month by month (sandbox only)",
+    description:
+      'Records the target date on the user, then applies each month in its own transaction: interest on every open loan (APR / 12, rounded half up ' +
+      'to the cent), the payments (`minimum`, `none`, or the schedule month of `payment_plan_id`, recorded as plan payments), a payments_history ' +
+      'code, and a new credit score from the sandbox bureau. 1 to 12 months a call. A request that failed midway keeps the months it applied; ' +
+      'its retry, or any later advance, continues to the same target and no further. 409 when an open loan with a balance has no APR or minimum. ' +
+      'In production: 404.',
+    tag: 'Sandbox', pathIds: ['id'], body: SandboxAdvanceBody,
+    status: 200, response: { kind: 'sandbox_advance', codec: SandboxAdvanceResult }, errors: [...USER_ERRORS, 'conflict'],
+    run: (app, i) => app.advanceSandbox(scope(i), i.body),
   }),
 
   // Events and webhook endpoints (docs/decisions/webhooks.md)

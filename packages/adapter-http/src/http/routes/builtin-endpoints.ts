@@ -58,7 +58,7 @@ export interface BuiltinServices {
  * naming this server, the Prometheus text), a handler of its own.
  */
 type BuiltinRun<Q, B, R, P extends string> =
-  | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client'>) => TE.TaskEither<DomainError, NoInfer<R>>)
+  | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<DomainError, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
 /** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */

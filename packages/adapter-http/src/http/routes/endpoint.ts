@@ -8,15 +8,18 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, ResponseKind, strictObject } from '@debtkit/core';
+import { Application, Client, DomainError, Id, ResponseKind, strictObject, versioning } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
-import { writeJson } from '../json-response.js';
+import { writeJson, writeJsonText } from '../json-response.js';
+import { boundedJsonText } from './paged-list.js';
 
 /** What a use case is handed: the client, the path's ids (keyed by the names in `pathIds`), the decoded query and body. */
 export interface EndpointInput<Q, B, P extends string = string> {
   readonly client: Client;
+  /** The request's API version (docs/decisions/versioning.md), for a use case that renders in it itself (`inRequestVersion`). */
+  readonly apiVersion: string;
   readonly ids: Readonly<Record<P, Id>>;
   readonly query: Q;
   readonly body: B;
@@ -48,13 +51,23 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
   readonly pathIds: ReadonlyArray<P>;
   readonly query?: Codec<Q>;
   readonly body?: Codec<B>;
-  readonly status: 200 | 201 | 204;
+  readonly status: 200 | 201 | 202 | 204;
   /**
    * The response's codec (for the OpenAPI document) and, for versioned `/api`
    * responses, its shape (`kind`, rendered for the requested version); without
    * `kind` the body is written as it is (admin API, probes). Absent for 204.
    */
-  readonly response?: { readonly kind?: ResponseKind; readonly codec: Codec<R>; readonly example?: NoInfer<R> };
+  readonly response?: {
+    readonly kind?: ResponseKind;
+    readonly codec: Codec<R>;
+    readonly example?: NoInfer<R>;
+    /**
+     * The use case answers already in the request's version (`EndpointInput.apiVersion`):
+     * written as it is, bounded as every list. The events API: each event is rendered
+     * with its own stored render context (docs/decisions/tenancy.md), which a whole-body render has not.
+     */
+    readonly inRequestVersion?: true;
+  };
   /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
   /** The success body's media type when it is not JSON (`/metrics`). */
@@ -92,7 +105,7 @@ export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = 
     handler: (app) =>
       async function handleEndpoint(ctx: AppContext): Promise<void> {
         const client = clientOf(ctx);
-        answer(ctx, e, await runUseCase(run(app, { client, ...decodeRequest(ctx, e) })));
+        answer(ctx, e, await runUseCase(run(app, { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) })));
       },
   };
 };
@@ -114,7 +127,7 @@ const noInput = <A>(value: NoInput): A => value as A;
 export const decodeRequest = <Q, B, R, P extends string>(
   ctx: AppContext,
   e: EndpointSpec<Q, B, R, P>,
-): Omit<EndpointInput<Q, B, P>, 'client'> => {
+): Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'> => {
   const ids: Partial<Record<P, Id>> = {};
   for (const name of e.pathIds) ids[name] = parseId(ctx, name);
   // An endpoint without a query (or body) codec takes none: nothing to decode when none came.
@@ -136,6 +149,7 @@ export const decodeRequest = <Q, B, R, P extends string>(
 export const answer = (ctx: AppContext, e: EndpointSpec, value: unknown): void => {
   if (e.response === undefined) noContent(ctx);
   else if (e.response.kind === undefined) writeJson(ctx, e.status, value);
+  else if (e.response.inRequestVersion === true) writeJsonText(ctx, e.status, boundedJsonText(value));
   else respond(ctx, e.status, e.response.kind, value);
 };
 

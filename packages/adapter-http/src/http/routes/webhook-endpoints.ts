@@ -10,6 +10,11 @@ import {
   CreateWebhookEndpointBody,
   CreatedWebhookEndpoint,
   EventListQuery,
+  EventRedelivery,
+  RedeliverEventBody,
+  ReplayWebhookBody,
+  TestWebhookBody,
+  WebhookReplay,
   PageQuery,
   PatchWebhookEndpointBody,
   WebhookDelivery,
@@ -25,16 +30,18 @@ const ENDPOINT_ERRORS = ['not_found', 'validation_error'] as const;
 export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/events', summary: 'List events of the last 30 days, ascending by id', tag: 'Events', pathIds: [], query: EventListQuery,
-    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent) }, errors: ['validation_error'],
-    run: (app, i) => pipe(app.listEvents(i.client.id, i.query), TE.map(paged('events'))),
+    description: "Each event in the request's version (an event stored before 2026-11-26 as it was stored, in the version its `api_version` names).",
+    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent), inRequestVersion: true }, errors: ['validation_error'],
+    run: (app, i) => pipe(app.listEvents(i.client.id, i.query, i.apiVersion), TE.map(paged('events'))),
   }),
   endpoint({
     method: 'GET', path: '/api/events/:event_id', summary: 'Retrieve an event', tag: 'Events', pathIds: ['event_id'],
-    status: 200, response: { kind: 'event', codec: WebhookEvent }, errors: ENDPOINT_ERRORS,
-    run: (app, i) => app.getEvent(i.client.id, i.ids.event_id),
+    status: 200, response: { kind: 'event', codec: WebhookEvent, inRequestVersion: true }, errors: ENDPOINT_ERRORS,
+    run: (app, i) => app.getEvent(i.client.id, i.ids.event_id, i.apiVersion),
   }),
   endpoint({
     method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
+    description: "`api_version`: the version its deliveries are rendered in; default the client's pinned version. An unknown version is 400 naming `api_version`.",
     pathIds: [], body: CreateWebhookEndpointBody,
     status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error', 'quota_exceeded'],
     run: (app, i) => app.createWebhookEndpoint(i.client.id, i.body),
@@ -50,7 +57,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
-    method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description or status of a webhook endpoint', tag: 'Webhooks',
+    method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description, status or API version of a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], body: PatchWebhookEndpointBody,
     status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
@@ -65,5 +72,33 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     pathIds: ['endpoint_id'], query: PageQuery,
     status: 200, response: { kind: 'webhook_delivery_list', codec: pagedCodec('deliveries', WebhookDelivery) }, errors: ENDPOINT_ERRORS,
     run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids.endpoint_id, i.query), TE.map(paged('deliveries'))),
+  }),
+  // Test webhooks and replay (docs/sandbox-over-time.md; docs/webhook-replay.md)
+  endpoint({
+    method: 'POST', path: '/api/webhook_endpoints/:endpoint_id/test', summary: 'Send a signed sample event of a type to the endpoint, marked "test": true (sandbox only)', tag: 'Webhooks',
+    description:
+      'The sample event is stored for its one delivery (listed in the endpoint\'s deliveries) but is not one of the client\'s events: ' +
+      '`GET /api/events` does not list it and no other endpoint receives it. In production this path answers 404.',
+    pathIds: ['endpoint_id'], body: TestWebhookBody,
+    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.sendTestWebhook(i.client, i.ids.endpoint_id, i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/events/:event_id/redeliver', summary: 'Deliver a stored event again, to one endpoint or every enabled endpoint subscribed to its type', tag: 'Events',
+    description:
+      'Re-arms the delivery of the event to each endpoint (a new series of attempts under the same `webhook-id`), or creates it. ' +
+      'Receivers de-duplicate by `webhook-id`.',
+    pathIds: ['event_id'], body: RedeliverEventBody,
+    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.redeliverEvent(i.client.id, i.ids.event_id, i.body),
+  }),
+  endpoint({
+    method: 'POST', path: '/api/webhook_endpoints/:endpoint_id/replay', summary: 'Deliver every event of a window (at most 30 days and 10,000 events) to the endpoint again', tag: 'Webhooks',
+    description:
+      'Events created from `since` (included) to `until` (excluded) that the endpoint subscribes to are redelivered in event order, each under its usual ' +
+      '`webhook-id`. One replay runs per endpoint at a time: a second, while a delivery of the first is pending, is 409.',
+    pathIds: ['endpoint_id'], body: ReplayWebhookBody,
+    status: 202, response: { kind: 'webhook_replay', codec: WebhookReplay }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    run: (app, i) => app.replayWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
 ];

@@ -1,0 +1,225 @@
+/**
+ * The sandbox over time (docs/sandbox-over-time.md): `POST /api/users/{id}/sandbox/advance`
+ * moves a sandbox user's clock month by month.
+ *
+ * Why several transactions, not one: an advance of 12 months is 12 months of
+ * payments, account changes, scores and events. The request first records its
+ * target on the user (one small transaction); each month is then a
+ * transaction of its own (`runAlone`: committed on its own even under an
+ * Idempotency-Key's enclosing transaction), so a request that fails midway
+ * keeps the months it applied, and whatever advance comes next (its retry, or
+ * any later one) continues to the recorded target and never past it.
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import * as t from 'io-ts';
+import { toAccountView, type AccountRecord } from '../accounts/account.js';
+import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
+import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
+import type { PaymentPlanRecord } from '../payment-plans/payment-plan.js';
+import { Cents, IsoDate, nullable, type PaymentPlanId } from '../shared/primitives.js';
+import { accountsMissingTerms, advanceMonthDate, advanceTarget, applyMonth, monthsLeft, planMonthIn } from './sandbox-clock.js';
+import type { SandboxAdvance, UserRecord } from '../users/user.js';
+import type { TransactionPorts } from '../shared/store-ports.js';
+import type { SandboxAdvanceBody } from '../shared/requests.js';
+import { ApplicationDeps, UserScope, nowStamp, orNotFound, requireUser, todayOf } from '../shared/deps.js';
+import { emitEvent } from '../webhooks/events.use-cases.js';
+
+/** One month of an advance, as the answer lists it (sums over the user's open loans). */
+export const SandboxMonth = t.type(
+  { date: IsoDate, interest: Cents, paid: Cents, balance: Cents, score: nullable(t.number) },
+  'SandboxMonth',
+);
+export type SandboxMonth = t.TypeOf<typeof SandboxMonth>;
+
+/** The answer of an advance: the user's clock after it, and the months this call applied, in order. */
+export const SandboxAdvanceResult = t.type({ sandbox_date: IsoDate, months: t.array(SandboxMonth) }, 'SandboxAdvanceResult');
+export type SandboxAdvanceResult = t.TypeOf<typeof SandboxAdvanceResult>;
+
+type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock'>;
+type Tx = Deps & TransactionPorts;
+
+const NOT_HERE: DomainError = notFound('Not found');
+
+const badPlan = (message: string): DomainError => validationError('Invalid payment_plan_id', [{ path: 'payment_plan_id', message }]);
+
+/** The body's own rules: a plan is named exactly when the plan pays. */
+const checkBody = (body: SandboxAdvanceBody): E.Either<DomainError, void> =>
+  body.payments === 'plan' && body.payment_plan_id === undefined
+    ? E.left(badPlan('is required with payments "plan"'))
+    : body.payments !== 'plan' && body.payment_plan_id !== undefined
+      ? E.left(badPlan('is only allowed with payments "plan"'))
+      : E.right(undefined);
+
+/** The plan an advance pays: the user's (400 naming `payment_plan_id` for a missing or another user's plan). */
+const planOf = (tx: Tx, scope: UserScope, planId: PaymentPlanId | null): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> =>
+  planId === null
+    ? TE.right(O.none)
+    : pipe(
+        tx.paymentPlans.get(scope.userId, planId),
+        TE.chain(O.match(() => TE.left(badPlan(`no payment plan ${planId} for this user`)), (plan) => TE.right(O.some(plan)))),
+      );
+
+/** 409 naming every open loan with a balance that has no APR or no minimum. */
+const checkTerms = (accounts: ReadonlyArray<AccountRecord>): E.Either<DomainError, void> => {
+  const missing = accountsMissingTerms(accounts);
+  return missing.length === 0
+    ? E.right(undefined)
+    : E.left(conflict(`The user's accounts cannot be advanced: ${missing.map((d) => d.message).join('; ')}`));
+};
+
+/**
+ * The first transaction: the advance to run. An unfinished one recorded on
+ * the user is continued as it was recorded (its retry, or a later advance,
+ * goes to the same target and no further); otherwise the body's is recorded.
+ */
+const recordAdvance = (tx: Tx, scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<DomainError, { advance: SandboxAdvance; userDate: IsoDate }> =>
+  pipe(
+    requireUser(tx, scope),
+    TE.chain((user) => {
+      const userDate = todayOf(tx.clock, user);
+      const pending = user.sandbox_advance;
+      if (pending !== undefined && pending !== null && advanceTarget(pending) > userDate) return TE.right({ advance: pending, userDate });
+      const advance: SandboxAdvance = { from: userDate, months: body.months, payments: body.payments, payment_plan_id: body.payment_plan_id ?? null };
+      return pipe(
+        planOf(tx, scope, advance.payment_plan_id),
+        TE.chain(() => tx.accounts.listAll(scope.userId)),
+        TE.chainEitherK(checkTerms),
+        TE.chain(() => tx.users.update(scope.clientId, scope.userId, { sandbox_advance: advance })),
+        orNotFound('User'),
+        TE.map(() => ({ advance, userDate })),
+      );
+    }),
+  );
+
+const sum = (xs: ReadonlyArray<number>): Cents => xs.reduce((a, b) => a + b, 0) as Cents;
+
+/**
+ * One month, one transaction: `undefined` when the user's clock is already
+ * past it (another request applied it), else what it did. Everything it
+ * reads and writes is the user's: the user (whose clock it moves), the
+ * accounts, the plan (bumped, so the plan's delete conflicts), its payments,
+ * the new score and the events.
+ */
+const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i: number): TE.TaskEither<DomainError, SandboxMonth | undefined> => {
+  const date = advanceMonthDate(advance, i);
+  const monthStart = advanceMonthDate(advance, i - 1);
+  return pipe(
+    requireUser(tx, scope),
+    TE.chain((user: UserRecord) => {
+      if (todayOf(tx.clock, user) >= date) return TE.right(undefined);
+      return pipe(
+        TE.Do,
+        TE.bind('plan', () => planOf(tx, scope, advance.payment_plan_id)),
+        TE.bind('accounts', () => tx.accounts.listAll(scope.userId)),
+        TE.chainFirstEitherK(({ accounts }) => checkTerms(accounts)),
+        TE.bind('months', ({ plan, accounts }) =>
+          TE.right(
+            applyMonth({
+              accounts,
+              date,
+              payments: advance.payments,
+              planMonth: O.isSome(plan) ? planMonthIn(plan.value.schedule, monthStart, date) : undefined,
+            }),
+          ),
+        ),
+        // The plan's payments, recorded as payments under it, each with its event.
+        TE.chainFirst(({ plan, months }) =>
+          O.isNone(plan)
+            ? TE.right(undefined)
+            : pipe(
+                tx.paymentPlans.touch(scope.userId, plan.value.id),
+                TE.chain(() =>
+                  TE.sequenceSeqArray(
+                    months
+                      .filter((m) => m.paid > 0)
+                      .map((m) =>
+                        pipe(
+                          tx.planPayments.create({ user_id: scope.userId, payment_plan_id: plan.value.id, account_id: m.accountId, amount: m.paid, date }),
+                          TE.chain((p) =>
+                            emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')({
+                              id: p.id,
+                              payment_plan_id: p.payment_plan_id,
+                              account_id: p.account_id,
+                              amount: p.amount,
+                              date: p.date,
+                            }),
+                          ),
+                        ),
+                      ),
+                  ),
+                ),
+              ),
+        ),
+        // Each moved account: one compare-and-set write and one account.updated.
+        TE.bind('updated', ({ accounts, months }) =>
+          TE.sequenceSeqArray(
+            months.map((m) => {
+              const current = accounts.find((a) => a.id === m.accountId);
+              return current === undefined
+                ? TE.left(notFound('Account not found'))
+                : pipe(
+                    tx.accounts.update(scope.userId, m.accountId, current.version, m.patch),
+                    orNotFound('Account'),
+                    TE.chainFirst((a) => emitEvent(tx, scope, 'account.updated', 'account')(toAccountView(a, date))),
+                  );
+            }),
+          ),
+        ),
+        // The sandbox bureau's report of the accounts as they are now, as a new score.
+        TE.bind('score', ({ accounts, updated }) => {
+          const after = accounts.map((a) => updated.find((u) => u.id === a.id) ?? a);
+          return pipe(
+            TE.Do,
+            TE.bind('report', () => tx.bureau.fetchReport(user, after, date)),
+            TE.bind('previous', () => tx.creditScores.latest(scope.userId)),
+            TE.chain(({ report, previous }) =>
+              tx.creditScores.add({
+                ...creditScoreFields(report, date, user.last_name, O.isSome(previous) ? previous.value.score : null),
+                user_id: scope.userId,
+                created_at: nowStamp(tx.clock),
+              }),
+            ),
+            TE.chainFirst((score) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+          );
+        }),
+        TE.chainFirst(() => pipe(tx.users.update(scope.clientId, scope.userId, { sandbox_date: date }), orNotFound('User'))),
+        TE.map(({ months, score }): SandboxMonth => ({
+          date,
+          interest: sum(months.map((m) => m.interest)),
+          paid: sum(months.map((m) => m.paid)),
+          balance: sum(months.map((m) => m.balanceAfter)),
+          score: score.score,
+        })),
+      );
+    }),
+  );
+};
+
+/**
+ * `POST /api/users/{id}/sandbox/advance` (docs/sandbox-over-time.md). 404 outside the
+ * sandbox; 400 for a body whose plan is missing, superfluous or not the
+ * user's; 409 when an open loan with a balance has no APR or no minimum.
+ * Answers the user's clock after it and the months this call applied.
+ */
+export const advanceSandbox =
+  (deps: Deps) =>
+  (scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<DomainError, SandboxAdvanceResult> =>
+  async () => {
+    if (deps.sandboxClock !== true) return E.left(NOT_HERE);
+    const checked = checkBody(body);
+    if (E.isLeft(checked)) return checked;
+    const alone = <A>(work: (tx: Tx) => TE.TaskEither<DomainError, A>) => deps.unitOfWork.runAlone((ports) => work({ ...deps, ...ports }));
+    const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
+    if (E.isLeft(recorded)) return recorded;
+    const { advance, userDate } = recorded.right;
+    const applied: SandboxMonth[] = [];
+    for (const i of monthsLeft(advance, userDate)) {
+      const month = await alone((tx) => applyAdvanceMonth(tx, scope, advance, i))();
+      if (E.isLeft(month)) return month;
+      if (month.right !== undefined) applied.push(month.right);
+    }
+    return E.right({ sandbox_date: todayOf(deps.clock, { sandbox_date: advanceTarget(advance) }), months: applied });
+  };

@@ -1,0 +1,226 @@
+/**
+ * Test webhooks and replay (docs/sandbox-over-time.md). Each is ONE transaction (docs/decisions/transactions.md),
+ * so under an Idempotency-Key it commits with its kept answer:
+ * - a test: one signed sample event of a type, marked `test`, stored for its
+ *   one delivery to the endpoint (never listed, never fanned out); sandbox only;
+ * - a redelivery: one stored event, to one endpoint or every enabled endpoint
+ *   subscribed to its type;
+ * - a window replay: every event of up to 30 days (10,000 events at most) to
+ *   one endpoint; one at a time per endpoint.
+ * A redelivery re-arms the existing delivery of the event to the endpoint (a
+ * new series of attempts under the same `webhook-id`) or creates it; the
+ * delivery worker then sends it under its usual fairness rules (docs/decisions/tenancy.md).
+ */
+import * as E from 'fp-ts/lib/Either.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
+import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
+import type { Client } from '../clients/client.js';
+import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
+import {
+  EVENT_RETENTION_MS,
+  REPLAY_MAX_EVENTS,
+  REPLAY_MAX_WINDOW_DAYS,
+  REPLAY_MAX_WINDOW_MS,
+  subscribesTo,
+  type EventRecord,
+  type EventRedelivery,
+  type WebhookEndpointRecord,
+  type WebhookReplay,
+} from './webhook.js';
+import type { TransactionPorts } from '../shared/store-ports.js';
+import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
+import { versioning as productionVersioning } from '../versioning/versions.js';
+import { ApplicationDeps, inTransaction, nowStamp, orNotFound, today } from '../shared/deps.js';
+import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
+import { sampleEventObject } from './webhook-samples.js';
+
+const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+const requireEnabled = (endpoint: WebhookEndpointRecord): E.Either<DomainError, WebhookEndpointRecord> =>
+  endpoint.status === 'enabled' ? E.right(endpoint) : E.left(conflict('The webhook endpoint is disabled; enable it (PATCH status) first'));
+
+/**
+ * The delivery of `event` to `endpoint`, due at `now` plus `offsetMs`: a
+ * replay makes its deliveries due a millisecond apart, the last one at `now`
+ * (all due at once, and the worker, taking the soonest due first, sends them
+ * in event order).
+ */
+const deliveryOf = (event: EventRecord, endpoint: WebhookEndpointRecord, now: Date, offsetMs = 0): NewWebhookDelivery => ({
+  client_id: event.client_id,
+  endpoint_id: endpoint.id,
+  event_id: event.id,
+  event_type: event.type,
+  created_at: event.created_at,
+  expires_at: event.expires_at,
+  next_attempt_at: new Date(now.getTime() + offsetMs).toISOString() as Timestamp,
+});
+
+const conflictMessage = (e: DomainError): DomainError => (e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed') ? conflict('The webhook endpoint changed concurrently; try again') : e);
+
+/**
+ * Send one sample event of `body.type` to the endpoint (sandbox only: in
+ * production `not_found`, docs/sandbox-over-time.md). One transaction: the test event
+ * (rendered in the client's version, marked `test`, already fanned out) and
+ * its delivery, due now.
+ */
+export const sendTestWebhook =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
+  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): TE.TaskEither<DomainError, EventRedelivery> => {
+    if (client.environment !== 'sandbox') return TE.left(notFound('Test webhooks are sandbox only'));
+    const now = deps.clock.now();
+    return inTransaction(deps, (tx) =>
+      pipe(
+        pipe(tx.webhookEndpoints.get(client.id, endpointId), orNotFound('Webhook endpoint')),
+        TE.chainEitherK(requireEnabled),
+        TE.chain((endpoint) =>
+          pipe(
+            sampleEventObject(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
+            TE.chain((sample) => {
+              const rendered = (deps.versioning ?? productionVersioning).render(sample.kind, sample.object, client.api_version);
+              return tx.events.append({
+                client_id: client.id,
+                type: body.type,
+                created_at: now.toISOString() as Timestamp,
+                api_version: client.api_version,
+                data: { user_id: sample.userId, object: isRecordObject(rendered) ? rendered : { value: rendered } },
+                expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
+                test: true,
+              });
+            }),
+            TE.chain((event) => pipe(tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]), TE.map(() => ({ event_id: event.id, deliveries: 1 })))),
+          ),
+        ),
+      ),
+    );
+  };
+
+/** The endpoints a redelivery goes to: the one named (enabled, subscribed to the event's type), or every enabled one subscribed. */
+const redeliveryTargets = (
+  tx: TransactionPorts,
+  clientId: ClientId,
+  event: EventRecord,
+  endpointId: Id | undefined,
+): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>> =>
+  endpointId === undefined
+    ? pipe(tx.webhookEndpoints.listEnabled(clientId), TE.map((all) => all.filter((e) => subscribesTo(e, event.type))))
+    : pipe(
+        tx.webhookEndpoints.get(clientId, endpointId),
+        TE.chainEitherK(
+          O.match(
+            () => E.left(validationError('Invalid redelivery', [{ path: 'endpoint_id', message: `no webhook endpoint ${endpointId}` }])),
+            (endpoint) =>
+              !subscribesTo(endpoint, event.type)
+                ? E.left(validationError('Invalid redelivery', [{ path: 'endpoint_id', message: `webhook endpoint ${endpointId} does not subscribe to ${event.type}` }]))
+                : pipe(requireEnabled(endpoint), E.map((e) => [e])),
+          ),
+        ),
+      );
+
+/**
+ * Redeliver one stored event (not a test event: those are `not_found` here as
+ * in `GET /api/events`), in one transaction: the delivery to each target endpoint
+ * re-armed or created, due now. Answers how many; 0 when no endpoint subscribes.
+ */
+export const redeliverEvent =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
+  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): TE.TaskEither<DomainError, EventRedelivery> => {
+    const now = deps.clock.now();
+    return inTransaction(deps, (tx) =>
+      pipe(
+        pipe(tx.events.get(clientId, eventId, now), TE.map(O.filter((e) => e.test !== true)), orNotFound('Event')),
+        TE.chain((event) =>
+          pipe(
+            redeliveryTargets(tx, clientId, event, body.endpoint_id),
+            TE.chain((endpoints) => (endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))))),
+            TE.map((deliveries) => ({ event_id: event.id, deliveries })),
+          ),
+        ),
+      ),
+    );
+  };
+
+/** `since` and `until` as stored timestamps are written (milliseconds, `Z`), checked: since before until, at most 30 days apart. */
+const replayWindow = (body: ReplayWebhookBody): E.Either<DomainError, { readonly since: Timestamp; readonly until: Timestamp }> => {
+  const since = new Date(body.since);
+  const until = new Date(body.until);
+  if (until.getTime() <= since.getTime()) return E.left(validationError('Invalid replay window', [{ path: 'until', message: 'must be after since' }]));
+  if (until.getTime() - since.getTime() > REPLAY_MAX_WINDOW_MS) {
+    return E.left(validationError('Invalid replay window', [{ path: 'until', message: `must be at most ${REPLAY_MAX_WINDOW_DAYS} days after since` }]));
+  }
+  return E.right({ since: since.toISOString() as Timestamp, until: until.toISOString() as Timestamp });
+};
+
+/** `conflict` while the endpoint's last window replay still has a pending delivery. */
+const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord): TE.TaskEither<DomainError, void> => {
+  const replay = endpoint.replay ?? null;
+  if (replay === null || replay.first_event_id === null || replay.last_event_id === null) return TE.right(undefined);
+  return pipe(
+    tx.webhookDeliveries.countPending(endpoint.client_id, endpoint.id, replay.first_event_id, replay.last_event_id),
+    TE.chain((pending) =>
+      pending === 0
+        ? TE.right(undefined)
+        : TE.left(conflict(`A replay of this webhook endpoint is running (${pending} of its deliveries pending); one replay runs per endpoint at a time`)),
+    ),
+  );
+};
+
+/**
+ * Replay a window to one endpoint, in one transaction: every unexpired event
+ * created from `since` (included) to `until` (excluded) that the endpoint
+ * subscribes to is redelivered (re-armed or created, due now, in event order).
+ * Refused: a window over 30 days or `until` not after `since` (400 naming
+ * `until`), over 10,000 events (400 naming the limit), a disabled endpoint or
+ * one whose last replay still runs (409). The endpoint records the replay,
+ * with compare-and-set, so two concurrent replays cannot both start.
+ */
+export const replayWebhookEndpoint =
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
+  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): TE.TaskEither<DomainError, WebhookReplay> => {
+    const now = deps.clock.now();
+    return pipe(
+      TE.fromEither(replayWindow(body)),
+      TE.chain(({ since, until }) =>
+        inTransaction(deps, (tx) =>
+          pipe(
+            pipe(tx.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint')),
+            TE.chainEitherK(requireEnabled),
+            TE.chainFirst((endpoint) => noReplayRunning(tx, endpoint)),
+            TE.chain((endpoint) =>
+              pipe(
+                tx.events.listWindow(clientId, since, until, REPLAY_MAX_EVENTS + 1, now),
+                TE.chainEitherK((events) =>
+                  events.length > REPLAY_MAX_EVENTS
+                    ? E.left(
+                        validationError(`A replay covers at most ${REPLAY_MAX_EVENTS} events; narrow the window`, [
+                          { path: 'until', message: `the window holds more than ${REPLAY_MAX_EVENTS} events` },
+                        ]),
+                      )
+                    : E.right(events.filter((e) => subscribesTo(endpoint, e.type))),
+                ),
+                TE.chain((events) =>
+                  pipe(
+                    tx.webhookEndpoints.update(clientId, endpointId, endpoint.version, {
+                      replay: {
+                        since,
+                        until,
+                        started_at: now.toISOString() as Timestamp,
+                        first_event_id: events[0]?.id ?? null,
+                        last_event_id: events[events.length - 1]?.id ?? null,
+                        deliveries: events.length,
+                      },
+                    }),
+                    orNotFound('Webhook endpoint'),
+                    TE.chain(() => (events.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(events.map((e, i) => deliveryOf(e, endpoint, now, i - (events.length - 1)))))),
+                    TE.map((deliveries) => ({ since, until, events: events.length, deliveries })),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+      TE.mapLeft(conflictMessage),
+    );
+  };
