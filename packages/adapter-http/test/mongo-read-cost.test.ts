@@ -7,7 +7,7 @@
  * With the token cache warm, a user-scoped GET asks the store nothing about
  * the token or the client, and costs one command for the resource: an
  * `aggregate` on `users` that checks this client owns the user and `$lookup`s
- * what is asked for (core's ports/owned-read.ts), whether it is found or
+ * what is asked for (core's shared/owned-read.ts), whether it is found or
  * which of the two is missing. The per-client rate limit on mongo adds one
  * command on the counters collection.
  */

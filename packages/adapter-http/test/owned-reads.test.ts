@@ -1,6 +1,6 @@
 /**
  * The user-scoped GETs that read through the owning user in one store read
- * (core's ports/owned-read.ts), over HTTP on both stores: the same 404s as
+ * (core's shared/owned-read.ts), over HTTP on both stores: the same 404s as
  * when the user was read on its own first, code and message, for a missing
  * user, another client's user, a missing resource, and a user whose delete
  * has begun (or failed part-way) while what it owns is still stored.

@@ -60,7 +60,7 @@ export const applyPatch = <R extends object>(record: R, patch: NoInfer<Partial<R
 };
 
 /**
- * An owned read (core's ports/owned-read.ts) over the user port: the user as
+ * An owned read (core's shared/owned-read.ts) over the user port: the user as
  * `UserRepository.get` sees it in the same session (a transaction's snapshot,
  * or the latest commit), then `read`. In memory the two steps cost no I/O; they are kept as two port calls
  * so the answer follows whatever `UserRepository` the store was given.

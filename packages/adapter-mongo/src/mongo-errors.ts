@@ -11,7 +11,7 @@
  * - in a transaction, another transaction wrote the same record first
  *   (`WriteConflict`, or any error labelled `TransientTransactionError` that is
  *   not a lost server) → `Left(writeConflict)`: the unit of work runs the whole
- *   transaction again, bounded (core's application/transactions.ts);
+ *   transaction again, bounded (core's shared/transactions.ts);
  * - anything else is a bug or a misconfiguration (a stored document that does
  *   not decode, a command the server rejects, credentials it refuses, a misuse
  *   of the driver): it is rethrown, the task's promise rejects, and the HTTP

@@ -157,7 +157,7 @@ export class MongoRecordCollection<A> {
   }
 
   /**
-   * An owned read (core's ports/owned-read.ts) in one round trip: one
+   * An owned read (core's shared/owned-read.ts) in one round trip: one
    * `aggregate` on `users` that matches the user with `owner` (the filter
    * `UserRepository.get` uses, deleting marker included), then `$lookup`s this
    * collection's documents of that user that match `match`, in the order and

@@ -1,5 +1,5 @@
 /**
- * The plan-size rule (docs/decisions/tenancy.md "Bounded answers", domain/plan-size.ts) at
+ * The plan-size rule (docs/decisions/tenancy.md "Bounded answers", payment-plans/plan-size.ts) at
  * its edge: the largest plan it allows, rendered in every supported version,
  * is under 1 MiB − 4 KiB; one more month of schedule is refused, naming the
  * limit in account-months; so is a plan within the account-months whose long

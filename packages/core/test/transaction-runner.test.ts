@@ -1,5 +1,5 @@
 /**
- * The shared transaction runner's use of the async context (application/transactions.ts):
+ * The shared transaction runner's use of the async context (shared/transactions.ts):
  * a run joins the joinable transaction it is called under; a plain run is not
  * tracked at all, and a joinable one only while its work is in progress (on
  * Node 20 an enabled AsyncLocalStorage slows every promise of the process,

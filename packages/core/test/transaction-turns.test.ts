@@ -1,5 +1,5 @@
 /**
- * Hot records in the shared transaction runner (application/transactions.ts,
+ * Hot records in the shared transaction runner (shared/transactions.ts,
  * docs/decisions/transactions.md): runs naming one turn run one at a time, first come first
  * served; other turns are not held up; a write conflict backs off with full
  * jitter (the random source and the timers injected: deterministic) until the

@@ -55,7 +55,7 @@ export const ERROR_TABLE: { readonly [K in ErrorKind]: ErrorRule } = {
 /** An error to answer with. `headers` add to (or override) the table's headers for the kind. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  /** A write conflict between transactions: the change may be run again (ports/unit-of-work.ts in core). */
+  /** A write conflict between transactions: the change may be run again (shared/unit-of-work.ts in core). */
   transient = false;
   constructor(
     readonly kind: ErrorKind,

@@ -11,7 +11,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 /**
  * A body over the bound of docs/decisions/tenancy.md (1 MiB before compression) was about to
  * be sent. The rules that keep every answer under it are the plan-size rule at
- * creation (core's domain/plan-size.ts) and lists ending early (paged-list.ts);
+ * creation (core's payment-plans/plan-size.ts) and lists ending early (paged-list.ts);
  * this is only the net under them: the error step answers 500 and logs it.
  */
 export class ResponseTooLarge extends Error {

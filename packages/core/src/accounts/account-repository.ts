@@ -46,6 +46,6 @@ export interface AccountRepository {
    */
   applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
-  /** How many accounts the user has, closed ones included (the accounts-per-user quota, domain/quotas.ts). */
+  /** How many accounts the user has, closed ones included (the accounts-per-user quota, shared/quotas.ts). */
   countForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -56,7 +56,7 @@ export const linkAccount =
     ));
   };
 
-/** The user and the page are one owned read (ports/owned-read.ts), like `getAccount`. */
+/** The user and the page are one owned read (shared/owned-read.ts), like `getAccount`. */
 export const listAccounts =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
@@ -72,7 +72,7 @@ export const listAccounts =
   };
 
 /**
- * The user and the account are one owned read (ports/owned-read.ts): one store
+ * The user and the account are one owned read (shared/owned-read.ts): one store
  * round trip where the store can join, and the same two 404s as ever.
  */
 export const getAccount =

@@ -8,7 +8,7 @@ import type { CreditScoreHistoryQuery } from '../shared/requests.js';
 
 /**
  * The latest score; `not_found` until the user completes bureau authentication.
- * The user and the score are one owned read (ports/owned-read.ts): one store
+ * The user and the score are one owned read (shared/owned-read.ts): one store
  * round trip where the store can join, whichever of the two is missing.
  */
 export const getLatestCreditScore =

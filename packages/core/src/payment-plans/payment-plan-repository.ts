@@ -38,6 +38,6 @@ export interface PaymentPlanRepository {
   touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
   delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
   deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
-  /** How many plans the user has (the plans-per-user quota, domain/quotas.ts). */
+  /** How many plans the user has (the plans-per-user quota, shared/quotas.ts). */
   countForUser(userId: UserId): TE.TaskEither<DomainError, number>;
 }

@@ -145,7 +145,7 @@ export const computedPlan = (
 });
 
 /**
- * The plan-size rule (domain/plan-size.ts) on a computed plan, measured as
+ * The plan-size rule (payment-plans/plan-size.ts) on a computed plan, measured as
  * every supported API version renders it.
  */
 export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord, 'id' | 'user_id'>): E.Either<DomainError, void> => {
@@ -160,7 +160,7 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord
 /**
  * One transaction: the accounts it plans are read in it, the plans-per-user
  * quota counted (before the plan is computed, so a user at the quota costs no
- * computation), the plan computed and held to the size rule (domain/plan-size.ts:
+ * computation), the plan computed and held to the size rule (payment-plans/plan-size.ts:
  * 400 naming the limit in account-months), the user is bumped (the user's delete
  * and a concurrent creation conflict with it, so the count stays exact), then
  * the plan and its event.
@@ -191,7 +191,7 @@ export const createPaymentPlan =
       TE.chainFirst((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
     ));
 
-/** The user and the page are one owned read (ports/owned-read.ts). */
+/** The user and the page are one owned read (shared/owned-read.ts). */
 export const listPaymentPlans =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
   (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, InContext<Page<PaymentPlan>>> =>
@@ -203,7 +203,7 @@ export const listPaymentPlans =
 
 /**
  * The plan of the scope's user, or `not_found` for the user or the plan: one
- * owned read (ports/owned-read.ts), which sees a user or a plan being deleted
+ * owned read (shared/owned-read.ts), which sees a user or a plan being deleted
  * as missing, exactly as reading the user and then the plan did.
  */
 export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>

@@ -1,6 +1,6 @@
 /**
  * One month of the sandbox over time (docs/sandbox-over-time.md), as a pure function: what
- * a month does to a user's accounts. The use case (application/sandbox.ts)
+ * a month does to a user's accounts. The use case (sandbox/use-cases.ts)
  * stores it, one transaction per month.
  */
 import type { AccountRecord } from '../accounts/account.js';

@@ -34,7 +34,7 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly webhookUrls?: WebhookUrlPolicy;
   /** The registry events are rendered with; default: the production `versioning`. */
   readonly versioning?: Versioning;
-  /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (domain/quotas.ts). */
+  /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (shared/quotas.ts). */
   readonly quotas?: Quotas;
   /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
   readonly computations?: Computations;
@@ -120,7 +120,7 @@ export const mapPage =
  * Run `change` as ONE transaction (docs/decisions/transactions.md): it gets `deps` with every store
  * port replaced by the transaction's, so all its reads and writes (and the
  * event it appends) commit together or not at all. A `Left` aborts; a write
- * conflict runs `change` again from a fresh snapshot (application/transactions.ts).
+ * conflict runs `change` again from a fresh snapshot (shared/transactions.ts).
  * Called inside an enclosing transaction (the HTTP adapter's, for an
  * Idempotency-Key), it joins that one.
  * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chain(() => tx.accounts.create(account))))
@@ -134,7 +134,7 @@ export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
  * `inTransaction` for a change to the scope's user or anything under it, in
  * the user's turn (docs/decisions/transactions.md, hot records): changes of this process to one
  * user (its accounts, plans, payments, bureau flow) run one after the other
- * instead of conflicting (application/transactions.ts).
+ * instead of conflicting (shared/transactions.ts).
  */
 export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
   deps: D,
@@ -153,7 +153,7 @@ export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope)
 /**
  * Inside a creation's transaction, after (or before) its owner bump: `quota_exceeded`
  * unless one more record fits beside the `existing` ones the transaction counts.
- * The bump is what makes the count exact (domain/quotas.ts).
+ * The bump is what makes the count exact (shared/quotas.ts).
  */
 export const checkQuota = (
   deps: Pick<ApplicationDeps, 'quotas'>,

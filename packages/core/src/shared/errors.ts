@@ -11,9 +11,9 @@ export interface ErrorDetail {
 export type DomainError =
   | { readonly _tag: 'validation_error'; readonly message: string; readonly details?: ReadonlyArray<ErrorDetail> }
   | { readonly _tag: 'not_found'; readonly message: string }
-  | { readonly _tag: 'conflict'; readonly message: string; /** A write conflict between transactions: worth running again (ports/unit-of-work.ts). */ readonly transient?: true; /** It kept losing until the deadline: the client may retry after this many seconds (409 with `Retry-After`). */ readonly retryAfterSeconds?: number }
+  | { readonly _tag: 'conflict'; readonly message: string; /** A write conflict between transactions: worth running again (shared/unit-of-work.ts). */ readonly transient?: true; /** It kept losing until the deadline: the client may retry after this many seconds (409 with `Retry-After`). */ readonly retryAfterSeconds?: number }
   | { readonly _tag: 'bureau_error'; readonly message: string }
-  /** A per-user or per-client quota is reached (domain/quotas.ts); the message names the quota and its value. */
+  /** A per-user or per-client quota is reached (shared/quotas.ts); the message names the quota and its value. */
   | { readonly _tag: 'quota_exceeded'; readonly message: string }
   | { readonly _tag: 'unauthorized'; readonly message: string }
   | { readonly _tag: 'forbidden'; readonly message: string }

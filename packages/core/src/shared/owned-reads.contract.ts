@@ -1,5 +1,5 @@
 /**
- * Contract of the owned reads (ports/owned-read.ts) of `CreditScoreRepository`,
+ * Contract of the owned reads (shared/owned-read.ts) of `CreditScoreRepository`,
  * `AccountRepository` and `PaymentPlanRepository`: run against every store adapter. An owned read
  * checks the user exactly as `UserRepository.get` does, in the same read, so
  * each test sets up real users; `none` = the client has no such user (missing,

@@ -50,7 +50,7 @@ export const portToken = <T>(name: string): PortToken<T> =>
 
 /**
  * THE list of store ports: key → typed token. Every one is transactional (a
- * `UnitOfWork` hands all of them out bound to its transaction, ports/unit-of-work.ts).
+ * `UnitOfWork` hands all of them out bound to its transaction, shared/unit-of-work.ts).
  */
 export const STORE_PORTS = {
   clients: portToken<ClientRepository>('ClientRepository'),
@@ -110,7 +110,7 @@ export const PORTS = {
   Clock: portToken<Clock>('Clock'),
   CreditBureau: portToken<CreditBureau>('CreditBureau'),
   StoreHealth: portToken<StoreHealth>('StoreHealth'),
-  /** The store's `UnitOfWork` (ports/unit-of-work.ts). */
+  /** The store's `UnitOfWork` (shared/unit-of-work.ts). */
   UnitOfWork: portToken<UnitOfWork>('UnitOfWork'),
   TokenHasher: portToken<TokenHasher>('TokenHasher'),
   SecretGenerator: portToken<SecretGenerator>('SecretGenerator'),

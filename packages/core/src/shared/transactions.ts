@@ -3,7 +3,7 @@
  * an enclosing transaction, abort on `Left` or a throw, and run again on a write
  * conflict, so a hot record never turns into a 409 storm and a store outage
  * never into a hanging request. The store adapter brings only `begin` /
- * `commit` / `abort` (ports/unit-of-work.ts).
+ * `commit` / `abort` (shared/unit-of-work.ts).
  *
  * Hot records (docs/decisions/transactions.md, docs/performance.md), two mechanisms:
  * - **Turns, within a process.** A run that names a turn (`RunOptions.turn`, the

@@ -7,7 +7,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from './errors.js';
 import type { TransactionPorts } from './store-ports.js';
 
-/** The store ports a transaction hands out (the port table, ports/tokens.ts): every read and write through them is part of it. */
+/** The store ports a transaction hands out (the port table, shared/store-ports.ts): every read and write through them is part of it. */
 export type { TransactionPorts };
 
 /** How a run is scheduled (docs/decisions/transactions.md, hot records). */
@@ -78,7 +78,7 @@ export const writeConflict = (message = 'The record was changed by a concurrent 
 
 export const isWriteConflict = (error: DomainError): boolean => error._tag === 'conflict' && error.transient === true;
 
-/** What a store adapter implements for `transactionRunner` (application/transactions.ts). */
+/** What a store adapter implements for `transactionRunner` (shared/transactions.ts). */
 export interface StoreTransaction<P> {
   readonly ports: P;
   /** `Left(writeConflict)` when the commit lost to another writer; `Left(unavailable)` when the store is gone. */

@@ -78,7 +78,7 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  * response): the client record is bumped, the endpoints-per-client quota
  * counted in the same snapshot, then the endpoint stored. Two concurrent
  * creations of one client both write its record, so one runs again and counts
- * the other's endpoint (domain/quotas.ts).
+ * the other's endpoint (shared/quotas.ts).
  */
 export const createWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas' | 'versioning'>) =>

@@ -50,6 +50,6 @@ export interface WebhookEndpointRepository {
     patch: WebhookEndpointPatch,
   ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
   delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean>;
-  /** How many endpoints the client has, enabled or not (the endpoints-per-client quota, domain/quotas.ts). */
+  /** How many endpoints the client has, enabled or not (the endpoints-per-client quota, shared/quotas.ts). */
   countForClient(clientId: ClientId): TE.TaskEither<DomainError, number>;
 }
