@@ -67,7 +67,7 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
       const card = await h.request
         .post(`/api/users/${user.body['id']}/accounts`)
         .set(client.auth)
-        .send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, apr: 19.99, minimum_payment: 3_500 });
+        .send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500 });
       expect(card.status).to.equal(201);
       expect((await h.request.patch(`/api/users/${user.body['id']}/accounts/${card.body['id']}`).set(client.auth).send({ nickname: 'Main' })).status).to.equal(200);
     };
@@ -104,7 +104,8 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
           expect(isRight(webhookEventCodec(type).decode(payload)), `${type}: ${JSON.stringify(payload)}`).to.equal(true);
         }
         const plan = JSON.parse(r.received[EVENT_TYPES.indexOf('payment_plan.created')]!.body) as Json;
-        expect(plan['data']['object']['schedule']).to.be.an('array').that.is.not.empty;
+        // In the latest version a plan carries no schedule (GET .../schedule pages it: docs/api/versions.md).
+        expect(plan['data']['object']).not.to.have.property('schedule');
         expect((await deliveries(client, hook.id)).every((d) => d['status'] === 'succeeded' && d['attempts'] === 1)).to.equal(true);
       });
 

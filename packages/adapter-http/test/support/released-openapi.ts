@@ -22,14 +22,23 @@ export const knownVersions = (): ReadonlyArray<string> => versioning.known;
  * The OpenAPI document debtkit serves for `version` today, as the guard
  * compares it: without `servers`, which names the server that serves it.
  *
- * The one place the guard builds a version's document. Today every known
- * version is served one document (`buildOpenApiDocument()`); when
- * `/openapi.json?version=V` serves each version its own, build that one here.
+ * The one place the guard builds a version's document: the one
+ * `/openapi.json?version=V` serves (`buildOpenApiDocument(version)`).
  */
 export const servedDocument = (version: string): unknown => {
   if (!versioning.isKnown(version)) throw new Error(`servedDocument: ${version} is not a known API version`);
-  const { servers: _servers, ...document } = buildOpenApiDocument() as { servers?: unknown; [key: string]: unknown };
-  return document;
+  const { servers: _servers, ...document } = buildOpenApiDocument(version) as { servers?: unknown; [key: string]: unknown };
+  return withoutAdmin(document);
+};
+
+/**
+ * The document without the admin API: `/admin` is the operators' API, not
+ * versioned (docs/operations.md), so it is not part of what a version
+ * promises (a new audit action is not a breaking change of 2024-07-01).
+ */
+const withoutAdmin = (document: { readonly [key: string]: unknown }): unknown => {
+  const paths = (document['paths'] ?? {}) as Record<string, unknown>;
+  return { ...document, paths: Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/admin'))) };
 };
 
 /** The versions that have a kept document, oldest first. */
@@ -39,6 +48,6 @@ export const keptVersions = (): ReadonlyArray<string> =>
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
 
-export const keptDocument = (version: string): unknown => JSON.parse(readFileSync(`${RELEASED_DIR}${version}.json`, 'utf8'));
+export const keptDocument = (version: string): unknown => withoutAdmin(JSON.parse(readFileSync(`${RELEASED_DIR}${version}.json`, 'utf8')) as { [key: string]: unknown });
 
 export const keepDocument = (version: string, document: unknown): void => writeFileSync(`${RELEASED_DIR}${version}.json`, `${JSON.stringify(document, null, 2)}\n`);

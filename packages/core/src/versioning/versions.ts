@@ -52,7 +52,7 @@ export const CURRENT_VERSION = VERSION_2026_11_26;
 /** Every release and the changes it made, oldest first: the one list the registry, `GET /api/versions` and the changelog page read. */
 export const RELEASES: ReadonlyArray<VersionRelease> = [
   { version: VERSION_2024_07_01, changes: [] },
-  { version: VERSION_2026_11_26, changes: [paymentPlanSchedulePaged, accountInstitutionFields] },
+  { version: VERSION_2026_11_26, changes: [paymentPlanSchedulePaged, accountInstitutionFields, userDeletedIdsOnly] },
 ];
 
 export interface Versioning {

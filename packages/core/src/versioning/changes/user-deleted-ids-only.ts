@@ -41,6 +41,8 @@ export const userDeletedIdsOnly: VersionChange = {
   description:
     '`user.deleted` carries ids only: its `data.object` is `{ id }`. Before, it was the user with every personal field emptied ' +
     '(`""` for `last_name`, `null` for the others), fields that looked like data and said nothing.',
+  // The 2024-07-01 document's `user.deleted` payload: the emptied user, under the latest codec's name.
+  previousCodecs: [t.intersection(User.types, 'DeletedUser')],
   transforms: {
     event: (body, context) => {
       if (!isPlainObject(body) || body['type'] !== 'user.deleted' || !isPlainObject(body['data'])) return body;
