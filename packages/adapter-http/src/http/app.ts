@@ -103,7 +103,6 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const metrics = deps.metrics ?? createMetrics();
   const underIdempotencyKey = idempotencyKey({
     store: idempotency,
-    unitOfWork: deps.unitOfWork,
     clock,
     erasures: deps.erasures,
     apiVersionFallback: versioning.latest,
@@ -124,7 +123,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> => [
     ...limitOf(route),
     body,
-    ...(route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey(route.handler)] : []),
+    ...(route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey] : []),
   ];
   const api = createRouter(
     [

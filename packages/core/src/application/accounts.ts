@@ -8,12 +8,12 @@ import type { AccountId, IsoDate } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { AccountPatch } from '../ports/account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 export const linkAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
-  (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
+  (scope: UserScope, body: LinkAccountBody): Change<Account> => {
     const date = today(deps.clock);
     const status = body.status ?? 'active';
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it),

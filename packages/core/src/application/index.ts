@@ -79,3 +79,4 @@ export const createApplication = (deps: ApplicationDeps) => ({
 
 export type Application = ReturnType<typeof createApplication>;
 export * from './transactions.js';
+export * from './idempotent-change.js';

@@ -13,7 +13,7 @@ import { computationsOf } from './computations.js';
 import type { Page } from '../ports/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from '../domain/payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from './requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, today, touchUser } from './deps.js';
 import { emitEvent } from './events.js';
 
 const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
@@ -156,7 +156,7 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlan, 'id'
  */
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, PaymentPlan> =>
+  (scope: UserScope, body: CreatePaymentPlanBody): Change<PaymentPlan> =>
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
@@ -228,7 +228,7 @@ export const deletePaymentPlan =
  */
 export const recordPlanPayment =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> => {
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): Change<PlanPayment> => {
     const date: IsoDate = body.date ?? today(deps.clock);
     return inUserTransaction(deps, scope, (tx) =>
       pipe(

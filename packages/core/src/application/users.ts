@@ -7,13 +7,13 @@ import { erasedUserView, erasureMarker } from '../domain/erasure.js';
 import type { ClientId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
-import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
+import { ApplicationDeps, type Change, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest } from './deps.js';
 import { emitEvent } from './events.js';
 
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
+  (clientId: ClientId, body: CreateUserBody): Change<User> =>
     inTransaction(deps, (tx) => pipe(
       tx.users.create({
         client_id: clientId,

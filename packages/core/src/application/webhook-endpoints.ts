@@ -21,7 +21,7 @@ import type { Page } from '../ports/paging.js';
 import type { SecretGenerator } from '../ports/secret-generator.js';
 import type { WebhookUrlPolicy } from '../ports/webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
-import { ApplicationDeps, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
+import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from './deps.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -70,27 +70,23 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  */
 export const createWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas'>) =>
-  (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
-    pipe(
+  (clientId: ClientId, body: CreateWebhookEndpointBody): Change<CreatedWebhookEndpoint> =>
+    inTransaction(deps, (tx) => pipe(
       urlPolicy(deps).check(body.url),
-      TE.chain(() =>
-        inTransaction(deps, (tx) => pipe(
-          tx.clients.touch(clientId),
-          TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
-          TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
-          TE.chain(() => tx.webhookEndpoints.create({
-            client_id: clientId,
-            url: body.url,
-            events: body.events ?? ['*'],
-            description: body.description ?? null,
-            status: 'enabled',
-            secret: newWebhookSecret(deps.secrets),
-            created_at: nowStamp(deps.clock),
-          })),
-        )),
-      ),
+      TE.chain(() => tx.clients.touch(clientId)),
+      TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+      TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+      TE.chain(() => tx.webhookEndpoints.create({
+        client_id: clientId,
+        url: body.url,
+        events: body.events ?? ['*'],
+        description: body.description ?? null,
+        status: 'enabled',
+        secret: newWebhookSecret(deps.secrets),
+        created_at: nowStamp(deps.clock),
+      })),
       TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
-    );
+    ));
 
 export const listWebhookEndpoints =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
