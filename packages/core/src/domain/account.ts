@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Cents, Id, IsoDate, Timestamp, nullable } from './primitives.js';
+import { AccountId, Cents, UserId, IsoDate, Timestamp, nullable } from './primitives.js';
 import { PaymentCode } from './payment-history.js';
 import { expectedPayoffDate } from './payoff-plan.js';
 import { DomainError, conflict } from './errors.js';
@@ -47,8 +47,8 @@ export const AccountVersion = boundedInt(initialAccountVersion, Number.MAX_SAFE_
 /** What is stored for an account. `apr`/`minimum_payment` are the institution's values. */
 export const AccountRecord = t.type(
   {
-    id: Id,
-    user_id: Id,
+    id: AccountId,
+    user_id: UserId,
     name: t.string,
     type: AccountType,
     subtype: AccountSubtype,
@@ -84,7 +84,7 @@ export type AccountRecord = t.TypeOf<typeof AccountRecord>;
 /** The API's Account object (spec 2.2): every field, absent values `null`. */
 export const Account = t.type(
   {
-    id: Id,
+    id: AccountId,
     name: t.string,
     type: AccountType,
     subtype: AccountSubtype,

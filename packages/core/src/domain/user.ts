@@ -2,12 +2,12 @@
  * Users (DESIGN 7.1). A user belongs to the client that created it.
  */
 import * as t from 'io-ts';
-import { Id, IsoDate, Timestamp, nullable } from './primitives.js';
+import { ClientId, UserId, IsoDate, Timestamp, nullable } from './primitives.js';
 
 export const UserRecord = t.type(
   {
-    id: Id,
-    client_id: Id,
+    id: UserId,
+    client_id: ClientId,
     first_name: nullable(t.string),
     last_name: t.string,
     email: nullable(t.string),
@@ -22,7 +22,7 @@ export type UserRecord = t.TypeOf<typeof UserRecord>;
 /** The API's User object. */
 export const User = t.type(
   {
-    id: Id,
+    id: UserId,
     first_name: nullable(t.string),
     last_name: t.string,
     email: nullable(t.string),
