@@ -174,6 +174,6 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   }
   app.use(apiVersion({ versioning }));
   app.use(api.router.routes());
-  app.use(routeFallback());
+  app.use(routeFallback(api));
   return app;
 };

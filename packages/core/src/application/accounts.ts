@@ -12,7 +12,7 @@ import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction,
 import { emitEvent } from './events.js';
 
 export const linkAccount =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'minimumOnly'>) =>
   (scope: UserScope, body: LinkAccountBody): Change<Account> => {
     const date = today(deps.clock);
     const status = body.status ?? 'active';
@@ -51,21 +51,21 @@ export const linkAccount =
           created_at: nowStamp(deps.clock),
         }),
       ),
-      TE.map((a) => toAccountView(a, date)),
+      TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
       TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
     ));
   };
 
 /** The user and the page are one owned read (ports/owned-read.ts), like `getAccount`. */
 export const listAccounts =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
     const date = today(deps.clock);
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
       deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter),
       orNotFound('User'),
-      TE.map(mapPage((a) => toAccountView(a, date))),
+      TE.map(mapPage((a) => toAccountView(a, date, deps.minimumOnly))),
     );
   };
 
@@ -74,13 +74,13 @@ export const listAccounts =
  * round trip where the store can join, and the same two 404s as ever.
  */
 export const getAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
       deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
       orNotFound('User'),
       orNotFound('Account'),
-      TE.map((a) => toAccountView(a, today(deps.clock))),
+      TE.map((a) => toAccountView(a, today(deps.clock), deps.minimumOnly)),
     );
 
 /**
@@ -91,7 +91,7 @@ export const getAccount =
  * conflicts and is computed again from a fresh snapshot.
  */
 export const updateAccount =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'minimumOnly'>) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> => {
     const date = today(deps.clock);
     return inUserTransaction(deps, scope, (tx) =>
@@ -100,7 +100,7 @@ export const updateAccount =
         TE.chain(() => patchAccountOnce(tx, scope, accountId, body, date)),
         TE.chain(({ record, closing }) =>
           pipe(
-            TE.right(toAccountView(record, date)),
+            TE.right(toAccountView(record, date, deps.minimumOnly)),
             // Only the PATCH that closes the account is account.closed; any other is account.updated (DESIGN 7.11).
             TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
           ),

@@ -13,6 +13,7 @@ import type { Computations } from './computations.js';
 import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from '../domain/quotas.js';
+import type { MinimumOnlyMonths } from '../domain/payoff-plan.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
@@ -37,6 +38,8 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly quotas?: Quotas;
   /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
   readonly computations?: Computations;
+  /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
+  readonly minimumOnly?: MinimumOnlyMonths;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
@@ -52,7 +55,21 @@ export interface UserScope {
   readonly apiVersion?: string;
 }
 
-export const today = (clock: Clock): IsoDate => utcDate(clock.now());
+/** The last day `today` rendered: every request asks for today, and `toISOString` is not free (DESIGN 9); kept here, not in the pure domain. */
+let lastDay = Number.NaN;
+let lastDate = '' as IsoDate;
+const DAY_MS = 86_400_000;
+
+export const today = (clock: Clock): IsoDate => {
+  const instant = clock.now();
+  const day = Math.floor(instant.getTime() / DAY_MS);
+  if (day !== lastDay) {
+    // An invalid Date (NaN day) never matches: `utcDate` throws for it.
+    lastDate = utcDate(instant);
+    lastDay = day;
+  }
+  return lastDate;
+};
 export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
 
 /**

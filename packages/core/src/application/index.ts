@@ -3,6 +3,7 @@
  * and `createApplication`, which binds them all to one set of ports.
  */
 import type { ApplicationDeps } from './deps.js';
+import { minimumOnlyMemo } from '../domain/payoff-plan.js';
 import * as users from './users.js';
 import * as accounts from './accounts.js';
 import * as creditScores from './credit-scores.js';
@@ -36,7 +37,10 @@ export * from './webhook-requests.js';
 export * from './clients.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
-export const createApplication = (deps: ApplicationDeps) => ({
+export const createApplication = (given: ApplicationDeps) => {
+  // The memo every account view shares (the pure domain keeps none of its own).
+  const deps: ApplicationDeps = { minimumOnly: minimumOnlyMemo(), ...given };
+  return {
   createUser: users.createUser(deps),
   listUsers: users.listUsers(deps),
   getUser: users.getUser(deps),
@@ -75,7 +79,8 @@ export const createApplication = (deps: ApplicationDeps) => ({
   updateWebhookEndpoint: webhooks.updateWebhookEndpoint(deps),
   deleteWebhookEndpoint: webhooks.deleteWebhookEndpoint(deps),
   listWebhookDeliveries: webhooks.listWebhookDeliveries(deps),
-});
+  };
+};
 
 export type Application = ReturnType<typeof createApplication>;
 export * from './transactions.js';

@@ -6,7 +6,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { AccountId, Cents, UserId, IsoDate, Timestamp, nullable } from './primitives.js';
 import { PaymentCode } from './payment-history.js';
-import { expectedPayoffDate } from './payoff-plan.js';
+import { expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from './payoff-plan.js';
 import { DomainError, conflict } from './errors.js';
 import { boundedInt, boundedNumber, boundedString } from './codec.js';
 
@@ -142,7 +142,7 @@ export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a
 export const effectiveMinimumPayment = (a: AccountRecord): Cents | null => a.user_minimum_payment ?? a.minimum_payment;
 
 /** The API view of a stored account on `today` (derived fields computed, never stored). */
-export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
+export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): Account => {
   const apr = effectiveApr(a);
   const minimum = effectiveMinimumPayment(a);
   return {
@@ -171,7 +171,7 @@ export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
     user_next_payment_date: a.user_next_payment_date,
     first_time_payment: a.first_time_payment,
     expected_payoff_date:
-      apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today),
+      apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months),
     payments_history: [...a.payments_history],
   };
 };

@@ -14,6 +14,7 @@ export const Id = describedAs(
   'a positive integer id',
 );
 export type Id = t.TypeOf<typeof Id>;
+
 declare const idKind: unique symbol;
 /**
  * An id of one kind (a brand per kind): an id of another kind is not one, so
@@ -133,21 +134,8 @@ export const daysBetween = (from: IsoDate, to: IsoDate): number => toEpochDay(to
 export const addDays = (date: IsoDate, days: number): IsoDate =>
   new Date((toEpochDay(date) + days) * 86_400_000).toISOString().slice(0, 10) as IsoDate;
 
-const DAY_MS = 86_400_000;
-/** The last day `utcDate` rendered: every request asks for today, and `toISOString` is not free (DESIGN 9). */
-let lastUtcDay = Number.NaN;
-let lastUtcDate = '' as IsoDate;
-
 /** The UTC calendar date of an instant. */
-export const utcDate = (instant: Date): IsoDate => {
-  const day = Math.floor(instant.getTime() / DAY_MS);
-  if (day !== lastUtcDay) {
-    // An invalid Date (NaN day) never matches: `toISOString` throws for it, as before.
-    lastUtcDate = instant.toISOString().slice(0, 10) as IsoDate;
-    lastUtcDay = day;
-  }
-  return lastUtcDate;
-};
+export const utcDate = (instant: Date): IsoDate => instant.toISOString().slice(0, 10) as IsoDate;
 
 /** The ISO-8601 UTC timestamp of an instant. */
 export const timestampOf = (instant: Date): Timestamp => instant.toISOString() as Timestamp;
