@@ -20,7 +20,6 @@ import { MemoryDatabase, type MemorySession } from './memory-database.js';
 import { MemoryAccountRepository } from './memory-account-repository.js';
 import { MemoryBureauFlowRepository } from './memory-bureau-flow-repository.js';
 import { MemoryClientRepository } from './memory-client-repository.js';
-import { MemoryContentRepository } from './memory-content-repository.js';
 import { MemoryCreditScoreRepository } from './memory-credit-score-repository.js';
 import { MemoryPaymentPlanRepository } from './memory-payment-plan-repository.js';
 import { MemoryPlanPaymentRepository } from './memory-plan-payment-repository.js';
@@ -44,7 +43,6 @@ export const MEMORY_STORE_CLASSES: StorePortClasses = {
   bureauFlows: MemoryBureauFlowRepository,
   paymentPlans: MemoryPaymentPlanRepository,
   planPayments: MemoryPlanPaymentRepository,
-  content: MemoryContentRepository,
   idempotency: MemoryIdempotencyStore,
   events: MemoryEventOutbox,
   webhookEndpoints: MemoryWebhookEndpointRepository,

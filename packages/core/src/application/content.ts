@@ -7,18 +7,19 @@ import type { ArticleId } from '../domain/primitives.js';
 import type { Page } from '../ports/paging.js';
 import type { ArticleListQuery } from './requests.js';
 import { ApplicationDeps, orNotFound, toPageRequest } from './deps.js';
+import { shippedContent } from '../content/shipped-content.js';
 
 export const listLearningModules =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
-    deps.content.listModules(category);
+    (deps.content ?? shippedContent).listModules(category);
 
 export const listArticles =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
-    deps.content.listArticles(toPageRequest(query), query.category);
+    (deps.content ?? shippedContent).listArticles(toPageRequest(query), query.category);
 
 export const getArticle =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (id: ArticleId): TE.TaskEither<DomainError, Article> =>
-    pipe(deps.content.getArticle(id), orNotFound('Article'));
+    pipe((deps.content ?? shippedContent).getArticle(id), orNotFound('Article'));

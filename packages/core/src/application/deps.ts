@@ -14,6 +14,7 @@ import type { Page, PageRequest } from '../ports/paging.js';
 import type { UserRecord } from '../domain/user.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from '../domain/quotas.js';
 import type { MinimumOnlyMonths } from '../domain/payoff-plan.js';
+import type { ContentRepository } from '../ports/content-repository.js';
 import { DomainError, notFound } from '../domain/errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from '../domain/primitives.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
@@ -40,6 +41,8 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   readonly computations?: Computations;
   /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
   readonly minimumOnly?: MinimumOnlyMonths;
+  /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */
+  readonly content?: ContentRepository;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */

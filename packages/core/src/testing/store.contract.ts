@@ -6,7 +6,6 @@ import type { StoreContractOptions, StoreFactory } from './contract-harness.js';
 import { accountRepositoryContract } from './account-repository.contract.js';
 import { bureauFlowRepositoryContract } from './bureau-flow-repository.contract.js';
 import { clientRepositoryContract } from './client-repository.contract.js';
-import { contentRepositoryContract } from './content-repository.contract.js';
 import { creditScoreRepositoryContract } from './credit-score-repository.contract.js';
 import { ownedReadsContract } from './owned-reads.contract.js';
 import { paymentPlanRepositoryContract } from './payment-plan-repository.contract.js';
@@ -39,7 +38,6 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   bureauFlowRepositoryContract(name, makeStore, opts);
   paymentPlanRepositoryContract(name, makeStore, opts);
   planPaymentRepositoryContract(name, makeStore, opts);
-  contentRepositoryContract(name, makeStore, opts);
   storeHealthContract(name, makeStore, opts);
   idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);
