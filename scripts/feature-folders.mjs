@@ -122,6 +122,8 @@ const MOVES = {
   'application/webhook-replay.ts': 'webhooks/replay.use-cases.ts',
   'application/webhook-samples.ts': 'webhooks/webhook-samples.ts',
   'application/sandbox.ts': 'sandbox/use-cases.ts',
+  'application/idempotent-change.ts': 'shared/idempotent-change.ts',
+  'ports/content-repository.ts': 'content/content-repository.ts',
   'domain/sandbox-clock.ts': 'sandbox/sandbox-clock.ts',
   // the two lists of everything
   'application/index.ts': 'application.ts',

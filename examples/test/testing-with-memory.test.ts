@@ -23,6 +23,7 @@ import {
   decode,
   planPayoff,
   timestampOf,
+  noChange,
   unavailable,
 } from '@debtkit/core';
 import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory';
@@ -136,7 +137,7 @@ describe('example: testing with the memory store (DebtCoach)', () => {
     const flaky = {
       ...w.app,
       createPaymentPlan: (...args: Parameters<Application['createPaymentPlan']>) =>
-        args[1].strategy === 'snowball' ? TE.left(unavailable('store unreachable')) : w.app.createPaymentPlan(...args),
+        args[1].strategy === 'snowball' ? noChange(TE.left(unavailable('store unreachable'))) : w.app.createPaymentPlan(...args),
     };
 
     const result = await new DebtCoach(flaky).recommend(w.scope, 40_000 as Cents)();

@@ -73,7 +73,7 @@ describe('port table types', () => {
     for (const key of STORE_PORT_KEYS) expect(container.isBound(STORE_PORTS[key]), key).to.equal(true);
     expect(STORE_PORT_KEYS).to.deep.equal([
       'clients', 'tokens', 'users', 'accounts', 'creditScores', 'bureauFlows', 'paymentPlans', 'planPayments',
-      'content', 'idempotency', 'events', 'webhookEndpoints', 'webhookDeliveries', 'erasures', 'audit',
+      'idempotency', 'events', 'webhookEndpoints', 'webhookDeliveries', 'erasures', 'audit',
     ]);
   });
 });

@@ -94,7 +94,27 @@ describe('a change and its Idempotency-Key commit together (memory store)', () =
       const wrong = await h.request.post(`${auth}/validate_otp`).set(h.auth).set('Idempotency-Key', `otp-${i}`).send({ code: '111111' }).expect(400);
       expect(wrong.body.error.message).to.equal('Wrong one-time code');
     }
+    // The 400 was kept with the count it committed: the same key replays it and counts nothing more.
+    const replayed = await h.request.post(`${auth}/validate_otp`).set(h.auth).set('Idempotency-Key', 'otp-4').send({ code: '111111' }).expect(400);
+    expect(replayed.headers['idempotent-replayed']).to.equal('true');
+    expect((await h.request.get(auth).set(h.auth).expect(200)).body.step, 'four wrong codes: still awaiting the code').to.equal('validate_otp');
     const fifth = await h.request.post(`${auth}/validate_otp`).set(h.auth).set('Idempotency-Key', 'otp-5').send({ code: '111111' }).expect(400);
+    expect(fifth.body.error.message).to.match(/reset/);
+    expect((await h.request.get(auth).set(h.auth).expect(200)).body).to.deep.equal({ status: 'initial', step: null });
+  });
+
+  it('a wrong one-time code without an Idempotency-Key is counted too: the fifth resets the flow', async () => {
+    const { store, h } = await setUp();
+    const user = await expectRight(store.users.create(aUser(h.client.id)));
+    const auth = `/api/users/${user.id}/bureau/auth`;
+    await h.request.post(`${auth}/invoke`).set(h.auth).send({ device_ip: '203.0.113.7' }).expect(200);
+    await h.request.post(`${auth}/consent`).set(h.auth).send({ accepted: true }).expect(200);
+    for (let i = 1; i <= 4; i++) {
+      const wrong = await h.request.post(`${auth}/validate_otp`).set(h.auth).send({ code: '111111' }).expect(400);
+      expect(wrong.body.error.message).to.equal('Wrong one-time code');
+    }
+    expect((await h.request.get(auth).set(h.auth).expect(200)).body.step).to.equal('validate_otp');
+    const fifth = await h.request.post(`${auth}/validate_otp`).set(h.auth).send({ code: '111111' }).expect(400);
     expect(fifth.body.error.message).to.match(/reset/);
     expect((await h.request.get(auth).set(h.auth).expect(200)).body).to.deep.equal({ status: 'initial', step: null });
   });

@@ -14,7 +14,6 @@ export * from './memory-credit-score-repository.js';
 export * from './memory-bureau-flow-repository.js';
 export * from './memory-payment-plan-repository.js';
 export * from './memory-plan-payment-repository.js';
-export * from './memory-content-repository.js';
 export * from './memory-store-health.js';
 export * from './memory-event-outbox.js';
 export * from './memory-webhook-endpoint-repository.js';

@@ -3,12 +3,10 @@
  * (memory-database.ts), with transactions at MongoDB's isolation level, for
  * tests, demos and `npm start`. It starts empty; seeding is explicit (see core's `seedDemo`).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as E from 'fp-ts/lib/Either.js';
 import {
   buildStorePorts,
   transactionRunner,
-  type ActiveTransaction,
   type DomainError,
   type StoreTransaction,
   type StorePortClasses,
@@ -22,7 +20,6 @@ import { MemoryDatabase, type MemorySession } from './memory-database.js';
 import { MemoryAccountRepository } from './memory-account-repository.js';
 import { MemoryBureauFlowRepository } from './memory-bureau-flow-repository.js';
 import { MemoryClientRepository } from './memory-client-repository.js';
-import { MemoryContentRepository } from './memory-content-repository.js';
 import { MemoryCreditScoreRepository } from './memory-credit-score-repository.js';
 import { MemoryPaymentPlanRepository } from './memory-payment-plan-repository.js';
 import { MemoryPlanPaymentRepository } from './memory-plan-payment-repository.js';
@@ -46,7 +43,6 @@ export const MEMORY_STORE_CLASSES: StorePortClasses = {
   bureauFlows: MemoryBureauFlowRepository,
   paymentPlans: MemoryPaymentPlanRepository,
   planPayments: MemoryPlanPaymentRepository,
-  content: MemoryContentRepository,
   idempotency: MemoryIdempotencyStore,
   events: MemoryEventOutbox,
   webhookEndpoints: MemoryWebhookEndpointRepository,
@@ -79,12 +75,12 @@ export class MemoryTransactionDriver implements TransactionDriver<TransactionPor
 }
 
 /**
- * The memory store's `UnitOfWork`: core's runner (join, abort on Left, turns,
+ * The memory store's `UnitOfWork`: core's runner (abort on Left, turns,
  * retry with backoff until the deadline) over its transactions. `options`
  * (e.g. `deadlineMs`, DEBTKIT_WRITE_CONFLICT_DEADLINE_MS) override the policy.
  */
 export const memoryUnitOfWork = (db: MemoryDatabase, options?: TransactionRunnerOptions): UnitOfWork =>
-  transactionRunner(new MemoryTransactionDriver(db), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MEMORY_RETRY_POLICY, ...options });
+  transactionRunner(new MemoryTransactionDriver(db), { ...MEMORY_RETRY_POLICY, ...options });
 
 /**
  * The retry policy in memory: losers of a write conflict (changes under

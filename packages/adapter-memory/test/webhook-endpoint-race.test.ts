@@ -54,8 +54,6 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
       ...store,
       unitOfWork: {
         run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
-        runJoinable: (work) => store.unitOfWork.runJoinable(work),
-        runAlone: (work) => store.unitOfWork.runAlone(work),
       },
       clock,
       bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(),

@@ -11,7 +11,6 @@ export * from './mongo-credit-score-repository.js';
 export * from './mongo-bureau-flow-repository.js';
 export * from './mongo-payment-plan-repository.js';
 export * from './mongo-plan-payment-repository.js';
-export * from './mongo-content-repository.js';
 export * from './mongo-store-health.js';
 export * from './mongo-idempotency-store.js';
 export * from './mongo-event-outbox.js';

@@ -8,7 +8,6 @@ import type { MongoContext } from './mongo-context.js';
 import { MongoAccountRepository } from './mongo-account-repository.js';
 import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
 import { MongoClientRepository } from './mongo-client-repository.js';
-import { MongoContentRepository } from './mongo-content-repository.js';
 import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
 import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
 import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
@@ -31,7 +30,6 @@ export const MONGO_STORE_CLASSES: StorePortClasses = {
   bureauFlows: MongoBureauFlowRepository,
   paymentPlans: MongoPaymentPlanRepository,
   planPayments: MongoPlanPaymentRepository,
-  content: MongoContentRepository,
   idempotency: MongoIdempotencyStore,
   events: MongoEventOutbox,
   webhookEndpoints: MongoWebhookEndpointRepository,

@@ -23,12 +23,10 @@
  * Transactions need a replica set (or a sharded cluster): on a standalone
  * server `begin` answers `unavailable` with the reason (mongo-deployment.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as E from 'fp-ts/lib/Either.js';
 import { MongoErrorLabel, MongoError, MongoServerError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
   transactionRunner,
-  type ActiveTransaction,
   type DomainError,
   type StoreTransaction,
   type TransactionDriver,
@@ -160,15 +158,14 @@ const unitsOfWork = new WeakMap<MongoContext, UnitOfWork>();
 
 /**
  * The store's `UnitOfWork`: core's runner over MongoDB transactions. One per
- * context (asked again, the same one), so that every run on the store joins an
- * enclosing one and every change to one user waits for the others' turn,
- * whoever asked; `options` count only the first time (`openMongoContext` asks
+ * context (asked again, the same one), so that every change to one user
+ * waits for the others' turn, whoever asked; `options` count only the first time (`openMongoContext` asks
  * first, with the store's `writeConflictDeadlineMs`).
  */
 export const mongoUnitOfWork = (ctx: MongoContext, options: TransactionRunnerOptions = {}): UnitOfWork => {
   let uow = unitsOfWork.get(ctx);
   if (uow === undefined) {
-    uow = transactionRunner(mongoTransactionDriver(ctx), new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>(), { ...MONGO_RETRY_POLICY, ...options });
+    uow = transactionRunner(mongoTransactionDriver(ctx), { ...MONGO_RETRY_POLICY, ...options });
     unitsOfWork.set(ctx, uow);
   }
   return uow;

@@ -90,12 +90,6 @@ describe('mongo store faults (wire-protocol test server)', () => {
     expect(await expectSome(store.users.get(client.id, user.id))).to.deep.equal(user);
   });
 
-  it('content needs no database: it is served while the server is down', async () => {
-    await server.stop();
-    const modules = await expectRight(store.content.listModules('career'));
-    expect(modules.length).to.be.at.least(2);
-  });
-
   it('a store opened while the server is down does not fail; it creates its indexes once the server answers', async () => {
     const down = await startWireServer();
     const url = down.url;

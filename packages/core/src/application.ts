@@ -15,6 +15,7 @@ import * as calculator from './calculator/use-cases.js';
 import * as events from './webhooks/events.use-cases.js';
 import * as webhooks from './webhooks/use-cases.js';
 import * as replay from './webhooks/replay.use-cases.js';
+import { minimumOnlyMemo } from './payment-plans/payoff-plan.js';
 
 export * from './shared/deps.js';
 export * from './payment-plans/computations.js';
@@ -41,7 +42,10 @@ import * as sandbox from './sandbox/use-cases.js';
 export * from './sandbox/use-cases.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
-export const createApplication = (deps: ApplicationDeps) => ({
+export const createApplication = (given: ApplicationDeps) => {
+  // The memo every account view shares (the pure domain keeps none of its own).
+  const deps: ApplicationDeps = { minimumOnly: minimumOnlyMemo(), ...given };
+  return {
   createUser: users.createUser(deps),
   listUsers: users.listUsers(deps),
   getUser: users.getUser(deps),
@@ -85,7 +89,9 @@ export const createApplication = (deps: ApplicationDeps) => ({
   redeliverEvent: replay.redeliverEvent(deps),
   replayWebhookEndpoint: replay.replayWebhookEndpoint(deps),
   advanceSandbox: sandbox.advanceSandbox(deps),
-});
+  };
+};
 
 export type Application = ReturnType<typeof createApplication>;
 export * from './shared/transactions.js';
+export * from './shared/idempotent-change.js';

@@ -29,6 +29,7 @@ export * from './sandbox/sandbox-clock.js';
 export * from './content/content.js';
 export * from './content/learning-modules.js';
 export * from './content/articles.js';
+export * from './content/shipped-content.js';
 // Named, not `export *`: the application layer also exports a `listArticles`
 // (the use case); an explicit export wins over star exports, so this name
 // resolves to the catalog accessor the content stores use.

@@ -7,18 +7,12 @@
  * at once, and so do the runs waiting for the turn of the run that met it; a
  * turn's entry is dropped once nobody holds it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from '../src/shared/errors.js';
-import { Turns, transactionRunner, type ActiveTransaction, type Cancel } from '../src/shared/transactions.js';
+import { Turns, transactionRunner, type Cancel } from '../src/shared/transactions.js';
 import { writeConflict, type StoreTransaction, type TransactionDriver, type TransactionPorts } from '../src/shared/unit-of-work.js';
-
-const context = () => {
-  const storage = new AsyncLocalStorage<ActiveTransaction<TransactionPorts>>();
-  return { getStore: () => storage.getStore(), run: storage.run.bind(storage), exit: storage.exit.bind(storage), disable: () => storage.disable() } as never;
-};
 
 /** A driver whose commits answer what `commitWith` says (default: committed); counts begins. */
 const driverOf = (commitWith: () => E.Either<DomainError, void> = () => E.right(undefined)) => {
@@ -64,7 +58,7 @@ const settle = () => new Promise((resolve) => setImmediate(resolve));
 describe('transaction runner: turns and backoff (hot records)', () => {
   it('runs naming one turn run one at a time, in the order they asked; another turn is not held up', async () => {
     const { driver } = driverOf();
-    const uow = transactionRunner(driver, context());
+    const uow = transactionRunner(driver);
     const started: string[] = [];
     const gates = [gate(), gate(), gate()];
     const runs = gates.map((g, i) =>
@@ -88,7 +82,7 @@ describe('transaction runner: turns and backoff (hot records)', () => {
     const time = manualTime();
     const { driver, begun } = driverOf(() => E.left(writeConflict()));
     const waits: number[] = [];
-    const uow = transactionRunner(driver, context(), {
+    const uow = transactionRunner(driver, {
       deadlineMs: 100,
       backoffBaseMs: 2,
       backoffCapMs: 16,
@@ -113,7 +107,7 @@ describe('transaction runner: turns and backoff (hot records)', () => {
   it('an outage answers at once (no retry, no wait), and the runs waiting for its turn answer unavailable without beginning', async () => {
     let down = false;
     const { driver, begun } = driverOf(() => (down ? E.left(unavailable('store down')) : E.right(undefined)));
-    const uow = transactionRunner(driver, context());
+    const uow = transactionRunner(driver);
     const holding = gate();
     down = true;
     const first = uow.run(() => TE.fromTask(() => holding.opened), { turn: 'user:1:1' })();
@@ -132,7 +126,7 @@ describe('transaction runner: turns and backoff (hot records)', () => {
   it('a run that waited the whole deadline for its turn answers conflict with retryAfterSeconds, and begins nothing', async () => {
     const time = manualTime();
     const { driver, begun } = driverOf();
-    const uow = transactionRunner(driver, context(), { deadlineMs: 1000, now: time.now, schedule: time.schedule });
+    const uow = transactionRunner(driver, { deadlineMs: 1000, now: time.now, schedule: time.schedule });
     const holding = gate();
     const first = uow.run(() => TE.fromTask(() => holding.opened), { turn: 'user:1:1' })();
     const late = uow.run(() => TE.right('late'), { turn: 'user:1:1' })();
@@ -144,22 +138,6 @@ describe('transaction runner: turns and backoff (hot records)', () => {
     holding.open();
     expect(E.isRight(await first)).to.equal(true);
     expect(begun()).to.equal(1);
-  });
-
-  it('a run joining a joinable one takes the turn for the whole of it; having waited, the enclosing transaction runs again at once', async () => {
-    const { driver, begun } = driverOf();
-    const uow = transactionRunner(driver, context());
-    const holding = gate();
-    const holder = uow.run(() => TE.fromTask(() => holding.opened), { turn: 'user:1:1' })();
-    let inner = 0;
-    const keyed = uow.runJoinable(() => uow.run(() => TE.fromTask(async () => ++inner), { turn: 'user:1:1' }))();
-    await settle();
-    expect(inner, 'waits for the turn').to.equal(0);
-    holding.open();
-    expect(await keyed).to.deep.equal(E.right(1));
-    await holder;
-    // The holder, the keyed run's first attempt (begun before the wait), and its rerun in the turn.
-    expect(begun()).to.equal(3);
   });
 
   it('a turn is kept only while held: memory is bounded by the runs in progress', async () => {

@@ -1,11 +1,20 @@
 /**
- * `utcDate` keeps the last day it rendered (every request asks for today): the
- * answer must still follow the instant across midnight, backwards and at the
- * edges of a day, and an invalid instant must still throw.
+ * `today` (application/deps.ts) keeps the last day it rendered (every request
+ * asks for today; the pure domain's `utcDate` keeps nothing): the answer must
+ * still follow the instant across midnight, backwards and at the edges of a
+ * day, and an invalid instant must still throw.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { utcDate } from '../src/shared/primitives.js';
+import { utcDate as pureUtcDate } from '../src/shared/primitives.js';
+import { today } from '../src/shared/deps.js';
+
+/** The memoised path under test, cross-checked with the pure one. */
+const utcDate = (instant: Date): string => {
+  const answer = today({ now: () => instant });
+  expect(answer).to.equal(pureUtcDate(instant));
+  return answer;
+};
 
 describe('utcDate', () => {
   it('is the UTC calendar date of the instant, across midnight both ways', () => {

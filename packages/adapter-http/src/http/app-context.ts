@@ -5,11 +5,12 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../logger.js';
-import type { Client, ClientAccess, Clock, Environment, ErasureRegistry, IdempotencyStore, StoreHealth, UnitOfWork } from '@debtkit/core';
+import type { Client, ClientAccess, Clock, Environment, ErasureRegistry, IdempotencyStore, StoreHealth } from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
+import type { KeyedAnswer } from './pipeline/idempotency-key.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -38,8 +39,6 @@ export interface AppDeps {
   readonly routes: ReadonlyArray<RouteDef>;
   /** Where `Idempotency-Key`s are kept (docs/decisions/idempotency.md), and the clock their expiry is measured with. */
   readonly idempotency: IdempotencyStore;
-  /** The store's transactions: a request with an Idempotency-Key runs in one with its kept response (docs/decisions/idempotency.md). */
-  readonly unitOfWork: UnitOfWork;
   /** Erasure markers: an Idempotency-Key's kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
   readonly clock: Clock;
@@ -67,6 +66,8 @@ export interface AppState {
   area?: RouteAuth;
   /** The parsed JSON body (a plain object), when the request had one (see the JSON body step). */
   body?: unknown;
+  /** How the route answers under the request's Idempotency-Key, when it carries one (pipeline/idempotency-key.ts). */
+  idempotency?: KeyedAnswer;
   /**
    * The pattern of the route the request's path matched, for the metrics and
    * the log line: set by the router when it ran, else when the request is

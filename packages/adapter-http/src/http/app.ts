@@ -104,7 +104,6 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const metrics = deps.metrics ?? createMetrics();
   const underIdempotencyKey = idempotencyKey({
     store: idempotency,
-    unitOfWork: deps.unitOfWork,
     clock,
     erasures: deps.erasures,
     apiVersionFallback: versioning.latest,
@@ -125,7 +124,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const routeMiddleware = (route: RouteDef): ReadonlyArray<RouteMiddleware> => [
     ...limitOf(route),
     body,
-    ...(route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey(route.handler)] : []),
+    ...(route.method === 'POST' && route.auth === 'client' ? [underIdempotencyKey] : []),
   ];
   const api = createRouter(
     [
@@ -178,6 +177,6 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   }
   app.use(apiVersion({ versioning }));
   app.use(api.router.routes());
-  app.use(routeFallback());
+  app.use(routeFallback(api));
   return app;
 };

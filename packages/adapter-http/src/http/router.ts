@@ -49,12 +49,30 @@ const checkPattern = (path: string): void => {
   }
 };
 
-interface MatchedLayer {
-  readonly path: string | RegExp;
-  readonly methods: ReadonlyArray<string>;
-  params(path: string, captures: ReadonlyArray<string>, existing?: Record<string, string>): Record<string, string>;
-  captures(path: string): string[];
-}
+/** A segment URL-decoded, or as sent when it does not decode (the router's own rule for `ctx.params`). */
+const decodeSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/**
+ * The parameters of `path` under `pattern`, a pattern it matched (so both have
+ * as many segments, one trailing `/` of the path aside): read from our own
+ * patterns, not from the router's private layer methods.
+ */
+export const paramsOf = (pattern: string, path: string): Record<string, string> => {
+  const names = pattern.split('/');
+  const values = (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).split('/');
+  const params: Record<string, string> = {};
+  names.forEach((name, i) => {
+    const value = values[i];
+    if (name.startsWith(':') && value !== undefined) params[name.slice(1)] = decodeSegment(value);
+  });
+  return params;
+};
 
 /** The methods a path allows, from the layers it matched (in registration order, each once). */
 export const allowedMethodsOf = (matched: ReadonlyArray<{ readonly methods: ReadonlyArray<string> }>): string[] => {
@@ -92,20 +110,26 @@ export const createRouter = (
     const answer: RouteMiddleware = function routeHandler(ctx: RouterContext<AppState>) {
       return handler(ctx);
     };
-    router.register(route.path, [route.method], [...middlewareOf(route), answer]);
+    // The route names itself (telemetry reads `ctx.state.route`), before anything of its own can refuse the request.
+    const named: RouteMiddleware = function routeName(ctx, next) {
+      ctx.state.route = route.path;
+      return next();
+    };
+    router.register(route.path, [route.method], [named, ...middlewareOf(route), answer]);
     if (route.method === 'GET') all.push({ method: 'HEAD', path: route.path });
     all.push({ method: route.method, path: route.path });
   }
   return {
     router,
     lookup(method, path) {
+      // `match` is the router's public answer (its layers, typed); nothing here reaches past it.
       const match = router.match(path, method);
-      const layers = match.path as unknown as ReadonlyArray<MatchedLayer>;
-      const answering = match.pathAndMethod as unknown as ReadonlyArray<MatchedLayer>;
-      const first = answering[0];
+      const layers = match.path;
+      const first = match.pathAndMethod[0];
       if (first !== undefined) {
         const registered = first.methods[first.methods.length - 1] ?? method;
-        return { kind: 'route', method: registered, pattern: String(first.path), params: first.params(path, first.captures(path), {}) };
+        const pattern = String(first.path);
+        return { kind: 'route', method: registered, pattern, params: paramsOf(pattern, path) };
       }
       const pattern = patternOf(layers);
       return { kind: 'unrouted', allowed: allowedMethodsOf(layers), ...(pattern === undefined ? {} : { pattern }) };

@@ -198,14 +198,13 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       [HTTP.Config],
     );
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, unitOfWork, clock, routes, rateLimits, metrics, erasures, admission) =>
+      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics, erasures, admission) =>
         createApp({
           health,
           clientAccess,
           ...(clientAccess.knownClient === undefined ? {} : { knownClient: clientAccess.knownClient }),
           // The deployment's claim timeout decides when a dead request's key is free again.
           idempotency: withClaimTimeout(idempotency, config.idempotencyClaimTimeoutSeconds * 1000),
-          unitOfWork,
           erasures,
           clock,
           logger,
@@ -215,7 +214,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           admission,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.UnitOfWork, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission],
     );
   });
 

@@ -4,9 +4,9 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Cents, Id, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
+import { AccountId, Cents, UserId, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
 import { PaymentCode } from './payment-history.js';
-import { expectedPayoffDate } from '../payment-plans/payoff-plan.js';
+import { expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import { DomainError, conflict } from '../shared/errors.js';
 import { boundedInt, boundedNumber, boundedString } from '../shared/codec.js';
 
@@ -47,8 +47,8 @@ export const AccountVersion = boundedInt(initialAccountVersion, Number.MAX_SAFE_
 /** What is stored for an account. `apr`/`minimum_payment` are the institution's values. */
 export const AccountRecord = t.type(
   {
-    id: Id,
-    user_id: Id,
+    id: AccountId,
+    user_id: UserId,
     name: t.string,
     type: AccountType,
     subtype: AccountSubtype,
@@ -84,7 +84,7 @@ export type AccountRecord = t.TypeOf<typeof AccountRecord>;
 /** The API's Account object (docs/api/reference.md): every field, absent values `null`. */
 export const Account = t.type(
   {
-    id: Id,
+    id: AccountId,
     name: t.string,
     type: AccountType,
     subtype: AccountSubtype,
@@ -145,7 +145,7 @@ export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a
 export const effectiveMinimumPayment = (a: AccountRecord): Cents | null => a.user_minimum_payment ?? a.minimum_payment;
 
 /** The API view of a stored account on `today` (derived fields computed, never stored). */
-export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
+export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): Account => {
   const apr = effectiveApr(a);
   const minimum = effectiveMinimumPayment(a);
   return {
@@ -176,7 +176,7 @@ export const toAccountView = (a: AccountRecord, today: IsoDate): Account => {
     user_next_payment_date: a.user_next_payment_date,
     first_time_payment: a.first_time_payment,
     expected_payoff_date:
-      apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today),
+      apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months),
     payments_history: [...a.payments_history],
   };
 };

@@ -8,12 +8,12 @@ import type { AccountId, IsoDate } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export const linkAccount =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas'>) =>
-  (scope: UserScope, body: LinkAccountBody): TE.TaskEither<DomainError, Account> => {
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'minimumOnly'>) =>
+  (scope: UserScope, body: LinkAccountBody): Change<Account> => {
     const status = body.status ?? 'active';
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it;
     // it answers the user, whose clock dates the account), the quota counted in the same snapshot, the account and its event.
@@ -50,7 +50,7 @@ export const linkAccount =
           last_updated_at: date,
           created_at: nowStamp(deps.clock),
         }),
-        TE.map((a) => toAccountView(a, date)),
+        TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
       )),
       TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
     ));
@@ -58,7 +58,7 @@ export const linkAccount =
 
 /** The user and the page are one owned read (shared/owned-read.ts), like `getAccount`. */
 export const listAccounts =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
@@ -66,7 +66,7 @@ export const listAccounts =
       ownedOrNotFound('User'),
       TE.map(({ value, owner }) => {
         const date = todayOf(deps.clock, owner);
-        return mapPage((a: AccountRecord) => toAccountView(a, date))(value);
+        return mapPage((a: AccountRecord) => toAccountView(a, date, deps.minimumOnly))(value);
       }),
     );
   };
@@ -76,13 +76,13 @@ export const listAccounts =
  * round trip where the store can join, and the same two 404s as ever.
  */
 export const getAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
   (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
     pipe(
       deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
       ownedOrNotFound('User'),
       ownedSome('Account'),
-      TE.map(({ value, owner }) => toAccountView(value, todayOf(deps.clock, owner))),
+      TE.map(({ value, owner }) => toAccountView(value, todayOf(deps.clock, owner), deps.minimumOnly)),
     );
 
 /**
@@ -93,7 +93,7 @@ export const getAccount =
  * conflicts and is computed again from a fresh snapshot.
  */
 export const updateAccount =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'minimumOnly'>) =>
   (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
@@ -102,7 +102,7 @@ export const updateAccount =
         TE.chain((date) => pipe(patchAccountOnce(tx, scope, accountId, body, date), TE.map((patched) => ({ ...patched, date })))),
         TE.chain(({ record, closing, date }) =>
           pipe(
-            TE.right(toAccountView(record, date)),
+            TE.right(toAccountView(record, date, deps.minimumOnly)),
             // Only the PATCH that closes the account is account.closed; any other is account.updated (docs/decisions/webhooks.md).
             TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
           ),

@@ -4,6 +4,7 @@
  * and stores the result with compare-and-set, in one transaction per step: a
  * lost race is `conflict`, a user deleted meanwhile conflicts with the step.
  */
+import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
@@ -22,7 +23,7 @@ import {
 } from './bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, inUserTransaction, nowStamp, requireUser, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, inUserTransaction, inUserTransactionAnswering, nowStamp, requireUser, todayOf, touchUser } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export interface BureauStatus {
@@ -77,36 +78,35 @@ export const getBureauStatus =
 /** Start (or, while pending, report) the flow: answers the step to request next. */
 export const invokeBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope, body: InvokeBureauBody): TE.TaskEither<DomainError, { step: BureauStep }> =>
-    pipe(
-      inUserTransaction(deps, scope, (tx) =>
-        pipe(
-          load(tx, scope),
-          TE.chain((flow) =>
-            pipe(
-              step(flow, { _tag: 'invoke' }),
-              // While a flow is pending, invoke answers the awaited step and changes nothing.
-              TE.chain((next) =>
-                next === flow.state
-                  ? TE.right(next)
-                  : pipe(
-                      tx.bureau.invoke(flow.user, body.device_ip),
-                      TE.chain(() => save(tx, scope, flow, next)),
-                    ),
-              ),
+  (scope: UserScope, body: InvokeBureauBody): Change<{ step: BureauStep }> =>
+    inUserTransactionAnswering(deps, scope, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chain((flow) =>
+          pipe(
+            step(flow, { _tag: 'invoke' }),
+            // While a flow is pending, invoke answers the awaited step and changes nothing.
+            TE.chain((next) =>
+              next === flow.state
+                ? TE.right(next)
+                : pipe(
+                    tx.bureau.invoke(flow.user, body.device_ip),
+                    TE.chain(() => save(tx, scope, flow, next)),
+                  ),
             ),
           ),
         ),
+        // The flow saved above commits even if it awaits no step (an answer after the change, as before).
+        TE.map((state): E.Either<DomainError, { step: BureauStep }> => {
+          const awaited = awaitedStep(state);
+          return awaited === null ? E.left(validationError('The bureau flow did not start')) : E.right({ step: awaited });
+        }),
       ),
-      TE.chain((state) => {
-        const awaited = awaitedStep(state);
-        return awaited === null ? TE.left(validationError('The bureau flow did not start')) : TE.right({ step: awaited });
-      }),
     );
 
 export const consentBureau =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+  (scope: UserScope): Change<BureauStatus> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
@@ -116,59 +116,40 @@ export const consentBureau =
     );
 
 /**
- * Check the one-time code. A right code moves the flow on in the change's
- * transaction. A wrong code is counted (the 5th resets the flow) in a
- * transaction of its own (`runAlone`), committed whatever the request's own
- * transaction does: the `validation_error` answer aborts that one (and an
- * Idempotency-Key's), and a count that could be rolled back would let a client
- * guess codes without limit.
+ * Check the one-time code. A right code moves the flow on; a wrong one is
+ * counted (the 5th resets the flow), in the same one transaction, which
+ * commits the count and still answers the 400 (`inUserTransactionAnswering`):
+ * a count that the error could roll back would let a client guess codes
+ * without limit. Under an Idempotency-Key the 400 is kept with the count.
  */
 export const validateBureauOtp =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope, body: OtpBody): TE.TaskEither<DomainError, BureauStatus> =>
-    pipe(
-      inUserTransaction(deps, scope, (tx) =>
-        pipe(
-          load(tx, scope),
-          // Refuse an out-of-order request before the bureau is asked anything.
-          TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
-          TE.chain((flow) =>
-            pipe(
-              tx.bureau.verifyOtp(flow.user, body.code),
-              TE.chain((ok) =>
-                ok
-                  ? pipe(
-                      step(flow, { _tag: 'validate_otp' }),
-                      TE.chain((next) => save(tx, scope, flow, next)),
-                      TE.map((state): O.Option<BureauFlowState> => O.some(state)),
-                    )
-                  : TE.right(O.none),
-              ),
-            ),
-          ),
-        ),
-      ),
-      TE.chain(
-        O.match(
-          () =>
-            pipe(
-              deps.unitOfWork.runAlone((ports) => {
-                const tx = { ...deps, ...ports };
-                return pipe(
-                  load(tx, scope),
-                  TE.chain((flow) => pipe(step(flow, { _tag: 'otp_failure' }), TE.chain((next) => save(tx, scope, flow, next)))),
-                );
-              }),
-              TE.chain((state) =>
-                TE.left(
-                  validationError(
-                    state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
-                    [{ path: 'code', message: 'does not match' }],
-                  ),
+  (scope: UserScope, body: OtpBody): Change<BureauStatus> =>
+    inUserTransactionAnswering(deps, scope, (tx) =>
+      pipe(
+        load(tx, scope),
+        // Refuse an out-of-order request before the bureau is asked anything.
+        TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
+        TE.chain((flow) =>
+          pipe(
+            tx.bureau.verifyOtp(flow.user, body.code),
+            TE.chain((ok) =>
+              pipe(
+                step(flow, { _tag: ok ? 'validate_otp' : 'otp_failure' }),
+                TE.chain((next) => save(tx, scope, flow, next)),
+                TE.map((state): E.Either<DomainError, BureauStatus> =>
+                  ok
+                    ? E.right(statusOf(state))
+                    : E.left(
+                        validationError(
+                          state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
+                          [{ path: 'code', message: 'does not match' }],
+                        ),
+                      ),
                 ),
               ),
             ),
-          (state) => TE.right(statusOf(state)),
+          ),
         ),
       ),
     );
@@ -180,7 +161,7 @@ export const validateBureauOtp =
  */
 export const submitBureauIdentity =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, body: IdentityBody): TE.TaskEither<DomainError, BureauStatus> =>
+  (scope: UserScope, body: IdentityBody): Change<BureauStatus> =>
     // One transaction: the flow, the new score and both events commit together.
     inUserTransaction(deps, scope, (tx) => pipe(
       load(tx, scope),
@@ -227,7 +208,7 @@ export const submitBureauIdentity =
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
+  (scope: UserScope): Change<BureauStatus> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),

@@ -2,14 +2,14 @@
  * Clients (integrating applications) and their bearer tokens (docs/decisions/tenancy.md).
  */
 import * as t from 'io-ts';
-import { Id, Timestamp, nullable } from '../shared/primitives.js';
+import { ClientId, TokenId, Timestamp, nullable } from '../shared/primitives.js';
 
 export const Environment = t.keyof({ sandbox: null, production: null }, 'Environment');
 export type Environment = t.TypeOf<typeof Environment>;
 
 export const Client = t.type(
   {
-    id: Id,
+    id: ClientId,
     name: t.string,
     environment: Environment,
     api_version: t.string,
@@ -22,8 +22,8 @@ export type Client = t.TypeOf<typeof Client>;
 /** A stored token: only the SHA-256 hash (hex) of the secret is kept. */
 export const TokenRecord = t.type(
   {
-    id: Id,
-    client_id: Id,
+    id: TokenId,
+    client_id: ClientId,
     hash: t.string,
     created_at: Timestamp,
     revoked_at: nullable(Timestamp),
@@ -40,7 +40,7 @@ export type TokenRecord = t.TypeOf<typeof TokenRecord>;
 /** A token as the admin API lists it: never its secret, nor its hash. */
 export const TokenSummary = t.type(
   {
-    id: Id,
+    id: TokenId,
     created_at: Timestamp,
     expires_at: nullable(Timestamp),
     revoked_at: nullable(Timestamp),

@@ -2,23 +2,24 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
-import type { Article, ArticleSummary, Category, LearningModule } from './content.js';
+import type { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
 import type { ArticleId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { ArticleListQuery } from '../shared/requests.js';
 import { ApplicationDeps, orNotFound, toPageRequest } from '../shared/deps.js';
+import { shippedContent } from '../content/shipped-content.js';
 
 export const listLearningModules =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
-    deps.content.listModules(category);
+    (deps.content ?? shippedContent).listModules(category);
 
 export const listArticles =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
-    deps.content.listArticles(toPageRequest(query), query.category);
+    (deps.content ?? shippedContent).listArticles(toPageRequest(query), query.category);
 
 export const getArticle =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (id: ArticleId): TE.TaskEither<DomainError, Article> =>
-    pipe(deps.content.getArticle(id), orNotFound('Article'));
+    pipe((deps.content ?? shippedContent).getArticle(id), orNotFound('Article'));

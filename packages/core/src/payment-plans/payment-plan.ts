@@ -3,7 +3,7 @@
  */
 import * as t from 'io-ts';
 import { boundedInt, strictObject } from '../shared/codec.js';
-import { Cents, Id, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
+import { AccountId, Cents, Id, PaymentPlanId, PlanPaymentId, UserId, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
 
 /**
  * Where the money beyond the minimums goes (docs/decisions/payoff-and-outlook.md): `avalanche` and
@@ -34,13 +34,13 @@ export const ExtraPayments = t.refinement(
 
 /** A custom order: distinct account ids (the use case checks they are exactly the plan's). */
 export const CustomOrder = t.refinement(
-  t.array(Id),
+  t.array(AccountId),
   (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
   'distinct account ids (1..100)',
 );
 
 export const ScheduledPayment = t.type({
-  account_id: Id,
+  account_id: AccountId,
   payment: Cents,
   interest: Cents,
   principal: Cents,
@@ -54,13 +54,13 @@ export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
 /** The API's PaymentPlan object (since 2026-11-26 without its schedule: versioning/changes/payment-plan-schedule-paged.ts). */
 export const PaymentPlan = t.type(
   {
-    id: Id,
+    id: PaymentPlanId,
     strategy: Strategy,
     monthly_payment: Cents,
-    account_ids: t.array(Id),
-    order: t.array(Id),
+    account_ids: t.array(AccountId),
+    order: t.array(AccountId),
     /** The extra-money order of a `custom` plan; null for the other strategies. */
-    custom_order: nullable(t.array(Id)),
+    custom_order: nullable(t.array(AccountId)),
     extra_payments: t.array(ExtraPayment),
     /** Month n of the plan falls on this date plus n months. */
     start_date: IsoDate,
@@ -78,17 +78,17 @@ export type PaymentPlan = t.TypeOf<typeof PaymentPlan>;
  * What is stored for a plan: the API object, its owner and its month-by-month
  * schedule (served by `GET …/schedule`, and embedded in the plan by 2024-07-01).
  */
-export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: Id, schedule: t.array(ScheduleMonth) })], 'PaymentPlanRecord');
+export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: UserId, schedule: t.array(ScheduleMonth) })], 'PaymentPlanRecord');
 export type PaymentPlanRecord = t.TypeOf<typeof PaymentPlanRecord>;
 
 /** The API's plan payment object. */
 export const PlanPayment = t.type(
-  { id: Id, payment_plan_id: Id, account_id: Id, amount: Cents, date: IsoDate },
+  { id: PlanPaymentId, payment_plan_id: PaymentPlanId, account_id: AccountId, amount: Cents, date: IsoDate },
   'PlanPayment',
 );
 export type PlanPayment = t.TypeOf<typeof PlanPayment>;
 
-export const PlanPaymentRecord = t.intersection([PlanPayment, t.type({ user_id: Id })], 'PlanPaymentRecord');
+export const PlanPaymentRecord = t.intersection([PlanPayment, t.type({ user_id: UserId })], 'PlanPaymentRecord');
 export type PlanPaymentRecord = t.TypeOf<typeof PlanPaymentRecord>;
 
 /** A page of a plan's schedule (`GET …/payment_plans/{payment_plan_id}/schedule`), months ascending. */

@@ -400,34 +400,43 @@ export interface MinimumOnlyInput {
  * more than 600 months. Runs the month loop without building a schedule.
  * @example expectedPayoffDate({ balance: 1_000_000, apr: 20, minimumPayment: 50_000 }, '2024-01-15') === '2026-02-15'
  */
-export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate): IsoDate | null => {
+export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): IsoDate | null => {
   const { balance, apr, minimumPayment } = input;
   if (!isCents(balance) || balance === 0 || !isCents(minimumPayment) || minimumPayment === 0 || !isApr(apr)) return null;
-  const months = minimumOnlyMonths(balance, apr, minimumPayment);
-  return months === null ? null : addMonths(today, months);
+  const n = months(balance, apr, minimumPayment);
+  return n === null ? null : addMonths(today, n);
 };
 
-/** How many (balance, APR, minimum) answers `minimumOnlyMonths` keeps. */
+/** How many (balance, APR, minimum) answers a `minimumOnlyMemo` keeps by default. */
 export const MINIMUM_ONLY_MEMO_SIZE = 4096;
 
-/**
- * The months to pay `balance` off at `apr` paying only `minimumPayment`, or
- * null when it never does within the loop's limit. Every account read renders
- * `expected_payoff_date`, and the answer depends on these three numbers only,
- * so it is remembered instead of running up to 600 months per read: a pure
- * function's memo (the same inputs give the same months), bounded, the oldest
- * entry dropped first.
- */
-const minimumOnlyMemo = new Map<string, number | null>();
-const minimumOnlyMonths = (balance: Cents, apr: number, minimumPayment: Cents): number | null => {
-  const key = `${balance}:${apr}:${minimumPayment}`;
-  const known = minimumOnlyMemo.get(key);
-  if (known !== undefined) return known;
+/** The months to pay `balance` off at `apr` paying only `minimumPayment`, or null when it never does within the loop's limit. */
+export type MinimumOnlyMonths = (balance: Cents, apr: number, minimumPayment: Cents) => number | null;
+
+/** Worked out every time (no memo). */
+export const minimumOnlyMonths: MinimumOnlyMonths = (balance, apr, minimumPayment) => {
   const projection = projectSingleDebt(balance, apr, minimumPayment);
-  const months = E.isRight(projection) ? projection.right.months : null;
-  if (minimumOnlyMemo.size >= MINIMUM_ONLY_MEMO_SIZE) minimumOnlyMemo.delete(minimumOnlyMemo.keys().next().value!);
-  minimumOnlyMemo.set(key, months);
-  return months;
+  return E.isRight(projection) ? projection.right.months : null;
+};
+
+/**
+ * `minimumOnlyMonths` remembered: every account read renders
+ * `expected_payoff_date`, and the answer depends on these three numbers only,
+ * so its owner (the application, `createApplication`) keeps one of these
+ * instead of running up to 600 months per read. Bounded, the oldest entry
+ * dropped first. The domain keeps no state: the memo is a value handed in.
+ */
+export const minimumOnlyMemo = (size: number = MINIMUM_ONLY_MEMO_SIZE): MinimumOnlyMonths => {
+  const entries = new Map<string, number | null>();
+  return (balance, apr, minimumPayment) => {
+    const key = `${balance}:${apr}:${minimumPayment}`;
+    const known = entries.get(key);
+    if (known !== undefined) return known;
+    const months = minimumOnlyMonths(balance, apr, minimumPayment);
+    if (entries.size >= size) entries.delete(entries.keys().next().value!);
+    entries.set(key, months);
+    return months;
+  };
 };
 
 // ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
 import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
@@ -167,7 +167,7 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord
  */
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): TE.TaskEither<DomainError, InContext<PaymentPlan>> =>
+  (scope: UserScope, body: CreatePaymentPlanBody): Change<InContext<PaymentPlan>> =>
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
       TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
@@ -267,7 +267,7 @@ export const deletePaymentPlan =
  */
 export const recordPlanPayment =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): TE.TaskEither<DomainError, PlanPayment> =>
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): Change<PlanPayment> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), ownedOrNotFound('User'), ownedSome('Payment plan')),

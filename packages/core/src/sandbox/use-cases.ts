@@ -5,7 +5,7 @@
  * Why several transactions, not one: an advance of 12 months is 12 months of
  * payments, account changes, scores and events. The request first records its
  * target on the user (one small transaction); each month is then a
- * transaction of its own (`runAlone`: committed on its own even under an
+ * transaction of its own (`unitOfWork.run`: committed on its own even under an
  * Idempotency-Key's enclosing transaction), so a request that fails midway
  * keeps the months it applied, and whatever advance comes next (its retry, or
  * any later one) continues to the recorded target and never past it.
@@ -24,7 +24,7 @@ import { accountsMissingTerms, advanceMonthDate, advanceTarget, applyMonth, mont
 import type { SandboxAdvance, UserRecord } from '../users/user.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { SandboxAdvanceBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, nowStamp, orNotFound, requireUser, todayOf } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, noChange, nowStamp, orNotFound, requireUser, todayOf } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 /** One month of an advance, as the answer lists it (sums over the user's open loans). */
@@ -206,12 +206,15 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
  */
 export const advanceSandbox =
   (deps: Deps) =>
-  (scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<DomainError, SandboxAdvanceResult> =>
-  async () => {
+  (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult> =>
+  // Not one change: the target, then each month, each commits on its own (`run`), so a failure keeps the months
+  // before it. Under an Idempotency-Key the answer is kept once the target is reached; a failure is not kept
+  // (503), so the retry with the key runs again and continues to the same target.
+  noChange(async () => {
     if (deps.sandboxClock !== true) return E.left(NOT_HERE);
     const checked = checkBody(body);
     if (E.isLeft(checked)) return checked;
-    const alone = <A>(work: (tx: Tx) => TE.TaskEither<DomainError, A>) => deps.unitOfWork.runAlone((ports) => work({ ...deps, ...ports }));
+    const alone = <A>(work: (tx: Tx) => TE.TaskEither<DomainError, A>) => deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
     const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
     if (E.isLeft(recorded)) return recorded;
     const { advance, userDate } = recorded.right;
@@ -222,4 +225,4 @@ export const advanceSandbox =
       if (month.right !== undefined) applied.push(month.right);
     }
     return E.right({ sandbox_date: todayOf(deps.clock, { sandbox_date: advanceTarget(advance) }), months: applied });
-  };
+  });

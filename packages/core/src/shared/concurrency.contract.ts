@@ -100,8 +100,6 @@ const anotherProcess = (store: StorePorts): StorePorts => ({
   ...store,
   unitOfWork: {
     run: (work) => store.unitOfWork.run(work),
-    runJoinable: (work) => store.unitOfWork.runJoinable(work),
-    runAlone: (work) => store.unitOfWork.runAlone(work),
   },
 });
 
@@ -127,8 +125,6 @@ const secondProcess = (store: StorePorts): StorePorts => {
     ...store,
     unitOfWork: {
       run: (work, options) => inTurn(options?.turn, store.unitOfWork.run(work)),
-      runJoinable: (work, options) => inTurn(options?.turn, store.unitOfWork.runJoinable(work)),
-      runAlone: (work) => store.unitOfWork.runAlone(work),
     },
   };
 };

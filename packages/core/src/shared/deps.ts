@@ -16,6 +16,8 @@ import type { OwnedRead, OwnerFacts } from './owned-read.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from './quotas.js';
 import { DomainError, notFound } from './errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from './primitives.js';
+import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
+import type { ContentRepository } from '../content/content-repository.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
 import { userTurn } from './transactions.js';
 
@@ -43,6 +45,10 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
    * be advanced. Default false (production: the field is absent, the path 404).
    */
   readonly sandboxClock?: boolean;
+  /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
+  readonly minimumOnly?: MinimumOnlyMonths;
+  /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */
+  readonly content?: ContentRepository;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
@@ -51,7 +57,21 @@ export interface UserScope {
   readonly userId: UserId;
 }
 
-export const today = (clock: Clock): IsoDate => utcDate(clock.now());
+/** The last day `today` rendered: every request asks for today, and `toISOString` is not free (DESIGN 9); kept here, not in the pure domain. */
+let lastDay = Number.NaN;
+let lastDate = '' as IsoDate;
+const DAY_MS = 86_400_000;
+
+export const today = (clock: Clock): IsoDate => {
+  const instant = clock.now();
+  const day = Math.floor(instant.getTime() / DAY_MS);
+  if (day !== lastDay) {
+    // An invalid Date (NaN day) never matches: `utcDate` throws for it.
+    lastDate = utcDate(instant);
+    lastDay = day;
+  }
+  return lastDate;
+};
 export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
 
 /** The user's "today" (docs/sandbox-over-time.md): its sandbox clock's date, read with the user, or the clock's date. */
@@ -117,18 +137,58 @@ export const mapPage =
   (page: Page<A>): Page<B> => ({ items: page.items.map(f), hasMore: page.hasMore });
 
 /**
- * Run `change` as ONE transaction (docs/decisions/transactions.md): it gets `deps` with every store
- * port replaced by the transaction's, so all its reads and writes (and the
- * event it appends) commit together or not at all. A `Left` aborts; a write
- * conflict runs `change` again from a fresh snapshot (shared/transactions.ts).
- * Called inside an enclosing transaction (the HTTP adapter's, for an
- * Idempotency-Key), it joins that one.
+ * What a use case that writes returns: its change, described as a function of
+ * the transaction's ports, and not yet run. Core runs it, as ONE transaction
+ * (DESIGN 4.6): calling it (`change()`, it is a `TaskEither`) commits it on its
+ * own; `runKeyed` (idempotent-change.ts) commits it with an Idempotency-Key's
+ * kept answer. The boundary is this value: nothing joins a transaction behind
+ * the code's back.
+ */
+export interface Change<A> extends TE.TaskEither<DomainError, A> {
+  /** What the change does, or `undefined` for an answer that changes nothing (`noChange`). */
+  readonly change: ChangeSpec<A> | undefined;
+}
+
+export interface ChangeSpec<A> {
+  /** The transactions it commits in. */
+  readonly unitOfWork: UnitOfWork;
+  /** The aggregate it writes (`userTurn`): changes of this process to it run one after the other (DESIGN 4.6, hot records). */
+  readonly turn?: string;
+  /**
+   * The change itself, over the transaction's ports. `Left`: abort, and answer
+   * the error. `Right(answer)`: commit, and answer `answer`, which may itself
+   * be an error: a change can commit and still answer an error (a wrong
+   * one-time code's count commits with the 400 it answers).
+   */
+  readonly apply: (ports: TransactionPorts) => TE.TaskEither<DomainError, E.Either<DomainError, A>>;
+}
+
+/** Run `spec` as one transaction, and answer what it answers. */
+export const commit =
+  <A>(spec: ChangeSpec<A>): TE.TaskEither<DomainError, A> =>
+  () =>
+    spec.unitOfWork.run(spec.apply, spec.turn === undefined ? undefined : { turn: spec.turn })().then((r) => (E.isLeft(r) ? r : r.right));
+
+const changeOf = <A>(spec: ChangeSpec<A>): Change<A> => Object.assign(commit(spec), { change: spec });
+
+/** An answer that changes nothing (a computation a POST answers): run as it is, no transaction. */
+export const noChange = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => Object.assign(() => task(), { change: undefined });
+
+const answered = <A>(task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, E.Either<DomainError, A>> => () => task().then((r) => (E.isLeft(r) ? r : E.right(r)));
+
+/**
+ * The change `change` makes, as ONE transaction (DESIGN 4.6): it gets `deps`
+ * with every store port replaced by the transaction's, so all its reads and
+ * writes (and the event it appends) commit together or not at all. A `Left`
+ * aborts; a write conflict runs `change` again from a fresh snapshot
+ * (application/transactions.ts). The use case returns the `Change` as it is:
+ * its caller commits it (calls it, or `runKeyed` with an Idempotency-Key).
  * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chain(() => tx.accounts.create(account))))
  */
 export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
   deps: D,
   change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
-): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }));
+): Change<A> => changeOf({ unitOfWork: deps.unitOfWork, apply: (ports) => answered(change({ ...deps, ...ports })) });
 
 /**
  * `inTransaction` for a change to the scope's user or anything under it, in
@@ -140,7 +200,20 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
   deps: D,
   scope: UserScope,
   change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
-): TE.TaskEither<DomainError, A> => deps.unitOfWork.run((ports) => change({ ...deps, ...ports }), { turn: userTurn(scope.clientId, scope.userId) });
+): Change<A> => inUserTransactionAnswering(deps, scope, (tx) => answered(change(tx)));
+
+/**
+ * `inUserTransaction` for a change that can commit and still answer an error:
+ * `change` answers `Right(Left(error))` to commit its writes and answer
+ * `error` (a wrong one-time code: the count commits with the 400), `Left` to
+ * abort.
+ */
+export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+  deps: D,
+  scope: UserScope,
+  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, E.Either<DomainError, A>>,
+): Change<A> =>
+  changeOf({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
 
 /**
  * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user

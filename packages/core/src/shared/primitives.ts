@@ -14,14 +14,39 @@ export const Id = describedAs(
   'a positive integer id',
 );
 export type Id = t.TypeOf<typeof Id>;
-export type ClientId = Id;
-export type TokenId = Id;
-export type UserId = Id;
-export type AccountId = Id;
-export type CreditScoreId = Id;
-export type PaymentPlanId = Id;
-export type PlanPaymentId = Id;
-export type ArticleId = Id;
+
+declare const idKind: unique symbol;
+/**
+ * An id of one kind (a brand per kind): an id of another kind is not one, so
+ * a swapped pair of ids does not compile (`touchOwned(userId, clientId, planId)`).
+ * The kind is an optional mark: an `Id` of no kind yet (a path parameter just
+ * decoded, a literal in a test) is accepted as any kind, so ids flow from
+ * codecs and counters without casts; once a value has a kind, it keeps it.
+ */
+export type IdOf<K extends string> = Id & { readonly [idKind]?: K };
+export type ClientId = IdOf<'client'>;
+export type TokenId = IdOf<'token'>;
+export type UserId = IdOf<'user'>;
+export type AccountId = IdOf<'account'>;
+export type CreditScoreId = IdOf<'credit_score'>;
+export type PaymentPlanId = IdOf<'payment_plan'>;
+export type PlanPaymentId = IdOf<'plan_payment'>;
+export type ArticleId = IdOf<'article'>;
+export type WebhookEndpointId = IdOf<'webhook_endpoint'>;
+export type EventId = IdOf<'event'>;
+
+/** The codec of one kind of id: `Id`'s, decoding to an id of that kind. */
+const idOfKind = <K extends string>(): t.Type<IdOf<K>, number, unknown> => Id;
+export const ClientId = idOfKind<'client'>();
+export const TokenId = idOfKind<'token'>();
+export const UserId = idOfKind<'user'>();
+export const AccountId = idOfKind<'account'>();
+export const CreditScoreId = idOfKind<'credit_score'>();
+export const PaymentPlanId = idOfKind<'payment_plan'>();
+export const PlanPaymentId = idOfKind<'plan_payment'>();
+export const ArticleId = idOfKind<'article'>();
+export const WebhookEndpointId = idOfKind<'webhook_endpoint'>();
+export const EventId = idOfKind<'event'>();
 
 export interface CentsBrand {
   readonly Cents: unique symbol;
@@ -109,21 +134,8 @@ export const daysBetween = (from: IsoDate, to: IsoDate): number => toEpochDay(to
 export const addDays = (date: IsoDate, days: number): IsoDate =>
   new Date((toEpochDay(date) + days) * 86_400_000).toISOString().slice(0, 10) as IsoDate;
 
-const DAY_MS = 86_400_000;
-/** The last day `utcDate` rendered: every request asks for today, and `toISOString` is not free (docs/performance.md). */
-let lastUtcDay = Number.NaN;
-let lastUtcDate = '' as IsoDate;
-
 /** The UTC calendar date of an instant. */
-export const utcDate = (instant: Date): IsoDate => {
-  const day = Math.floor(instant.getTime() / DAY_MS);
-  if (day !== lastUtcDay) {
-    // An invalid Date (NaN day) never matches: `toISOString` throws for it, as before.
-    lastUtcDate = instant.toISOString().slice(0, 10) as IsoDate;
-    lastUtcDay = day;
-  }
-  return lastUtcDate;
-};
+export const utcDate = (instant: Date): IsoDate => instant.toISOString().slice(0, 10) as IsoDate;
 
 /** The ISO-8601 UTC timestamp of an instant. */
 export const timestampOf = (instant: Date): Timestamp => instant.toISOString() as Timestamp;

@@ -17,7 +17,6 @@ import type { CreditScoreRepository } from '../credit-scores/credit-score-reposi
 import type { BureauFlowRepository } from '../bureau/bureau-flow-repository.js';
 import type { PaymentPlanRepository } from '../payment-plans/payment-plan-repository.js';
 import type { PlanPaymentRepository } from '../payment-plans/plan-payment-repository.js';
-import type { ContentRepository } from '../content/content-repository.js';
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { StoreHealth } from './store-health.js';
 import type { IdempotencyStore } from './idempotency-store.js';
@@ -61,7 +60,6 @@ export const STORE_PORTS = {
   bureauFlows: portToken<BureauFlowRepository>('BureauFlowRepository'),
   paymentPlans: portToken<PaymentPlanRepository>('PaymentPlanRepository'),
   planPayments: portToken<PlanPaymentRepository>('PlanPaymentRepository'),
-  content: portToken<ContentRepository>('ContentRepository'),
   /** Idempotency keys of POST requests (docs/decisions/idempotency.md). */
   idempotency: portToken<IdempotencyStore>('IdempotencyStore'),
   events: portToken<EventOutbox>('EventOutbox'),

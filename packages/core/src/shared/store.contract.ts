@@ -6,7 +6,6 @@ import type { StoreContractOptions, StoreFactory } from '../testing/contract-har
 import { accountRepositoryContract } from '../accounts/account-repository.contract.js';
 import { bureauFlowRepositoryContract } from '../bureau/bureau-flow-repository.contract.js';
 import { clientRepositoryContract } from '../clients/client-repository.contract.js';
-import { contentRepositoryContract } from '../content/content-repository.contract.js';
 import { creditScoreRepositoryContract } from '../credit-scores/credit-score-repository.contract.js';
 import { ownedReadsContract } from './owned-reads.contract.js';
 import { paymentPlanRepositoryContract } from '../payment-plans/payment-plan-repository.contract.js';
@@ -39,7 +38,6 @@ export function runStoreContracts(name: string, makeStore: StoreFactory, opts: S
   bureauFlowRepositoryContract(name, makeStore, opts);
   paymentPlanRepositoryContract(name, makeStore, opts);
   planPaymentRepositoryContract(name, makeStore, opts);
-  contentRepositoryContract(name, makeStore, opts);
   storeHealthContract(name, makeStore, opts);
   idempotencyStoreContract(name, makeStore, opts);
   concurrencyContract(name, makeStore, opts);

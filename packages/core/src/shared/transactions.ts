@@ -1,6 +1,6 @@
 /**
- * The policy every store's `UnitOfWork` shares (docs/decisions/transactions.md), written once: join
- * an enclosing transaction, abort on `Left` or a throw, and run again on a write
+ * The policy every store's `UnitOfWork` shares (docs/decisions/transactions.md), written once:
+ * abort on `Left` or a throw, and run again on a write
  * conflict, so a hot record never turns into a 409 storm and a store outage
  * never into a hanging request. The store adapter brings only `begin` /
  * `commit` / `abort` (shared/unit-of-work.ts).
@@ -37,8 +37,6 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from './errors.js';
 import {
   isWriteConflict,
-  writeConflict,
-  type AsyncContext,
   type RunOptions,
   type TransactionDriver,
   type UnitOfWork,
@@ -76,22 +74,12 @@ export interface RunState {
   /** When it asked, then when it got its turn: the deadline counts from here. */
   started: number;
   turn: HeldTurn | undefined;
-  /** The turn was taken after waiting inside the attempt: its snapshot may predate what it waited for; run it again at once. */
-  restart: boolean;
 }
 
 export interface HeldTurn {
   readonly key: string;
   /** Hand the turn to the next in line; `outage`: the store was unreachable, everyone in line answers `unavailable`. */
   readonly release: (outage: boolean) => void;
-}
-
-export interface ActiveTransaction<P> {
-  readonly ports: P;
-  /** False once its work has ended: a callback the work left behind (a timer) that runs later starts a transaction of its own. */
-  open: boolean;
-  /** The run it is an attempt of: a `run` that joins it takes its turn for the whole run. */
-  readonly state: RunState;
 }
 
 export type TurnOutcome = { readonly _tag: 'granted'; readonly turn: HeldTurn; /** After others held it (not at once). */ readonly waited: boolean } | { readonly _tag: 'timeout' } | { readonly _tag: 'outage' };
@@ -172,11 +160,7 @@ export const contendedConflict = (): DomainError => ({
 
 const TURN_OUTAGE = 'The data store is unavailable; try again later';
 
-export const transactionRunner = <P extends TransactionPorts>(
-  driver: TransactionDriver<P>,
-  context: AsyncContext<ActiveTransaction<P>>,
-  options: TransactionRunnerOptions = {},
-): UnitOfWork => {
+export const transactionRunner = <P extends TransactionPorts>(driver: TransactionDriver<P>, options: TransactionRunnerOptions = {}): UnitOfWork => {
   const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
   const deadlineMs = options.deadlineMs ?? WRITE_CONFLICT_DEADLINE_MS;
   const baseMs = options.backoffBaseMs ?? 2;
@@ -187,69 +171,48 @@ export const transactionRunner = <P extends TransactionPorts>(
   const turns = new Turns(schedule);
   const sleep = (ms: number): Promise<void> => new Promise((resolve) => void schedule(resolve, ms));
   const remaining = (state: RunState): number => deadlineMs - (now() - state.started);
-  // Joinable works in progress (under `context.run`): the context is tracked only while there is one (AsyncContext.disable).
-  let inProgress = 0;
 
-  /** The work of one attempt: tracked in `context` (for `runJoinable`) or not. */
-  const untracked = <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P): Promise<E.Either<DomainError, A>> => work(ports)();
-  const tracked = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, ports: P, state: RunState): Promise<E.Either<DomainError, A>> => {
-    const active: ActiveTransaction<P> = { ports, open: true, state };
-    inProgress += 1;
-    try {
-      return await context.run(active, () => work(ports)());
-    } finally {
-      active.open = false;
-      if (--inProgress === 0) context.disable();
-    }
-  };
-  type Runner = typeof tracked;
-
-  /** Wait for `key`'s turn within the run's deadline: `waited` or `at once` once held, else what the run answers. */
-  const takeTurn = async (state: RunState, key: string): Promise<DomainError | 'waited' | 'at once'> => {
+  /** Wait for `key`'s turn within the run's deadline: `undefined` once held, else what the run answers. */
+  const takeTurn = async (state: RunState, key: string): Promise<DomainError | undefined> => {
     const outcome = await turns.take(key, remaining(state));
     if (outcome._tag === 'granted') {
       state.turn = outcome.turn;
       state.started = now();
-      return outcome.waited ? 'waited' : 'at once';
+      return undefined;
     }
     return outcome._tag === 'outage' ? unavailable(TURN_OUTAGE) : contendedConflict();
   };
 
-  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, runWork: Runner, state: RunState, n: number): Promise<E.Either<DomainError, A>> => {
+  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, state: RunState, n: number): Promise<E.Either<DomainError, A>> => {
     const begun = await driver.begin();
     if (E.isLeft(begun)) return begun;
     const tx = begun.right;
     let result: E.Either<DomainError, A>;
     try {
-      result = await runWork(work, tx.ports, state);
+      result = await work(tx.ports)();
     } catch (err) {
       await tx.abort();
       throw err;
     }
     const outcome = E.isLeft(result) ? (await tx.abort(), result) : await tx.commit().then((c) => (E.isLeft(c) ? c : result));
     if (E.isRight(outcome) || !isWriteConflict(outcome.left)) return outcome;
-    if (state.restart) {
-      // Not a lost race: the turn came after this attempt began. Now that it is held, at least one attempt runs.
-      state.restart = false;
-      return attempt(work, runWork, state, n);
-    }
     if (n >= maxAttempts || remaining(state) <= 0) return E.left(contendedConflict());
     // Full jitter, growing with the attempt, never past the deadline.
     const wait = Math.min(random() * Math.min(capMs, baseMs * 2 ** (n - 1)), remaining(state));
     if (wait > 0) await sleep(wait);
-    return attempt(work, runWork, state, n + 1);
+    return attempt(work, state, n + 1);
   };
 
-  /** A run of its own: its turn (if it names one) held across its attempts, released with its outcome. */
-  const runOwn = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, runWork: Runner, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
-    const state: RunState = { started: now(), turn: undefined, restart: false };
+  /** One run: its turn (if it names one) held across its attempts, released with its outcome. */
+  const run = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
+    const state: RunState = { started: now(), turn: undefined };
     let outage = false;
     try {
       if (turn !== undefined) {
-        const taken = await takeTurn(state, turn);
-        if (typeof taken !== 'string') return E.left(taken);
+        const refused = await takeTurn(state, turn);
+        if (refused !== undefined) return E.left(refused);
       }
-      const outcome = await attempt(work, runWork, state, 1);
+      const outcome = await attempt(work, state, 1);
       outage = E.isLeft(outcome) && outcome.left._tag === 'unavailable';
       return outcome;
     } finally {
@@ -257,45 +220,11 @@ export const transactionRunner = <P extends TransactionPorts>(
     }
   };
 
-  /**
-   * Inside a joinable run: its transaction, after taking `turn` for that run if
-   * it holds none yet (the enclosing run began without knowing it; the store's
-   * snapshot starts with the first read, after the wait). A run that already
-   * holds another turn does not wait for a second one (no two-turn deadlock):
-   * that change is guarded by write conflicts alone.
-   */
-  const joined = async <A>(active: ActiveTransaction<P>, work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
-    const { state } = active;
-    if (turn !== undefined && state.turn === undefined) {
-      const taken = await takeTurn(state, turn);
-      // Out of time waiting: a write conflict for the enclosing run, which answers `conflict` (its deadline has passed).
-      if (typeof taken !== 'string') return E.left(taken._tag === 'conflict' ? writeConflict(taken.message) : taken);
-      // Waited: the enclosing transaction began before the changes it waited for committed (a store may
-      // have taken its snapshot at begin), so it is run again at once, in the turn, rather than lose later.
-      if (taken === 'waited') {
-        state.restart = true;
-        return E.left(writeConflict('The turn was taken after the transaction began'));
-      }
-    }
-    return work(active.ports)();
-  };
-
-  /** Join the joinable transaction this is called in, or begin one (tracked or not). */
-  const joinOr =
-    (runWork: Runner) =>
-    <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, runOptions?: RunOptions): TE.TaskEither<DomainError, A> =>
-    () => {
-      const active = context.getStore();
-      return active?.open === true ? joined(active, work, runOptions?.turn) : runOwn(work, runWork, runOptions?.turn);
-    };
-
   return {
-    run: joinOr(untracked),
-    runJoinable: joinOr(tracked),
-    runAlone:
-      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+    run:
+      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, runOptions?: RunOptions): TE.TaskEither<DomainError, A> =>
       () =>
-        context.exit(() => runOwn(work, untracked, undefined)),
+        run(work, runOptions?.turn),
   };
 };
 

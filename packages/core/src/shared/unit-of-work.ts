@@ -23,7 +23,9 @@ export interface RunOptions {
 
 export interface UnitOfWork {
   /**
-   * Run `work` as one transaction over the ports it is handed.
+   * Run `work` as one transaction over the ports it is handed: the one boundary
+   * (no joining, no nesting; a `run` inside `work` would be a transaction of its
+   * own, and no use case does that).
    * - `Right`: committed, all of it; `Left`: aborted, none of it (the `Left` is the answer);
    *   a thrown error or rejected promise: aborted, then rethrown.
    * - A write conflict (another transaction wrote a record this one writes; snapshot
@@ -32,41 +34,19 @@ export interface UnitOfWork {
    *   answers `conflict` with `retryAfterSeconds`. An unreachable store answers `unavailable` at once.
    * - With `options.turn`, it first waits for that turn (runs of this process on one
    *   aggregate go one at a time, in order; the wait is bounded by the deadline too, and the conflict deadline then starts).
-   *   Joining an enclosing run, it takes the turn for that whole run (if it holds none).
-   * - Called inside a `runJoinable` of the same unit of work (in the same async
-   *   context), it joins that transaction (no commit of its own).
-   * - Otherwise its transaction is not tracked: a `run` called inside it begins
-   *   a transaction of its own. No use case calls another's `run` inside its
-   *   own (the atomicity contract would show it); what must join, the HTTP
-   *   adapter's Idempotency-Key step, uses `runJoinable`.
+   *
+   * Use cases do not call it: they describe their change (`inTransaction`,
+   * `inUserTransaction`: a `Change`) and `commit` or `runKeyed` runs it here.
    */
   run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, options?: RunOptions): TE.TaskEither<DomainError, A>;
-  /**
-   * Like `run`, and every `run` called while `work` runs (in its async context)
-   * joins this transaction: so the HTTP adapter commits an Idempotency-Key's
-   * kept response with the change it answers (docs/decisions/idempotency.md). Tracking the context
-   * has a price on Node 20 (an enabled AsyncLocalStorage hooks every promise of
-   * the process while one is open), which is why `run` does not.
-   */
-  runJoinable<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, options?: RunOptions): TE.TaskEither<DomainError, A>;
-  /**
-   * Like `run`, but always a transaction of its own, committed on its own even
-   * when called inside another run: for what must stay recorded whatever the
-   * enclosing change answers (a wrong one-time code is counted even when its
-   * 422 aborts the request's transaction).
-   */
-  runAlone<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A>;
 }
 
 /**
- * `unitOfWork` with the ports of each of its transactions (plain, joinable or
- * alone) replaced by `f(ports)`: a wrapper that traces, injects faults or forces
- * interleaving, written once for the three kinds of run.
+ * `unitOfWork` with the ports of each of its transactions replaced by
+ * `f(ports)`: a wrapper that traces, injects faults or forces interleaving.
  */
 export const mapUnitOfWork = (unitOfWork: UnitOfWork, f: (ports: TransactionPorts) => TransactionPorts): UnitOfWork => ({
   run: (work, options) => unitOfWork.run((ports) => work(f(ports)), options),
-  runJoinable: (work, options) => unitOfWork.runJoinable((ports) => work(f(ports)), options),
-  runAlone: (work) => unitOfWork.runAlone((ports) => work(f(ports))),
 });
 
 /** A write conflict: a `conflict` that running the transaction again may not meet. */
@@ -89,19 +69,4 @@ export interface StoreTransaction<P> {
 
 export interface TransactionDriver<P> {
   begin(): Promise<E.Either<DomainError, StoreTransaction<P>>>;
-}
-
-/** Structurally `AsyncLocalStorage` from node:async_hooks (core imports no node module; adapters pass one in). */
-export interface AsyncContext<T> {
-  getStore(): T | undefined;
-  run<R>(store: T, callback: () => R): R;
-  /** Run `callback` outside any store (for `runAlone`). */
-  exit<R>(callback: () => R): R;
-  /**
-   * Stop tracking the store until the next `run` (the runner calls it when no
-   * joinable transaction is in progress). On Node 20 an enabled `AsyncLocalStorage`
-   * installs a hook on every promise the process makes, which slows every
-   * request (a promise-heavy step about 2.5×), reads included.
-   */
-  disable(): void;
 }

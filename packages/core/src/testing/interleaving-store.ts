@@ -34,8 +34,7 @@ const interleavedPort = <P extends object>(port: P): P => mapPortTasks(port, int
  *   runConcurrencyContracts('memory store (interleaved)', async () => interleavingStore(createMemoryStore()));
  */
 export const interleavingStore = (store: StorePorts): StorePorts => {
-  // Content is read-only and shipped with the product: nothing to interleave.
-  const interleaved = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (key, port) => (key === 'content' ? port : interleavedPort(port)));
+  const interleaved = (ports: TransactionPorts): TransactionPorts => mapStorePorts(ports, (_key, port) => interleavedPort(port));
   return {
     ...interleaved(store),
     health: store.health,

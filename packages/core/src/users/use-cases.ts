@@ -7,7 +7,7 @@ import { erasedUserView, erasureMarker } from './erasure.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
-import { ApplicationDeps, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf } from '../shared/deps.js';
+import { ApplicationDeps, type Change, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
 
@@ -20,7 +20,7 @@ export const userViewFor =
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'sandboxClock'>) =>
-  (clientId: ClientId, body: CreateUserBody): TE.TaskEither<DomainError, User> =>
+  (clientId: ClientId, body: CreateUserBody): Change<User> =>
     inTransaction(deps, (tx) => pipe(
       tx.users.create({
         client_id: clientId,

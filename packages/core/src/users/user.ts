@@ -2,7 +2,7 @@
  * Users (docs/api/reference.md). A user belongs to the client that created it.
  */
 import * as t from 'io-ts';
-import { Id, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
+import { ClientId, Id, IsoDate, Timestamp, UserId, nullable } from '../shared/primitives.js';
 
 /** How an advance pays each month (docs/sandbox-over-time.md). */
 export const SandboxPayments = t.keyof({ minimum: null, none: null, plan: null }, 'SandboxPayments');
@@ -28,8 +28,8 @@ export type SandboxAdvance = t.TypeOf<typeof SandboxAdvance>;
 export const UserRecord = t.intersection(
   [
     t.type({
-      id: Id,
-      client_id: Id,
+      id: UserId,
+      client_id: ClientId,
       first_name: nullable(t.string),
       last_name: t.string,
       email: nullable(t.string),
@@ -60,7 +60,7 @@ export const userToday = (realToday: IsoDate, sandboxDate: IsoDate | null | unde
 /** The API's User object. */
 /** The API's User object; `sandbox_date` only in sandbox (docs/sandbox-over-time.md), absent in production. */
 export const UserFields = t.type({
-  id: Id,
+  id: UserId,
   first_name: nullable(t.string),
   last_name: t.string,
   email: nullable(t.string),

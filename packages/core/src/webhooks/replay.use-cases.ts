@@ -32,7 +32,7 @@ import {
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
 import { renderContextOf, versioning as productionVersioning } from '../versioning/versions.js';
-import { ApplicationDeps, inTransaction, nowStamp, orNotFound, today } from '../shared/deps.js';
+import { ApplicationDeps, type Change, inTransaction, noChange, nowStamp, orNotFound, today } from '../shared/deps.js';
 import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
 import { sampleEventObject } from './webhook-samples.js';
 
@@ -67,8 +67,8 @@ const conflictMessage = (e: DomainError): DomainError => (e._tag === 'conflict' 
  */
 export const sendTestWebhook =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
-  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): TE.TaskEither<DomainError, EventRedelivery> => {
-    if (client.environment !== 'sandbox') return TE.left(notFound('Test webhooks are sandbox only'));
+  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): Change<EventRedelivery> => {
+    if (client.environment !== 'sandbox') return noChange(TE.left(notFound('Test webhooks are sandbox only')));
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
@@ -127,7 +127,7 @@ const redeliveryTargets = (
  */
 export const redeliverEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): TE.TaskEither<DomainError, EventRedelivery> => {
+  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): Change<EventRedelivery> => {
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
@@ -179,12 +179,12 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
  */
 export const replayWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): TE.TaskEither<DomainError, WebhookReplay> => {
+  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): Change<WebhookReplay> => {
     const now = deps.clock.now();
-    return pipe(
-      TE.fromEither(replayWindow(body)),
-      TE.chain(({ since, until }) =>
-        inTransaction(deps, (tx) =>
+    const window = replayWindow(body);
+    if (E.isLeft(window)) return noChange(TE.left(window.left));
+    const { since, until } = window.right;
+    return inTransaction(deps, (tx) =>
           pipe(
             pipe(tx.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint')),
             TE.chainEitherK(requireEnabled),
@@ -220,9 +220,7 @@ export const replayWebhookEndpoint =
                 ),
               ),
             ),
+            TE.mapLeft(conflictMessage),
           ),
-        ),
-      ),
-      TE.mapLeft(conflictMessage),
     );
   };

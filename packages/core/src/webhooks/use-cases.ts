@@ -22,7 +22,7 @@ import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
-import { ApplicationDeps, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -82,31 +82,27 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  */
 export const createWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas' | 'versioning'>) =>
-  (clientId: ClientId, body: CreateWebhookEndpointBody): TE.TaskEither<DomainError, CreatedWebhookEndpoint> =>
-    pipe(
+  (clientId: ClientId, body: CreateWebhookEndpointBody): Change<CreatedWebhookEndpoint> =>
+    inTransaction(deps, (tx) => pipe(
       body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
       TE.chain(() => urlPolicy(deps).check(body.url)),
-      TE.chain(() =>
-        inTransaction(deps, (tx) => pipe(
-          tx.clients.touch(clientId),
-          TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
-          TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
-          // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
-          TE.chain(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
-          TE.chain((apiVersion) => tx.webhookEndpoints.create({
-            client_id: clientId,
-            url: body.url,
-            events: body.events ?? ['*'],
-            description: body.description ?? null,
-            status: 'enabled',
-            api_version: apiVersion,
-            secret: newWebhookSecret(deps.secrets),
-            created_at: nowStamp(deps.clock),
-          })),
-        )),
-      ),
+      TE.chain(() => tx.clients.touch(clientId)),
+      TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+      TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+      // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
+      TE.chain(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
+      TE.chain((apiVersion) => tx.webhookEndpoints.create({
+        client_id: clientId,
+        url: body.url,
+        events: body.events ?? ['*'],
+        description: body.description ?? null,
+        status: 'enabled',
+        api_version: apiVersion,
+        secret: newWebhookSecret(deps.secrets),
+        created_at: nowStamp(deps.clock),
+      })),
       TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
-    );
+    ));
 
 export const listWebhookEndpoints =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>

@@ -1,26 +1,21 @@
 /**
  * `Idempotency-Key` on every POST under /api (docs/decisions/idempotency.md), so that a client can
  * retry a POST whose answer it did not get (a timeout, a 503) without doing it
- * twice. Runs after client authentication (keys are scoped per client) and
- * after the body is parsed (the body is part of what makes a retry "the same").
+ * twice. The rule itself (claim the key, run the change, keep the answer in the
+ * change's transaction) is core's `runKeyed`; this step only parses the header
+ * and hands the route's handler what it needs to answer under the key
+ * (`ctx.state.idempotency`): the handler gives core the use case's change and
+ * the renderer, whose output (the answer as sent) is what the key keeps.
  *
- * - The first request with a key claims it in the store (atomically, across
- *   processes) and runs; its response (status, body, API-Version) is kept.
+ * - Runs after client authentication (keys are scoped per client) and after
+ *   the body is parsed (the body is part of what makes a retry "the same").
  * - The same key, method, path and an equal body (as parsed JSON) is answered
  *   the kept response byte for byte, with `Idempotent-Replayed: true`, and runs nothing.
  * - The key with another method, path or body: 422 `idempotency_key_reused`;
  *   while the first still runs: 409 `idempotency_key_in_use`.
- * - Kept: every response below 500 that an endpoint produced, except 401 and
- *   429. Anything else (5xx, 503) releases the key, so a retry runs again. A
- *   request no route answers (404, 405) never claims one.
- * - The claim is its own write (a concurrent same-key request sees it at once:
- *   409). The handler then runs inside ONE transaction (the use case's own
- *   `inTransaction` joins it) and the kept response is written in it, so the
- *   change and its key commit together or not at all (docs/decisions/idempotency.md, docs/decisions/transactions.md): a 5xx,
- *   a store fault or a crash before the commit leaves neither, and the retry
- *   runs once. A domain error (4xx) aborts the change and is kept by a small
- *   write of its own afterwards; a write conflict that exhausted its retries is
- *   answered 409 `conflict` and releases the key.
+ * - A store fault (503) or a conflict that kept losing (409 with Retry-After)
+ *   is not kept: the key is released, and a retry runs again. A request no
+ *   route answers (404, 405) never claims one.
  * - Erasure (docs/decisions/tenancy.md): a kept response about a user who has been deleted
  *   since (any POST under /api/users/{id}, and the POST /api/users that created
  *   the user) is not replayed: the request is answered 404 `not_found`, as
@@ -29,10 +24,10 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
-import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Id, isUserErased, writeConflict, type ClientId, type UserId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse, type UnitOfWork } from '@debtkit/core';
-import type { AppContext, AppMiddleware, RequestContext, RouteDef } from '../app-context.js';
-import { ApiError, ERROR_TABLE, fromDomainError, toApiError } from '../api-error.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import { Id, isUserErased, noChange, runKeyed, type Change, type ClientId, type UserId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse } from '@debtkit/core';
+import type { AppMiddleware, RequestContext } from '../app-context.js';
+import { ApiError, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
 import { writeJsonText } from '../json-response.js';
 
@@ -43,8 +38,6 @@ const VALID_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface IdempotencyKeyOptions {
   readonly store: IdempotencyStore;
-  /** The store's transactions: the handler and the kept response commit in one. */
-  readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
   /** Erasure markers: a kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
@@ -79,18 +72,13 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
   return result.right;
 };
 
-/** What the transaction answers when the handler threw: the change is aborted (the answer is made outside). */
-const HANDLER_FAILED: DomainError = { _tag: 'validation_error', message: 'The handler answered with an error' };
-
-const isKept = (status: number): boolean => status < 500 && status !== 401 && status !== 429;
-
-/** The response as sent, if it is one that can be kept (a JSON text or no body). */
-const responseOf = (ctx: RequestContext): StoredResponse | undefined => {
+/** The response as sent: every answer is a JSON text, or no body. */
+const responseOf = (ctx: RequestContext): StoredResponse => {
   const body: unknown = ctx.body;
   const apiVersion = ctx.response.get('API-Version') || null;
   if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
   if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
-  return undefined;
+  throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered a body that is not JSON text`);
 };
 
 /** A path under one user: `/api/users/{id}` and below. */
@@ -120,20 +108,39 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
 };
 
 /**
- * Runs the route's handler (given to the factory) under the request's
- * `Idempotency-Key`, in one transaction with the kept response: a route
- * middleware of every POST route under /api (a request no route answers
- * never reaches it), for a request that carries the header.
+ * What a route's handler answers with under the request's Idempotency-Key
+ * (`ctx.state.idempotency`, set by `idempotencyKey`).
  */
-export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: RouteDef['handler']) => AppMiddleware) => {
-  const { store, unitOfWork, clock, apiVersionFallback, onReplay, erasures } = options;
+export interface KeyedAnswer {
+  /**
+   * Answer with the change `build` describes, run by core's `runKeyed` under
+   * the key; `render` writes an answer (a success) on the response. A
+   * `validation_error` thrown by `build` (a request that does not decode) is
+   * the endpoint's answer too, and kept.
+   */
+  answer<A>(build: () => Change<A>, render: (value: A) => void): Promise<void>;
+}
+
+/** An error `build` threw that is an answer of the endpoint's (a bad path id, query or body), as a change that changes nothing. */
+const decodingFailure = (err: unknown): Change<never> => {
+  const known = toApiError(err);
+  if (known === undefined || known.kind !== 'validation_error') throw err;
+  const error: DomainError = known.details === undefined ? { _tag: 'validation_error', message: known.message } : { _tag: 'validation_error', message: known.message, details: known.details };
+  return noChange(TE.left(error));
+};
+
+/**
+ * The route middleware of every POST route under /api: for a request that
+ * carries the header, checks it and gives the handler its `KeyedAnswer`.
+ */
+export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware => {
+  const { store, clock, apiVersionFallback, onReplay, erasures } = options;
+  const keyed = runKeyed({ idempotency: store, clock });
   const aboutErasedUser = async (ctx: RequestContext, clientId: ClientId, response: StoredResponse): Promise<boolean> => {
     const userId = userOfKeptResponse(ctx, response);
     return userId !== undefined && runStore(isUserErased({ erasures })(clientId, userId));
   };
-  // The route's handler is run here, not through `next`: a transaction that lost a
-  // write conflict runs it again, and Koa's `next` may be called only once.
-  return (handler) => async function idempotencyKey(ctx, next) {
+  return async function idempotencyKey(ctx, next) {
     if (ctx.req.headers['idempotency-key'] === undefined) return next();
     const key = ctx.get(IDEMPOTENCY_KEY_HEADER);
     if (!VALID_KEY.test(key)) {
@@ -143,66 +150,45 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): ((handler: Route
     }
     const client = ctx.state.client;
     if (client === undefined) throw new ApiError('unauthorized', 'A bearer token is required');
-    const claimId = randomUUID();
-    const fingerprint = { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.state.body) };
-    const claim = await runStore(store.claim({ clientId: client.id, key, fingerprint, claimId, now: clock.now() }));
-    switch (claim._tag) {
-      case 'mismatch':
-        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with another method, path or body');
-      case 'in_progress':
-        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
-      case 'completed':
-        if (await aboutErasedUser(ctx, client.id, claim.response)) throw new ApiError('not_found', 'User not found');
-        replay(ctx, claim.response);
-        onReplay?.();
-        return;
-      case 'claimed':
-        break;
-    }
-    const release = () => runStore(store.release(client.id, key, claimId));
-    // What the handler threw, when it answered with an error: the change is aborted, the answer decided below.
-    let thrown: { readonly err: unknown } | undefined;
-    // Joinable: the use case's own `run` joins it, so the change and the kept response commit together.
-    const outcome = await unitOfWork.runJoinable((tx) => async () => {
-      thrown = undefined;
-      try {
-        await handler(ctx as AppContext);
-      } catch (err) {
-        // A use case that lost a write conflict: the whole transaction runs again.
-        if (err instanceof ApiError && err.transient) return E.left(writeConflict(err.message));
-        thrown = { err };
-        return E.left(HANDLER_FAILED);
-      }
-      const response = responseOf(ctx);
-      if (response === undefined || !isKept(response.status)) return E.right(false);
-      // Kept in the change's own transaction: both commit, or neither.
-      const kept = await tx.idempotency.complete(client.id, key, claimId, response, clock.now())();
-      return E.isLeft(kept) ? kept : E.right(true);
-    })();
-    if (E.isRight(outcome)) {
-      if (!outcome.right) await release().catch(() => undefined);
-      return;
-    }
-    if (thrown === undefined) {
-      // Nothing was committed: a store fault (503) or a conflict that kept losing (409). A retry runs again.
-      await release().catch(() => undefined);
-      throw fromDomainError(outcome.left);
-    }
-    const known = toApiError(thrown.err);
-    if (known === undefined || !isKept(ERROR_TABLE[known.kind].status)) {
-      // Best effort: if the store is down too, the claim frees itself after the claim timeout.
-      await release().catch(() => undefined);
-      throw thrown.err;
-    }
-    writeApiError(ctx, known, apiVersionFallback);
-    const response = responseOf(ctx);
-    if (response === undefined) {
-      await release().catch(() => undefined);
-      return;
-    }
-    // The domain error changed nothing; its answer is kept by a write of its own. If keeping it
-    // fails (the store went down just now), the key stays claimed: a retry gets 409 until the
-    // claim timeout, then runs again (and answers the same error).
-    await runStore(store.complete(client.id, key, claimId, response, clock.now())).catch(() => undefined);
+    const request = { clientId: client.id, key, claimId: randomUUID(), fingerprint: { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.state.body) } };
+    let answered = false;
+    ctx.state.idempotency = {
+      answer: async (build, render) => {
+        answered = true;
+        const outcome = await keyed(
+          request,
+          () => {
+            try {
+              return build();
+            } catch (err) {
+              return decodingFailure(err);
+            }
+          },
+          (answer) => {
+            if (E.isRight(answer)) render(answer.right);
+            else writeApiError(ctx, fromDomainError(answer.left), apiVersionFallback);
+            return responseOf(ctx);
+          },
+        )();
+        if (E.isLeft(outcome)) throw fromDomainError(outcome.left);
+        switch (outcome.right._tag) {
+          case 'reused':
+            throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with another method, path or body');
+          case 'in_use':
+            throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
+          case 'replayed':
+            if (await aboutErasedUser(ctx, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
+            replay(ctx, outcome.right.response);
+            onReplay?.();
+            return;
+          case 'answered':
+            // Rendered on the response already (the renderer's output is what was kept).
+            return;
+        }
+      },
+    };
+    await next();
+    // A route that answered without its key would have run the change twice on a retry: a bug, never silent.
+    if (!answered) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered without its Idempotency-Key`);
   };
 };

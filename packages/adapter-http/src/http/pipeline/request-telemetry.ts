@@ -18,11 +18,6 @@ export interface RequestTelemetryOptions {
   readonly routeOf: (ctx: RequestContext) => string | undefined;
 }
 
-/** The pattern @koa/router matched, when it ran and matched (it keeps it on the context). */
-const matchedRoute = (ctx: RequestContext): string | undefined => {
-  const matched: unknown = (ctx as { _matchedRoute?: unknown })._matchedRoute;
-  return typeof matched === 'string' ? matched : undefined;
-};
 
 /**
  * What is recorded once debtkit's middleware has answered a request (with the
@@ -39,7 +34,8 @@ export const requestTelemetry = (options: RequestTelemetryOptions): AppMiddlewar
   const { routeOf } = options;
   const record = (ctx: RequestContext, elapsedMs: number): void => {
     const { method, status, state } = ctx;
-    const matched = (state.route ??= matchedRoute(ctx) ?? routeOf(ctx));
+    // A routed request's pattern is named by its route (router.ts); others are looked up.
+    const matched = (state.route ??= routeOf(ctx));
     recordRequest(method, matched ?? UNMATCHED_ROUTE, status, elapsedMs / 1000);
     writeLine({
       requestId: state.requestId,

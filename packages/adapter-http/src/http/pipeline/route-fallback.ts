@@ -1,11 +1,6 @@
 import type { AppMiddleware } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { allowedMethodsOf } from '../router.js';
-
-/** The layers @koa/router found matching the request's path (whatever their method), kept on the context. */
-interface RouterMatches {
-  readonly matched?: ReadonlyArray<{ readonly path: string | RegExp; readonly methods: ReadonlyArray<string> }>;
-}
+import type { ApiRouter } from '../router.js';
 
 /**
  * After the router: a request it passed on has no route for its method. A
@@ -16,12 +11,12 @@ interface RouterMatches {
  * It runs where the handler would have, after the path's authentication, so
  * unauthenticated callers learn nothing about the routes.
  */
-export const routeFallback = (): AppMiddleware =>
+export const routeFallback = (router: Pick<ApiRouter, 'lookup'>): AppMiddleware =>
   async function routeFallback(ctx) {
-    const matched = (ctx as RouterMatches).matched ?? [];
-    const first = matched[0]?.path;
-    if (typeof first === 'string') ctx.state.route ??= first;
-    const allowed = allowedMethodsOf(matched);
+    // Asked of the router's public `match` (router.ts), not read from what it leaves on the context.
+    const found = router.lookup(ctx.method, ctx.path);
+    if (found.pattern !== undefined) ctx.state.route ??= found.pattern;
+    const allowed = found.kind === 'unrouted' ? found.allowed : [found.method];
     if (allowed.length === 0) throw new ApiError('not_found', 'No such route');
     const allow = [...allowed, 'OPTIONS'].join(', ');
     if (ctx.method === 'OPTIONS') {

@@ -48,6 +48,7 @@ import {
   inContext,
   renderContextOf,
   versioning,
+  noChange,
 } from '@debtkit/core';
 import { Endpoint, EndpointInput, endpoint } from './endpoint.js';
 import { paged, pagedCodec } from './paged-list.js';
@@ -180,7 +181,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'POST', path: '/api/users/:id/payment_plans/compare', summary: 'Compare every payoff strategy on the same debts and budget (nothing is stored)',
     tag: 'Debt Payoff Plan', pathIds: ['id'], body: ComparePaymentPlansBody,
     status: 200, response: { kind: 'payment_plan_comparison', codec: PaymentPlanComparison }, errors: USER_ERRORS,
-    run: (app, i) => app.comparePaymentPlans(scope(i), i.body),
+    run: (app, i) => noChange(app.comparePaymentPlans(scope(i), i.body)),
   }),
   endpoint({
     method: 'GET', path: '/api/users/:id/payment_plans', summary: 'List payment plans', tag: 'Debt Payoff Plan', pathIds: ['id'], query: PageQuery,
@@ -241,7 +242,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'POST', path: '/api/debt_calculator', summary: 'Months to pay off a debt, or the payment to pay it off in given months',
     tag: 'Debt Calculator', pathIds: [], body: DebtCalculatorBody,
     status: 200, response: { kind: 'debt_calculation', codec: DebtCalculationCodec }, errors: ['validation_error'],
-    run: (app, i) => app.calculateDebt(i.body),
+    run: (app, i) => noChange(app.calculateDebt(i.body)),
   }),
 
   // Learning modules and articles (docs/api/reference.md)

@@ -20,6 +20,7 @@ import {
   boundedString,
   strictObject,
   isDomainError,
+  noChange,
   unavailable,
   versioning,
   type ClientAccess,
@@ -81,6 +82,9 @@ const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e
       typeof run === 'function'
         ? (services) =>
             async function handleBuiltin(ctx: AppContext): Promise<void> {
+              const keyed = ctx.state.idempotency;
+              // A built-in endpoint changes nothing: under an Idempotency-Key, its answer is kept all the same.
+              if (keyed !== undefined) return keyed.answer(() => noChange(run(services, decodeRequest(ctx, e))), (value) => answer(ctx, e, value));
               answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
             }
         : run.handler,

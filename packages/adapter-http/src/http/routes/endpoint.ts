@@ -8,7 +8,7 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, ResponseKind, renderContextOf, strictObject, versioning } from '@debtkit/core';
+import { Application, Client, DomainError, Id, ResponseKind, renderContextOf, strictObject, type Change, versioning } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
@@ -85,10 +85,26 @@ type Codec<A> = t.Type<A, unknown, unknown>;
  * in `run`), so `run`'s result must be assignable to what the response codec
  * describes: a use case whose result drifts from its codec does not compile.
  */
-export interface TypedEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
-  /** The answer in the latest shape, carrying the render context older versions need when it has one (`inContext`: a plan and its schedule). */
-  readonly run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, NoInfer<R>>;
+export interface TypedEndpoint<Q, B, R, P extends string, M extends EndpointSpec['method'] = EndpointSpec['method'], A extends RouteAuth = RouteAuth>
+  extends EndpointSpec<Q, B, R, P> {
+  readonly method: M;
+  readonly auth?: A;
+  /**
+   * The use case. A POST under /api takes an Idempotency-Key, which core keeps
+   * with the change it answers: its use case returns its `Change` as it is
+   * (`noChange(task)` for a POST that changes nothing), checked here.
+   */
+  readonly run: (app: Application, input: EndpointInput<Q, B, P>) => KeyedRun<M, A, NoInfer<R>>;
 }
+
+/** What a use case returns for a route: a `Change` for a POST of the client area (it takes an Idempotency-Key), else a task. */
+export type KeyedRun<M, A, R> = M extends 'POST' ? (A extends 'client' ? Change<R> : TE.TaskEither<DomainError, R>) : TE.TaskEither<DomainError, R>;
+
+/** The change a keyed route's use case answered with (the endpoint's type requires one; a route built otherwise is a bug). */
+const changeOf = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => {
+  if (!('change' in task)) throw new Error('endpoint: a POST route of the client area ran a use case that is not a Change');
+  return task as Change<A>;
+};
 
 /** An entry of the endpoint table: its spec (types erased) and the handler it becomes, typed inside. */
 export interface Endpoint extends EndpointSpec {
@@ -99,14 +115,21 @@ export interface Endpoint extends EndpointSpec {
  * Declare an endpoint with its query, body, response and path id types
  * inferred from the declaration; the handler is built here, where they are known.
  */
-export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedEndpoint<Q, B, R, P>): Endpoint => {
-  const { run, ...spec } = e;
+export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = never, M extends EndpointSpec['method'] = EndpointSpec['method'], A extends RouteAuth = 'client'>(
+  e: TypedEndpoint<Q, B, R, P, M, A>,
+): Endpoint => {
+  // A `Change` is a task: run on its own, it commits on its own.
+  const { run, ...spec } = e as TypedEndpoint<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
   return {
     ...spec,
     handler: (app) =>
       async function handleEndpoint(ctx: AppContext): Promise<void> {
         const client = clientOf(ctx);
-        answer(ctx, e, await runUseCase(run(app, { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) })));
+        const keyed = ctx.state.idempotency;
+        const input = { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) };
+        // Under an Idempotency-Key, core runs the change and keeps what this renders (pipeline/idempotency-key.ts).
+        if (keyed !== undefined) return keyed.answer(() => changeOf(run(app, input)), (value) => answer(ctx, e, value));
+        answer(ctx, e, await runUseCase(run(app, input)));
       },
   };
 };
