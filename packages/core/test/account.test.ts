@@ -58,7 +58,9 @@ describe('account', () => {
     it('lists every spec field and nothing internal', () => {
       const view = toAccountView(record(), today);
       expect(view).not.to.have.any.keys('user_id', 'created_at', 'apr', 'minimum_payment', 'version');
-      expect(Object.keys(view)).to.have.length(26);
+      // The spec's 26 fields, and the institution's terms under their Account names (2026-11-26, docs/api/changelog.md).
+      expect(view).to.include.keys('institution_apr', 'institution_minimum_payment');
+      expect(Object.keys(view)).to.have.length(28);
     });
   });
 });
