@@ -440,8 +440,8 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
       type: 'loan',
       subtype: 'personal_loan',
       balance: balance + i * 100,
-      apr,
-      minimum_payment: minimum + i,
+      institution_apr: apr,
+      institution_minimum_payment: minimum + i,
     });
     if (res.status === 409) {
       notes.push(`account quota reached at ${accountIds.length} accounts (${res.body?.error?.message ?? ''})`);

@@ -12,7 +12,7 @@ import type supertest from 'supertest';
 import type { Clock, StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { useMongoStores } from './support/mongo-stores.js';
-import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
+import { SUITE_API_VERSION, resourceHarness, type ResourceHarness } from './support/resource-app.js';
 import { expectMatchesOpenApi, expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 import { buildOpenApiDocument } from '../src/index.js';
 
@@ -208,7 +208,7 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
       const path = `${user}/payment_plans/${planId}`;
       const plan: ApiPlan = (await h.request.get(path).set(h.auth).expect(200)).body;
       const res = await outlookOf(path).expect(200);
-      expect(res.headers['api-version']).to.equal('2026-11-26');
+      expect(res.headers['api-version']).to.equal(SUITE_API_VERSION); // the version the suite's client is pinned to
       const expected = expectedOutlook(plan, await allAccounts(user), TODAY);
       expect(res.body.as_of).to.equal(TODAY);
       expect(res.body.basis).to.equal('linked_accounts');

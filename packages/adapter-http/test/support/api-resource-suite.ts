@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { FactorName, IsoDate, Timestamp, factorObject, Id } from '@debtkit/core';
 import type { StorePorts } from '@debtkit/core';
-import { ResourceHarness, resourceHarness } from './resource-app.js';
+import { ResourceHarness, SUITE_API_VERSION, resourceHarness } from './resource-app.js';
 import { expectResponseMatchesOpenApi } from './openapi-assert.js';
 
 const DEMO = '/api/users/1';
@@ -56,7 +56,7 @@ describe(`API resources over HTTP (${name})`, () => {
       expect(res.body.date).to.equal('2026-03-15');
       expect(res.body.last_name).to.equal('Rivera');
       expect(res.body.score).to.be.within(300, 850);
-      expect(res.headers['api-version']).to.equal('2026-11-26');
+      expect(res.headers['api-version']).to.equal(SUITE_API_VERSION); // the version the suite's client is pinned to
     });
 
     it('answers 404 before the user has authenticated with the bureau', async () => {
