@@ -197,6 +197,13 @@ const contentsOf = async (ctx: MongoContext, known: KnownIds): Promise<Record<st
     const out: Document = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === '_id' || key === 'id' || key === 'secret' || key === 'hash' || key === 'claim_id') continue;
+      // An event's render context keys each plan's schedule by the plan's id (docs/api/webhook-versions.md).
+      if (key === 'plan_schedules' && inner !== null && typeof inner === 'object') {
+        out[key] = Object.fromEntries(
+          Object.entries(inner).map(([planId, schedule]) => [known.get(COLLECTIONS.paymentPlans)?.has(Number(planId)) === true ? planId : 'new', strip(schedule)]),
+        );
+        continue;
+      }
       const target = REFERENCES[key];
       out[key] = target !== undefined && typeof inner === 'number' && known.get(target)?.has(inner) !== true ? 'new' : strip(inner);
     }

@@ -57,7 +57,7 @@ export interface UserScope {
   readonly userId: UserId;
 }
 
-/** The last day `today` rendered: every request asks for today, and `toISOString` is not free (DESIGN 9); kept here, not in the pure domain. */
+/** The last day `today` rendered: every request asks for today, and `toISOString` is not free (docs/performance.md); kept here, not in the pure domain. */
 let lastDay = Number.NaN;
 let lastDate = '' as IsoDate;
 const DAY_MS = 86_400_000;
@@ -139,7 +139,7 @@ export const mapPage =
 /**
  * What a use case that writes returns: its change, described as a function of
  * the transaction's ports, and not yet run. Core runs it, as ONE transaction
- * (DESIGN 4.6): calling it (`change()`, it is a `TaskEither`) commits it on its
+ * (docs/decisions/transactions.md): calling it (`change()`, it is a `TaskEither`) commits it on its
  * own; `runKeyed` (idempotent-change.ts) commits it with an Idempotency-Key's
  * kept answer. The boundary is this value: nothing joins a transaction behind
  * the code's back.
@@ -152,7 +152,7 @@ export interface Change<A> extends TE.TaskEither<DomainError, A> {
 export interface ChangeSpec<A> {
   /** The transactions it commits in. */
   readonly unitOfWork: UnitOfWork;
-  /** The aggregate it writes (`userTurn`): changes of this process to it run one after the other (DESIGN 4.6, hot records). */
+  /** The aggregate it writes (`userTurn`): changes of this process to it run one after the other (docs/decisions/transactions.md, hot records). */
   readonly turn?: string;
   /**
    * The change itself, over the transaction's ports. `Left`: abort, and answer
@@ -177,7 +177,7 @@ export const noChange = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => O
 const answered = <A>(task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, E.Either<DomainError, A>> => () => task().then((r) => (E.isLeft(r) ? r : E.right(r)));
 
 /**
- * The change `change` makes, as ONE transaction (DESIGN 4.6): it gets `deps`
+ * The change `change` makes, as ONE transaction (docs/decisions/transactions.md): it gets `deps`
  * with every store port replaced by the transaction's, so all its reads and
  * writes (and the event it appends) commit together or not at all. A `Left`
  * aborts; a write conflict runs `change` again from a fresh snapshot
