@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       maxInProgress: defaultMaxInProgress(),
       clientConcurrency: 16,
       queueWaitMs: 10000,
+      renderCacheBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -61,6 +62,7 @@ describe('loadConfig', () => {
         DEBTKIT_MAX_IN_PROGRESS: '40',
         DEBTKIT_CLIENT_CONCURRENCY: '4',
         DEBTKIT_QUEUE_WAIT_MS: '0',
+        DEBTKIT_RENDER_CACHE_MB: '8',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -80,6 +82,7 @@ describe('loadConfig', () => {
       maxInProgress: 40,
       clientConcurrency: 4,
       queueWaitMs: 0,
+      renderCacheBytes: 8 * 1024 * 1024,
     });
   });
 

@@ -10,6 +10,7 @@ import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
+import type { RenderCache, RenderedText } from './render-cache.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -47,6 +48,8 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** DESIGN 4.9's fair share of the process (admission-queue.ts); absent, `/api` requests are admitted without limit. */
   readonly admission?: AdmissionQueue;
+  /** Rendered answers of resources that cannot change, kept (render-cache.ts, DESIGN 4.9); absent, every answer is rendered. */
+  readonly renderCache?: RenderCache;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */
@@ -71,6 +74,10 @@ export interface AppState {
    * recorded (a request refused before its handler is named by its route too).
    */
   route?: string;
+  /** The app's render cache, for `respond` (set on `/api` requests by the renderedAnswers step). */
+  renderCache?: RenderCache;
+  /** The kept text `respond` answered with, and its key: the compression step keeps its compressed bytes. */
+  rendered?: RenderedText;
 }
 
 /** A request as the pipeline sees it. */

@@ -69,9 +69,17 @@ export const clientOf = (ctx: AppContext): Client => {
 /**
  * Answer with `body`, built in the latest shape, rendered for the request's API
  * version; a list ends early rather than pass 1 MiB (DESIGN 4.9, paged-list.ts).
+ * With the app's render cache (`ctx.state.renderCache`, render-cache.ts), the
+ * text of a resource that cannot change is serialised once per version, and
+ * what was written is left on `ctx.state.rendered` for the compression step.
  */
 export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown): void => {
-  writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest)));
+  const version = ctx.state.apiVersion ?? versioning.latest;
+  const cache = ctx.state.renderCache;
+  if (cache === undefined) return writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, version)));
+  const rendered = cache.render(kind, body, version);
+  writeJsonText(ctx, status, rendered.text, rendered.bytes);
+  if ('key' in rendered) ctx.state.rendered = rendered;
 };
 
 /** Answer 204 with no body. */

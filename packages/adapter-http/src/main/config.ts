@@ -10,6 +10,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, WRITE_CONFLICT_DEADLINE_MS, type Quotas } from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
+import { DEFAULT_RENDER_CACHE_MB, MIB } from '../http/render-cache.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -66,6 +67,8 @@ export interface Config {
   readonly clientConcurrency?: number;
   /** DESIGN 4.9: milliseconds a request may wait for its slot before 429 (default 10000). */
   readonly queueWaitMs?: number;
+  /** DESIGN 4.9: bytes of rendered answers kept (DEBTKIT_RENDER_CACHE_MB, default 64 MiB; 0 keeps none; `loadConfig` always sets it). */
+  readonly renderCacheBytes?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -133,6 +136,9 @@ const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'Confl
 /** 0 (refuse at once what cannot be admitted) to 600000 (ten minutes) milliseconds. */
 const QueueWaitMs = t.refinement(NonNegativeInt, (n) => n <= 600_000, 'QueueWaitMs');
 
+/** 0 (keep nothing) to 16384 MiB. */
+const RenderCacheMb = t.refinement(NonNegativeInt, (n) => n <= 16_384, 'RenderCacheMb');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 /** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
@@ -175,6 +181,7 @@ const Variables = t.partial({
   DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
+  DEBTKIT_RENDER_CACHE_MB: variable(RenderCacheMb, 'must be a whole number of MiB from 0 (keep none) to 16384'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -235,6 +242,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxInProgress: v.DEBTKIT_MAX_IN_PROGRESS ?? defaultMaxInProgress(),
     clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
     queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
+    renderCacheBytes: (v.DEBTKIT_RENDER_CACHE_MB ?? DEFAULT_RENDER_CACHE_MB) * MIB,
   });
 };
 
