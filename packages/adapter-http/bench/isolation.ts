@@ -130,6 +130,8 @@ const serveRole = async (): Promise<void> => {
     DEBTKIT_SEED: 'true',
     LOG_LEVEL: 'info',
     DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
+    // The server's render cache (docs/decisions/tenancy.md): DEBTKIT_RENDER_CACHE_MB=0 measures without it.
+    DEBTKIT_RENDER_CACHE_MB: process.env['DEBTKIT_RENDER_CACHE_MB'],
   });
   if (E.isLeft(config)) throw new Error(`isolation server configuration: ${config.left}`);
   const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
@@ -560,7 +562,8 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
   print(
     `bench:isolation: ${settings.runs} runs; each ${settings.durationSeconds} s alone then ${settings.durationSeconds} s beside the heavy client; ` +
       `light reads at ${settings.lightRate}/s; heavy: up to ${settings.heavyPlans} plans of up to ${settings.heavyDebts} accounts × ~${settings.heavyMonths} months, ` +
-      `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer`,
+      `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer; ` +
+      `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
   );
   const runs: RunResult[] = [];
   for (let i = 0; i < settings.runs; i++) {

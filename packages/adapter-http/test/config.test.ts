@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       clientConcurrency: 16,
       queueWaitMs: 10000,
       docs: true,
+      renderCacheBytes: 64 * 1024 * 1024,
     });
   });
 
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
         DEBTKIT_CLIENT_CONCURRENCY: '4',
         DEBTKIT_QUEUE_WAIT_MS: '0',
         DEBTKIT_DOCS: 'true',
+        DEBTKIT_RENDER_CACHE_MB: '8',
       }),
     ).to.deep.equal({
       port: 8080,
@@ -83,6 +85,7 @@ describe('loadConfig', () => {
       clientConcurrency: 4,
       queueWaitMs: 0,
       docs: true,
+      renderCacheBytes: 8 * 1024 * 1024,
     });
   });
 

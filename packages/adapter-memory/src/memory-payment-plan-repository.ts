@@ -23,14 +23,26 @@ import { MEMORY_SESSION, lazyEither, lazyRight, pageOf, readOwned } from './memo
 import type { MemorySession } from './memory-database.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
 
-const copyPlan = (p: PaymentPlanRecord): PaymentPlanRecord => ({
-  ...p,
-  account_ids: [...p.account_ids],
-  order: [...p.order],
-  custom_order: p.custom_order === null ? null : [...p.custom_order],
-  extra_payments: p.extra_payments.map((x) => ({ ...x })),
-  schedule: p.schedule.map((m) => ({ month: m.month, date: m.date, payments: m.payments.map((x) => ({ ...x })) })),
-});
+/**
+ * A plan as stored: a deep copy of what was given, frozen. A plan never changes
+ * once created, so reads hand the stored record out as it is (as accounts and
+ * credit scores are): a plan of 12,000 account-months is not copied again on
+ * every read, and no caller can change the store through it.
+ */
+const storedPlan = (p: PaymentPlanRecord): PaymentPlanRecord =>
+  Object.freeze({
+    ...p,
+    account_ids: Object.freeze([...p.account_ids]),
+    order: Object.freeze([...p.order]),
+    custom_order: p.custom_order === null ? null : Object.freeze([...p.custom_order]),
+    extra_payments: Object.freeze(p.extra_payments.map((x) => Object.freeze({ ...x }))),
+    schedule: Object.freeze(
+      p.schedule.map((m) => Object.freeze({ month: m.month, date: m.date, payments: Object.freeze(m.payments.map((x) => Object.freeze({ ...x }))) })),
+    ),
+  }) as PaymentPlanRecord;
+
+/** Reads hand out the frozen stored record itself. */
+const asStored = (p: PaymentPlanRecord): PaymentPlanRecord => p;
 
 @injectable()
 export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
@@ -48,21 +60,21 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
 
   create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
     return lazyEither(() => {
-      const record = copyPlan({ ...plan, id: this.ids.next() });
+      const record = storedPlan({ ...plan, id: this.ids.next() });
       const done = this.plans.set(this.s, record.user_id, record.id, record);
-      return E.isLeft(done) ? done : E.right(copyPlan(record));
+      return E.isLeft(done) ? done : E.right(record);
     });
   }
 
   get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
     return lazyRight(() => {
       const found = this.plans.get(this.s, userId, planId);
-      return found === undefined ? O.none : O.some(copyPlan(found));
+      return found === undefined ? O.none : O.some(found);
     });
   }
 
   list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
-    return lazyRight(() => pageOf(this.plans.values(this.s, userId), page, copyPlan));
+    return lazyRight(() => pageOf(this.plans.values(this.s, userId), page, asStored));
   }
 
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {

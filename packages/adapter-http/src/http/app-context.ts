@@ -11,6 +11,7 @@ import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
 import type { KeyedAnswer } from './pipeline/idempotency-key.js';
+import type { RenderCache, RenderedText } from './render-cache.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -48,6 +49,8 @@ export interface AppDeps {
   readonly metrics?: Metrics;
   /** docs/decisions/tenancy.md's fair share of the process (admission-queue.ts); absent, `/api` requests are admitted without limit. */
   readonly admission?: AdmissionQueue;
+  /** Rendered answers of resources that cannot change, kept (render-cache.ts, docs/decisions/tenancy.md); absent, every answer is rendered. */
+  readonly renderCache?: RenderCache;
 }
 
 /** What middleware leaves on `ctx.state` for the next ones and for handlers. */
@@ -74,6 +77,10 @@ export interface AppState {
    * recorded (a request refused before its handler is named by its route too).
    */
   route?: string;
+  /** The app's render cache, for `respond` (set on `/api` requests by the renderedAnswers step). */
+  renderCache?: RenderCache;
+  /** The kept text `respond` answered with, and its key: the compression step keeps its compressed bytes. */
+  rendered?: RenderedText;
 }
 
 /** A request as the pipeline sees it. */

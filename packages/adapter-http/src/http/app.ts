@@ -8,7 +8,7 @@
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
  *   interactiveDocs (`/docs`, when configured) → authFailureLimit (/api, /admin) → clientAuth (/api) →
  *   adminAuth (/admin) → clientRateLimit (/api) → fairAdmission (/api) →
- *   apiVersion (/api) → router (@koa/router: the endpoint tables; a route runs
+ *   apiVersion (/api) → renderedAnswers (the render cache, render-cache.ts) → router (@koa/router: the endpoint tables; a route runs
  *   adminTokenLimit when it takes the admin token outside /admin (/metrics),
  *   then jsonBody, then idempotencyKey for POST under /api, before its handler) →
  *   routeFallback (404 / 405 / OPTIONS)
@@ -55,6 +55,7 @@ import { clientAddress } from './pipeline/client-address.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
+import { renderedAnswers } from './pipeline/rendered-answers.js';
 import { createMetrics } from './metrics.js';
 import { interactiveDocs } from './interactive-docs.js';
 
@@ -160,7 +161,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(
     errorResponder({ logger, apiVersionFallback: versioning.latest, onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }) }),
   );
-  app.use(compression());
+  app.use(compression(deps.renderCache === undefined ? {} : { renderCache: deps.renderCache }));
   // docs/sandbox-over-time.md: the interactive docs (no token: outside /api and /admin), when configured.
   if (config.docs === true) app.use(interactiveDocs({ versions: versioning.known }));
   if (attempts !== undefined) {
@@ -176,6 +177,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     app.use(fairAdmission({ queue: deps.admission, onAdmitted: (s) => metrics.admissionWait.observe(s), onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }) }));
   }
   app.use(apiVersion({ versioning }));
+  if (deps.renderCache !== undefined) app.use(renderedAnswers({ cache: deps.renderCache }));
   app.use(api.router.routes());
   app.use(routeFallback(api));
   return app;

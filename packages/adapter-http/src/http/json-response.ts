@@ -21,10 +21,10 @@ export class ResponseTooLarge extends Error {
 /** `text`'s UTF-8 length passes `max` (measured only when it could: at most 3 bytes per UTF-16 unit). */
 export const passesBytes = (text: string, max: number): boolean => text.length * 3 > max && Buffer.byteLength(text) > max;
 
-/** Answer `status` with `text`, a JSON document already serialised; never more than 1 MiB of it. */
-export const writeJsonText = (ctx: ParameterizedContext, status: number, text: string): void => {
-  if (passesBytes(text, MAX_RESPONSE_BODY_BYTES)) {
-    throw new ResponseTooLarge(`refused to send a ${Buffer.byteLength(text)}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
+/** Answer `status` with `text`, a JSON document already serialised; never more than 1 MiB of it (`bytes`: its UTF-8 length, when known). */
+export const writeJsonText = (ctx: ParameterizedContext, status: number, text: string, bytes?: number): void => {
+  if (bytes === undefined ? passesBytes(text, MAX_RESPONSE_BODY_BYTES) : bytes > MAX_RESPONSE_BODY_BYTES) {
+    throw new ResponseTooLarge(`refused to send a ${bytes ?? Buffer.byteLength(text)}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
   }
   ctx.status = status;
   // Set before the body, so Koa does not guess a type for the string.

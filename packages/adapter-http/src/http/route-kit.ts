@@ -77,9 +77,17 @@ export const clientOf = (ctx: AppContext): Client => {
 /**
  * Answer with `body`, built in the latest shape, rendered for the request's API
  * version (with `context`: what older shapes need that the body lacks); a list ends early rather than pass 1 MiB (docs/decisions/tenancy.md, paged-list.ts).
+ * With the app's render cache (`ctx.state.renderCache`, render-cache.ts), the
+ * text of a resource that cannot change is serialised once per version, and
+ * what was written is left on `ctx.state.rendered` for the compression step.
  */
 export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown, context?: RenderContext): void => {
-  writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, ctx.state.apiVersion ?? versioning.latest, context)));
+  const version = ctx.state.apiVersion ?? versioning.latest;
+  const cache = ctx.state.renderCache;
+  if (cache === undefined) return writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, version, context)));
+  const rendered = cache.render(kind, body, version, undefined, context);
+  writeJsonText(ctx, status, rendered.text, rendered.bytes);
+  if ('key' in rendered) ctx.state.rendered = rendered;
 };
 
 /** Answer 204 with no body. */

@@ -10,6 +10,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, WRITE_CONFLICT_DEADLINE_MS, type Quotas } from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
+import { DEFAULT_RENDER_CACHE_MB, MIB } from '../http/render-cache.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
 export type StoreKind = t.TypeOf<typeof StoreKind>;
@@ -68,6 +69,8 @@ export interface Config {
   readonly queueWaitMs?: number;
   /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (DEBTKIT_DOCS; default: on in sandbox, off in production; `loadConfig` always sets it, absent is off). */
   readonly docs?: boolean;
+  /** docs/decisions/tenancy.md: bytes of rendered answers kept (DEBTKIT_RENDER_CACHE_MB, default 64 MiB; 0 keeps none; `loadConfig` always sets it). */
+  readonly renderCacheBytes?: number;
 }
 
 /** `codec` with one message for any failure, followed by the offending value unless it is secret. */
@@ -135,6 +138,9 @@ const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'Confl
 /** 0 (refuse at once what cannot be admitted) to 600000 (ten minutes) milliseconds. */
 const QueueWaitMs = t.refinement(NonNegativeInt, (n) => n <= 600_000, 'QueueWaitMs');
 
+/** 0 (keep nothing) to 16384 MiB. */
+const RenderCacheMb = t.refinement(NonNegativeInt, (n) => n <= 16_384, 'RenderCacheMb');
+
 const PublicUrl = t.refinement(t.string, (s) => /^https?:\/\/[^\s/?#]+(\/[^\s?#]*[^\s?#/])?$/.test(s), 'PublicUrl');
 
 /** `10.0.0.0/8, 127.0.0.1, fd00::/8`: one or more IP addresses or CIDRs, IPv4 or IPv6. */
@@ -178,6 +184,7 @@ const Variables = t.partial({
   DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
   DEBTKIT_DOCS: variable(Bool, 'must be true or false'),
+  DEBTKIT_RENDER_CACHE_MB: variable(RenderCacheMb, 'must be a whole number of MiB from 0 (keep none) to 16384'),
 });
 type Variables = t.TypeOf<typeof Variables>;
 
@@ -239,6 +246,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
     queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
     docs: v.DEBTKIT_DOCS ?? environment === 'sandbox',
+    renderCacheBytes: (v.DEBTKIT_RENDER_CACHE_MB ?? DEFAULT_RENDER_CACHE_MB) * MIB,
   });
 };
 

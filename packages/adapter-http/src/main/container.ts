@@ -51,6 +51,7 @@ import { loadMongoAdapter, type MongoAdapterModule } from './optional-peers.js';
 import { StartupError } from './startup-error.js';
 import { traceStorePorts } from './traced-store-ports.js';
 import { processComputePool } from '../compute/compute-pool.js';
+import { DEFAULT_RENDER_CACHE_MB, MIB, createRenderCache, type RenderCache } from '../http/render-cache.js';
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, createAdmissionQueue, defaultMaxInProgress, type AdmissionQueue } from '../http/admission-queue.js';
 
 export { StartupError };
@@ -73,6 +74,8 @@ export const HTTP = {
   Computations: portToken<Computations>('http.Computations'),
   /** The fair share of the process (docs/decisions/tenancy.md): admission of `/api` requests, per client and process-wide. */
   Admission: portToken<AdmissionQueue>('http.Admission'),
+  /** Rendered answers of resources that cannot change (render-cache.ts, docs/decisions/tenancy.md), bounded by DEBTKIT_RENDER_CACHE_MB. */
+  RenderCache: portToken<RenderCache>('http.RenderCache'),
 } as const;
 
 export const systemClock: Clock = { now: () => new Date() };
@@ -197,8 +200,12 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         }),
       [HTTP.Config],
     );
+    bind(HTTP.RenderCache).toResolvedValue(
+      (config) => createRenderCache({ maxBytes: config.renderCacheBytes ?? DEFAULT_RENDER_CACHE_MB * MIB }),
+      [HTTP.Config],
+    );
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics, erasures, admission) =>
+      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics, erasures, admission, renderCache) =>
         createApp({
           health,
           clientAccess,
@@ -212,9 +219,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           rateLimits,
           metrics,
           admission,
+          renderCache,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission],
+      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission, HTTP.RenderCache],
     );
   });
 

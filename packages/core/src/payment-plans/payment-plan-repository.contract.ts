@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { PaymentPlanRecord } from './payment-plan.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, useFreshStore } from '../testing/contract-harness.js';
+import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, tryToChange, useFreshStore } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aPaymentPlan, anId, cents, isoDate } from '../testing/record-mothers.js';
 
@@ -137,19 +137,19 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectRight(store().paymentPlans.deleteAllForUser(USER))).to.equal(0);
     });
 
-    it('a returned plan is a copy, schedule included: changing it (or the input) does not change the store', async () => {
+    it('a returned plan is a copy or frozen, schedule included: changing it (or the input) does not change the store', async () => {
       const input = aPaymentPlan(USER);
       const created = await expectRight(store().paymentPlans.create(input));
       input.account_ids.push(anId(77));
       const firstInputMonth = input.schedule[0];
       if (firstInputMonth !== undefined) firstInputMonth.payments.length = 0;
-      created.order.reverse();
+      tryToChange(() => created.order.reverse());
       const found = await expectSome(store().paymentPlans.get(USER, created.id));
       const firstPayment = found.schedule[0]?.payments[0];
-      if (firstPayment !== undefined) firstPayment.balance = cents(1);
-      found.schedule.pop();
+      if (firstPayment !== undefined) tryToChange(() => (firstPayment.balance = cents(1)));
+      tryToChange(() => found.schedule.pop());
       const listed = await expectRight(store().paymentPlans.list(USER, { limit: 1 }));
-      listed.items[0]?.account_ids.pop();
+      tryToChange(() => listed.items[0]?.account_ids.pop());
       expect(await expectSome(store().paymentPlans.get(USER, created.id))).to.deep.equal({ ...aPaymentPlan(USER), id: created.id });
     });
 

@@ -1,13 +1,35 @@
-import { constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import compress from 'koa-compress';
+import Negotiator from 'negotiator';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
+import type { RenderCache, RenderedText } from '../render-cache.js';
 
 export interface CompressionOptions {
   /** Bodies smaller than this are sent as they are (docs/decisions/api-conventions.md: 1 KiB). */
   readonly thresholdBytes?: number;
   /** Brotli quality 0–11; 11 costs far more CPU than a JSON API response is worth. */
   readonly brotliQuality?: number;
+  /** Where the compressed bytes of large kept answers are kept (render-cache.ts); absent, every answer is compressed as it is sent. */
+  readonly renderCache?: RenderCache;
 }
+
+/** A kept answer at least this long has its compressed bytes kept too (smaller ones compress in well under a millisecond). */
+export const KEPT_COMPRESSION_MIN_BYTES = 64 * 1024;
+
+const gzipText = promisify<string, ZlibOptions, Buffer>(gzip);
+const brotliText = promisify<string, BrotliOptions, Buffer>(brotliCompress);
+
+/** koa-compress's rules for what it never compresses, for the answers compressed here instead. */
+const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
+const mayEncode = (ctx: RequestContext): boolean =>
+  ctx.method !== 'HEAD' &&
+  ctx.writable &&
+  !ctx.res.headersSent &&
+  ctx.compress !== false &&
+  (ctx.status === 200 || ctx.status === 201) &&
+  !ctx.response.get('Content-Encoding') &&
+  !NO_TRANSFORM.test(ctx.response.get('Cache-Control'));
 
 /** docs/decisions/api-conventions.md: bodies under 1 KiB are sent as they are. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -21,6 +43,13 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024;
  * parsing Cache-Control, so a body whose length is known to be under it skips
  * koa-compress altogether (about 4 µs a request). Its `Vary` is a standard
  * header here, set on every response whether or not this runs.
+ *
+ * A large answer `respond` took from the render cache (`ctx.state.rendered`,
+ * render-cache.ts, docs/decisions/tenancy.md) is compressed once per encoding and its bytes
+ * are kept, instead of on every request: the encoding is negotiated as
+ * koa-compress does (negotiator, br before gzip, `*` as gzip, no header as
+ * identity), and what koa-compress never compresses (HEAD, `no-transform`,
+ * an answer already encoded) is left to it.
  *
  * Runs once the steps after it have answered; it sits inside the error
  * responder, so errors are not compressed (their bodies are small).
@@ -45,8 +74,36 @@ export const compression = (options: CompressionOptions = {}): AppMiddleware => 
   };
   // koa-compress is called with the body final: what it would wait for has already run.
   const answered = async (): Promise<void> => undefined;
+  const cache = options.renderCache;
+  const gzipOptions: ZlibOptions = {};
+  const brotliOptions: BrotliOptions = { params: { [constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 4 } };
+  /** The encoding koa-compress would choose for this request (its negotiation, with the same encodings and preference). */
+  const encodingOf = (ctx: RequestContext): string => {
+    const accept = ctx.request.headers['accept-encoding'];
+    const headers = { 'accept-encoding': accept === '*' ? 'gzip' : accept === undefined || accept === '' ? 'identity' : accept };
+    return new Negotiator({ headers }).encoding(['br', 'gzip', 'identity'], { preferred: ['br', 'gzip', 'identity'] }) ?? 'identity';
+  };
+  /**
+   * A large kept answer (`respond` left it on `ctx.state.rendered`, still the
+   * body) is sent as compressed bytes kept per encoding: compressed once, not
+   * on every request (docs/decisions/tenancy.md); or as it is, when the client takes neither
+   * encoding. Answers false when this left it to koa-compress.
+   */
+  const sendKept = async (ctx: RequestContext, rendered: RenderedText, kept: RenderCache): Promise<boolean> => {
+    if (!mayEncode(ctx)) return false;
+    const encoding = encodingOf(ctx);
+    if (encoding !== 'br' && encoding !== 'gzip') return true;
+    const data = await kept.encoded(rendered, encoding, (text) => (encoding === 'br' ? brotliText(text, brotliOptions) : gzipText(text, gzipOptions)));
+    ctx.body = data;
+    ctx.set('Content-Encoding', encoding);
+    return true;
+  };
   return async function compression(ctx, next) {
     await next();
+    const rendered = ctx.state.rendered;
+    if (cache !== undefined && rendered !== undefined && rendered.bytes >= KEPT_COMPRESSION_MIN_BYTES && ctx.body === rendered.text) {
+      if (await sendKept(ctx, rendered, cache)) return;
+    }
     if (needed(ctx)) await compressor(ctx, answered);
   };
 };
