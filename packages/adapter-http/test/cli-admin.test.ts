@@ -5,27 +5,11 @@
  * log lists the CLI's changes with `request_id` and `ip` null. Bad arguments:
  * exit 1, one line, nothing changed.
  */
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import request from 'supertest';
 import { compose } from '../src/main/composition.js';
-import { CLI, useCliOnWireServer } from './support/cli-process.js';
+import { runCli, useCliOnWireServer } from './support/cli-process.js';
 
-interface Outcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<Outcome> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 
 interface AuditEventJson {
   readonly id: number;

@@ -5,29 +5,13 @@
  * is one the API accepts. It runs no HTTP app, so production without a credit
  * bureau bound does not stop it. Bad arguments: exit 1, one line, nothing created.
  */
-import { spawn } from 'node:child_process';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import request from 'supertest';
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { compose } from '../src/main/composition.js';
-import { CLI, useCliOnWireServer } from './support/cli-process.js';
+import { runCli, useCliOnWireServer } from './support/cli-process.js';
 
-interface Outcome {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<Outcome> =>
-  new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 
 describe('debtkit clients create (child process, mongo store on the wire-protocol test server)', function () {
   this.timeout(30_000);

@@ -14,6 +14,24 @@ const packageRoot = fileURLToPath(new URL(here.includes('/dist/test/') ? '../../
 export const CLI = `${packageRoot}dist/src/main/cli.js`;
 export const cliIsBuilt = (): boolean => existsSync(CLI);
 
+/** How a one-shot CLI command ended. */
+export interface CliOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Run one CLI command (`clients create …`, `tokens roll …`) with only `env` (and PATH), to its exit. */
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CliOutcome> =>
+  new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+
 /**
  * For a suite of CLI processes on mongo (call inside its `describe`): the suite
  * is skipped, visibly, when the CLI is not built; otherwise a wire-protocol test
