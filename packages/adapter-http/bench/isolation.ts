@@ -17,7 +17,9 @@
  *      a server that accepts connections and never answers;
  *   3. beside it: the light load again, while the heavy client (in a process of
  *      its own) keeps 32 requests in flight over plan list pages, `compare` and
- *      the credit outlook, paced at its rate limit.
+ *      the credit outlook, paced at its rate limit, read in BENCH_HEAVY_VERSION
+ *      (its pin, the latest version, when unset; 2024-07-01 embeds each plan's
+ *      schedule, the worst case).
  * Printed per run and as the median of BENCH_RUNS (3) runs: the light client's
  * p50/p99 alone and beside the heavy client, the p99 ratio, and the light
  * client's webhook delay (from its link's answer to the delivery's arrival;
@@ -61,6 +63,8 @@ export interface IsolationSettings {
   readonly heavyDebts: number;
   readonly heavyMonths: number;
   readonly heavyEndpoints: number;
+  /** The API version the heavy client's load is read in (API-Version header); '' for its pin. */
+  readonly heavyVersion: string;
 }
 
 const setting = (name: string, fallback: number): number => {
@@ -82,6 +86,7 @@ export const isolationSettings = (): IsolationSettings => ({
   heavyDebts: Math.round(setting('BENCH_HEAVY_DEBTS', 100)),
   heavyMonths: Math.round(setting('BENCH_HEAVY_MONTHS', 590)),
   heavyEndpoints: Math.round(setting('BENCH_HEAVY_ENDPOINTS', 16)),
+  heavyVersion: process.env['BENCH_HEAVY_VERSION'] ?? '',
 });
 
 // ---------------------------------------------------------------- messages
@@ -102,6 +107,7 @@ interface HeavyStart {
   readonly monthlyPayment: number;
   readonly inFlight: number;
   readonly rate: number;
+  readonly apiVersion: string;
 }
 interface HeavyStop {
   readonly kind: 'stop';
@@ -168,7 +174,7 @@ const heavyRole = async (): Promise<void> => {
   });
   send({ kind: 'ready' });
   const start = await startMessage;
-  const auth = { Authorization: `Bearer ${start.token}` };
+  const auth: Record<string, string> = { Authorization: `Bearer ${start.token}`, ...(start.apiVersion === '' ? {} : { 'API-Version': start.apiVersion }) };
   const base = `${start.url}/api/users/${start.userId}/payment_plans`;
   const byStatus: Record<string, number> = {};
   let requests = 0;
@@ -331,6 +337,8 @@ export interface LightResult {
   readonly p99Ms: number;
   readonly requests: number;
   readonly non2xx: number;
+  /** The reads' answers by status (e.g. `{ "200": 1990, "429": 10 }`): what the non-2xx were. */
+  readonly statuses: Readonly<Record<string, number>>;
   /** Webhook delays of the light client's events, milliseconds, sorted. */
   readonly webhookDelaysMs: ReadonlyArray<number>;
   /** Events whose delivery had not arrived when the phase ended (+ 2 s of grace). */
@@ -379,6 +387,7 @@ const lightLoad = async (url: string, token: string, userId: number, rate: numbe
     p99Ms: reads.latency.p99,
     requests: reads.requests.total,
     non2xx: reads.non2xx,
+    statuses: Object.fromEntries(Object.entries(reads.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count])),
     webhookDelaysMs: delays.sort((a, b) => a - b),
     webhooksMissing: missing,
   };
@@ -463,7 +472,9 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
     const res = await api('POST', `/api/users/${userId}/payment_plans`, { strategy: 'minimum_only', monthly_payment: monthlyPayment, account_ids: chosen });
     if (res.status === 201) {
       planIds.push(res.body.id as number);
-      planBytes = JSON.stringify(res.body).length;
+      // The bytes of the plan as the heavy client reads it (its version may embed the schedule).
+      const read = await api('GET', `/api/users/${userId}/payment_plans/${res.body.id}`, undefined, settings.heavyVersion === '' ? {} : { 'API-Version': settings.heavyVersion });
+      planBytes = JSON.stringify(read.body).length;
       months = res.body.months as number;
       continue;
     }
@@ -540,6 +551,7 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
       monthlyPayment: setup.monthlyPayment,
       inFlight: settings.heavyInFlight,
       rate: settings.heavyRate,
+      apiVersion: settings.heavyVersion,
     } satisfies HeavyStart);
     log('  light client beside the heavy one…');
     const beside = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
@@ -554,7 +566,7 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
 };
 
 const describeLight = (l: LightResult): string =>
-  `p50 ${ms(l.p50Ms)}, p99 ${ms(l.p99Ms)} (${l.requests} reads, ${l.non2xx} not 2xx); webhook delay median ${ms(median(l.webhookDelaysMs))}, worst ${ms(worst(l))}` +
+  `p50 ${ms(l.p50Ms)}, p99 ${ms(l.p99Ms)} (${l.requests} reads, ${l.non2xx} not 2xx${l.non2xx > 0 ? `: ${JSON.stringify(l.statuses)}` : ''}); webhook delay median ${ms(median(l.webhookDelaysMs))}, worst ${ms(worst(l))}` +
   (l.webhooksMissing > 0 ? ` (${l.webhooksMissing} not delivered)` : '');
 
 export const runIsolationBench = async (settings: IsolationSettings = isolationSettings()): Promise<ReadonlyArray<RunResult>> => {
@@ -562,7 +574,8 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
   print(
     `bench:isolation: ${settings.runs} runs; each ${settings.durationSeconds} s alone then ${settings.durationSeconds} s beside the heavy client; ` +
       `light reads at ${settings.lightRate}/s; heavy: up to ${settings.heavyPlans} plans of up to ${settings.heavyDebts} accounts × ~${settings.heavyMonths} months, ` +
-      `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer; ` +
+      `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer, ` +
+      `read in API version ${settings.heavyVersion || "its pin"} (BENCH_HEAVY_VERSION); ` +
       `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
   );
   const runs: RunResult[] = [];
