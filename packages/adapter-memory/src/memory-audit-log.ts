@@ -43,9 +43,18 @@ export class MemoryAuditLog implements AuditLog {
     );
   }
 
-  /** Retention: outside any transaction, as a TTL monitor is. */
+  /**
+   * Retention: outside any transaction, as a TTL monitor is. Records expire in their id
+   * order, so the scan stops at the first live one (an append costs what it drops, not
+   * every record kept; memory-event-outbox.ts has the measurement).
+   */
   private purgeExpired(now: Date): void {
     const outside = this.s.db.autocommit;
-    for (const r of [...this.records.values(outside, ALL)]) if (!live(r, now)) this.records.delete(outside, ALL, r.id);
+    const expired: Id[] = [];
+    for (const r of this.records.values(outside, ALL)) {
+      if (live(r, now)) break;
+      expired.push(r.id);
+    }
+    for (const id of expired) this.records.delete(outside, ALL, id);
   }
 }
