@@ -12,7 +12,21 @@ import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, 
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
-const copyEvent = (e: EventRecord): EventRecord => structuredClone(e);
+/**
+ * An event as stored: a deep copy of what was given, frozen. An event never changes
+ * (marking it fanned out stores a new record), so reads hand the stored record out
+ * as it is, without a copy: a plan's event carries its render context, up to about
+ * 1 MB for a 2024-07-01 schedule, and every events page and delivery read it.
+ */
+const deepFreeze = <A>(value: A): A => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+};
+const storedEvent = (e: EventRecord): EventRecord => deepFreeze(structuredClone(e));
+const same = (e: EventRecord): EventRecord => e;
 const live = (e: EventRecord, now: Date): boolean => Date.parse(e.expires_at) > now.getTime();
 
 /** Events of every client are one partition, in id order (the fan-out reads across clients). */
@@ -31,16 +45,16 @@ export class MemoryEventOutbox implements EventOutbox {
   append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
     return lazyEither(() => {
       this.purgeExpired(new Date(event.created_at));
-      const record: EventRecord = copyEvent({ ...event, id: this.ids.next(), fanned_out: false } as EventRecord);
+      const record: EventRecord = storedEvent({ ...event, id: this.ids.next(), fanned_out: false } as EventRecord);
       const done = this.events.set(this.s, ALL, record.id, record);
-      return E.isLeft(done) ? done : E.right(copyEvent(record));
+      return E.isLeft(done) ? done : E.right(record);
     });
   }
 
   get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {
     return lazyRight(() => {
       const found = this.events.get(this.s, ALL, eventId);
-      return found === undefined || found.client_id !== clientId || !live(found, now) ? O.none : O.some(copyEvent(found));
+      return found === undefined || found.client_id !== clientId || !live(found, now) ? O.none : O.some(found);
     });
   }
 
@@ -50,7 +64,7 @@ export class MemoryEventOutbox implements EventOutbox {
         // Up to the first event a transaction appended and has not committed: paging never skips it.
         this.events.committedPrefix(this.s, ALL),
         page,
-        copyEvent,
+        same,
         (e) =>
           e.client_id === clientId &&
           live(e, now) &&
@@ -66,26 +80,33 @@ export class MemoryEventOutbox implements EventOutbox {
       const found: EventRecord[] = [];
       for (const e of this.events.values(this.s, ALL)) {
         if (found.length >= limit) break;
-        if (e.client_id === clientId && live(e, now) && e.test !== true && e.created_at >= since && e.created_at < until) found.push(copyEvent(e));
+        if (e.client_id === clientId && live(e, now) && e.test !== true && e.created_at >= since && e.created_at < until) found.push(e);
       }
       return found;
     });
   }
 
   pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
-    return lazyRight(() => [...this.events.values(this.s, ALL)].filter((e) => !e.fanned_out && live(e, now)).slice(0, limit).map(copyEvent));
+    return lazyRight(() => {
+      const found: EventRecord[] = [];
+      for (const e of this.events.values(this.s, ALL)) {
+        if (found.length >= limit) break;
+        if (!e.fanned_out && live(e, now)) found.push(e);
+      }
+      return found;
+    });
   }
 
   markFannedOut(eventId: Id): TE.TaskEither<DomainError, void> {
     return lazyEither(() => {
       const found = this.events.get(this.s, ALL, eventId);
-      return found === undefined ? E.right(undefined) : this.events.set(this.s, ALL, eventId, { ...found, fanned_out: true });
+      return found === undefined ? E.right(undefined) : this.events.set(this.s, ALL, eventId, Object.freeze({ ...found, fanned_out: true }));
     });
   }
 
-  /** Retention (docs/decisions/webhooks.md): what MongoDB's TTL index does for the mongo store; outside any transaction, as a TTL monitor is. */
   /**
-   * Drop the expired events at the front. Events expire in about their id order (a fixed
+   * Retention (docs/decisions/webhooks.md): what MongoDB's TTL index does for the mongo
+   * store; outside any transaction, as a TTL monitor is. Drop the expired events at the front. Events expire in about their id order (a fixed
    * retention after their creation), so the scan stops at the first live one: an append
    * costs the events it drops, not every event kept (it was a scan of all of them, and
    * 10,000 appends took 30 s). An expired event left behind a live one is invisible to
