@@ -5,7 +5,7 @@
  * Each run starts a fresh `debtkit` server (production settings: memory store,
  * sandbox demo, the default rate limit, admission and webhook settings) in a
  * child process, then:
- *   1. alone: the light client (the sandbox demo) reads its user's credit score
+ *   1. alone: the light client (the sandbox demo) reads its user's credit score, evenly spaced,
  *      at BENCH_LIGHT_RATE (100) per second, and links an account once a second,
  *      whose `account.created` webhook a local receiver times;
  *   2. the heavy client (a second client, made through the admin API) creates
@@ -33,12 +33,11 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
-import autocannon from 'autocannon';
 import { planPayoff, type Cents, type Id, type IsoDate } from '@debtkit/core';
 import { loadConfig } from '../src/main/config.js';
 import { startServer } from '../src/main/server.js';
@@ -345,6 +344,54 @@ export interface LightResult {
   readonly webhooksMissing: number;
 }
 
+/** The `q` quantile of the sorted latencies (nearest rank). */
+const percentile = (sorted: ReadonlyArray<number>, q: number): number =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+
+/**
+ * GETs of `url` at `rate` per second for `seconds`, evenly spaced (one every 1/rate s),
+ * each timed from when it was due, not from when it was sent: a server that stalls
+ * is charged for the requests that waited behind the stall (no coordinated omission).
+ * Evenly spaced, a client at 100 reads a second stays within a 100/s rate limit; a
+ * load generator that sends each second's requests at once (autocannon's
+ * `overallRate`) gets 429s from its own bursts.
+ */
+const pacedReads = async (url: string, token: string, rate: number, seconds: number): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const latenciesMs: number[] = [];
+  const statuses: Record<string, number> = {};
+  const count = (status: string): void => void (statuses[status] = (statuses[status] ?? 0) + 1);
+  const one = (due: number): Promise<void> =>
+    new Promise((resolve) => {
+      const req = httpRequest(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latenciesMs.push(performance.now() - due);
+          count(String(res.statusCode));
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        count('error');
+        resolve();
+      });
+      req.end();
+    });
+  const total = Math.round(rate * seconds);
+  const start = performance.now();
+  const sent: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    sent.push(one(due));
+  }
+  await Promise.all(sent);
+  agent.destroy();
+  latenciesMs.sort((a, b) => a - b);
+  return { latenciesMs, statuses };
+};
+
 /** The light client's load for `seconds`: reads at `rate`/s, and one account linked per second whose webhook is timed. */
 const lightLoad = async (url: string, token: string, userId: number, rate: number, seconds: number, hook: Awaited<ReturnType<typeof receiver>>): Promise<LightResult> => {
   const api = apiOf(url, token);
@@ -360,14 +407,7 @@ const lightLoad = async (url: string, token: string, userId: number, rate: numbe
       if (left > 0 && creating) await new Promise((resolve) => setTimeout(resolve, left));
     }
   })();
-  const reads = await autocannon({
-    url: `${url}/api/users/${userId}/credit_scores`,
-    headers: { Authorization: `Bearer ${token}` },
-    connections: 10,
-    overallRate: rate,
-    duration: seconds,
-    timeout: 30,
-  });
+  const reads = await pacedReads(`${url}/api/users/${userId}/credit_scores`, token, rate, seconds);
   creating = false;
   await creates;
   // Deliveries still under way get a grace period beyond the target, so a late one counts as late, not lost.
@@ -383,11 +423,11 @@ const lightLoad = async (url: string, token: string, userId: number, rate: numbe
     else delays.push(Math.max(0, arrived - at));
   }
   return {
-    p50Ms: reads.latency.p50,
-    p99Ms: reads.latency.p99,
-    requests: reads.requests.total,
-    non2xx: reads.non2xx,
-    statuses: Object.fromEntries(Object.entries(reads.statusCodeStats ?? {}).map(([code, stat]) => [code, (stat as { count: number }).count])),
+    p50Ms: percentile(reads.latenciesMs, 0.5),
+    p99Ms: percentile(reads.latenciesMs, 0.99),
+    requests: reads.latenciesMs.length,
+    non2xx: Object.entries(reads.statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0),
+    statuses: reads.statuses,
     webhookDelaysMs: delays.sort((a, b) => a - b),
     webhooksMissing: missing,
   };
@@ -533,7 +573,7 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     const registered = await light('POST', '/api/webhook_endpoints', { url: hook.url, events: ['account.created'] });
     if (registered.status !== 201) throw new Error(`registering the light endpoint: ${registered.status} ${JSON.stringify(registered.body)}`);
     // Warm-up (not recorded): the server's hot paths optimised, its pools started.
-    await autocannon({ url: `${ready.url}/api/users/${ready.userId}/credit_scores`, headers: { Authorization: `Bearer ${ready.token}` }, connections: 10, overallRate: settings.lightRate, duration: settings.warmupSeconds });
+    await pacedReads(`${ready.url}/api/users/${ready.userId}/credit_scores`, ready.token, settings.lightRate, settings.warmupSeconds);
     log('  light client alone…');
     const alone = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
     log('  heavy client set-up…');
