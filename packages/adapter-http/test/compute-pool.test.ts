@@ -4,7 +4,10 @@
  */
 import { expect } from 'chai';
 import { inThreadComputations, type Computations, type PayoffPlanInput } from '@debtkit/core';
+import { readFileSync, readdirSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { createComputePool, computeThreads, processComputePool, type ComputePool } from '../src/compute/compute-pool.js';
+import { COMPUTE_THREAD_NICENESS, currentThreadId } from '../src/compute/compute-priority.js';
 import { compose } from '../src/main/composition.js';
 import { HTTP, resolve } from '../src/main/container.js';
 import { benchmarkInput } from '../bench/payoff-timing.js';
@@ -61,6 +64,22 @@ describe('compute pool (docs/decisions/tenancy.md)', function () {
     const refused = await pool.planPayoff(tooSmall);
     expect(refused).to.deep.equal(await inThreadComputations.planPayoff(tooSmall));
     expect(refused._tag).to.equal('Left');
+  });
+
+  it('runs its threads below the event loop: each worker thread is COMPUTE_THREAD_NICENESS nicer than the process (Linux)', async function () {
+    // Where threads have no ids of their own (not Linux), the pool keeps the process's priority: nothing to check.
+    if (process.platform !== 'linux') this.skip();
+    expect(currentThreadId(), 'the main thread is named in /proc/thread-self').to.equal(process.pid);
+    await pool.planPayoff(benchmarkInput());
+    const niceness = (tid: string): number => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after "(comm)": state is field 3, nice field 19.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    const base = getPriority(process.pid);
+    const threads = readdirSync('/proc/self/task').map(niceness);
+    expect(niceness(String(process.pid))).to.equal(base);
+    expect(threads.filter((n) => n === Math.min(19, base + COMPUTE_THREAD_NICENESS))).to.have.length(pool.threads);
   });
 
   it('keeps the event loop turning while it computes (in-thread, the same work blocks it)', async () => {

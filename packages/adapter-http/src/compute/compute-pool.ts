@@ -9,6 +9,9 @@
  * Size: one thread per core beyond the one the event loop runs on, at least one
  * and at most 4 (`computeThreads`). Threads start on the first computation and
  * are unref'd by piscina while idle (they keep no process alive); `close` ends them.
+ * On Linux the threads run at a lower priority than the event loop
+ * (compute-priority.ts): a computation never takes the CPU from the thread
+ * that answers the light requests.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';

@@ -5,6 +5,10 @@
  */
 import { inThreadComputations } from '@debtkit/core';
 import type { ComputeTask } from './compute-pool.js';
+import { yieldToTheEventLoop } from './compute-priority.js';
+
+// This thread runs below the event loop's priority (compute-priority.ts).
+yieldToTheEventLoop();
 
 export default function runComputation(task: ComputeTask): Promise<unknown> {
   switch (task.kind) {
