@@ -23,7 +23,7 @@ import {
 import { outsideTransaction, type Change } from '../src/shared/deps.js';
 import { getAccount, linkAccount } from '../src/accounts/use-cases.js';
 import { createUser, getUser } from '../src/users/use-cases.js';
-import { validateBureauOtp } from '../src/bureau/use-cases.js';
+import { submitBureauIdentity, validateBureauOtp } from '../src/bureau/use-cases.js';
 import { getCreditOutlook } from '../src/payment-plans/credit-outlook.use-cases.js';
 
 /** `true` only when `A` and `B` are the same type. */
@@ -48,17 +48,18 @@ describe('error types', () => {
   });
 
   it('names exactly the tags each use case can return', () => {
-    const exact: [boolean, boolean, boolean, boolean, boolean, boolean] = [
+    const exact: [boolean, boolean, boolean, boolean, boolean, boolean, boolean] = [
       true satisfies Equals<ErrorsOf<typeof linkAccount>, NotFound | QuotaExceeded | StoreError>,
       true satisfies Equals<ErrorsOf<typeof getAccount>, NotFound | Unavailable>,
       true satisfies Equals<ErrorsOf<typeof createUser>, StoreError>,
       true satisfies Equals<ErrorsOf<typeof getUser>, NotFound | Unavailable>,
-      true satisfies Equals<ErrorsOf<typeof validateBureauOtp>, ValidationError | NotFound | BureauError | StoreError>,
+      true satisfies Equals<ErrorsOf<typeof validateBureauOtp>, ValidationError | NotFound | StoreError>,
+      true satisfies Equals<ErrorsOf<typeof submitBureauIdentity>, ValidationError | NotFound | BureauError | StoreError>,
       true satisfies Equals<ErrorsOf<typeof getCreditOutlook>, NotFound | Conflict | Unavailable>,
     ];
     // @ts-expect-error a read outside a transaction does not answer conflict
     const wider = true satisfies Equals<ErrorsOf<typeof getAccount>, NotFound | StoreError>;
-    expect([...exact, wider]).to.deep.equal([true, true, true, true, true, true, true]);
+    expect([...exact, wider]).to.deep.equal([true, true, true, true, true, true, true, true]);
   });
 
   describe('outsideTransaction', () => {

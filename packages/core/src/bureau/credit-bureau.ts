@@ -10,19 +10,23 @@ export interface IdentityAnswers {
   readonly date_of_birth: IsoDate;
 }
 
-/** What a bureau can answer instead of a result: it refuses (`bureau_error`), rejects the input (`validation_error`), or cannot be reached. */
+/**
+ * What a bureau can answer instead of a result: it refuses (`bureau_error`), rejects the
+ * input (`validation_error`), or cannot be reached. Each method names the ones it answers
+ * (the table in packages/core/README.md).
+ */
 export type BureauFailure = BureauError | ValidationError | Unavailable;
 
 /** A credit bureau, as the authentication flow needs it. */
 export interface CreditBureau {
   /** Find the bureau product for the user; `bureau_error` when nothing matches. */
-  invoke(user: UserRecord, deviceIp: string): TE.TaskEither<BureauFailure, void>;
+  invoke(user: UserRecord, deviceIp: string): TE.TaskEither<BureauError | Unavailable, void>;
   /** Whether the one-time password is right. */
-  verifyOtp(user: UserRecord, code: string): TE.TaskEither<BureauFailure, boolean>;
+  verifyOtp(user: UserRecord, code: string): TE.TaskEither<Unavailable, boolean>;
   /** Check the identity answers; `validation_error` when they do not match. */
-  verifyIdentity(user: UserRecord, answers: IdentityAnswers): TE.TaskEither<BureauFailure, void>;
+  verifyIdentity(user: UserRecord, answers: IdentityAnswers): TE.TaskEither<ValidationError | Unavailable, void>;
   /** Delete the partial identity and consent; `validation_error` when it cannot be deleted. */
-  deleteIdentity(user: UserRecord): TE.TaskEither<BureauFailure, void>;
+  deleteIdentity(user: UserRecord): TE.TaskEither<ValidationError | Unavailable, void>;
   /** The user's credit report as of `today`. */
-  fetchReport(user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate): TE.TaskEither<BureauFailure, CreditReport>;
+  fetchReport(user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate): TE.TaskEither<BureauError | Unavailable, CreditReport>;
 }

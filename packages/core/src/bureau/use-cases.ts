@@ -124,7 +124,7 @@ export const consentBureau =
  */
 export const validateBureauOtp =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope, body: OtpBody): Change<BureauStatus, ValidationError | NotFound | BureauError | StoreError> =>
+  (scope: UserScope, body: OtpBody): Change<BureauStatus, ValidationError | NotFound | StoreError> =>
     inUserTransactionAnswering(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
@@ -208,7 +208,7 @@ export const submitBureauIdentity =
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope): Change<BureauStatus, ValidationError | NotFound | BureauError | StoreError> =>
+  (scope: UserScope): Change<BureauStatus, ValidationError | NotFound | StoreError> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),

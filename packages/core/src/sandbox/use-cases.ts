@@ -206,7 +206,7 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
  */
 export const advanceSandbox =
   (deps: Deps) =>
-  (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult, ValidationError | NotFound | Conflict | BureauError | StoreError> =>
+  (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult, ValidationError | NotFound | BureauError | StoreError> =>
   // Not one change: the target, then each month, each commits on its own (`run`), so a failure keeps the months
   // before it. Under an Idempotency-Key the answer is kept once the target is reached; a failure is not kept
   // (503), so the retry with the key runs again and continues to the same target.

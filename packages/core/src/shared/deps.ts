@@ -108,7 +108,7 @@ export const ownedSome =
 
 /**
  * Turn an Option into a `not_found` error. Written out (one promise step)
- * rather than as `TE.chainW(O.match(…))`: every read runs it, and the
+ * rather than as `TE.chain(O.match(…))`: every read runs it, and the
  * combinators' closures and extra promise hops cost more than the store read
  * itself (docs/performance.md).
  */
@@ -222,12 +222,12 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
  * `error` (a wrong one-time code: the count commits with the 400), `Left` to
  * abort.
  */
-export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError>(
+export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError, F extends DomainError = E>(
   deps: D,
   scope: UserScope,
-  change: (tx: D & TransactionPorts) => TE.TaskEither<E, E.Either<E, A>>,
-): Change<A, E | StoreError> =>
-  changeOf({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
+  change: (tx: D & TransactionPorts) => TE.TaskEither<E, E.Either<F, A>>,
+): Change<A, E | F | StoreError> =>
+  changeOf<A, E | F>({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
 
 /**
  * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user

@@ -162,7 +162,6 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'POST', path: '/api/users/:id/bureau/auth/validate_otp', summary: 'Validate the one-time code', tag: 'Bureau', pathIds: ['id'],
     body: OtpBody, status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
-    undocumentedErrors: ['bureau_error'],
     run: (app, i) => app.validateBureauOtp(scope(i), i.body),
   }),
   endpoint({
@@ -173,7 +172,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'POST', path: '/api/users/:id/bureau/auth/abort', summary: 'Abort bureau authentication', tag: 'Bureau', pathIds: ['id'],
-    status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'], undocumentedErrors: ['bureau_error'],
+    status: 200, response: { kind: 'bureau_status', codec: BureauStatusCodec }, errors: [...USER_ERRORS, 'conflict'],
     run: (app, i) => app.abortBureau(scope(i)),
   }),
 
