@@ -214,11 +214,11 @@ export const listClients =
  */
 export const authenticateTokenWithExpiry =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens' | 'tokenHasher' | 'clock'>) =>
-  (environment: Environment, token: string): TE.TaskEither<StoreError, O.Option<AuthenticatedToken>> =>
+  (environment: Environment, token: string): TE.TaskEither<Unavailable, O.Option<AuthenticatedToken>> =>
     !isWellFormedToken(token, environment)
       ? TE.right(O.none)
       : pipe(
-          deps.tokens.findByHash(deps.tokenHasher.hash(token)),
+          outsideTransaction(deps.tokens.findByHash(deps.tokenHasher.hash(token))),
           TE.chainW(
             O.match(
               () => TE.right(O.none),
@@ -226,7 +226,7 @@ export const authenticateTokenWithExpiry =
                 !tokenWorksAt(record, deps.clock.now())
                   ? TE.right(O.none)
                   : pipe(
-                      deps.clients.findById(record.client_id),
+                      outsideTransaction(deps.clients.findById(record.client_id)),
                       TE.map(O.filter((client) => client.environment === environment)),
                       TE.map(O.map((client): AuthenticatedToken => ({ client, expiresAt: record.expires_at }))),
                     ),
@@ -237,7 +237,7 @@ export const authenticateTokenWithExpiry =
 /** `authenticateTokenWithExpiry`, the client only. */
 export const authenticateToken =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens' | 'tokenHasher' | 'clock'>) =>
-  (environment: Environment, token: string): TE.TaskEither<StoreError, O.Option<Client>> =>
+  (environment: Environment, token: string): TE.TaskEither<Unavailable, O.Option<Client>> =>
     pipe(
       authenticateTokenWithExpiry(deps)(environment, token),
       TE.map(O.map((found) => found.client)),
