@@ -13,7 +13,7 @@ export interface IdentityAnswers {
 /**
  * What a bureau can answer instead of a result: it refuses (`bureau_error`), rejects the
  * input (`validation_error`), or cannot be reached. Each method names the ones it answers
- * (the table in packages/core/README.md).
+ * (docs/decisions/errors.md).
  */
 export type BureauFailure = BureauError | ValidationError | Unavailable;
 
