@@ -45,15 +45,15 @@ export class DebtCoach {
     const discard = (p: PaymentPlan) => this.useCases.deletePaymentPlan(scope, p.id);
     return pipe(
       plan('avalanche'),
-      TE.chain((avalanche) =>
+      TE.chainW((avalanche) =>
         pipe(
           plan('snowball'),
           // Never leave a half-finished comparison behind: drop the first plan, keep the error.
-          TE.orElseFirst(() => discard(avalanche)),
+          TE.orElseFirstW(() => discard(avalanche)),
           TE.map((snowball) => cheaper(avalanche, snowball)),
         ),
       ),
-      TE.chain(([kept, dropped]) =>
+      TE.chainW(([kept, dropped]) =>
         pipe(
           discard(dropped),
           TE.map(() => ({

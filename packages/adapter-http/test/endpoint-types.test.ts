@@ -1,6 +1,7 @@
 /**
  * The endpoint table is typed: an entry whose use case result drifts from its
- * response codec, or that reads a path id it does not declare, does not
+ * response codec, that reads a path id it does not declare, or whose `errors`
+ * are not exactly the codes its use case can answer (docs/decisions/errors.md), does not
  * compile. Each `@ts-expect-error` below fails the build (`tsc -b`) the day
  * the table stops rejecting that drift; the runtime checks only make sure the
  * well-typed declarations still build entries.
@@ -9,11 +10,11 @@ import { expect } from 'chai';
 import * as t from 'io-ts';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { Account, User } from '@debtkit/core';
-import { endpoint } from '../src/http/routes/endpoint.js';
+import { Account, CreateUserBody, User } from '@debtkit/core';
+import { endpoint, type Endpoint } from '../src/http/routes/endpoint.js';
 import { paged, pagedCodec } from '../src/http/routes/paged-list.js';
 
-const USER = { method: 'GET', path: '/api/users/:id', summary: 's', tag: 'Users', pathIds: ['id'], status: 200, errors: [] } as const;
+const USER = { method: 'GET', path: '/api/users/:id', summary: 's', tag: 'Users', pathIds: ['id'], status: 200, errors: ['not_found', 'validation_error'] } as const;
 
 describe('endpoint table types', () => {
   it('accepts a use case whose result is what the response codec describes', () => {
@@ -26,6 +27,8 @@ describe('endpoint table types', () => {
     const e = endpoint({
       ...USER,
       response: { kind: 'account', codec: Account },
+      // A use case that does not fit is not read for its errors: only the route's own are listed.
+      errors: ['validation_error'],
       // @ts-expect-error a user is not an account
       run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }),
     });
@@ -36,6 +39,7 @@ describe('endpoint table types', () => {
     const e = endpoint({
       ...USER,
       response: { kind: 'user_list', codec: pagedCodec('users', User) },
+      errors: ['validation_error'],
       // @ts-expect-error the list codec says `users`
       run: (app, i) => pipe(app.listUsers(i.client.id, {}), TE.map(paged('accounts'))),
     });
@@ -56,9 +60,53 @@ describe('endpoint table types', () => {
     const e = endpoint({
       ...USER,
       response: { codec: t.type({ status: t.literal('ok') }) },
+      errors: ['validation_error'],
       // @ts-expect-error `status` must be the literal 'ok'
       run: () => TE.right({ status: 'fine' as string }),
     });
     expect(e.status).to.equal(200);
+  });
+
+  describe('its errors (docs/decisions/errors.md)', () => {
+    const getUser = { ...USER, response: { kind: 'user', codec: User } } as const;
+
+    it('accepts exactly the codes of its use case (503 is every /api route\'s) and the route\'s own validation_error', () => {
+      const e: Endpoint = endpoint({ ...getUser, run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
+      expect(e.errors).to.deep.equal(['not_found', 'validation_error']);
+    });
+
+    it('rejects a list without a code its use case returns', () => {
+      // @ts-expect-error getUser answers not_found
+      const e: Endpoint = endpoint({ ...getUser, errors: ['validation_error'], run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
+      expect(e.errors).to.deep.equal(['validation_error']);
+    });
+
+    it('rejects a list with a code its use case cannot return', () => {
+      // @ts-expect-error getUser reads outside a transaction: it cannot answer conflict
+      const e: Endpoint = endpoint({ ...getUser, errors: ['not_found', 'validation_error', 'conflict'], run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
+      expect(e.errors).to.include('conflict');
+    });
+
+    it('rejects a list without the route\'s own validation_error', () => {
+      // @ts-expect-error every route decodes its path ids, query and body
+      const e: Endpoint = endpoint({ ...getUser, errors: ['not_found'], run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
+      expect(e.errors).to.deep.equal(['not_found']);
+    });
+
+    it('reads the errors of a change: a write that can lose to concurrent changes lists conflict', () => {
+      const create = { method: 'POST', path: '/api/users', summary: 's', tag: 'Users', pathIds: [], body: CreateUserBody, status: 201, response: { kind: 'user', codec: User } } as const;
+      const e: Endpoint = endpoint({ ...create, errors: ['validation_error', 'conflict'], run: (app, i) => app.createUser(i.client.id, i.body) });
+      // @ts-expect-error createUser commits a transaction: 409 when it keeps losing
+      const without: Endpoint = endpoint({ ...create, errors: ['validation_error'], run: (app, i) => app.createUser(i.client.id, i.body) });
+      expect([e.errors, without.errors]).to.deep.equal([['validation_error', 'conflict'], ['validation_error']]);
+    });
+
+    it('lists service_unavailable on a route of no area, which has no area-wide 503', () => {
+      const open = { ...getUser, auth: 'none' } as const;
+      const e: Endpoint = endpoint({ ...open, errors: ['not_found', 'validation_error', 'service_unavailable'], run: (app) => app.getUser({ clientId: 1 as never, userId: 1 as never }) });
+      // @ts-expect-error getUser can answer unavailable, and no area lists 503 for this route
+      const without: Endpoint = endpoint({ ...open, run: (app) => app.getUser({ clientId: 1 as never, userId: 1 as never }) });
+      expect([e.errors.length, without.errors.length]).to.deep.equal([3, 2]);
+    });
   });
 });

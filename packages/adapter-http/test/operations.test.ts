@@ -49,6 +49,12 @@ describe('operations endpoints', () => {
       expect(res.body).to.deep.equal({ status: 'ok' });
     });
 
+    it('GET /healthz with a query parameter is 400 validation_error, as its OpenAPI entry lists (docs/decisions/errors.md)', async () => {
+      const res = await h.request.get('/healthz?verbose=1');
+      expect(res.status).to.equal(400);
+      expect(res.body.error.code).to.equal('validation_error');
+    });
+
     it('GET /readyz is 200 when the store answers', async () => {
       const res = await h.request.get('/readyz');
       expect(res.status).to.equal(200);

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Client, ClientAccess, DomainError, Timestamp } from '@debtkit/core';
+import type { Client, ClientAccess, Unavailable, Timestamp } from '@debtkit/core';
 import { TOKEN_CACHE_TTL_MS, withTokenCache } from '../src/main/token-cache.js';
 
 const client = (id: number): Client =>
@@ -33,14 +33,14 @@ const fakeAccess = (): Fake => {
     lookups: 0,
     failing: false,
     access: {
-      createClient: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
-      listClients: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
-      issueToken: () => TE.left({ kind: 'internal', message: 'unused' } as unknown as DomainError),
+      createClient: () => TE.left({ kind: 'internal', message: 'unused' } as never),
+      listClients: () => TE.left({ kind: 'internal', message: 'unused' } as never),
+      issueToken: () => TE.left({ kind: 'internal', message: 'unused' } as never),
       authenticateTokenWithExpiry: (_environment, token) => async () => {
         fake.lookups += 1;
         const answer = fake.tokens.get(token);
         if (fake.gate !== undefined) await fake.gate;
-        if (fake.failing) return E.left({ kind: 'store_unavailable', message: 'down' } as unknown as DomainError);
+        if (fake.failing) return E.left({ kind: 'store_unavailable', message: 'down' } as unknown as Unavailable);
         return E.right(answer === undefined ? O.none : O.some({ client: answer[1], expiresAt: fake.expiries.get(token) ?? null }));
       },
       revokeToken: (tokenId) => async () => {

@@ -16,7 +16,7 @@ import type {
   AccountRepository,
   Cents,
   ClientId,
-  DomainError,
+  StoreError,
   NewAccount,
   OwnedRead,
   Page,
@@ -64,7 +64,7 @@ export class MemoryAccountRepository implements AccountRepository {
     this.users = new MemoryUserRepository(s);
   }
 
-  create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
+  create(account: NewAccount): TE.TaskEither<StoreError, AccountRecord> {
     return lazyEither(() => {
       const record = storedAccount({ ...account, id: this.ids.next(), version: initialAccountVersion });
       const done = this.accounts.set(this.s, record.user_id, record.id, record);
@@ -72,28 +72,28 @@ export class MemoryAccountRepository implements AccountRepository {
     });
   }
 
-  get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  get(userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return lazyRight(() => O.fromNullable(this.accounts.get(this.s, userId, accountId)));
   }
 
-  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
+  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, Page<AccountRecord>> {
     return lazyRight(() => pageOf(this.accounts.values(this.s, userId), page, asStored, filterOf(filter)));
   }
 
-  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, OwnedRead<O.Option<AccountRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.get(userId, accountId));
   }
 
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>> {
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.list(userId, page, filter));
   }
 
-  listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {
+  listAll(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>> {
     return lazyRight(() => [...this.accounts.values(this.s, userId)]);
   }
 
   /** Read, compare and write in one synchronous step: nothing else can run in between. */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return lazyEither(() => {
       const found = this.accounts.get(this.s, userId, accountId);
       if (found === undefined) return E.right(O.none);
@@ -105,7 +105,7 @@ export class MemoryAccountRepository implements AccountRepository {
     });
   }
 
-  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return lazyEither(() => {
       const found = this.accounts.get(this.s, userId, accountId);
       if (found === undefined) return E.right(O.none);
@@ -122,11 +122,11 @@ export class MemoryAccountRepository implements AccountRepository {
     });
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => this.accounts.deleteAll(this.s, userId));
   }
 
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyRight(() => this.accounts.count(this.s, userId));
   }
 }

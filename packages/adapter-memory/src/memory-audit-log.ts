@@ -8,7 +8,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { AuditFilter, AuditLog, AuditRecord, DomainError, Id, NewAuditRecord, Page, PageRequest } from '@debtkit/core';
+import type { AuditFilter, AuditLog, AuditRecord, StoreError, Id, NewAuditRecord, Page, PageRequest } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -28,7 +28,7 @@ export class MemoryAuditLog implements AuditLog {
     this.ids = s.db.ids('audit_events');
   }
 
-  append(record: NewAuditRecord): TE.TaskEither<DomainError, AuditRecord> {
+  append(record: NewAuditRecord): TE.TaskEither<StoreError, AuditRecord> {
     return lazyEither(() => {
       this.purgeExpired(new Date(record.at));
       const stored = copyRecord({ ...record, id: this.ids.next() });
@@ -37,7 +37,7 @@ export class MemoryAuditLog implements AuditLog {
     });
   }
 
-  list(page: PageRequest, filter: AuditFilter, now: Date): TE.TaskEither<DomainError, Page<AuditRecord>> {
+  list(page: PageRequest, filter: AuditFilter, now: Date): TE.TaskEither<StoreError, Page<AuditRecord>> {
     return lazyRight(() =>
       pageOf(this.records.committedPrefix(this.s, ALL), page, copyRecord, (r) => live(r, now) && (filter.action === undefined || r.action === filter.action)),
     );

@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { conflict } from '@debtkit/core';
-import type { BureauFlowRecord, BureauFlowRepository, BureauFlowState, DomainError, Timestamp, UserId } from '@debtkit/core';
+import type { BureauFlowRecord, BureauFlowRepository, BureauFlowState, StoreError, Timestamp, UserId } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -29,14 +29,14 @@ export class MemoryBureauFlowRepository implements BureauFlowRepository {
     this.flows = s.db.table<UserId, UserId, BureauFlowRecord>('bureauFlows');
   }
 
-  get(userId: UserId): TE.TaskEither<DomainError, O.Option<BureauFlowRecord>> {
+  get(userId: UserId): TE.TaskEither<StoreError, O.Option<BureauFlowRecord>> {
     return lazyRight(() => {
       const found = this.flows.get(this.s, userId, userId);
       return found === undefined ? O.none : O.some(copyFlow(found));
     });
   }
 
-  save(userId: UserId, expectedVersion: number, state: BureauFlowState, updatedAt: Timestamp): TE.TaskEither<DomainError, BureauFlowRecord> {
+  save(userId: UserId, expectedVersion: number, state: BureauFlowState, updatedAt: Timestamp): TE.TaskEither<StoreError, BureauFlowRecord> {
     return lazyEither(() => {
       const storedVersion = this.flows.get(this.s, userId, userId)?.version ?? 0;
       if (storedVersion !== expectedVersion) {
@@ -48,7 +48,7 @@ export class MemoryBureauFlowRepository implements BureauFlowRepository {
     });
   }
 
-  deleteForUser(userId: UserId): TE.TaskEither<DomainError, boolean> {
+  deleteForUser(userId: UserId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.flows.delete(this.s, userId, userId));
   }
 }

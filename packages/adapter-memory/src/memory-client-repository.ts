@@ -5,7 +5,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { Client, ClientId, ClientRepository, DomainError, NewClient, Page, PageRequest } from '@debtkit/core';
+import type { Client, ClientId, ClientRepository, StoreError, NewClient, Page, PageRequest } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -24,7 +24,7 @@ export class MemoryClientRepository implements ClientRepository {
     this.ids = s.db.ids('clients');
   }
 
-  create(client: NewClient): TE.TaskEither<DomainError, Client> {
+  create(client: NewClient): TE.TaskEither<StoreError, Client> {
     return lazyEither(() => {
       const record: Client = {
         id: this.ids.next(),
@@ -38,18 +38,18 @@ export class MemoryClientRepository implements ClientRepository {
     });
   }
 
-  findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>> {
+  findById(id: ClientId): TE.TaskEither<StoreError, O.Option<Client>> {
     return lazyRight(() => {
       const found = this.clients.get(this.s, ALL, id);
       return found === undefined ? O.none : O.some(copyClient(found));
     });
   }
 
-  list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
+  list(page: PageRequest): TE.TaskEither<StoreError, Page<Client>> {
     return lazyRight(() => pageOf(this.clients.values(this.s, ALL), page, copyClient));
   }
 
-  touch(id: ClientId): TE.TaskEither<DomainError, boolean> {
+  touch(id: ClientId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => {
       const found = this.clients.get(this.s, ALL, id);
       if (found === undefined) return E.right(false);
@@ -58,7 +58,7 @@ export class MemoryClientRepository implements ClientRepository {
     });
   }
 
-  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<DomainError, O.Option<Client>> {
+  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<StoreError, O.Option<Client>> {
     return lazyEither(() => {
       const found = this.clients.get(this.s, ALL, id);
       if (found === undefined) return E.right(O.none);
@@ -68,7 +68,7 @@ export class MemoryClientRepository implements ClientRepository {
     });
   }
 
-  delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
+  delete(id: ClientId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.clients.delete(this.s, ALL, id));
   }
 }

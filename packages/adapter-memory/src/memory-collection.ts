@@ -8,7 +8,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { portToken } from '@debtkit/core';
 import type { MemorySession } from './memory-database.js';
-import { noOwner, owned, ownerFactsOf, type ClientId, type DomainError, type OwnedRead, type Page, type PageRequest, type UserId, type UserRepository } from '@debtkit/core';
+import { noOwner, owned, ownerFactsOf, type ClientId, type StoreError, type OwnedRead, type Page, type PageRequest, type UserId, type UserRepository } from '@debtkit/core';
 
 /**
  * Run `f` when the task runs, not when it is built: a TaskEither that is never
@@ -18,13 +18,13 @@ import { noOwner, owned, ownerFactsOf, type ClientId, type DomainError, type Own
  * makes a sequence of calls atomic.
  */
 export const lazyRight =
-  <A>(f: () => A): TE.TaskEither<DomainError, A> =>
+  <A>(f: () => A): TE.TaskEither<StoreError, A> =>
   () =>
     Promise.resolve(E.right(f()));
 
 /** Like `lazyRight`, for operations that can fail with a domain error. */
 export const lazyEither =
-  <A>(f: () => E.Either<DomainError, A>): TE.TaskEither<DomainError, A> =>
+  <A>(f: () => E.Either<StoreError, A>): TE.TaskEither<StoreError, A> =>
   () =>
     Promise.resolve(f());
 
@@ -69,8 +69,8 @@ export const readOwned = <A>(
   users: UserRepository,
   clientId: ClientId,
   userId: UserId,
-  read: () => TE.TaskEither<DomainError, A>,
-): TE.TaskEither<DomainError, OwnedRead<A>> =>
+  read: () => TE.TaskEither<StoreError, A>,
+): TE.TaskEither<StoreError, OwnedRead<A>> =>
   // Written out rather than with TE.chain/TE.map: every read request runs it (docs/performance.md).
   () =>
     users

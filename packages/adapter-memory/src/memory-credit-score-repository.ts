@@ -12,7 +12,7 @@ import type {
   Id,
   CreditScoreRecord,
   CreditScoreRepository,
-  DomainError,
+  StoreError,
   FactorObject,
   NewCreditScore,
   OwnedRead,
@@ -56,7 +56,7 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
     this.users = new MemoryUserRepository(s);
   }
 
-  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
+  add(score: NewCreditScore): TE.TaskEither<StoreError, CreditScoreRecord> {
     return lazyEither(() => {
       const record = storedScore({ ...score, id: this.ids.next() });
       const done = this.scores.set(this.s, record.user_id, record.id, record);
@@ -64,7 +64,7 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
     });
   }
 
-  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>> {
+  latest(userId: UserId): TE.TaskEither<StoreError, O.Option<CreditScoreRecord>> {
     return lazyRight(() => {
       let last: CreditScoreRecord | undefined;
       for (const s of this.scores.values(this.s, userId)) last = s;
@@ -72,19 +72,19 @@ export class MemoryCreditScoreRepository implements CreditScoreRepository {
     });
   }
 
-  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
+  history(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<CreditScoreRecord>> {
     return lazyRight(() => [...this.scores.values(this.s, userId)].reverse());
   }
 
-  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<O.Option<CreditScoreRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.latest(userId));
   }
 
-  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.history(userId));
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => this.scores.deleteAll(this.s, userId));
   }
 }

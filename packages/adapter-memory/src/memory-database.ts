@@ -21,7 +21,7 @@
  * Each record keeps the versions an open snapshot may still read.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { writeConflict, type DomainError, type Id } from '@debtkit/core';
+import { writeConflict, type StoreError, type Id } from '@debtkit/core';
 
 interface Version<V> {
   /** `undefined`: deleted. */
@@ -93,7 +93,7 @@ export class MemoryDatabase {
   }
 
   /** All of `tx`'s writes become visible at once, or none (`writeConflict` when another commit wrote one of its records since its snapshot). */
-  commit(tx: MemoryTransaction): E.Either<DomainError, void> {
+  commit(tx: MemoryTransaction): E.Either<StoreError, void> {
     if (!tx.open) return E.left(writeConflict('The transaction has ended'));
     for (const entry of tx.writes.keys()) {
       if (entry.head !== undefined && entry.head.seq > tx.snapshot) {
@@ -221,19 +221,19 @@ export class MemoryTable<P, K, V> {
     return this.partitions.keys();
   }
 
-  set(s: MemorySession, partition: P, key: K, value: V): E.Either<DomainError, void> {
+  set(s: MemorySession, partition: P, key: K, value: V): E.Either<StoreError, void> {
     return this.write(s, partition, key, value);
   }
 
   /** Delete the record; `Right(false)` when the session sees none. */
-  delete(s: MemorySession, partition: P, key: K): E.Either<DomainError, boolean> {
+  delete(s: MemorySession, partition: P, key: K): E.Either<StoreError, boolean> {
     if (this.get(s, partition, key) === undefined) return E.right(false);
     const done = this.write(s, partition, key, undefined);
     return E.isLeft(done) ? done : E.right(true);
   }
 
   /** Delete every record of the partition the session sees; the count. */
-  deleteAll(s: MemorySession, partition: P): E.Either<DomainError, number> {
+  deleteAll(s: MemorySession, partition: P): E.Either<StoreError, number> {
     const entries = this.partitions.get(partition);
     if (entries === undefined) return E.right(0);
     let count = 0;
@@ -246,7 +246,7 @@ export class MemoryTable<P, K, V> {
     return E.right(count);
   }
 
-  private write(s: MemorySession, partition: P, key: K, value: V | undefined): E.Either<DomainError, void> {
+  private write(s: MemorySession, partition: P, key: K, value: V | undefined): E.Either<StoreError, void> {
     let entries = this.partitions.get(partition);
     if (entries === undefined) {
       entries = new Map();

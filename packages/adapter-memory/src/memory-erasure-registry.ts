@@ -6,7 +6,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, ErasureMarker, ErasureRegistry, UserId } from '@debtkit/core';
+import type { ClientId, StoreError, ErasureMarker, ErasureRegistry, UserId } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -19,7 +19,7 @@ export class MemoryErasureRegistry implements ErasureRegistry {
     this.markers = s.db.table<ClientId, UserId, ErasureMarker>('erasures');
   }
 
-  record(marker: ErasureMarker): TE.TaskEither<DomainError, void> {
+  record(marker: ErasureMarker): TE.TaskEither<StoreError, void> {
     return lazyEither(() =>
       this.markers.get(this.s, marker.client_id, marker.user_id) !== undefined
         ? E.right(undefined)
@@ -27,7 +27,7 @@ export class MemoryErasureRegistry implements ErasureRegistry {
     );
   }
 
-  erasedAmong(clientId: ClientId, userIds: ReadonlyArray<UserId>): TE.TaskEither<DomainError, ReadonlySet<UserId>> {
+  erasedAmong(clientId: ClientId, userIds: ReadonlyArray<UserId>): TE.TaskEither<StoreError, ReadonlySet<UserId>> {
     return lazyRight(() => new Set(userIds.filter((id) => this.markers.get(this.s, clientId, id) !== undefined)));
   }
 }

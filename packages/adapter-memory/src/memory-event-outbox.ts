@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
+import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -42,7 +42,7 @@ export class MemoryEventOutbox implements EventOutbox {
     this.ids = s.db.ids('events');
   }
 
-  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
+  append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {
     return lazyEither(() => {
       this.purgeExpired(new Date(event.created_at));
       const record: EventRecord = storedEvent({ ...event, id: this.ids.next(), fanned_out: false } as EventRecord);
@@ -51,14 +51,14 @@ export class MemoryEventOutbox implements EventOutbox {
     });
   }
 
-  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>> {
     return lazyRight(() => {
       const found = this.events.get(this.s, ALL, eventId);
       return found === undefined || found.client_id !== clientId || !live(found, now) ? O.none : O.some(found);
     });
   }
 
-  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>> {
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<StoreError, Page<EventRecord>> {
     return lazyRight(() =>
       pageOf(
         // Up to the first event a transaction appended and has not committed: paging never skips it.
@@ -75,7 +75,7 @@ export class MemoryEventOutbox implements EventOutbox {
     );
   }
 
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return lazyRight(() => {
       const found: EventRecord[] = [];
       for (const e of this.events.values(this.s, ALL)) {
@@ -86,7 +86,7 @@ export class MemoryEventOutbox implements EventOutbox {
     });
   }
 
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return lazyRight(() => {
       const found: EventRecord[] = [];
       for (const e of this.events.values(this.s, ALL)) {
@@ -97,7 +97,7 @@ export class MemoryEventOutbox implements EventOutbox {
     });
   }
 
-  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void> {
+  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void> {
     return lazyEither(() => {
       const found = this.events.get(this.s, ALL, eventId);
       return found === undefined ? E.right(undefined) : this.events.set(this.s, ALL, eventId, Object.freeze({ ...found, fanned_out: true }));

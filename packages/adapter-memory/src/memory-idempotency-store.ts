@@ -8,7 +8,7 @@ import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { IDEMPOTENCY_KEY_TTL_MS, decideClaim, pendingRecord } from '@debtkit/core';
-import type { ClientId, DomainError, IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRecord, IdempotencyStore, StoredResponse } from '@debtkit/core';
+import type { ClientId, StoreError, IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRecord, IdempotencyStore, StoredResponse } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -30,8 +30,8 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     this.records = s.db.table<number, string, IdempotencyRecord>('idempotency');
   }
 
-  claim(request: IdempotencyClaimRequest): TE.TaskEither<DomainError, IdempotencyClaim> {
-    return lazyEither((): E.Either<DomainError, IdempotencyClaim> => {
+  claim(request: IdempotencyClaimRequest): TE.TaskEither<StoreError, IdempotencyClaim> {
+    return lazyEither((): E.Either<StoreError, IdempotencyClaim> => {
       if (++this.claims % SWEEP_EVERY === 0) this.sweep(request.now.getTime());
       const id = slot(request.clientId, request.key);
       const decision = decideClaim(this.records.get(this.s, ALL, id), request);
@@ -41,7 +41,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<DomainError, void> {
+  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<StoreError, void> {
     return lazyEither(() => {
       const id = slot(clientId, key);
       const held = O.fromNullable(this.records.get(this.s, ALL, id));
@@ -50,7 +50,7 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<DomainError, void> {
+  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<StoreError, void> {
     return lazyEither(() => {
       const id = slot(clientId, key);
       if (this.records.get(this.s, ALL, id)?.claimId !== claimId) return E.right(undefined);

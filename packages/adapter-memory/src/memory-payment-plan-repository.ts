@@ -8,7 +8,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import type {
   ClientId,
-  DomainError,
+  StoreError,
   NewPaymentPlan,
   OwnedRead,
   Page,
@@ -58,7 +58,7 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
     this.users = new MemoryUserRepository(s);
   }
 
-  create(plan: NewPaymentPlan): TE.TaskEither<DomainError, PaymentPlanRecord> {
+  create(plan: NewPaymentPlan): TE.TaskEither<StoreError, PaymentPlanRecord> {
     return lazyEither(() => {
       const record = storedPlan({ ...plan, id: this.ids.next() });
       const done = this.plans.set(this.s, record.user_id, record.id, record);
@@ -66,26 +66,26 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
     });
   }
 
-  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, O.Option<PaymentPlanRecord>> {
     return lazyRight(() => {
       const found = this.plans.get(this.s, userId, planId);
       return found === undefined ? O.none : O.some(found);
     });
   }
 
-  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
+  list(userId: UserId, page: PageRequest): TE.TaskEither<StoreError, Page<PaymentPlanRecord>> {
     return lazyRight(() => pageOf(this.plans.values(this.s, userId), page, asStored));
   }
 
-  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.get(userId, planId));
   }
 
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>> {
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.list(userId, page));
   }
 
-  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => {
       const found = this.plans.get(this.s, userId, planId);
       if (found === undefined) return E.right(false);
@@ -94,22 +94,22 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
     });
   }
 
-  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return pipe(
       this.getOwned(clientId, userId, planId),
       TE.chainFirst((owned) => (O.isSome(owned) && O.isSome(owned.value) ? this.touch(userId, planId) : TE.right(false))),
     );
   }
 
-  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.plans.delete(this.s, userId, planId));
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => this.plans.deleteAll(this.s, userId));
   }
 
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyRight(() => this.plans.count(this.s, userId));
   }
 }

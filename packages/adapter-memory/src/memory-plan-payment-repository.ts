@@ -5,7 +5,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, Id, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
+import type { StoreError, Id, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -29,7 +29,7 @@ export class MemoryPlanPaymentRepository implements PlanPaymentRepository {
     this.ids = s.db.ids('planPayments');
   }
 
-  create(payment: NewPlanPayment): TE.TaskEither<DomainError, PlanPaymentRecord> {
+  create(payment: NewPlanPayment): TE.TaskEither<StoreError, PlanPaymentRecord> {
     return lazyEither(() => {
       const record = copyPayment({ ...payment, id: this.ids.next() });
       const done = this.payments.set(this.s, record.user_id, record.id, record);
@@ -37,11 +37,11 @@ export class MemoryPlanPaymentRepository implements PlanPaymentRepository {
     });
   }
 
-  list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<DomainError, Page<PlanPaymentRecord>> {
+  list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<StoreError, Page<PlanPaymentRecord>> {
     return lazyRight(() => pageOf(this.payments.values(this.s, userId), page, copyPayment, (p) => p.payment_plan_id === planId));
   }
 
-  deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, number> {
+  deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => {
       let count = 0;
       for (const p of [...this.payments.values(this.s, userId)]) {
@@ -54,7 +54,7 @@ export class MemoryPlanPaymentRepository implements PlanPaymentRepository {
     });
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => this.payments.deleteAll(this.s, userId));
   }
 }

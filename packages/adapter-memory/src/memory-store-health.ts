@@ -3,11 +3,11 @@
  */
 import { injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, StoreHealth } from '@debtkit/core';
+import type { StoreError, StoreHealth } from '@debtkit/core';
 
 @injectable()
 export class MemoryStoreHealth implements StoreHealth {
-  ping(): TE.TaskEither<DomainError, void> {
+  ping(): TE.TaskEither<StoreError, void> {
     return TE.right(undefined);
   }
 }

@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import {
   buildStorePorts,
   transactionRunner,
-  type DomainError,
+  type StoreError,
   type StoreTransaction,
   type StorePortClasses,
   type StorePorts,
@@ -58,7 +58,7 @@ export const memoryPortsOf = (session: MemorySession): TransactionPorts => build
 export class MemoryTransactionDriver implements TransactionDriver<TransactionPorts> {
   constructor(private readonly db: MemoryDatabase) {}
 
-  begin(): Promise<E.Either<DomainError, StoreTransaction<TransactionPorts>>> {
+  begin(): Promise<E.Either<StoreError, StoreTransaction<TransactionPorts>>> {
     const { db } = this;
     const tx = db.begin();
     return Promise.resolve(

@@ -9,7 +9,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { conflict } from '@debtkit/core';
-import type { ClientId, DomainError, Page, PageRequest, Timestamp, TokenId, TokenRecord, TokenRepository } from '@debtkit/core';
+import type { ClientId, StoreError, Page, PageRequest, Timestamp, TokenId, TokenRecord, TokenRepository } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -38,7 +38,7 @@ export class MemoryTokenRepository implements TokenRepository {
     this.ids = s.db.ids('tokens');
   }
 
-  create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<DomainError, TokenRecord> {
+  create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<StoreError, TokenRecord> {
     return lazyEither(() => {
       // The unique index of the mongo adapter, as a value: a duplicate is a Left, not a throw.
       if (this.byHash.get(this.s, ALL, hash) !== undefined) return E.left(conflict('A token with this hash already exists'));
@@ -47,25 +47,25 @@ export class MemoryTokenRepository implements TokenRepository {
     });
   }
 
-  findByHash(hash: string): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  findByHash(hash: string): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return lazyRight(() => {
       const found = this.byHash.get(this.s, ALL, hash);
       return found === undefined ? O.none : O.some(copyToken(found));
     });
   }
 
-  findById(id: TokenId): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  findById(id: TokenId): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return lazyRight(() => {
       const found = this.byId.get(this.s, ALL, id);
       return found === undefined ? O.none : O.some(copyToken(found));
     });
   }
 
-  listByClient(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<TokenRecord>> {
+  listByClient(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<TokenRecord>> {
     return lazyRight(() => pageOf(this.byId.values(this.s, ALL), page, copyToken, (t) => t.client_id === clientId));
   }
 
-  expire(id: TokenId, expiresAt: Timestamp): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  expire(id: TokenId, expiresAt: Timestamp): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return lazyEither(() => {
       const found = this.byId.get(this.s, ALL, id);
       if (found === undefined) return E.right(O.none);
@@ -76,7 +76,7 @@ export class MemoryTokenRepository implements TokenRepository {
     });
   }
 
-  revoke(id: TokenId, revokedAt: Timestamp): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  revoke(id: TokenId, revokedAt: Timestamp): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return lazyEither(() => {
       const found = this.byId.get(this.s, ALL, id);
       if (found === undefined) return E.right(O.none);
@@ -86,7 +86,7 @@ export class MemoryTokenRepository implements TokenRepository {
     });
   }
 
-  private store(record: TokenRecord): E.Either<DomainError, TokenRecord> {
+  private store(record: TokenRecord): E.Either<StoreError, TokenRecord> {
     const byHash = this.byHash.set(this.s, ALL, record.hash, record);
     if (E.isLeft(byHash)) return byHash;
     const byId = this.byId.set(this.s, ALL, record.id, record);

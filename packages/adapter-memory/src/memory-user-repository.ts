@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, NewUser, Page, PageRequest, UserId, UserPatch, UserRecord, UserRepository } from '@debtkit/core';
+import type { ClientId, StoreError, NewUser, Page, PageRequest, UserId, UserPatch, UserRecord, UserRepository } from '@debtkit/core';
 import { MEMORY_SESSION, applyPatch, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -26,7 +26,7 @@ export class MemoryUserRepository implements UserRepository {
     this.ids = s.db.ids('users');
   }
 
-  create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
+  create(user: NewUser): TE.TaskEither<StoreError, UserRecord> {
     return lazyEither(() => {
       const record: UserRecord = {
         id: this.ids.next(),
@@ -43,18 +43,18 @@ export class MemoryUserRepository implements UserRepository {
     });
   }
 
-  get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  get(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return lazyRight(() => {
       const found = this.users.get(this.s, clientId, userId);
       return found === undefined ? O.none : O.some(copyUser(found));
     });
   }
 
-  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<UserRecord>> {
     return lazyRight(() => pageOf(this.users.values(this.s, clientId), page, copyUser));
   }
 
-  update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return lazyEither(() => {
       const found = this.users.get(this.s, clientId, userId);
       if (found === undefined) return E.right(O.none);
@@ -64,7 +64,7 @@ export class MemoryUserRepository implements UserRepository {
     });
   }
 
-  touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+  touch(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => {
       const found = this.users.get(this.s, clientId, userId);
       if (found === undefined) return E.right(false);
@@ -73,7 +73,7 @@ export class MemoryUserRepository implements UserRepository {
     });
   }
 
-  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return lazyEither(() => {
       const found = this.users.get(this.s, clientId, userId);
       if (found === undefined) return E.right(O.none);
@@ -82,7 +82,7 @@ export class MemoryUserRepository implements UserRepository {
     });
   }
 
-  delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+  delete(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.users.delete(this.s, clientId, userId));
   }
 }

@@ -14,7 +14,7 @@ import type {
   ClientId,
   DeliveryLease,
   DeliveryOutcome,
-  DomainError,
+  StoreError,
   EventRecord,
   Id,
   NewWebhookDelivery,
@@ -46,7 +46,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     this.ids = s.db.ids('webhookDeliveries');
   }
 
-  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void> {
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, void> {
     return lazyEither(() => {
       for (const d of deliveries) {
         const key = pairKey(d.endpoint_id, d.event_id);
@@ -69,7 +69,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number> {
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, number> {
     return lazyEither(() => {
       for (const d of deliveries) {
         const existing = this.pairs.get(this.s, ALL, pairKey(d.endpoint_id, d.event_id));
@@ -89,7 +89,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number> {
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
     return lazyRight(() => {
       let count = 0;
       for (const d of this.deliveries.values(this.s, ALL)) {
@@ -99,7 +99,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<StoreError, O.Option<WebhookDeliveryRecord>> {
     return lazyEither(() => {
       const at = now.getTime();
       const after = filter.afterClient;
@@ -134,7 +134,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean> {
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => {
       const found = this.deliveries.get(this.s, ALL, deliveryId);
       if (found === undefined || found.lease_token !== leaseToken) return E.right(false);
@@ -143,7 +143,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return lazyRight(() =>
       pageOf(
         // Up to the first delivery a transaction created and has not committed: paging never skips it.
@@ -155,7 +155,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     );
   }
 
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number> {
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number> {
     return lazyEither(() => {
       let count = 0;
       for (const d of [...this.deliveries.values(this.s, ALL)]) {
@@ -170,7 +170,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number> {
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => {
       // A delivery names its event, the event its user: the user's events first, in this session's view.
       const events = this.s.db.table<number, Id, EventRecord>('events');

@@ -6,7 +6,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   conflict,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type Id,
   type NewWebhookEndpoint,
   type Page,
@@ -31,7 +31,7 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     this.ids = s.db.ids('webhookEndpoints');
   }
 
-  create(endpoint: NewWebhookEndpoint): TE.TaskEither<DomainError, WebhookEndpointRecord> {
+  create(endpoint: NewWebhookEndpoint): TE.TaskEither<StoreError, WebhookEndpointRecord> {
     return lazyEither(() => {
       const record = copyEndpoint({ ...endpoint, events: [...endpoint.events], id: this.ids.next(), version: 1 });
       const done = this.endpoints.set(this.s, record.client_id, record.id, record);
@@ -39,18 +39,18 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     });
   }
 
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>> {
+  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     return lazyRight(() => {
       const found = this.endpoints.get(this.s, clientId, endpointId);
       return found === undefined ? O.none : O.some(copyEndpoint(found));
     });
   }
 
-  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<WebhookEndpointRecord>> {
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<WebhookEndpointRecord>> {
     return lazyRight(() => pageOf(this.endpoints.values(this.s, clientId), page, copyEndpoint));
   }
 
-  listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>> {
+  listEnabled(clientId: ClientId): TE.TaskEither<StoreError, ReadonlyArray<WebhookEndpointRecord>> {
     return lazyRight(() => [...this.endpoints.values(this.s, clientId)].filter((e) => e.status === 'enabled').map(copyEndpoint));
   }
 
@@ -59,7 +59,7 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     endpointId: Id,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
-  ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>> {
+  ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     return lazyEither(() => {
       const found = this.endpoints.get(this.s, clientId, endpointId);
       if (found === undefined) return E.right(O.none);
@@ -74,11 +74,11 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     });
   }
 
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean> {
+  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.endpoints.delete(this.s, clientId, endpointId));
   }
 
-  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number> {
+  countForClient(clientId: ClientId): TE.TaskEither<StoreError, number> {
     return lazyRight(() => this.endpoints.count(this.s, clientId));
   }
 }

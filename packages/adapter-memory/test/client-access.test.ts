@@ -9,7 +9,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   type ClientAccess,
-  type DomainError,
+  type StoreError,
   type SecretGenerator,
   type StorePorts,
   type TokenHasher,
@@ -107,7 +107,7 @@ describe('client access use cases (memory store)', () => {
     it('keeps a store failure an error, not "no such client"', async () => {
       const failing = createClientAccess({
         clients: store.clients,
-        tokens: { ...store.tokens, findByHash: (): TE.TaskEither<DomainError, never> => TE.left(unavailable('store down')) },
+        tokens: { ...store.tokens, findByHash: (): TE.TaskEither<StoreError, never> => TE.left(unavailable('store down')) },
         audit: store.audit,
         clock,
         tokenHasher: hasher,

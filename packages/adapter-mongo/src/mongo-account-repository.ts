@@ -17,7 +17,7 @@ import {
   type AccountPatch,
   type AccountRepository,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type NewAccount,
   type OwnedRead,
   type Page,
@@ -52,34 +52,34 @@ export class MongoAccountRepository implements AccountRepository {
     this.accounts = new MongoRecordCollection(ctx, COLLECTIONS.accounts, AccountDocument);
   }
 
-  create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord> {
+  create(account: NewAccount): TE.TaskEither<StoreError, AccountRecord> {
     return this.accounts.task(async () => this.accounts.insert({ ...account, id: await this.accounts.nextId(), version: initialAccountVersion }));
   }
 
-  get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  get(userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return this.accounts.task(() => this.accounts.findOne({ user_id: userId, _id: accountId }));
   }
 
-  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>> {
+  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, Page<AccountRecord>> {
     return this.accounts.task(() => this.accounts.findPage(listFilter(userId, filter), page));
   }
 
   /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its account with that id. */
-  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>> {
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, OwnedRead<O.Option<AccountRecord>>> {
     return this.accounts.task(() => this.accounts.findOwnedOne(visibleUser(clientId, userId), { _id: accountId }));
   }
 
   /** One `aggregate`: the user, and one page of its accounts (`findOwnedPage`). */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>> {
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
     return this.accounts.task(() => this.accounts.findOwnedPage(visibleUser(clientId, userId), filterOf(filter), page));
   }
 
-  listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> {
+  listAll(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>> {
     return this.accounts.task(() => this.accounts.findAll({ user_id: userId }, { _id: 1 }));
   }
 
   /** One `findOneAndUpdate` whose filter names the expected version: of two writes from one version, the server applies one. */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     const set = setOf(patch);
     return pipe(
       this.accounts.task(async () => {
@@ -100,7 +100,7 @@ export class MongoAccountRepository implements AccountRepository {
    * balance from the stored one, so nothing runs between a read and a write
    * and no retry is needed. `none` when there is no such account.
    */
-  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>> {
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return this.accounts.task(() =>
       this.accounts.findOneAndUpdate({ user_id: userId, _id: accountId }, [
         {
@@ -116,11 +116,11 @@ export class MongoAccountRepository implements AccountRepository {
     );
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.accounts.task(() => this.accounts.deleteMany({ user_id: userId }));
   }
 
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.accounts.task(() => this.accounts.count({ user_id: userId }));
   }
 }

@@ -8,7 +8,7 @@
  */
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { AuditFilter, AuditLog, AuditRecord, DomainError, NewAuditRecord, Page, PageRequest } from '@debtkit/core';
+import type { AuditFilter, AuditLog, AuditRecord, StoreError, NewAuditRecord, Page, PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
@@ -25,11 +25,11 @@ export class MongoAuditLog implements AuditLog {
     this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.auditEvents);
   }
 
-  append(record: NewAuditRecord): TE.TaskEither<DomainError, AuditRecord> {
+  append(record: NewAuditRecord): TE.TaskEither<StoreError, AuditRecord> {
     return this.records.task(() => this.sequence.append(record.at, (id) => this.records.insert({ ...record, id })));
   }
 
-  list(page: PageRequest, filter: AuditFilter, now: Date): TE.TaskEither<DomainError, Page<AuditRecord>> {
+  list(page: PageRequest, filter: AuditFilter, now: Date): TE.TaskEither<StoreError, Page<AuditRecord>> {
     return this.records.task(() =>
       this.sequence.page(
         this.records,

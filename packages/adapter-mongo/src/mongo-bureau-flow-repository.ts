@@ -18,7 +18,7 @@ import {
   initialFlowRecordVersion,
   type BureauFlowRepository,
   type BureauFlowState,
-  type DomainError,
+  type StoreError,
   type Timestamp,
   type UserId,
 } from '@debtkit/core';
@@ -39,11 +39,11 @@ export class MongoBureauFlowRepository implements BureauFlowRepository {
     this.flows = new MongoRecordCollection(ctx, COLLECTIONS.bureauFlows, BureauFlowDocument);
   }
 
-  get(userId: UserId): TE.TaskEither<DomainError, O.Option<BureauFlowRecord>> {
+  get(userId: UserId): TE.TaskEither<StoreError, O.Option<BureauFlowRecord>> {
     return this.flows.task(() => this.flows.findOne({ _id: userId }));
   }
 
-  save(userId: UserId, expectedVersion: number, state: BureauFlowState, updatedAt: Timestamp): TE.TaskEither<DomainError, BureauFlowRecord> {
+  save(userId: UserId, expectedVersion: number, state: BureauFlowState, updatedAt: Timestamp): TE.TaskEither<StoreError, BureauFlowRecord> {
     if (expectedVersion === initialFlowRecordVersion) {
       // A flow already stored (by anyone) makes this a duplicate `_id`: the conflict.
       return this.flows.task(
@@ -63,7 +63,7 @@ export class MongoBureauFlowRepository implements BureauFlowRepository {
     );
   }
 
-  deleteForUser(userId: UserId): TE.TaskEither<DomainError, boolean> {
+  deleteForUser(userId: UserId): TE.TaskEither<StoreError, boolean> {
     return this.flows.task(() => this.flows.deleteOne({ _id: userId }));
   }
 }

@@ -4,7 +4,7 @@
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Client, type ClientId, type ClientRepository, type DomainError, type NewClient, type Page, type PageRequest } from '@debtkit/core';
+import { Client, type ClientId, type ClientRepository, type StoreError, type NewClient, type Page, type PageRequest } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
@@ -20,27 +20,27 @@ export class MongoClientRepository implements ClientRepository {
     this.clients = new MongoRecordCollection(ctx, COLLECTIONS.clients, ClientDocument);
   }
 
-  create(client: NewClient): TE.TaskEither<DomainError, Client> {
+  create(client: NewClient): TE.TaskEither<StoreError, Client> {
     return this.clients.task(async () => this.clients.insert({ id: await this.clients.nextId(), ...client }));
   }
 
-  findById(id: ClientId): TE.TaskEither<DomainError, O.Option<Client>> {
+  findById(id: ClientId): TE.TaskEither<StoreError, O.Option<Client>> {
     return this.clients.task(() => this.clients.findOne({ _id: id }));
   }
 
-  list(page: PageRequest): TE.TaskEither<DomainError, Page<Client>> {
+  list(page: PageRequest): TE.TaskEither<StoreError, Page<Client>> {
     return this.clients.task(() => this.clients.findPage({}, page));
   }
 
-  touch(id: ClientId): TE.TaskEither<DomainError, boolean> {
+  touch(id: ClientId): TE.TaskEither<StoreError, boolean> {
     return this.clients.task(() => this.clients.touch({ _id: id }));
   }
 
-  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<DomainError, O.Option<Client>> {
+  setApiVersion(id: ClientId, apiVersion: string): TE.TaskEither<StoreError, O.Option<Client>> {
     return this.clients.task(() => this.clients.findOneAndUpdate({ _id: id }, { $set: { api_version: apiVersion } }));
   }
 
-  delete(id: ClientId): TE.TaskEither<DomainError, boolean> {
+  delete(id: ClientId): TE.TaskEither<StoreError, boolean> {
     return this.clients.task(() => this.clients.deleteOne({ _id: id }));
   }
 }

@@ -9,7 +9,7 @@ import {
   CreditScoreRecord,
   type ClientId,
   type CreditScoreRepository,
-  type DomainError,
+  type StoreError,
   type NewCreditScore,
   type OwnedRead,
   type UserId,
@@ -30,28 +30,28 @@ export class MongoCreditScoreRepository implements CreditScoreRepository {
     this.scores = new MongoRecordCollection(ctx, COLLECTIONS.creditScores, CreditScoreDocument);
   }
 
-  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord> {
+  add(score: NewCreditScore): TE.TaskEither<StoreError, CreditScoreRecord> {
     return this.scores.task(async () => this.scores.insert({ ...score, id: await this.scores.nextId() }));
   }
 
-  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>> {
+  latest(userId: UserId): TE.TaskEither<StoreError, O.Option<CreditScoreRecord>> {
     return this.scores.task(() => this.scores.findOne({ user_id: userId }, { _id: -1 }));
   }
 
-  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>> {
+  history(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<CreditScoreRecord>> {
     return this.scores.task(() => this.scores.findAll({ user_id: userId }, { _id: -1 }));
   }
 
   /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its score with the highest id. */
-  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>> {
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<O.Option<CreditScoreRecord>>> {
     return this.scores.task(() => this.scores.findOwnedOne(visibleUser(clientId, userId), {}, { _id: -1 }));
   }
 
-  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<ReadonlyArray<CreditScoreRecord>>> {
     return this.scores.task(() => this.scores.findOwned(visibleUser(clientId, userId), {}, [{ $sort: { _id: -1 } }]));
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.scores.task(() => this.scores.deleteMany({ user_id: userId }));
   }
 }

@@ -9,7 +9,7 @@
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Collection } from 'mongodb';
-import { ErasureMarker, type ClientId, type DomainError, type ErasureRegistry, type UserId } from '@debtkit/core';
+import { ErasureMarker, type ClientId, type StoreError, type ErasureRegistry, type UserId } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
@@ -28,14 +28,14 @@ export class MongoErasureRegistry implements ErasureRegistry {
     this.raw = ctx.db.collection(COLLECTIONS.erasures);
   }
 
-  record(marker: ErasureMarker): TE.TaskEither<DomainError, void> {
+  record(marker: ErasureMarker): TE.TaskEither<StoreError, void> {
     return this.markers.task(async () => {
       const { _id, ...fields } = ErasureMarkerDocument.encode(marker);
       await this.raw.updateOne({ _id }, { $setOnInsert: fields }, { ...commandOptions(this.ctx), upsert: true });
     });
   }
 
-  erasedAmong(clientId: ClientId, userIds: ReadonlyArray<UserId>): TE.TaskEither<DomainError, ReadonlySet<UserId>> {
+  erasedAmong(clientId: ClientId, userIds: ReadonlyArray<UserId>): TE.TaskEither<StoreError, ReadonlySet<UserId>> {
     return this.markers.task(async () => {
       if (userIds.length === 0) return new Set<UserId>();
       const found = await this.markers.findAll({ _id: { $in: [...userIds] }, client_id: clientId }, { _id: 1 });

@@ -18,7 +18,7 @@
  *   adapter answers 500 and logs it. Turning a bug into a 503 would hide it
  *   behind "try again later".
  *
- * Driver messages never reach a `DomainError`: they may name hosts or values.
+ * Driver messages never reach a `StoreError`: they may name hosts or values.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -34,7 +34,7 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from 'mongodb';
-import { conflict, unavailable, writeConflict, type DomainError } from '@debtkit/core';
+import { conflict, unavailable, writeConflict, type StoreError } from '@debtkit/core';
 
 /** Message of every `unavailable` this adapter returns. */
 export const STORE_UNAVAILABLE = 'The data store is unavailable; try again later';
@@ -163,10 +163,10 @@ export const isDuplicateKeyError = (error: unknown): boolean =>
   error instanceof MongoServerError && typeof error.code === 'number' && DUPLICATE_KEY_CODES.has(error.code);
 
 /**
- * The `DomainError` a driver failure stands for, or `undefined` when it is a bug
+ * The `StoreError` a driver failure stands for, or `undefined` when it is a bug
  * that must propagate.
  */
-export const toDomainError = (error: unknown, onDuplicateKey: string): DomainError | undefined => {
+export const toDomainError = (error: unknown, onDuplicateKey: string): StoreError | undefined => {
   if (isDuplicateKeyError(error)) return conflict(onDuplicateKey);
   if (error instanceof StandaloneServerError) return { _tag: 'unavailable', message: error.message, explained: true };
   if (isUnavailableError(error)) return unavailable(STORE_UNAVAILABLE);
@@ -180,7 +180,7 @@ export const toDomainError = (error: unknown, onDuplicateKey: string): DomainErr
  * the same rule.
  */
 export const mongoTask =
-  <A>(before: () => Promise<void>, run: () => Promise<A>, onDuplicateKey: string): TE.TaskEither<DomainError, A> =>
+  <A>(before: () => Promise<void>, run: () => Promise<A>, onDuplicateKey: string): TE.TaskEither<StoreError, A> =>
   async () => {
     try {
       await before();

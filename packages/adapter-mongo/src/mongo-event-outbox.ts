@@ -8,7 +8,7 @@
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, DomainError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
+import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
@@ -27,15 +27,15 @@ export class MongoEventOutbox implements EventOutbox {
     this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.events);
   }
 
-  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord> {
+  append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {
     return this.events.task(() => this.sequence.append(event.created_at, (id) => this.events.insert({ ...event, id, fanned_out: false } as EventRecord)));
   }
 
-  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>> {
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>> {
     return this.events.task(() => this.events.findOne({ client_id: clientId, _id: eventId, ...unexpired(now) }));
   }
 
-  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>> {
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<StoreError, Page<EventRecord>> {
     return this.events.task(() =>
       this.sequence.page(
         this.events,
@@ -53,17 +53,17 @@ export class MongoEventOutbox implements EventOutbox {
     );
   }
 
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return this.events.task(
       async () => (await this.events.findPage({ client_id: clientId, created_at: { $gte: since, $lt: until }, test: { $ne: true }, ...unexpired(now) }, { limit })).items,
     );
   }
 
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>> {
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return this.events.task(async () => (await this.events.findPage({ fanned_out: false, ...unexpired(now) }, { limit })).items);
   }
 
-  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void> {
+  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void> {
     return this.events.task(async () => {
       await this.events.findOneAndUpdate({ _id: eventId }, { $set: { fanned_out: true } });
     });

@@ -17,7 +17,7 @@ import {
   pendingRecord,
   toDetails,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type IdempotencyClaim,
   type IdempotencyClaimRequest,
   type IdempotencyRecord,
@@ -89,7 +89,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     this.keys = ctx.db.collection<KeyDocument>(COLLECTIONS.idempotencyKeys);
   }
 
-  private task<A>(run: () => Promise<A>): TE.TaskEither<DomainError, A> {
+  private task<A>(run: () => Promise<A>): TE.TaskEither<StoreError, A> {
     return mongoTask(this.ctx.ready, run, 'The idempotency key is taken');
   }
 
@@ -98,7 +98,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
    * first, and only a key that exists is read (then replaced if it may be
    * taken). In a transaction a failed insert would abort it, so the key is read first.
    */
-  claim(request: IdempotencyClaimRequest): TE.TaskEither<DomainError, IdempotencyClaim> {
+  claim(request: IdempotencyClaimRequest): TE.TaskEither<StoreError, IdempotencyClaim> {
     const _id = idOf(request.clientId, request.key);
     const options = commandOptions(this.ctx);
     const documentOf = (rev: number): KeyDocument => {
@@ -146,7 +146,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<DomainError, void> {
+  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<StoreError, void> {
     return this.task(async () => {
       await this.keys.updateOne(
         { _id: idOf(clientId, key), claim_id: claimId },
@@ -162,7 +162,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<DomainError, void> {
+  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<StoreError, void> {
     return this.task(async () => {
       await this.keys.deleteOne({ _id: idOf(clientId, key), claim_id: claimId }, commandOptions(this.ctx));
     });

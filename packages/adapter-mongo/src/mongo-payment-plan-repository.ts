@@ -10,7 +10,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PaymentPlanRecord,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type NewPaymentPlan,
   type OwnedRead,
   type OwnerFacts,
@@ -78,30 +78,30 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 
-  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<DomainError, PaymentPlanRecord> {
+  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<StoreError, PaymentPlanRecord> {
     const beside = owner === undefined ? {} : { [OWNER]: owner, ...(ownerFacts === undefined ? {} : { [OWNER_DATE]: ownerFacts.sandboxDate }) };
     return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }, beside));
   }
 
-  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> {
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, O.Option<PaymentPlanRecord>> {
     return this.plans.task(() => this.plans.findOne({ user_id: userId, _id: planId, ...NOT_DELETING }));
   }
 
-  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>> {
+  list(userId: UserId, page: PageRequest): TE.TaskEither<StoreError, Page<PaymentPlanRecord>> {
     return this.plans.task(() => this.plans.findPage({ user_id: userId, ...NOT_DELETING }, page));
   }
 
   /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its plan with that id unless it is being deleted. */
-  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return this.plans.task(() => this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }));
   }
 
   /** One `aggregate`: the user, and one page of its plans not being deleted (`findOwnedPage`). */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>> {
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>> {
     return this.plans.task(() => this.plans.findOwnedPage(visibleUser(clientId, userId), NOT_DELETING, page));
   }
 
-  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean> {
     return this.plans.task(() => this.plans.touch({ user_id: userId, _id: planId, ...NOT_DELETING }));
   }
 
@@ -115,7 +115,7 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
    * without its owner) takes the owned read, which tells "no user" from "no
    * plan", and bumps a plan it finds.
    */
-  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>> {
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return this.plans.task(async () => {
       const bumped = await this.plans.touchAndGetBeside({ [OWNER]: clientId, user_id: userId, _id: planId, ...NOT_DELETING }, OWNER_DATE);
       if (O.isSome(bumped)) {
@@ -128,15 +128,15 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     });
   }
 
-  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean> {
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean> {
     return this.plans.task(() => this.plans.deleteOne({ user_id: userId, _id: planId }));
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.plans.task(() => this.plans.deleteMany({ user_id: userId }));
   }
 
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.plans.task(() => this.plans.count({ user_id: userId }));
   }
 }

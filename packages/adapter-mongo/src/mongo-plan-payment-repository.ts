@@ -6,7 +6,7 @@ import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   PlanPaymentRecord,
-  type DomainError,
+  type StoreError,
   type NewPlanPayment,
   type Page,
   type PageRequest,
@@ -29,19 +29,19 @@ export class MongoPlanPaymentRepository implements PlanPaymentRepository {
     this.payments = new MongoRecordCollection(ctx, COLLECTIONS.planPayments, PlanPaymentDocument);
   }
 
-  create(payment: NewPlanPayment): TE.TaskEither<DomainError, PlanPaymentRecord> {
+  create(payment: NewPlanPayment): TE.TaskEither<StoreError, PlanPaymentRecord> {
     return this.payments.task(async () => this.payments.insert({ ...payment, id: await this.payments.nextId() }));
   }
 
-  list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<DomainError, Page<PlanPaymentRecord>> {
+  list(userId: UserId, planId: PaymentPlanId, page: PageRequest): TE.TaskEither<StoreError, Page<PlanPaymentRecord>> {
     return this.payments.task(() => this.payments.findPage({ user_id: userId, payment_plan_id: planId }, page));
   }
 
-  deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, number> {
+  deleteAllForPlan(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, number> {
     return this.payments.task(() => this.payments.deleteMany({ user_id: userId, payment_plan_id: planId }));
   }
 
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number> {
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number> {
     return this.payments.task(() => this.payments.deleteMany({ user_id: userId }));
   }
 }

@@ -8,7 +8,7 @@
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientSession, Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
-import { IsoDate, noOwner, owned, type DomainError, type Id, type OwnedRead, type OwnerFacts, type Page, type PageRequest } from '@debtkit/core';
+import { IsoDate, noOwner, owned, type StoreError, type Id, type OwnedRead, type OwnerFacts, type Page, type PageRequest } from '@debtkit/core';
 import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
 import { commandOptions, type MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
@@ -77,7 +77,7 @@ export class MongoRecordCollection<A> {
   }
 
   /** Run `run` as a TaskEither under the adapter's error rule (mongo-errors.ts), after the index gate. */
-  task<B>(run: () => Promise<B>, onDuplicateKey = `A ${this.name} record with the same key already exists`): TE.TaskEither<DomainError, B> {
+  task<B>(run: () => Promise<B>, onDuplicateKey = `A ${this.name} record with the same key already exists`): TE.TaskEither<StoreError, B> {
     return mongoTask(this.ctx.ready, run, onDuplicateKey);
   }
 

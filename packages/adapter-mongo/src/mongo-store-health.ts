@@ -6,7 +6,7 @@
  */
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError, StoreHealth } from '@debtkit/core';
+import type { StoreError, StoreHealth } from '@debtkit/core';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { mongoTask } from './mongo-errors.js';
 
@@ -14,7 +14,7 @@ import { mongoTask } from './mongo-errors.js';
 export class MongoStoreHealth implements StoreHealth {
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {}
 
-  ping(): TE.TaskEither<DomainError, void> {
+  ping(): TE.TaskEither<StoreError, void> {
     return mongoTask(
       this.ctx.ready,
       async () => {

@@ -8,7 +8,7 @@ import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type { Document } from 'mongodb';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { TokenRecord, type ClientId, type DomainError, type Page, type PageRequest, type Timestamp, type TokenId, type TokenRepository } from '@debtkit/core';
+import { TokenRecord, type ClientId, type StoreError, type Page, type PageRequest, type Timestamp, type TokenId, type TokenRepository } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
@@ -30,26 +30,26 @@ export class MongoTokenRepository implements TokenRepository {
     this.tokens = new MongoRecordCollection(ctx, COLLECTIONS.tokens, TokenDocument);
   }
 
-  create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<DomainError, TokenRecord> {
+  create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<StoreError, TokenRecord> {
     return this.tokens.task(
       async () => this.tokens.insert({ id: await this.tokens.nextId(), client_id: clientId, hash, created_at: createdAt, revoked_at: null, expires_at: null }),
       'A token with this hash already exists',
     );
   }
 
-  findByHash(hash: string): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  findByHash(hash: string): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return this.tokens.task(() => this.tokens.findOne({ hash }));
   }
 
-  findById(id: TokenId): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  findById(id: TokenId): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return this.tokens.task(() => this.tokens.findOne({ _id: id }));
   }
 
-  listByClient(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<TokenRecord>> {
+  listByClient(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<TokenRecord>> {
     return this.tokens.task(() => this.tokens.findPage({ client_id: clientId }, page));
   }
 
-  expire(id: TokenId, expiresAt: Timestamp): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  expire(id: TokenId, expiresAt: Timestamp): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return this.tokens.task(async () => {
       // Only a live token without an expiry takes one (`null` also matches a document without the field): the first roll wins.
       const expiring = await this.tokens.update({ _id: id, revoked_at: null, expires_at: null }, { expires_at: expiresAt });
@@ -57,7 +57,7 @@ export class MongoTokenRepository implements TokenRepository {
     });
   }
 
-  revoke(id: TokenId, revokedAt: Timestamp): TE.TaskEither<DomainError, O.Option<TokenRecord>> {
+  revoke(id: TokenId, revokedAt: Timestamp): TE.TaskEither<StoreError, O.Option<TokenRecord>> {
     return this.tokens.task(async () => {
       // Only an unrevoked token takes the time, so the first revocation wins, even between processes.
       const revoked = await this.tokens.update({ _id: id, revoked_at: null }, { revoked_at: revokedAt });

@@ -27,7 +27,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { MongoErrorLabel, MongoError, MongoServerError, type ClientSession, type TransactionOptions } from 'mongodb';
 import {
   transactionRunner,
-  type DomainError,
+  type StoreError,
   type StoreTransaction,
   type TransactionDriver,
   type TransactionPorts,
@@ -65,7 +65,7 @@ const isUnknownCommitResult = (error: unknown): boolean =>
 const isMaxTimeExpired = (error: unknown): boolean => error instanceof MongoError && error.code === 50;
 
 /** What a failed `commitTransaction` means for the runner (the one mapping, mongo-errors.ts); rethrows a bug. */
-const commitFailure = (error: unknown): DomainError => {
+const commitFailure = (error: unknown): StoreError => {
   const mapped = toDomainError(error, 'The change conflicts with a stored record');
   if (mapped === undefined) throw error;
   return mapped;
@@ -82,7 +82,7 @@ class MongoTransaction implements StoreTransaction<TransactionPorts> {
     this.ports = mongoTransactionPorts(transactionContext(ctx, session, this.settled));
   }
 
-  async commit(): Promise<E.Either<DomainError, void>> {
+  async commit(): Promise<E.Either<StoreError, void>> {
     let committed = false;
     try {
       for (let attempt = 1; ; attempt++) {

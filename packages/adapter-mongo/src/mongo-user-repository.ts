@@ -10,7 +10,7 @@ import {
   UserRecord,
   type PaymentPlanRecord,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type NewUser,
   type Page,
   type PageRequest,
@@ -44,15 +44,15 @@ export class MongoUserRepository implements UserRepository {
     this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
   }
 
-  create(user: NewUser): TE.TaskEither<DomainError, UserRecord> {
+  create(user: NewUser): TE.TaskEither<StoreError, UserRecord> {
     return this.users.task(async () => this.users.insert({ id: await this.users.nextId(), ...user }));
   }
 
-  get(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  get(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return this.users.task(() => this.users.findOne(visibleUser(clientId, userId)));
   }
 
-  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<UserRecord>> {
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<UserRecord>> {
     return this.users.task(() => this.users.findPage({ client_id: clientId, ...NOT_DELETING }, page));
   }
 
@@ -61,7 +61,7 @@ export class MongoUserRepository implements UserRepository {
    * user's plans keep of it (mongo-payment-plan-repository.ts `OWNER_DATE`),
    * in the same transaction: one more command, only when the clock moves.
    */
-  update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  update(clientId: ClientId, userId: UserId, patch: UserPatch): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return this.users.task(async () => {
       const updated = await this.users.update({ client_id: clientId, _id: userId, ...NOT_DELETING }, patch);
       if (O.isSome(updated) && patch.sandbox_date !== undefined) {
@@ -71,15 +71,15 @@ export class MongoUserRepository implements UserRepository {
     });
   }
 
-  touch(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+  touch(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, boolean> {
     return this.users.task(() => this.users.touch(visibleUser(clientId, userId)));
   }
 
-  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, O.Option<UserRecord>> {
+  touchAndGet(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, O.Option<UserRecord>> {
     return this.users.task(() => this.users.touchAndGet(visibleUser(clientId, userId)));
   }
 
-  delete(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> {
+  delete(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, boolean> {
     return this.users.task(() => this.users.deleteOne({ client_id: clientId, _id: userId }));
   }
 }

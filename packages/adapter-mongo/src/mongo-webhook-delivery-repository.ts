@@ -19,7 +19,7 @@ import type {
   ClientId,
   DeliveryLease,
   DeliveryOutcome,
-  DomainError,
+  StoreError,
   Id,
   NewWebhookDelivery,
   Page,
@@ -48,7 +48,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.webhookDeliveries);
   }
 
-  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void> {
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, void> {
     return this.deliveries.task(async () => {
       for (const d of deliveries) {
         try {
@@ -63,7 +63,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number> {
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(async () => {
       // By endpoint: the pairs that exist are re-armed by one update per due time, the others created.
       const byEndpoint = new Map<Id, NewWebhookDelivery[]>();
@@ -96,11 +96,11 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number> {
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(() => this.deliveries.count({ client_id: clientId, endpoint_id: endpointId, status: 'pending', event_id: { $gte: fromEventId, $lte: toEventId } }));
   }
 
-  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>> {
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<StoreError, O.Option<WebhookDeliveryRecord>> {
     const at = now.toISOString();
     const due: Filter<StoredDocument> = {
       status: 'pending',
@@ -125,7 +125,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean> {
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean> {
     return this.deliveries.task(async () => {
       const updated = await this.deliveries.findOneAndUpdate(
         { _id: deliveryId, lease_token: leaseToken },
@@ -135,17 +135,17 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return this.deliveries.task(() =>
       this.sequence.page(this.deliveries, { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page, now),
     );
   }
 
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number> {
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(() => this.deliveries.deleteMany({ client_id: clientId, endpoint_id: endpointId }));
   }
 
-  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number> {
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(async () => {
       // A delivery names its event, the event its user: the user's event ids first (in the same session, so the same snapshot).
       const events = await this.ctx.db

@@ -12,7 +12,7 @@ import {
   WebhookEndpointRecord,
   conflict,
   type ClientId,
-  type DomainError,
+  type StoreError,
   type Id,
   type NewWebhookEndpoint,
   type Page,
@@ -35,21 +35,21 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
     this.endpoints = new MongoRecordCollection(ctx, COLLECTIONS.webhookEndpoints, WebhookEndpointDocument);
   }
 
-  create(endpoint: NewWebhookEndpoint): TE.TaskEither<DomainError, WebhookEndpointRecord> {
+  create(endpoint: NewWebhookEndpoint): TE.TaskEither<StoreError, WebhookEndpointRecord> {
     return this.endpoints.task(async () =>
       this.endpoints.insert({ ...endpoint, events: [...endpoint.events], id: await this.endpoints.nextId(), version: 1 }),
     );
   }
 
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>> {
+  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     return this.endpoints.task(() => this.endpoints.findOne({ client_id: clientId, _id: endpointId }));
   }
 
-  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<WebhookEndpointRecord>> {
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<WebhookEndpointRecord>> {
     return this.endpoints.task(() => this.endpoints.findPage({ client_id: clientId }, page));
   }
 
-  listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>> {
+  listEnabled(clientId: ClientId): TE.TaskEither<StoreError, ReadonlyArray<WebhookEndpointRecord>> {
     return this.endpoints.task(() => this.endpoints.findAll({ client_id: clientId, status: 'enabled' }, { _id: 1 }));
   }
 
@@ -58,7 +58,7 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
     endpointId: Id,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
-  ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>> {
+  ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     const { secret: _secret, version: _version, ...allowed } = setOf(patch);
     return pipe(
       this.endpoints.task(async () => {
@@ -69,15 +69,15 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
         // Nothing matched: missing (none) or changed since it was read (conflict).
         return O.isSome(updated) ? E.right(updated) : E.left(await this.endpoints.findOne({ client_id: clientId, _id: endpointId }));
       }),
-      TE.chain(E.match((current) => (O.isSome(current) ? TE.left(conflict('The webhook endpoint changed since it was read')) : TE.right(O.none)), TE.right)),
+      TE.chainW(E.match((current): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> => (O.isSome(current) ? TE.left(conflict('The webhook endpoint changed since it was read')) : TE.right(O.none)), TE.right)),
     );
   }
 
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean> {
+  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean> {
     return this.endpoints.task(() => this.endpoints.deleteOne({ client_id: clientId, _id: endpointId }));
   }
 
-  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number> {
+  countForClient(clientId: ClientId): TE.TaskEither<StoreError, number> {
     return this.endpoints.task(() => this.endpoints.count({ client_id: clientId }));
   }
 }

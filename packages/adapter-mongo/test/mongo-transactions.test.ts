@@ -66,15 +66,15 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   it('commits every write of a Right, and none of a Left or a throw', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const committed = await expectRight(
-      uow.run((tx) => pipe(tx.users.create(aUser(client.id, { first_name: 'Ada' })), TE.chain((u) => tx.accounts.create(anAccount(u.id))))),
+      uow.run((tx) => pipe(tx.users.create(aUser(client.id, { first_name: 'Ada' })), TE.chainW((u) => tx.accounts.create(anAccount(u.id))))),
     );
     await expectSome(store.accounts.get(committed.user_id, committed.id));
 
     const left = await uow.run((tx) =>
       pipe(
         tx.users.create(aUser(client.id, { first_name: 'Left' })),
-        TE.chain((u) => tx.accounts.create(anAccount(u.id))),
-        TE.chain(() => TE.left(conflict('the use case said no'))),
+        TE.chainW((u) => tx.accounts.create(anAccount(u.id))),
+        TE.chainW(() => TE.left(conflict('the use case said no'))),
       ),
     )();
     expect(left).to.deep.equal(E.left(conflict('the use case said no')));
@@ -83,7 +83,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
       .run((tx) =>
         pipe(
           tx.users.create(aUser(client.id, { first_name: 'Thrown' })),
-          TE.chain(() => () => Promise.reject(new Error('a bug'))),
+          TE.chainW((): TE.TaskEither<never, never> => () => Promise.reject(new Error('a bug'))),
         ),
       )()
       .then(
@@ -102,9 +102,9 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const writer = uow.run((tx) =>
       pipe(
         tx.accounts.applyPayment(userId, accountId, pay(100)),
-        TE.chainFirst(() => tx.accounts.get(userId, accountId)),
-        TE.chainFirst(() => TE.fromIO(inside.open)),
-        TE.chainFirst(() => waitFor(seen.opened)),
+        TE.chainFirstW(() => tx.accounts.get(userId, accountId)),
+        TE.chainFirstW(() => TE.fromIO(inside.open)),
+        TE.chainFirstW(() => waitFor(seen.opened)),
       ),
     )();
     await inside.opened;
@@ -126,10 +126,10 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const slow = uow.run((tx) =>
       pipe(
         TE.fromIO(() => void attempts++),
-        TE.chain(() => tx.accounts.get(userId, accountId)),
+        TE.chainW(() => tx.accounts.get(userId, accountId)),
         // The first attempt waits, holding its snapshot, until another transaction has paid and committed.
-        TE.chainFirst(() => (attempts === 1 ? pipe(TE.fromIO(read.open), TE.chain(() => waitFor(otherCommitted.opened))) : TE.right(undefined))),
-        TE.chain(() => tx.accounts.applyPayment(userId, accountId, pay(10))),
+        TE.chainFirstW(() => (attempts === 1 ? pipe(TE.fromIO(read.open), TE.chainW(() => waitFor(otherCommitted.opened))) : TE.right(undefined))),
+        TE.chainW(() => tx.accounts.applyPayment(userId, accountId, pay(10))),
       ),
     )();
     await read.opened;
@@ -150,11 +150,11 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
       uow.run((tx) =>
         pipe(
           TE.fromIO(() => void attempts++),
-          TE.chain(() => tx.accounts.create(anAccount(user.id))),
-          TE.chain(() => tx.events.append({ client_id: client.id, type: 'account.created', created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: user.id, object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never })),
+          TE.chainW(() => tx.accounts.create(anAccount(user.id))),
+          TE.chainW(() => tx.events.append({ client_id: client.id, type: 'account.created', created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: user.id, object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never })),
           // Each waits until both have written: their transactions overlap.
-          TE.chainFirst(() => TE.fromIO(bothWrote[i]!.open)),
-          TE.chainFirst(() => waitFor(Promise.all(bothWrote.map((g) => g.opened)))),
+          TE.chainFirstW(() => TE.fromIO(bothWrote[i]!.open)),
+          TE.chainFirstW(() => waitFor(Promise.all(bothWrote.map((g) => g.opened)))),
         ),
       )(),
     );
@@ -171,9 +171,9 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const holder = uow.run((tx) =>
       pipe(
         tx.accounts.applyPayment(userId, accountId, pay(1)),
-        TE.chainFirst(() => TE.fromIO(locked.open)),
-        TE.chainFirst(() => waitFor(release.opened)),
-        TE.chain(() => TE.left(conflict('the holder gives up'))),
+        TE.chainFirstW(() => TE.fromIO(locked.open)),
+        TE.chainFirstW(() => waitFor(release.opened)),
+        TE.chainW(() => TE.left(conflict('the holder gives up'))),
       ),
     )();
     await locked.opened;
@@ -182,7 +182,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     const loser = await uow.run((tx: TransactionPorts) =>
       pipe(
         TE.fromIO(() => void attempts++),
-        TE.chain(() => tx.accounts.applyPayment(userId, accountId, pay(2))),
+        TE.chainW(() => tx.accounts.applyPayment(userId, accountId, pay(2))),
       ),
     )();
     const ms = performance.now() - started;
@@ -201,7 +201,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     try {
       const started = performance.now();
       let attempts = 0;
-      const result = await uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chain(() => tx.users.create(aUser(client.id)))))();
+      const result = await uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id)))))();
       expect(result).to.deep.equal(E.left({ _tag: 'unavailable', message: STORE_UNAVAILABLE }));
       expect(attempts).to.be.at.most(1);
       expect(performance.now() - started).to.be.below(2000);
@@ -219,7 +219,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     });
     let attempts = 0;
     server.commands.length = 0;
-    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chain(() => tx.users.create(aUser(client.id))))));
+    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id))))));
     expect(attempts).to.equal(1);
     expect(server.commands.filter((name) => name === 'commitTransaction')).to.have.length(2);
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
@@ -251,7 +251,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
       data: { failCommands: ['commitTransaction'], errorCode: 112, errorLabels: ['TransientTransactionError'], appName: 'debtkit' },
     });
     let attempts = 0;
-    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chain(() => tx.users.create(aUser(client.id))))));
+    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id))))));
     expect(attempts).to.equal(2);
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
   });
@@ -259,7 +259,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   it('an event appended in a transaction that aborts: its id holds nothing back (its entry leaves at once); one that commits costs no command after the commit', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const event = { client_id: client.id, type: 'account.created' as const, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId(1), object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never };
-    const aborted = await uow.run((tx) => pipe(tx.events.append(event), TE.chain(() => TE.left(conflict('no')))))();
+    const aborted = await uow.run((tx) => pipe(tx.events.append(event), TE.chainW(() => TE.left(conflict('no')))))();
     expect(E.isLeft(aborted)).to.equal(true);
     const later = await expectRight(store.events.append(event));
     expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, new Date(CREATED_AT)))).items.map((e) => e.id)).to.deep.equal([later.id]);
@@ -281,7 +281,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     });
     const appended = gate();
     const commit = gate();
-    const inTx = uow.run((tx) => pipe(tx.events.append(event(1)), TE.chainFirst(() => TE.fromIO(appended.open)), TE.chainFirst(() => waitFor(commit.opened))))();
+    const inTx = uow.run((tx) => pipe(tx.events.append(event(1)), TE.chainFirstW(() => TE.fromIO(appended.open)), TE.chainFirstW(() => waitFor(commit.opened))))();
     await appended.opened;
     // A later append, outside the transaction, lands first.
     await expectRight(store.events.append(event(2)));

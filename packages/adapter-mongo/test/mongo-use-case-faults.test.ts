@@ -125,7 +125,7 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     prepare: (deps, f) =>
       pipe(
         invokeBureau(deps)(scope(f), { device_ip: '203.0.113.7' }),
-        TE.chain(() => validateBureauOtp(deps)(scope(f), { code: '123456' })),
+        TE.chainW(() => validateBureauOtp(deps)(scope(f), { code: '123456' })),
       ),
     change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
   },

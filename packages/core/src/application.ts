@@ -1,5 +1,5 @@
 /**
- * The use cases, each `(deps) => (input) => TaskEither<DomainError, Output>`,
+ * The use cases, each `(deps) => (input) => TaskEither<E, Output>` (or a `Change<Output, E>`), `E` naming the error tags it can return (docs/decisions/errors.md),
  * and `createApplication`, which binds them all to one set of ports.
  */
 import type { ApplicationDeps } from './shared/deps.js';

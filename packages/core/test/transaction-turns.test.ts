@@ -10,12 +10,12 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from '../src/shared/errors.js';
+import { unavailable, type StoreError } from '../src/shared/errors.js';
 import { Turns, transactionRunner, type Cancel } from '../src/shared/transactions.js';
 import { writeConflict, type StoreTransaction, type TransactionDriver, type TransactionPorts } from '../src/shared/unit-of-work.js';
 
 /** A driver whose commits answer what `commitWith` says (default: committed); counts begins. */
-const driverOf = (commitWith: () => E.Either<DomainError, void> = () => E.right(undefined)) => {
+const driverOf = (commitWith: () => E.Either<StoreError, void> = () => E.right(undefined)) => {
   let begun = 0;
   const driver: TransactionDriver<TransactionPorts> = {
     begin: async () => {

@@ -51,9 +51,9 @@ export const createComputePool = (options: { readonly threads?: number } = {}): 
   const threads = options.threads ?? computeThreads();
   let pool: Piscina | undefined;
   // The answer is the worker's `Either`, cloned: the same data the in-thread function returns.
-  const run = <A>(task: ComputeTask): Promise<E.Either<DomainError, A>> => {
+  const run = <A, Err extends DomainError>(task: ComputeTask): Promise<E.Either<Err, A>> => {
     pool ??= new Piscina({ filename: WORKER_FILE, minThreads: threads, maxThreads: threads, idleTimeout: 60_000 });
-    return pool.run(task) as Promise<E.Either<DomainError, A>>;
+    return pool.run(task) as Promise<E.Either<Err, A>>;
   };
   return {
     threads,

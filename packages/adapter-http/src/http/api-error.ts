@@ -6,13 +6,16 @@
  *
  * `ERROR_TABLE` is the one place that maps an error kind to its status, public
  * code and headers. It is keyed by every `DomainError` tag plus the codes only
- * HTTP produces, so adding a tag to core fails the type-check here until it has
- * a status.
+ * HTTP produces (`HttpOnlyErrorKind`: core never produces them), so adding a tag
+ * to core fails the type-check here until it has a status.
  */
 import { DomainError, ErrorDetail, ErrorTag, isDomainError, isWriteConflict } from '@debtkit/core';
 
-/** Errors that only the HTTP layer produces. */
+/** Errors that only the HTTP layer produces (docs/decisions/errors.md): core has no tag for them. */
 export type HttpOnlyErrorKind =
+  | 'unauthorized'
+  | 'forbidden'
+  | 'unsupported_version'
   | 'method_not_allowed'
   | 'payload_too_large'
   | 'unsupported_media_type'

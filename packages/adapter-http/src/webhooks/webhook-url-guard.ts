@@ -17,7 +17,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import ipaddr from 'ipaddr.js';
-import { validationError, type DomainError, type Environment, type WebhookUrlPolicy } from '@debtkit/core';
+import { validationError, type ValidationError, type Environment, type WebhookUrlPolicy } from '@debtkit/core';
 
 /** Resolve a host name to all of its addresses (node's `dns.lookup` with `all: true`, or a test's stand-in). */
 export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>;
@@ -49,7 +49,7 @@ export interface WebhookUrlGuardOptions {
   readonly resolveHost?: ResolveHost;
 }
 
-const refused = (message: string): DomainError => validationError('Invalid webhook URL', [{ path: 'url', message }]);
+const refused = (message: string): ValidationError => validationError('Invalid webhook URL', [{ path: 'url', message }]);
 
 export class WebhookUrlGuard implements WebhookUrlPolicy {
   private readonly resolveHost: ResolveHost;
@@ -85,7 +85,7 @@ export class WebhookUrlGuard implements WebhookUrlPolicy {
     return bad === undefined ? undefined : 'must be a public host (it is or resolves to a loopback, private, link-local or otherwise non-public address)';
   }
 
-  check(url: string): TE.TaskEither<DomainError, void> {
+  check(url: string): TE.TaskEither<ValidationError, void> {
     return async () => {
       const why = await this.refusal(url);
       return why === undefined ? E.right(undefined) : E.left(refused(why));

@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { AccountRecord, AccountStatus, AccountType } from './account.js';
 import type { AccountId, Cents, ClientId, IsoDate, UserId } from '../shared/primitives.js';
 import type { OwnedRead } from '../shared/owned-read.js';
@@ -25,27 +25,27 @@ export interface AccountPayment {
 
 /** Accounts are always addressed through their owning user. */
 export interface AccountRepository {
-  create(account: NewAccount): TE.TaskEither<DomainError, AccountRecord>;
-  get(userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
-  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, Page<AccountRecord>>;
+  create(account: NewAccount): TE.TaskEither<StoreError, AccountRecord>;
+  get(userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, O.Option<AccountRecord>>;
+  list(userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, Page<AccountRecord>>;
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<DomainError, OwnedRead<O.Option<AccountRecord>>>;
+  getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, OwnedRead<O.Option<AccountRecord>>>;
   /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<DomainError, OwnedRead<Page<AccountRecord>>>;
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>>;
   /** Every account of the user, ascending by id. */
-  listAll(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>>;
+  listAll(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>>;
   /**
    * Compare-and-set (docs/decisions/transactions.md): apply `patch` and increase the version by one
    * only if the stored version is `expectedVersion`; `conflict` when it is not,
    * `none` when there is no such account.
    */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
+  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>>;
   /**
    * One atomic step, whatever runs beside it: balance := max(0, balance − amount),
    * the last-payment fields set, the version increased. `none` when there is no such account.
    */
-  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<DomainError, O.Option<AccountRecord>>;
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<StoreError, O.Option<AccountRecord>>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number>;
   /** How many accounts the user has, closed ones included (the accounts-per-user quota, shared/quotas.ts). */
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number>;
 }

@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { AccountId, Cents, UserId, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
 import { PaymentCode } from './payment-history.js';
 import { expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
-import { DomainError, conflict } from '../shared/errors.js';
+import { conflict, type Conflict } from '../shared/errors.js';
 import { boundedInt, boundedNumber, boundedString } from '../shared/codec.js';
 
 export const AccountType = t.keyof({ depository: null, loan: null, investment: null, other: null }, 'AccountType');
@@ -185,7 +185,7 @@ export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumO
  * Status transitions (docs/api/reference.md): active ⇄ disabled, active|disabled → closed;
  * closed is terminal. Staying in the same status is allowed (no-op).
  */
-export const transitionStatus = (from: AccountStatus, to: AccountStatus): E.Either<DomainError, AccountStatus> => {
+export const transitionStatus = (from: AccountStatus, to: AccountStatus): E.Either<Conflict, AccountStatus> => {
   if (from === to) return E.right(to);
   if (from === 'closed') return E.left(conflict(`Account is closed; it cannot become ${to}`));
   return E.right(to);

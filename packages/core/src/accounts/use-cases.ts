@@ -2,26 +2,26 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type QuotaExceeded, type Unavailable, type StoreError } from '../shared/errors.js';
 import { Account, toAccountView, transitionStatus, type AccountRecord } from './account.js';
 import type { AccountId, IsoDate } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export const linkAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'minimumOnly'>) =>
-  (scope: UserScope, body: LinkAccountBody): Change<Account> => {
+  (scope: UserScope, body: LinkAccountBody): Change<Account, NotFound | QuotaExceeded | StoreError> => {
     const status = body.status ?? 'active';
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it;
     // it answers the user, whose clock dates the account), the quota counted in the same snapshot, the account and its event.
     return inUserTransaction(deps, scope, (tx) => pipe(
       touchUser(tx, scope),
       TE.map((user) => todayOf(deps.clock, user)),
-      TE.chainFirst(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
-      TE.chain((date) => pipe(
+      TE.chainFirstW(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
+      TE.chainW((date) => pipe(
         tx.accounts.create({
           user_id: scope.userId,
           name: body.name,
@@ -52,17 +52,17 @@ export const linkAccount =
         }),
         TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
       )),
-      TE.chainFirst(emitEvent(tx, scope, 'account.created', 'account')),
+      TE.chainFirstW(emitEvent(tx, scope, 'account.created', 'account')),
     ));
   };
 
 /** The user and the page are one owned read (shared/owned-read.ts), like `getAccount`. */
 export const listAccounts =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
-  (scope: UserScope, query: AccountListQuery): TE.TaskEither<DomainError, Page<Account>> => {
+  (scope: UserScope, query: AccountListQuery): TE.TaskEither<NotFound | Unavailable, Page<Account>> => {
     const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
     return pipe(
-      deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter),
+      outsideTransaction(deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter)),
       ownedOrNotFound('User'),
       TE.map(({ value, owner }) => {
         const date = todayOf(deps.clock, owner);
@@ -77,9 +77,9 @@ export const listAccounts =
  */
 export const getAccount =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
-  (scope: UserScope, accountId: AccountId): TE.TaskEither<DomainError, Account> =>
+  (scope: UserScope, accountId: AccountId): TE.TaskEither<NotFound | Unavailable, Account> =>
     pipe(
-      deps.accounts.getOwned(scope.clientId, scope.userId, accountId),
+      outsideTransaction(deps.accounts.getOwned(scope.clientId, scope.userId, accountId)),
       ownedOrNotFound('User'),
       ownedSome('Account'),
       TE.map(({ value, owner }) => toAccountView(value, todayOf(deps.clock, owner), deps.minimumOnly)),
@@ -94,17 +94,17 @@ export const getAccount =
  */
 export const updateAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'minimumOnly'>) =>
-  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<DomainError, Account> =>
+  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<NotFound | StoreError, Account> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
         TE.map((user) => todayOf(deps.clock, user)),
-        TE.chain((date) => pipe(patchAccountOnce(tx, scope, accountId, body, date), TE.map((patched) => ({ ...patched, date })))),
-        TE.chain(({ record, closing, date }) =>
+        TE.chainW((date) => pipe(patchAccountOnce(tx, scope, accountId, body, date), TE.map((patched) => ({ ...patched, date })))),
+        TE.chainW(({ record, closing, date }) =>
           pipe(
             TE.right(toAccountView(record, date, deps.minimumOnly)),
             // Only the PATCH that closes the account is account.closed; any other is account.updated (docs/decisions/webhooks.md).
-            TE.chainFirst(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
+            TE.chainFirstW(emitEvent(tx, scope, closing ? 'account.closed' : 'account.updated', 'account')),
           ),
         ),
       ),
@@ -113,7 +113,7 @@ export const updateAccount =
 const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
   pipe(
     pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account')),
-    TE.chain((current) =>
+    TE.chainW((current) =>
       pipe(
         TE.fromEither(
           pipe(
@@ -130,7 +130,7 @@ const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserSc
             }),
           ),
         ),
-        TE.chain(({ patch, closing }) =>
+        TE.chainW(({ patch, closing }) =>
           pipe(
             deps.accounts.update(scope.userId, accountId, current.version, patch),
             orNotFound('Account'),

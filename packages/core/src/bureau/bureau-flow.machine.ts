@@ -14,7 +14,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { Id, Timestamp } from '../shared/primitives.js';
-import { DomainError, conflict } from '../shared/errors.js';
+import { conflict, type Conflict } from '../shared/errors.js';
 import { boundedInt } from '../shared/codec.js';
 
 export const BureauStep = t.keyof({ consent: null, validate_otp: null, identity: null }, 'BureauStep');
@@ -137,7 +137,7 @@ export const flowStatus = (state: BureauFlowState): BureauFlowStatus => {
 };
 
 const NOT_IN_PROGRESS = 'No bureau authentication in progress; invoke first';
-const awaits = (step: BureauStep): DomainError => conflict(`The bureau flow awaits ${step}`);
+const awaits = (step: BureauStep): Conflict => conflict(`The bureau flow awaits ${step}`);
 
 const startFlow = (consentOnFile: boolean): BureauFlowState =>
   consentOnFile ? { _tag: 'validate_otp', consentOnFile: true, otpFailures: 0 } : { _tag: 'consent' };
@@ -148,7 +148,7 @@ const startFlow = (consentOnFile: boolean): BureauFlowState =>
  * before asking the bureau anything, so an out-of-order request never reaches it.
  * @example expectAwaiting({ _tag: 'consent' }, 'identity') // left(conflict('The bureau flow awaits consent'))
  */
-export const expectAwaiting = (state: BureauFlowState, step: BureauStep): E.Either<DomainError, BureauFlowState> => {
+export const expectAwaiting = (state: BureauFlowState, step: BureauStep): E.Either<Conflict, BureauFlowState> => {
   const awaited = awaitedStep(state);
   if (awaited === null) return E.left(conflict(NOT_IN_PROGRESS));
   return awaited === step ? E.right(state) : E.left(awaits(awaited));
@@ -213,7 +213,7 @@ const stepOf = (event: StepEvent): BureauStep => (event._tag === 'otp_failure' ?
  * transition({ _tag: 'authenticated' }, { _tag: 'invoke' })
  * // right({ _tag: 'validate_otp', consentOnFile: true, otpFailures: 0 })
  */
-export const transition = (state: BureauFlowState, event: BureauEvent): E.Either<DomainError, BureauFlowState> => {
+export const transition = (state: BureauFlowState, event: BureauEvent): E.Either<Conflict, BureauFlowState> => {
   switch (event._tag) {
     case 'abort':
       return E.right(INITIAL_STATE);

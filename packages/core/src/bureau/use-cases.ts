@@ -8,7 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DomainError, validationError } from '../shared/errors.js';
+import { validationError, type ValidationError, type NotFound, type Conflict, type BureauError, type Unavailable, type StoreError } from '../shared/errors.js';
 import type { UserRecord } from '../users/user.js';
 import {
   BureauEvent,
@@ -23,7 +23,7 @@ import {
 } from './bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, inUserTransaction, inUserTransactionAnswering, nowStamp, requireUser, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, inUserTransaction, inUserTransactionAnswering, nowStamp, requireUser, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export interface BureauStatus {
@@ -39,10 +39,10 @@ interface LoadedFlow {
 
 const statusOf = (state: BureauFlowState): BureauStatus => ({ status: flowStatus(state), step: awaitedStep(state) });
 
-const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserScope): TE.TaskEither<DomainError, LoadedFlow> =>
+const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, LoadedFlow> =>
   pipe(
     requireUser(deps, scope),
-    TE.chain((user) =>
+    TE.chainW((user) =>
       pipe(
         deps.bureauFlows.get(scope.userId),
         TE.map(
@@ -55,7 +55,7 @@ const load = (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>, scope: UserS
     ),
   );
 
-const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, BureauFlowState> =>
+const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<Conflict, BureauFlowState> =>
   TE.fromEither(transition(flow.state, event));
 
 /**
@@ -66,38 +66,38 @@ const step = (flow: LoadedFlow, event: BureauEvent): TE.TaskEither<DomainError, 
 const save = (tx: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scope: UserScope, flow: LoadedFlow, next: BureauFlowState) =>
   pipe(
     touchUser(tx, scope),
-    TE.chain(() => tx.bureauFlows.save(scope.userId, flow.version, next, nowStamp(tx.clock))),
+    TE.chainW(() => tx.bureauFlows.save(scope.userId, flow.version, next, nowStamp(tx.clock))),
     TE.map((record) => record.state),
   );
 
 export const getBureauStatus =
   (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, BureauStatus> =>
-    pipe(load(deps, scope), TE.map((flow) => statusOf(flow.state)));
+  (scope: UserScope): TE.TaskEither<NotFound | Unavailable, BureauStatus> =>
+    pipe(outsideTransaction(load(deps, scope)), TE.map((flow) => statusOf(flow.state)));
 
 /** Start (or, while pending, report) the flow: answers the step to request next. */
 export const invokeBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope, body: InvokeBureauBody): Change<{ step: BureauStep }> =>
+  (scope: UserScope, body: InvokeBureauBody): Change<{ step: BureauStep }, ValidationError | NotFound | BureauError | StoreError> =>
     inUserTransactionAnswering(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
-        TE.chain((flow) =>
+        TE.chainW((flow) =>
           pipe(
             step(flow, { _tag: 'invoke' }),
             // While a flow is pending, invoke answers the awaited step and changes nothing.
-            TE.chain((next) =>
+            TE.chainW((next) =>
               next === flow.state
                 ? TE.right(next)
                 : pipe(
                     tx.bureau.invoke(flow.user, body.device_ip),
-                    TE.chain(() => save(tx, scope, flow, next)),
+                    TE.chainW(() => save(tx, scope, flow, next)),
                   ),
             ),
           ),
         ),
         // The flow saved above commits even if it awaits no step (an answer after the change, as before).
-        TE.map((state): E.Either<DomainError, { step: BureauStep }> => {
+        TE.map((state): E.Either<ValidationError, { step: BureauStep }> => {
           const awaited = awaitedStep(state);
           return awaited === null ? E.left(validationError('The bureau flow did not start')) : E.right({ step: awaited });
         }),
@@ -106,11 +106,11 @@ export const invokeBureau =
 
 export const consentBureau =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope): Change<BureauStatus> =>
+  (scope: UserScope): Change<BureauStatus, NotFound | StoreError> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
-        TE.chain((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chain((next) => save(tx, scope, flow, next)))),
+        TE.chainW((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chainW((next) => save(tx, scope, flow, next)))),
         TE.map(statusOf),
       ),
     );
@@ -124,20 +124,20 @@ export const consentBureau =
  */
 export const validateBureauOtp =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope, body: OtpBody): Change<BureauStatus> =>
+  (scope: UserScope, body: OtpBody): Change<BureauStatus, ValidationError | NotFound | StoreError> =>
     inUserTransactionAnswering(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
         // Refuse an out-of-order request before the bureau is asked anything.
-        TE.chainFirst((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
-        TE.chain((flow) =>
+        TE.chainFirstW((flow) => TE.fromEither(expectAwaiting(flow.state, 'validate_otp'))),
+        TE.chainW((flow) =>
           pipe(
             tx.bureau.verifyOtp(flow.user, body.code),
-            TE.chain((ok) =>
+            TE.chainW((ok) =>
               pipe(
                 step(flow, { _tag: ok ? 'validate_otp' : 'otp_failure' }),
-                TE.chain((next) => save(tx, scope, flow, next)),
-                TE.map((state): E.Either<DomainError, BureauStatus> =>
+                TE.chainW((next) => save(tx, scope, flow, next)),
+                TE.map((state): E.Either<ValidationError, BureauStatus> =>
                   ok
                     ? E.right(statusOf(state))
                     : E.left(
@@ -161,24 +161,24 @@ export const validateBureauOtp =
  */
 export const submitBureauIdentity =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, body: IdentityBody): Change<BureauStatus> =>
+  (scope: UserScope, body: IdentityBody): Change<BureauStatus, ValidationError | NotFound | BureauError | StoreError> =>
     // One transaction: the flow, the new score and both events commit together.
     inUserTransaction(deps, scope, (tx) => pipe(
       load(tx, scope),
-      TE.chain((flow) => {
+      TE.chainW((flow) => {
         // The report's ages and recent accounts, and the score's date, are the user's today (docs/sandbox-over-time.md).
         const date = todayOf(deps.clock, flow.user);
         return pipe(
           step(flow, { _tag: 'identity' }),
-          TE.chainFirst(() => tx.bureau.verifyIdentity(flow.user, body)),
-          TE.chain((next) =>
+          TE.chainFirstW(() => tx.bureau.verifyIdentity(flow.user, body)),
+          TE.chainW((next) =>
             pipe(
               TE.Do,
-              TE.bind('accounts', () => tx.accounts.listAll(scope.userId)),
-              TE.bind('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
-              TE.bind('previous', () => tx.creditScores.latest(scope.userId)),
-              TE.bind('state', () => save(tx, scope, flow, next)),
-              TE.bind('score', ({ report, previous }) =>
+              TE.bindW('accounts', () => tx.accounts.listAll(scope.userId)),
+              TE.bindW('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
+              TE.bindW('previous', () => tx.creditScores.latest(scope.userId)),
+              TE.bindW('state', () => save(tx, scope, flow, next)),
+              TE.bindW('score', ({ report, previous }) =>
                 tx.creditScores.add({
                   ...creditScoreFields(
                     report,
@@ -196,9 +196,9 @@ export const submitBureauIdentity =
                   created_at: nowStamp(tx.clock),
                 }),
               ),
-              TE.chainFirst(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+              TE.chainFirstW(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
               TE.map(({ state }) => statusOf(state)),
-              TE.chainFirst(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
+              TE.chainFirstW(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
             ),
           ),
         );
@@ -208,19 +208,19 @@ export const submitBureauIdentity =
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork'>) =>
-  (scope: UserScope): Change<BureauStatus> =>
+  (scope: UserScope): Change<BureauStatus, ValidationError | NotFound | StoreError> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
-        TE.chain((flow) =>
+        TE.chainW((flow) =>
           pipe(
             step(flow, { _tag: 'abort' }),
-            TE.chain((next) =>
+            TE.chainW((next) =>
               flow.state._tag === 'initial' && !flow.state.consentOnFile
                 ? TE.right(next)
                 : pipe(
                     tx.bureau.deleteIdentity(flow.user),
-                    TE.chain(() => save(tx, scope, flow, next)),
+                    TE.chainW(() => save(tx, scope, flow, next)),
                   ),
             ),
           ),

@@ -4,7 +4,7 @@
  * months. All arithmetic is the payoff-plan loop's (`projectSingleDebt`).
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { validationError, type DomainError, type ErrorDetail } from '../shared/errors.js';
+import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
 import { MAX_PAYOFF_MONTHS, monthlyInterest, projectionError, projectSingleDebt } from '../payment-plans/payoff-plan.js';
 import { addMonths, type Cents, type IsoDate } from '../shared/primitives.js';
 
@@ -47,7 +47,7 @@ const checkBalanceAndApr = (balance: number, apr: number): ErrorDetail[] => {
   return details;
 };
 
-const invalid = (details: ReadonlyArray<ErrorDetail>): DomainError => validationError('Invalid debt calculation', details);
+const invalid = (details: ReadonlyArray<ErrorDetail>): ValidationError => validationError('Invalid debt calculation', details);
 
 /**
  * How long a fixed monthly payment takes to pay a balance off, and what it costs.
@@ -56,7 +56,7 @@ const invalid = (details: ReadonlyArray<ErrorDetail>): DomainError => validation
  * calculateByPayment({ balance: 1_000_000, apr: 20, monthlyPayment: 50_000, today: '2024-01-15' })
  * // Right({ monthly_payment: 50_000, months: 25, payoff_date: '2026-02-15', total_interest: 226_606, total_paid: 1_226_606 })
  */
-export const calculateByPayment = (input: CalculateByPaymentInput): E.Either<DomainError, DebtCalculation> => {
+export const calculateByPayment = (input: CalculateByPaymentInput): E.Either<ValidationError, DebtCalculation> => {
   const { balance, apr, monthlyPayment, today } = input;
   const details = checkBalanceAndApr(balance, apr);
   if (!Number.isSafeInteger(monthlyPayment) || monthlyPayment <= 0)
@@ -81,7 +81,7 @@ export const calculateByPayment = (input: CalculateByPaymentInput): E.Either<Dom
  * calculateByMonths({ balance: 1_000_000, apr: 20, months: 25, today: '2024-01-15' })
  * // Right({ monthly_payment: …, months: 25, … }) — and monthly_payment − 1 needs 26 months
  */
-export const calculateByMonths = (input: CalculateByMonthsInput): E.Either<DomainError, DebtCalculationByMonths> => {
+export const calculateByMonths = (input: CalculateByMonthsInput): E.Either<ValidationError, DebtCalculationByMonths> => {
   const { balance, apr, months, today } = input;
   const details = checkBalanceAndApr(balance, apr);
   if (!Number.isSafeInteger(months) || months < 1 || months > MAX_PAYOFF_MONTHS)

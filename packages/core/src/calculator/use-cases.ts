@@ -1,6 +1,6 @@
 /** The debt calculator (docs/decisions/payoff-and-outlook.md), not user-scoped. */
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from '../shared/errors.js';
+import { type ValidationError } from '../shared/errors.js';
 import { DebtCalculation, calculateByMonths, calculateByPayment } from './debt-calculator.js';
 import type { DebtCalculatorBody } from '../shared/requests.js';
 import { ApplicationDeps, today } from '../shared/deps.js';
@@ -8,7 +8,7 @@ import { ApplicationDeps, today } from '../shared/deps.js';
 
 export const calculateDebt =
   (deps: Pick<ApplicationDeps, 'clock'>) =>
-  (body: DebtCalculatorBody): TE.TaskEither<DomainError, DebtCalculation> =>
+  (body: DebtCalculatorBody): TE.TaskEither<ValidationError, DebtCalculation> =>
     TE.fromEither(
       'months' in body
         ? calculateByMonths({ balance: body.balance, apr: body.apr, months: body.months, today: today(deps.clock) })

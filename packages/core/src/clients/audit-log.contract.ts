@@ -69,7 +69,7 @@ export function auditLogContract(name: string, makeStore: StoreFactory, opts: St
         store().unitOfWork.run((tx) =>
           pipe(
             tx.audit.append(aRecord('token.revoked', 1)),
-            TE.chain(() => TE.left(validationError('the change fails after its audit record'))),
+            TE.chainW(() => TE.left(validationError('the change fails after its audit record'))),
           ),
         ),
         'validation_error',

@@ -30,9 +30,9 @@ import {
   tokenWorksAt,
 } from './client.js';
 import { AUDIT_RETENTION_MS, NO_REQUEST, auditEventOf, type AuditAction, type AuditActor, type AuditEvent, type AuditTarget } from './audit.js';
-import { type DomainError, conflict, notFound, validationError } from '../shared/errors.js';
+import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type Unavailable, type StoreError } from '../shared/errors.js';
 import { type ClientId, type Timestamp, type TokenId, timestampOf } from '../shared/primitives.js';
-import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
+import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 import { AuditAction as AuditActionCodec } from './audit.js';
 import { boundedInt, boundedString, strictObject } from '../shared/codec.js';
 import { type Versioning, versioning as productionVersioning } from '../versioning/versions.js';
@@ -90,7 +90,7 @@ export type RollTokenBody = t.TypeOf<typeof RollTokenBody>;
 export const AuditEventsQuery = strictObject('AuditEventsQuery', {}, { ...pageFields, action: AuditActionCodec });
 export type AuditEventsQuery = t.TypeOf<typeof AuditEventsQuery>;
 
-const malformed = (environment: Environment): DomainError =>
+const malformed = (environment: Environment): ValidationError =>
   validationError(`A ${environment} token must be ${tokenPrefix(environment)} followed by 43 base64url characters`);
 
 /** A fresh token for `environment`: the prefix and the generator's secret. */
@@ -102,7 +102,7 @@ const audit = (
   actor: AuditActor,
   action: AuditAction,
   target: AuditTarget,
-): TE.TaskEither<DomainError, void> => {
+): TE.TaskEither<StoreError, void> => {
   const now = tx.clock.now();
   return pipe(
     tx.audit.append({
@@ -120,11 +120,11 @@ const audit = (
 /** Store a new token of `client` (its hash) and audit it as issued. */
 const storeToken =
   (deps: Pick<ClientAccessDeps, 'tokens' | 'audit' | 'clock' | 'tokenHasher'>, actor: AuditActor) =>
-  (client: Client, token: string): TE.TaskEither<DomainError, IssuedToken> =>
+  (client: Client, token: string): TE.TaskEither<ValidationError | StoreError, IssuedToken> =>
     isWellFormedToken(token, client.environment)
       ? pipe(
           deps.tokens.create(client.id, deps.tokenHasher.hash(token), nowStamp(deps.clock)),
-          TE.chainFirst((record) => audit(deps, actor, 'token.issued', { type: 'token', id: record.id })),
+          TE.chainFirstW((record) => audit(deps, actor, 'token.issued', { type: 'token', id: record.id })),
           TE.map((record) => ({ tokenId: record.id, token })),
         )
       : TE.left(malformed(client.environment));
@@ -135,27 +135,27 @@ const storeToken =
  */
 export const issueToken =
   (deps: ClientAccessDeps) =>
-  (clientId: ClientId, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, IssuedToken> =>
+  (clientId: ClientId, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, IssuedToken> =>
     // One transaction: the client read, the token and its audit record written together (every change is one, docs/decisions/transactions.md).
     inTransaction(deps, (tx) =>
       pipe(
         tx.clients.findById(clientId),
         orNotFound('Client'),
-        TE.chain((client) => storeToken(tx, actor)(client, token ?? newToken(deps.secrets, client.environment))),
+        TE.chainW((client) => storeToken(tx, actor)(client, token ?? newToken(deps.secrets, client.environment))),
       ),
     );
 
 /** Create a client and its first token (random, or `token` when given). */
 export const createClient =
   (deps: ClientAccessDeps) =>
-  (input: NewClientInput, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, CreatedClient> =>
+  (input: NewClientInput, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | StoreError, CreatedClient> =>
     token !== undefined && !isWellFormedToken(token, input.environment)
       ? TE.left(malformed(input.environment))
       : inTransaction(deps, (tx) =>
           pipe(
             tx.clients.create({ name: input.name, environment: input.environment, api_version: input.apiVersion, created_at: nowStamp(deps.clock) }),
-            TE.chainFirst((client) => audit(tx, actor, 'client.created', { type: 'client', id: client.id })),
-            TE.chain((client) =>
+            TE.chainFirstW((client) => audit(tx, actor, 'client.created', { type: 'client', id: client.id })),
+            TE.chainW((client) =>
               pipe(
                 storeToken(tx, actor)(client, token ?? newToken(deps.secrets, client.environment)),
                 TE.map((issued) => ({ client, ...issued })),
@@ -174,7 +174,7 @@ export const createClient =
  */
 export const changeClientApiVersion =
   (deps: Pick<ClientAccessDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (clientId: ClientId, apiVersion: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, Client> => {
+  (clientId: ClientId, apiVersion: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, Client> => {
     const versions = deps.versioning ?? productionVersioning;
     return !versions.isKnown(apiVersion)
       ? TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]))
@@ -182,13 +182,13 @@ export const changeClientApiVersion =
           pipe(
             tx.clients.findById(clientId),
             orNotFound('Client'),
-            TE.chain((client) =>
+            TE.chainW((client) =>
               client.api_version === apiVersion
                 ? TE.right(client)
                 : pipe(
                     tx.clients.setApiVersion(clientId, apiVersion),
                     orNotFound('Client'),
-                    TE.chainFirst(() => audit(tx, actor, 'client.version_changed', { type: 'client', id: clientId })),
+                    TE.chainFirstW(() => audit(tx, actor, 'client.version_changed', { type: 'client', id: clientId })),
                   ),
             ),
           ),
@@ -201,8 +201,8 @@ export type PatchClientBody = t.TypeOf<typeof PatchClientBody>;
 
 export const listClients =
   (deps: Pick<ClientAccessDeps, 'clients'>) =>
-  (page: PageInput): TE.TaskEither<DomainError, Page<Client>> =>
-    deps.clients.list(toPageRequest(page));
+  (page: PageInput): TE.TaskEither<Unavailable, Page<Client>> =>
+    outsideTransaction(deps.clients.list(toPageRequest(page)));
 
 /**
  * The client a presented token belongs to, and when the token stops working:
@@ -214,19 +214,19 @@ export const listClients =
  */
 export const authenticateTokenWithExpiry =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens' | 'tokenHasher' | 'clock'>) =>
-  (environment: Environment, token: string): TE.TaskEither<DomainError, O.Option<AuthenticatedToken>> =>
+  (environment: Environment, token: string): TE.TaskEither<Unavailable, O.Option<AuthenticatedToken>> =>
     !isWellFormedToken(token, environment)
       ? TE.right(O.none)
       : pipe(
-          deps.tokens.findByHash(deps.tokenHasher.hash(token)),
-          TE.chain(
+          outsideTransaction(deps.tokens.findByHash(deps.tokenHasher.hash(token))),
+          TE.chainW(
             O.match(
               () => TE.right(O.none),
               (record) =>
                 !tokenWorksAt(record, deps.clock.now())
                   ? TE.right(O.none)
                   : pipe(
-                      deps.clients.findById(record.client_id),
+                      outsideTransaction(deps.clients.findById(record.client_id)),
                       TE.map(O.filter((client) => client.environment === environment)),
                       TE.map(O.map((client): AuthenticatedToken => ({ client, expiresAt: record.expires_at }))),
                     ),
@@ -237,7 +237,7 @@ export const authenticateTokenWithExpiry =
 /** `authenticateTokenWithExpiry`, the client only. */
 export const authenticateToken =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens' | 'tokenHasher' | 'clock'>) =>
-  (environment: Environment, token: string): TE.TaskEither<DomainError, O.Option<Client>> =>
+  (environment: Environment, token: string): TE.TaskEither<Unavailable, O.Option<Client>> =>
     pipe(
       authenticateTokenWithExpiry(deps)(environment, token),
       TE.map(O.map((found) => found.client)),
@@ -249,18 +249,18 @@ export const authenticateToken =
  */
 export const revokeToken =
   (deps: Pick<ClientAccessDeps, 'clock' | 'unitOfWork'>) =>
-  (tokenId: TokenId, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, void> =>
+  (tokenId: TokenId, actor: AuditActor = NO_REQUEST): TE.TaskEither<NotFound | StoreError, void> =>
     inTransaction(deps, (tx) =>
       pipe(
         tx.tokens.findById(tokenId),
         orNotFound('Token'),
-        TE.chain((record) =>
+        TE.chainW((record) =>
           record.revoked_at !== null
             ? TE.right(undefined)
             : pipe(
                 tx.tokens.revoke(tokenId, nowStamp(deps.clock)),
                 orNotFound('Token'),
-                TE.chain(() => audit(tx, actor, 'token.revoked', { type: 'token', id: tokenId })),
+                TE.chainW(() => audit(tx, actor, 'token.revoked', { type: 'token', id: tokenId })),
               ),
         ),
       ),
@@ -269,16 +269,16 @@ export const revokeToken =
 /** The client's tokens (never their secrets), paged; `not_found` when there is no such client. */
 export const listTokens =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens'>) =>
-  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<TokenSummary>> =>
+  (clientId: ClientId, page: PageInput): TE.TaskEither<NotFound | Unavailable, Page<TokenSummary>> =>
     pipe(
-      deps.clients.findById(clientId),
+      outsideTransaction(deps.clients.findById(clientId)),
       orNotFound('Client'),
-      TE.chain(() => deps.tokens.listByClient(clientId, toPageRequest(page))),
+      TE.chainW(() => outsideTransaction(deps.tokens.listByClient(clientId, toPageRequest(page)))),
       TE.map(mapPage(tokenSummaryOf)),
     );
 
 /** A token that no longer works (revoked, or past its expiry) is gone for the admin API: nothing to roll. */
-const rollable = (record: TokenRecord, now: Date): E.Either<DomainError, TokenRecord> =>
+const rollable = (record: TokenRecord, now: Date): E.Either<NotFound | Conflict, TokenRecord> =>
   !tokenWorksAt(record, now)
     ? E.left(notFound('Token not found (revoked or expired)'))
     : record.expires_at !== null
@@ -296,7 +296,7 @@ const rollable = (record: TokenRecord, now: Date): E.Either<DomainError, TokenRe
  */
 export const rollToken =
   (deps: ClientAccessDeps) =>
-  (tokenId: TokenId, expiresInSeconds: number = DEFAULT_ROLL_EXPIRY_SECONDS, actor: AuditActor = NO_REQUEST): TE.TaskEither<DomainError, RolledToken> =>
+  (tokenId: TokenId, expiresInSeconds: number = DEFAULT_ROLL_EXPIRY_SECONDS, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, RolledToken> =>
     !Number.isInteger(expiresInSeconds) || expiresInSeconds < 0 || expiresInSeconds > MAX_ROLL_EXPIRY_SECONDS
       ? TE.left(validationError(`expires_in_seconds must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}`, [{ path: 'expires_in_seconds', message: `must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}` }]))
       : inTransaction(deps, (tx) => {
@@ -305,23 +305,23 @@ export const rollToken =
           return pipe(
             tx.tokens.findById(tokenId),
             orNotFound('Token'),
-            TE.chainEitherK((record) => rollable(record, now)),
-            TE.chain((record) =>
+            TE.chainEitherKW((record) => rollable(record, now)),
+            TE.chainW((record) =>
               pipe(
                 tx.clients.findById(record.client_id),
                 orNotFound('Client'),
-                TE.chainFirst(() =>
+                TE.chainFirstW(() =>
                   pipe(
                     tx.tokens.expire(tokenId, expiresAt),
                     orNotFound('Token'),
                     // The record as stored decides: a concurrent roll or revoke that committed first shows here.
-                    TE.chainEitherK((stored) => (stored.expires_at === expiresAt && stored.revoked_at === null ? E.right(stored) : rollable(stored, now))),
+                    TE.chainEitherKW((stored) => (stored.expires_at === expiresAt && stored.revoked_at === null ? E.right(stored) : rollable(stored, now))),
                   ),
                 ),
               ),
             ),
-            TE.chainFirst(() => audit(tx, actor, 'token.rolled', { type: 'token', id: tokenId })),
-            TE.chain((client) => storeToken(tx, actor)(client, newToken(deps.secrets, client.environment))),
+            TE.chainFirstW(() => audit(tx, actor, 'token.rolled', { type: 'token', id: tokenId })),
+            TE.chainW((client) => storeToken(tx, actor)(client, newToken(deps.secrets, client.environment))),
             TE.map((issued): RolledToken => ({ ...issued, replaces: { tokenId, expiresAt } })),
           );
         });
@@ -329,8 +329,8 @@ export const rollToken =
 /** The audit log, oldest first, paged and optionally filtered by action; expired records are not answered. */
 export const listAuditEvents =
   (deps: Pick<ClientAccessDeps, 'audit' | 'clock'>) =>
-  (page: PageInput, filter: AuditFilter = {}): TE.TaskEither<DomainError, Page<AuditEvent>> =>
-    pipe(deps.audit.list(toPageRequest(page), filter, deps.clock.now()), TE.map(mapPage(auditEventOf)));
+  (page: PageInput, filter: AuditFilter = {}): TE.TaskEither<Unavailable, Page<AuditEvent>> =>
+    pipe(outsideTransaction(deps.audit.list(toPageRequest(page), filter, deps.clock.now())), TE.map(mapPage(auditEventOf)));
 
 /** The client and token use cases bound to their ports. */
 export const createClientAccess = (deps: ClientAccessDeps) => ({

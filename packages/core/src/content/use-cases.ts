@@ -1,7 +1,7 @@
 /** Learning modules and articles (docs/api/reference.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type Unavailable } from '../shared/errors.js';
 import type { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
 import type { ArticleId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
@@ -11,15 +11,15 @@ import { shippedContent } from '../content/shipped-content.js';
 
 export const listLearningModules =
   (deps: Pick<ApplicationDeps, 'content'>) =>
-  (category?: Category): TE.TaskEither<DomainError, ReadonlyArray<LearningModule>> =>
+  (category?: Category): TE.TaskEither<Unavailable, ReadonlyArray<LearningModule>> =>
     (deps.content ?? shippedContent).listModules(category);
 
 export const listArticles =
   (deps: Pick<ApplicationDeps, 'content'>) =>
-  (query: ArticleListQuery): TE.TaskEither<DomainError, Page<ArticleSummary>> =>
+  (query: ArticleListQuery): TE.TaskEither<Unavailable, Page<ArticleSummary>> =>
     (deps.content ?? shippedContent).listArticles(toPageRequest(query), query.category);
 
 export const getArticle =
   (deps: Pick<ApplicationDeps, 'content'>) =>
-  (id: ArticleId): TE.TaskEither<DomainError, Article> =>
+  (id: ArticleId): TE.TaskEither<NotFound | Unavailable, Article> =>
     pipe((deps.content ?? shippedContent).getArticle(id), orNotFound('Article'));

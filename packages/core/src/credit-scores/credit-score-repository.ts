@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { CreditScoreRecord } from './credit-score.js';
 import type { ClientId, UserId } from '../shared/primitives.js';
 import type { OwnedRead } from '../shared/owned-read.js';
@@ -8,14 +8,14 @@ import type { OwnedRead } from '../shared/owned-read.js';
 export type NewCreditScore = Omit<CreditScoreRecord, 'id'>;
 
 export interface CreditScoreRepository {
-  add(score: NewCreditScore): TE.TaskEither<DomainError, CreditScoreRecord>;
+  add(score: NewCreditScore): TE.TaskEither<StoreError, CreditScoreRecord>;
   /** The score with the highest id. */
-  latest(userId: UserId): TE.TaskEither<DomainError, O.Option<CreditScoreRecord>>;
+  latest(userId: UserId): TE.TaskEither<StoreError, O.Option<CreditScoreRecord>>;
   /** Every score of the user, newest (highest id) first. */
-  history(userId: UserId): TE.TaskEither<DomainError, ReadonlyArray<CreditScoreRecord>>;
+  history(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<CreditScoreRecord>>;
   /** `latest` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<O.Option<CreditScoreRecord>>>;
+  latestOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<O.Option<CreditScoreRecord>>>;
   /** `history` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, OwnedRead<ReadonlyArray<CreditScoreRecord>>>;
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  historyOwned(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, OwnedRead<ReadonlyArray<CreditScoreRecord>>>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number>;
 }

@@ -1,9 +1,9 @@
 /** Credit scores (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type Unavailable } from '../shared/errors.js';
 import { CreditScore, toCreditScoreView } from './credit-score.js';
-import { ApplicationDeps, UserScope, orNotFound } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, orNotFound, outsideTransaction } from '../shared/deps.js';
 import type { CreditScoreHistoryQuery } from '../shared/requests.js';
 
 /**
@@ -13,9 +13,9 @@ import type { CreditScoreHistoryQuery } from '../shared/requests.js';
  */
 export const getLatestCreditScore =
   (deps: Pick<ApplicationDeps, 'creditScores'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, CreditScore> =>
+  (scope: UserScope): TE.TaskEither<NotFound | Unavailable, CreditScore> =>
     pipe(
-      deps.creditScores.latestOwned(scope.clientId, scope.userId),
+      outsideTransaction(deps.creditScores.latestOwned(scope.clientId, scope.userId)),
       orNotFound('User'),
       orNotFound('Credit score'),
       TE.map(toCreditScoreView),
@@ -28,9 +28,9 @@ export const getLatestCreditScore =
  */
 export const getCreditScoreHistory =
   (deps: Pick<ApplicationDeps, 'creditScores'>) =>
-  (scope: UserScope, query: CreditScoreHistoryQuery = {}): TE.TaskEither<DomainError, ReadonlyArray<CreditScore>> =>
+  (scope: UserScope, query: CreditScoreHistoryQuery = {}): TE.TaskEither<NotFound | Unavailable, ReadonlyArray<CreditScore>> =>
     pipe(
-      deps.creditScores.historyOwned(scope.clientId, scope.userId),
+      outsideTransaction(deps.creditScores.historyOwned(scope.clientId, scope.userId)),
       orNotFound('User'),
       TE.map((scores) => {
         const { starting_after: after } = query;

@@ -66,7 +66,7 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
 
     it('publishing with an unknown outcome (stored, then the answer lost) deletes nothing; the next seed finds the demo', async () => {
       const real = store();
-      const lost = { ...real, tokens: overriding(real.tokens, 'create', (create) => (...args) => TE.chain(() => TE.left(unavailable('answer lost')))(create(...args))) };
+      const lost = { ...real, tokens: overriding(real.tokens, 'create', (create) => (...args) => TE.chainW(() => TE.left(unavailable('answer lost')))(create(...args))) };
       await expectLeft(seedDemo({ ...lost, clock, tokenHasher }, { token: TOKEN }), 'unavailable');
       const seeded = await expectRight(seedDemo({ ...real, clock, tokenHasher }, { token: TOKEN }));
       expect((await expectRight(real.clients.list({ limit: 10 }))).items).to.deep.equal([seeded.client]);

@@ -29,7 +29,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { noAccountDetails, type AccountRecord } from '../accounts/account.js';
 import type { Client, TokenRecord } from '../clients/client.js';
-import type { DomainError } from '../shared/errors.js';
+import { type ValidationError, type Conflict, type StoreError } from '../shared/errors.js';
 import type { PaymentCode } from '../accounts/payment-history.js';
 import type { UserRecord } from '../users/user.js';
 import { addMonths, timestampOf, utcDate, type Cents, type ClientId, type IsoDate, type Timestamp } from '../shared/primitives.js';
@@ -125,10 +125,10 @@ export interface DemoSeedDeps extends DemoSeedPorts {
 }
 
 /** The client a found demo token names. */
-const tokenClient = (store: DemoSeedPorts, clientId: ClientId): TE.TaskEither<DomainError, Client> =>
+const tokenClient = (store: DemoSeedPorts, clientId: ClientId): TE.TaskEither<StoreError, Client> =>
   pipe(
     store.clients.findById(clientId),
-    TE.chain(O.match(() => TE.left<DomainError, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
+    TE.chainW(O.match(() => TE.left<Conflict, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
   );
 
 const demoUserFields = (client: Client, createdAt: Timestamp) => ({
@@ -141,20 +141,20 @@ const demoUserFields = (client: Client, createdAt: Timestamp) => ({
   created_at: createdAt,
 });
 
-const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<DomainError, UserRecord> =>
+const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<StoreError, UserRecord> =>
   pipe(
     store.users.list(client.id, { limit: 1 }),
-    TE.chain((page) => {
+    TE.chainW((page) => {
       const first = page.items[0];
       return first !== undefined ? TE.right(first) : store.users.create(demoUserFields(client, createdAt));
     }),
   );
 
 /** The demo accounts the user lacks (by name), created in order; every account of the user after. */
-const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, ReadonlyArray<AccountRecord>> =>
+const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>> =>
   pipe(
     store.accounts.listAll(user.id),
-    TE.chain((existing) => {
+    TE.chainW((existing) => {
       const names = new Set(existing.map((a) => a.name));
       const missing = demoAccounts(today).filter((a) => !names.has(a.name));
       return pipe(
@@ -165,28 +165,28 @@ const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate
   );
 
 /** The bureau flow, authenticated, unless the user has one. */
-const demoBureauFlow = (store: DemoSeedPorts, user: UserRecord, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+const demoBureauFlow = (store: DemoSeedPorts, user: UserRecord, createdAt: Timestamp): TE.TaskEither<StoreError, void> =>
   pipe(
     store.bureauFlows.get(user.id),
-    TE.chain(
+    TE.chainW(
       O.match(
         () =>
           pipe(
             store.bureauFlows.save(user.id, initialFlowRecordVersion, { _tag: 'authenticated' }, createdAt),
             // Another seed completing the same demo stored it first: as good.
             TE.map((): void => undefined),
-            TE.orElse((e): TE.TaskEither<DomainError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
+            TE.orElseW((e): TE.TaskEither<StoreError, void> => (e._tag === 'conflict' ? TE.right(undefined) : TE.left(e))),
           ),
-        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+        (): TE.TaskEither<never, void> => TE.right(undefined),
       ),
     ),
   );
 
 /** The first credit score, from the accounts, unless the user has one. */
-const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, void> =>
+const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, void> =>
   pipe(
     store.creditScores.latest(user.id),
-    TE.chain(
+    TE.chainW(
       O.match(
         () =>
           pipe(
@@ -197,80 +197,80 @@ const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArr
             }),
             TE.map((): void => undefined),
           ),
-        (): TE.TaskEither<DomainError, void> => TE.right(undefined),
+        (): TE.TaskEither<never, void> => TE.right(undefined),
       ),
     ),
   );
 
 /** Complete the demo of `client` where it lacks something, and answer it. */
-const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     TE.Do,
-    TE.bind('client', () => TE.right(client)),
-    TE.bind('user', () => demoUser(store, client, createdAt)),
-    TE.bind('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
-    TE.chainFirst(({ user }) => demoBureauFlow(store, user, createdAt)),
-    TE.chainFirst(({ user, accounts }) => demoScore(store, user, accounts, today, createdAt)),
+    TE.bindW('client', () => TE.right(client)),
+    TE.bindW('user', () => demoUser(store, client, createdAt)),
+    TE.bindW('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
+    TE.chainFirstW(({ user }) => demoBureauFlow(store, user, createdAt)),
+    TE.chainFirstW(({ user, accounts }) => demoScore(store, user, accounts, today, createdAt)),
   );
 
 /** Delete a demo this seed built and did not publish: the user's records, the user, the client. */
-const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<DomainError, void> =>
+const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<StoreError, void> =>
   pipe(
     user === undefined
-      ? TE.right<DomainError, unknown>(undefined)
+      ? TE.right<StoreError, unknown>(undefined)
       : pipe(
           store.creditScores.deleteAllForUser(user.id),
-          TE.chain(() => store.bureauFlows.deleteForUser(user.id)),
-          TE.chain(() => store.accounts.deleteAllForUser(user.id)),
-          TE.chain(() => store.users.delete(client.id, user.id)),
+          TE.chainW(() => store.bureauFlows.deleteForUser(user.id)),
+          TE.chainW(() => store.accounts.deleteAllForUser(user.id)),
+          TE.chainW(() => store.users.delete(client.id, user.id)),
         ),
-    TE.chain(() => store.clients.delete(client.id)),
+    TE.chainW(() => store.clients.delete(client.id)),
     TE.map((): void => undefined),
   );
 
 /** Discard what was built (a failing discard leaves only what no request reaches), then answer `next`. */
-const discardThen = <A>(store: DemoSeedPorts, client: Client, user: UserRecord | undefined, next: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+const discardThen = <A, Err>(store: DemoSeedPorts, client: Client, user: UserRecord | undefined, next: TE.TaskEither<Err, A>): TE.TaskEither<Err | StoreError, A> =>
   pipe(
     discard(store, client, user),
-    TE.orElse(() => TE.right<DomainError, void>(undefined)),
-    TE.chain(() => next),
+    TE.orElseW(() => TE.right<never, void>(undefined)),
+    TE.chainW(() => next),
   );
 
 /** The demo a found token names, completed. */
-const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
-  pipe(tokenClient(store, token.client_id), TE.chain((client) => completeDemo(store, client, today, createdAt)));
+const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
+  pipe(tokenClient(store, token.client_id), TE.chainW((client) => completeDemo(store, client, today, createdAt)));
 
 /** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
-const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     store.tokens.findByHash(tokenHash),
-    TE.chain(
+    TE.chainW(
       O.match(
-        () => TE.left<DomainError, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
+        () => TE.left<Conflict, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
         (token) => demoOfToken(store, token, today, createdAt),
       ),
     ),
   );
 
 /** Build a whole demo under a new client, then publish it by storing the token (see the module comment). */
-const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<DomainError, DemoSeed> =>
+const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: options.apiVersion ?? CURRENT_VERSION, created_at: createdAt }),
-    TE.chain((client) =>
+    TE.chainW((client) =>
       pipe(
         store.users.create(demoUserFields(client, createdAt)),
-        TE.orElse((e) => discardThen(store, client, undefined, TE.left<DomainError, UserRecord>(e))),
-        TE.chain((user) =>
+        TE.orElseW((e) => discardThen(store, client, undefined, TE.left<StoreError, UserRecord>(e))),
+        TE.chainW((user) =>
           pipe(
             TE.sequenceSeqArray(demoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
-            TE.chainFirst(() => demoBureauFlow(store, user, createdAt)),
-            TE.chainFirst((accounts) => demoScore(store, user, accounts, today, createdAt)),
-            TE.orElse((e) => discardThen(store, client, user, TE.left<DomainError, ReadonlyArray<AccountRecord>>(e))),
-            TE.chain((accounts) =>
+            TE.chainFirstW(() => demoBureauFlow(store, user, createdAt)),
+            TE.chainFirstW((accounts) => demoScore(store, user, accounts, today, createdAt)),
+            TE.orElseW((e) => discardThen(store, client, user, TE.left<StoreError, ReadonlyArray<AccountRecord>>(e))),
+            TE.chainW((accounts) =>
               pipe(
                 store.tokens.create(client.id, tokenHash, createdAt),
                 TE.map((): DemoSeed => ({ client, user, accounts })),
-                TE.orElse((e) =>
+                TE.orElseW((e) =>
                   // Another seed published first: undo ours and answer theirs. Any other failure may have stored the token: keep everything.
                   e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt)) : TE.left(e),
                 ),
@@ -287,7 +287,7 @@ const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedD
  * authentication and a first credit score; each only if it is not there yet.
  * The token must be a well-formed sandbox token (else no request could use it).
  */
-export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskEither<DomainError, DemoSeed> => {
+export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskEither<ValidationError | StoreError, DemoSeed> => {
   if (!isWellFormedToken(options.token, 'sandbox')) return TE.left(validationError('The demo token must be a well-formed sandbox token'));
   const store: DemoSeedPorts = deps;
   const now = deps.clock.now();
@@ -296,7 +296,7 @@ export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskE
   const tokenHash = deps.tokenHasher.hash(options.token);
   return pipe(
     store.tokens.findByHash(tokenHash),
-    TE.chain(
+    TE.chainW(
       O.match(
         () => buildAndPublish(store, tokenHash, options, today, createdAt),
         (token) => demoOfToken(store, token, today, createdAt),

@@ -9,19 +9,19 @@
  * computation. Inputs and answers are plain data (structured-cloneable).
  */
 import * as E from 'fp-ts/lib/Either.js';
-import type { DomainError } from '../shared/errors.js';
+import type { Conflict, ValidationError } from '../shared/errors.js';
 import type { AccountRecord } from '../accounts/account.js';
 import { planPayoff, type PayoffBudgetInput, type PayoffPlanInput, type PayoffPlanResult } from './payoff-plan.js';
 import { comparePayoffStrategies, type PaymentPlanComparison } from './payoff-comparison.js';
 import { creditOutlook, type CreditOutlook, type CreditOutlookInput } from './credit-outlook.js';
 
 export interface Computations {
-  readonly planPayoff: (input: PayoffPlanInput) => Promise<E.Either<DomainError, PayoffPlanResult>>;
+  readonly planPayoff: (input: PayoffPlanInput) => Promise<E.Either<ValidationError, PayoffPlanResult>>;
   readonly comparePayoffStrategies: (
     input: PayoffBudgetInput,
     accounts: ReadonlyArray<AccountRecord>,
-  ) => Promise<E.Either<DomainError, PaymentPlanComparison>>;
-  readonly creditOutlook: (input: CreditOutlookInput) => Promise<E.Either<DomainError, CreditOutlook>>;
+  ) => Promise<E.Either<ValidationError, PaymentPlanComparison>>;
+  readonly creditOutlook: (input: CreditOutlookInput) => Promise<E.Either<Conflict, CreditOutlook>>;
 }
 
 /** The domain functions, run on the caller's thread: the default. */

@@ -16,7 +16,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { effectiveApr, effectiveMinimumPayment, type AccountRecord } from '../accounts/account.js';
 import { FACTOR_NAMES, FACTOR_RULES, FactorName, classify, factorObject } from '../credit-scores/credit-factors.js';
 import { FactorObject, FactorRating } from '../credit-scores/credit-score.js';
-import { conflict, type DomainError } from '../shared/errors.js';
+import { conflict, type Conflict } from '../shared/errors.js';
 import { MAX_PAYMENTS_HISTORY_LENGTH, isDerogatory, isOnTime, isRated, type PaymentCode } from '../accounts/payment-history.js';
 import { MAX_PAYOFF_MONTHS, traceBalances, type PayoffPlanInput } from './payoff-plan.js';
 import { forecastBasis, type ForecastPlan } from './payoff-progress.js';
@@ -274,7 +274,7 @@ export interface CreditOutlookInput {
  * //   months: [{ month: 0, date: '2026-06-15', factors: { credit_utilization: { amount: 62.5, factor: 'Poor' }, … } }, …],
  * //   milestones: [{ factor: 'credit_utilization', from: 'Poor', to: 'Good', month: 7, date: '2027-01-15' }] })
  */
-export const creditOutlook = (input: CreditOutlookInput): E.Either<DomainError, CreditOutlook> => {
+export const creditOutlook = (input: CreditOutlookInput): E.Either<Conflict, CreditOutlook> => {
   const { plan, accounts, today } = input;
   const current = accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) }));
   const basis = forecastBasis(plan, current, today);

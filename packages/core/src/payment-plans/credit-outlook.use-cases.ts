@@ -4,12 +4,12 @@
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type Conflict, type Unavailable } from '../shared/errors.js';
 import type { CreditOutlook } from './credit-outlook.js';
 import type { ForecastPlan } from './payoff-progress.js';
 import { computationsOf } from './computations.js';
 import type { PaymentPlanId } from '../shared/primitives.js';
-import { ApplicationDeps, UserScope, todayOf } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, todayOf, outsideTransaction } from '../shared/deps.js';
 import { requireOwnedPlan } from './use-cases.js';
 
 /**
@@ -21,12 +21,12 @@ import { requireOwnedPlan } from './use-cases.js';
  */
 export const getCreditOutlook =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'computations'>) =>
-  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, CreditOutlook> =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<NotFound | Conflict | Unavailable, CreditOutlook> =>
     pipe(
-      requireOwnedPlan(deps, scope, planId),
+      outsideTransaction(requireOwnedPlan(deps, scope, planId)),
       TE.map(({ value: plan, owner }) => ({ plan, owner })),
-      TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
-      TE.chain(({ plan, owner, accounts }) => () =>
+      TE.bindW('accounts', () => outsideTransaction(deps.accounts.listAll(scope.userId))),
+      TE.chainW(({ plan, owner, accounts }) => () =>
         computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: todayOf(deps.clock, owner) }),
       ),
     );

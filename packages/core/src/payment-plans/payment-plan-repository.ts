@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { PaymentPlanRecord } from './payment-plan.js';
 import type { ClientId, PaymentPlanId, UserId } from '../shared/primitives.js';
 import type { OwnedRead, OwnerFacts } from '../shared/owned-read.js';
@@ -19,15 +19,15 @@ export interface PaymentPlanRepository {
    * reading the user. A store that keeps them keeps them current when
    * `UserRepository.update` moves the user's clock.
    */
-  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<DomainError, PaymentPlanRecord>;
-  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>>;
-  list(userId: UserId, page: PageRequest): TE.TaskEither<DomainError, Page<PaymentPlanRecord>>;
+  create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<StoreError, PaymentPlanRecord>;
+  get(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, O.Option<PaymentPlanRecord>>;
+  list(userId: UserId, page: PageRequest): TE.TaskEither<StoreError, Page<PaymentPlanRecord>>;
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>>;
   /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<DomainError, OwnedRead<Page<PaymentPlanRecord>>>;
+  listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>>;
   /** Write the plan record without changing what it answers (the owner bump, see `UserRepository.touch`); `false` when there is no such plan. */
-  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
+  touch(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean>;
   /**
    * `getOwned` that also writes the plan found (`touch`), as a payment under the
    * plan needs (docs/decisions/transactions.md): on MongoDB one `findOneAndUpdate` for a plan
@@ -35,9 +35,9 @@ export interface PaymentPlanRepository {
    * Only inside a transaction: a caller that rejects the plan aborts, and the
    * write is undone with everything else.
    */
-  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, OwnedRead<O.Option<PaymentPlanRecord>>>;
-  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<DomainError, boolean>;
-  deleteAllForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  touchOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  delete(userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, boolean>;
+  deleteAllForUser(userId: UserId): TE.TaskEither<StoreError, number>;
   /** How many plans the user has (the plans-per-user quota, shared/quotas.ts). */
-  countForUser(userId: UserId): TE.TaskEither<DomainError, number>;
+  countForUser(userId: UserId): TE.TaskEither<StoreError, number>;
 }

@@ -6,7 +6,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { validationError, type DomainError } from '../shared/errors.js';
+import { validationError, type ValidationError } from '../shared/errors.js';
 import { Strategy } from './payment-plan.js';
 import { MAX_PAYOFF_MONTHS, payoffInputProblems, projectionError, projectPayoff, traceBalances, type PayoffBudgetInput, type PayoffPlanInput } from './payoff-plan.js';
 import type { AccountRecord } from '../accounts/account.js';
@@ -70,7 +70,7 @@ const strategiesFor = (input: PayoffBudgetInput): ReadonlyArray<Strategy> =>
 export const comparePayoffStrategies = (
   input: PayoffBudgetInput,
   accounts: ReadonlyArray<AccountRecord> = [],
-): E.Either<DomainError, PaymentPlanComparison> => {
+): E.Either<ValidationError, PaymentPlanComparison> => {
   const details = payoffInputProblems(input);
   if (details.length > 0) return E.left(validationError('Invalid payment plan comparison', details));
 

@@ -20,7 +20,7 @@
  * freed minimums are not spent.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { validationError, type DomainError, type ErrorDetail } from '../shared/errors.js';
+import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
 import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
 import { addMonths, type Cents, type Id, type IsoDate } from '../shared/primitives.js';
 
@@ -487,7 +487,7 @@ const isApr = (n: number): boolean => Number.isFinite(n) && n >= 0 && n <= 100;
 const TOO_LONG = `would take more than ${MAX_PAYOFF_MONTHS} months`;
 
 /** The month loop's failure as the API's validation error, on the payment field. */
-export const projectionError = (reason: ProjectionFailure, subject: string): DomainError => {
+export const projectionError = (reason: ProjectionFailure, subject: string): ValidationError => {
   const message =
     reason === 'never'
       ? 'monthly_payment does not cover the interest: the balance would never be paid off'
@@ -668,7 +668,7 @@ export const traceBalances = (input: PayoffPlanInput, maxMonths: number, observe
  *   debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }] })
  * // Right({ months: 25, total_interest: 226_606, payoff_date: '2026-02-15', … })
  */
-export const planPayoff = (input: PayoffPlanInput): E.Either<DomainError, PayoffPlanResult> => {
+export const planPayoff = (input: PayoffPlanInput): E.Either<ValidationError, PayoffPlanResult> => {
   const details = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
   if (details.length > 0) return E.left(validationError('Invalid payment plan', details));
 

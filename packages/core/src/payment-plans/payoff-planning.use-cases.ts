@@ -5,7 +5,7 @@
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type ValidationError, type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
 import type { PaymentPlanComparison } from './payoff-comparison.js';
 import { computationsOf } from './computations.js';
@@ -13,7 +13,7 @@ import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
 import type { Cents, PaymentPlanId } from '../shared/primitives.js';
 import type { PageRequest } from '../shared/paging.js';
 import type { ComparePaymentPlansBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, todayOf } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, todayOf, outsideTransaction } from '../shared/deps.js';
 import { planInputs, requireOwnedPlan } from './use-cases.js';
 
 /**
@@ -22,10 +22,10 @@ import { planInputs, requireOwnedPlan } from './use-cases.js';
  */
 export const comparePaymentPlans =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'users' | 'computations'>) =>
-  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<DomainError, PaymentPlanComparison> =>
+  (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<ValidationError | NotFound | Unavailable, PaymentPlanComparison> =>
     pipe(
-      planInputs(deps, scope, body),
-      TE.chain(({ start, debts, accounts }) => () =>
+      outsideTransaction(planInputs(deps, scope, body)),
+      TE.chainW(({ start, debts, accounts }) => () =>
         computationsOf(deps).comparePayoffStrategies(
           {
             monthlyPayment: body.monthly_payment,
@@ -42,11 +42,11 @@ export const comparePaymentPlans =
 const PAYMENTS_PAGE = 100;
 
 /** The sum of every payment recorded under a plan, page by page (the port lists; it does not sum). */
-const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, Cents> => {
-  const go = (page: PageRequest, total: number): TE.TaskEither<DomainError, Cents> =>
+const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<StoreError, Cents> => {
+  const go = (page: PageRequest, total: number): TE.TaskEither<StoreError, Cents> =>
     pipe(
       deps.planPayments.list(scope.userId, planId, page),
-      TE.chain((p) => {
+      TE.chainW((p) => {
         const sum = p.items.reduce((acc, x) => acc + x.amount, total);
         const last = p.items[p.items.length - 1];
         return p.hasMore && last !== undefined ? go({ limit: PAYMENTS_PAGE, startingAfter: last.id }, sum) : TE.right(sum as Cents);
@@ -61,12 +61,12 @@ const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: Use
  */
 export const getPlanProgress =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'paymentPlans' | 'planPayments' | 'users'>) =>
-  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, PaymentPlanProgress> =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<NotFound | Unavailable, PaymentPlanProgress> =>
     pipe(
-      requireOwnedPlan(deps, scope, planId),
+      outsideTransaction(requireOwnedPlan(deps, scope, planId)),
       TE.map(({ value: plan, owner }) => ({ plan, owner })),
-      TE.bind('paid', () => sumPlanPayments(deps, scope, planId)),
-      TE.bind('accounts', () => deps.accounts.listAll(scope.userId)),
+      TE.bindW('paid', () => outsideTransaction(sumPlanPayments(deps, scope, planId))),
+      TE.bindW('accounts', () => outsideTransaction(deps.accounts.listAll(scope.userId))),
       TE.map(({ plan, owner, paid, accounts }) =>
         planProgress({
           plan,

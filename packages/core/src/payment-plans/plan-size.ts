@@ -15,7 +15,7 @@
  *    and only for plans large enough that it could happen.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { validationError, type DomainError } from '../shared/errors.js';
+import { validationError, type ValidationError } from '../shared/errors.js';
 import type { PaymentPlan } from './payment-plan.js';
 
 /** No response body passes this many bytes (before compression). */
@@ -60,7 +60,7 @@ const utf8Length = (s: string): number => {
 /** Accounts × months: the size of a plan's schedule. */
 export const planAccountMonths = (plan: Pick<PaymentPlan, 'order' | 'months'>): number => plan.order.length * plan.months;
 
-const tooLarge = (reason: string): DomainError =>
+const tooLarge = (reason: string): ValidationError =>
   validationError(`The payment plan is too large: ${reason}; the limit is ${MAX_PLAN_ACCOUNT_MONTHS.toLocaleString('en-US')} account-months (accounts × months of schedule)`, [
     { path: 'account_ids', message: `at most ${MAX_PLAN_ACCOUNT_MONTHS} account-months (accounts × months of schedule); plan fewer accounts or pay them off sooner` },
   ]);
@@ -72,7 +72,7 @@ const tooLarge = (reason: string): DomainError =>
  * integer) when it has none yet, so the measure holds for any id it gets.
  * @example planSizeProblem(plan, [(p) => p]) // Left(validation_error) for 50 accounts × 241 months
  */
-export const planSizeProblem = (plan: PaymentPlan, renderings: ReadonlyArray<(plan: PaymentPlan) => unknown>): E.Either<DomainError, void> => {
+export const planSizeProblem = (plan: PaymentPlan, renderings: ReadonlyArray<(plan: PaymentPlan) => unknown>): E.Either<ValidationError, void> => {
   const accountMonths = planAccountMonths(plan);
   if (accountMonths > MAX_PLAN_ACCOUNT_MONTHS) {
     return E.left(tooLarge(`${plan.order.length} accounts over ${plan.months} months is ${accountMonths.toLocaleString('en-US')} account-months`));

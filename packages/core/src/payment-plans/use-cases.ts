@@ -2,7 +2,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DomainError, ErrorDetail, validationError } from '../shared/errors.js';
+import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
 import type { PaymentPlan, PlanPayment } from './payment-plan.js';
 import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
@@ -16,7 +16,7 @@ import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser } from '../shared/deps.js';
+import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
 import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
@@ -48,7 +48,7 @@ export const toPaymentView = (p: PlanPaymentRecord): PlanPayment => ({
 });
 
 /** A plan's `start_date` (default today) checked against today (docs/decisions/payoff-and-outlook.md). */
-export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.Either<DomainError, IsoDate> => {
+export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.Either<ValidationError, IsoDate> => {
   const start = startDate ?? date;
   const details = startDateProblems(start, date);
   return details.length > 0 ? E.left(validationError('Invalid start_date', details)) : E.right(start);
@@ -58,7 +58,7 @@ export const planStartDate = (startDate: IsoDate | undefined, date: IsoDate): E.
 export const selectDebts = (
   accounts: ReadonlyArray<AccountRecord>,
   requested: ReadonlyArray<number> | undefined,
-): E.Either<DomainError, ReadonlyArray<AccountRecord>> => {
+): E.Either<ValidationError, ReadonlyArray<AccountRecord>> => {
   if (requested === undefined) {
     const open = accounts.filter((a) => a.type === 'loan' && a.status !== 'closed' && a.balance > 0);
     return open.length === 0
@@ -102,18 +102,18 @@ export const planInputs = (
 ) =>
   pipe(
     requireUser(deps, scope),
-    TE.chain((user) => pipe(deps.accounts.listAll(scope.userId), TE.map((accounts) => ({ user, accounts })))),
-    TE.chainEitherK(({ user, accounts }) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ user, accounts, chosen })))),
-    TE.chainEitherK(({ user, accounts, chosen }) =>
+    TE.chainW((user) => pipe(deps.accounts.listAll(scope.userId), TE.map((accounts) => ({ user, accounts })))),
+    TE.chainEitherKW(({ user, accounts }) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ user, accounts, chosen })))),
+    TE.chainEitherKW(({ user, accounts, chosen }) =>
       pipe(
         E.Do,
-        E.apS('user', E.right(user)),
+        E.apSW('user', E.right(user)),
         // Every account of the user: the comparison's credit utilization counts every card (docs/decisions/payoff-and-outlook.md).
-        E.apS('accounts', E.right(accounts)),
-        E.apS('chosen', E.right(chosen)),
+        E.apSW('accounts', E.right(accounts)),
+        E.apSW('chosen', E.right(chosen)),
         // "Not in the future" is the user's today (docs/sandbox-over-time.md).
-        E.apS('start', planStartDate(body.start_date, todayOf(deps.clock, user))),
-        E.apS('debts', toDebts(chosen)),
+        E.apSW('start', planStartDate(body.start_date, todayOf(deps.clock, user))),
+        E.apSW('debts', toDebts(chosen)),
       ),
     ),
   );
@@ -148,7 +148,7 @@ export const computedPlan = (
  * The plan-size rule (payment-plans/plan-size.ts) on a computed plan, measured as
  * every supported API version renders it.
  */
-export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord, 'id' | 'user_id'>): E.Either<DomainError, void> => {
+export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord, 'id' | 'user_id'>): E.Either<ValidationError, void> => {
   const { schedule, ...view } = plan;
   const context = planScheduleContext([{ id: WIDEST_ID, schedule }]);
   return planSizeProblem(
@@ -167,11 +167,11 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord
  */
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): Change<InContext<PaymentPlan>> =>
+  (scope: UserScope, body: CreatePaymentPlanBody): Change<InContext<PaymentPlan>, ValidationError | NotFound | QuotaExceeded | StoreError> =>
     inUserTransaction(deps, scope, (tx) => pipe(
       planInputs(tx, scope, body),
-      TE.chainFirst(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
-      TE.chain(({ user, chosen, start, debts }) => () =>
+      TE.chainFirstW(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
+      TE.chainW(({ user, chosen, start, debts }) => () =>
         computationsOf(deps)
           .planPayoff({
             strategy: body.strategy,
@@ -185,18 +185,18 @@ export const createPaymentPlan =
           .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan)))
           .then(E.map((plan) => ({ plan, owner: ownerFactsOf(user) }))),
       ),
-      TE.chainFirst(() => touchUser(tx, scope)),
-      TE.chain(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
+      TE.chainFirstW(() => touchUser(tx, scope)),
+      TE.chainW(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
       TE.map(toPlanAnswer),
-      TE.chainFirst((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
+      TE.chainFirstW((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
     ));
 
 /** The user and the page are one owned read (shared/owned-read.ts). */
 export const listPaymentPlans =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
-  (scope: UserScope, query: PageQuery): TE.TaskEither<DomainError, InContext<Page<PaymentPlan>>> =>
+  (scope: UserScope, query: PageQuery): TE.TaskEither<NotFound | Unavailable, InContext<Page<PaymentPlan>>> =>
     pipe(
-      deps.paymentPlans.listOwned(scope.clientId, scope.userId, toPageRequest(query)),
+      outsideTransaction(deps.paymentPlans.listOwned(scope.clientId, scope.userId, toPageRequest(query))),
       orNotFound('User'),
       TE.map((page) => inContext(mapPage(toPlanView)(page), planScheduleContext(page.items))),
     );
@@ -215,8 +215,8 @@ export const requireOwnedPlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, sc
 
 export const getPaymentPlan =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'users'>) =>
-  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, InContext<PaymentPlan>> =>
-    pipe(requirePlan(deps, scope, planId), TE.map(toPlanAnswer));
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<NotFound | Unavailable, InContext<PaymentPlan>> =>
+    pipe(outsideTransaction(requirePlan(deps, scope, planId)), TE.map(toPlanAnswer));
 
 /** Months a schedule page holds by default, and at most. */
 export const DEFAULT_SCHEDULE_PAGE_MONTHS = 12;
@@ -230,9 +230,9 @@ export const MAX_SCHEDULE_PAGE_MONTHS = 120;
  */
 export const getPaymentPlanSchedule =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
-  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<DomainError, PaymentPlanSchedulePage> =>
+  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> =>
     pipe(
-      requirePlan(deps, scope, planId),
+      outsideTransaction(requirePlan(deps, scope, planId)),
       TE.map((plan) => {
         const after = query.starting_after ?? 0;
         const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
@@ -248,13 +248,13 @@ export const getPaymentPlanSchedule =
  */
 export const deletePaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<DomainError, void> =>
+  (scope: UserScope, planId: PaymentPlanId): TE.TaskEither<NotFound | StoreError, void> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requirePlan(tx, scope, planId),
-        TE.chainFirst(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
-        TE.chainFirst(() => tx.paymentPlans.delete(scope.userId, planId)),
-        TE.chain((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan', planScheduleContext([plan]))(toPlanView(plan))),
+        TE.chainFirstW(() => tx.planPayments.deleteAllForPlan(scope.userId, planId)),
+        TE.chainFirstW(() => tx.paymentPlans.delete(scope.userId, planId)),
+        TE.chainW((plan) => emitEvent(tx, scope, 'payment_plan.deleted', 'payment_plan', planScheduleContext([plan]))(toPlanView(plan))),
       ),
     );
 
@@ -267,7 +267,7 @@ export const deletePaymentPlan =
  */
 export const recordPlanPayment =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): Change<PlanPayment> =>
+  (scope: UserScope, planId: PaymentPlanId, body: PlanPaymentBody): Change<PlanPayment, ValidationError | NotFound | StoreError> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         pipe(tx.paymentPlans.touchOwned(scope.clientId, scope.userId, planId), ownedOrNotFound('User'), ownedSome('Payment plan')),
@@ -276,7 +276,7 @@ export const recordPlanPayment =
           const userToday = todayOf(deps.clock, owner);
           return { plan, userToday, date: body.date ?? userToday };
         }),
-        TE.chainEitherK(({ plan, userToday, date }) =>
+        TE.chainEitherKW(({ plan, userToday, date }) =>
           body.date !== undefined && body.date > userToday
             ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
             : date < plan.start_date
@@ -285,24 +285,24 @@ export const recordPlanPayment =
               ? E.right({ userToday, date })
               : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
         ),
-        TE.chain(({ userToday, date }) =>
+        TE.chainW(({ userToday, date }) =>
           pipe(
             tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
-            TE.chainFirst(() =>
+            TE.chainFirstW(() =>
               pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }), orNotFound('Account')),
             ),
           ),
         ),
         TE.map(toPaymentView),
-        TE.chainFirst(emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')),
+        TE.chainFirstW(emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')),
       ),
     );
 
 export const listPlanPayments =
   (deps: Pick<ApplicationDeps, 'paymentPlans' | 'planPayments' | 'users'>) =>
-  (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<DomainError, Page<PlanPayment>> =>
+  (scope: UserScope, planId: PaymentPlanId, query: PageQuery): TE.TaskEither<NotFound | Unavailable, Page<PlanPayment>> =>
     pipe(
-      requirePlan(deps, scope, planId),
-      TE.chain(() => deps.planPayments.list(scope.userId, planId, toPageRequest(query))),
+      outsideTransaction(requirePlan(deps, scope, planId)),
+      TE.chainW(() => outsideTransaction(deps.planPayments.list(scope.userId, planId, toPageRequest(query)))),
       TE.map(mapPage(toPaymentView)),
     );

@@ -17,7 +17,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 import { toAccountView, type AccountRecord } from '../accounts/account.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
-import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
+import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type BureauError, type StoreError, type DomainError } from '../shared/errors.js';
 import type { PaymentPlanRecord } from '../payment-plans/payment-plan.js';
 import { Cents, IsoDate, nullable, type PaymentPlanId } from '../shared/primitives.js';
 import { accountsMissingTerms, advanceMonthDate, advanceTarget, applyMonth, monthsLeft, planMonthIn } from './sandbox-clock.js';
@@ -41,12 +41,12 @@ export type SandboxAdvanceResult = t.TypeOf<typeof SandboxAdvanceResult>;
 type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock'>;
 type Tx = Deps & TransactionPorts;
 
-const NOT_HERE: DomainError = notFound('Not found');
+const NOT_HERE: NotFound = notFound('Not found');
 
-const badPlan = (message: string): DomainError => validationError('Invalid payment_plan_id', [{ path: 'payment_plan_id', message }]);
+const badPlan = (message: string): ValidationError => validationError('Invalid payment_plan_id', [{ path: 'payment_plan_id', message }]);
 
 /** The body's own rules: a plan is named exactly when the plan pays. */
-const checkBody = (body: SandboxAdvanceBody): E.Either<DomainError, void> =>
+const checkBody = (body: SandboxAdvanceBody): E.Either<ValidationError, void> =>
   body.payments === 'plan' && body.payment_plan_id === undefined
     ? E.left(badPlan('is required with payments "plan"'))
     : body.payments !== 'plan' && body.payment_plan_id !== undefined
@@ -54,16 +54,16 @@ const checkBody = (body: SandboxAdvanceBody): E.Either<DomainError, void> =>
       : E.right(undefined);
 
 /** The plan an advance pays: the user's (400 naming `payment_plan_id` for a missing or another user's plan). */
-const planOf = (tx: Tx, scope: UserScope, planId: PaymentPlanId | null): TE.TaskEither<DomainError, O.Option<PaymentPlanRecord>> =>
+const planOf = (tx: Tx, scope: UserScope, planId: PaymentPlanId | null): TE.TaskEither<ValidationError | StoreError, O.Option<PaymentPlanRecord>> =>
   planId === null
     ? TE.right(O.none)
     : pipe(
         tx.paymentPlans.get(scope.userId, planId),
-        TE.chain(O.match(() => TE.left(badPlan(`no payment plan ${planId} for this user`)), (plan) => TE.right(O.some(plan)))),
+        TE.chainW(O.match(() => TE.left(badPlan(`no payment plan ${planId} for this user`)), (plan) => TE.right(O.some(plan)))),
       );
 
 /** 409 naming every open loan with a balance that has no APR or no minimum. */
-const checkTerms = (accounts: ReadonlyArray<AccountRecord>): E.Either<DomainError, void> => {
+const checkTerms = (accounts: ReadonlyArray<AccountRecord>): E.Either<Conflict, void> => {
   const missing = accountsMissingTerms(accounts);
   return missing.length === 0
     ? E.right(undefined)
@@ -75,19 +75,19 @@ const checkTerms = (accounts: ReadonlyArray<AccountRecord>): E.Either<DomainErro
  * the user is continued as it was recorded (its retry, or a later advance,
  * goes to the same target and no further); otherwise the body's is recorded.
  */
-const recordAdvance = (tx: Tx, scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<DomainError, { advance: SandboxAdvance; userDate: IsoDate }> =>
+const recordAdvance = (tx: Tx, scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<ValidationError | NotFound | StoreError, { advance: SandboxAdvance; userDate: IsoDate }> =>
   pipe(
     requireUser(tx, scope),
-    TE.chain((user) => {
+    TE.chainW((user) => {
       const userDate = todayOf(tx.clock, user);
       const pending = user.sandbox_advance;
       if (pending !== undefined && pending !== null && advanceTarget(pending) > userDate) return TE.right({ advance: pending, userDate });
       const advance: SandboxAdvance = { from: userDate, months: body.months, payments: body.payments, payment_plan_id: body.payment_plan_id ?? null };
       return pipe(
         planOf(tx, scope, advance.payment_plan_id),
-        TE.chain(() => tx.accounts.listAll(scope.userId)),
-        TE.chainEitherK(checkTerms),
-        TE.chain(() => tx.users.update(scope.clientId, scope.userId, { sandbox_advance: advance })),
+        TE.chainW(() => tx.accounts.listAll(scope.userId)),
+        TE.chainEitherKW(checkTerms),
+        TE.chainW(() => tx.users.update(scope.clientId, scope.userId, { sandbox_advance: advance })),
         orNotFound('User'),
         TE.map(() => ({ advance, userDate })),
       );
@@ -103,19 +103,19 @@ const sum = (xs: ReadonlyArray<number>): Cents => xs.reduce((a, b) => a + b, 0) 
  * accounts, the plan (bumped, so the plan's delete conflicts), its payments,
  * the new score and the events.
  */
-const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i: number): TE.TaskEither<DomainError, SandboxMonth | undefined> => {
+const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i: number): TE.TaskEither<ValidationError | NotFound | BureauError | StoreError, SandboxMonth | undefined> => {
   const date = advanceMonthDate(advance, i);
   const monthStart = advanceMonthDate(advance, i - 1);
   return pipe(
     requireUser(tx, scope),
-    TE.chain((user: UserRecord) => {
+    TE.chainW((user: UserRecord) => {
       if (todayOf(tx.clock, user) >= date) return TE.right(undefined);
       return pipe(
         TE.Do,
-        TE.bind('plan', () => planOf(tx, scope, advance.payment_plan_id)),
-        TE.bind('accounts', () => tx.accounts.listAll(scope.userId)),
-        TE.chainFirstEitherK(({ accounts }) => checkTerms(accounts)),
-        TE.bind('months', ({ plan, accounts }) =>
+        TE.bindW('plan', () => planOf(tx, scope, advance.payment_plan_id)),
+        TE.bindW('accounts', () => tx.accounts.listAll(scope.userId)),
+        TE.chainFirstEitherKW(({ accounts }) => checkTerms(accounts)),
+        TE.bindW('months', ({ plan, accounts }) =>
           TE.right(
             applyMonth({
               accounts,
@@ -126,19 +126,19 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
           ),
         ),
         // The plan's payments, recorded as payments under it, each with its event.
-        TE.chainFirst(({ plan, months }) =>
+        TE.chainFirstW(({ plan, months }) =>
           O.isNone(plan)
             ? TE.right(undefined)
             : pipe(
                 tx.paymentPlans.touch(scope.userId, plan.value.id),
-                TE.chain(() =>
+                TE.chainW(() =>
                   TE.sequenceSeqArray(
                     months
                       .filter((m) => m.paid > 0)
                       .map((m) =>
                         pipe(
                           tx.planPayments.create({ user_id: scope.userId, payment_plan_id: plan.value.id, account_id: m.accountId, amount: m.paid, date }),
-                          TE.chain((p) =>
+                          TE.chainW((p) =>
                             emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')({
                               id: p.id,
                               payment_plan_id: p.payment_plan_id,
@@ -154,7 +154,7 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
               ),
         ),
         // Each moved account: one compare-and-set write and one account.updated.
-        TE.bind('updated', ({ accounts, months }) =>
+        TE.bindW('updated', ({ accounts, months }) =>
           TE.sequenceSeqArray(
             months.map((m) => {
               const current = accounts.find((a) => a.id === m.accountId);
@@ -163,29 +163,29 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
                 : pipe(
                     tx.accounts.update(scope.userId, m.accountId, current.version, m.patch),
                     orNotFound('Account'),
-                    TE.chainFirst((a) => emitEvent(tx, scope, 'account.updated', 'account')(toAccountView(a, date))),
+                    TE.chainFirstW((a) => emitEvent(tx, scope, 'account.updated', 'account')(toAccountView(a, date))),
                   );
             }),
           ),
         ),
         // The sandbox bureau's report of the accounts as they are now, as a new score.
-        TE.bind('score', ({ accounts, updated }) => {
+        TE.bindW('score', ({ accounts, updated }) => {
           const after = accounts.map((a) => updated.find((u) => u.id === a.id) ?? a);
           return pipe(
             TE.Do,
-            TE.bind('report', () => tx.bureau.fetchReport(user, after, date)),
-            TE.bind('previous', () => tx.creditScores.latest(scope.userId)),
-            TE.chain(({ report, previous }) =>
+            TE.bindW('report', () => tx.bureau.fetchReport(user, after, date)),
+            TE.bindW('previous', () => tx.creditScores.latest(scope.userId)),
+            TE.chainW(({ report, previous }) =>
               tx.creditScores.add({
                 ...creditScoreFields(report, date, user.last_name, O.isSome(previous) ? previous.value.score : null),
                 user_id: scope.userId,
                 created_at: nowStamp(tx.clock),
               }),
             ),
-            TE.chainFirst((score) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+            TE.chainFirstW((score) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
           );
         }),
-        TE.chainFirst(() => pipe(tx.users.update(scope.clientId, scope.userId, { sandbox_date: date }), orNotFound('User'))),
+        TE.chainFirstW(() => pipe(tx.users.update(scope.clientId, scope.userId, { sandbox_date: date }), orNotFound('User'))),
         TE.map(({ months, score }): SandboxMonth => ({
           date,
           interest: sum(months.map((m) => m.interest)),
@@ -206,7 +206,7 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
  */
 export const advanceSandbox =
   (deps: Deps) =>
-  (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult> =>
+  (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult, ValidationError | NotFound | BureauError | StoreError> =>
   // Not one change: the target, then each month, each commits on its own (`run`), so a failure keeps the months
   // before it. Under an Idempotency-Key the answer is kept once the target is reached; a failure is not kept
   // (503), so the retry with the key runs again and continues to the same target.
@@ -214,7 +214,7 @@ export const advanceSandbox =
     if (deps.sandboxClock !== true) return E.left(NOT_HERE);
     const checked = checkBody(body);
     if (E.isLeft(checked)) return checked;
-    const alone = <A>(work: (tx: Tx) => TE.TaskEither<DomainError, A>) => deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
+    const alone = <A, Err extends DomainError>(work: (tx: Tx) => TE.TaskEither<Err, A>) => deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
     const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
     if (E.isLeft(recorded)) return recorded;
     const { advance, userDate } = recorded.right;

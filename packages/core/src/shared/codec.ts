@@ -4,7 +4,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { DomainError, ErrorDetail, validationError } from './errors.js';
+import { ErrorDetail, validationError, type ValidationError } from './errors.js';
 
 // Union and intersection members appear in the context under their index;
 // they are not part of the path a client sees.
@@ -62,7 +62,7 @@ export const toDetails = (errors: t.Errors, root = ''): ErrorDetail[] => {
 /** Decode `input` with `codec`, mapping failures to a `validation_error` with details. */
 export const decode =
   <A, O>(codec: t.Type<A, O, unknown>, what = 'request body', root = '') =>
-  (input: unknown): E.Either<DomainError, A> => {
+  (input: unknown): E.Either<ValidationError, A> => {
     const result = codec.decode(input);
     return E.isRight(result)
       ? result

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from './errors.js';
+import { unavailable, type DomainError, type Unavailable } from './errors.js';
 import type { Clock } from './clock.js';
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import { mapStorePorts, type StorePortKey, type StorePorts, type TransactionPorts } from './store-ports.js';
@@ -110,7 +110,7 @@ const secondProcess = (store: StorePorts): StorePorts => {
     return () => clearTimeout(timer);
   });
   const inTurn =
-    <A>(turn: string | undefined, task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, A> =>
+    <A, Err>(turn: string | undefined, task: TE.TaskEither<Err, A>): TE.TaskEither<Err | Unavailable, A> =>
     async () => {
       if (turn === undefined) return task();
       const taken = await turns.take(turn, 30_000);

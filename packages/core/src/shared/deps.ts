@@ -14,7 +14,7 @@ import type { Page, PageRequest } from './paging.js';
 import { userToday, type UserRecord } from '../users/user.js';
 import type { OwnedRead, OwnerFacts } from './owned-read.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from './quotas.js';
-import { DomainError, notFound } from './errors.js';
+import { notFound, type Conflict, type DomainError, type NotFound, type QuotaExceeded, type StoreError } from './errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from './primitives.js';
 import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import type { ContentRepository } from '../content/content-repository.js';
@@ -87,7 +87,7 @@ export interface Owned<A> {
 /** `orNotFound` for an owned read that keeps what was read of the user (its clock). */
 export const ownedOrNotFound =
   (what: string) =>
-  <A>(te: TE.TaskEither<DomainError, OwnedRead<A>>): TE.TaskEither<DomainError, Owned<A>> =>
+  <A, E>(te: TE.TaskEither<E, OwnedRead<A>>): TE.TaskEither<E | NotFound, Owned<A>> =>
   () =>
     te().then((found) =>
       E.isLeft(found) ? found : O.isSome(found.right) ? E.right({ value: found.right.value, owner: found.right.owner }) : E.left(notFound(`${what} not found`)),
@@ -96,7 +96,7 @@ export const ownedOrNotFound =
 /** Inside an `Owned`, turn an Option into `not_found` (the record under the user). */
 export const ownedSome =
   (what: string) =>
-  <A>(te: TE.TaskEither<DomainError, Owned<O.Option<A>>>): TE.TaskEither<DomainError, Owned<A>> =>
+  <A, E>(te: TE.TaskEither<E, Owned<O.Option<A>>>): TE.TaskEither<E | NotFound, Owned<A>> =>
   () =>
     te().then((found) =>
       E.isLeft(found)
@@ -114,12 +114,25 @@ export const ownedSome =
  */
 export const orNotFound =
   (what: string) =>
-  <A>(te: TE.TaskEither<DomainError, O.Option<A>>): TE.TaskEither<DomainError, A> =>
+  <A, E>(te: TE.TaskEither<E, O.Option<A>>): TE.TaskEither<E | NotFound, A> =>
   () =>
     te().then((found) => (E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound(`${what} not found`))));
 
+/**
+ * A read outside a transaction (docs/decisions/errors.md): no store answers it
+ * with a conflict (it writes nothing and has no transaction to lose; a write
+ * conflict only exists inside one), so it fails only with what `E` has besides
+ * `conflict`. A conflict here would be a store bug: it is thrown (a 500), never
+ * answered as a 409. Never wrap a read that runs inside a transaction.
+ */
+export const outsideTransaction = <E extends DomainError, A>(te: TE.TaskEither<E, A>): TE.TaskEither<Exclude<E, Conflict>, A> => () =>
+  te().then((r) => {
+    if (E.isLeft(r) && r.left._tag === 'conflict') throw new Error(`A store answered a read outside a transaction with a conflict: ${r.left.message}`);
+    return r as E.Either<Exclude<E, Conflict>, A>;
+  });
+
 /** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
-export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, UserRecord> =>
   pipe(deps.users.get(scope.clientId, scope.userId), orNotFound('User'));
 
 export interface PageInput {
@@ -144,12 +157,13 @@ export const mapPage =
  * kept answer. The boundary is this value: nothing joins a transaction behind
  * the code's back.
  */
-export interface Change<A> extends TE.TaskEither<DomainError, A> {
+export interface Change<A, E extends DomainError = DomainError> extends TE.TaskEither<E, A> {
   /** What the change does, or `undefined` for an answer that changes nothing (`noChange`). */
-  readonly change: ChangeSpec<A> | undefined;
+  readonly change: ChangeSpec<A, E> | undefined;
 }
+// `E` defaults to every core error: an embedder's `Change<A>` (core 1.x) still compiles, and names no tag.
 
-export interface ChangeSpec<A> {
+export interface ChangeSpec<A, E extends DomainError = DomainError> {
   /** The transactions it commits in. */
   readonly unitOfWork: UnitOfWork;
   /** The aggregate it writes (`userTurn`): changes of this process to it run one after the other (docs/decisions/transactions.md, hot records). */
@@ -160,21 +174,21 @@ export interface ChangeSpec<A> {
    * be an error: a change can commit and still answer an error (a wrong
    * one-time code's count commits with the 400 it answers).
    */
-  readonly apply: (ports: TransactionPorts) => TE.TaskEither<DomainError, E.Either<DomainError, A>>;
+  readonly apply: (ports: TransactionPorts) => TE.TaskEither<E, E.Either<E, A>>;
 }
 
 /** Run `spec` as one transaction, and answer what it answers. */
 export const commit =
-  <A>(spec: ChangeSpec<A>): TE.TaskEither<DomainError, A> =>
+  <A, E extends DomainError>(spec: ChangeSpec<A, E>): TE.TaskEither<E | StoreError, A> =>
   () =>
     spec.unitOfWork.run(spec.apply, spec.turn === undefined ? undefined : { turn: spec.turn })().then((r) => (E.isLeft(r) ? r : r.right));
 
-const changeOf = <A>(spec: ChangeSpec<A>): Change<A> => Object.assign(commit(spec), { change: spec });
+const changeOf = <A, E extends DomainError>(spec: ChangeSpec<A, E>): Change<A, E | StoreError> => Object.assign(commit(spec), { change: spec });
 
 /** An answer that changes nothing (a computation a POST answers): run as it is, no transaction. */
-export const noChange = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => Object.assign(() => task(), { change: undefined });
+export const noChange = <A, E extends DomainError>(task: TE.TaskEither<E, A>): Change<A, E> => Object.assign(() => task(), { change: undefined });
 
-const answered = <A>(task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainError, E.Either<DomainError, A>> => () => task().then((r) => (E.isLeft(r) ? r : E.right(r)));
+const answered = <A, E>(task: TE.TaskEither<E, A>): TE.TaskEither<E, E.Either<E, A>> => () => task().then((r) => (E.isLeft(r) ? r : E.right(r)));
 
 /**
  * The change `change` makes, as ONE transaction (docs/decisions/transactions.md): it gets `deps`
@@ -183,12 +197,12 @@ const answered = <A>(task: TE.TaskEither<DomainError, A>): TE.TaskEither<DomainE
  * aborts; a write conflict runs `change` again from a fresh snapshot
  * (application/transactions.ts). The use case returns the `Change` as it is:
  * its caller commits it (calls it, or `runKeyed` with an Idempotency-Key).
- * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chain(() => tx.accounts.create(account))))
+ * @example inTransaction(deps, (tx) => pipe(touchUser(tx, scope), TE.chainW(() => tx.accounts.create(account))))
  */
-export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError>(
   deps: D,
-  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
-): Change<A> => changeOf({ unitOfWork: deps.unitOfWork, apply: (ports) => answered(change({ ...deps, ...ports })) });
+  change: (tx: D & TransactionPorts) => TE.TaskEither<E, A>,
+): Change<A, E | StoreError> => changeOf({ unitOfWork: deps.unitOfWork, apply: (ports) => answered(change({ ...deps, ...ports })) });
 
 /**
  * `inTransaction` for a change to the scope's user or anything under it, in
@@ -196,11 +210,11 @@ export const inTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
  * user (its accounts, plans, payments, bureau flow) run one after the other
  * instead of conflicting (shared/transactions.ts).
  */
-export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError>(
   deps: D,
   scope: UserScope,
-  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, A>,
-): Change<A> => inUserTransactionAnswering(deps, scope, (tx) => answered(change(tx)));
+  change: (tx: D & TransactionPorts) => TE.TaskEither<E, A>,
+): Change<A, E | StoreError> => inUserTransactionAnswering(deps, scope, (tx) => answered(change(tx)));
 
 /**
  * `inUserTransaction` for a change that can commit and still answer an error:
@@ -208,19 +222,19 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
  * `error` (a wrong one-time code: the count commits with the 400), `Left` to
  * abort.
  */
-export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A>(
+export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError, F extends DomainError = E>(
   deps: D,
   scope: UserScope,
-  change: (tx: D & TransactionPorts) => TE.TaskEither<DomainError, E.Either<DomainError, A>>,
-): Change<A> =>
-  changeOf({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
+  change: (tx: D & TransactionPorts) => TE.TaskEither<E, E.Either<F, A>>,
+): Change<A, E | F | StoreError> =>
+  changeOf<A, E | F>({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
 
 /**
  * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user
  * (`not_found` when there is none for this client), so the transaction
  * conflicts with the user's delete instead of committing under a deleted user.
  */
-export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<DomainError, UserRecord> =>
+export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, UserRecord> =>
   pipe(tx.users.touchAndGet(scope.clientId, scope.userId), orNotFound('User'));
 
 /**
@@ -228,9 +242,9 @@ export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope)
  * unless one more record fits beside the `existing` ones the transaction counts.
  * The bump is what makes the count exact (shared/quotas.ts).
  */
-export const checkQuota = (
+export const checkQuota = <E>(
   deps: Pick<ApplicationDeps, 'quotas'>,
   quota: keyof Quotas,
-  existing: TE.TaskEither<DomainError, number>,
-): TE.TaskEither<DomainError, void> =>
-  pipe(existing, TE.chainEitherK((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)));
+  existing: TE.TaskEither<E, number>,
+): TE.TaskEither<E | QuotaExceeded, void> =>
+  pipe(existing, TE.chainEitherKW((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)));

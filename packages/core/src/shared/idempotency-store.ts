@@ -5,7 +5,7 @@
  * like; the store only has to make `claim` atomic.
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from './errors.js';
+import type { StoreError } from './errors.js';
 import type { ClientId } from './primitives.js';
 import type { IdempotencyClaim, IdempotencyClaimRequest, StoredResponse } from './idempotency.js';
 
@@ -16,11 +16,11 @@ export interface IdempotencyStore {
    * completing), else say what holds it. A key is compared on its fingerprint
    * before anything else: another request's fingerprint is a `mismatch`, whatever its state.
    */
-  claim(request: IdempotencyClaimRequest): TE.TaskEither<DomainError, IdempotencyClaim>;
+  claim(request: IdempotencyClaimRequest): TE.TaskEither<StoreError, IdempotencyClaim>;
   /** Keep `response` for the key (for `IDEMPOTENCY_KEY_TTL_MS` from `now`); ignored unless `claimId` still holds it. */
-  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<DomainError, void>;
+  complete(clientId: ClientId, key: string, claimId: string, response: StoredResponse, now: Date): TE.TaskEither<StoreError, void>;
   /** Free the key (the response is not kept); ignored unless `claimId` still holds it. */
-  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<DomainError, void>;
+  release(clientId: ClientId, key: string, claimId: string): TE.TaskEither<StoreError, void>;
 }
 
 /**

@@ -19,7 +19,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from './errors.js';
+import type { DomainError, StoreError } from './errors.js';
 import type { IdempotencyFingerprint, StoredResponse } from './idempotency.js';
 import type { ClientId } from './primitives.js';
 import type { Clock } from './clock.js';
@@ -64,7 +64,7 @@ export interface KeyedDeps {
  */
 export const runKeyed =
   (deps: KeyedDeps) =>
-  <A>(request: KeyedRequest, build: () => Change<A>, render: (answer: E.Either<DomainError, A>) => StoredResponse): TE.TaskEither<DomainError, KeyedOutcome> =>
+  <A, Err extends DomainError>(request: KeyedRequest, build: () => Change<A, Err>, render: (answer: E.Either<NoInfer<Err> | StoreError, A>) => StoredResponse): TE.TaskEither<Err | StoreError, KeyedOutcome> =>
   async () => {
     const { idempotency, clock } = deps;
     const { clientId, key, claimId } = request;
@@ -83,7 +83,7 @@ export const runKeyed =
     // Best effort: if the store is down too, the claim frees itself after the claim timeout.
     const release = (): Promise<unknown> => idempotency.release(clientId, key, claimId)().catch(() => undefined);
     /** Keep an answer by a write of its own: the change (if any) wrote nothing. */
-    const keepAlone = async (answer: E.Either<DomainError, A>): Promise<E.Either<DomainError, KeyedOutcome>> => {
+    const keepAlone = async (answer: E.Either<Err | StoreError, A>): Promise<E.Either<Err | StoreError, KeyedOutcome>> => {
       if (!isKeptAnswer(answer)) {
         await release();
         return E.isLeft(answer) ? answer : E.right({ _tag: 'answered', response: render(answer), kept: false });
@@ -103,7 +103,7 @@ export const runKeyed =
       if (spec === undefined) return await keepAlone(await change());
       let rendered: StoredResponse | undefined;
       const outcome = await spec.unitOfWork.run(
-        (ports) => async () => {
+        (ports) => async (): Promise<E.Either<Err | StoreError, E.Either<Err, A>>> => {
           rendered = undefined;
           const applied = await spec.apply(ports)();
           // Aborted: kept (or not) below, by a write of its own.

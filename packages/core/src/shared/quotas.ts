@@ -7,7 +7,7 @@
  * concurrent creations passes a quota, on any store, in any number of processes.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { quotaExceeded, type DomainError } from './errors.js';
+import { quotaExceeded, type QuotaExceeded } from './errors.js';
 
 export interface Quotas {
   /** Accounts one user may have, closed ones included (default 200). */
@@ -32,5 +32,5 @@ export const QUOTA_NAMES: { readonly [K in keyof Quotas]: { readonly phrase: str
  * `quota_exceeded`, naming the quota and its value.
  * @example withinQuota('paymentPlansPerUser', 50, 50) // Left({ _tag: 'quota_exceeded', message: 'Quota reached: at most 50 payment plans per user' })
  */
-export const withinQuota = (quota: keyof Quotas, limit: number, existing: number): E.Either<DomainError, void> =>
+export const withinQuota = (quota: keyof Quotas, limit: number, existing: number): E.Either<QuotaExceeded, void> =>
   existing < limit ? E.right(undefined) : E.left(quotaExceeded(`Quota reached: at most ${limit} ${QUOTA_NAMES[quota].phrase}`));

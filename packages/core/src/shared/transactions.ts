@@ -34,7 +34,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from './errors.js';
+import { unavailable, type Conflict, type DomainError, type StoreError } from './errors.js';
 import {
   isWriteConflict,
   type RunOptions,
@@ -152,7 +152,7 @@ const defaultSchedule = (callback: () => void, ms: number): Cancel => {
 };
 
 /** What a change that kept losing answers: 409 `conflict`, with `Retry-After`. */
-export const contendedConflict = (): DomainError => ({
+export const contendedConflict = (): Conflict => ({
   _tag: 'conflict',
   message: 'The change lost to concurrent changes; retry',
   retryAfterSeconds: CONFLICT_RETRY_AFTER_SECONDS,
@@ -173,7 +173,7 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
   const remaining = (state: RunState): number => deadlineMs - (now() - state.started);
 
   /** Wait for `key`'s turn within the run's deadline: `undefined` once held, else what the run answers. */
-  const takeTurn = async (state: RunState, key: string): Promise<DomainError | undefined> => {
+  const takeTurn = async (state: RunState, key: string): Promise<StoreError | undefined> => {
     const outcome = await turns.take(key, remaining(state));
     if (outcome._tag === 'granted') {
       state.turn = outcome.turn;
@@ -183,11 +183,11 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
     return outcome._tag === 'outage' ? unavailable(TURN_OUTAGE) : contendedConflict();
   };
 
-  const attempt = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, state: RunState, n: number): Promise<E.Either<DomainError, A>> => {
+  const attempt = async <A, Err extends DomainError>(work: (ports: P) => TE.TaskEither<Err, A>, state: RunState, n: number): Promise<E.Either<Err | StoreError, A>> => {
     const begun = await driver.begin();
     if (E.isLeft(begun)) return begun;
     const tx = begun.right;
-    let result: E.Either<DomainError, A>;
+    let result: E.Either<Err, A>;
     try {
       result = await work(tx.ports)();
     } catch (err) {
@@ -204,7 +204,7 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
   };
 
   /** One run: its turn (if it names one) held across its attempts, released with its outcome. */
-  const run = async <A>(work: (ports: P) => TE.TaskEither<DomainError, A>, turn: string | undefined): Promise<E.Either<DomainError, A>> => {
+  const run = async <A, Err extends DomainError>(work: (ports: P) => TE.TaskEither<Err, A>, turn: string | undefined): Promise<E.Either<Err | StoreError, A>> => {
     const state: RunState = { started: now(), turn: undefined };
     let outage = false;
     try {
@@ -222,7 +222,7 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
 
   return {
     run:
-      <A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, runOptions?: RunOptions): TE.TaskEither<DomainError, A> =>
+      <A, Err extends DomainError = never>(work: (ports: TransactionPorts) => TE.TaskEither<Err, A>, runOptions?: RunOptions): TE.TaskEither<Err | StoreError, A> =>
       () =>
         run(work, runOptions?.turn),
   };

@@ -4,7 +4,7 @@
  */
 import type * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from './errors.js';
+import type { Conflict, DomainError, StoreError } from './errors.js';
 import type { TransactionPorts } from './store-ports.js';
 
 /** The store ports a transaction hands out (the port table, shared/store-ports.ts): every read and write through them is part of it. */
@@ -37,8 +37,9 @@ export interface UnitOfWork {
    *
    * Use cases do not call it: they describe their change (`inTransaction`,
    * `inUserTransaction`: a `Change`) and `commit` or `runKeyed` runs it here.
+   * It answers the work's own errors `E`, and the store's (`conflict`, `unavailable`).
    */
-  run<A>(work: (ports: TransactionPorts) => TE.TaskEither<DomainError, A>, options?: RunOptions): TE.TaskEither<DomainError, A>;
+  run<A, E extends DomainError = never>(work: (ports: TransactionPorts) => TE.TaskEither<E, A>, options?: RunOptions): TE.TaskEither<E | StoreError, A>;
 }
 
 /**
@@ -50,7 +51,7 @@ export const mapUnitOfWork = (unitOfWork: UnitOfWork, f: (ports: TransactionPort
 });
 
 /** A write conflict: a `conflict` that running the transaction again may not meet. */
-export const writeConflict = (message = 'The record was changed by a concurrent request'): DomainError => ({
+export const writeConflict = (message = 'The record was changed by a concurrent request'): Conflict => ({
   _tag: 'conflict',
   message,
   transient: true,
@@ -62,11 +63,11 @@ export const isWriteConflict = (error: DomainError): boolean => error._tag === '
 export interface StoreTransaction<P> {
   readonly ports: P;
   /** `Left(writeConflict)` when the commit lost to another writer; `Left(unavailable)` when the store is gone. */
-  commit(): Promise<E.Either<DomainError, void>>;
+  commit(): Promise<E.Either<StoreError, void>>;
   /** Best effort: never rejects. */
   abort(): Promise<void>;
 }
 
 export interface TransactionDriver<P> {
-  begin(): Promise<E.Either<DomainError, StoreTransaction<P>>>;
+  begin(): Promise<E.Either<StoreError, StoreTransaction<P>>>;
 }

@@ -40,7 +40,7 @@ export function erasureRegistryContract(name: string, makeStore: StoreFactory, o
 
     it('a marker is part of its transaction: aborted, none; committed, seen by the next read', async () => {
       await expectLeft(
-        store().unitOfWork.run((tx) => pipe(tx.erasures.record(erasureMarker(CLIENT, anId(7), NOW)), TE.chain(() => TE.left(validationError('abort'))))),
+        store().unitOfWork.run((tx) => pipe(tx.erasures.record(erasureMarker(CLIENT, anId(7), NOW)), TE.chainW(() => TE.left(validationError('abort'))))),
         'validation_error',
       );
       expect((await expectRight(store().erasures.erasedAmong(CLIENT, [anId(7)]))).size).to.equal(0);

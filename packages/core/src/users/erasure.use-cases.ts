@@ -6,7 +6,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type StoreError } from '../shared/errors.js';
 import { deliverableAfterErasure, redactEvent } from './erasure.js';
 import type { EventRecord, WebhookEvent } from '../webhooks/webhook.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
@@ -17,7 +17,7 @@ import { renderEvent } from '../versioning/event-objects.js';
 /** `events` (all of one client) with those of erased users redacted, in one registry read. */
 export const redactErasedEvents =
   (deps: Pick<ApplicationDeps, 'erasures'>) =>
-  (clientId: ClientId, events: ReadonlyArray<WebhookEvent>): TE.TaskEither<DomainError, ReadonlyArray<WebhookEvent>> =>
+  (clientId: ClientId, events: ReadonlyArray<WebhookEvent>): TE.TaskEither<StoreError, ReadonlyArray<WebhookEvent>> =>
     events.length === 0
       ? TE.right(events)
       : pipe(
@@ -31,7 +31,7 @@ export const redactErasedEvents =
 /** Is `userId` an erased user of `clientId`? */
 export const isUserErased =
   (deps: Pick<ApplicationDeps, 'erasures'>) =>
-  (clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, boolean> =>
+  (clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, boolean> =>
     pipe(
       deps.erasures.erasedAmong(clientId, [userId]),
       TE.map((erased) => erased.has(userId)),
@@ -47,7 +47,7 @@ export const isUserErased =
  */
 export const deliverableEvent =
   (deps: Pick<ApplicationDeps, 'erasures' | 'versioning'>) =>
-  (event: EventRecord, version: string): TE.TaskEither<DomainError, O.Option<WebhookEvent & { readonly test?: true }>> =>
+  (event: EventRecord, version: string): TE.TaskEither<StoreError, O.Option<WebhookEvent & { readonly test?: true }>> =>
     // A test event (docs/webhook-replay.md) carries sample data, no user's: it goes out as it is, marked `"test": true`.
     event.test === true
       ? TE.right(O.some({ ...renderEvent(deps.versioning ?? productionVersioning, event, version), test: true as const }))

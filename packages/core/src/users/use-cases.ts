@@ -1,13 +1,13 @@
 /** Users (docs/api/reference.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf } from '../shared/deps.js';
+import { ApplicationDeps, type Change, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf, outsideTransaction } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
 
@@ -20,7 +20,7 @@ export const userViewFor =
 /** One write, in a transaction all the same: under an Idempotency-Key it commits with the kept response. */
 export const createUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'sandboxClock'>) =>
-  (clientId: ClientId, body: CreateUserBody): Change<User> =>
+  (clientId: ClientId, body: CreateUserBody): Change<User, StoreError> =>
     inTransaction(deps, (tx) => pipe(
       tx.users.create({
         client_id: clientId,
@@ -36,17 +36,17 @@ export const createUser =
 
 export const listUsers =
   (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
-  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<User>> =>
-    pipe(deps.users.list(clientId, toPageRequest(page)), TE.map(mapPage(userViewFor(deps))));
+  (clientId: ClientId, page: PageInput): TE.TaskEither<Unavailable, Page<User>> =>
+    pipe(outsideTransaction(deps.users.list(clientId, toPageRequest(page))), TE.map(mapPage(userViewFor(deps))));
 
 export const getUser =
   (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, User> =>
-    pipe(requireUser(deps, scope), TE.map(userViewFor(deps)));
+  (scope: UserScope): TE.TaskEither<NotFound | Unavailable, User> =>
+    pipe(outsideTransaction(requireUser(deps, scope)), TE.map(userViewFor(deps)));
 
 export const updateUser =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'clock' | 'sandboxClock'>) =>
-  (scope: UserScope, body: PatchUserBody): TE.TaskEither<DomainError, User> =>
+  (scope: UserScope, body: PatchUserBody): TE.TaskEither<NotFound | StoreError, User> =>
     inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(userViewFor(deps))));
 
 /**
@@ -64,19 +64,19 @@ export const updateUser =
  */
 export const deleteUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (scope: UserScope): TE.TaskEither<DomainError, void> =>
+  (scope: UserScope): TE.TaskEither<NotFound | StoreError, void> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
-        TE.chainFirst(() => tx.planPayments.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.paymentPlans.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.creditScores.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.bureauFlows.deleteForUser(scope.userId)),
-        TE.chainFirst(() => tx.accounts.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
-        TE.chainFirst(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
-        TE.chainFirst(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
-        TE.chain((user) => {
+        TE.chainFirstW(() => tx.planPayments.deleteAllForUser(scope.userId)),
+        TE.chainFirstW(() => tx.paymentPlans.deleteAllForUser(scope.userId)),
+        TE.chainFirstW(() => tx.creditScores.deleteAllForUser(scope.userId)),
+        TE.chainFirstW(() => tx.bureauFlows.deleteForUser(scope.userId)),
+        TE.chainFirstW(() => tx.accounts.deleteAllForUser(scope.userId)),
+        TE.chainFirstW(() => tx.users.delete(scope.clientId, scope.userId)),
+        TE.chainFirstW(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
+        TE.chainFirstW(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
+        TE.chainW((user) => {
           // Ids only in the latest version; 2024-07-01 renders the emptied user from the context (docs/decisions/tenancy.md, docs/decisions/versioning.md).
           const { object, context } = userDeletedEvent(erasedUserView(toUserView(user)));
           return emitEvent(tx, scope, 'user.deleted', 'user', context)(object);

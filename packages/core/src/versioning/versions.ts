@@ -29,7 +29,7 @@ import { userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { IsoDate } from '../shared/primitives.js';
 import { decode } from '../shared/codec.js';
-import type { DomainError } from '../shared/errors.js';
+import type { ValidationError } from '../shared/errors.js';
 import { ResponseKind, NO_RENDER_CONTEXT, type BodyTransform, type RenderContext, type RequestMigration, type VersionRelease } from './version-change.js';
 import { paymentPlanSchedulePaged } from './changes/payment-plan-schedule-paged.js';
 import { accountInstitutionFields } from './changes/account-institution-fields.js';
@@ -81,7 +81,7 @@ export interface Versioning {
    * Right(`body` itself) when no newer change reshaped it. Decode the result
    * with the latest codec.
    */
-  migrateRequest(codecName: string, body: unknown, version: string): E.Either<DomainError, unknown>;
+  migrateRequest(codecName: string, body: unknown, version: string): E.Either<ValidationError, unknown>;
   /**
    * The codec `version` has in place of the latest codec named `name` (the
    * previous codec of the oldest newer change that reshaped it), or

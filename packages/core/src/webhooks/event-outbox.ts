@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { EventRecord, EventType } from './webhook.js';
 import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
@@ -38,22 +38,22 @@ export interface EventFilter {
  */
 export interface EventOutbox {
   /** Store a new event with the next id (ids ascend), not yet fanned out. */
-  append(event: NewEvent): TE.TaskEither<DomainError, EventRecord>;
-  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<DomainError, O.Option<EventRecord>>;
+  append(event: NewEvent): TE.TaskEither<StoreError, EventRecord>;
+  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>>;
   /**
    * The client's events ascending by id, filtered. Paging on with
    * `startingAfter` = the last id seen never skips an event: an event whose
    * append is still under way keeps every later id out of the answer until it
    * is stored (an adapter may give up on an append that died after a bound it documents).
    */
-  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<DomainError, Page<EventRecord>>;
+  list(clientId: ClientId, page: PageRequest, filter: EventFilter, now: Date): TE.TaskEither<StoreError, Page<EventRecord>>;
   /**
    * Replay (docs/sandbox-over-time.md): up to `limit` of the client's unexpired events created
    * at or after `since` and before `until`, ascending by id; never a test event.
    */
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
+  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
   /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<DomainError, ReadonlyArray<EventRecord>>;
+  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
   /** Mark the event fanned out (idempotent). */
-  markFannedOut(eventId: Id): TE.TaskEither<DomainError, void>;
+  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void>;
 }

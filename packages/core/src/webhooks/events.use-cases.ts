@@ -9,7 +9,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { EVENT_RETENTION_MS, EventType, WebhookEvent } from './webhook.js';
 import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
@@ -17,7 +17,7 @@ import { versioning as productionVersioning } from '../versioning/versions.js';
 import { renderEvent, type EventObjectKind } from '../versioning/event-objects.js';
 import type { RenderContext } from '../versioning/field-transforms.js';
 import type { EventListQuery } from './webhook-requests.js';
-import { ApplicationDeps, mapPage, orNotFound, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, mapPage, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 import { redactErasedEvents } from '../users/erasure.use-cases.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
@@ -28,7 +28,7 @@ const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => t
  * compiler checks `kind` against the event type, `EVENT_OBJECT_KIND`);
  * `context` is what its older renderings need besides it (docs/decisions/tenancy.md), stored
  * with it.
- * @example pipe(createPlan, TE.chainFirst(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
+ * @example pipe(createPlan, TE.chainFirstW(emitEvent(deps, scope, 'payment_plan.created', 'payment_plan')))
  */
 export const emitEvent =
   <T extends EventType>(
@@ -39,7 +39,7 @@ export const emitEvent =
     _kind: EventObjectKind<T>,
     context: RenderContext = {},
   ) =>
-  <A>(object: A): TE.TaskEither<DomainError, void> => {
+  <A>(object: A): TE.TaskEither<StoreError, void> => {
     const now = deps.clock.now();
     return pipe(
       deps.events.append({
@@ -61,27 +61,27 @@ export const emitEvent =
  */
 export const listEvents =
   (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
-  (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<DomainError, Page<WebhookEvent>> =>
+  (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<Unavailable, Page<WebhookEvent>> =>
     pipe(
-      deps.events.list(
+      outsideTransaction(deps.events.list(
         clientId,
         toPageRequest(query),
         { ...(query.type === undefined ? {} : { type: query.type }), ...(query.user_id === undefined ? {} : { user_id: query.user_id }) },
         deps.clock.now(),
-      ),
+      )),
       TE.map(mapPage((event) => renderEvent(deps.versioning ?? productionVersioning, event, version))),
-      TE.chain((page) => pipe(redactErasedEvents(deps)(clientId, page.items), TE.map((items) => ({ items: [...items], hasMore: page.hasMore })))),
+      TE.chainW((page) => pipe(outsideTransaction(redactErasedEvents(deps)(clientId, page.items)), TE.map((items) => ({ items: [...items], hasMore: page.hasMore })))),
     );
 
 /** One event in `version`; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
-  (clientId: ClientId, eventId: Id, version: string): TE.TaskEither<DomainError, WebhookEvent> =>
+  (clientId: ClientId, eventId: Id, version: string): TE.TaskEither<NotFound | Unavailable, WebhookEvent> =>
     pipe(
-      deps.events.get(clientId, eventId, deps.clock.now()),
+      outsideTransaction(deps.events.get(clientId, eventId, deps.clock.now())),
       // A test event (docs/sandbox-over-time.md) is not one of the client's events.
       TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
       TE.map((event) => renderEvent(deps.versioning ?? productionVersioning, event, version)),
-      TE.chain((event) => pipe(redactErasedEvents(deps)(clientId, [event]), TE.map((items) => items[0] ?? event))),
+      TE.chainW((event) => pipe(outsideTransaction(redactErasedEvents(deps)(clientId, [event])), TE.map((items) => items[0] ?? event))),
     );

@@ -15,7 +15,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { conflict, notFound, validationError, type DomainError } from '../shared/errors.js';
+import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type StoreError, type DomainError } from '../shared/errors.js';
 import type { Client } from '../clients/client.js';
 import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
 import {
@@ -38,7 +38,7 @@ import { sampleEventObject } from './webhook-samples.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
-const requireEnabled = (endpoint: WebhookEndpointRecord): E.Either<DomainError, WebhookEndpointRecord> =>
+const requireEnabled = (endpoint: WebhookEndpointRecord): E.Either<Conflict, WebhookEndpointRecord> =>
   endpoint.status === 'enabled' ? E.right(endpoint) : E.left(conflict('The webhook endpoint is disabled; enable it (PATCH status) first'));
 
 /**
@@ -57,7 +57,7 @@ const deliveryOf = (event: EventRecord, endpoint: WebhookEndpointRecord, now: Da
   next_attempt_at: new Date(now.getTime() + offsetMs).toISOString() as Timestamp,
 });
 
-const conflictMessage = (e: DomainError): DomainError => (e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed') ? conflict('The webhook endpoint changed concurrently; try again') : e);
+const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict => (e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed') ? conflict('The webhook endpoint changed concurrently; try again') : e);
 
 /**
  * Send one sample event of `body.type` to the endpoint (sandbox only: in
@@ -67,19 +67,19 @@ const conflictMessage = (e: DomainError): DomainError => (e._tag === 'conflict' 
  */
 export const sendTestWebhook =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
-  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): Change<EventRedelivery> => {
+  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
     if (client.environment !== 'sandbox') return noChange(TE.left(notFound('Test webhooks are sandbox only')));
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
         pipe(tx.webhookEndpoints.get(client.id, endpointId), orNotFound('Webhook endpoint')),
-        TE.chainEitherK(requireEnabled),
-        TE.chain((endpoint) =>
+        TE.chainEitherKW(requireEnabled),
+        TE.chainW((endpoint) =>
           pipe(
             sampleEventObject(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
             // Stored as `emitEvent` stores a real event: in the latest shape with its render context, so the
             // delivery renders it in its endpoint's version (docs/api/webhook-versions.md).
-            TE.chain((sample) =>
+            TE.chainW((sample) =>
               tx.events.append({
                 client_id: client.id,
                 type: body.type,
@@ -91,7 +91,7 @@ export const sendTestWebhook =
                 test: true,
               }),
             ),
-            TE.chain((event) => pipe(tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]), TE.map(() => ({ event_id: event.id, deliveries: 1 })))),
+            TE.chainW((event) => pipe(tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]), TE.map(() => ({ event_id: event.id, deliveries: 1 })))),
           ),
         ),
       ),
@@ -104,13 +104,13 @@ const redeliveryTargets = (
   clientId: ClientId,
   event: EventRecord,
   endpointId: Id | undefined,
-): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>> =>
+): TE.TaskEither<ValidationError | StoreError, ReadonlyArray<WebhookEndpointRecord>> =>
   endpointId === undefined
     ? pipe(tx.webhookEndpoints.listEnabled(clientId), TE.map((all) => all.filter((e) => subscribesTo(e, event.type))))
     : pipe(
         tx.webhookEndpoints.get(clientId, endpointId),
-        TE.chainEitherK(
-          O.match(
+        TE.chainEitherKW(
+          O.match<WebhookEndpointRecord, E.Either<ValidationError | Conflict, ReadonlyArray<WebhookEndpointRecord>>>(
             () => E.left(validationError('Invalid redelivery', [{ path: 'endpoint_id', message: `no webhook endpoint ${endpointId}` }])),
             (endpoint) =>
               !subscribesTo(endpoint, event.type)
@@ -127,15 +127,15 @@ const redeliveryTargets = (
  */
 export const redeliverEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): Change<EventRedelivery> => {
+  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
         pipe(tx.events.get(clientId, eventId, now), TE.map(O.filter((e) => e.test !== true)), orNotFound('Event')),
-        TE.chain((event) =>
+        TE.chainW((event) =>
           pipe(
             redeliveryTargets(tx, clientId, event, body.endpoint_id),
-            TE.chain((endpoints) => (endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))))),
+            TE.chainW((endpoints) => (endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))))),
             TE.map((deliveries) => ({ event_id: event.id, deliveries })),
           ),
         ),
@@ -144,7 +144,7 @@ export const redeliverEvent =
   };
 
 /** `since` and `until` as stored timestamps are written (milliseconds, `Z`), checked: since before until, at most 30 days apart. */
-const replayWindow = (body: ReplayWebhookBody): E.Either<DomainError, { readonly since: Timestamp; readonly until: Timestamp }> => {
+const replayWindow = (body: ReplayWebhookBody): E.Either<ValidationError, { readonly since: Timestamp; readonly until: Timestamp }> => {
   const since = new Date(body.since);
   const until = new Date(body.until);
   if (until.getTime() <= since.getTime()) return E.left(validationError('Invalid replay window', [{ path: 'until', message: 'must be after since' }]));
@@ -155,12 +155,12 @@ const replayWindow = (body: ReplayWebhookBody): E.Either<DomainError, { readonly
 };
 
 /** `conflict` while the endpoint's last window replay still has a pending delivery. */
-const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord): TE.TaskEither<DomainError, void> => {
+const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord): TE.TaskEither<StoreError, void> => {
   const replay = endpoint.replay ?? null;
   if (replay === null || replay.first_event_id === null || replay.last_event_id === null) return TE.right(undefined);
   return pipe(
     tx.webhookDeliveries.countPending(endpoint.client_id, endpoint.id, replay.first_event_id, replay.last_event_id),
-    TE.chain((pending) =>
+    TE.chainW((pending) =>
       pending === 0
         ? TE.right(undefined)
         : TE.left(conflict(`A replay of this webhook endpoint is running (${pending} of its deliveries pending); one replay runs per endpoint at a time`)),
@@ -179,7 +179,7 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
  */
 export const replayWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): Change<WebhookReplay> => {
+  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | StoreError> => {
     const now = deps.clock.now();
     const window = replayWindow(body);
     if (E.isLeft(window)) return noChange(TE.left(window.left));
@@ -187,12 +187,12 @@ export const replayWebhookEndpoint =
     return inTransaction(deps, (tx) =>
           pipe(
             pipe(tx.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint')),
-            TE.chainEitherK(requireEnabled),
-            TE.chainFirst((endpoint) => noReplayRunning(tx, endpoint)),
-            TE.chain((endpoint) =>
+            TE.chainEitherKW(requireEnabled),
+            TE.chainFirstW((endpoint) => noReplayRunning(tx, endpoint)),
+            TE.chainW((endpoint) =>
               pipe(
                 tx.events.listWindow(clientId, since, until, REPLAY_MAX_EVENTS + 1, now),
-                TE.chainEitherK((events) =>
+                TE.chainEitherKW((events) =>
                   events.length > REPLAY_MAX_EVENTS
                     ? E.left(
                         validationError(`A replay covers at most ${REPLAY_MAX_EVENTS} events; narrow the window`, [
@@ -201,7 +201,7 @@ export const replayWebhookEndpoint =
                       )
                     : E.right(events.filter((e) => subscribesTo(endpoint, e.type))),
                 ),
-                TE.chain((events) =>
+                TE.chainW((events) =>
                   pipe(
                     tx.webhookEndpoints.update(clientId, endpointId, endpoint.version, {
                       replay: {
@@ -214,7 +214,7 @@ export const replayWebhookEndpoint =
                       },
                     }),
                     orNotFound('Webhook endpoint'),
-                    TE.chain(() => (events.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(events.map((e, i) => deliveryOf(e, endpoint, now, i - (events.length - 1)))))),
+                    TE.chainW(() => (events.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(events.map((e, i) => deliveryOf(e, endpoint, now, i - (events.length - 1)))))),
                     TE.map((deliveries) => ({ since, until, events: events.length, deliveries })),
                   ),
                 ),

@@ -5,7 +5,7 @@
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DomainError, conflict, notFound, validationError } from '../shared/errors.js';
+import { conflict, notFound, validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError } from '../shared/errors.js';
 import {
   CreatedWebhookEndpoint,
   WebhookDelivery,
@@ -22,7 +22,7 @@ import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
-import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest } from '../shared/deps.js';
+import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -63,14 +63,14 @@ const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy
  * `version` when this build knows it; else 400 naming `api_version`, with the
  * versions it knows (an endpoint on a version nothing can render is useless).
  */
-export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, version: string): TE.TaskEither<DomainError, string> => {
+export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, version: string): TE.TaskEither<ValidationError, string> => {
   const versions = deps.versioning ?? productionVersioning;
   return versions.isKnown(version)
     ? TE.right(version)
     : TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]));
 };
 
-const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | StoreError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 /**
@@ -82,16 +82,16 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  */
 export const createWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas' | 'versioning'>) =>
-  (clientId: ClientId, body: CreateWebhookEndpointBody): Change<CreatedWebhookEndpoint> =>
+  (clientId: ClientId, body: CreateWebhookEndpointBody): Change<CreatedWebhookEndpoint, ValidationError | NotFound | QuotaExceeded | StoreError> =>
     inTransaction(deps, (tx) => pipe(
-      body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
-      TE.chain(() => urlPolicy(deps).check(body.url)),
-      TE.chain(() => tx.clients.touch(clientId)),
-      TE.chain((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
-      TE.chain(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+      body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
+      TE.chainW(() => urlPolicy(deps).check(body.url)),
+      TE.chainW(() => tx.clients.touch(clientId)),
+      TE.chainW((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+      TE.chainW(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
       // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
-      TE.chain(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
-      TE.chain((apiVersion) => tx.webhookEndpoints.create({
+      TE.chainW(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
+      TE.chainW((apiVersion) => tx.webhookEndpoints.create({
         client_id: clientId,
         url: body.url,
         events: body.events ?? ['*'],
@@ -106,13 +106,13 @@ export const createWebhookEndpoint =
 
 export const listWebhookEndpoints =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
-  (clientId: ClientId, page: PageInput): TE.TaskEither<DomainError, Page<WebhookEndpoint>> =>
-    pipe(deps.webhookEndpoints.list(clientId, toPageRequest(page)), TE.map(mapPage(toWebhookEndpointView)));
+  (clientId: ClientId, page: PageInput): TE.TaskEither<Unavailable, Page<WebhookEndpoint>> =>
+    pipe(outsideTransaction(deps.webhookEndpoints.list(clientId, toPageRequest(page))), TE.map(mapPage(toWebhookEndpointView)));
 
 export const getWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
-    pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | Unavailable, WebhookEndpoint> =>
+    pipe(outsideTransaction(requireEndpoint(deps, clientId, endpointId)), TE.map(toWebhookEndpointView));
 
 /**
  * Patch in one transaction, with compare-and-set on the endpoint's version: a
@@ -120,15 +120,15 @@ export const getWebhookEndpoint =
  */
 export const updateWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls' | 'versioning'>) =>
-  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
+  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<ValidationError | NotFound | StoreError, WebhookEndpoint> =>
     pipe(
-      body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
-      TE.chain(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
-      TE.chain(() =>
+      body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
+      TE.chainW(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
+      TE.chainW(() =>
         inTransaction(deps, (tx) =>
           pipe(
             requireEndpoint(tx, clientId, endpointId),
-            TE.chain((current) =>
+            TE.chainW((current) =>
               // A status the client sets resets the health fields (docs/decisions/tenancy.md): see `statusPatchOf`.
               pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }), orNotFound('Webhook endpoint')),
             ),
@@ -142,22 +142,22 @@ export const updateWebhookEndpoint =
 /** Delete the endpoint and its deliveries, in one transaction. */
 export const deleteWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
+  (clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | StoreError, void> =>
     inTransaction(deps, (tx) =>
       pipe(
         tx.webhookEndpoints.delete(clientId, endpointId),
-        TE.chain((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
-        TE.chain(() => tx.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
+        TE.chainW((deleted) => (deleted ? TE.right(undefined) : TE.left(notFound('Webhook endpoint not found')))),
+        TE.chainW(() => tx.webhookDeliveries.deleteForEndpoint(clientId, endpointId)),
         TE.map(() => undefined),
       ),
     );
 
 export const listWebhookDeliveries =
   (deps: Pick<ApplicationDeps, 'clock' | 'webhookDeliveries' | 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
+  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<NotFound | Unavailable, Page<WebhookDelivery>> =>
     pipe(
-      requireEndpoint(deps, clientId, endpointId),
-      TE.chain(() => deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now())),
+      outsideTransaction(requireEndpoint(deps, clientId, endpointId)),
+      TE.chainW(() => outsideTransaction(deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now()))),
       TE.map(mapPage(toDeliveryView)),
     );
 
@@ -170,11 +170,11 @@ export const listWebhookDeliveries =
  */
 export const fanOutEvents =
   (deps: Pick<ApplicationDeps, 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'clock'>) =>
-  (limit: number): TE.TaskEither<DomainError, number> => {
+  (limit: number): TE.TaskEither<StoreError, number> => {
     const now = deps.clock.now();
     return pipe(
       deps.events.pendingFanOut(limit, now),
-      TE.chain((events) =>
+      TE.chainW((events) =>
         pipe(
           events,
           TE.traverseSeqArray((event) =>
@@ -182,7 +182,7 @@ export const fanOutEvents =
               deps.webhookEndpoints.listEnabled(event.client_id),
               // A test event (docs/sandbox-over-time.md) has its one delivery already: it goes to no other endpoint.
               TE.map((endpoints) => (event.test === true ? [] : endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type)))),
-              TE.chain((endpoints) =>
+              TE.chainW((endpoints) =>
                 endpoints.length === 0
                   ? TE.right(undefined)
                   : deps.webhookDeliveries.createMany(
@@ -197,7 +197,7 @@ export const fanOutEvents =
                       })),
                     ),
               ),
-              TE.chain(() => deps.events.markFannedOut(event.id)),
+              TE.chainW(() => deps.events.markFannedOut(event.id)),
             ),
           ),
           TE.map((done) => done.length),

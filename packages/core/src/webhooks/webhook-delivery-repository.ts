@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { DeliveryStatus, EventType, WebhookDeliveryRecord } from './webhook.js';
 import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
@@ -49,7 +49,7 @@ export interface WebhookDeliveryRepository {
    * left as it is, so a fan-out that runs twice (a crash, two processes) makes
    * one delivery per pair.
    */
-  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, void>;
+  createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, void>;
   /**
    * Replay (docs/sandbox-over-time.md): for each, re-arm the delivery of its (endpoint,
    * event) pair if there is one (pending again, `attempts` 0, due at its
@@ -57,9 +57,9 @@ export interface WebhookDeliveryRepository {
    * `webhook-id`; its id, `created_at` and `last_response_status` kept), or
    * create it as `createMany` does. Answers how many it re-armed or created.
    */
-  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<DomainError, number>;
+  rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, number>;
   /** How many of the endpoint's deliveries of events with ids in `fromEventId..toEventId` (inclusive) are pending (a window replay runs while any is). */
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<DomainError, number>;
+  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number>;
   /**
    * Atomically claim a pending delivery due at `now` (and not under another
    * unexpired lease) that `filter` allows: of the first client after
@@ -67,12 +67,12 @@ export interface WebhookDeliveryRepository {
    * delivery due soonest; `none` when nothing is. Two claimers never get the
    * same delivery while its lease runs.
    */
-  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<DomainError, O.Option<WebhookDeliveryRecord>>;
+  claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<StoreError, O.Option<WebhookDeliveryRecord>>;
   /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
-  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<DomainError, boolean>;
+  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean>;
   /** The endpoint's unexpired deliveries, ascending by id. */
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<DomainError, Page<WebhookDeliveryRecord>>;
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, number>;
+  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>>;
+  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number>;
   /**
    * Erasure (docs/decisions/tenancy.md): every pending delivery of an event of the client's
    * user `userId` becomes `canceled`, with no next attempt and no lease (an
@@ -80,5 +80,5 @@ export interface WebhookDeliveryRepository {
    * `false`). Deliveries already succeeded or failed are left as they are.
    * Answers how many were canceled.
    */
-  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<DomainError, number>;
+  cancelPendingForUser(clientId: ClientId, userId: UserId): TE.TaskEither<StoreError, number>;
 }

@@ -1,6 +1,6 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
-import type { DomainError } from '../shared/errors.js';
+import type { StoreError } from '../shared/errors.js';
 import type { EventSelector, WebhookDisabledReason, WebhookReplayState, WebhookEndpointRecord, WebhookEndpointStatus } from './webhook.js';
 import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
@@ -33,11 +33,11 @@ export interface WebhookEndpointPatch {
 /** A client's webhook endpoints; every operation is scoped to the owning client. */
 export interface WebhookEndpointRepository {
   /** Store with the next id and version 1. */
-  create(endpoint: NewWebhookEndpoint): TE.TaskEither<DomainError, WebhookEndpointRecord>;
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
-  list(clientId: ClientId, page: PageRequest): TE.TaskEither<DomainError, Page<WebhookEndpointRecord>>;
+  create(endpoint: NewWebhookEndpoint): TE.TaskEither<StoreError, WebhookEndpointRecord>;
+  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>>;
+  list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<WebhookEndpointRecord>>;
   /** Every enabled endpoint of the client, ascending by id. */
-  listEnabled(clientId: ClientId): TE.TaskEither<DomainError, ReadonlyArray<WebhookEndpointRecord>>;
+  listEnabled(clientId: ClientId): TE.TaskEither<StoreError, ReadonlyArray<WebhookEndpointRecord>>;
   /**
    * Compare-and-set (docs/decisions/transactions.md): apply `patch` only if the stored version is
    * `expectedVersion`, and bump it. `none` when there is no such endpoint,
@@ -48,8 +48,8 @@ export interface WebhookEndpointRepository {
     endpointId: Id,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
-  ): TE.TaskEither<DomainError, O.Option<WebhookEndpointRecord>>;
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, boolean>;
+  ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>>;
+  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean>;
   /** How many endpoints the client has, enabled or not (the endpoints-per-client quota, shared/quotas.ts). */
-  countForClient(clientId: ClientId): TE.TaskEither<DomainError, number>;
+  countForClient(clientId: ClientId): TE.TaskEither<StoreError, number>;
 }

@@ -9,7 +9,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import type { DomainError } from '../shared/errors.js';
+import { type NotFound, type StoreError } from '../shared/errors.js';
 import {
   endpointHealthAfter,
   toWebhookEndpointView,
@@ -28,18 +28,18 @@ const disableForFailing = (
   tx: TransactionPorts,
   endpoint: WebhookEndpointRecord,
   now: Date,
-): TE.TaskEither<DomainError, void> =>
+): TE.TaskEither<NotFound | StoreError, void> =>
   pipe(
     tx.webhookEndpoints.update(endpoint.client_id, endpoint.id, endpoint.version, { status: 'disabled', disabled_reason: 'failing' }),
     orNotFound('Webhook endpoint'),
     // Stored in the latest shape and rendered for each reader, as every event (events.ts). The client is still
     // read in this transaction, as before events stopped needing its version: without that read the mongo
     // fairness test's drain missed the event's fan-out (webhook-fairness.test.ts), a timing not yet understood.
-    TE.chain((disabled) =>
+    TE.chainW((disabled) =>
       pipe(
         tx.clients.findById(endpoint.client_id),
         orNotFound('Client'),
-        TE.chain(() => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
+        TE.chainW(() => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
       ),
     ),
   );
@@ -53,19 +53,19 @@ const disableForFailing = (
  */
 export const recordEndpointAttempt =
   (deps: HealthDeps) =>
-  (endpoint: WebhookEndpointRecord, succeeded: boolean): TE.TaskEither<DomainError, EndpointHealthChange['change']> => {
+  (endpoint: WebhookEndpointRecord, succeeded: boolean): TE.TaskEither<NotFound | StoreError, EndpointHealthChange['change']> => {
     const now = deps.clock.now();
     if (endpointHealthAfter(endpoint, succeeded, now).change === 'unchanged') return TE.right('unchanged');
     return inTransaction(deps, (tx) =>
       pipe(
         tx.webhookEndpoints.get(endpoint.client_id, endpoint.id),
-        TE.chain(
+        TE.chainW(
           O.match(
             // Deleted meanwhile: nothing left to record.
-            () => TE.right<DomainError, EndpointHealthChange['change']>('unchanged'),
+            () => TE.right<never, EndpointHealthChange['change']>('unchanged'),
             (current) => {
               const health = endpointHealthAfter(current, succeeded, now);
-              const write: TE.TaskEither<DomainError, unknown> =
+              const write: TE.TaskEither<NotFound | StoreError, unknown> =
                 health.change === 'unchanged' ? TE.right(undefined)
                 : health.change === 'disable' ? disableForFailing(deps, tx, current, now)
                 : tx.webhookEndpoints.update(current.client_id, current.id, current.version, {

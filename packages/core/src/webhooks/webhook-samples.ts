@@ -12,7 +12,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { toAccountView, type AccountRecord } from '../accounts/account.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import { deriveCreditReport } from '../bureau/credit-report.js';
-import type { DomainError } from '../shared/errors.js';
+import { type ValidationError } from '../shared/errors.js';
 import { erasedUserView } from '../users/erasure.js';
 import type { PaymentPlan, PlanPayment } from '../payment-plans/payment-plan.js';
 import type { AccountId, Cents, Id, IsoDate, PaymentPlanId, Timestamp, UserId } from '../shared/primitives.js';
@@ -61,7 +61,7 @@ const samplePlan = (
   accounts: ReadonlyArray<AccountRecord>,
   today: IsoDate,
   createdAt: Timestamp,
-): TE.TaskEither<DomainError, PaymentPlan> => () => {
+): TE.TaskEither<ValidationError, PaymentPlan> => () => {
   const loans = accounts.filter((a) => a.type === 'loan' && a.subtype !== 'mortgage_loan' && a.balance > 0);
   return pipe(
     toDebts(loans),
@@ -95,11 +95,11 @@ export const sampleEventObject = (
   endpoint: WebhookEndpointRecord,
   today: IsoDate,
   now: Timestamp,
-): TE.TaskEither<DomainError, SampleObject> => {
+): TE.TaskEither<ValidationError, SampleObject> => {
   const accounts = sampleAccounts(today, now);
   const card = accounts[0] as AccountRecord;
   const user = (kind: ResponseKind, object: unknown): SampleObject => ({ kind, userId: SAMPLE_USER_ID, object });
-  const right = (sample: SampleObject): TE.TaskEither<DomainError, SampleObject> => () => Promise.resolve(E.right(sample));
+  const right = (sample: SampleObject): TE.TaskEither<never, SampleObject> => () => Promise.resolve(E.right(sample));
   switch (type) {
     case 'account.created':
       return right(user('account', toAccountView(card, today)));

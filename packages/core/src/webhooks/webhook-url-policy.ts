@@ -1,5 +1,5 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from '../shared/errors.js';
+import type { ValidationError } from '../shared/errors.js';
 
 /**
  * Which webhook URLs may be registered (docs/decisions/webhooks.md): the adapter that knows
@@ -7,5 +7,5 @@ import type { DomainError } from '../shared/errors.js';
  * addresses only in production). Answers `validation_error` for a refused URL.
  */
 export interface WebhookUrlPolicy {
-  check(url: string): TE.TaskEither<DomainError, void>;
+  check(url: string): TE.TaskEither<ValidationError, void>;
 }

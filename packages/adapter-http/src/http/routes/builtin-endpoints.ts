@@ -34,7 +34,8 @@ import { runUseCase } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
-import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
+import { type Checked, type DeclaredErrors, type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
+import type { ErrorCode } from '../api-error.js';
 import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
 
 /** What the built-in endpoints run on. */
@@ -58,15 +59,34 @@ export interface BuiltinServices {
  * the two answers that are not a plain JSON value (the OpenAPI document
  * naming this server, the Prometheus text), a handler of its own.
  */
-type BuiltinRun<Q, B, R, P extends string> =
-  | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<DomainError, NoInfer<R>>)
+type BuiltinRun<Q, B, R, P extends string, E extends DomainError = DomainError> =
+  | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<E, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
 /** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */
-interface TypedBuiltinEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+interface TypedBuiltinEndpoint<Q, B, R, P extends string, E extends DomainError = DomainError> extends EndpointSpec<Q, B, R, P> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
-  readonly run: BuiltinRun<Q, B, R, P>;
+  readonly run: BuiltinRun<Q, B, R, P, E>;
 }
+
+/**
+ * A built-in endpoint that runs a use case: its `errors` are checked against the use
+ * case's, as a resource endpoint's are (`Checked`). One with a handler of its own
+ * (`builtin`: the probes, this document, the metrics) has no use case to check its list against.
+ */
+const checkedBuiltin = <
+  Q = NoInput,
+  B = NoInput,
+  R = void,
+  P extends string = never,
+  E extends DomainError = never,
+  Au extends NonNullable<EndpointSpec['auth']> = NonNullable<EndpointSpec['auth']>,
+  const L extends ReadonlyArray<ErrorCode> = readonly [],
+>(
+  e: TypedBuiltinEndpoint<Q, B, R, P, E> & { readonly auth: Au; readonly errors: L; readonly run: Extract<BuiltinRun<Q, B, R, P, E>, (...args: never[]) => unknown> },
+): Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>> =>
+  // The list was checked against `E` by the result type: at run time the entry is always a `BuiltinEndpoint`.
+  builtin<Q, B, R, P>(e) as Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>>;
 
 /** An entry of the built-in table: its spec (types erased) and the handler it becomes, typed inside. */
 export interface BuiltinEndpoint extends EndpointSpec {
@@ -158,16 +178,16 @@ const notReady = (error: unknown): ApiError =>
   new ApiError('unavailable', isDomainError(error) && error._tag === 'unavailable' && error.explained === true ? error.message : 'The store is not reachable');
 
 export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
-  builtin({
+  checkedBuiltin({
     method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
     description: 'Echoes the payload: checks the token, the API version and the round trip.',
-    status: 200, response: { kind: 'ping', codec: t.type({ payload: t.string }, 'PingResult') }, errors: [],
+    status: 200, response: { kind: 'ping', codec: t.type({ payload: t.string }, 'PingResult') }, errors: ['validation_error'],
     run: (_s, i) => TE.right({ payload: i.body.payload }),
   }),
-  builtin({
+  checkedBuiltin({
     method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations', auth: 'none', pathIds: [],
     description: 'Answers 200 while the process runs. Needs no token.',
-    status: 200, response: { codec: t.type({ status: t.literal('ok') }, 'Health') }, errors: [],
+    status: 200, response: { codec: t.type({ status: t.literal('ok') }, 'Health') }, errors: ['validation_error'],
     run: () => TE.right({ status: 'ok' } as const),
   }),
   builtin({

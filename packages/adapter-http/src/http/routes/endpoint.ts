@@ -70,6 +70,13 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
   };
   /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
+  /**
+   * Codes the route can answer that the OpenAPI document does not list: documenting
+   * them in a released version's document would be a breaking change there (a new enum
+   * value in a response, docs/testing.md), so they wait for a new API version. Checked
+   * with `errors` against the use case (docs/decisions/errors.md); never served.
+   */
+  readonly undocumentedErrors?: ReadonlyArray<ErrorCode>;
   /** The success body's media type when it is not JSON (`/metrics`). */
   readonly responseMediaType?: string;
   /** A route outside `/admin` that still takes the admin token (`/metrics`). */
@@ -85,20 +92,65 @@ type Codec<A> = t.Type<A, unknown, unknown>;
  * in `run`), so `run`'s result must be assignable to what the response codec
  * describes: a use case whose result drifts from its codec does not compile.
  */
-export interface TypedEndpoint<Q, B, R, P extends string, M extends EndpointSpec['method'] = EndpointSpec['method'], A extends RouteAuth = RouteAuth>
-  extends EndpointSpec<Q, B, R, P> {
+export interface TypedEndpoint<
+  Q,
+  B,
+  R,
+  P extends string,
+  M extends EndpointSpec['method'] = EndpointSpec['method'],
+  A extends RouteAuth = RouteAuth,
+  E extends DomainError = DomainError,
+  L extends ReadonlyArray<ErrorCode> = ReadonlyArray<ErrorCode>,
+  U extends ReadonlyArray<ErrorCode> = ReadonlyArray<ErrorCode>,
+> extends EndpointSpec<Q, B, R, P> {
   readonly method: M;
   readonly auth?: A;
+  /** With `undocumentedErrors`, exactly `DeclaredErrors` of its use case (checked on `endpoint`'s result, `Checked`). */
+  readonly errors: L;
+  readonly undocumentedErrors?: U;
   /**
    * The use case. A POST under /api takes an Idempotency-Key, which core keeps
    * with the change it answers: its use case returns its `Change` as it is
    * (`noChange(task)` for a POST that changes nothing), checked here.
    */
-  readonly run: (app: Application, input: EndpointInput<Q, B, P>) => KeyedRun<M, A, NoInfer<R>>;
+  readonly run: (app: Application, input: EndpointInput<Q, B, P>) => KeyedRun<M, A, NoInfer<R>, E>;
 }
 
+/**
+ * The public code of each error tag in `E` (docs/decisions/errors.md): its tag, except
+ * `unavailable` (503 `service_unavailable`), which the OpenAPI document lists for every
+ * route of the client and admin areas (openapi-document.ts `areaErrors`), so a route
+ * there does not list it; a route of no area does.
+ */
+export type PublicCodes<E, A> = E extends { readonly _tag: infer T } ? (T extends 'unavailable' ? (A extends 'none' ? 'service_unavailable' : never) : T) : never;
+
+/**
+ * The code a route answers itself, whatever its use case: `validation_error`, since
+ * `decodeRequest` decodes every request's path ids (`parseId`), its query (a route
+ * without a query codec rejects any parameter) and, for POST and PATCH, its body
+ * (without a body codec, anything but `{}`).
+ */
+export type RouteCodes = 'validation_error';
+
+/** What a route's `errors` lists: its use case's public codes and the route's own. */
+export type DeclaredErrors<E, A> = PublicCodes<E, A> | RouteCodes;
+
+/** `never` when the codes `Listed` are exactly `X`; else what is missing from them, or extra in them. */
+export type ErrorListMismatch<Listed extends ErrorCode, X> = [Exclude<X, Listed>] extends [never]
+  ? [Exclude<Listed, X>] extends [never]
+    ? never
+    : { readonly 'error codes listed that the use case cannot return': Exclude<Listed, X> }
+  : { readonly 'error codes the use case returns that are not listed': Exclude<X, Listed> };
+
+/**
+ * `T` when the route's `errors` are exactly its `DeclaredErrors`, else the mismatch, which
+ * is no entry of a table: a missing or an extra code does not compile. (Checked on the
+ * result rather than on `errors` itself, so that `E` is still inferred from `run`.)
+ */
+export type Checked<T, Listed extends ErrorCode, X> = [ErrorListMismatch<Listed, X>] extends [never] ? T : ErrorListMismatch<Listed, X>;
+
 /** What a use case returns for a route: a `Change` for a POST of the client area (it takes an Idempotency-Key), else a task. */
-export type KeyedRun<M, A, R> = M extends 'POST' ? (A extends 'client' ? Change<R> : TE.TaskEither<DomainError, R>) : TE.TaskEither<DomainError, R>;
+export type KeyedRun<M, A, R, E extends DomainError = DomainError> = M extends 'POST' ? (A extends 'client' ? Change<R, E> : TE.TaskEither<E, R>) : TE.TaskEither<E, R>;
 
 /** The change a keyed route's use case answered with (the endpoint's type requires one; a route built otherwise is a bug). */
 const changeOf = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => {
@@ -115,12 +167,22 @@ export interface Endpoint extends EndpointSpec {
  * Declare an endpoint with its query, body, response and path id types
  * inferred from the declaration; the handler is built here, where they are known.
  */
-export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = never, M extends EndpointSpec['method'] = EndpointSpec['method'], A extends RouteAuth = 'client'>(
-  e: TypedEndpoint<Q, B, R, P, M, A>,
-): Endpoint => {
+export const endpoint = <
+  Q = NoInput,
+  B = NoInput,
+  R = void,
+  P extends string = never,
+  M extends EndpointSpec['method'] = EndpointSpec['method'],
+  A extends RouteAuth = 'client',
+  E extends DomainError = never,
+  const L extends ReadonlyArray<ErrorCode> = readonly [],
+  const U extends ReadonlyArray<ErrorCode> = readonly [],
+>(
+  e: TypedEndpoint<Q, B, R, P, M, A, E, L, U>,
+): Checked<Endpoint, L[number] | U[number], DeclaredErrors<E, A>> => {
   // A `Change` is a task: run on its own, it commits on its own.
-  const { run, ...spec } = e as TypedEndpoint<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
-  return {
+  const { run, ...spec } = e as unknown as TypedEndpoint<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
+  const entry: Endpoint = {
     ...spec,
     handler: (app) =>
       async function handleEndpoint(ctx: AppContext): Promise<void> {
@@ -132,6 +194,8 @@ export const endpoint = <Q = NoInput, B = NoInput, R = void, P extends string = 
         answer(ctx, e, await runUseCase(run(app, input)));
       },
   };
+  // The list was checked against `E` by the result type: at run time the entry is always an `Endpoint`.
+  return entry as Checked<Endpoint, L[number] | U[number], DeclaredErrors<E, A>>;
 };
 
 /** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */

@@ -43,7 +43,9 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'POST', path: '/api/webhook_endpoints', summary: 'Register a webhook endpoint (the answer shows its signing secret, once)', tag: 'Webhooks',
     description: "`api_version`: the version its deliveries are rendered in; default the client's pinned version. An unknown version is 400 naming `api_version`.",
     pathIds: [], body: CreateWebhookEndpointBody,
-    status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error', 'quota_exceeded'],
+    status: 201, response: { kind: 'webhook_endpoint', codec: CreatedWebhookEndpoint }, errors: ['validation_error', 'not_found', 'quota_exceeded'],
+    // 409 `conflict` is not in the released documents (see `undocumentedErrors` in endpoint.ts).
+    undocumentedErrors: ['conflict'],
     run: (app, i) => app.createWebhookEndpoint(i.client.id, i.body),
   }),
   endpoint({
@@ -64,7 +66,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'DELETE', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Delete a webhook endpoint and its deliveries', tag: 'Webhooks',
-    pathIds: ['endpoint_id'], status: 204, errors: ENDPOINT_ERRORS,
+    pathIds: ['endpoint_id'], status: 204, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.deleteWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
