@@ -26,6 +26,7 @@ import {
   type ClientAccess,
   type DomainError,
   type Environment,
+  type ResponseKind,
   type StoreHealth,
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
@@ -34,7 +35,7 @@ import { runUseCase } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
-import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
+import { type AgreesWithKind, type DeclaredResponse, type EndpointInput, type EndpointSpec, type KindValue, type NoInput, answer, decodeRequest, resolveResponse } from './endpoint.js';
 import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
 
 /** What the built-in endpoints run on. */
@@ -62,9 +63,10 @@ type BuiltinRun<Q, B, R, P extends string> =
   | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<DomainError, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
-/** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */
-interface TypedBuiltinEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+/** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec (its kind's). */
+interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends string> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
+  readonly response?: DeclaredResponse<K, R> & AgreesWithKind<K, R>;
   readonly run: BuiltinRun<Q, B, R, P>;
 }
 
@@ -74,7 +76,10 @@ export interface BuiltinEndpoint extends EndpointSpec {
   readonly handler: (services: BuiltinServices) => RouteDef['handler'];
 }
 
-const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedBuiltinEndpoint<Q, B, R, P>): BuiltinEndpoint => {
+const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = KindValue<K>, P extends string = never>(
+  declared: TypedBuiltinEndpoint<Q, B, K, R, P>,
+): BuiltinEndpoint => {
+  const e = { ...declared, response: resolveResponse(declared.response) };
   const { run, ...spec } = e;
   return {
     ...spec,
@@ -161,7 +166,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   builtin({
     method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
     description: 'Echoes the payload: checks the token, the API version and the round trip.',
-    status: 200, response: { kind: 'ping', codec: t.type({ payload: t.string }, 'PingResult') }, errors: [],
+    status: 200, response: { kind: 'ping' }, errors: [],
     run: (_s, i) => TE.right({ payload: i.body.payload }),
   }),
   builtin({
