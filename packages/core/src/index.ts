@@ -23,6 +23,7 @@ export * from './calculator/debt-calculator.js';
 export * from './shared/idempotency.js';
 export * from './webhooks/webhook.js';
 export * from './users/erasure.js';
+export * from './users/user-data.js';
 export * from './shared/quotas.js';
 export * from './payment-plans/plan-size.js';
 export * from './sandbox/sandbox-clock.js';

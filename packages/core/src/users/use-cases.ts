@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { DomainError } from '../shared/errors.js';
 import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
+import { deleteUserData } from './user-data.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
@@ -68,11 +69,8 @@ export const deleteUser =
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
-        TE.chainFirst(() => tx.planPayments.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.paymentPlans.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.creditScores.deleteAllForUser(scope.userId)),
-        TE.chainFirst(() => tx.bureauFlows.deleteForUser(scope.userId)),
-        TE.chainFirst(() => tx.accounts.deleteAllForUser(scope.userId)),
+        // Every port whose records are the user's, in the order of the table (user-data.ts).
+        TE.chainFirst(() => deleteUserData(tx, scope.userId)),
         TE.chainFirst(() => tx.users.delete(scope.clientId, scope.userId)),
         TE.chainFirst(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
         TE.chainFirst(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
