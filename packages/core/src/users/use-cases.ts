@@ -81,3 +81,12 @@ export const deleteUser =
         }),
       ),
     );
+
+/** Users: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const userUseCases = (deps: ApplicationDeps) => ({
+  createUser: createUser(deps),
+  listUsers: listUsers(deps),
+  getUser: getUser(deps),
+  updateUser: updateUser(deps),
+  deleteUser: deleteUser(deps),
+});
