@@ -1,6 +1,7 @@
 /**
- * The use cases, each `(deps) => (input) => TaskEither<DomainError, Output>`,
- * and `createApplication`, which binds them all to one set of ports.
+ * `createApplication`, which binds every feature's use cases (each
+ * `(deps) => (input) => TaskEither<DomainError, Output>`, exported by the feature's
+ * `index.ts`) to one set of ports.
  */
 import type { ApplicationDeps } from './shared/deps.js';
 import { userUseCases } from './users/use-cases.js';
@@ -11,31 +12,11 @@ import { paymentPlanUseCases } from './payment-plans/use-cases.js';
 import { contentUseCases } from './content/use-cases.js';
 import { calculatorUseCases } from './calculator/use-cases.js';
 import { webhookUseCases } from './webhooks/use-cases.js';
+import { sandboxUseCases } from './sandbox/use-cases.js';
 import { minimumOnlyMemo } from './payment-plans/payoff-plan.js';
 
 export * from './shared/deps.js';
-export * from './payment-plans/computations.js';
 export * from './shared/requests.js';
-export * from './users/use-cases.js';
-export * from './accounts/use-cases.js';
-export * from './credit-scores/use-cases.js';
-export * from './bureau/use-cases.js';
-export * from './payment-plans/use-cases.js';
-export * from './payment-plans/payoff-planning.use-cases.js';
-export * from './payment-plans/credit-outlook.use-cases.js';
-export * from './demo/demo-seed.js';
-export * from './content/use-cases.js';
-export * from './calculator/use-cases.js';
-export * from './webhooks/events.use-cases.js';
-export * from './users/erasure.use-cases.js';
-export * from './webhooks/use-cases.js';
-export * from './webhooks/webhook-health.js';
-export * from './webhooks/webhook-requests.js';
-export * from './webhooks/replay.use-cases.js';
-export * from './webhooks/webhook-samples.js';
-export * from './clients/use-cases.js';
-import { sandboxUseCases } from './sandbox/use-cases.js';
-export * from './sandbox/use-cases.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (given: ApplicationDeps) => {
