@@ -1,7 +1,8 @@
 /**
  * The endpoint table is typed: an entry whose use case result drifts from its
- * response codec, that reads a path id it does not declare, or whose `errors`
- * are not exactly the codes its use case can answer (docs/decisions/errors.md), does not
+ * response codec (its kind's, in core's `RESPONSE_CODECS`), whose codec beside a
+ * kind is not that kind's shape, that reads a path id it does not declare, or whose
+ * `errors` are not exactly the codes its use case can answer (docs/decisions/errors.md), does not
  * compile. Each `@ts-expect-error` below fails the build (`tsc -b`) the day
  * the table stops rejecting that drift; the runtime checks only make sure the
  * well-typed declarations still build entries.
@@ -10,23 +11,47 @@ import { expect } from 'chai';
 import * as t from 'io-ts';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { Account, CreateUserBody, User } from '@debtkit/core';
+import { Account, CreateUserBody, RESPONSE_CODECS, User } from '@debtkit/core';
 import { endpoint, type Endpoint } from '../src/http/routes/endpoint.js';
-import { paged, pagedCodec } from '../src/http/routes/paged-list.js';
+import { paged } from '../src/http/routes/paged-list.js';
 
 const USER = { method: 'GET', path: '/api/users/:id', summary: 's', tag: 'Users', pathIds: ['id'], status: 200, errors: ['not_found', 'validation_error'] } as const;
 
 describe('endpoint table types', () => {
-  it('accepts a use case whose result is what the response codec describes', () => {
-    const e = endpoint({ ...USER, response: { kind: 'user', codec: User }, run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
+  it('accepts a use case whose result is what its response kind\'s codec describes, and takes the codec from the kind', () => {
+    const e = endpoint({ ...USER, response: { kind: 'user' }, run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.id }) });
     expect(e.path).to.equal('/api/users/:id');
     expect(e.handler).to.be.a('function');
+    expect(e.response?.codec).to.equal(RESPONSE_CODECS.user);
+    expect(e.response?.codec).to.equal(User);
+  });
+
+  it('accepts a codec beside a kind that describes more than the kind, and keeps it', () => {
+    const Secretive = t.intersection([User, t.type({ secret: t.string })], 'SecretiveUser');
+    const e = endpoint({
+      ...USER,
+      response: { kind: 'user', codec: Secretive },
+      run: (app, i) => pipe(app.getUser({ clientId: i.client.id, userId: i.ids.id }), TE.map((u) => ({ ...u, secret: 's' }))),
+    });
+    expect(e.response?.codec).to.equal(Secretive);
+  });
+
+  it('rejects a codec beside a kind that is not the kind\'s shape', () => {
+    const e = endpoint({
+      ...USER,
+      // @ts-expect-error an account is not a user
+      response: { kind: 'user', codec: Account },
+      // A use case of no error of its own: only the route's are listed.
+      errors: ['validation_error'],
+      run: () => TE.right(undefined as unknown as t.TypeOf<typeof Account>),
+    });
+    expect(e.response?.codec).to.equal(Account);
   });
 
   it('rejects a use case whose result drifts from the response codec', () => {
     const e = endpoint({
       ...USER,
-      response: { kind: 'account', codec: Account },
+      response: { kind: 'account' },
       // A use case that does not fit is not read for its errors: only the route's own are listed.
       errors: ['validation_error'],
       // @ts-expect-error a user is not an account
@@ -38,7 +63,7 @@ describe('endpoint table types', () => {
   it('rejects a paged list under another key than its codec', () => {
     const e = endpoint({
       ...USER,
-      response: { kind: 'user_list', codec: pagedCodec('users', User) },
+      response: { kind: 'user_list' },
       errors: ['validation_error'],
       // @ts-expect-error the list codec says `users`
       run: (app, i) => pipe(app.listUsers(i.client.id, {}), TE.map(paged('accounts'))),
@@ -49,7 +74,7 @@ describe('endpoint table types', () => {
   it('rejects a path id the endpoint does not declare', () => {
     const e = endpoint({
       ...USER,
-      response: { kind: 'user', codec: User },
+      response: { kind: 'user' },
       // @ts-expect-error `user_id` is not among `pathIds`
       run: (app, i) => app.getUser({ clientId: i.client.id, userId: i.ids.user_id }),
     });

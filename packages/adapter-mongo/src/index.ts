@@ -19,7 +19,7 @@ export * from './mongo-webhook-delivery-repository.js';
 export * from './mongo-erasure-registry.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { ABANDONED_APPEND_MS, MongoVisibleSequence } from './mongo-visible-sequence.js';
-export { COLLECTIONS, INDEXES, ensureIndexes } from './mongo-collections.js';
+export { COLLECTIONS, INDEXES, PORT_COLLECTIONS, ensureIndexes } from './mongo-collections.js';
 export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { COMMIT_ATTEMPTS, TRANSACTION_OPTIONS, mongoTransactionDriver, mongoUnitOfWork } from './mongo-unit-of-work.js';
 export { MONGO_STORE_CLASSES, mongoTransactionPorts } from './mongo-store-ports.js';

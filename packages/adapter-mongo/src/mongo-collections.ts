@@ -3,6 +3,7 @@
  * indexes each query needs, created idempotently at start.
  */
 import type { Db, IndexDescription } from 'mongodb';
+import type { StorePortKey } from '@debtkit/core';
 
 export const COLLECTIONS = {
   clients: 'clients',
@@ -22,6 +23,31 @@ export const COLLECTIONS = {
   auditEvents: 'audit_events',
 } as const;
 export type CollectionName = (typeof COLLECTIONS)[keyof typeof COLLECTIONS];
+
+/**
+ * The collection of each store port, by its key in core's port table (`STORE_PORTS`):
+ * a new port does not compile until its collection is in `COLLECTIONS` (and so its
+ * indexes in `INDEXES`). The names are stored data: never rename one.
+ */
+export const PORT_COLLECTIONS = {
+  clients: COLLECTIONS.clients,
+  tokens: COLLECTIONS.tokens,
+  users: COLLECTIONS.users,
+  accounts: COLLECTIONS.accounts,
+  creditScores: COLLECTIONS.creditScores,
+  bureauFlows: COLLECTIONS.bureauFlows,
+  paymentPlans: COLLECTIONS.paymentPlans,
+  planPayments: COLLECTIONS.planPayments,
+  idempotency: COLLECTIONS.idempotencyKeys,
+  events: COLLECTIONS.events,
+  webhookEndpoints: COLLECTIONS.webhookEndpoints,
+  webhookDeliveries: COLLECTIONS.webhookDeliveries,
+  erasures: COLLECTIONS.erasures,
+  audit: COLLECTIONS.auditEvents,
+} as const satisfies PortCollections;
+
+/** One collection per store port key. */
+export type PortCollections = { readonly [K in StorePortKey]: CollectionName };
 
 /**
  * `_id` is the record's integer id (see mongo-document-codec.ts), so every

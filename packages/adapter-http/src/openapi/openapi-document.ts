@@ -30,6 +30,7 @@ import {
   versioning,
   type Environment,
   type EventType,
+  RESPONSE_CODECS,
   type ResponseKind,
 } from '@debtkit/core';
 import { API_ENDPOINTS } from '../http/routes/api-endpoints.js';
@@ -350,13 +351,8 @@ const pascal = (type: string): string =>
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
     .join('');
 
-/** The codec an endpoint answers a response kind with: the resource's own codec, the one its GET validates with. */
-const codecOfKind = (kind: ResponseKind): t.Mixed => {
-  const endpoints = API_ENDPOINTS.filter((e) => e.response?.kind === kind);
-  const endpoint = endpoints.find((e) => e.method === 'GET') ?? endpoints[0];
-  if (endpoint?.response === undefined) throw new Error(`openapi: no endpoint answers the response kind ${kind}`);
-  return endpoint.response.codec;
-};
+/** The codec of a response kind: core's table, the one its endpoints answer with (docs/adding-a-resource.md). */
+const codecOfKind = (kind: ResponseKind): t.Mixed => RESPONSE_CODECS[kind];
 
 /** The payload of one event type: core's `WebhookEvent` with `type` fixed and `data.object` the resource's codec. */
 export const webhookEventCodec = (type: EventType): t.Mixed =>

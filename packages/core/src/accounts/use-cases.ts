@@ -140,3 +140,11 @@ const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserSc
       ),
     ),
   );
+
+/** Accounts: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const accountUseCases = (deps: ApplicationDeps) => ({
+  linkAccount: linkAccount(deps),
+  listAccounts: listAccounts(deps),
+  getAccount: getAccount(deps),
+  updateAccount: updateAccount(deps),
+});

@@ -228,3 +228,13 @@ export const abortBureau =
         TE.map(statusOf),
       ),
     );
+
+/** The credit bureau flow: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const bureauUseCases = (deps: ApplicationDeps) => ({
+  getBureauStatus: getBureauStatus(deps),
+  invokeBureau: invokeBureau(deps),
+  consentBureau: consentBureau(deps),
+  validateBureauOtp: validateBureauOtp(deps),
+  submitBureauIdentity: submitBureauIdentity(deps),
+  abortBureau: abortBureau(deps),
+});

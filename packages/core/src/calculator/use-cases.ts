@@ -14,3 +14,8 @@ export const calculateDebt =
         ? calculateByMonths({ balance: body.balance, apr: body.apr, months: body.months, today: today(deps.clock) })
         : calculateByPayment({ balance: body.balance, apr: body.apr, monthlyPayment: body.monthly_payment, today: today(deps.clock) }),
     );
+
+/** The debt calculator: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const calculatorUseCases = (deps: ApplicationDeps) => ({
+  calculateDebt: calculateDebt(deps),
+});

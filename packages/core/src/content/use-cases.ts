@@ -23,3 +23,10 @@ export const getArticle =
   (deps: Pick<ApplicationDeps, 'content'>) =>
   (id: ArticleId): TE.TaskEither<NotFound | Unavailable, Article> =>
     pipe((deps.content ?? shippedContent).getArticle(id), orNotFound('Article'));
+
+/** Learning modules and articles: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const contentUseCases = (deps: ApplicationDeps) => ({
+  listLearningModules: listLearningModules(deps),
+  listArticles: listArticles(deps),
+  getArticle: getArticle(deps),
+});

@@ -37,3 +37,9 @@ export const getCreditScoreHistory =
         return (after === undefined ? scores : scores.filter((s) => s.id < after)).map(toCreditScoreView);
       }),
     );
+
+/** Credit scores: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const creditScoreUseCases = (deps: ApplicationDeps) => ({
+  getLatestCreditScore: getLatestCreditScore(deps),
+  getCreditScoreHistory: getCreditScoreHistory(deps),
+});

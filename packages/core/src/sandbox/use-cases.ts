@@ -226,3 +226,8 @@ export const advanceSandbox =
     }
     return E.right({ sandbox_date: todayOf(deps.clock, { sandbox_date: advanceTarget(advance) }), months: applied });
   });
+
+/** The sandbox over time: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const sandboxUseCases = (deps: ApplicationDeps) => ({
+  advanceSandbox: advanceSandbox(deps),
+});

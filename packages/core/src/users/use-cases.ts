@@ -4,6 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
+import { deleteUserData } from './user-data.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
@@ -68,11 +69,8 @@ export const deleteUser =
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
-        TE.chainFirstW(() => tx.planPayments.deleteAllForUser(scope.userId)),
-        TE.chainFirstW(() => tx.paymentPlans.deleteAllForUser(scope.userId)),
-        TE.chainFirstW(() => tx.creditScores.deleteAllForUser(scope.userId)),
-        TE.chainFirstW(() => tx.bureauFlows.deleteForUser(scope.userId)),
-        TE.chainFirstW(() => tx.accounts.deleteAllForUser(scope.userId)),
+        // Every port whose records are the user's, in the order of the table (user-data.ts).
+        TE.chainFirstW(() => deleteUserData(tx, scope.userId)),
         TE.chainFirstW(() => tx.users.delete(scope.clientId, scope.userId)),
         TE.chainFirstW(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
         TE.chainFirstW(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),
@@ -83,3 +81,12 @@ export const deleteUser =
         }),
       ),
     );
+
+/** Users: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const userUseCases = (deps: ApplicationDeps) => ({
+  createUser: createUser(deps),
+  listUsers: listUsers(deps),
+  getUser: getUser(deps),
+  updateUser: updateUser(deps),
+  deleteUser: deleteUser(deps),
+});

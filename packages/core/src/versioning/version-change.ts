@@ -4,44 +4,10 @@
  */
 import * as t from 'io-ts';
 import type { ScheduleMonth } from '../payment-plans/payment-plan.js';
+import type { ResponseKind } from './response-kinds.js';
 
-/** The response shapes a version change can transform (one per resource or list body). */
-export const ResponseKind = t.keyof(
-  {
-    credit_score: null,
-    credit_score_history: null,
-    account: null,
-    account_list: null,
-    user: null,
-    user_list: null,
-    bureau_status: null,
-    bureau_step: null,
-    learning_modules: null,
-    payment_plan: null,
-    payment_plan_list: null,
-    payment_plan_schedule: null,
-    plan_payment: null,
-    plan_payment_list: null,
-    payment_plan_comparison: null,
-    payment_plan_progress: null,
-    credit_outlook: null,
-    debt_calculation: null,
-    article: null,
-    article_list: null,
-    ping: null,
-    event: null,
-    event_list: null,
-    webhook_endpoint: null,
-    webhook_endpoint_list: null,
-    webhook_delivery_list: null,
-    api_versions: null,
-    event_redelivery: null,
-    webhook_replay: null,
-    sandbox_advance: null,
-  },
-  'ResponseKind',
-);
-export type ResponseKind = t.TypeOf<typeof ResponseKind>;
+/** The response kinds and their codecs: one table (`response-kinds.ts`). */
+export { RESPONSE_CODECS, ResponseKind, type ResponseOf } from './response-kinds.js';
 
 /**
  * What an older version's shape needs that the latest body does not carry,

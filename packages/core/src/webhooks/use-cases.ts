@@ -23,6 +23,8 @@ import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
 import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
+import { listEvents, getEvent } from './events.use-cases.js';
+import { sendTestWebhook, redeliverEvent, replayWebhookEndpoint } from './replay.use-cases.js';
 
 /**
  * A signing secret as Standard Webhooks writes it: `whsec_` and the base64 of
@@ -206,3 +208,17 @@ export const fanOutEvents =
     );
   };
 
+/** Events, webhook endpoints, their deliveries, tests and replays: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
+export const webhookUseCases = (deps: ApplicationDeps) => ({
+  listEvents: listEvents(deps),
+  getEvent: getEvent(deps),
+  createWebhookEndpoint: createWebhookEndpoint(deps),
+  listWebhookEndpoints: listWebhookEndpoints(deps),
+  getWebhookEndpoint: getWebhookEndpoint(deps),
+  updateWebhookEndpoint: updateWebhookEndpoint(deps),
+  deleteWebhookEndpoint: deleteWebhookEndpoint(deps),
+  listWebhookDeliveries: listWebhookDeliveries(deps),
+  sendTestWebhook: sendTestWebhook(deps),
+  redeliverEvent: redeliverEvent(deps),
+  replayWebhookEndpoint: replayWebhookEndpoint(deps),
+});

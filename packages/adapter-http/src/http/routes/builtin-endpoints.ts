@@ -26,6 +26,7 @@ import {
   type ClientAccess,
   type DomainError,
   type Environment,
+  type ResponseKind,
   type StoreHealth,
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
@@ -34,7 +35,7 @@ import { runUseCase } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
-import { type Checked, type DeclaredErrors, type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
+import { type AgreesWithKind, type Checked, type DeclaredErrors, type DeclaredResponse, type EndpointInput, type EndpointSpec, type KindValue, type NoInput, answer, decodeRequest, resolveResponse } from './endpoint.js';
 import type { ErrorCode } from '../api-error.js';
 import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
 
@@ -63,9 +64,10 @@ type BuiltinRun<Q, B, R, P extends string, E extends DomainError = DomainError> 
   | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<E, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
-/** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */
-interface TypedBuiltinEndpoint<Q, B, R, P extends string, E extends DomainError = DomainError> extends EndpointSpec<Q, B, R, P> {
+/** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec (its kind's). */
+interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends string, E extends DomainError = DomainError> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
+  readonly response?: DeclaredResponse<K, R> & AgreesWithKind<K, R>;
   readonly run: BuiltinRun<Q, B, R, P, E>;
 }
 
@@ -77,16 +79,17 @@ interface TypedBuiltinEndpoint<Q, B, R, P extends string, E extends DomainError 
 const checkedBuiltin = <
   Q = NoInput,
   B = NoInput,
-  R = void,
+  K extends ResponseKind = never,
+  R = KindValue<K>,
   P extends string = never,
   E extends DomainError = never,
   Au extends NonNullable<EndpointSpec['auth']> = NonNullable<EndpointSpec['auth']>,
   const L extends ReadonlyArray<ErrorCode> = readonly [],
 >(
-  e: TypedBuiltinEndpoint<Q, B, R, P, E> & { readonly auth: Au; readonly errors: L; readonly run: Extract<BuiltinRun<Q, B, R, P, E>, (...args: never[]) => unknown> },
+  e: TypedBuiltinEndpoint<Q, B, K, R, P, E> & { readonly auth: Au; readonly errors: L; readonly run: Extract<BuiltinRun<Q, B, R, P, E>, (...args: never[]) => unknown> },
 ): Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>> =>
   // The list was checked against `E` by the result type: at run time the entry is always a `BuiltinEndpoint`.
-  builtin<Q, B, R, P>(e) as Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>>;
+  builtin<Q, B, K, R, P>(e) as Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>>;
 
 /** An entry of the built-in table: its spec (types erased) and the handler it becomes, typed inside. */
 export interface BuiltinEndpoint extends EndpointSpec {
@@ -94,7 +97,10 @@ export interface BuiltinEndpoint extends EndpointSpec {
   readonly handler: (services: BuiltinServices) => RouteDef['handler'];
 }
 
-const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedBuiltinEndpoint<Q, B, R, P>): BuiltinEndpoint => {
+const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = KindValue<K>, P extends string = never>(
+  declared: TypedBuiltinEndpoint<Q, B, K, R, P>,
+): BuiltinEndpoint => {
+  const e = { ...declared, response: resolveResponse(declared.response) };
   const { run, ...spec } = e;
   return {
     ...spec,
@@ -181,7 +187,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   checkedBuiltin({
     method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
     description: 'Echoes the payload: checks the token, the API version and the round trip.',
-    status: 200, response: { kind: 'ping', codec: t.type({ payload: t.string }, 'PingResult') }, errors: ['validation_error'],
+    status: 200, response: { kind: 'ping' }, errors: ['validation_error'],
     run: (_s, i) => TE.right({ payload: i.body.payload }),
   }),
   checkedBuiltin({

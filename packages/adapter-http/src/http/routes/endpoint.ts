@@ -8,7 +8,7 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, ResponseKind, renderContextOf, strictObject, type Change, versioning } from '@debtkit/core';
+import { Application, Client, DomainError, Id, RESPONSE_CODECS, ResponseKind, renderContextOf, strictObject, type Change, type ResponseOf, versioning } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
@@ -87,14 +87,36 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
 type Codec<A> = t.Type<A, unknown, unknown>;
 
 /**
+ * A versioned answer names only its kind: its codec is the kind's in core's
+ * `RESPONSE_CODECS`, paired once. An answer that adds to its kind's shape (a
+ * created webhook endpoint's secret) also names its codec, which must describe
+ * a subtype of the kind's. An answer without a kind (admin API, probes) names its codec.
+ */
+export interface DeclaredResponse<K extends ResponseKind, R> {
+  readonly kind?: K;
+  readonly codec?: Codec<R>;
+  readonly example?: NoInfer<R>;
+  /** As `EndpointSpec`'s. */
+  readonly inRequestVersion?: true;
+}
+
+/** What a declared response answers: its codec's type, else its kind's (`void` for neither: a 204). */
+export type KindValue<K extends ResponseKind> = [K] extends [never] ? void : ResponseOf<K>;
+
+/** A codec given beside a kind must describe its kind's shape (or more): anything else does not compile. */
+export type AgreesWithKind<K extends ResponseKind, R> = [K] extends [never] ? unknown : [R] extends [ResponseOf<K>] ? unknown : { readonly codec: 'a codec beside a kind must describe a subtype of the kind codec' };
+
+/**
  * A resource endpoint, typed: `Q` and `B` are inferred from the query and body
- * codecs (`NoInput` without one), `R` from the response codec only (`NoInfer`
- * in `run`), so `run`'s result must be assignable to what the response codec
- * describes: a use case whose result drifts from its codec does not compile.
+ * codecs (`NoInput` without one), `R` from the response's codec or, without one,
+ * its kind's codec (`NoInfer` in `run`), so `run`'s result must be assignable to
+ * what the response codec describes: a use case whose result drifts from its
+ * codec does not compile. `E` is inferred from `run`: the errors it can return.
  */
 export interface TypedEndpoint<
   Q,
   B,
+  K extends ResponseKind,
   R,
   P extends string,
   M extends EndpointSpec['method'] = EndpointSpec['method'],
@@ -102,9 +124,11 @@ export interface TypedEndpoint<
   E extends DomainError = DomainError,
   L extends ReadonlyArray<ErrorCode> = ReadonlyArray<ErrorCode>,
   U extends ReadonlyArray<ErrorCode> = ReadonlyArray<ErrorCode>,
-> extends EndpointSpec<Q, B, R, P> {
+> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
   readonly method: M;
   readonly auth?: A;
+  /** Absent for 204. */
+  readonly response?: DeclaredResponse<K, R> & AgreesWithKind<K, R>;
   /** With `undocumentedErrors`, exactly `DeclaredErrors` of its use case (checked on `endpoint`'s result, `Checked`). */
   readonly errors: L;
   readonly undocumentedErrors?: U;
@@ -165,12 +189,14 @@ export interface Endpoint extends EndpointSpec {
 
 /**
  * Declare an endpoint with its query, body, response and path id types
- * inferred from the declaration; the handler is built here, where they are known.
+ * inferred from the declaration; the handler is built here, where they are known,
+ * and a response named by its kind gets the kind's codec from `RESPONSE_CODECS`.
  */
 export const endpoint = <
   Q = NoInput,
   B = NoInput,
-  R = void,
+  K extends ResponseKind = never,
+  R = KindValue<K>,
   P extends string = never,
   M extends EndpointSpec['method'] = EndpointSpec['method'],
   A extends RouteAuth = 'client',
@@ -178,10 +204,11 @@ export const endpoint = <
   const L extends ReadonlyArray<ErrorCode> = readonly [],
   const U extends ReadonlyArray<ErrorCode> = readonly [],
 >(
-  e: TypedEndpoint<Q, B, R, P, M, A, E, L, U>,
+  declared: TypedEndpoint<Q, B, K, R, P, M, A, E, L, U>,
 ): Checked<Endpoint, L[number] | U[number], DeclaredErrors<E, A>> => {
+  const e: EndpointSpec<Q, B, R, P> & Pick<TypedEndpoint<Q, B, K, R, P, M, A, E, L, U>, 'run'> = { ...declared, response: resolveResponse(declared.response) };
   // A `Change` is a task: run on its own, it commits on its own.
-  const { run, ...spec } = e as unknown as TypedEndpoint<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
+  const { run, ...spec } = e as unknown as EndpointSpec<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
   const entry: Endpoint = {
     ...spec,
     handler: (app) =>
@@ -196,6 +223,17 @@ export const endpoint = <
   };
   // The list was checked against `E` by the result type: at run time the entry is always an `Endpoint`.
   return entry as Checked<Endpoint, L[number] | U[number], DeclaredErrors<E, A>>;
+};
+
+/**
+ * A declared response with its codec: its own, else its kind's in `RESPONSE_CODECS`
+ * (which describes an `R`: `R` is the kind's value when no codec is declared).
+ */
+export const resolveResponse = <K extends ResponseKind, R>(response: DeclaredResponse<K, R> | undefined): EndpointSpec<unknown, unknown, R>['response'] => {
+  if (response === undefined) return undefined;
+  const codec = response.codec ?? (response.kind === undefined ? undefined : (RESPONSE_CODECS[response.kind] satisfies t.Mixed as t.Mixed));
+  if (codec === undefined) throw new Error('endpoint: a response names its kind or its codec');
+  return { ...response, codec };
 };
 
 /** No fields: a body-less operation accepts no body or `{}`, a query-less one no parameters. */

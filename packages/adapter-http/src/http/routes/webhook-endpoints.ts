@@ -10,19 +10,14 @@ import {
   CreateWebhookEndpointBody,
   CreatedWebhookEndpoint,
   EventListQuery,
-  EventRedelivery,
   RedeliverEventBody,
   ReplayWebhookBody,
   TestWebhookBody,
-  WebhookReplay,
   PageQuery,
   PatchWebhookEndpointBody,
-  WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEvent,
 } from '@debtkit/core';
 import { Endpoint, endpoint } from './endpoint.js';
-import { paged, pagedCodec } from './paged-list.js';
+import { paged } from './paged-list.js';
 
 
 const ENDPOINT_ERRORS = ['not_found', 'validation_error'] as const;
@@ -31,12 +26,12 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/events', summary: 'List events of the last 30 days, ascending by id', tag: 'Events', pathIds: [], query: EventListQuery,
     description: "Each event in the request's version (an event stored before 2026-11-26 as it was stored, in the version its `api_version` names).",
-    status: 200, response: { kind: 'event_list', codec: pagedCodec('events', WebhookEvent), inRequestVersion: true }, errors: ['validation_error'],
+    status: 200, response: { kind: 'event_list', inRequestVersion: true }, errors: ['validation_error'],
     run: (app, i) => pipe(app.listEvents(i.client.id, i.query, i.apiVersion), TE.map(paged('events'))),
   }),
   endpoint({
     method: 'GET', path: '/api/events/:event_id', summary: 'Retrieve an event', tag: 'Events', pathIds: ['event_id'],
-    status: 200, response: { kind: 'event', codec: WebhookEvent, inRequestVersion: true }, errors: ENDPOINT_ERRORS,
+    status: 200, response: { kind: 'event', inRequestVersion: true }, errors: ENDPOINT_ERRORS,
     run: (app, i) => app.getEvent(i.client.id, i.ids.event_id, i.apiVersion),
   }),
   endpoint({
@@ -50,18 +45,18 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   }),
   endpoint({
     method: 'GET', path: '/api/webhook_endpoints', summary: 'List webhook endpoints', tag: 'Webhooks', pathIds: [], query: PageQuery,
-    status: 200, response: { kind: 'webhook_endpoint_list', codec: pagedCodec('webhook_endpoints', WebhookEndpoint) }, errors: ['validation_error'],
+    status: 200, response: { kind: 'webhook_endpoint_list' }, errors: ['validation_error'],
     run: (app, i) => pipe(app.listWebhookEndpoints(i.client.id, i.query), TE.map(paged('webhook_endpoints'))),
   }),
   endpoint({
     method: 'GET', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Retrieve a webhook endpoint', tag: 'Webhooks', pathIds: ['endpoint_id'],
-    status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: ENDPOINT_ERRORS,
+    status: 200, response: { kind: 'webhook_endpoint' }, errors: ENDPOINT_ERRORS,
     run: (app, i) => app.getWebhookEndpoint(i.client.id, i.ids.endpoint_id),
   }),
   endpoint({
     method: 'PATCH', path: '/api/webhook_endpoints/:endpoint_id', summary: 'Change the URL, events, description, status or API version of a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], body: PatchWebhookEndpointBody,
-    status: 200, response: { kind: 'webhook_endpoint', codec: WebhookEndpoint }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    status: 200, response: { kind: 'webhook_endpoint' }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.updateWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
   endpoint({
@@ -72,7 +67,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   endpoint({
     method: 'GET', path: '/api/webhook_endpoints/:endpoint_id/deliveries', summary: 'Deliveries of events to a webhook endpoint', tag: 'Webhooks',
     pathIds: ['endpoint_id'], query: PageQuery,
-    status: 200, response: { kind: 'webhook_delivery_list', codec: pagedCodec('deliveries', WebhookDelivery) }, errors: ENDPOINT_ERRORS,
+    status: 200, response: { kind: 'webhook_delivery_list' }, errors: ENDPOINT_ERRORS,
     run: (app, i) => pipe(app.listWebhookDeliveries(i.client.id, i.ids.endpoint_id, i.query), TE.map(paged('deliveries'))),
   }),
   // Test webhooks and replay (docs/sandbox-over-time.md; docs/webhook-replay.md)
@@ -82,7 +77,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
       'The sample event is stored for its one delivery (listed in the endpoint\'s deliveries) but is not one of the client\'s events: ' +
       '`GET /api/events` does not list it and no other endpoint receives it. In production this path answers 404.',
     pathIds: ['endpoint_id'], body: TestWebhookBody,
-    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    status: 202, response: { kind: 'event_redelivery' }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.sendTestWebhook(i.client, i.ids.endpoint_id, i.body),
   }),
   endpoint({
@@ -91,7 +86,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
       'Re-arms the delivery of the event to each endpoint (a new series of attempts under the same `webhook-id`), or creates it. ' +
       'Receivers de-duplicate by `webhook-id`.',
     pathIds: ['event_id'], body: RedeliverEventBody,
-    status: 202, response: { kind: 'event_redelivery', codec: EventRedelivery }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    status: 202, response: { kind: 'event_redelivery' }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.redeliverEvent(i.client.id, i.ids.event_id, i.body),
   }),
   endpoint({
@@ -100,7 +95,7 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
       'Events created from `since` (included) to `until` (excluded) that the endpoint subscribes to are redelivered in event order, each under its usual ' +
       '`webhook-id`. One replay runs per endpoint at a time: a second, while a delivery of the first is pending, is 409.',
     pathIds: ['endpoint_id'], body: ReplayWebhookBody,
-    status: 202, response: { kind: 'webhook_replay', codec: WebhookReplay }, errors: [...ENDPOINT_ERRORS, 'conflict'],
+    status: 202, response: { kind: 'webhook_replay' }, errors: [...ENDPOINT_ERRORS, 'conflict'],
     run: (app, i) => app.replayWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
 ];

@@ -1,0 +1,3 @@
+/** The debt calculator: everything of this feature `@debtkit/core` exports (its codecs, ports and use cases), one line in `src/index.ts`. */
+export * from './debt-calculator.js';
+export * from './use-cases.js';
