@@ -22,7 +22,7 @@ import type { StorePorts } from './store-ports.js';
 import { createApplication, createClientAccess, fanOutEvents, recordEndpointAttempt, type Application } from '../application.js';
 import { FAILING_ENDPOINT_DISABLE_MS } from '../webhooks/webhook.js';
 import type { UserScope } from './deps.js';
-import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp, TokenId } from './primitives.js';
+import type { AccountId, ClientId, IsoDate, PaymentPlanId, Timestamp, TokenId, WebhookEndpointId } from './primitives.js';
 import { expectRight, run, type StoreFactory } from '../testing/contract-harness.js';
 import { CREATED_AT, aClient, aTokenHash, aUser, anAccount, cents } from '../testing/record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from '../testing/test-secrets.js';
@@ -46,7 +46,7 @@ interface World {
   readonly scope: UserScope;
   readonly accountId: AccountId;
   readonly planId: PaymentPlanId;
-  readonly endpointId: Id;
+  readonly endpointId: WebhookEndpointId;
   /** A token of the client (no audit record yet). */
   readonly tokenId: TokenId;
 }

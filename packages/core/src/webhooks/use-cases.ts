@@ -16,7 +16,7 @@ import {
   toDeliveryView,
   toWebhookEndpointView,
 } from './webhook.js';
-import type { ClientId, Id } from '../shared/primitives.js';
+import type { ClientId, WebhookEndpointId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
@@ -70,7 +70,7 @@ export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, versi
     : TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]));
 };
 
-const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
+const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<DomainError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 /**
@@ -111,7 +111,7 @@ export const listWebhookEndpoints =
 
 export const getWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, WebhookEndpoint> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<DomainError, WebhookEndpoint> =>
     pipe(requireEndpoint(deps, clientId, endpointId), TE.map(toWebhookEndpointView));
 
 /**
@@ -120,7 +120,7 @@ export const getWebhookEndpoint =
  */
 export const updateWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls' | 'versioning'>) =>
-  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId, body: PatchWebhookEndpointBody): TE.TaskEither<DomainError, WebhookEndpoint> =>
     pipe(
       body.api_version === undefined ? TE.right<DomainError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
       TE.chain(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
@@ -142,7 +142,7 @@ export const updateWebhookEndpoint =
 /** Delete the endpoint and its deliveries, in one transaction. */
 export const deleteWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<DomainError, void> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<DomainError, void> =>
     inTransaction(deps, (tx) =>
       pipe(
         tx.webhookEndpoints.delete(clientId, endpointId),
@@ -154,7 +154,7 @@ export const deleteWebhookEndpoint =
 
 export const listWebhookDeliveries =
   (deps: Pick<ApplicationDeps, 'clock' | 'webhookDeliveries' | 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId, page: PageInput): TE.TaskEither<DomainError, Page<WebhookDelivery>> =>
     pipe(
       requireEndpoint(deps, clientId, endpointId),
       TE.chain(() => deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now())),

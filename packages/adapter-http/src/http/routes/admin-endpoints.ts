@@ -26,7 +26,7 @@ import {
   type DomainError,
 } from '@debtkit/core';
 import type { AppContext } from '../app-context.js';
-import { runUseCase } from '../route-kit.js';
+import { runUseCase, type PathIdName } from '../route-kit.js';
 import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoints.js';
 import { type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
 
@@ -45,11 +45,11 @@ const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43
 export const auditActorOf = (ctx: AppContext): AuditActor => ({ request_id: ctx.state.requestId, ip: ctx.ip === '' ? null : ctx.ip });
 
 /** An admin endpoint, typed as a resource endpoint is: its result must match its response codec. */
-interface TypedAdminEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+interface TypedAdminEndpoint<Q, B, R, P extends PathIdName> extends EndpointSpec<Q, B, R, P> {
   readonly run: (services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>, actor: AuditActor) => TE.TaskEither<DomainError, NoInfer<R>>;
 }
 
-const admin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedAdminEndpoint<Q, B, R, P>): BuiltinEndpoint => {
+const admin = <Q = NoInput, B = NoInput, R = void, P extends PathIdName = never>(e: TypedAdminEndpoint<Q, B, R, P>): BuiltinEndpoint => {
   const { run, ...spec } = e;
   return {
     ...spec,

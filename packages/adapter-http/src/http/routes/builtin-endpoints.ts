@@ -30,7 +30,7 @@ import {
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { runUseCase } from '../route-kit.js';
+import { runUseCase, type PathIdName } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
@@ -58,12 +58,12 @@ export interface BuiltinServices {
  * the two answers that are not a plain JSON value (the OpenAPI document
  * naming this server, the Prometheus text), a handler of its own.
  */
-type BuiltinRun<Q, B, R, P extends string> =
+type BuiltinRun<Q, B, R, P extends PathIdName> =
   | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<DomainError, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
 /** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec. */
-interface TypedBuiltinEndpoint<Q, B, R, P extends string> extends EndpointSpec<Q, B, R, P> {
+interface TypedBuiltinEndpoint<Q, B, R, P extends PathIdName> extends EndpointSpec<Q, B, R, P> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
   readonly run: BuiltinRun<Q, B, R, P>;
 }
@@ -74,7 +74,7 @@ export interface BuiltinEndpoint extends EndpointSpec {
   readonly handler: (services: BuiltinServices) => RouteDef['handler'];
 }
 
-const builtin = <Q = NoInput, B = NoInput, R = void, P extends string = never>(e: TypedBuiltinEndpoint<Q, B, R, P>): BuiltinEndpoint => {
+const builtin = <Q = NoInput, B = NoInput, R = void, P extends PathIdName = never>(e: TypedBuiltinEndpoint<Q, B, R, P>): BuiltinEndpoint => {
   const { run, ...spec } = e;
   return {
     ...spec,
