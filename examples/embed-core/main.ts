@@ -24,6 +24,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import {
+  AccountId,
   Apr,
   BureauEvent,
   BureauFlowState,
@@ -34,7 +35,6 @@ import {
   FactorObject,
   FactorRating,
   INITIAL_STATE,
-  Id,
   IsoDate,
   PaymentCode,
   PayoffPlanResult,
@@ -89,7 +89,8 @@ export interface EmbedCoreResult {
 }
 
 /** A debt as another system might send it: dollars and percent, not yet trusted. */
-const DebtInput = t.type({ id: Id, balance: Cents, apr: Apr, minimumPayment: Cents }, 'DebtInput');
+// The ids are the accounts' own: decoded with `AccountId`, they have the kind a plan's debts take.
+const DebtInput = t.type({ id: AccountId, balance: Cents, apr: Apr, minimumPayment: Cents }, 'DebtInput');
 
 const dollars = (cents: number): string => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`;
 

@@ -38,7 +38,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
-import { planPayoff, type Cents, type Id, type IsoDate } from '@debtkit/core';
+import { idOf, planPayoff, type Cents, type Id, type IsoDate } from '@debtkit/core';
 import { loadConfig } from '../src/main/config.js';
 import { startServer } from '../src/main/server.js';
 import { createServerLogger } from '../src/main/log-destination.js';
@@ -463,7 +463,7 @@ const minimumFor = (balance: number, apr: number, months: number): number => {
     const r = planPayoff({
       strategy: 'minimum_only',
       monthlyPayment: minimum as Cents,
-      debts: [{ id: 1 as Id, balance: balance as Cents, apr, minimumPayment: minimum as Cents }],
+      debts: [{ id: idOf('account', 1), balance: balance as Cents, apr, minimumPayment: minimum as Cents }],
       today: new Date().toISOString().slice(0, 10) as IsoDate,
     });
     return E.isRight(r) ? r.right.months : Number.POSITIVE_INFINITY;

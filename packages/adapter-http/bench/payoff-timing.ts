@@ -4,7 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as E from 'fp-ts/lib/Either.js';
-import { planPayoff, type Cents, type Id, type IsoDate, type PayoffDebt, type PayoffPlanInput } from '@debtkit/core';
+import { idOf, planPayoff, type Cents, type IsoDate, type PayoffDebt, type PayoffPlanInput } from '@debtkit/core';
 
 export const PAYOFF_TARGET_MS = 5;
 const DEBTS = 50;
@@ -27,7 +27,7 @@ const benchmarkDebts = (): PayoffDebt[] =>
     const balance = 200_000 + ((i * 7_919) % 50) * 40_000;
     const apr = 3 + ((i * 37) % 40) * 0.5;
     const minimumPayment = Math.ceil((balance * apr) / 1200) + Math.ceil(balance / 10_000);
-    return { id: (i + 1) as Id, balance: balance as Cents, apr, minimumPayment: minimumPayment as Cents };
+    return { id: idOf('account', i + 1), balance: balance as Cents, apr, minimumPayment: minimumPayment as Cents };
   });
 
 const monthsFor = (input: PayoffPlanInput): number => {

@@ -12,7 +12,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
-import { MAX_PLAN_BODY_BYTES, MAX_RESPONSE_BODY_BYTES, toEventView, type Id, type StorePorts } from '@debtkit/core';
+import { MAX_PLAN_BODY_BYTES, MAX_RESPONSE_BODY_BYTES, idOf, toEventView, type StorePorts } from '@debtkit/core';
 import { aCreditScore, anAccount, cents } from '@debtkit/core/testing';
 import { harness, type Harness } from './support/http-harness.js';
 import { useMongoStores } from './support/mongo-stores.js';
@@ -47,7 +47,7 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
       return user;
     };
     const addLoan = async (user: number): Promise<void> => {
-      const account = anAccount(user as Id, { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000), apr: 20, minimum_payment: cents(LARGEST_ALLOWED_MINIMUM) });
+      const account = anAccount(idOf('user', user), { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000), apr: 20, minimum_payment: cents(LARGEST_ALLOWED_MINIMUM) });
       const stored = await h.store.accounts.create(account)();
       if (E.isLeft(stored)) throw new Error(stored.left.message);
     };
@@ -71,7 +71,7 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
       const one = await h.request.get(`/api/events/${event!['id'] as number}`).set(h.auth).expect(200);
       expect(bytes(one.text)).to.be.within(900_000, MAX_RESPONSE_BODY_BYTES);
       // The webhook payload is the stored event's view, as the delivery worker serialises it.
-      const stored = await h.store.events.get(h.client.id, event!['id'] as Id, new Date('2026-03-15T12:00:00.000Z'))();
+      const stored = await h.store.events.get(h.client.id, idOf('event', event!['id'] as number), new Date('2026-03-15T12:00:00.000Z'))();
       if (E.isLeft(stored) || O.isNone(stored.right)) throw new Error('the event is not stored');
       expect(bytes(JSON.stringify(toEventView(stored.right.value)))).to.be.below(MAX_RESPONSE_BODY_BYTES);
 
@@ -112,10 +112,10 @@ describe('bounded answers: the credit score history (memory store)', () => {
   it('a history over 1 MiB ends early by size with has_more: true; starting_after the last id gives the older scores', async () => {
     const h = await harness();
     const user = ((await h.request.post('/api/users').set(h.auth).send({ last_name: 'Often' }).expect(201)).body as Json)['id'] as number;
-    const one = JSON.stringify(aCreditScore(user as Id)).length;
+    const one = JSON.stringify(aCreditScore(idOf('user', user))).length;
     const scores = Math.ceil((1.5 * MAX_RESPONSE_BODY_BYTES) / one);
     for (let i = 0; i < scores; i++) {
-      const added = await h.store.creditScores.add(aCreditScore(user as Id))();
+      const added = await h.store.creditScores.add(aCreditScore(idOf('user', user)))();
       if (E.isLeft(added)) throw new Error(added.left.message);
     }
     const seen: number[] = [];

@@ -81,6 +81,31 @@ describe('endpoint table types', () => {
     expect(e.pathIds).to.deep.equal(['id']);
   });
 
+  it('hands the path ids with their kinds (PATH_ID_KINDS): a swapped pair does not compile', () => {
+    const ACCOUNT = { ...USER, path: '/api/users/:id/accounts/:account_id', pathIds: ['id', 'account_id'] } as const;
+    const e = endpoint({ ...ACCOUNT, response: { kind: 'account', codec: Account }, run: (app, i) => app.getAccount({ clientId: i.client.id, userId: i.ids.id }, i.ids.account_id) });
+    const swapped = endpoint({
+      ...ACCOUNT,
+      response: { kind: 'account', codec: Account },
+      // @ts-expect-error `account_id` is an account's id, not a user's (and `id` a user's, not an account's)
+      run: (app, i) => app.getAccount({ clientId: i.client.id, userId: i.ids.account_id }, i.ids.id),
+    });
+    expect([e.pathIds, swapped.pathIds]).to.deep.equal([['id', 'account_id'], ['id', 'account_id']]);
+  });
+
+  it('rejects a path parameter that has no kind', () => {
+    const e = endpoint({
+      ...USER,
+      path: '/api/users/:user_id',
+      // @ts-expect-error `user_id` is not in PATH_ID_KINDS (the users' path id is `id`)
+      pathIds: ['user_id'],
+      response: { kind: 'user', codec: User },
+      errors: ['validation_error'],
+      run: () => TE.left({ _tag: 'not_found', message: 'none' } as never),
+    });
+    expect(e.path).to.equal('/api/users/:user_id');
+  });
+
   it('rejects a literal the codec does not allow', () => {
     const e = endpoint({
       ...USER,

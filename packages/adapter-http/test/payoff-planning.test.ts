@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type supertest from 'supertest';
-import { addMonths, planPayoff, type Cents, type Clock, type Id, type IsoDate, type StorePorts } from '@debtkit/core';
+import { addMonths, idOf, planPayoff, type Cents, type Clock, type IsoDate, type StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '@debtkit/adapter-memory';
 import { useMongoStores } from './support/mongo-stores.js';
 import { resourceHarness, type ResourceHarness } from './support/resource-app.js';
@@ -190,7 +190,7 @@ function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>)
       const expectedForecast = (balances: [number, number], firstMonth: number) => {
         const plan = planPayoff({
           strategy: 'avalanche', monthlyPayment: 6_000 as Cents, today: '2000-01-15' as IsoDate,
-          debts: [{ id: card as Id, balance: balances[0] as Cents, apr: 12, minimumPayment: 2_000 as Cents }, { id: loan as Id, balance: balances[1] as Cents, apr: 24, minimumPayment: 2_000 as Cents }],
+          debts: [{ id: idOf('account', card), balance: balances[0] as Cents, apr: 12, minimumPayment: 2_000 as Cents }, { id: idOf('account', loan), balance: balances[1] as Cents, apr: 24, minimumPayment: 2_000 as Cents }],
         });
         if (E.isLeft(plan)) throw new Error(plan.left.message);
         return { months: plan.right.months, payoff_date: addMonths('2025-12-31' as IsoDate, firstMonth - 1 + plan.right.months), total_interest: plan.right.total_interest };

@@ -19,7 +19,7 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import pino from 'pino';
 import { ContainerModule } from 'inversify';
-import { makeVersioning, mapListItems, renameField, versioning, type Id, type StorePorts } from '@debtkit/core';
+import { makeVersioning, mapListItems, idOf, renameField, versioning, type StorePorts } from '@debtkit/core';
 import { anAccount, cents } from '@debtkit/core/testing';
 import { compose, type Composition } from '../src/main/composition.js';
 import { HTTP, resolve } from '../src/main/container.js';
@@ -107,7 +107,7 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
       };
       user = (await post('/api/users', { last_name: 'Cached' }))['id'] as number;
       for (let i = 0; i < LOANS; i++) {
-        const account = anAccount(user as Id, { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000 + i), apr: 20, minimum_payment: cents(MINIMUM) });
+        const account = anAccount(idOf('user', user), { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000 + i), apr: 20, minimum_payment: cents(MINIMUM) });
         const stored = await cached.store.accounts.create(account)();
         if (E.isLeft(stored)) throw new Error(stored.left.message);
       }

@@ -12,9 +12,9 @@ import { Harness, harness } from './support/http-harness.js';
 const routes: RouteDef[] = [
   {
     method: 'GET',
-    path: '/api/things/:thing_id',
+    path: '/api/things/:account_id',
     auth: 'client',
-    handler: async (ctx) => respond(ctx, 200, 'ping', { id: parseId(ctx, 'thing_id'), client: clientOf(ctx).id }),
+    handler: async (ctx) => respond(ctx, 200, 'ping', { id: parseId(ctx, 'account_id'), client: clientOf(ctx).id }),
   },
   {
     method: 'POST',
@@ -30,7 +30,7 @@ const routes: RouteDef[] = [
   },
   {
     method: 'POST',
-    path: '/api/things/:thing_id/invoke',
+    path: '/api/things/:account_id/invoke',
     auth: 'client',
     handler: async (ctx) => respond(ctx, 200, 'ping', await runUseCase(TE.left(bureauError('No product matches this user')))),
   },
@@ -56,7 +56,7 @@ describe('route kit', () => {
         const res = await h.request.get(`/api/things/${bad}`).set(h.auth);
         expect(res.status).to.equal(400);
         expect(res.body.error.code).to.equal('validation_error');
-        expect(res.body.error.details).to.deep.equal([{ path: 'thing_id', message: 'must be a positive integer id (1 to 9007199254740991)' }]);
+        expect(res.body.error.details).to.deep.equal([{ path: 'account_id', message: 'must be a positive integer id (1 to 9007199254740991)' }]);
       });
     }
   });

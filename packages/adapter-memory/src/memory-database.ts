@@ -21,7 +21,7 @@
  * Each record keeps the versions an open snapshot may still read.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { writeConflict, type StoreError, type Id } from '@debtkit/core';
+import { writeConflict, type StoreError, type Id, type AccountId, type ClientId, type CreditScoreId, type EventId, type PaymentPlanId, type PlanPaymentId, type TokenId, type UserId, type WebhookDeliveryId, type WebhookEndpointId } from '@debtkit/core';
 
 interface Version<V> {
   /** `undefined`: deleted. */
@@ -76,14 +76,14 @@ export class MemoryDatabase {
     return found as MemoryTable<P, K, V>;
   }
 
-  /** The id sequence named `name`: not transactional, an id taken by an aborted transaction is skipped. */
-  ids(name: string): IdSequence {
+  /** The id sequence named `name`, minting ids of its kind: not transactional, an id taken by an aborted transaction is skipped. */
+  ids<N extends keyof SequenceKinds>(name: N): IdSequence<SequenceKinds[N]> {
     let found = this.sequences.get(name);
     if (found === undefined) {
       found = new IdSequence();
       this.sequences.set(name, found);
     }
-    return found;
+    return found as IdSequence<SequenceKinds[N]>;
   }
 
   begin(): MemoryTransaction {
@@ -149,14 +149,37 @@ export class MemoryDatabase {
   }
 }
 
-/** Ascending ids for one collection, starting at 1 and never reused (docs/decisions/api-conventions.md). */
-export class IdSequence {
+/**
+ * The id sequences and the kind of id each mints (docs/decisions/ids.md); audit
+ * events' ids have no kind (nothing takes one as an argument).
+ */
+export interface SequenceKinds {
+  readonly accounts: AccountId;
+  readonly audit_events: Id;
+  readonly clients: ClientId;
+  readonly creditScores: CreditScoreId;
+  readonly events: EventId;
+  readonly paymentPlans: PaymentPlanId;
+  readonly planPayments: PlanPaymentId;
+  readonly tokens: TokenId;
+  readonly users: UserId;
+  readonly webhookDeliveries: WebhookDeliveryId;
+  readonly webhookEndpoints: WebhookEndpointId;
+}
+
+/**
+ * Ascending ids for one collection, starting at 1 and never reused (docs/decisions/api-conventions.md),
+ * of the collection's kind `A`. The memory store's one unchecked step of the
+ * id kinds (here and in `MemoryDatabase.ids`, which hands out the sequence of
+ * a name with the kind `SequenceKinds` gives it).
+ */
+export class IdSequence<A extends Id = Id> {
   private last = 0;
 
-  next(): Id {
+  next(): A {
     this.last += 1;
     // A counter from 1 upwards is a valid Id by construction; decoding it on every insert would be wasted work.
-    return this.last as Id;
+    return this.last as A;
   }
 }
 

@@ -10,10 +10,10 @@ import {
   ClientId,
   CreditScore,
   DomainError,
-  Id,
   IsoDate,
   UserScope,
   createApplication,
+  idOf,
 } from '@debtkit/core';
 import { aSandboxToken, readableTokenHasher, sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore, seedDemo } from '../src/index.js';
@@ -200,7 +200,7 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     expect(closed.status).to.equal('closed');
     expect(closed.closed_at).to.equal('2026-03-15');
     expect((await fail(app.updateAccount(scope, loan.id, { status: 'active' })))._tag).to.equal('conflict');
-    const unknown = await fail(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: 10_000 as never, account_ids: [999 as Id] }));
+    const unknown = await fail(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: 10_000 as never, account_ids: [idOf('account', 999)] }));
     expect(unknown._tag).to.equal('validation_error');
   });
 

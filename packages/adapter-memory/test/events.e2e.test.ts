@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { createApplication, makeVersioning, renameField, type DomainError, type Id, type Timestamp } from '@debtkit/core';
+import { createApplication, makeVersioning, idOf, renameField, type DomainError, type Timestamp } from '@debtkit/core';
 import { sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore } from '../src/index.js';
 
@@ -77,9 +77,9 @@ describe('events recorded by the use cases', () => {
   it('a change that fails records no event; closing is account.closed only', async () => {
     const { app, scope } = await setUp('2025-01-01');
     const account = await run(app.linkAccount(scope, body));
-    expect(E.isLeft(await app.updateAccount(scope, 999 as Id, { nickname: 'x' })())).to.equal(true);
-    expect(E.isLeft(await app.deletePaymentPlan(scope, 5 as Id)())).to.equal(true);
-    expect(E.isLeft(await app.deleteUser({ ...scope, userId: 77 as Id })())).to.equal(true);
+    expect(E.isLeft(await app.updateAccount(scope, idOf('account', 999), { nickname: 'x' })())).to.equal(true);
+    expect(E.isLeft(await app.deletePaymentPlan(scope, idOf('payment_plan', 5))())).to.equal(true);
+    expect(E.isLeft(await app.deleteUser({ ...scope, userId: idOf('user', 77) })())).to.equal(true);
     await run(app.updateAccount(scope, account.id, { status: 'closed' }));
     expect(E.isLeft(await app.updateAccount(scope, account.id, { status: 'active' })())).to.equal(true);
     const types = (await run(app.listEvents(scope.clientId, {}, '2025-01-01'))).items.map((e) => e.type);

@@ -56,20 +56,20 @@ describe('memory store', () => {
 
   it('each createMemoryStore() is a separate, empty store', async () => {
     const first = createMemoryStore();
-    const user = await expectRight(first.users.create(aUser(anId(1))));
+    const user = await expectRight(first.users.create(aUser(anId('client', 1))));
     const second = createMemoryStore();
-    await expectNone(second.users.get(anId(1), user.id));
-    expect((await expectRight(second.users.create(aUser(anId(1))))).id).to.equal(1);
-    expect(await expectSome(first.users.get(anId(1), user.id))).to.deep.equal(user);
+    await expectNone(second.users.get(anId('client', 1), user.id));
+    expect((await expectRight(second.users.create(aUser(anId('client', 1))))).id).to.equal(1);
+    expect(await expectSome(first.users.get(anId('client', 1), user.id))).to.deep.equal(user);
   });
 
   it('a task changes the store when it runs, not when it is built', async () => {
     const store = createMemoryStore();
-    const create = store.users.create(aUser(anId(1)));
-    expect(await expectRight(store.users.list(anId(1), { limit: 20 }))).to.deep.equal({ items: [], hasMore: false });
+    const create = store.users.create(aUser(anId('client', 1)));
+    expect(await expectRight(store.users.list(anId('client', 1), { limit: 20 }))).to.deep.equal({ items: [], hasMore: false });
     const created = await expectRight(create);
     expect(created.id).to.equal(1);
-    expect((await expectRight(store.users.list(anId(1), { limit: 20 }))).items).to.have.length(1);
+    expect((await expectRight(store.users.list(anId('client', 1), { limit: 20 }))).items).to.have.length(1);
   });
 
   it('close() resolves: there is nothing to release', async () => {

@@ -8,7 +8,7 @@
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
+import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp, EventId } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
@@ -20,7 +20,7 @@ const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
 @injectable()
 export class MongoEventOutbox implements EventOutbox {
   private readonly events: MongoRecordCollection<EventRecord>;
-  private readonly sequence: MongoVisibleSequence;
+  private readonly sequence: MongoVisibleSequence<EventId>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
     this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);

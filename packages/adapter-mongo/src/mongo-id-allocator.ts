@@ -12,6 +12,14 @@ import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 
+/**
+ * An id this store minted (a counter's next value, checked by `Id`), given the
+ * kind of the record it is for: the mongo store's one unchecked step of the id
+ * kinds (docs/decisions/ids.md). A record read back decodes its id with its
+ * kind's codec; the kind exists only for the compiler, so this costs nothing.
+ */
+export const mintedId = <I extends Id>(id: Id): I => id as I;
+
 const Counter = documentCodec(COLLECTIONS.counters, t.type({ collection: t.string, seq: Id }, 'Counter'), 'collection');
 
 export class MongoIdAllocator {
@@ -21,21 +29,21 @@ export class MongoIdAllocator {
   ) {}
 
   /** The next id of `collection`; the first is 1. */
-  async next(collection: CollectionName): Promise<Id> {
+  async next<I extends Id = Id>(collection: CollectionName): Promise<I> {
     try {
-      return await this.increment(collection);
+      return await this.increment<I>(collection);
     } catch (error) {
       // Two first-ever upserts of one counter can race on `_id`; the loser's retry finds the document.
       if (!isDuplicateKeyError(error)) throw error;
-      return this.increment(collection);
+      return this.increment<I>(collection);
     }
   }
 
-  private async increment(collection: CollectionName): Promise<Id> {
+  private async increment<I extends Id>(collection: CollectionName): Promise<I> {
     const counter = await this.db
       .collection<StoredDocument>(COLLECTIONS.counters)
       .findOneAndUpdate({ _id: collection }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after', maxTimeMS: this.maxTimeMS });
     if (counter === null) throw new Error(`counters: the upsert of "${collection}" returned no document`);
-    return Counter.decode(counter).seq;
+    return mintedId<I>(Counter.decode(counter).seq);
   }
 }

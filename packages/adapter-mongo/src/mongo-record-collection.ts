@@ -56,6 +56,9 @@ export const ownerFactsOfDocument = (user: Document): OwnerFacts => {
   return { sandboxDate: IsoDate.is(date) ? date : null };
 };
 
+/** The kind of id a record `A` has (`AccountRecord` → `AccountId`); `Id` for a record without an id of a kind. */
+export type RecordId<A> = A extends { readonly id: infer I extends Id } ? I : Id;
+
 export class MongoRecordCollection<A> {
   private readonly collection: Collection<StoredDocument>;
 
@@ -89,8 +92,9 @@ export class MongoRecordCollection<A> {
     return commandOptions(this.ctx);
   }
 
-  nextId(): Promise<Id> {
-    return this.ctx.ids.next(this.name);
+  /** A new id for a record of this collection, of the record's kind (`RecordId<A>`, minted by `mintedId`). */
+  nextId(): Promise<RecordId<A>> {
+    return this.ctx.ids.next<RecordId<A>>(this.name);
   }
 
   /**

@@ -53,6 +53,7 @@ import type { MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import type { MongoRecordCollection } from './mongo-record-collection.js';
 import { StoredDocumentError, isDuplicateKeyError } from './mongo-errors.js';
+import { mintedId } from './mongo-id-allocator.js';
 
 /** After this long an append still in flight is treated as abandoned (its id as a gap). */
 export const ABANDONED_APPEND_MS = 60_000;
@@ -70,7 +71,8 @@ const decodeCounter = (document: Document): SequenceCounter => {
   return decoded.right;
 };
 
-export class MongoVisibleSequence {
+/** `I`: the kind of id the collection's records have (`Id` for audit events, which have none). */
+export class MongoVisibleSequence<I extends Id = Id> {
   constructor(
     private readonly ctx: MongoContext,
     private readonly collection: VisibleSequenceCollection,
@@ -95,18 +97,18 @@ export class MongoVisibleSequence {
    * aborted), or when it counts as abandoned (a crash). In a transaction the
    * document is stored when the transaction commits.
    */
-  async append<A>(startedAt: Timestamp, insert: (id: Id) => Promise<A>): Promise<A> {
+  async append<A>(startedAt: Timestamp, insert: (id: I) => Promise<A>): Promise<A> {
     const id = await this.begin(startedAt);
     if (this.ctx.session !== undefined) {
       await this.ctx.afterSettle(async (committed) => {
         if (committed) this.settled.push(id);
         else await this.end(id).catch(() => undefined);
       });
-      return insert(id);
+      return insert(mintedId<I>(id));
     }
     let stored: A;
     try {
-      stored = await insert(id);
+      stored = await insert(mintedId<I>(id));
     } catch (error) {
       await this.failed(id, error);
       throw error;

@@ -25,6 +25,7 @@ import type {
   Page,
   PageRequest,
   UserId,
+  WebhookDeliveryId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
 } from '@debtkit/core';
@@ -40,7 +41,7 @@ import { WebhookDeliveryDocument } from './mongo-webhook-documents.js';
 export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository {
   private readonly deliveries: MongoRecordCollection<WebhookDeliveryRecord>;
   private readonly raw: Collection<StoredDocument>;
-  private readonly sequence: MongoVisibleSequence;
+  private readonly sequence: MongoVisibleSequence<WebhookDeliveryId>;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
     this.deliveries = new MongoRecordCollection(ctx, COLLECTIONS.webhookDeliveries, WebhookDeliveryDocument);

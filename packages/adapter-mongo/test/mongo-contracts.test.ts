@@ -130,19 +130,19 @@ describe(`mongo store (${target})`, () => {
     });
 
     it('stores a record with its integer id as `_id` and no other copy of it', async () => {
-      const user = await expectRight(store.users.create(aUser(anId(1))));
+      const user = await expectRight(store.users.create(aUser(anId('client', 1))));
       const document = await admin.db(dbName).collection<Stored>(COLLECTIONS.users).findOne({ _id: user.id });
-      expect(document).to.deep.equal({ ...aUser(anId(1)), _id: user.id });
+      expect(document).to.deep.equal({ ...aUser(anId('client', 1)), _id: user.id });
     });
 
     it('an account stored by an older release without `version` is at version 1 after the next start', async () => {
-      const { version: _version, ...old } = { ...anAccount(anId(3)), _id: 77, version: 1 };
+      const { version: _version, ...old } = { ...anAccount(anId('user', 3)), _id: 77, version: 1 };
       await admin.db(dbName).collection<Stored>(COLLECTIONS.accounts).insertOne(old);
       const restarted = await connectMongoStore(url, { dbName });
       try {
-        const found = await expectSome(restarted.accounts.get(anId(3), anId(77)));
+        const found = await expectSome(restarted.accounts.get(anId('user', 3), anId('account', 77)));
         expect(found.version).to.equal(1);
-        await expectSome(restarted.accounts.update(anId(3), anId(77), 1, { nickname: 'migrated' }));
+        await expectSome(restarted.accounts.update(anId('user', 3), anId('account', 77), 1, { nickname: 'migrated' }));
       } finally {
         await restarted.close();
       }
@@ -150,7 +150,7 @@ describe(`mongo store (${target})`, () => {
 
     it('stores a bureau flow under `_id` = the user id', async () => {
       const state: BureauFlowState = { _tag: 'validate_otp', consentOnFile: true, otpFailures: 1 };
-      await expectRight(store.bureauFlows.save(anId(7), 0, state, CREATED_AT));
+      await expectRight(store.bureauFlows.save(anId('user', 7), 0, state, CREATED_AT));
       const document = await admin.db(dbName).collection<Stored>(COLLECTIONS.bureauFlows).findOne({ _id: 7 });
       expect(document).to.deep.equal({ _id: 7, version: 1, state, updated_at: CREATED_AT });
     });
@@ -194,10 +194,10 @@ describe(`mongo store (${target})`, () => {
     });
 
     it('stores purge_at as a BSON date, and the TTL monitor removes what expired (wire-protocol test server only)', async function () {
-      const expired = await expectRight(store.events.append(anEvent(anId(1), { expires_at: '2000-01-01T00:00:00.000Z' as never })));
-      const kept = await expectRight(store.events.append(anEvent(anId(1))));
+      const expired = await expectRight(store.events.append(anEvent(anId('client', 1), { expires_at: '2000-01-01T00:00:00.000Z' as never })));
+      const kept = await expectRight(store.events.append(anEvent(anId('client', 1))));
       await expectRight(
-        store.webhookDeliveries.createMany([aDelivery(anId(1), anId(2), expired.id, { expires_at: '2000-01-01T00:00:00.000Z' as never }), aDelivery(anId(1), anId(2), kept.id)]),
+        store.webhookDeliveries.createMany([aDelivery(anId('client', 1), anId('webhook_endpoint', 2), expired.id, { expires_at: '2000-01-01T00:00:00.000Z' as never }), aDelivery(anId('client', 1), anId('webhook_endpoint', 2), kept.id)]),
       );
       const events = admin.db(dbName).collection<Stored>(COLLECTIONS.events);
       const stored = await events.findOne({ _id: expired.id });
@@ -228,7 +228,7 @@ describe(`mongo store (${target})`, () => {
     });
 
     it('bureau flow compare-and-set: of two concurrent saves from one version, across the stores, exactly one wins', async () => {
-      const user = anId(3);
+      const user = anId('user', 3);
       await expectRight(a.bureauFlows.save(user, 0, { _tag: 'consent' }, CREATED_AT));
       const results = await Promise.all([
         settle(a.bureauFlows.save(user, 1, { _tag: 'validate_otp', consentOnFile: false, otpFailures: 0 }, CREATED_AT)),
@@ -242,7 +242,7 @@ describe(`mongo store (${target})`, () => {
     });
 
     it('bureau flow: two concurrent first saves across the stores → one version 1, one conflict', async () => {
-      const user = anId(4);
+      const user = anId('user', 4);
       const results = await Promise.all([
         settle(a.bureauFlows.save(user, 0, { _tag: 'consent' }, CREATED_AT)),
         settle(b.bureauFlows.save(user, 0, { _tag: 'authenticated' }, CREATED_AT)),
@@ -254,13 +254,13 @@ describe(`mongo store (${target})`, () => {
 
     it('ids come from the shared counters: concurrent creates in both stores never collide and ascend', async () => {
       const created = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => expectRight((i % 2 === 0 ? a : b).accounts.create(anAccount(anId(1))))),
+        Array.from({ length: 10 }, (_, i) => expectRight((i % 2 === 0 ? a : b).accounts.create(anAccount(anId('user', 1))))),
       );
       const ids = created.map((account) => account.id);
       expect(new Set(ids).size).to.equal(ids.length);
-      const listed = await expectRight(b.accounts.listAll(anId(1)));
+      const listed = await expectRight(b.accounts.listAll(anId('user', 1)));
       expect(listed.map((account) => account.id)).to.deep.equal([...ids].sort((x, y) => x - y));
-      const later = await expectRight(a.accounts.create(anAccount(anId(1))));
+      const later = await expectRight(a.accounts.create(anAccount(anId('user', 1))));
       expectAscending([...listed.map((account) => account.id), later.id]);
     });
 

@@ -73,7 +73,7 @@ describe('mongo store faults (wire-protocol test server)', () => {
     await expectUnavailableWithinTimeout(store.clients.findById(client.id));
     await expectUnavailableWithinTimeout(store.clients.create(aClient()));
     await expectUnavailableWithinTimeout(store.users.list(client.id, { limit: 20 }));
-    await expectUnavailableWithinTimeout(store.bureauFlows.save(anId(1), 0, { _tag: 'consent' }, CREATED_AT));
+    await expectUnavailableWithinTimeout(store.bureauFlows.save(anId('user', 1), 0, { _tag: 'consent' }, CREATED_AT));
     await expectUnavailableWithinTimeout(store.tokens.findByHash(aTokenHash(1)));
     await expectUnavailableWithinTimeout(store.health.ping());
   });
@@ -145,7 +145,7 @@ describe('mongo store faults (wire-protocol test server)', () => {
       await clients.insertOne({ _id: 5, name: 'Broken', environment: 'staging' });
       let error: unknown;
       try {
-        await store.clients.findById(anId(5))();
+        await store.clients.findById(anId('client', 5))();
       } catch (e) {
         error = e;
       }

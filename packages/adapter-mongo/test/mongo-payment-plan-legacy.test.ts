@@ -12,7 +12,7 @@ import { COLLECTIONS, StoredDocumentError, connectMongoStore } from '../src/inde
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 
 const REAL_URL = process.env['MONGODB_URL'];
-const USER = anId(1);
+const USER = anId('user', 1);
 
 describe(`mongo payment plans stored before docs/decisions/payoff-and-outlook.md (${REAL_URL ? 'real MongoDB' : 'wire-protocol test server'})`, () => {
   let server: WireServer | undefined;
@@ -40,7 +40,7 @@ describe(`mongo payment plans stored before docs/decisions/payoff-and-outlook.md
   it('reads a plan without the new fields as a plan with no custom order, no extra payments, started the day it was created', async () => {
     const { custom_order: _c, extra_payments: _x, start_date: _s, ...legacy } = aPaymentPlan(USER);
     await insertRaw({ _id: 901, ...legacy });
-    const found = await expectSome(store.paymentPlans.get(USER, anId(901)));
+    const found = await expectSome(store.paymentPlans.get(USER, anId('payment_plan', 901)));
     expect(found).to.deep.equal({ ...aPaymentPlan(USER), id: 901, custom_order: null, extra_payments: [], start_date: '2024-07-01' });
   });
 
@@ -49,7 +49,7 @@ describe(`mongo payment plans stored before docs/decisions/payoff-and-outlook.md
     await insertRaw({ _id: 902, ...partial });
     let error: unknown;
     try {
-      await store.paymentPlans.get(USER, anId(902))();
+      await store.paymentPlans.get(USER, anId('payment_plan', 902))();
     } catch (e) {
       error = e;
     }

@@ -12,7 +12,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { MongoClient } from 'mongodb';
-import { conflict, type Id, type AccountPayment, type DomainError, type StorePorts, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
+import { conflict, type AccountId, type AccountPayment, type DomainError, type StorePorts, type TransactionPorts, type UnitOfWork, type UserId } from '@debtkit/core';
 import { CREATED_AT, TODAY, aClient, anId, cents, aUser, anAccount, expectRight, expectSome } from '@debtkit/core/testing';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { STORE_UNAVAILABLE, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -56,7 +56,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     await store.close();
   });
 
-  const aUserWithAccount = async (): Promise<{ userId: Id; accountId: Id }> => {
+  const aUserWithAccount = async (): Promise<{ userId: UserId; accountId: AccountId }> => {
     const client = await expectRight(store.clients.create(aClient()));
     const user = await expectRight(store.users.create(aUser(client.id)));
     const account = await expectRight(store.accounts.create(anAccount(user.id)));
@@ -258,7 +258,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
 
   it('an event appended in a transaction that aborts: its id holds nothing back (its entry leaves at once); one that commits costs no command after the commit', async () => {
     const client = await expectRight(store.clients.create(aClient()));
-    const event = { client_id: client.id, type: 'account.created' as const, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId(1), object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never };
+    const event = { client_id: client.id, type: 'account.created' as const, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId('user', 1), object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never };
     const aborted = await uow.run((tx) => pipe(tx.events.append(event), TE.chainW(() => TE.left(conflict('no')))))();
     expect(E.isLeft(aborted)).to.equal(true);
     const later = await expectRight(store.events.append(event));
@@ -276,7 +276,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
       type: 'account.created' as const,
       created_at: CREATED_AT,
       api_version: '2024-07-01',
-      data: { user_id: anId(n), object: { id: n } },
+      data: { user_id: anId('user', n), object: { id: n } },
       expires_at: '2999-01-01T00:00:00.000Z' as never,
     });
     const appended = gate();

@@ -14,7 +14,7 @@ import { anEvent, anId, expectRight, idsOf } from '@debtkit/core/testing';
 import { ABANDONED_APPEND_MS, COLLECTIONS, connectMongoStore } from '../src/index.js';
 import { startWireServer, type CommandHold, type WireServer } from '@debtkit/mongo-wire-test-server';
 
-const CLIENT = anId(1);
+const CLIENT = anId('client', 1);
 /** The contract's event time (anEvent's created_at). */
 const T0 = new Date(anEvent(CLIENT).created_at);
 const at = (ms: number): Date => new Date(T0.getTime() + ms);

@@ -5,7 +5,7 @@ import { Article, Category, LearningModule, type ArticleSummary } from '../src/c
 import { LEARNING_MODULES } from '../src/content/learning-modules.js';
 import { ARTICLES } from '../src/content/articles.js';
 import { findArticle, listArticles, modulesByCategory } from '../src/content/catalog.js';
-import { Id, type ArticleId } from '../src/shared/primitives.js';
+import { ArticleId } from '../src/shared/primitives.js';
 import type { Page } from '../src/shared/paging.js';
 
 const CATEGORIES: ReadonlyArray<Category> = Object.keys(Category.keys).filter(Category.is);
@@ -13,7 +13,7 @@ const ALLOWED_TAGS = new Set(['h2', 'h3', 'p', 'ul', 'ol', 'li', 'strong', 'em']
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 const articleId = (n: number): ArticleId => {
-  const decoded = Id.decode(n);
+  const decoded = ArticleId.decode(n);
   if (E.isLeft(decoded)) throw new Error(`not an id: ${n}`);
   return decoded.right;
 };

@@ -19,7 +19,7 @@ import { forecastBasis, planProgress, type ForecastPlan } from '../src/payment-p
 import { isDerogatory, isOnTime, isRated, type PaymentCode } from '../src/accounts/payment-history.js';
 import type { Strategy } from '../src/payment-plans/payment-plan.js';
 import { anAccountRecord } from '../src/testing/record-mothers.js';
-import { addDays, addMonths, type Cents, type Id, type IsoDate } from '../src/shared/primitives.js';
+import { addDays, addMonths, type Cents, type IsoDate } from '../src/shared/primitives.js';
 
 const TODAY = '2026-06-15' as IsoDate;
 
@@ -419,7 +419,7 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       const maxed = anAccount({ subtype: 'credit_card_loan', balance: 500_000, limit: 500_000 });
       const loan = anAccount({ balance: 1_000_000, apr: 30, minimum_payment: 20_000 });
       const never = comparePayoffStrategies(
-        { monthlyPayment: 60_000 as Cents, debts: [{ id: loan.id as Id, balance: loan.balance, apr: 30, minimumPayment: 20_000 as Cents }], today: TODAY },
+        { monthlyPayment: 60_000 as Cents, debts: [{ id: loan.id, balance: loan.balance, apr: 30, minimumPayment: 20_000 as Cents }], today: TODAY },
         [maxed, loan],
       );
       if (E.isLeft(never)) throw new Error(never.left.message);

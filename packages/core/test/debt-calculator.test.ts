@@ -3,7 +3,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { calculateByMonths, calculateByPayment } from '../src/calculator/debt-calculator.js';
 import type { DomainError } from '../src/shared/errors.js';
 import { planPayoff } from '../src/payment-plans/payoff-plan.js';
-import type { Cents, Id, IsoDate } from '../src/shared/primitives.js';
+import type { Cents, IsoDate } from '../src/shared/primitives.js';
+import { idOf } from '../src/shared/constructors.js';
 
 const cents = (n: number): Cents => n as Cents;
 const today = '2024-01-15' as IsoDate;
@@ -45,7 +46,7 @@ describe('debt-calculator', () => {
         planPayoff({
           strategy: 'snowball',
           monthlyPayment: cents(21_000),
-          debts: [{ id: 9 as Id, balance: cents(734_512), apr: 19.99, minimumPayment: cents(21_000) }],
+          debts: [{ id: idOf('account', 9), balance: cents(734_512), apr: 19.99, minimumPayment: cents(21_000) }],
           today,
         }),
       );

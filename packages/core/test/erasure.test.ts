@@ -6,7 +6,7 @@ import { EVENT_TYPES, type WebhookEvent } from '../src/webhooks/webhook.js';
 import { anAccount, anId, CREATED_AT, TODAY } from '../src/testing/record-mothers.js';
 
 const user: User = {
-  id: anId(7),
+  id: anId('user', 7),
   first_name: 'Ada',
   last_name: 'Lovelace',
   email: 'ada@example.org',
@@ -23,7 +23,7 @@ describe('erasure redaction (docs/decisions/tenancy.md)', () => {
   });
 
   it('an account keeps its id, type, subtype, status and last_updated_at; the rest is emptied and still an Account', () => {
-    const record = { ...anAccount(anId(7), { name: 'Card', mask: '1234' as never, nickname: 'Mine', institution_name: 'Bank', payments_history: ['1', '2'] as never }), id: anId(3), version: 1 };
+    const record = { ...anAccount(anId('user', 7), { name: 'Card', mask: '1234' as never, nickname: 'Mine', institution_name: 'Bank', payments_history: ['1', '2'] as never }), id: anId('account', 3), version: 1 };
     const view = toAccountView(record as never, TODAY);
     const redacted = redactObject('account', view);
     expect(Account.is(redacted), JSON.stringify(redacted)).to.equal(true);
@@ -34,7 +34,7 @@ describe('erasure redaction (docs/decisions/tenancy.md)', () => {
 
   it('an event of a kind without personal fields passes unchanged; a credit score loses its last_name only', () => {
     const event = (type: WebhookEvent['type'], object: Record<string, unknown>): WebhookEvent =>
-      ({ id: anId(1), type, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId(7), object } });
+      ({ id: anId('event', 1), type, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId('user', 7), object } });
     const plan = event('payment_plan.created', { id: 1, monthly_payment: 500 });
     expect(redactEvent(plan)).to.equal(plan);
     expect(redactEvent(event('credit_score.created', { id: 1, last_name: 'Lovelace', score: 700 })).data.object).to.deep.equal({ id: 1, last_name: null, score: 700 });

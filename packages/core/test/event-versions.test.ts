@@ -17,18 +17,18 @@ import {
   userDeletedEvent,
   versioning,
   type EventRecord,
-  type Id,
+  idOf,
   type Timestamp,
   type User,
 } from '../src/index.js';
 
 const stored = (overrides: Partial<EventRecord>): EventRecord => ({
-  id: 5 as Id,
+  id: idOf('event', 5),
   type: 'account.created',
   created_at: '2026-11-26T10:00:00.000Z' as Timestamp,
   api_version: '2025-01-01',
-  data: { user_id: 3 as Id, object: { id: 9, nickname: 'Main' } },
-  client_id: 1 as Id,
+  data: { user_id: idOf('user', 3), object: { id: 9, nickname: 'Main' } },
+  client_id: idOf('client', 1),
   expires_at: '2026-12-26T10:00:00.000Z' as Timestamp,
   fanned_out: true,
   render_context: {},
@@ -52,14 +52,14 @@ describe('events through versions', () => {
     expect(renderEvent(registry, account, '2024-07-01')).to.deep.equal({
       id: 5, type: 'account.created', created_at: account.created_at, api_version: '2024-07-01', data: { user_id: 3, object: { id: 9, alias: 'Main' } },
     });
-    const plan = stored({ type: 'payment_plan.created', data: { user_id: 3 as Id, object: { id: 2, nickname: 'kept' } } });
+    const plan = stored({ type: 'payment_plan.created', data: { user_id: idOf('user', 3), object: { id: 2, nickname: 'kept' } } });
     expect(renderEvent(registry, plan, '2024-07-01').data.object).to.deep.equal({ id: 2, nickname: 'kept' });
     // The latest version: the stored event itself (its view).
     expect(renderEvent(registry, account, '2025-01-01').data.object).to.deep.equal({ id: 9, nickname: 'Main' });
   });
 
   it('an event stored before render contexts is served as stored, in the version it names, whatever is asked', () => {
-    const { render_context: _none, ...legacyRecord } = stored({ api_version: '2024-07-01', data: { user_id: 3 as Id, object: { id: 9, alias: 'Old' } } });
+    const { render_context: _none, ...legacyRecord } = stored({ api_version: '2024-07-01', data: { user_id: idOf('user', 3), object: { id: 9, alias: 'Old' } } });
     for (const version of ['2024-07-01', '2025-01-01']) {
       const view = renderEvent(registry, legacyRecord, version);
       expect(view.api_version, version).to.equal('2024-07-01');
@@ -69,11 +69,11 @@ describe('events through versions', () => {
 
   describe('2026-11-26: user.deleted carries ids only', () => {
     const user: User = {
-      id: 42 as Id, first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', date_of_birth: '1990-12-10' as never, phone: '+15550100',
+      id: idOf('user', 42), first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', date_of_birth: '1990-12-10' as never, phone: '+15550100',
       created_at: '2026-01-02T03:04:05.000Z' as Timestamp,
     };
     const { object, context } = userDeletedEvent(erasedUserView(user));
-    const event = stored({ type: 'user.deleted', api_version: '2026-11-26', data: { user_id: 42 as Id, object }, render_context: context });
+    const event = stored({ type: 'user.deleted', api_version: '2026-11-26', data: { user_id: idOf('user', 42), object }, render_context: context });
 
     it('is { id } in 2026-11-26, and its context holds nothing personal', () => {
       expect(renderEvent(versioning, event, '2026-11-26').data.object).to.deep.equal({ id: 42 });

@@ -19,9 +19,10 @@ import {
   type PayoffPlanResult,
 } from '../src/payment-plans/payoff-plan.js';
 import { firstMonthAfter, planProgress, progressStatus, type PlanProgressInput } from '../src/payment-plans/payoff-progress.js';
-import type { Id } from '../src/shared/primitives.js';
+import type { AccountId } from '../src/shared/primitives.js';
+import { idOf } from '../src/shared/constructors.js';
 import { cents, date, debt } from './payoff-builders.js';
-const ids = (...xs: number[]): Id[] => xs as Id[];
+const ids = (...xs: number[]): AccountId[] => xs.map((x) => idOf('account', x));
 
 const right = <A>(e: E.Either<DomainError, A>): A => {
   if (E.isLeft(e)) throw new Error(`expected Right, got ${JSON.stringify(e.left)}`);
@@ -242,7 +243,7 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       expect(right(comparePayoffStrategies(handInput)).comparisons.map((c) => c.strategy)).to.deep.equal(['avalanche', 'snowball', 'minimum_only']);
       // APRs 0.01 points apart: cent rounding decides (see the avalanche-vs-snowball counterexample below).
       const input = { debts: [debt(1, 4_995, 11.42, 123), debt(2, 1_481, 11.43, 16)], monthlyPayment: cents(146), today: date('2024-01-15') };
-      const summary = (customOrder: Id[]) => {
+      const summary = (customOrder: AccountId[]) => {
         const r = right(comparePayoffStrategies({ ...input, customOrder }));
         return [r.comparisons.map((c) => [c.strategy, c.total_interest, c.months]), r.recommended];
       };
@@ -305,9 +306,9 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
         plan: stored,
         paidToDate: cents(12_000),
         accounts: [
-          { id: 1 as Id, balance: cents(6_181), apr: 12, minimumPayment: cents(2_000) },
-          { id: 2 as Id, balance: cents(12_728), apr: 24, minimumPayment: cents(2_000) },
-          { id: 3 as Id, balance: cents(99_999), apr: 5, minimumPayment: cents(100) }, // not in the plan
+          { id: idOf('account', 1), balance: cents(6_181), apr: 12, minimumPayment: cents(2_000) },
+          { id: idOf('account', 2), balance: cents(12_728), apr: 24, minimumPayment: cents(2_000) },
+          { id: idOf('account', 3), balance: cents(99_999), apr: 5, minimumPayment: cents(100) }, // not in the plan
         ],
         today: date('2025-03-31'),
       });
@@ -323,11 +324,11 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
         strategy: 'custom', monthly_payment: cents(16_000), account_ids: ids(1), custom_order: ids(1), extra_payments: [{ month: 1, amount: cents(5) }],
         start_date: date('2025-01-15'), schedule: [],
       };
-      const grown = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: 1 as Id, balance: cents(1_000_000), apr: 20, minimumPayment: cents(16_000) }], today: date('2025-02-20') });
+      const grown = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(1_000_000), apr: 20, minimumPayment: cents(16_000) }], today: date('2025-02-20') });
       expect(grown.forecast).to.equal(null);
-      const lostApr = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: 1 as Id, balance: cents(1_000), apr: null, minimumPayment: cents(100) }], today: date('2025-02-20') });
+      const lostApr = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(1_000), apr: null, minimumPayment: cents(100) }], today: date('2025-02-20') });
       expect(lostApr.forecast).to.equal(null);
-      const done = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: 1 as Id, balance: cents(0), apr: null, minimumPayment: null }], today: date('2025-02-20') });
+      const done = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(0), apr: null, minimumPayment: null }], today: date('2025-02-20') });
       expect(done.forecast).to.deep.equal({ months: 0, payoff_date: '2025-02-15', total_interest: 0 });
     });
   });
@@ -368,7 +369,7 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
 
     const extras = fc.array(fc.record({ month: fc.integer({ min: 1, max: 40 }), amount: fc.integer({ min: 1, max: 100_000 }).map(cents) }), { maxLength: 4 });
 
-    const inputFor = (base: PayoffBudgetInput, strategy: Strategy, order: ReadonlyArray<Id>) =>
+    const inputFor = (base: PayoffBudgetInput, strategy: Strategy, order: ReadonlyArray<AccountId>) =>
       ({ ...base, strategy, customOrder: strategy === 'custom' ? order : undefined }) as const;
 
     const orNull = <A>(e: E.Either<unknown, A>): A | null => (E.isRight(e) ? e.right : null);

@@ -11,7 +11,8 @@ import type { DomainError } from '../src/shared/errors.js';
 import type { PaymentPlan, ScheduleMonth } from '../src/payment-plans/payment-plan.js';
 import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js';
 import { MAX_PLAN_ACCOUNT_MONTHS, MAX_PLAN_BODY_BYTES, planSizeProblem } from '../src/payment-plans/plan-size.js';
-import type { Id, Timestamp } from '../src/shared/primitives.js';
+import type { Timestamp } from '../src/shared/primitives.js';
+import { idOf } from '../src/shared/constructors.js';
 import { planScheduleContext, versioning } from '../src/versioning/versions.js';
 import { cents, date, debt } from './payoff-builders.js';
 
@@ -29,7 +30,7 @@ const planOf = (debts: ReadonlyArray<PayoffDebt>, minimum: number): PlanWithSche
   const result = planPayoff({ strategy: 'minimum_only', monthlyPayment: cents(minimum * debts.length), debts, today: date('2024-07-01') });
   if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
   return {
-    id: Number.MAX_SAFE_INTEGER as Id,
+    id: idOf('payment_plan', Number.MAX_SAFE_INTEGER),
     strategy: 'minimum_only',
     monthly_payment: cents(minimum * debts.length),
     account_ids: debts.map((d) => d.id),

@@ -19,7 +19,7 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Client, DomainError, Id, ResponseKind, decode, versioning, type RenderContext, type Versioning } from '@debtkit/core';
+import { Client, DomainError, ID_CODECS, ResponseKind, decode, versioning, type IdKind, type IdOf, type RenderContext, type Versioning } from '@debtkit/core';
 import type { AppContext } from './app-context.js';
 import { ApiError, fromDomainError } from './api-error.js';
 import { writeJsonText } from './json-response.js';
@@ -28,14 +28,38 @@ import { boundedJsonText } from './routes/paged-list.js';
 const PATH_ID = /^[1-9][0-9]{0,15}$/;
 
 /**
- * The path parameter `name` as an `Id`: digits without a leading zero, at most
- * 2^53−1. Anything else (`0`, `-1`, `1.5`, `abc`, `9007199254740993`) is 400.
+ * The kind of id each path parameter is (docs/decisions/ids.md): an endpoint names its
+ * path ids by parameter (`pathIds: ['id', 'account_id']`) and is handed them
+ * with these kinds; a parameter missing here does not compile in `pathIds`.
+ * `id` is always a user's (`/api/users/:id`); every other resource's id is named for it.
  */
-export const parseId = (ctx: AppContext, name: string): Id => {
+export const PATH_ID_KINDS = {
+  id: 'user',
+  account_id: 'account',
+  payment_plan_id: 'payment_plan',
+  article_id: 'article',
+  endpoint_id: 'webhook_endpoint',
+  event_id: 'event',
+  client_id: 'client',
+  token_id: 'token',
+} as const satisfies Readonly<Record<string, IdKind>>;
+/** A path parameter that is an id. */
+export type PathIdName = keyof typeof PATH_ID_KINDS;
+/** The id a path parameter decodes to: `PathId<'account_id'>` is an `AccountId`. */
+export type PathId<N extends PathIdName> = IdOf<(typeof PATH_ID_KINDS)[N]>;
+
+/**
+ * The path parameter `name` as an id of its kind (`PATH_ID_KINDS`): digits
+ * without a leading zero, at most 2^53−1. Anything else (`0`, `-1`, `1.5`,
+ * `abc`, `9007199254740993`) is 400.
+ */
+export const parseId = <N extends PathIdName>(ctx: AppContext, name: N): PathId<N> => {
   const raw = ctx.params[name];
   if (raw !== undefined && PATH_ID.test(raw)) {
     const n = Number(raw);
-    if (Id.is(n)) return n;
+    // The kind's codec is `Id`'s: the same check, typed with the kind.
+    const codec = ID_CODECS[PATH_ID_KINDS[name]];
+    if (codec.is(n)) return n;
   }
   throw new ApiError('validation_error', `Invalid path parameter ${name}`, [
     { path: name, message: 'must be a positive integer id (1 to 9007199254740991)' },

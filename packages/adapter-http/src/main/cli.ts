@@ -18,7 +18,7 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { AuditEventsQuery, PatchClientBody, QueryId, RollTokenBody, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
+import { AuditEventsQuery, PatchClientBody, RollTokenBody, queryIdOf, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
 import { HTTP, StartupError, resolve } from './container.js';
 import { composeContainer } from './composition.js';
@@ -139,7 +139,7 @@ const decodeArgs = <A>(codec: t.Decoder<unknown, A>, value: unknown): E.Either<s
 const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
   const options = optionsOf(args, ['token-id', 'expires-in-seconds']);
   if (typeof options === 'string') return fail(`tokens roll: ${options}`);
-  const tokenId = QueryId.decode(options['token_id']);
+  const tokenId = queryIdOf('token').decode(options['token_id']);
   if (E.isLeft(tokenId)) return fail('tokens roll needs --token-id <a token id>');
   const seconds = options['expires_in_seconds'];
   const body = decodeArgs(RollTokenBody, seconds === undefined ? {} : { expires_in_seconds: /^[0-9]{1,7}$/.test(seconds) ? Number(seconds) : seconds });
@@ -153,7 +153,7 @@ const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<n
 const setClientVersion = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
   const options = optionsOf(args, ['client-id', 'api-version']);
   if (typeof options === 'string') return fail(`clients set-version: ${options}`);
-  const clientId = QueryId.decode(options['client_id']);
+  const clientId = queryIdOf('client').decode(options['client_id']);
   if (E.isLeft(clientId)) return fail('clients set-version needs --client-id <a client id>');
   const body = decodeArgs(PatchClientBody, options['api_version'] === undefined ? {} : { api_version: options['api_version'] });
   if (E.isLeft(body)) return fail(`clients set-version: ${body.left}`);

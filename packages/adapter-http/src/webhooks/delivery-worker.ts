@@ -33,7 +33,8 @@ import {
   type DomainError,
   type ErasureRegistry,
   type EventOutbox,
-  type Id,
+  type WebhookDeliveryId,
+  type WebhookEndpointId,
   type Timestamp,
   type UnitOfWork,
   type Versioning,
@@ -107,7 +108,7 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   /** Attempts in flight, by delivery id, with their endpoint and client. */
-  private readonly inFlight = new Map<Id, { readonly endpointId: Id; readonly clientId: ClientId; readonly done: Promise<void> }>();
+  private readonly inFlight = new Map<WebhookDeliveryId, { readonly endpointId: WebhookEndpointId; readonly clientId: ClientId; readonly done: Promise<void> }>();
   /** The client the last claim went to: the next claim starts after it (round robin). */
   private lastClient: ClientId | undefined;
   private running = false;

@@ -3,7 +3,7 @@
  */
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { FactorName, IsoDate, Timestamp, factorObject, Id } from '@debtkit/core';
+import { FactorName, IsoDate, Timestamp, factorObject, idOf } from '@debtkit/core';
 import type { StorePorts } from '@debtkit/core';
 import { ResourceHarness, SUITE_API_VERSION, resourceHarness } from './resource-app.js';
 import { expectResponseMatchesOpenApi } from './openapi-assert.js';
@@ -77,7 +77,7 @@ describe(`API resources over HTTP (${name})`, () => {
     for (const [name, amount, expected] of boundaries) {
       it(`serves ${name} = ${amount} as ${expected}`, async () => {
         const id = await newUser();
-        const base = { date: '2026-03-15' as IsoDate, last_name: 'Okafor', score: 700, increase: 0, user_id: id as Id, created_at: '2026-03-15T12:00:00.000Z' as Timestamp };
+        const base = { date: '2026-03-15' as IsoDate, last_name: 'Okafor', score: 700, increase: 0, user_id: idOf('user', id), created_at: '2026-03-15T12:00:00.000Z' as Timestamp };
         const factors = {
           payment_history: factorObject('payment_history', 95), credit_utilization: factorObject('credit_utilization', 10),
           derogatory_marks: factorObject('derogatory_marks', 0), credit_age: factorObject('credit_age', 7),

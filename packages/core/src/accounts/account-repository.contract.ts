@@ -12,8 +12,8 @@ import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expect
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { anAccount, anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
 
-const USER = anId(1);
-const OTHER_USER = anId(2);
+const USER = anId('user', 1);
+const OTHER_USER = anId('user', 2);
 
 export function accountRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} AccountRepository contract`, () => {
@@ -70,9 +70,9 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
     });
 
     it('get of an unknown id → none', async () => {
-      await expectNone(store().accounts.get(USER, anId(1)));
+      await expectNone(store().accounts.get(USER, anId('account', 1)));
       const created = await expectRight(store().accounts.create(anAccount(USER)));
-      await expectNone(store().accounts.get(USER, anId(created.id + 1000)));
+      await expectNone(store().accounts.get(USER, anId('account', created.id + 1000)));
     });
 
     it('allocates ascending ids across users: each new id is greater than every earlier one', async () => {
@@ -157,7 +157,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       for (let i = 0; i < 105; i++) created.push(await expectRight(store().accounts.create(anAccount(i % 7 === 3 ? OTHER_USER : USER))));
       const all = await expectRight(store().accounts.listAll(USER));
       expect(all).to.deep.equal(created.filter((a) => a.user_id === USER));
-      expect(await expectRight(store().accounts.listAll(anId(99)))).to.deep.equal([]);
+      expect(await expectRight(store().accounts.listAll(anId('user', 99)))).to.deep.equal([]);
     });
 
     it('update returns the updated account and changes only the given fields', async () => {
@@ -184,8 +184,8 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
     });
 
     it('update of an unknown id → none', async () => {
-      await expectNone(store().accounts.update(USER, anId(7), 1, { nickname: 'Ghost' }));
-      await expectNone(store().accounts.get(USER, anId(7)));
+      await expectNone(store().accounts.update(USER, anId('account', 7), 1, { nickname: 'Ghost' }));
+      await expectNone(store().accounts.get(USER, anId('account', 7)));
     });
 
     it('update does not change the other accounts, and keeps the list order', async () => {
@@ -278,7 +278,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       expect(emptied.balance).to.equal(0);
       expect(emptied.last_payment_amount).to.equal(5_000);
       expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(emptied);
-      await expectNone(store().accounts.applyPayment(USER, anId(404), payment));
+      await expectNone(store().accounts.applyPayment(USER, anId('account', 404), payment));
       await expectNone(store().accounts.applyPayment(OTHER_USER, account.id, payment));
     });
 

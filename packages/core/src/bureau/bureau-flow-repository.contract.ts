@@ -9,8 +9,8 @@ import { BureauFlowRecord, BureauFlowState, INITIAL_STATE } from './bureau-flow.
 import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, run, useFreshStore } from '../testing/contract-harness.js';
 import { BUREAU_STATES, CREATED_AT, anId, timestamp } from '../testing/record-mothers.js';
 
-const USER = anId(1);
-const OTHER_USER = anId(2);
+const USER = anId('user', 1);
+const OTHER_USER = anId('user', 2);
 const LATER = timestamp('2024-07-01T12:05:00.000Z');
 
 const CONSENT: BureauFlowState = { _tag: 'consent' };

@@ -12,6 +12,7 @@ import { validationError } from '../shared/errors.js';
 import type { NewAuditRecord } from './audit-log.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectRight, tryToChange, useFreshStore } from '../testing/contract-harness.js';
 import { anId, timestamp } from '../testing/record-mothers.js';
+import type { Id } from '../shared/primitives.js';
 
 const AT = timestamp('2026-03-15T12:00:00.000Z');
 const A_YEAR_LATER = timestamp('2027-03-15T12:00:00.000Z');
@@ -20,7 +21,7 @@ const NOW = new Date(AT);
 const aRecord = (action: AuditAction, id: number, overrides: Partial<NewAuditRecord> = {}): NewAuditRecord => ({
   at: AT,
   action,
-  target: { type: action.startsWith('client') ? 'client' : 'token', id: anId(id) },
+  target: { type: action.startsWith('client') ? 'client' : 'token', id: anId(action.startsWith('client') ? 'client' : 'token', id) },
   request_id: `req-${id}`,
   ip: '203.0.113.9',
   expires_at: A_YEAR_LATER,
@@ -42,16 +43,16 @@ export function auditLogContract(name: string, makeStore: StoreFactory, opts: St
 
     it('lists ascending by id, paged, and filtered by action', async () => {
       const actions: AuditAction[] = ['client.created', 'token.issued', 'token.rolled', 'token.issued', 'token.revoked', 'token.issued'];
-      const ids: number[] = [];
+      const ids: Id[] = [];
       for (const [i, action] of actions.entries()) ids.push((await expectRight(store().audit.append(aRecord(action, i + 1)))).id);
       expectAscending(ids);
       const first = await expectRight(store().audit.list({ limit: 4 }, {}, NOW));
       expect([first.items.map((r) => r.id), first.hasMore]).to.deep.equal([ids.slice(0, 4), true]);
-      const rest = await expectRight(store().audit.list({ limit: 4, startingAfter: anId(ids[3]!) }, {}, NOW));
+      const rest = await expectRight(store().audit.list({ limit: 4, startingAfter: ids[3]! }, {}, NOW));
       expect([rest.items.map((r) => r.id), rest.hasMore]).to.deep.equal([ids.slice(4), false]);
       const issued = await expectRight(store().audit.list({ limit: 2 }, { action: 'token.issued' }, NOW));
       expect([issued.items.map((r) => r.id), issued.hasMore]).to.deep.equal([[ids[1], ids[3]], true]);
-      const lastIssued = await expectRight(store().audit.list({ limit: 2, startingAfter: anId(ids[3]!) }, { action: 'token.issued' }, NOW));
+      const lastIssued = await expectRight(store().audit.list({ limit: 2, startingAfter: ids[3]! }, { action: 'token.issued' }, NOW));
       expect(lastIssued.items.map((r) => r.id)).to.deep.equal([ids[5]]);
     });
 

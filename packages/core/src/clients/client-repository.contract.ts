@@ -41,13 +41,13 @@ export function clientRepositoryContract(name: string, makeStore: StoreFactory, 
       expect(Object.keys(moved)).to.deep.equal(Object.keys(a));
       expect(await expectSome(store().clients.findById(a.id))).to.deep.equal(moved);
       expect(await expectSome(store().clients.findById(b.id))).to.deep.equal(b);
-      await expectNone(store().clients.setApiVersion(anId(b.id + 1000), '2026-11-26'));
+      await expectNone(store().clients.setApiVersion(anId('client', b.id + 1000), '2026-11-26'));
     });
 
     it('findById of an unknown id → none', async () => {
-      await expectNone(store().clients.findById(anId(1)));
+      await expectNone(store().clients.findById(anId('client', 1)));
       const created = await expectRight(store().clients.create(aClient()));
-      await expectNone(store().clients.findById(anId(created.id + 1000)));
+      await expectNone(store().clients.findById(anId('client', created.id + 1000)));
     });
 
     it('allocates ascending ids: each new id is greater than every earlier one', async () => {

@@ -130,9 +130,9 @@ export function contentRepositoryContract(name: string, content: () => ContentRe
 
       it('getArticle of an unknown id → none', async () => {
         const ids = idsOf(await allSummaries());
-        const unknown: ArticleId = anId(Math.max(0, ...ids) + 1);
+        const unknown: ArticleId = anId('article', Math.max(0, ...ids) + 1);
         await expectNone(content().getArticle(unknown));
-        await expectNone(content().getArticle(anId(Number.MAX_SAFE_INTEGER)));
+        await expectNone(content().getArticle(anId('article', Number.MAX_SAFE_INTEGER)));
       });
     });
   });

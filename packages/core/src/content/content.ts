@@ -2,7 +2,7 @@
  * Learning modules and articles (docs/api/reference.md).
  */
 import * as t from 'io-ts';
-import { Id, IsoDate } from '../shared/primitives.js';
+import { ArticleId, IsoDate } from '../shared/primitives.js';
 
 export const Category = t.keyof(
   {
@@ -22,7 +22,7 @@ export type Category = t.TypeOf<typeof Category>;
 export const LearningModule = t.type({ category: Category, title: t.string, content: t.string }, 'LearningModule');
 export type LearningModule = t.TypeOf<typeof LearningModule>;
 
-export const ArticleSummary = t.type({ id: Id, title: t.string, category: Category, summary: t.string }, 'ArticleSummary');
+export const ArticleSummary = t.type({ id: ArticleId, title: t.string, category: Category, summary: t.string }, 'ArticleSummary');
 export type ArticleSummary = t.TypeOf<typeof ArticleSummary>;
 
 export const Article = t.intersection(

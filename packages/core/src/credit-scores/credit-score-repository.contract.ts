@@ -7,8 +7,8 @@ import { CreditScoreRecord } from './credit-score.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, idsOf, tryToChange, useFreshStore } from '../testing/contract-harness.js';
 import { aCreditScore, anId, isoDate } from '../testing/record-mothers.js';
 
-const USER = anId(1);
-const OTHER_USER = anId(2);
+const USER = anId('user', 1);
+const OTHER_USER = anId('user', 2);
 
 export function creditScoreRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} CreditScoreRepository contract`, () => {
@@ -71,7 +71,7 @@ export function creditScoreRepositoryContract(name: string, makeStore: StoreFact
       expect(idsOf(await expectRight(store().creditScores.history(USER)))).to.deep.equal([mine.id]);
       expect(await expectRight(store().creditScores.deleteAllForUser(USER))).to.equal(1);
       expect(await expectSome(store().creditScores.latest(OTHER_USER))).to.deep.equal(theirs);
-      await expectNone(store().creditScores.latest(anId(3)));
+      await expectNone(store().creditScores.latest(anId('user', 3)));
     });
 
     it('deleteAllForUser removes only that user\'s scores and counts them', async () => {

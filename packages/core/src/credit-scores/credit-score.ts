@@ -5,7 +5,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Id, IsoDate, Timestamp } from '../shared/primitives.js';
+import { CreditScoreId, IsoDate, Timestamp, UserId } from '../shared/primitives.js';
 import { FACTOR_RULES, FactorName, classify, describeGoodCondition, isAmountOfKind } from './credit-factors.js';
 import type { CreditReport } from '../bureau/credit-report.js';
 
@@ -86,7 +86,7 @@ export const ScoreIncrease = integerFrom(-850, 850);
 
 export const CreditScore = t.type(
   {
-    id: Id,
+    id: CreditScoreId,
     date: IsoDate,
     last_name: orNull(t.string),
     score: orNull(Score),
@@ -102,7 +102,7 @@ export const CreditScore = t.type(
 );
 export type CreditScore = t.TypeOf<typeof CreditScore>;
 
-export const CreditScoreRecord = t.intersection([CreditScore, t.type({ user_id: Id, created_at: Timestamp })], 'CreditScoreRecord');
+export const CreditScoreRecord = t.intersection([CreditScore, t.type({ user_id: UserId, created_at: Timestamp })], 'CreditScoreRecord');
 export type CreditScoreRecord = t.TypeOf<typeof CreditScoreRecord>;
 
 export const toCreditScoreView = (r: CreditScoreRecord): CreditScore => ({

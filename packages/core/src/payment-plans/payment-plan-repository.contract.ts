@@ -8,8 +8,8 @@ import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expect
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aPaymentPlan, anId, cents, isoDate } from '../testing/record-mothers.js';
 
-const USER = anId(1);
-const OTHER_USER = anId(2);
+const USER = anId('user', 1);
+const OTHER_USER = anId('user', 2);
 
 export function paymentPlanRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} PaymentPlanRepository contract`, () => {
@@ -29,8 +29,8 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       const input = aPaymentPlan(USER, {
         strategy: 'snowball',
         monthly_payment: cents(5_000),
-        account_ids: [anId(9)],
-        order: [anId(9)],
+        account_ids: [anId('account', 9)],
+        order: [anId('account', 9)],
         months: 1,
         payoff_date: isoDate('2024-08-01'),
         total_interest: cents(0),
@@ -39,7 +39,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
           {
             month: 1,
             date: isoDate('2024-08-01'),
-            payments: [{ account_id: anId(9), payment: cents(5_000), interest: cents(0), principal: cents(5_000), balance: cents(0) }],
+            payments: [{ account_id: anId('account', 9), payment: cents(5_000), interest: cents(0), principal: cents(5_000), balance: cents(0) }],
           },
         ],
       });
@@ -50,7 +50,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
     it('round-trips the docs/decisions/payoff-and-outlook.md fields: a custom order, extra payments and a start date', async () => {
       const input = aPaymentPlan(USER, {
         strategy: 'custom',
-        custom_order: [anId(1), anId(2)],
+        custom_order: [anId('account', 1), anId('account', 2)],
         extra_payments: [
           { month: 2, amount: cents(25_000) },
           { month: 1, amount: cents(1) },
@@ -65,9 +65,9 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
     });
 
     it('get of an unknown id → none', async () => {
-      await expectNone(store().paymentPlans.get(USER, anId(1)));
+      await expectNone(store().paymentPlans.get(USER, anId('payment_plan', 1)));
       const created = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
-      await expectNone(store().paymentPlans.get(USER, anId(created.id + 1000)));
+      await expectNone(store().paymentPlans.get(USER, anId('payment_plan', created.id + 1000)));
     });
 
     it('allocates ascending ids across users: each new id is greater than every earlier one', async () => {
@@ -140,7 +140,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
     it('a returned plan is a copy or frozen, schedule included: changing it (or the input) does not change the store', async () => {
       const input = aPaymentPlan(USER);
       const created = await expectRight(store().paymentPlans.create(input));
-      input.account_ids.push(anId(77));
+      input.account_ids.push(anId('account', 77));
       const firstInputMonth = input.schedule[0];
       if (firstInputMonth !== undefined) firstInputMonth.payments.length = 0;
       tryToChange(() => created.order.reverse());
@@ -157,7 +157,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       const plan = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
       expect(await expectRight(store().paymentPlans.touch(USER, plan.id))).to.equal(true);
       expect(await expectSome(store().paymentPlans.get(USER, plan.id))).to.deep.equal(plan);
-      expect(await expectRight(store().paymentPlans.touch(anId(999), plan.id))).to.equal(false);
+      expect(await expectRight(store().paymentPlans.touch(anId('user', 999), plan.id))).to.equal(false);
       expect(await expectRight(store().paymentPlans.delete(USER, plan.id))).to.equal(true);
       expect(await expectRight(store().paymentPlans.touch(USER, plan.id))).to.equal(false);
       await expectNone(store().paymentPlans.get(USER, plan.id));

@@ -11,7 +11,7 @@ import { Strategy } from './payment-plan.js';
 import { MAX_PAYOFF_MONTHS, payoffInputProblems, projectionError, projectPayoff, traceBalances, type PayoffBudgetInput, type PayoffPlanInput } from './payoff-plan.js';
 import type { AccountRecord } from '../accounts/account.js';
 import { utilizationWatch } from './credit-outlook.js';
-import { Cents, Id, IsoDate, addMonths, nullable } from '../shared/primitives.js';
+import { AccountId, Cents, IsoDate, addMonths, nullable } from '../shared/primitives.js';
 
 /** One strategy's outcome; the amounts are null only for a `minimum_only` that does not pay off within 600 months. */
 export const StrategyComparison = t.type(
@@ -21,7 +21,7 @@ export const StrategyComparison = t.type(
     payoff_date: nullable(IsoDate),
     total_interest: nullable(Cents),
     total_paid: nullable(Cents),
-    order: t.array(Id),
+    order: t.array(AccountId),
     /** `minimum_only`'s total interest minus this one's; null when `minimum_only` does not pay off. */
     interest_saved: nullable(Cents),
     /** `minimum_only`'s months minus this one's; null when `minimum_only` does not pay off. */
@@ -125,7 +125,7 @@ export const comparePayoffStrategies = (
 };
 
 /** `minimum_only`'s order: the debts with a balance, ascending by id. */
-const orderOf = (input: PayoffBudgetInput): Id[] =>
+const orderOf = (input: PayoffBudgetInput): AccountId[] =>
   input.debts
     .filter((d) => d.balance > 0)
     .map((d) => d.id)

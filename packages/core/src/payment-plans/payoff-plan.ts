@@ -22,7 +22,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
 import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
-import { addMonths, type Cents, type Id, type IsoDate } from '../shared/primitives.js';
+import { addMonths, type AccountId, type Cents, type IsoDate } from '../shared/primitives.js';
 
 /** No projection runs longer than this (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 export const MAX_PAYOFF_MONTHS = 600;
@@ -95,7 +95,7 @@ export const monthlyInterest = (balance: Cents, apr: number): Cents => {
 
 /** A debt as the month loop sees it. */
 export interface PayoffDebt {
-  readonly id: Id;
+  readonly id: AccountId;
   readonly balance: Cents;
   /** Percent, e.g. 19.99. */
   readonly apr: number;
@@ -323,7 +323,7 @@ const runMonthLoop = (
         const interest = Math.min(payment, interestDue);
         unpaidInterest[i] = interestDue - interest;
         payments[k] = {
-          account_id: ids[i]! as Id,
+          account_id: ids[i]! as AccountId,
           payment: payment as Cents,
           interest: interest as Cents,
           principal: (payment - interest) as Cents,
@@ -377,7 +377,7 @@ export const projectSingleDebt = (
   payment: Cents,
   maxMonths: number = MAX_PAYOFF_MONTHS,
 ): E.Either<ProjectionFailure, SingleDebtProjection> => {
-  const s = loopState([{ id: 1 as Id, balance, apr, minimumPayment: payment }]);
+  const s = loopState([{ id: 1 as AccountId, balance, apr, minimumPayment: payment }]);
   const outcome = runMonthLoop(s, loopBudget(payment), 'avalanche', maxMonths, null, '2000-01-01' as IsoDate);
   return outcome.ok
     ? E.right({ months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
@@ -457,7 +457,7 @@ export interface PayoffBudgetInput {
    * The order extra money goes in, a permutation of exactly the debts' ids:
    * required by `custom`, refused by the other strategies of a plan.
    */
-  readonly customOrder?: ReadonlyArray<Id>;
+  readonly customOrder?: ReadonlyArray<AccountId>;
   /** One-time additions to a month's budget (docs/decisions/payoff-and-outlook.md); ignored by `minimum_only`. */
   readonly extraPayments?: ReadonlyArray<ExtraPayment>;
 }
@@ -469,7 +469,7 @@ export interface PayoffPlanInput extends PayoffBudgetInput {
 /** A projection without its schedule: what comparisons and forecasts need. */
 export interface PayoffProjection {
   /** Strategy order of the debts with a balance, on the starting balances. */
-  readonly order: Id[];
+  readonly order: AccountId[];
   readonly months: number;
   readonly total_interest: Cents;
   readonly total_paid: Cents;
@@ -568,7 +568,7 @@ export const payoffInputProblems = (input: PayoffBudgetInput): ReadonlyArray<Err
 };
 
 /** `custom` needs a `custom_order`; every other strategy refuses one (docs/decisions/payoff-and-outlook.md). */
-export const strategyProblems = (strategy: Strategy, customOrder: ReadonlyArray<Id> | undefined): ReadonlyArray<ErrorDetail> =>
+export const strategyProblems = (strategy: Strategy, customOrder: ReadonlyArray<AccountId> | undefined): ReadonlyArray<ErrorDetail> =>
   strategy === 'custom' && customOrder === undefined
     ? [{ path: 'custom_order', message: 'is required when strategy is custom' }]
     : strategy !== 'custom' && customOrder !== undefined
@@ -597,9 +597,9 @@ const runPlan = (
   maxMonths: number,
   schedule: ScheduleMonth[] | null,
   options: LoopOptions = PLAIN_RUN,
-): { readonly order: Id[]; readonly outcome: LoopOutcome } => {
+): { readonly order: AccountId[]; readonly outcome: LoopOutcome } => {
   const s = loopState(input.debts, input.strategy === 'custom' ? input.customOrder : undefined);
-  const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as Id);
+  const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as AccountId);
   const budget = loopBudget(input.monthlyPayment, spendsBeyondMinimums(input.strategy) ? input.extraPayments : undefined);
   return { order, outcome: runMonthLoop(s, budget, input.strategy, maxMonths, schedule, input.today, options) };
 };

@@ -9,19 +9,19 @@ import { StoreContractOptions, StoreFactory, expectAscending, expectRight, idsOf
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aPlanPayment, anId, cents, isoDate } from '../testing/record-mothers.js';
 
-const USER = anId(1);
-const OTHER_USER = anId(2);
-const PLAN = anId(10);
-const OTHER_PLAN = anId(11);
+const USER = anId('user', 1);
+const OTHER_USER = anId('user', 2);
+const PLAN = anId('payment_plan', 10);
+const OTHER_PLAN = anId('payment_plan', 11);
 /** A plan of the other user. Real plan ids are unique across users; the repository must still filter by both. */
-const THEIR_PLAN = anId(12);
+const THEIR_PLAN = anId('payment_plan', 12);
 
 export function planPaymentRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} PlanPaymentRepository contract`, () => {
     const store = useFreshStore(makeStore, opts);
 
     it('create returns the payment with a new id; list reads back exactly what was stored', async () => {
-      const input = aPlanPayment(USER, PLAN, { account_id: anId(3), amount: cents(7_777), date: isoDate('2024-07-31') });
+      const input = aPlanPayment(USER, PLAN, { account_id: anId('account', 3), amount: cents(7_777), date: isoDate('2024-07-31') });
       const created = await expectRight(store().planPayments.create(input));
       expect(PlanPaymentRecord.is(created)).to.equal(true);
       expect(created).to.deep.equal({ ...input, id: created.id });

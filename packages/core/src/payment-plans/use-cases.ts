@@ -5,7 +5,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
 import type { PaymentPlan, PlanPayment } from './payment-plan.js';
-import type { Id, IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
+import type { IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
 import { startDateProblems, type PayoffPlanResult } from './payoff-plan.js';
 import { planSizeProblem } from './plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
@@ -121,7 +121,7 @@ export const planInputs = (
   );
 
 /** The widest id a plan can get: its size is measured with it before the store gives it one. */
-const WIDEST_ID = Number.MAX_SAFE_INTEGER as Id;
+const WIDEST_ID = Number.MAX_SAFE_INTEGER as PaymentPlanId;
 
 /** A computed plan as the API shows it, before the store gives it an id. */
 export const computedPlan = (

@@ -25,7 +25,7 @@ import { fanOutEvents } from '../webhooks/use-cases.js';
 import { recordEndpointAttempt } from '../webhooks/webhook-health.js';
 import { FAILING_ENDPOINT_DISABLE_MS } from '../webhooks/webhook.js';
 import type { UserScope } from './deps.js';
-import type { AccountId, ClientId, Id, IsoDate, PaymentPlanId, Timestamp, TokenId } from './primitives.js';
+import type { AccountId, ClientId, IsoDate, PaymentPlanId, Timestamp, TokenId, WebhookEndpointId } from './primitives.js';
 import { expectRight, run, type StoreFactory } from '../testing/contract-harness.js';
 import { CREATED_AT, aClient, aTokenHash, aUser, anAccount, cents } from '../testing/record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from '../testing/test-secrets.js';
@@ -49,7 +49,7 @@ interface World {
   readonly scope: UserScope;
   readonly accountId: AccountId;
   readonly planId: PaymentPlanId;
-  readonly endpointId: Id;
+  readonly endpointId: WebhookEndpointId;
   /** A token of the client (no audit record yet). */
   readonly tokenId: TokenId;
 }

@@ -262,7 +262,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       ]);
       for (const r of results) expect(E.isLeft(r) && r.left._tag).to.equal('not_found');
       expect(await expectRight(store().accounts.listAll(scope.userId))).to.deep.equal([]);
-      expect(await expectRight(store().planPayments.deleteAllForUser(anId(scope.userId)))).to.equal(0);
+      expect(await expectRight(store().planPayments.deleteAllForUser(anId('user', scope.userId)))).to.equal(0);
     });
 
     it('no write skew: a payment whose transaction began before the plan\'s DELETE committed conflicts or misses the plan, and answers 404; no record, balance unchanged', async () => {

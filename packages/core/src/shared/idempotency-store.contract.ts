@@ -11,7 +11,7 @@ import { anId } from '../testing/record-mothers.js';
 
 const T0 = new Date('2024-07-01T12:00:00.000Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
-const CLIENT = anId(1);
+const CLIENT = anId('client', 1);
 const fingerprint = { method: 'POST', path: '/api/users', bodyHash: 'abc' };
 const response = { status: 201, body: '{"id":1}', apiVersion: '2024-07-01' };
 
@@ -50,7 +50,7 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
     it('keys are scoped per client', async () => {
       const keys = store().idempotency;
       await expectRight(keys.claim(aClaim()));
-      expect(await expectRight(keys.claim(aClaim({ clientId: anId(2) })))).to.deep.equal({ _tag: 'claimed' });
+      expect(await expectRight(keys.claim(aClaim({ clientId: anId('client', 2) })))).to.deep.equal({ _tag: 'claimed' });
     });
 
     it('a released key is free again; only its claim can release or complete it', async () => {

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from './errors.js';
-import type { Id } from './primitives.js';
+import type { AccountId, ClientId, PaymentPlanId, UserId } from './primitives.js';
 import type { UserRecord } from '../users/user.js';
 import type { OwnedRead } from './owned-read.js';
 import type { StorePorts } from './store-ports.js';
@@ -17,10 +17,10 @@ import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshSt
 import { itPagesAscendingById } from './paging.contract.js';
 import { aCreditScore, aPaymentPlan, aUser, anAccount, anId, isoDate } from '../testing/record-mothers.js';
 
-const CLIENT = anId(1);
-const OTHER_CLIENT = anId(2);
+const CLIENT = anId('client', 1);
+const OTHER_CLIENT = anId('client', 2);
 /** An id no test gives a user. */
-const NO_USER = anId(999_999);
+const NO_USER = anId('user', 999_999);
 
 /** Run an owned read, assert the user was found (`some`), return what it owns. */
 const expectOwned = <A>(task: TE.TaskEither<DomainError, OwnedRead<A>>): Promise<A> => expectSome(task);
@@ -34,7 +34,7 @@ const expectNoUser = async <A>(task: TE.TaskEither<DomainError, OwnedRead<A>>): 
 export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} owned reads contract (the user checked in the same read)`, () => {
     const store = useFreshStore(makeStore, opts);
-    const aStoredUser = (clientId: Id = CLIENT): Promise<UserRecord> => expectRight(store().users.create(aUser(clientId)));
+    const aStoredUser = (clientId: ClientId = CLIENT): Promise<UserRecord> => expectRight(store().users.create(aUser(clientId)));
 
     describe('CreditScoreRepository latestOwned / historyOwned', () => {
       it('the user\'s latest score and its history, newest first, exactly as latest and history read them', async () => {
@@ -96,7 +96,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         const other = await aStoredUser();
         const theirs = await expectRight(store().accounts.create(anAccount(other.id)));
         expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
-        expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
+        expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, anId('account', 424_242)))).to.deep.equal(O.none);
         expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 20 }, {}))).to.deep.equal({ items: [], hasMore: false });
       });
 
@@ -202,7 +202,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectRight(store().paymentPlans.delete(user.id, going.id))).to.equal(true);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, going.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
-        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, anId('payment_plan', 424_242)))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }))).to.deep.equal({ items: [kept], hasMore: false });
       });
 
@@ -228,7 +228,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, without.id))).to.deep.equal(O.some(without));
         // The bump changes nothing the plan answers.
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, withOwner.id))).to.deep.equal(O.some(withOwner));
-        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, anId(424_242)))).to.deep.equal(O.none);
+        expect(await expectOwned(store().paymentPlans.touchOwned(CLIENT, user.id, anId('payment_plan', 424_242)))).to.deep.equal(O.none);
         const theirs = await aStoredUser(OTHER_CLIENT);
         const theirPlan = await expectRight(store().paymentPlans.create(aPaymentPlan(theirs.id), OTHER_CLIENT));
         await expectNoUser(store().paymentPlans.touchOwned(CLIENT, theirs.id, theirPlan.id));
@@ -245,7 +245,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         if (read._tag === 'None') return expect.fail('expected the user (some), got none');
         return read.owner;
       };
-      const everyOwnedRead = (userId: Id, accountId: Id, planId: Id): ReadonlyArray<TE.TaskEither<DomainError, OwnedRead<unknown>>> => [
+      const everyOwnedRead = (userId: UserId, accountId: AccountId, planId: PaymentPlanId): ReadonlyArray<TE.TaskEither<DomainError, OwnedRead<unknown>>> => [
         store().accounts.getOwned(CLIENT, userId, accountId),
         store().accounts.listOwned(CLIENT, userId, { limit: 20 }, {}),
         store().creditScores.latestOwned(CLIENT, userId),

@@ -16,14 +16,28 @@ export const Id = describedAs(
 export type Id = t.TypeOf<typeof Id>;
 
 declare const idKind: unique symbol;
+/** The kinds of id: one per resource that has one. */
+export type IdKind =
+  | 'client'
+  | 'token'
+  | 'user'
+  | 'account'
+  | 'credit_score'
+  | 'payment_plan'
+  | 'plan_payment'
+  | 'article'
+  | 'webhook_endpoint'
+  | 'webhook_delivery'
+  | 'event';
 /**
  * An id of one kind (a brand per kind): an id of another kind is not one, so
- * a swapped pair of ids does not compile (`touchOwned(userId, clientId, planId)`).
- * The kind is an optional mark: an `Id` of no kind yet (a path parameter just
- * decoded, a literal in a test) is accepted as any kind, so ids flow from
- * codecs and counters without casts; once a value has a kind, it keeps it.
+ * a swapped pair of ids does not compile (`touchOwned(userId, clientId, planId)`),
+ * and neither is an `Id` of no kind. An id gets its kind where it enters
+ * (docs/decisions/ids.md): its codec (`UserId.decode`, a record or request codec
+ * whose field is a `UserId`), the store that mints it, or `idOf('user', 7)`.
+ * The kind exists only for the compiler: at run time an id is its number.
  */
-export type IdOf<K extends string> = Id & { readonly [idKind]?: K };
+export type IdOf<K extends IdKind> = Id & { readonly [idKind]: K };
 export type ClientId = IdOf<'client'>;
 export type TokenId = IdOf<'token'>;
 export type UserId = IdOf<'user'>;
@@ -33,10 +47,16 @@ export type PaymentPlanId = IdOf<'payment_plan'>;
 export type PlanPaymentId = IdOf<'plan_payment'>;
 export type ArticleId = IdOf<'article'>;
 export type WebhookEndpointId = IdOf<'webhook_endpoint'>;
+export type WebhookDeliveryId = IdOf<'webhook_delivery'>;
 export type EventId = IdOf<'event'>;
 
-/** The codec of one kind of id: `Id`'s, decoding to an id of that kind. */
-const idOfKind = <K extends string>(): t.Type<IdOf<K>, number, unknown> => Id;
+/**
+ * The codec of one kind of id: `Id` itself, typed as decoding to an id of that
+ * kind. The one unchecked step of the kinds: the kind is a compile-time mark
+ * that `Id`'s check (a positive safe integer) is all there is to, so the codec
+ * stays `Id` and a kinded decode costs what an `Id` decode does.
+ */
+const idOfKind = <K extends IdKind>(): t.Type<IdOf<K>, number, unknown> => Id as unknown as t.Type<IdOf<K>, number, unknown>;
 export const ClientId = idOfKind<'client'>();
 export const TokenId = idOfKind<'token'>();
 export const UserId = idOfKind<'user'>();
@@ -46,7 +66,23 @@ export const PaymentPlanId = idOfKind<'payment_plan'>();
 export const PlanPaymentId = idOfKind<'plan_payment'>();
 export const ArticleId = idOfKind<'article'>();
 export const WebhookEndpointId = idOfKind<'webhook_endpoint'>();
+export const WebhookDeliveryId = idOfKind<'webhook_delivery'>();
 export const EventId = idOfKind<'event'>();
+
+/** The codec of each kind of id (a new kind does not compile until it has one). */
+export const ID_CODECS: { readonly [K in IdKind]: t.Type<IdOf<K>, number, unknown> } = {
+  client: ClientId,
+  token: TokenId,
+  user: UserId,
+  account: AccountId,
+  credit_score: CreditScoreId,
+  payment_plan: PaymentPlanId,
+  plan_payment: PlanPaymentId,
+  article: ArticleId,
+  webhook_endpoint: WebhookEndpointId,
+  webhook_delivery: WebhookDeliveryId,
+  event: EventId,
+};
 
 export interface CentsBrand {
   readonly Cents: unique symbol;

@@ -4,7 +4,7 @@
  * Objects are strict: unknown fields are rejected.
  */
 import * as t from 'io-ts';
-import { Cents, Id, IsoDate, nullable } from './primitives.js';
+import { AccountId, Cents, ID_CODECS, Id, IsoDate, PaymentPlanId, nullable, type IdKind, type IdOf } from './primitives.js';
 import { boundedInt, boundedString, describedAs, strictObject } from './codec.js';
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../accounts/account.js';
 import { CustomOrder, ExtraPayments, Strategy } from '../payment-plans/payment-plan.js';
@@ -117,7 +117,7 @@ export type IdentityBody = t.TypeOf<typeof IdentityBody>;
 
 const planBudgetFields = {
   account_ids: t.refinement(
-    t.array(Id),
+    t.array(AccountId),
     (a) => a.length >= 1 && a.length <= 100 && new Set(a).size === a.length,
     'distinct account ids (1..100)',
   ),
@@ -144,7 +144,7 @@ export type ComparePaymentPlansBody = t.TypeOf<typeof ComparePaymentPlansBody>;
 
 export const PlanPaymentBody = strictObject(
   'PlanPaymentBody',
-  { account_id: Id, amount: PositiveCents },
+  { account_id: AccountId, amount: PositiveCents },
   { date: IsoDate },
 );
 export type PlanPaymentBody = t.TypeOf<typeof PlanPaymentBody>;
@@ -197,15 +197,21 @@ export const QueryInt = (min: number, max: number) =>
     String,
   );
 
-export const QueryId = new t.Type<Id, string, unknown>(
-  'Id',
-  Id.is,
-  (u, c) =>
-    typeof u === 'string' && /^[1-9][0-9]{0,15}$/.test(u) && Number.isSafeInteger(Number(u))
-      ? t.success(Number(u) as Id)
-      : t.failure(u, c, 'must be a positive integer id'),
-  String,
-);
+/** An id in a query string: digits without a leading zero, at most 2^53−1, checked by `is` (`Id`'s, or an id kind's). */
+const queryIdCodec = <A extends Id>(is: (u: unknown) => u is A): t.Type<A, string, unknown> =>
+  new t.Type<A, string, unknown>(
+    'Id',
+    is,
+    (u, c) => {
+      const n = typeof u === 'string' && /^[1-9][0-9]{0,15}$/.test(u) ? Number(u) : Number.NaN;
+      return is(n) ? t.success(n) : t.failure(u, c, 'must be a positive integer id');
+    },
+    String,
+  );
+/** An id of no kind in a query string: a page cursor (`starting_after`), compared by number only. */
+export const QueryId: t.Type<Id, string, unknown> = queryIdCodec(Id.is);
+/** An id of one kind in a query string (`user_id` of the events list): `QueryId`, decoding to that kind. */
+export const queryIdOf = <K extends IdKind>(kind: K): t.Type<IdOf<K>, string, unknown> => queryIdCodec(ID_CODECS[kind].is);
 
 export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
@@ -233,6 +239,6 @@ export const DEFAULT_PAGE_LIMIT = 20;
 export const SandboxAdvanceBody = strictObject(
   'SandboxAdvanceBody',
   { months: boundedInt(1, MAX_ADVANCE_MONTHS), payments: SandboxPayments },
-  { payment_plan_id: Id },
+  { payment_plan_id: PaymentPlanId },
 );
 export type SandboxAdvanceBody = t.TypeOf<typeof SandboxAdvanceBody>;

@@ -11,7 +11,8 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Cents, Id, IsoDate, Timestamp } from '../shared/primitives.js';
+import { Cents, IsoDate, Timestamp, type ClientId, type PaymentPlanId, type UserId } from '../shared/primitives.js';
+import { idOf } from '../shared/constructors.js';
 import type { NewClient } from '../clients/client-repository.js';
 import type { NewUser } from '../users/user-repository.js';
 import type { NewAccount } from '../accounts/account-repository.js';
@@ -28,8 +29,8 @@ const make = <A>(codec: t.Type<A, unknown, unknown>, value: unknown): A => {
   return r.right;
 };
 
-/** An `Id` (positive safe integer). */
-export const anId = (n: number): Id => make(Id, n);
+/** An id of one kind: `anId('user', 7)` (core's `idOf`). */
+export const anId = idOf;
 /** A `Cents` amount. */
 export const cents = (n: number): Cents => make(Cents, n);
 /** A calendar date `YYYY-MM-DD`. */
@@ -56,7 +57,7 @@ export const aClient = (overrides: Partial<NewClient> = {}): NewClient => ({
   ...overrides,
 });
 
-export const aUser = (clientId: Id, overrides: Partial<NewUser> = {}): NewUser => ({
+export const aUser = (clientId: ClientId, overrides: Partial<NewUser> = {}): NewUser => ({
   client_id: clientId,
   first_name: 'Ada',
   last_name: 'Lovelace',
@@ -68,7 +69,7 @@ export const aUser = (clientId: Id, overrides: Partial<NewUser> = {}): NewUser =
 });
 
 /** A credit card as a data provider reports it, with every optional field filled in. */
-export const anAccount = (userId: Id, overrides: Partial<NewAccount> = {}): NewAccount => ({
+export const anAccount = (userId: UserId, overrides: Partial<NewAccount> = {}): NewAccount => ({
   user_id: userId,
   name: 'Platinum Card',
   type: 'loan',
@@ -122,7 +123,7 @@ export const anAccountRecord = (today: IsoDate, overrides: Record<string, unknow
   });
 
 /** A credit score whose factors agree with their amounts (docs/api/reference.md). */
-export const aCreditScore = (userId: Id, overrides: Partial<NewCreditScore> = {}): NewCreditScore => ({
+export const aCreditScore = (userId: UserId, overrides: Partial<NewCreditScore> = {}): NewCreditScore => ({
   user_id: userId,
   date: TODAY,
   last_name: 'Lovelace',
@@ -151,12 +152,12 @@ export const BUREAU_STATES: ReadonlyArray<BureauFlowState> = [
  * A two-month avalanche plan over accounts 1 and 2 (amounts are plausible, not
  * recomputed: storage does not check the arithmetic).
  */
-export const aPaymentPlan = (userId: Id, overrides: Partial<NewPaymentPlan> = {}): NewPaymentPlan => ({
+export const aPaymentPlan = (userId: UserId, overrides: Partial<NewPaymentPlan> = {}): NewPaymentPlan => ({
   user_id: userId,
   strategy: 'avalanche',
   monthly_payment: cents(60_000),
-  account_ids: [anId(1), anId(2)],
-  order: [anId(2), anId(1)],
+  account_ids: [anId('account', 1), anId('account', 2)],
+  order: [anId('account', 2), anId('account', 1)],
   custom_order: null,
   extra_payments: [],
   start_date: isoDate('2024-07-01'),
@@ -170,26 +171,26 @@ export const aPaymentPlan = (userId: Id, overrides: Partial<NewPaymentPlan> = {}
       month: 1,
       date: isoDate('2024-08-01'),
       payments: [
-        { account_id: anId(2), payment: cents(40_000), interest: cents(700), principal: cents(39_300), balance: cents(10_700) },
-        { account_id: anId(1), payment: cents(20_000), interest: cents(400), principal: cents(19_600), balance: cents(30_400) },
+        { account_id: anId('account', 2), payment: cents(40_000), interest: cents(700), principal: cents(39_300), balance: cents(10_700) },
+        { account_id: anId('account', 1), payment: cents(20_000), interest: cents(400), principal: cents(19_600), balance: cents(30_400) },
       ],
     },
     {
       month: 2,
       date: isoDate('2024-09-01'),
       payments: [
-        { account_id: anId(2), payment: cents(10_850), interest: cents(150), principal: cents(10_700), balance: cents(0) },
-        { account_id: anId(1), payment: cents(30_400), interest: cents(0), principal: cents(30_400), balance: cents(0) },
+        { account_id: anId('account', 2), payment: cents(10_850), interest: cents(150), principal: cents(10_700), balance: cents(0) },
+        { account_id: anId('account', 1), payment: cents(30_400), interest: cents(0), principal: cents(30_400), balance: cents(0) },
       ],
     },
   ],
   ...overrides,
 });
 
-export const aPlanPayment = (userId: Id, planId: Id, overrides: Partial<NewPlanPayment> = {}): NewPlanPayment => ({
+export const aPlanPayment = (userId: UserId, planId: PaymentPlanId, overrides: Partial<NewPlanPayment> = {}): NewPlanPayment => ({
   user_id: userId,
   payment_plan_id: planId,
-  account_id: anId(1),
+  account_id: anId('account', 1),
   amount: cents(12_345),
   date: TODAY,
   ...overrides,

@@ -19,7 +19,7 @@
  * they are left as they are.
  */
 import * as t from 'io-ts';
-import { Id, Timestamp } from '../shared/primitives.js';
+import { ClientId, Timestamp, UserId } from '../shared/primitives.js';
 import { User, UserFields } from './user.js';
 import { Account } from '../accounts/account.js';
 import { CreditScore } from '../credit-scores/credit-score.js';
@@ -32,8 +32,8 @@ import { EVENT_RETENTION_MS, type EventType, type WebhookEvent } from '../webhoo
  */
 export const ErasureMarker = t.type(
   {
-    client_id: Id,
-    user_id: Id,
+    client_id: ClientId,
+    user_id: UserId,
     erased_at: Timestamp,
     expires_at: Timestamp,
   },
@@ -49,7 +49,7 @@ export type ErasureMarker = t.TypeOf<typeof ErasureMarker>;
 export const ERASURE_MARKER_RETENTION_MS = EVENT_RETENTION_MS + 86_400_000;
 
 /** The marker of a delete committed at `now`. */
-export const erasureMarker = (clientId: Id, userId: Id, now: Date): ErasureMarker => ({
+export const erasureMarker = (clientId: ClientId, userId: UserId, now: Date): ErasureMarker => ({
   client_id: clientId,
   user_id: userId,
   erased_at: now.toISOString() as Timestamp,

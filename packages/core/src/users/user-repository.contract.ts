@@ -9,8 +9,8 @@ import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expect
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aUser, anAccount, anId, isoDate, timestamp } from '../testing/record-mothers.js';
 
-const CLIENT = anId(1);
-const OTHER_CLIENT = anId(2);
+const CLIENT = anId('client', 1);
+const OTHER_CLIENT = anId('client', 2);
 
 export function userRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} UserRepository contract`, () => {
@@ -36,9 +36,9 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
     });
 
     it('get of an unknown id → none', async () => {
-      await expectNone(store().users.get(CLIENT, anId(1)));
+      await expectNone(store().users.get(CLIENT, anId('user', 1)));
       const created = await expectRight(store().users.create(aUser(CLIENT)));
-      await expectNone(store().users.get(CLIENT, anId(created.id + 1000)));
+      await expectNone(store().users.get(CLIENT, anId('user', created.id + 1000)));
     });
 
     it('allocates ascending ids across clients: each new id is greater than every earlier one', async () => {
@@ -93,8 +93,8 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
     });
 
     it('update of an unknown id → none', async () => {
-      await expectNone(store().users.update(CLIENT, anId(42), { last_name: 'Ghost' }));
-      await expectNone(store().users.get(CLIENT, anId(42)));
+      await expectNone(store().users.update(CLIENT, anId('user', 42), { last_name: 'Ghost' }));
+      await expectNone(store().users.get(CLIENT, anId('user', 42)));
     });
 
     it('update does not change the other users', async () => {
@@ -146,7 +146,7 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       expect(await expectRight(store().users.touch(CLIENT, user.id))).to.equal(true);
       expect(await expectSome(store().users.get(CLIENT, user.id))).to.deep.equal(user);
       expect(await expectRight(store().users.list(CLIENT, { limit: 10 }))).to.deep.equal({ items: [user], hasMore: false });
-      expect(await expectRight(store().users.touch(anId(999), user.id))).to.equal(false);
+      expect(await expectRight(store().users.touch(anId('client', 999), user.id))).to.equal(false);
       expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
       expect(await expectRight(store().users.touch(CLIENT, user.id))).to.equal(false);
       await expectNone(store().users.get(CLIENT, user.id));

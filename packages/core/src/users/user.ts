@@ -2,7 +2,7 @@
  * Users (docs/api/reference.md). A user belongs to the client that created it.
  */
 import * as t from 'io-ts';
-import { ClientId, Id, IsoDate, Timestamp, UserId, nullable } from '../shared/primitives.js';
+import { ClientId, IsoDate, PaymentPlanId, Timestamp, UserId, nullable } from '../shared/primitives.js';
 
 /** How an advance pays each month (docs/sandbox-over-time.md). */
 export const SandboxPayments = t.keyof({ minimum: null, none: null, plan: null }, 'SandboxPayments');
@@ -16,7 +16,7 @@ export type SandboxPayments = t.TypeOf<typeof SandboxPayments>;
  * payments, and goes no further.
  */
 export const SandboxAdvance = t.type(
-  { from: IsoDate, months: t.number, payments: SandboxPayments, payment_plan_id: nullable(Id) },
+  { from: IsoDate, months: t.number, payments: SandboxPayments, payment_plan_id: nullable(PaymentPlanId) },
   'SandboxAdvance',
 );
 export type SandboxAdvance = t.TypeOf<typeof SandboxAdvance>;

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { StoreError } from '../shared/errors.js';
 import type { EventRecord, EventType } from './webhook.js';
-import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
+import type { ClientId, EventId, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export interface NewEvent {
@@ -39,7 +39,7 @@ export interface EventFilter {
 export interface EventOutbox {
   /** Store a new event with the next id (ids ascend), not yet fanned out. */
   append(event: NewEvent): TE.TaskEither<StoreError, EventRecord>;
-  get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>>;
+  get(clientId: ClientId, eventId: EventId, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>>;
   /**
    * The client's events ascending by id, filtered. Paging on with
    * `startingAfter` = the last id seen never skips an event: an event whose
@@ -55,5 +55,5 @@ export interface EventOutbox {
   /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
   pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
   /** Mark the event fanned out (idempotent). */
-  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void>;
+  markFannedOut(eventId: EventId): TE.TaskEither<StoreError, void>;
 }

@@ -11,7 +11,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { EVENT_RETENTION_MS, EventType, WebhookEvent } from './webhook.js';
-import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
+import type { ClientId, EventId, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
 import { renderEvent, type EventObjectKind } from '../versioning/event-objects.js';
@@ -76,7 +76,7 @@ export const listEvents =
 /** One event in `version`; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
-  (clientId: ClientId, eventId: Id, version: string): TE.TaskEither<NotFound | Unavailable, WebhookEvent> =>
+  (clientId: ClientId, eventId: EventId, version: string): TE.TaskEither<NotFound | Unavailable, WebhookEvent> =>
     pipe(
       outsideTransaction(deps.events.get(clientId, eventId, deps.clock.now())),
       // A test event (docs/sandbox-over-time.md) is not one of the client's events.

@@ -17,7 +17,7 @@ import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type StoreError, type DomainError } from '../shared/errors.js';
 import type { Client } from '../clients/client.js';
-import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
+import type { ClientId, EventId, Timestamp, WebhookEndpointId } from '../shared/primitives.js';
 import {
   EVENT_RETENTION_MS,
   REPLAY_MAX_EVENTS,
@@ -67,7 +67,7 @@ const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict => (e.
  */
 export const sendTestWebhook =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
-  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: Id, body: TestWebhookBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
+  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: WebhookEndpointId, body: TestWebhookBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
     if (client.environment !== 'sandbox') return noChange(TE.left(notFound('Test webhooks are sandbox only')));
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
@@ -103,7 +103,7 @@ const redeliveryTargets = (
   tx: TransactionPorts,
   clientId: ClientId,
   event: EventRecord,
-  endpointId: Id | undefined,
+  endpointId: WebhookEndpointId | undefined,
 ): TE.TaskEither<ValidationError | StoreError, ReadonlyArray<WebhookEndpointRecord>> =>
   endpointId === undefined
     ? pipe(tx.webhookEndpoints.listEnabled(clientId), TE.map((all) => all.filter((e) => subscribesTo(e, event.type))))
@@ -127,7 +127,7 @@ const redeliveryTargets = (
  */
 export const redeliverEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, eventId: Id, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
+  (clientId: ClientId, eventId: EventId, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
@@ -179,7 +179,7 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
  */
 export const replayWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | StoreError> => {
+  (clientId: ClientId, endpointId: WebhookEndpointId, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | StoreError> => {
     const now = deps.clock.now();
     const window = replayWindow(body);
     if (E.isLeft(window)) return noChange(TE.left(window.left));

@@ -16,7 +16,7 @@ import {
   toDeliveryView,
   toWebhookEndpointView,
 } from './webhook.js';
-import type { ClientId, Id } from '../shared/primitives.js';
+import type { ClientId, WebhookEndpointId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
@@ -72,7 +72,7 @@ export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, versi
     : TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]));
 };
 
-const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | StoreError, WebhookEndpointRecord> =>
+const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<NotFound | StoreError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 /**
@@ -113,7 +113,7 @@ export const listWebhookEndpoints =
 
 export const getWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | Unavailable, WebhookEndpoint> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<NotFound | Unavailable, WebhookEndpoint> =>
     pipe(outsideTransaction(requireEndpoint(deps, clientId, endpointId)), TE.map(toWebhookEndpointView));
 
 /**
@@ -122,7 +122,7 @@ export const getWebhookEndpoint =
  */
 export const updateWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls' | 'versioning'>) =>
-  (clientId: ClientId, endpointId: Id, body: PatchWebhookEndpointBody): TE.TaskEither<ValidationError | NotFound | StoreError, WebhookEndpoint> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId, body: PatchWebhookEndpointBody): TE.TaskEither<ValidationError | NotFound | StoreError, WebhookEndpoint> =>
     pipe(
       body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
       TE.chainW(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
@@ -144,7 +144,7 @@ export const updateWebhookEndpoint =
 /** Delete the endpoint and its deliveries, in one transaction. */
 export const deleteWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: Id): TE.TaskEither<NotFound | StoreError, void> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<NotFound | StoreError, void> =>
     inTransaction(deps, (tx) =>
       pipe(
         tx.webhookEndpoints.delete(clientId, endpointId),
@@ -156,7 +156,7 @@ export const deleteWebhookEndpoint =
 
 export const listWebhookDeliveries =
   (deps: Pick<ApplicationDeps, 'clock' | 'webhookDeliveries' | 'webhookEndpoints'>) =>
-  (clientId: ClientId, endpointId: Id, page: PageInput): TE.TaskEither<NotFound | Unavailable, Page<WebhookDelivery>> =>
+  (clientId: ClientId, endpointId: WebhookEndpointId, page: PageInput): TE.TaskEither<NotFound | Unavailable, Page<WebhookDelivery>> =>
     pipe(
       outsideTransaction(requireEndpoint(deps, clientId, endpointId)),
       TE.chainW(() => outsideTransaction(deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now()))),

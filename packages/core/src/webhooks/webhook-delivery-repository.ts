@@ -2,13 +2,13 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { StoreError } from '../shared/errors.js';
 import type { DeliveryStatus, EventType, WebhookDeliveryRecord } from './webhook.js';
-import type { ClientId, Id, Timestamp, UserId } from '../shared/primitives.js';
+import type { ClientId, EventId, Timestamp, UserId, WebhookDeliveryId, WebhookEndpointId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export interface NewWebhookDelivery {
   readonly client_id: ClientId;
-  readonly endpoint_id: Id;
-  readonly event_id: Id;
+  readonly endpoint_id: WebhookEndpointId;
+  readonly event_id: EventId;
   readonly event_type: EventType;
   readonly created_at: Timestamp;
   readonly expires_at: Timestamp;
@@ -36,7 +36,7 @@ export interface DeliveryOutcome {
  * in id order that has one due (wrapping around to the lowest id).
  */
 export interface ClaimFilter {
-  readonly busyEndpoints: ReadonlyArray<Id>;
+  readonly busyEndpoints: ReadonlyArray<WebhookEndpointId>;
   readonly busyClients: ReadonlyArray<ClientId>;
   /** The client the previous claim went to; absent: start from the lowest client id. */
   readonly afterClient?: ClientId;
@@ -59,7 +59,7 @@ export interface WebhookDeliveryRepository {
    */
   rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, number>;
   /** How many of the endpoint's deliveries of events with ids in `fromEventId..toEventId` (inclusive) are pending (a window replay runs while any is). */
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number>;
+  countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: EventId, toEventId: EventId): TE.TaskEither<StoreError, number>;
   /**
    * Atomically claim a pending delivery due at `now` (and not under another
    * unexpired lease) that `filter` allows: of the first client after
@@ -69,10 +69,10 @@ export interface WebhookDeliveryRepository {
    */
   claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<StoreError, O.Option<WebhookDeliveryRecord>>;
   /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
-  complete(deliveryId: Id, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean>;
+  complete(deliveryId: WebhookDeliveryId, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean>;
   /** The endpoint's unexpired deliveries, ascending by id. */
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>>;
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number>;
+  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>>;
+  deleteForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, number>;
   /**
    * Erasure (docs/decisions/tenancy.md): every pending delivery of an event of the client's
    * user `userId` becomes `canceled`, with no next attempt and no lease (an

@@ -2,7 +2,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { StoreError } from '../shared/errors.js';
 import type { EventSelector, WebhookDisabledReason, WebhookReplayState, WebhookEndpointRecord, WebhookEndpointStatus } from './webhook.js';
-import type { ClientId, Id, Timestamp } from '../shared/primitives.js';
+import type { ClientId, Timestamp, WebhookEndpointId } from '../shared/primitives.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export interface NewWebhookEndpoint {
@@ -34,7 +34,7 @@ export interface WebhookEndpointPatch {
 export interface WebhookEndpointRepository {
   /** Store with the next id and version 1. */
   create(endpoint: NewWebhookEndpoint): TE.TaskEither<StoreError, WebhookEndpointRecord>;
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>>;
+  get(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>>;
   list(clientId: ClientId, page: PageRequest): TE.TaskEither<StoreError, Page<WebhookEndpointRecord>>;
   /** Every enabled endpoint of the client, ascending by id. */
   listEnabled(clientId: ClientId): TE.TaskEither<StoreError, ReadonlyArray<WebhookEndpointRecord>>;
@@ -45,11 +45,11 @@ export interface WebhookEndpointRepository {
    */
   update(
     clientId: ClientId,
-    endpointId: Id,
+    endpointId: WebhookEndpointId,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
   ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>>;
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean>;
+  delete(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, boolean>;
   /** How many endpoints the client has, enabled or not (the endpoints-per-client quota, shared/quotas.ts). */
   countForClient(clientId: ClientId): TE.TaskEither<StoreError, number>;
 }

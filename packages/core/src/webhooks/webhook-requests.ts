@@ -2,8 +2,8 @@
 import * as t from 'io-ts';
 import { boundedString, strictObject } from '../shared/codec.js';
 import { EventSelector, EventType, WebhookDescription, WebhookEndpointStatus } from './webhook.js';
-import { QueryId, pageFields } from '../shared/requests.js';
-import { Id, Timestamp } from '../shared/primitives.js';
+import { pageFields, queryIdOf } from '../shared/requests.js';
+import { Timestamp, WebhookEndpointId } from '../shared/primitives.js';
 
 /** Longest webhook URL accepted (what browsers and proxies reliably carry). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -61,7 +61,7 @@ export const PatchWebhookEndpointBody = strictObject(
 );
 export type PatchWebhookEndpointBody = t.TypeOf<typeof PatchWebhookEndpointBody>;
 
-export const EventListQuery = strictObject('EventListQuery', {}, { ...pageFields, type: EventType, user_id: QueryId });
+export const EventListQuery = strictObject('EventListQuery', {}, { ...pageFields, type: EventType, user_id: queryIdOf('user') });
 export type EventListQuery = t.TypeOf<typeof EventListQuery>;
 
 /** `POST /api/webhook_endpoints/{endpoint_id}/test` (docs/sandbox-over-time.md): the type of the sample event to send. */
@@ -69,7 +69,7 @@ export const TestWebhookBody = strictObject('TestWebhookBody', { type: EventType
 export type TestWebhookBody = t.TypeOf<typeof TestWebhookBody>;
 
 /** `POST /api/events/{event_id}/redeliver` (docs/sandbox-over-time.md): one endpoint, or (absent) every enabled endpoint subscribed to the event's type. */
-export const RedeliverEventBody = strictObject('RedeliverEventBody', {}, { endpoint_id: Id });
+export const RedeliverEventBody = strictObject('RedeliverEventBody', {}, { endpoint_id: WebhookEndpointId });
 export type RedeliverEventBody = t.TypeOf<typeof RedeliverEventBody>;
 
 /** `POST /api/webhook_endpoints/{endpoint_id}/replay` (docs/sandbox-over-time.md): the window, `since` included, `until` excluded (ISO-8601 UTC). */

@@ -15,7 +15,8 @@ import { deriveCreditReport } from '../bureau/credit-report.js';
 import { type ValidationError } from '../shared/errors.js';
 import { erasedUserView } from '../users/erasure.js';
 import type { PaymentPlan, PlanPayment } from '../payment-plans/payment-plan.js';
-import type { AccountId, Cents, Id, IsoDate, PaymentPlanId, Timestamp, UserId } from '../shared/primitives.js';
+import type { AccountId, Cents, ClientId, IsoDate, PaymentPlanId, Timestamp, UserId } from '../shared/primitives.js';
+import { idOf } from '../shared/constructors.js';
 import { toUserView, type UserRecord } from '../users/user.js';
 import { toWebhookEndpointView, type EventType, type WebhookEndpointRecord } from './webhook.js';
 import type { ResponseKind } from '../versioning/versions.js';
@@ -29,8 +30,8 @@ import { inContext, planScheduleContext } from '../versioning/versions.js';
 export const SAMPLE_USER_ID = 1001 as UserId;
 const SAMPLE_ACCOUNT_ID = 2001;
 const SAMPLE_PLAN_ID = 3001 as PaymentPlanId;
-const SAMPLE_PAYMENT_ID = 4001 as Id;
-const SAMPLE_SCORE_ID = 5001 as Id;
+const SAMPLE_PAYMENT_ID = idOf('plan_payment', 4001);
+const SAMPLE_SCORE_ID = idOf('credit_score', 5001);
 
 export interface SampleObject {
   /** The response kind the object is rendered as (the event's resource). */
@@ -42,7 +43,7 @@ export interface SampleObject {
 
 const sampleUser = (createdAt: Timestamp): UserRecord => ({
   id: SAMPLE_USER_ID,
-  client_id: 0 as Id,
+  client_id: 0 as ClientId,
   first_name: 'Alex',
   last_name: 'Rivera',
   email: 'alex.rivera@example.com',

@@ -9,15 +9,15 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { EVENT_RETENTION_MS, EventRecord, WebhookDeliveryRecord, WebhookEndpointRecord, toWebhookEndpointView } from './webhook.js';
-import type { Id, Timestamp } from '../shared/primitives.js';
+import type { ClientId, EventId, Timestamp, WebhookEndpointId } from '../shared/primitives.js';
 import type { NewEvent } from './event-outbox.js';
 import type { NewWebhookEndpoint } from './webhook-endpoint-repository.js';
 import type { ClaimFilter, NewWebhookDelivery } from './webhook-delivery-repository.js';
 import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, idsOf, run, useFreshStore } from '../testing/contract-harness.js';
 import { CREATED_AT, anId } from '../testing/record-mothers.js';
 
-const CLIENT = anId(1);
-const OTHER_CLIENT = anId(2);
+const CLIENT = anId('client', 1);
+const OTHER_CLIENT = anId('client', 2);
 /**
  * Far in the future: MongoDB's TTL monitor (or the test server's) deletes by the
  * wall clock, so test records must not have expired by it while a test runs.
@@ -26,17 +26,17 @@ const T0 = new Date('2100-01-01T00:00:00.000Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);
 const stamp = (d: Date): Timestamp => d.toISOString() as Timestamp;
 
-export const anEvent = (clientId: Id, overrides: Partial<NewEvent> = {}): NewEvent => ({
+export const anEvent = (clientId: ClientId, overrides: Partial<NewEvent> = {}): NewEvent => ({
   client_id: clientId,
   type: 'account.created',
   created_at: stamp(T0),
   api_version: '2024-07-01',
-  data: { user_id: anId(5), object: { id: 9, name: 'Card', nested: { a: [1, 2] } } },
+  data: { user_id: anId('user', 5), object: { id: 9, name: 'Card', nested: { a: [1, 2] } } },
   expires_at: stamp(at(EVENT_RETENTION_MS)),
   ...overrides,
 });
 
-export const aWebhookEndpoint = (clientId: Id, overrides: Partial<NewWebhookEndpoint> = {}): NewWebhookEndpoint => ({
+export const aWebhookEndpoint = (clientId: ClientId, overrides: Partial<NewWebhookEndpoint> = {}): NewWebhookEndpoint => ({
   client_id: clientId,
   url: 'https://hooks.example.com/debtkit',
   events: ['*'],
@@ -48,7 +48,7 @@ export const aWebhookEndpoint = (clientId: Id, overrides: Partial<NewWebhookEndp
   ...overrides,
 });
 
-export const aDelivery = (clientId: Id, endpointId: Id, eventId: Id, overrides: Partial<NewWebhookDelivery> = {}): NewWebhookDelivery => ({
+export const aDelivery = (clientId: ClientId, endpointId: WebhookEndpointId, eventId: EventId, overrides: Partial<NewWebhookDelivery> = {}): NewWebhookDelivery => ({
   client_id: clientId,
   endpoint_id: endpointId,
   event_id: eventId,
@@ -78,7 +78,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
 
     it('an event keeps its render context exactly (docs/decisions/tenancy.md); one stored without (the shape before 2026-11-26) reads back without one', async () => {
       const context = { user_deleted: { emptied_user: { id: 5, last_name: '', email: null, nested: [1, { a: 'b' }] } } };
-      const latest = await expectRight(store().events.append(anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId(5), object: { id: 5 } }, render_context: context })));
+      const latest = await expectRight(store().events.append(anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId('user', 5), object: { id: 5 } }, render_context: context })));
       // The old shape, exactly as releases before 2026-11-26 wrote it: the object already rendered, no render context.
       const legacy = await expectRight(store().events.append(anEvent(CLIENT)));
       for (const [event, expected] of [[latest, context], [legacy, undefined]] as const) {
@@ -95,14 +95,14 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it("another client's event is none, as a missing one", async () => {
       const event = await expectRight(store().events.append(anEvent(CLIENT)));
       await expectNone(store().events.get(OTHER_CLIENT, event.id, T0));
-      await expectNone(store().events.get(CLIENT, anId(event.id + 100), T0));
+      await expectNone(store().events.get(CLIENT, anId('event', event.id + 100), T0));
       expect((await expectRight(store().events.list(OTHER_CLIENT, { limit: 10 }, {}, T0))).items).to.deep.equal([]);
     });
 
     it('lists one client’s events ascending by id, paged with an exact has_more, filtered by type and user', async () => {
       const mine: EventRecord[] = [];
       for (let i = 0; i < 5; i++) {
-        mine.push(await expectRight(store().events.append(anEvent(CLIENT, { type: i % 2 === 0 ? 'account.created' : 'user.deleted', data: { user_id: anId(i < 3 ? 5 : 6), object: { i } } }))));
+        mine.push(await expectRight(store().events.append(anEvent(CLIENT, { type: i % 2 === 0 ? 'account.created' : 'user.deleted', data: { user_id: anId('user', i < 3 ? 5 : 6), object: { i } } }))));
         await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
       }
       const page1 = await expectRight(store().events.list(CLIENT, { limit: 2 }, {}, T0));
@@ -113,9 +113,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(page3.hasMore).to.equal(false);
       const deleted = await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'user.deleted' }, T0));
       expect(idsOf(deleted.items)).to.deep.equal([mine[1]!.id, mine[3]!.id]);
-      const user6 = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId(6) }, T0));
+      const user6 = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId('user', 6) }, T0));
       expect(idsOf(user6.items)).to.deep.equal([mine[3]!.id, mine[4]!.id]);
-      const both = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId(6), type: 'account.created' }, T0));
+      const both = await expectRight(store().events.list(CLIENT, { limit: 10 }, { user_id: anId('user', 6), type: 'account.created' }, T0));
       expect(idsOf(both.items)).to.deep.equal([mine[4]!.id]);
     });
 
@@ -227,7 +227,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it("update or delete of a missing or another client's endpoint → none / false, nothing changes", async () => {
       const other = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(OTHER_CLIENT)));
       await expectNone(store().webhookEndpoints.update(CLIENT, other.id, 1, { description: 'x' }));
-      await expectNone(store().webhookEndpoints.update(CLIENT, anId(999), 1, { description: 'x' }));
+      await expectNone(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 999), 1, { description: 'x' }));
       expect(await expectRight(store().webhookEndpoints.delete(CLIENT, other.id))).to.equal(false);
       expect(await expectSome(store().webhookEndpoints.get(OTHER_CLIENT, other.id))).to.deep.equal(other);
       expect(await expectRight(store().webhookEndpoints.delete(OTHER_CLIENT, other.id))).to.equal(true);
@@ -236,7 +236,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it('an endpoint stored before the health fields (docs/decisions/tenancy.md) decodes, reads as none failing, and takes them on update', async () => {
       expect(opts.writeStoredEndpoint, 'the store suite gives a way to write a stored endpoint').to.be.a('function');
       const old = {
-        id: anId(500),
+        id: anId('webhook_endpoint', 500),
         client_id: CLIENT,
         url: 'https://old.example.com/hook',
         events: ['*'],
@@ -247,38 +247,38 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
         version: 1,
       };
       await opts.writeStoredEndpoint!(store(), old);
-      const read = await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)));
+      const read = await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500)));
       expect(WebhookEndpointRecord.is(read)).to.equal(true);
       expect(read.failing_since ?? null).to.equal(null);
       // Its deliveries were in 2024-07-01, the only version there was: it stays there (docs/decisions/versioning.md).
       expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null, api_version: '2024-07-01' });
       expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([500]);
       expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5 }))).items)).to.deep.equal([500]);
-      const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 1, { failing_since: stamp(T0) }));
+      const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 1, { failing_since: stamp(T0) }));
       expect(failing).to.include({ failing_since: stamp(T0), version: 2 });
-      const disabled = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 2, { status: 'disabled', disabled_reason: 'failing' }));
+      const disabled = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 2, { status: 'disabled', disabled_reason: 'failing' }));
       expect(toWebhookEndpointView(disabled)).to.include({ status: 'disabled', disabled_reason: 'failing' });
-      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(disabled);
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500)))).to.deep.equal(disabled);
       expect(await expectRight(store().webhookEndpoints.listEnabled(CLIENT))).to.deep.equal([]);
-      const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
+      const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
       expect(cleared).to.include({ status: 'enabled', disabled_reason: null, failing_since: null, version: 4 });
-      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500)))).to.deep.equal(cleared);
-      const moved = await expectSome(store().webhookEndpoints.update(CLIENT, anId(500), 4, { api_version: '2026-11-26' }));
+      expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500)))).to.deep.equal(cleared);
+      const moved = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 4, { api_version: '2026-11-26' }));
       expect(moved).to.include({ api_version: '2026-11-26', version: 5 });
-      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId(500))))).to.include({ api_version: '2026-11-26' });
+      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500))))).to.include({ api_version: '2026-11-26' });
     });
   });
 
   describe(`${name} WebhookDeliveryRepository contract`, () => {
     const store = useFreshStore(makeStore, opts);
-    const ENDPOINT = anId(3);
+    const ENDPOINT = anId('webhook_endpoint', 3);
 
     it('createMany makes one pending delivery per (endpoint, event), however often it runs', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, anId(4), anId(1))]));
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
       await Promise.all([
-        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(7))])),
-        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(7))])),
+        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 7))])),
+        expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 7))])),
       ]);
       const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
       expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 7]);
@@ -291,15 +291,15 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('paging deliveries with starting_after never skips one whose write was overtaken by a later fan-out', async function () {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1))]));
       const [first] = (await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0))).items;
       const hold = opts.holdNextWrite?.('delivery');
       if (opts.holdNextWrite !== undefined && hold === undefined) this.skip();
       try {
         // Two fan-outs (of events 2 and 3) to one endpoint: the first takes its id, then its write is held.
-        const slow = run(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(2))]));
+        const slow = run(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
         await hold?.held;
-        await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(3))]));
+        await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 3))]));
         const between = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: first!.id }, T0));
         hold?.release();
         expect(E.isRight(await slow), 'the held fan-out').to.equal(true);
@@ -317,8 +317,8 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it('claimDue takes the soonest due delivery under a lease; nothing not yet due, leased or of a busy endpoint', async () => {
       await expectRight(
         store().webhookDeliveries.createMany([
-          aDelivery(CLIENT, ENDPOINT, anId(1), { next_attempt_at: stamp(at(5000)) }),
-          aDelivery(CLIENT, anId(4), anId(2), { next_attempt_at: stamp(at(1000)) }),
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1), { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 2), { next_attempt_at: stamp(at(1000)) }),
         ]),
       );
       await expectNone(store().webhookDeliveries.claimDue(at(999), lease('a', at(60_000)), ANY));
@@ -331,7 +331,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('a lease that ran out can be claimed again; only the current holder records the attempt', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1))]));
       const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('old', at(30_000)), ANY));
       await expectNone(store().webhookDeliveries.claimDue(at(29_999), lease('new', at(90_000)), ANY));
       await expectSome(store().webhookDeliveries.claimDue(at(30_000), lease('new', at(90_000)), ANY));
@@ -346,37 +346,37 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it("cancelPendingForUser cancels the pending deliveries of the user's events only, leased ones too; the lease holder can no longer record", async () => {
-      const USER = anId(5);
+      const USER = anId('user', 5);
       const mine = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: USER, object: { id: 1 } } })));
       const mineLeased = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: USER, object: { id: 2 } } })));
-      const another = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: anId(6), object: { id: 3 } } })));
+      const another = await expectRight(store().events.append(anEvent(CLIENT, { data: { user_id: anId('user', 6), object: { id: 3 } } })));
       const otherClient = await expectRight(store().events.append(anEvent(OTHER_CLIENT, { data: { user_id: USER, object: { id: 4 } } })));
       await expectRight(
         store().webhookDeliveries.createMany([
           aDelivery(CLIENT, ENDPOINT, mine.id, { next_attempt_at: stamp(at(5000)) }),
-          aDelivery(CLIENT, anId(4), mine.id, { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(CLIENT, anId('webhook_endpoint', 4), mine.id, { next_attempt_at: stamp(at(5000)) }),
           aDelivery(CLIENT, ENDPOINT, mineLeased.id),
           aDelivery(CLIENT, ENDPOINT, another.id, { next_attempt_at: stamp(at(5000)) }),
-          aDelivery(OTHER_CLIENT, anId(9), otherClient.id, { next_attempt_at: stamp(at(5000)) }),
+          aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 9), otherClient.id, { next_attempt_at: stamp(at(5000)) }),
         ]),
       );
       const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('in-flight', at(60_000)), ANY));
       expect(leased.event_id).to.equal(mineLeased.id);
       // A delivery of the user's event already succeeded: left as it is.
-      const done = await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('done', at(60_000)), { ...ANY, busyEndpoints: [ENDPOINT, anId(9)] }));
+      const done = await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('done', at(60_000)), { ...ANY, busyEndpoints: [ENDPOINT, anId('webhook_endpoint', 9)] }));
       await expectRight(store().webhookDeliveries.complete(done.id, 'done', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }));
 
       expect(await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER))).to.equal(2);
       expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'in-flight', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null })), 'the canceled lease records nothing').to.equal(false);
-      const listed = async (clientId: Id, endpointId: Id) => (await expectRight(store().webhookDeliveries.listForEndpoint(clientId, endpointId, { limit: 10 }, T0))).items;
+      const listed = async (clientId: ClientId, endpointId: WebhookEndpointId) => (await expectRight(store().webhookDeliveries.listForEndpoint(clientId, endpointId, { limit: 10 }, T0))).items;
       const byEvent = (items: ReadonlyArray<WebhookDeliveryRecord>) => items.map((d) => [d.event_id, d.status, d.next_attempt_at, d.lease_token]);
       expect(byEvent(await listed(CLIENT, ENDPOINT))).to.deep.equal([
         [mine.id, 'canceled', null, null],
         [mineLeased.id, 'canceled', null, null],
         [another.id, 'pending', stamp(at(5000)), null],
       ]);
-      expect(byEvent(await listed(CLIENT, anId(4)))).to.deep.equal([[mine.id, 'succeeded', null, null]]);
-      expect(byEvent(await listed(OTHER_CLIENT, anId(9)))).to.deep.equal([[otherClient.id, 'pending', stamp(at(5000)), null]]);
+      expect(byEvent(await listed(CLIENT, anId('webhook_endpoint', 4)))).to.deep.equal([[mine.id, 'succeeded', null, null]]);
+      expect(byEvent(await listed(OTHER_CLIENT, anId('webhook_endpoint', 9)))).to.deep.equal([[otherClient.id, 'pending', stamp(at(5000)), null]]);
       // Canceled deliveries are never claimed again; the others still are.
       const claims = [];
       for (let i = 0; i < 3; i++) claims.push(await expectRight(store().webhookDeliveries.claimDue(at(10_000_000), lease(`late${i}`, at(20_000_000)), ANY)));
@@ -385,7 +385,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('succeeded and failed deliveries are never claimed again', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
       for (const status of ['succeeded', 'failed'] as const) {
         const d = await expectSome(store().webhookDeliveries.claimDue(T0, lease(status, at(1000)), ANY));
         await expectRight(store().webhookDeliveries.complete(d.id, status, { status, attempts: 1, last_response_status: 200, next_attempt_at: null }));
@@ -394,7 +394,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('concurrent claimers: each due delivery is claimed exactly once', async () => {
-      await expectRight(store().webhookDeliveries.createMany([1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId(10 + n), anId(n)))));
+      await expectRight(store().webhookDeliveries.createMany([1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId('webhook_endpoint', 10 + n), anId('event', n)))));
       const claims = await Promise.all(
         Array.from({ length: 12 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), ANY))),
       );
@@ -404,14 +404,14 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('claims go in turn across clients (docs/decisions/tenancy.md): the first client after the last one served, wrapping around; busy clients and endpoints skipped', async () => {
-      const C3 = anId(3);
+      const C3 = anId('client', 3);
       await expectRight(
         store().webhookDeliveries.createMany([
-          aDelivery(CLIENT, anId(11), anId(1), { next_attempt_at: stamp(at(0)) }),
-          aDelivery(CLIENT, anId(12), anId(2), { next_attempt_at: stamp(at(1)) }),
-          aDelivery(OTHER_CLIENT, anId(21), anId(3), { next_attempt_at: stamp(at(2)) }),
-          aDelivery(OTHER_CLIENT, anId(22), anId(4), { next_attempt_at: stamp(at(3)) }),
-          aDelivery(C3, anId(31), anId(5), { next_attempt_at: stamp(at(4)) }),
+          aDelivery(CLIENT, anId('webhook_endpoint', 11), anId('event', 1), { next_attempt_at: stamp(at(0)) }),
+          aDelivery(CLIENT, anId('webhook_endpoint', 12), anId('event', 2), { next_attempt_at: stamp(at(1)) }),
+          aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 21), anId('event', 3), { next_attempt_at: stamp(at(2)) }),
+          aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 22), anId('event', 4), { next_attempt_at: stamp(at(3)) }),
+          aDelivery(C3, anId('webhook_endpoint', 31), anId('event', 5), { next_attempt_at: stamp(at(4)) }),
         ]),
       );
       const claim = async (token: string, filter: Partial<ClaimFilter>) =>
@@ -421,7 +421,7 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       // After the last client, the first again.
       expect(await claim('b', { afterClient: C3 })).to.equal(11);
       // The next client; of its deliveries the soonest due whose endpoint is not busy.
-      expect(await claim('c', { afterClient: CLIENT, busyEndpoints: [anId(21)] })).to.equal(22);
+      expect(await claim('c', { afterClient: CLIENT, busyEndpoints: [anId('webhook_endpoint', 21)] })).to.equal(22);
       // The client after has nothing left, the first is busy: the one after that.
       expect(await claim('d', { afterClient: OTHER_CLIENT, busyClients: [CLIENT] })).to.equal(21);
       expect(await claim('e', { afterClient: OTHER_CLIENT })).to.equal(12);
@@ -430,9 +430,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
 
     it('concurrent claimers with different turns and caps: each due delivery is claimed exactly once', async () => {
       await expectRight(
-        store().webhookDeliveries.createMany([1, 2, 3, 4, 5, 6].map((n) => aDelivery(anId(1 + (n % 3)), anId(10 + n), anId(n)))),
+        store().webhookDeliveries.createMany([1, 2, 3, 4, 5, 6].map((n) => aDelivery(anId('client', 1 + (n % 3)), anId('webhook_endpoint', 10 + n), anId('event', n)))),
       );
-      const filters: ReadonlyArray<ClaimFilter> = [ANY, { ...ANY, afterClient: anId(1) }, { ...ANY, afterClient: anId(3) }, { ...ANY, busyClients: [anId(2)] }];
+      const filters: ReadonlyArray<ClaimFilter> = [ANY, { ...ANY, afterClient: anId('client', 1) }, { ...ANY, afterClient: anId('client', 3) }, { ...ANY, busyClients: [anId('client', 2)] }];
       const claims = await Promise.all(
         Array.from({ length: 16 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), filters[i % filters.length]!))),
       );
@@ -442,13 +442,13 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('rearm (docs/sandbox-over-time.md) makes a delivery pending again (same id, attempts 0, no lease, due as given) or creates it; countPending counts an event-id range', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, ENDPOINT, anId(2))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
       const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('a', at(60_000)), ANY));
       expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 204, next_attempt_at: null }))).to.equal(true);
       const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('b', at(60_000)), ANY));
-      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(1);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(1);
       const due = stamp(at(5000));
-      expect(await expectRight(store().webhookDeliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId(1), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(2), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId(3), { next_attempt_at: due })]))).to.equal(3);
+      expect(await expectRight(store().webhookDeliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId('event', 1), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId('event', 2), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId('event', 3), { next_attempt_at: due })]))).to.equal(3);
       const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
       expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 3]);
       expect(page.items[0]).to.deep.include({ id: claimed.id, status: 'pending', attempts: 0, last_response_status: 204, next_attempt_at: due, lease_until: null, lease_token: null, created_at: claimed.created_at });
@@ -456,24 +456,24 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(page.items[2]).to.deep.include({ status: 'pending', attempts: 0, last_response_status: null, next_attempt_at: due });
       // The attempt under the old lease can no longer record itself: the new series is what counts.
       expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'b', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(false);
-      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(3);
-      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId(2), anId(2)))).to.equal(1);
-      expect(await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId(1), anId(9)))).to.equal(0);
-      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, anId(4), anId(1), anId(9)))).to.equal(0);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(3);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 2), anId('event', 2)))).to.equal(1);
+      expect(await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(0);
+      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, anId('webhook_endpoint', 4), anId('event', 1), anId('event', 9)))).to.equal(0);
       // Not due before its time; then claimed as any delivery.
       await expectNone(store().webhookDeliveries.claimDue(at(4999), lease('c', at(60_000)), ANY));
       expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
     });
 
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId(1)), aDelivery(CLIENT, anId(4), anId(1))]));
+      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1))]));
       const expired = at(EVENT_RETENTION_MS);
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, expired))).items).to.deep.equal([]);
       await expectNone(store().webhookDeliveries.claimDue(expired, lease('late', at(EVENT_RETENTION_MS + 1000)), ANY));
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(OTHER_CLIENT, ENDPOINT))).to.equal(0);
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(CLIENT, ENDPOINT))).to.equal(1);
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, T0))).items).to.deep.equal([]);
-      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, anId(4), { limit: 5 }, T0))).items).to.have.length(1);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, anId('webhook_endpoint', 4), { limit: 5 }, T0))).items).to.have.length(1);
     });
   });
 }

@@ -4,7 +4,7 @@
  * what the stores keep, the views what the API answers.
  */
 import * as t from 'io-ts';
-import { Id, Timestamp, nullable } from '../shared/primitives.js';
+import { ClientId, EventId, Timestamp, UserId, WebhookDeliveryId, WebhookEndpointId, nullable } from '../shared/primitives.js';
 import { boundedString } from '../shared/codec.js';
 
 /** Every event type, in the order docs/decisions/webhooks.md lists them. */
@@ -36,11 +36,11 @@ export const EVENT_RETENTION_MS = EVENT_RETENTION_DAYS * 86_400_000;
  */
 export const WebhookEvent = t.type(
   {
-    id: Id,
+    id: EventId,
     type: EventType,
     created_at: Timestamp,
     api_version: t.string,
-    data: t.type({ user_id: nullable(Id), object: t.UnknownRecord }),
+    data: t.type({ user_id: nullable(UserId), object: t.UnknownRecord }),
   },
   'Event',
 );
@@ -60,7 +60,7 @@ export type WebhookEvent = t.TypeOf<typeof WebhookEvent>;
 export const EventRecord = t.intersection(
   [
     WebhookEvent,
-    t.type({ client_id: Id, expires_at: Timestamp, fanned_out: t.boolean }),
+    t.type({ client_id: ClientId, expires_at: Timestamp, fanned_out: t.boolean }),
     // A test event (docs/webhook-replay.md): stored for its one delivery only; never listed, never fanned out.
     // render_context: what older versions' renderings need (docs/api/webhook-versions.md).
     t.partial({ test: t.boolean, render_context: t.UnknownRecord }),
@@ -116,8 +116,8 @@ export const WebhookReplayState = t.type(
     since: Timestamp,
     until: Timestamp,
     started_at: Timestamp,
-    first_event_id: nullable(Id),
-    last_event_id: nullable(Id),
+    first_event_id: nullable(EventId),
+    last_event_id: nullable(EventId),
     deliveries: t.number,
   },
   'WebhookReplayState',
@@ -125,7 +125,7 @@ export const WebhookReplayState = t.type(
 export type WebhookReplayState = t.TypeOf<typeof WebhookReplayState>;
 
 /** What a redelivery or a test answers (202): the event and how many deliveries of it were armed. */
-export const EventRedelivery = t.type({ event_id: Id, deliveries: t.number }, 'EventRedelivery');
+export const EventRedelivery = t.type({ event_id: EventId, deliveries: t.number }, 'EventRedelivery');
 export type EventRedelivery = t.TypeOf<typeof EventRedelivery>;
 
 /** What a window replay answers (202): the window, how many events it holds, how many deliveries were armed. */
@@ -133,7 +133,7 @@ export const WebhookReplay = t.type({ since: Timestamp, until: Timestamp, events
 export type WebhookReplay = t.TypeOf<typeof WebhookReplay>;
 
 const endpointFields = {
-  id: Id,
+  id: WebhookEndpointId,
   url: t.string,
   events: t.array(EventSelector),
   description: nullable(t.string),
@@ -168,7 +168,7 @@ export type CreatedWebhookEndpoint = t.TypeOf<typeof CreatedWebhookEndpoint>;
  */
 export const WebhookEndpointRecord = t.intersection(
   [
-    t.type({ ...endpointFields, client_id: Id, secret: t.string, version: t.number }),
+    t.type({ ...endpointFields, client_id: ClientId, secret: t.string, version: t.number }),
     t.partial({ disabled_reason: nullable(WebhookDisabledReason), failing_since: nullable(Timestamp), api_version: t.string }),
     // The endpoint's last window replay (docs/sandbox-over-time.md; absent: none yet).
     t.partial({ replay: nullable(WebhookReplayState) }),
@@ -242,8 +242,8 @@ export type DeliveryStatus = t.TypeOf<typeof DeliveryStatus>;
 
 export const WebhookDelivery = t.type(
   {
-    id: Id,
-    event_id: Id,
+    id: WebhookDeliveryId,
+    event_id: EventId,
     event_type: EventType,
     status: DeliveryStatus,
     attempts: t.number,
@@ -264,8 +264,8 @@ export const WebhookDeliveryRecord = t.intersection(
   [
     WebhookDelivery,
     t.type({
-      client_id: Id,
-      endpoint_id: Id,
+      client_id: ClientId,
+      endpoint_id: WebhookEndpointId,
       expires_at: Timestamp,
       lease_until: nullable(Timestamp),
       lease_token: nullable(t.string),

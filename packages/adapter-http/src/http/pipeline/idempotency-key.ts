@@ -25,7 +25,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { Id, isUserErased, noChange, runKeyed, type Change, type ClientId, type UserId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse } from '@debtkit/core';
+import { UserId, isUserErased, noChange, runKeyed, type Change, type ClientId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse } from '@debtkit/core';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
 import { ApiError, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
@@ -96,7 +96,7 @@ const userOfKeptResponse = (ctx: RequestContext, response: StoredResponse): User
       : ctx.path === '/api/users' && response.status === 201
         ? (JSON.parse(response.body) as Record<string, unknown> | null)?.['id']
         : undefined;
-  return Id.is(id) ? id : undefined;
+  return UserId.is(id) ? id : undefined;
 };
 
 const replay = (ctx: RequestContext, response: StoredResponse): void => {

@@ -26,7 +26,7 @@ import {
   type DomainError,
 } from '@debtkit/core';
 import type { AppContext } from '../app-context.js';
-import { runUseCase } from '../route-kit.js';
+import { runUseCase, type PathIdName } from '../route-kit.js';
 import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoints.js';
 import { type Checked, type DeclaredErrors, type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
 import type { ErrorCode } from '../api-error.js';
@@ -46,12 +46,12 @@ const Token = t.refinement(t.string, (s) => /^dk_(sandbox|live)_[A-Za-z0-9_-]{43
 export const auditActorOf = (ctx: AppContext): AuditActor => ({ request_id: ctx.state.requestId, ip: ctx.ip === '' ? null : ctx.ip });
 
 /** An admin endpoint, typed as a resource endpoint is: its result must match its response codec, its `errors` its use case's (`Checked`). */
-interface TypedAdminEndpoint<Q, B, R, P extends string, E extends DomainError, L extends ReadonlyArray<ErrorCode>> extends EndpointSpec<Q, B, R, P> {
+interface TypedAdminEndpoint<Q, B, R, P extends PathIdName, E extends DomainError, L extends ReadonlyArray<ErrorCode>> extends EndpointSpec<Q, B, R, P> {
   readonly errors: L;
   readonly run: (services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>, actor: AuditActor) => TE.TaskEither<E, NoInfer<R>>;
 }
 
-const admin = <Q = NoInput, B = NoInput, R = void, P extends string = never, E extends DomainError = never, const L extends ReadonlyArray<ErrorCode> = readonly []>(
+const admin = <Q = NoInput, B = NoInput, R = void, P extends PathIdName = never, E extends DomainError = never, const L extends ReadonlyArray<ErrorCode> = readonly []>(
   e: TypedAdminEndpoint<Q, B, R, P, E, L>,
 ): Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, 'admin'>> => {
   const { run, ...spec } = e;

@@ -31,7 +31,7 @@ import {
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
 import { ApiError } from '../api-error.js';
-import { runUseCase } from '../route-kit.js';
+import { runUseCase, type PathIdName } from '../route-kit.js';
 import { serveOpenApi } from '../../openapi/openapi-document.js';
 import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
@@ -60,12 +60,12 @@ export interface BuiltinServices {
  * the two answers that are not a plain JSON value (the OpenAPI document
  * naming this server, the Prometheus text), a handler of its own.
  */
-type BuiltinRun<Q, B, R, P extends string, E extends DomainError = DomainError> =
+type BuiltinRun<Q, B, R, P extends PathIdName, E extends DomainError = DomainError> =
   | ((services: BuiltinServices, input: Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'>) => TE.TaskEither<E, NoInfer<R>>)
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
 /** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec (its kind's). */
-interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends string, E extends DomainError = DomainError> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
+interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends PathIdName, E extends DomainError = DomainError> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
   readonly response?: DeclaredResponse<K, R> & AgreesWithKind<K, R>;
   readonly run: BuiltinRun<Q, B, R, P, E>;
@@ -81,7 +81,7 @@ const checkedBuiltin = <
   B = NoInput,
   K extends ResponseKind = never,
   R = KindValue<K>,
-  P extends string = never,
+  P extends PathIdName = never,
   E extends DomainError = never,
   Au extends NonNullable<EndpointSpec['auth']> = NonNullable<EndpointSpec['auth']>,
   const L extends ReadonlyArray<ErrorCode> = readonly [],
@@ -97,7 +97,7 @@ export interface BuiltinEndpoint extends EndpointSpec {
   readonly handler: (services: BuiltinServices) => RouteDef['handler'];
 }
 
-const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = KindValue<K>, P extends string = never>(
+const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = KindValue<K>, P extends PathIdName = never>(
   declared: TypedBuiltinEndpoint<Q, B, K, R, P>,
 ): BuiltinEndpoint => {
   const e = { ...declared, response: resolveResponse(declared.response) };

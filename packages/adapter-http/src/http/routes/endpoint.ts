@@ -8,19 +8,22 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, Id, RESPONSE_CODECS, ResponseKind, renderContextOf, strictObject, type Change, type ResponseOf, versioning } from '@debtkit/core';
+import { Application, Client, DomainError, RESPONSE_CODECS, ResponseKind, renderContextOf, strictObject, type Change, type ResponseOf, versioning } from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
-import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase } from '../route-kit.js';
+import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase, type PathId, type PathIdName } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
 import { writeJson, writeJsonText } from '../json-response.js';
 import { boundedJsonText } from './paged-list.js';
 
+/** A request's path ids, keyed by the names in `pathIds`, each of its kind (`PATH_ID_KINDS`). */
+export type PathIds<P extends PathIdName> = { readonly [N in P]: PathId<N> };
+
 /** What a use case is handed: the client, the path's ids (keyed by the names in `pathIds`), the decoded query and body. */
-export interface EndpointInput<Q, B, P extends string = string> {
+export interface EndpointInput<Q, B, P extends PathIdName = PathIdName> {
   readonly client: Client;
   /** The request's API version (docs/decisions/versioning.md), for a use case that renders in it itself (`inRequestVersion`). */
   readonly apiVersion: string;
-  readonly ids: Readonly<Record<P, Id>>;
+  readonly ids: PathIds<P>;
   readonly query: Q;
   readonly body: B;
 }
@@ -39,7 +42,7 @@ export type NoInput = Readonly<Record<string, never>> | undefined;
  * document reads (`any` for erased, as `t.Mixed` is `t.Type<any, any, unknown>`).
  */
 // `any` (the defaults) erases the types, as io-ts's `t.Mixed` does.
-export interface EndpointSpec<Q = any, B = any, R = any, P extends string = string> {
+export interface EndpointSpec<Q = any, B = any, R = any, P extends PathIdName = PathIdName> {
   readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   readonly summary: string;
@@ -47,7 +50,7 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends string = stri
   readonly tag: string;
   /** Who may call it; default `client` (resource endpoints). Must agree with the path's area. */
   readonly auth?: RouteAuth;
-  /** Path parameters that are ids, in path order. */
+  /** Path parameters that are ids, in path order (each named in `PATH_ID_KINDS`). */
   readonly pathIds: ReadonlyArray<P>;
   readonly query?: Codec<Q>;
   readonly body?: Codec<B>;
@@ -118,7 +121,7 @@ export interface TypedEndpoint<
   B,
   K extends ResponseKind,
   R,
-  P extends string,
+  P extends PathIdName,
   M extends EndpointSpec['method'] = EndpointSpec['method'],
   A extends RouteAuth = RouteAuth,
   E extends DomainError = DomainError,
@@ -197,7 +200,7 @@ export const endpoint = <
   B = NoInput,
   K extends ResponseKind = never,
   R = KindValue<K>,
-  P extends string = never,
+  P extends PathIdName = never,
   M extends EndpointSpec['method'] = EndpointSpec['method'],
   A extends RouteAuth = 'client',
   E extends DomainError = never,
@@ -250,11 +253,11 @@ const NO_FIELDS: NoInput = Object.freeze({});
 const noInput = <A>(value: NoInput): A => value as A;
 
 /** A request's ids, query and body, decoded with the endpoint's codecs (400 on anything else). */
-export const decodeRequest = <Q, B, R, P extends string>(
+export const decodeRequest = <Q, B, R, P extends PathIdName>(
   ctx: AppContext,
   e: EndpointSpec<Q, B, R, P>,
 ): Omit<EndpointInput<Q, B, P>, 'client' | 'apiVersion'> => {
-  const ids: Partial<Record<P, Id>> = {};
+  const ids: { -readonly [N in P]?: PathId<N> } = {};
   for (const name of e.pathIds) ids[name] = parseId(ctx, name);
   // An endpoint without a query (or body) codec takes none: nothing to decode when none came.
   const query: Q =
@@ -268,7 +271,7 @@ export const decodeRequest = <Q, B, R, P extends string>(
         ? decodeBody<B, unknown>(ctx, e.body, versioning, ctx.state.apiVersion)
         : noInput(ctx.state.body === undefined ? NO_FIELDS : decodeBody(ctx, NoFields));
   // Every name in `pathIds` was set just above: the partial record is a whole one.
-  return { ids: ids as Record<P, Id>, query, body };
+  return { ids: ids as PathIds<P>, query, body };
 };
 
 /** Answer with the endpoint's status: 204, the body as it is, or the body rendered for the requested version (with its render context, if any). */
