@@ -40,7 +40,12 @@ describe('a change failing on one API process, retried on the other (mongo, fail
   before(async () => {
     const url = `${wire().url}debtkit_tx_two_${process.pid}`;
     const token = generateToken('sandbox');
-    const env = { DEBTKIT_STORE: 'mongo', MONGODB_URL: url, DEBTKIT_BOOTSTRAP_TOKEN: token, DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN, DEBTKIT_RATE_LIMIT: '0' };
+    // One client makes a webhook endpoint per fault of every webhook scenario, more than the default quota of 16
+    // (quotas are tested in their own suites).
+    const env = {
+      DEBTKIT_STORE: 'mongo', MONGODB_URL: url, DEBTKIT_BOOTSTRAP_TOKEN: token, DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN, DEBTKIT_RATE_LIMIT: '0',
+      DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '1000',
+    };
     running.push(...(await Promise.all([startCli(env), startCli(env)])));
     const auth = { client: token, admin: ADMIN_TOKEN };
     a = fetchApi(running[0]!.url, auth);
