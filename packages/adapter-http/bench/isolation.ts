@@ -148,6 +148,19 @@ const serveRole = async (): Promise<void> => {
   });
 };
 
+/** What one request over `agent` came to: its status, or `error` when it failed, and the bytes of its body as received (never decoded). */
+const exchange = (agent: Agent, url: string, headers: Record<string, string>, body?: string): Promise<{ readonly status: string; readonly bytes: number }> =>
+  new Promise((resolve) => {
+    let bytes = 0;
+    const req = httpRequest(url, { agent, method: body === undefined ? 'GET' : 'POST', headers }, (res) => {
+      res.on('data', (chunk: Buffer) => void (bytes += chunk.byteLength));
+      res.on('end', () => resolve({ status: String(res.statusCode), bytes }));
+      res.on('error', () => resolve({ status: 'error', bytes }));
+    });
+    req.on('error', () => resolve({ status: 'error', bytes }));
+    req.end(body);
+  });
+
 // ---------------------------------------------------------------- heavy role
 
 /** Paces takers to `rate` per second (one at a time, evenly spaced). */
@@ -189,33 +202,12 @@ const heavyRole = async (): Promise<void> => {
   const take = pacer(start.rate);
   const kinds = ['list', 'compare', 'outlook'] as const;
   let turn = 0;
-  const ask = (url: string, body?: string): Promise<void> =>
-    new Promise((resolve) => {
-      const req = httpRequest(
-        url,
-        {
-          agent,
-          method: body === undefined ? 'GET' : 'POST',
-          headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
-        },
-        (res) => {
-          res.on('data', (chunk: Buffer) => void (bytes += chunk.byteLength));
-          res.on('end', () => {
-            byStatus[String(res.statusCode)] = (byStatus[String(res.statusCode)] ?? 0) + 1;
-            resolve();
-          });
-          res.on('error', () => {
-            errors += 1;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        errors += 1;
-        resolve();
-      });
-      req.end(body);
-    });
+  const ask = async (url: string, body?: string): Promise<void> => {
+    const done = await exchange(agent, url, body === undefined ? headers : { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() }, body);
+    bytes += done.bytes;
+    if (done.status === 'error') errors += 1;
+    else byStatus[done.status] = (byStatus[done.status] ?? 0) + 1;
+  };
   const one = async (): Promise<void> => {
     const kind = kinds[turn++ % kinds.length]!;
     const plan = start.planIds[turn % start.planIds.length];
@@ -383,22 +375,12 @@ const pacedReads = async (url: string, token: string, rate: number, seconds: num
   const latenciesMs: number[] = [];
   const statuses: Record<string, number> = {};
   const count = (status: string): void => void (statuses[status] = (statuses[status] ?? 0) + 1);
-  const one = (due: number): Promise<void> =>
-    new Promise((resolve) => {
-      const req = httpRequest(url, { agent, headers: { Authorization: `Bearer ${token}` } }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          latenciesMs.push(performance.now() - due);
-          count(String(res.statusCode));
-          resolve();
-        });
-      });
-      req.on('error', () => {
-        count('error');
-        resolve();
-      });
-      req.end();
-    });
+  const headers = { Authorization: `Bearer ${token}` };
+  const one = async (due: number): Promise<void> => {
+    const { status } = await exchange(agent, url, headers);
+    if (status !== 'error') latenciesMs.push(performance.now() - due);
+    count(status);
+  };
   const total = Math.round(rate * seconds);
   const start = performance.now();
   const sent: Promise<void>[] = [];

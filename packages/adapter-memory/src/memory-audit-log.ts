@@ -43,18 +43,8 @@ export class MemoryAuditLog implements AuditLog {
     );
   }
 
-  /**
-   * Retention: outside any transaction, as a TTL monitor is. Records expire in their id
-   * order, so the scan stops at the first live one (an append costs what it drops, not
-   * every record kept; memory-event-outbox.ts has the measurement).
-   */
+  /** Retention: records expire in their id order (MemoryTable.dropExpiredFront). */
   private purgeExpired(now: Date): void {
-    const outside = this.s.db.autocommit;
-    const expired: Id[] = [];
-    for (const r of this.records.values(outside, ALL)) {
-      if (live(r, now)) break;
-      expired.push(r.id);
-    }
-    for (const id of expired) this.records.delete(outside, ALL, id);
+    this.records.dropExpiredFront(ALL, (r) => !live(r, now));
   }
 }

@@ -239,6 +239,23 @@ export class MemoryTable<P, K, V> {
     return n;
   }
 
+  /**
+   * Retention, as a TTL monitor does it (outside any transaction): delete the
+   * partition's records from its front, in insertion order, while `expired` holds;
+   * the first record it does not hold for ends the scan. For records that expire
+   * in about their insertion order (events, audit records), a write then costs the
+   * records it drops, not every record kept.
+   */
+  dropExpiredFront(partition: P, expired: (value: V) => boolean): void {
+    const outside = this.db.autocommit;
+    const keys: K[] = [];
+    for (const [key, value] of this.entries(outside, partition)) {
+      if (!expired(value)) break;
+      keys.push(key);
+    }
+    for (const key of keys) this.delete(outside, partition, key);
+  }
+
   /** The partitions that hold any entry (for scans across owners). */
   partitionKeys(): IterableIterator<P> {
     return this.partitions.keys();

@@ -106,19 +106,12 @@ export class MemoryEventOutbox implements EventOutbox {
 
   /**
    * Retention (docs/decisions/webhooks.md): what MongoDB's TTL index does for the mongo
-   * store; outside any transaction, as a TTL monitor is. Drop the expired events at the front. Events expire in about their id order (a fixed
-   * retention after their creation), so the scan stops at the first live one: an append
-   * costs the events it drops, not every event kept (it was a scan of all of them, and
-   * 10,000 appends took 30 s). An expired event left behind a live one is invisible to
-   * every read (`live`) and goes on a later append.
+   * store. Events expire in about their id order, so the scan stops at the first live one
+   * (MemoryTable.dropExpiredFront; a scan of every event made 10,001 appends take 30 s).
+   * An expired event left behind a live one is invisible to every read (`live`) and goes
+   * on a later append.
    */
   private purgeExpired(now: Date): void {
-    const outside = this.s.db.autocommit;
-    const expired: Id[] = [];
-    for (const e of this.events.values(outside, ALL)) {
-      if (live(e, now)) break;
-      expired.push(e.id);
-    }
-    for (const id of expired) this.events.delete(outside, ALL, id);
+    this.events.dropExpiredFront(ALL, (e) => !live(e, now));
   }
 }
