@@ -24,7 +24,8 @@ import { anAccount, cents } from '@debtkit/core/testing';
 import { compose, type Composition } from '../src/main/composition.js';
 import { HTTP, resolve } from '../src/main/container.js';
 import { loadConfig } from '../src/main/config.js';
-import { createRenderCache, immutableRevision, MIB, type RenderCache } from '../src/http/render-cache.js';
+import { createRenderCache, immutableRevision, MIB, type RenderCache, type RenderedBytes } from '../src/http/render-cache.js';
+import type { JsonText } from '../src/http/routes/paged-list.js';
 import { KEPT_COMPRESSION_MIN_BYTES } from '../src/http/pipeline/compression.js';
 import { fixedClock } from './support/http-harness.js';
 import { useMongoStores } from './support/mongo-stores.js';
@@ -206,6 +207,7 @@ describe('render cache', () => {
   });
 
   describe('the cache itself', () => {
+    const textOf = (rendered: JsonText | RenderedBytes): string => ('text' in rendered ? rendered.text : rendered.data.toString('utf8'));
     // Two versions: the older one names `months` `term` in a plan and in each plan of a list (an item-wise list change, as versions.ts asks).
     const twoVersions = makeVersioning([
       { version: '2024-07-01', changes: [] },
@@ -230,13 +232,13 @@ describe('render cache', () => {
       for (const version of twoVersions.known) {
         renders = 0;
         const first = cache.render('payment_plan', plan(1), version);
-        expect(first.text).to.equal(uncached('payment_plan', plan(1), version));
+        expect(textOf(first)).to.equal(uncached('payment_plan', plan(1), version));
         expect(renders).to.equal(1);
-        expect(cache.render('payment_plan', plan(1), version).text).to.equal(first.text);
+        expect(textOf(cache.render('payment_plan', plan(1), version))).to.equal(textOf(first));
         expect(renders, 'a kept text is not rendered again').to.equal(1);
       }
-      expect(cache.render('payment_plan', plan(1), '2024-07-01').text).to.include('"term":10');
-      expect(cache.render('payment_plan', plan(1), '2025-01-01').text).to.include('"months":10');
+      expect(textOf(cache.render('payment_plan', plan(1), '2024-07-01'))).to.include('"term":10');
+      expect(textOf(cache.render('payment_plan', plan(1), '2025-01-01'))).to.include('"months":10');
     });
 
     it('a list is put together from kept items, in each version, as the uncached render of the page', () => {
@@ -244,22 +246,22 @@ describe('render cache', () => {
       for (const version of twoVersions.known) {
         const page = { payment_plans: [plan(1), plan(2), plan(3)], has_more: false };
         const text = cache.render('payment_plan_list', page, version);
-        expect(text.text).to.equal(uncached('payment_plan_list', page, version));
-        expect(cache.render('payment_plan_list', page, version).text).to.equal(text.text);
+        expect(textOf(text)).to.equal(uncached('payment_plan_list', page, version));
+        expect(textOf(cache.render('payment_plan_list', page, version))).to.equal(textOf(text));
         // The size bound still ends the page early, from the kept lengths.
         const one = Buffer.byteLength(JSON.stringify(twoVersions.render('payment_plan', plan(1), version)));
         const early = cache.render('payment_plan_list', page, version, one + 40);
-        expect(JSON.parse(early.text)).to.deep.equal({ payment_plans: [twoVersions.render('payment_plan', plan(1), version)], has_more: true });
+        expect(JSON.parse(textOf(early))).to.deep.equal({ payment_plans: [twoVersions.render('payment_plan', plan(1), version)], has_more: true });
       }
     });
 
     it('never serves a kept text for another revision: a changed body is rendered anew', () => {
       const cache = createRenderCache({ maxBytes: MIB, versioning: twoVersions });
       const v = twoVersions.latest;
-      expect(cache.render('payment_plan', plan(1, '2026-03-15T12:00:00.000Z', 10), v).text).to.include('"months":10');
-      expect(cache.render('payment_plan', plan(1, '2026-03-16T12:00:00.000Z', 11), v).text).to.include('"months":11');
+      expect(textOf(cache.render('payment_plan', plan(1, '2026-03-15T12:00:00.000Z', 10), v))).to.include('"months":10');
+      expect(textOf(cache.render('payment_plan', plan(1, '2026-03-16T12:00:00.000Z', 11), v))).to.include('"months":11');
       const updated = { ...plan(1, '2026-03-16T12:00:00.000Z', 12), updated_at: '2026-03-17T00:00:00.000Z' };
-      expect(cache.render('payment_plan', updated, v).text).to.equal(JSON.stringify(updated));
+      expect(textOf(cache.render('payment_plan', updated, v))).to.equal(JSON.stringify(updated));
       expect(immutableRevision({ id: 1 })).to.equal(undefined);
       expect(immutableRevision([1])).to.equal(undefined);
     });
@@ -267,14 +269,14 @@ describe('render cache', () => {
     it('compressed bytes are made once per key and reused only for the same text', async () => {
       const cache = createRenderCache({ maxBytes: MIB, versioning: twoVersions });
       let made = 0;
-      const compress = (text: string) => (made++, Promise.resolve(Buffer.from(`z:${text}`)));
-      const rendered = { text: 'a'.repeat(100), bytes: 100, key: 'k' };
+      const compress = (data: Buffer) => (made++, Promise.resolve(Buffer.from(`z:${data.toString()}`)));
+      const rendered = { data: Buffer.from('a'.repeat(100)), key: 'k' };
       const [a, b] = await Promise.all([cache.encoded(rendered, 'gzip', compress), cache.encoded(rendered, 'gzip', compress)]);
       expect(made, 'concurrent requests share one compression').to.equal(1);
       expect(a.equals(b)).to.equal(true);
       await cache.encoded(rendered, 'gzip', compress);
       expect(made).to.equal(1);
-      const other = await cache.encoded({ ...rendered, text: 'b'.repeat(100) }, 'gzip', compress);
+      const other = await cache.encoded({ ...rendered, data: Buffer.from('b'.repeat(100)) }, 'gzip', compress);
       expect(made).to.equal(2);
       expect(other.toString()).to.equal(`z:${'b'.repeat(100)}`);
       await cache.encoded(rendered, 'br', compress);
@@ -288,7 +290,7 @@ describe('render cache', () => {
       expect(small.stats().entries).to.be.within(1, 49);
       const none = createRenderCache({ maxBytes: 0, versioning: twoVersions });
       const text = none.render('payment_plan', plan(1), twoVersions.latest);
-      expect(text.text).to.equal(JSON.stringify(plan(1)));
+      expect(textOf(text)).to.equal(JSON.stringify(plan(1)));
       expect('key' in text).to.equal(false);
       expect(none.stats()).to.deep.equal({ entries: 0, bytes: 0 });
     });

@@ -11,7 +11,7 @@ import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
 import type { KeyedAnswer } from './pipeline/idempotency-key.js';
-import type { RenderCache, RenderedText } from './render-cache.js';
+import type { KeyedBytes, RenderCache } from './render-cache.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
 export interface AppConfig {
@@ -80,7 +80,7 @@ export interface AppState {
   /** The app's render cache, for `respond` (set on `/api` requests by the renderedAnswers step). */
   renderCache?: RenderCache;
   /** The kept text `respond` answered with, and its key: the compression step keeps its compressed bytes. */
-  rendered?: RenderedText;
+  rendered?: KeyedBytes;
 }
 
 /** A request as the pipeline sees it. */

@@ -2,6 +2,8 @@
  * Answering with JSON. The body is serialised here, once, and set on Koa as
  * text: compression needs its length, and the Idempotency-Key step keeps the
  * text as it was sent. Koa sends it (with `Content-Length` from the text).
+ * A body the render cache kept (render-cache.ts) is set as its UTF-8 bytes
+ * instead, encoded once when it was kept.
  */
 import type { ParameterizedContext } from 'koa';
 import { MAX_RESPONSE_BODY_BYTES } from '@debtkit/core';
@@ -30,6 +32,14 @@ export const writeJsonText = (ctx: ParameterizedContext, status: number, text: s
   // Set before the body, so Koa does not guess a type for the string.
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = text;
+};
+
+/** Answer `status` with `data`, a JSON document's UTF-8 bytes; never more than 1 MiB of them. */
+export const writeJsonBytes = (ctx: ParameterizedContext, status: number, data: Buffer): void => {
+  if (data.length > MAX_RESPONSE_BODY_BYTES) throw new ResponseTooLarge(`refused to send a ${data.length}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
+  ctx.status = status;
+  ctx.set('Content-Type', JSON_CONTENT_TYPE);
+  ctx.body = data;
 };
 
 export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => writeJsonText(ctx, status, JSON.stringify(body));

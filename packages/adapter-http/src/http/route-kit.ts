@@ -22,7 +22,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Client, DomainError, ID_CODECS, ResponseKind, decode, versioning, type IdKind, type IdOf, type RenderContext, type Versioning } from '@debtkit/core';
 import type { AppContext } from './app-context.js';
 import { ApiError, fromDomainError } from './api-error.js';
-import { writeJsonText } from './json-response.js';
+import { writeJsonBytes, writeJsonText } from './json-response.js';
 import { boundedJsonText } from './routes/paged-list.js';
 
 const PATH_ID = /^[1-9][0-9]{0,15}$/;
@@ -102,7 +102,7 @@ export const clientOf = (ctx: AppContext): Client => {
  * Answer with `body`, built in the latest shape, rendered for the request's API
  * version (with `context`: what older shapes need that the body lacks); a list ends early rather than pass 1 MiB (docs/decisions/tenancy.md, paged-list.ts).
  * With the app's render cache (`ctx.state.renderCache`, render-cache.ts), the
- * text of a resource that cannot change is serialised once per version, and
+ * bytes of a resource that cannot change are serialised once per version, and
  * what was written is left on `ctx.state.rendered` for the compression step.
  */
 export const respond = (ctx: AppContext, status: number, kind: ResponseKind, body: unknown, context?: RenderContext): void => {
@@ -110,8 +110,9 @@ export const respond = (ctx: AppContext, status: number, kind: ResponseKind, bod
   const cache = ctx.state.renderCache;
   if (cache === undefined) return writeJsonText(ctx, status, boundedJsonText(versioning.render(kind, body, version, context)));
   const rendered = cache.render(kind, body, version, undefined, context);
-  writeJsonText(ctx, status, rendered.text, rendered.bytes);
-  if ('key' in rendered) ctx.state.rendered = rendered;
+  if ('text' in rendered) return writeJsonText(ctx, status, rendered.text, rendered.bytes);
+  writeJsonBytes(ctx, status, rendered.data);
+  if (rendered.key !== undefined) ctx.state.rendered = { data: rendered.data, key: rendered.key };
 };
 
 /** Answer 204 with no body. */

@@ -3,7 +3,7 @@ import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions }
 import compress from 'koa-compress';
 import Negotiator from 'negotiator';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
-import type { RenderCache, RenderedText } from '../render-cache.js';
+import type { KeyedBytes, RenderCache } from '../render-cache.js';
 
 export interface CompressionOptions {
   /** Bodies smaller than this are sent as they are (docs/decisions/api-conventions.md: 1 KiB). */
@@ -17,8 +17,8 @@ export interface CompressionOptions {
 /** A kept answer at least this long has its compressed bytes kept too (smaller ones compress in well under a millisecond). */
 export const KEPT_COMPRESSION_MIN_BYTES = 64 * 1024;
 
-const gzipText = promisify<string, ZlibOptions, Buffer>(gzip);
-const brotliText = promisify<string, BrotliOptions, Buffer>(brotliCompress);
+const gzipBytes = promisify<Buffer, ZlibOptions, Buffer>(gzip);
+const brotliBytes = promisify<Buffer, BrotliOptions, Buffer>(brotliCompress);
 
 /** koa-compress's rules for what it never compresses, for the answers compressed here instead. */
 const NO_TRANSFORM = /(?:^|,)\s*?no-transform\s*?(?:,|$)/;
@@ -89,11 +89,11 @@ export const compression = (options: CompressionOptions = {}): AppMiddleware => 
    * on every request (docs/decisions/tenancy.md); or as it is, when the client takes neither
    * encoding. Answers false when this left it to koa-compress.
    */
-  const sendKept = async (ctx: RequestContext, rendered: RenderedText, kept: RenderCache): Promise<boolean> => {
+  const sendKept = async (ctx: RequestContext, rendered: KeyedBytes, kept: RenderCache): Promise<boolean> => {
     if (!mayEncode(ctx)) return false;
     const encoding = encodingOf(ctx);
     if (encoding !== 'br' && encoding !== 'gzip') return true;
-    const data = await kept.encoded(rendered, encoding, (text) => (encoding === 'br' ? brotliText(text, brotliOptions) : gzipText(text, gzipOptions)));
+    const data = await kept.encoded(rendered, encoding, (data) => (encoding === 'br' ? brotliBytes(data, brotliOptions) : gzipBytes(data, gzipOptions)));
     ctx.body = data;
     ctx.set('Content-Encoding', encoding);
     return true;
@@ -101,7 +101,7 @@ export const compression = (options: CompressionOptions = {}): AppMiddleware => 
   return async function compression(ctx, next) {
     await next();
     const rendered = ctx.state.rendered;
-    if (cache !== undefined && rendered !== undefined && rendered.bytes >= KEPT_COMPRESSION_MIN_BYTES && ctx.body === rendered.text) {
+    if (cache !== undefined && rendered !== undefined && rendered.data.length >= KEPT_COMPRESSION_MIN_BYTES && ctx.body === rendered.data) {
       if (await sendKept(ctx, rendered, cache)) return;
     }
     if (needed(ctx)) await compressor(ctx, answered);

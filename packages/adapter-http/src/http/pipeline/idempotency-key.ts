@@ -72,12 +72,13 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
   return result.right;
 };
 
-/** The response as sent: every answer is a JSON text, or no body. */
+/** The response as sent: every answer is a JSON text (or its UTF-8 bytes, render-cache.ts), or no body. */
 const responseOf = (ctx: RequestContext): StoredResponse => {
   const body: unknown = ctx.body;
   const apiVersion = ctx.response.get('API-Version') || null;
   if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
   if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
+  if (Buffer.isBuffer(body)) return { status: ctx.status, body: body.toString('utf8'), apiVersion };
   throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered a body that is not JSON text`);
 };
 

@@ -30,51 +30,66 @@ export interface JsonText {
   readonly bytes?: number;
 }
 
-/** A body's JSON text as `boundedJson` made it: for a list, how many items it holds and whether it ended early. */
-export interface BoundedJson extends JsonText {
-  /** Items written (a list), or 0. */
-  readonly count: number;
-  /** The page's `has_more` as written (a list), or false. */
+/** The items of a list page that fit its bound, as `boundedItems` chose them. */
+export interface BoundedItems<P> {
+  /** The envelope's start, `{"<items>":[`. */
+  readonly head: string;
+  /** Each item included, as `pieceOf` made it. */
+  readonly pieces: ReadonlyArray<P>;
+  /** The envelope's end, `],"has_more":…}`: true when the page ended early. */
+  readonly end: string;
+  /** The whole body's UTF-8 length. */
+  readonly bytes: number;
   readonly hasMore: boolean;
 }
 
 /**
- * The JSON text of a response body, with the size bound of docs/decisions/tenancy.md: a list
- * envelope (`{ <items>: [...], has_more }`) whose text would pass `max` bytes
- * ends early, before the first item that would pass it, with `has_more: true`,
- * so a client pages on with `starting_after` the last id it got. Each item is
- * serialised once, and no more of them than fit; `itemText` may hand an item's
- * text over instead (render-cache.ts keeps them). Any other body is serialised
- * whole (`writeJsonText` refuses one over the bound). A list whose first item
- * alone passes the bound (a record stored before the size rule) is refused
- * (`ResponseTooLarge`, a 500 logged): an empty page with `has_more` would
- * leave its client nowhere to go on from.
+ * The size bound of docs/decisions/tenancy.md over a list envelope
+ * (`{ <items>: [...], has_more }`): the items whose serialisation fits `max`
+ * bytes with the envelope, in order, ending early, before the first item that
+ * would pass it, with `has_more: true`, so a client pages on with
+ * `starting_after` the last id it got. Each item is made into a piece once
+ * (its JSON text, or its kept bytes), and no more of them than fit; `sizeOf`
+ * is a piece's UTF-8 length. A list whose first item alone passes the bound
+ * (a record stored before the size rule) is refused (`ResponseTooLarge`, a 500
+ * logged): an empty page with `has_more` would leave its client nowhere to go on from.
  */
-export const boundedJson = (
-  body: unknown,
-  max: number = MAX_RESPONSE_BODY_BYTES,
-  itemText?: (item: unknown, index: number) => JsonText | undefined,
-): BoundedJson => {
-  const list = listEnvelopeOf(body);
-  if (list === undefined) return { text: JSON.stringify(body), count: 0, hasMore: false };
+export const boundedItems = <P>(
+  list: { readonly key: string; readonly items: ReadonlyArray<unknown>; readonly hasMore: boolean },
+  max: number,
+  pieceOf: (item: unknown, index: number) => P,
+  sizeOf: (piece: P) => number,
+): BoundedItems<P> => {
   const head = `{${JSON.stringify(list.key)}:[`;
-  const parts: string[] = [];
+  const pieces: P[] = [];
   // The envelope with `has_more: true`, the longer of its two endings.
   const more = '],"has_more":true}';
   let bytes = Buffer.byteLength(head) + more.length;
   for (const [i, item] of list.items.entries()) {
-    const given = itemText?.(item, i);
-    const part = given?.text ?? JSON.stringify(item);
-    const size = (parts.length === 0 ? 0 : 1) + (given?.bytes ?? Buffer.byteLength(part));
+    const piece = pieceOf(item, i);
+    const size = (pieces.length === 0 ? 0 : 1) + sizeOf(piece);
     if (bytes + size > max) {
-      if (parts.length === 0) throw new ResponseTooLarge(`the first of the ${list.key} alone is ${size} bytes, over the ${max}-byte bound`);
-      return { text: `${head}${parts.join(',')}${more}`, bytes, count: parts.length, hasMore: true };
+      if (pieces.length === 0) throw new ResponseTooLarge(`the first of the ${list.key} alone is ${size} bytes, over the ${max}-byte bound`);
+      return { head, pieces, end: more, bytes, hasMore: true };
     }
-    parts.push(part);
+    pieces.push(piece);
     bytes += size;
   }
   const end = `],"has_more":${list.hasMore}}`;
-  return { text: `${head}${parts.join(',')}${end}`, bytes: bytes - more.length + end.length, count: parts.length, hasMore: list.hasMore };
+  return { head, pieces, end, bytes: bytes - more.length + end.length, hasMore: list.hasMore };
+};
+
+/**
+ * The JSON text of a response body, with the size bound of `boundedItems` when
+ * it is a list envelope: each item is serialised once, and no more of them
+ * than fit. Any other body is serialised whole (`writeJsonText` refuses one
+ * over the bound).
+ */
+export const boundedJson = (body: unknown, max: number = MAX_RESPONSE_BODY_BYTES): JsonText => {
+  const list = listEnvelopeOf(body);
+  if (list === undefined) return { text: JSON.stringify(body) };
+  const page = boundedItems(list, max, (item) => JSON.stringify(item), (text) => Buffer.byteLength(text));
+  return { text: `${page.head}${page.pieces.join(',')}${page.end}`, bytes: page.bytes };
 };
 
 /** `boundedJson`'s text. */
