@@ -16,6 +16,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { memoizeComputations } from './computation-memo.js';
 import type * as E from 'fp-ts/lib/Either.js';
 import type {
   AccountRecord,
@@ -73,6 +74,7 @@ let shared: ComputePool | undefined;
 /**
  * The process's pool, made on first use: the computations are pure, so every
  * app composed in one process (a server, a test file's many) shares one small
- * pool instead of starting threads each. Its idle threads keep no process alive.
+ * pool instead of starting threads each, and one memo of their answers
+ * (computation-memo.ts). Its idle threads keep no process alive.
  */
-export const processComputePool = (): ComputePool => (shared ??= createComputePool());
+export const processComputePool = (): ComputePool => (shared ??= memoizeComputations(createComputePool()));

@@ -30,6 +30,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import { MAX_RESPONSE_BODY_BYTES, versioning as productionVersioning, type RenderContext, type ResponseKind, type Versioning } from '@debtkit/core';
+import { computedRevision } from '../compute/computation-memo.js';
 import { boundedItems, boundedJson, listEnvelopeOf, type JsonText } from './routes/paged-list.js';
 
 /** DEBTKIT_RENDER_CACHE_MB's default: 64 MiB, room for 64 of the largest plans a client may create. */
@@ -57,12 +58,15 @@ export const immutableRevision: Revision = (body) => {
 /**
  * The kinds kept, and their revisions. A payment plan is written once (a
  * payment under it is a resource of its own; the plan is only deleted), and it
- * is the largest body the API answers. Events are not kept: erasure (4.9)
- * redacts them when they are read.
+ * is the largest body the API answers. A credit outlook is the answer of a
+ * pure computation, kept by its input (compute/computation-memo.ts): the
+ * same input, the same answer object, whose revision is its input's key.
+ * Events are not kept: erasure (4.9) redacts them when they are read.
  */
 export const DEFAULT_REVISIONS: Readonly<Partial<Record<ResponseKind, Revision>>> = {
   payment_plan: immutableRevision,
   payment_plan_list: immutableRevision,
+  credit_outlook: computedRevision,
 };
 
 /**
