@@ -120,6 +120,8 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
       expect(addressKey('2001:db8:1:2::1')).not.to.equal(addressKey('2001:db8:1:3::1'));
       expect(addressKey('::ffff:203.0.113.5')).to.equal('203.0.113.5');
       expect(addressKey('203.0.113.5')).to.equal('203.0.113.5');
+      expect(addressKey(''), 'no address: its own key').to.equal('');
+      expect(addressKey('::ffff:203.0.113.5'), 'a kept key is the same key').to.equal('203.0.113.5');
     });
   });
 

@@ -1,4 +1,6 @@
+import { isIPv4, isIPv6 } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import type { AppMiddleware, RequestContext } from '../app-context.js';
 import { ApiError, toApiError } from '../api-error.js';
 import type { AuthFailureLimiter } from '../rate-limits.js';
@@ -16,17 +18,26 @@ export interface AuthFailureGuardOptions {
   readonly proven: (ctx: RequestContext) => boolean;
 }
 
+/** IPv6 addresses' keys, kept: parsing one costs microseconds, and every guarded request asks (`check`). */
+const ipv6Keys = new LRUCache<string, string>({ max: 10_000 });
+
 /**
  * The key an address is counted under: IPv4 as it is (an IPv4-mapped IPv6
  * address as its IPv4), IPv6 by its /64, the block one subscriber or host is
  * usually given (so stepping through one's own /64 does not reset the count).
+ * Anything else (no address: a socket without a peer) is its own key. Every
+ * guarded request asks, so the common cases skip `ipaddr.js`, whose validity
+ * test throws and catches for each form it rejects: dotted IPv4 is checked by
+ * `node:net`, and an IPv6 address's key is kept once made.
  */
 export const addressKey = (address: string): string => {
-  if (!ipaddr.isValid(address)) return address;
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  const kept = ipv6Keys.get(address);
+  if (kept !== undefined) return kept;
   const parsed = ipaddr.process(address);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
-  return `${parts.join(':')}::/64`;
+  const key = parsed.kind() === 'ipv4' ? parsed.toString() : `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  ipv6Keys.set(address, key);
+  return key;
 };
 
 /** What `proven` answers for a request: the admin token (on `/admin` and `/metrics`), or a seen token (on `/api`). */
