@@ -34,9 +34,10 @@
  *   requests per event-loop turn and spends less on each, so CPU per request
  *   is compared at equal load.
  *
- * Targets (docs/performance.md), for the credit score GET, the account GET and the ping
- * POST each: debtkit ≥ 1.3 × the peer's req/s (goal 2×) at ≤ 0.8 × its CPU per
- * request, and ≥ 0.70 × the floor's req/s (goal 0.9×); payoff plan median < 5
+ * Targets (docs/performance.md, DESIGN 9), for the credit score GET, the account GET
+ * and the ping POST each: debtkit ≥ 0.9 × tight's req/s at ≤ 1.1 × its CPU per
+ * request (at an equal offered load), and ≥ 1.1 × the peer's req/s; the floor is
+ * reported, not a target (tight itself reaches only part of it); payoff plan median < 5
  * ms; payoff strategy comparison median < 10 ms; credit outlook of the 50-debt
  * plan median < 10 ms. A missed target is a result,
  * not an error: the exit status is 0 whenever the measurement itself worked.
@@ -61,11 +62,9 @@ import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
 
-const PEER_THROUGHPUT_TARGET = 1.3;
-const PEER_THROUGHPUT_GOAL = 2;
-const PEER_CPU_TARGET = 0.8;
-const FLOOR_THROUGHPUT_TARGET = 0.7;
-const FLOOR_THROUGHPUT_GOAL = 0.9;
+const TIGHT_THROUGHPUT_TARGET = 0.9;
+const TIGHT_CPU_TARGET = 1.1;
+const PEER_THROUGHPUT_TARGET = 1.1;
 const TARGET_ROUTES = ['credit score', 'account', 'ping'];
 /** The equal-load runs offer this share of the peer's saturated rate (the slowest): below every server's capacity even when the machine's other load takes some. */
 const EQUAL_LOAD_SHARE = 0.6;
@@ -340,20 +339,17 @@ const main = async (): Promise<void> => {
     for (const name of TARGET_ROUTES) {
       const target = outcomes.find((o) => o.route.name === name);
       if (target === undefined) continue;
-      const { debtkit: mine, peer, floor } = target.saturated;
+      const { debtkit: mine, peer, tight, floor } = target.saturated;
+      const overTight = ratio(mine.requestsPerSecond, tight.requestsPerSecond);
       const overPeer = ratio(mine.requestsPerSecond, peer.requestsPerSecond);
-      const overFloor = ratio(mine.requestsPerSecond, floor.requestsPerSecond);
       const equal = target.equalLoad;
-      const cpu = equal === undefined ? ratio(mine.cpuMicrosPerRequest, peer.cpuMicrosPerRequest) : ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.results.peer.cpuMicrosPerRequest);
-      const goal = (value: number, g: number): string => (value >= g ? `goal ${g}× reached` : `goal ${g}× not reached`);
-      console.log(`  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}× (${goal(overPeer, PEER_THROUGHPUT_GOAL)})`);
+      const cpu = equal === undefined ? ratio(mine.cpuMicrosPerRequest, tight.cpuMicrosPerRequest) : ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.results.tight.cpuMicrosPerRequest);
       const where = equal === undefined ? ' (saturated)' : ` at ${fmt(equal.rate)} req/s each`;
-      console.log(`  ${verdict(cpu <= PEER_CPU_TARGET)}  ${name} CPU/request ≤ ${PEER_CPU_TARGET} × peer: ${cpu.toFixed(2)}×${where}`);
-      console.log(`  ${verdict(overFloor >= FLOOR_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${FLOOR_THROUGHPUT_TARGET} × floor: ${overFloor.toFixed(2)}× (${goal(overFloor, FLOOR_THROUGHPUT_GOAL)})`);
-      const { tight } = target.saturated;
-      const tightCpu = equal === undefined ? ratio(tight.cpuMicrosPerRequest, peer.cpuMicrosPerRequest) : ratio(equal.results.tight.cpuMicrosPerRequest, equal.results.peer.cpuMicrosPerRequest);
+      console.log(`  ${verdict(overTight >= TIGHT_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight: ${overTight.toFixed(2)}×`);
+      console.log(`  ${verdict(cpu <= TIGHT_CPU_TARGET)}  ${name} CPU/request ≤ ${TIGHT_CPU_TARGET} × tight: ${cpu.toFixed(2)}×${where}`);
+      console.log(`  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}×`);
       console.log(
-        `        (tight, the required work alone: ${ratio(tight.requestsPerSecond, peer.requestsPerSecond).toFixed(2)}× peer req/s, ${tightCpu.toFixed(2)}× its CPU, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× floor; debtkit ${ratio(mine.requestsPerSecond, tight.requestsPerSecond).toFixed(2)}× tight)`,
+        `        (reported: debtkit ${ratio(mine.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× the floor's req/s; tight, the required work alone, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}×)`,
       );
     }
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
