@@ -34,7 +34,7 @@
  *   requests per event-loop turn and spends less on each, so CPU per request
  *   is compared at equal load.
  *
- * Targets (docs/performance.md, DESIGN 9), for the credit score GET, the account GET
+ * Targets (docs/performance.md, "The targets"), for the credit score GET, the account GET
  * and the ping POST each: debtkit ≥ 0.9 × tight's req/s at ≤ 1.1 × its CPU per
  * request (at an equal offered load), and ≥ 1.1 × the peer's req/s; the floor is
  * reported, not a target (tight itself reaches only part of it); payoff plan median < 5
