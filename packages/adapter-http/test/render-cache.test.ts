@@ -234,8 +234,11 @@ describe('render cache', () => {
         const first = cache.render('payment_plan', plan(1), version);
         expect(textOf(first)).to.equal(uncached('payment_plan', plan(1), version));
         expect(renders).to.equal(1);
-        expect(textOf(cache.render('payment_plan', plan(1), version))).to.equal(textOf(first));
+        const again = cache.render('payment_plan', plan(1), version);
+        expect(textOf(again)).to.equal(textOf(first));
         expect(renders, 'a kept text is not rendered again').to.equal(1);
+        // Kept as UTF-8 bytes and sent as they are: the same Buffer each time, encoded once.
+        expect('data' in again && 'data' in first && again.data === first.data, 'the kept bytes themselves').to.equal(true);
       }
       expect(textOf(cache.render('payment_plan', plan(1), '2024-07-01'))).to.include('"term":10');
       expect(textOf(cache.render('payment_plan', plan(1), '2025-01-01'))).to.include('"months":10');
