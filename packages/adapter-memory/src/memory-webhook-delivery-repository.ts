@@ -23,12 +23,13 @@ import type {
   UserId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
+  WebhookEndpointId,
 } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
 const copyDelivery = (d: WebhookDeliveryRecord): WebhookDeliveryRecord => ({ ...d });
-const pairKey = (endpointId: Id, eventId: Id): string => `${endpointId}:${eventId}`;
+const pairKey = (endpointId: WebhookEndpointId, eventId: Id): string => `${endpointId}:${eventId}`;
 
 /** Deliveries of every client are one partition, in id order (the worker claims across clients). */
 const ALL = 0;
@@ -89,7 +90,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
+  countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
     return lazyRight(() => {
       let count = 0;
       for (const d of this.deliveries.values(this.s, ALL)) {
@@ -143,7 +144,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return lazyRight(() =>
       pageOf(
         // Up to the first delivery a transaction created and has not committed: paging never skips it.
@@ -155,7 +156,7 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     );
   }
 
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number> {
+  deleteForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, number> {
     return lazyEither(() => {
       let count = 0;
       for (const d of [...this.deliveries.values(this.s, ALL)]) {

@@ -14,6 +14,7 @@ import {
   type WebhookEndpointPatch,
   type WebhookEndpointRecord,
   type WebhookEndpointRepository,
+  type WebhookEndpointId,
 } from '@debtkit/core';
 import { MEMORY_SESSION, applyPatch, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
@@ -39,7 +40,7 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     });
   }
 
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
+  get(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     return lazyRight(() => {
       const found = this.endpoints.get(this.s, clientId, endpointId);
       return found === undefined ? O.none : O.some(copyEndpoint(found));
@@ -56,7 +57,7 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
 
   update(
     clientId: ClientId,
-    endpointId: Id,
+    endpointId: WebhookEndpointId,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
   ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
@@ -74,7 +75,7 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
     });
   }
 
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean> {
+  delete(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, boolean> {
     return lazyEither(() => this.endpoints.delete(this.s, clientId, endpointId));
   }
 

@@ -28,6 +28,7 @@ import type {
   WebhookDeliveryId,
   WebhookDeliveryRecord,
   WebhookDeliveryRepository,
+  WebhookEndpointId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
@@ -97,7 +98,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  countPending(clientId: ClientId, endpointId: Id, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
+  countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(() => this.deliveries.count({ client_id: clientId, endpoint_id: endpointId, status: 'pending', event_id: { $gte: fromEventId, $lte: toEventId } }));
   }
 
@@ -136,13 +137,13 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: Id, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return this.deliveries.task(() =>
       this.sequence.page(this.deliveries, { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page, now),
     );
   }
 
-  deleteForEndpoint(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, number> {
+  deleteForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(() => this.deliveries.deleteMany({ client_id: clientId, endpoint_id: endpointId }));
   }
 

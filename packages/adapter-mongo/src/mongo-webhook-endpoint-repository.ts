@@ -19,6 +19,7 @@ import {
   type PageRequest,
   type WebhookEndpointPatch,
   type WebhookEndpointRepository,
+  type WebhookEndpointId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
@@ -41,7 +42,7 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
     );
   }
 
-  get(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
+  get(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
     return this.endpoints.task(() => this.endpoints.findOne({ client_id: clientId, _id: endpointId }));
   }
 
@@ -55,7 +56,7 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
 
   update(
     clientId: ClientId,
-    endpointId: Id,
+    endpointId: WebhookEndpointId,
     expectedVersion: number,
     patch: WebhookEndpointPatch,
   ): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> {
@@ -73,7 +74,7 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
     );
   }
 
-  delete(clientId: ClientId, endpointId: Id): TE.TaskEither<StoreError, boolean> {
+  delete(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, boolean> {
     return this.endpoints.task(() => this.endpoints.deleteOne({ client_id: clientId, _id: endpointId }));
   }
 
