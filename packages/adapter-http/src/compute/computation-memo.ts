@@ -30,7 +30,7 @@ import { LRUCache } from 'lru-cache';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Computations } from '@debtkit/core';
 
-/** Answers kept: 64 of the largest outlooks are about 24 MiB of heap. */
+/** Answers kept: a 361-month outlook measured 101 KB of heap, so 64 of the largest (600 months) are about 11 MiB. */
 export const COMPUTATION_MEMO_ENTRIES = 64;
 
 /** The key each kept answer was computed under, by the answer itself. */
