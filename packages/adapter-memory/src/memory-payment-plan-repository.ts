@@ -16,9 +16,11 @@ import type {
   PaymentPlanId,
   PaymentPlanRecord,
   PaymentPlanRepository,
+  ScheduleMonth,
   UserId,
   UserRepository,
 } from '@debtkit/core';
+import { owned } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
@@ -79,6 +81,20 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
 
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.get(userId, planId));
+  }
+
+  /** The kept plan's months after `after`, at most `count` of them (the memory store hands records out without copying the rest). */
+  getScheduleOwned(
+    clientId: ClientId,
+    userId: UserId,
+    planId: PaymentPlanId,
+    after: number,
+    count: number,
+  ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> {
+    return pipe(
+      this.getOwned(clientId, userId, planId),
+      TE.map((read) => (O.isNone(read) ? read : owned(O.map((plan: PaymentPlanRecord) => plan.schedule.filter((m) => m.month > after).slice(0, count))(read.value), read.owner))),
+    );
   }
 
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>> {

@@ -3,8 +3,10 @@
  * plan id, the schedule stored inside the plan document; every filter names the
  * owning user as well (docs/decisions/tenancy.md).
  */
+import type { Document } from 'mongodb';
 import * as t from 'io-ts';
 import { inject, injectable } from 'inversify';
+import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -20,11 +22,14 @@ import {
   type PageRequest,
   type PaymentPlanId,
   type PaymentPlanRepository,
+  ScheduleMonth,
+  toDetails,
   type UserId,
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
+import { StoredDocumentError } from './mongo-errors.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-user-repository.js';
 
@@ -70,6 +75,14 @@ const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
 
 export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, StoredPaymentPlanRecord, 'id');
 
+/** The months a schedule projection answers (`getScheduleOwned`); throws `StoredDocumentError` when they do not decode (a bug). */
+const ScheduleMonths = t.array(ScheduleMonth);
+const scheduleMonthsOf = (document: Document): ReadonlyArray<ScheduleMonth> => {
+  const result = ScheduleMonths.decode(document['months']);
+  if (E.isLeft(result)) throw new StoredDocumentError(COLLECTIONS.paymentPlans, document['_id'], toDetails(result.left));
+  return result.right;
+};
+
 @injectable()
 export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
@@ -94,6 +107,22 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   /** One `aggregate` (mongo-record-collection.ts `findOwnedOne`): the user, and its plan with that id unless it is being deleted. */
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>> {
     return this.plans.task(() => this.plans.findOwnedOne(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }));
+  }
+
+  /**
+   * One `aggregate`, as `getOwned`: the user, and of its plan only the months
+   * after `after`, at most `count` of them (`$filter`, then `$slice`, on the
+   * server), not the rest of a plan whose schedule can be 1 MiB.
+   */
+  getScheduleOwned(
+    clientId: ClientId,
+    userId: UserId,
+    planId: PaymentPlanId,
+    after: number,
+    count: number,
+  ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> {
+    const months = { $slice: [{ $filter: { input: '$schedule', as: 'month', cond: { $gt: ['$$month.month', after] } } }, count] };
+    return this.plans.task(() => this.plans.findOwnedProjection(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }, { _id: 1, months }, scheduleMonthsOf));
   }
 
   /** One `aggregate`: the user, and one page of its plans not being deleted (`findOwnedPage`). */

@@ -180,6 +180,17 @@ export class MongoRecordCollection<A> {
    * user's sandbox clock (docs/sandbox-over-time.md) comes along in the same projection.
    */
   async findOwned(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, stages: ReadonlyArray<Document>, batchSize?: number): Promise<OwnedRead<A[]>> {
+    return this.ownedDocuments(owner, match, stages, (document) => this.codec.decode(document), batchSize);
+  }
+
+  /** `findOwned`'s aggregate, each document found decoded with `decode` (the record codec, or a projection's). */
+  private async ownedDocuments<B>(
+    owner: Filter<StoredDocument>,
+    match: Filter<StoredDocument>,
+    stages: ReadonlyArray<Document>,
+    decode: (document: Document) => B,
+    batchSize?: number,
+  ): Promise<OwnedRead<B[]>> {
     const pipeline: Document[] = [
       { $match: owner },
       { $project: { _id: 1, sandbox_date: 1 } },
@@ -197,13 +208,23 @@ export class MongoRecordCollection<A> {
     const results = await this.ctx.db.collection(COLLECTIONS.users).aggregate(pipeline, options).toArray();
     const first = results[0];
     if (first === undefined) return noOwner;
-    const records: A[] = [];
+    const records: B[] = [];
     for (const result of results) {
-      // A result's shape is unchecked, like any driver read; the codec checks the document itself.
+      // A result's shape is unchecked, like any driver read; `decode` checks the document itself.
       const found: Document | undefined = result[OWNED];
-      if (found !== undefined) records.push(this.codec.decode(found));
+      if (found !== undefined) records.push(decode(found));
     }
     return owned(records, ownerFactsOfDocument(first));
+  }
+
+  /**
+   * An owned read of part of one document: the user, and `project` (the fields
+   * of a `$project` stage) of its first document matching `match`, decoded
+   * with `decode`; the rest of the document is not sent. `none` when no user matched.
+   */
+  async findOwnedProjection<B>(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, project: Document, decode: (document: Document) => B): Promise<OwnedRead<O.Option<B>>> {
+    const found = await this.ownedDocuments(owner, match, [{ $limit: 1 }, { $project: project }], decode);
+    return O.isNone(found) ? found : owned(O.fromNullable(found.value[0]), found.owner);
   }
 
   /** `findOne` as an owned read: the user, and its first document in `sort` order that matches `match`. `none` when no user matched. */

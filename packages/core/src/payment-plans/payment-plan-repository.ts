@@ -1,7 +1,7 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type * as O from 'fp-ts/lib/Option.js';
 import type { StoreError } from '../shared/errors.js';
-import type { PaymentPlanRecord } from './payment-plan.js';
+import type { PaymentPlanRecord, ScheduleMonth } from './payment-plan.js';
 import type { ClientId, PaymentPlanId, UserId } from '../shared/primitives.js';
 import type { OwnedRead, OwnerFacts } from '../shared/owned-read.js';
 import type { Page, PageRequest } from '../shared/paging.js';
@@ -24,6 +24,20 @@ export interface PaymentPlanRepository {
   list(userId: UserId, page: PageRequest): TE.TaskEither<StoreError, Page<PaymentPlanRecord>>;
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
   getOwned(clientId: ClientId, userId: UserId, planId: PaymentPlanId): TE.TaskEither<StoreError, OwnedRead<O.Option<PaymentPlanRecord>>>;
+  /**
+   * Part of a plan's schedule through the owning user, checked in the same read
+   * (owned-read.ts): at most `count` of its months after month `after`, in
+   * order, read without the rest of the plan (a schedule is up to 1 MiB of
+   * it). `none` when the client has no such user; `some(none)` when the user
+   * has no such plan.
+   */
+  getScheduleOwned(
+    clientId: ClientId,
+    userId: UserId,
+    planId: PaymentPlanId,
+    after: number,
+    count: number,
+  ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>>;
   /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>>;
   /** Write the plan record without changing what it answers (the owner bump, see `UserRepository.touch`); `false` when there is no such plan. */

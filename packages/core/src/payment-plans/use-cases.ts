@@ -227,21 +227,22 @@ export const MAX_SCHEDULE_PAGE_MONTHS = 120;
 /**
  * A page of the plan's schedule: at most `limit` months (default 12) after
  * month `starting_after` (default: from the first), ascending, and whether more
- * follow. One owned read of the plan, as its GET (not found alike for a missing
- * user or plan, or another client's).
+ * follow. One owned read of those months alone (`limit + 1` of them, so that
+ * `has_more` is exact), not of the whole plan; not found alike for a missing
+ * user or plan, or another client's, as the plan's GET.
  */
 export const getPaymentPlanSchedule =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
-  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> =>
-    pipe(
-      outsideTransaction(requirePlan(deps, scope, planId)),
-      TE.map((plan) => {
-        const after = query.starting_after ?? 0;
-        const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
-        const rest: ScheduleMonth[] = plan.schedule.filter((m) => m.month > after);
-        return { months: rest.slice(0, limit), has_more: rest.length > limit };
-      }),
+  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> => {
+    const after = query.starting_after ?? 0;
+    const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
+    return pipe(
+      outsideTransaction(
+        pipe(deps.paymentPlans.getScheduleOwned(scope.clientId, scope.userId, planId, after, limit + 1), ownedOrNotFound('User'), ownedSome('Payment plan')),
+      ),
+      TE.map(({ value: months }) => ({ months: months.slice(0, limit), has_more: months.length > limit })),
     );
+  };
 
 /**
  * Delete the plan and its recorded payments (docs/api/reference.md) in one transaction with

@@ -220,6 +220,27 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         await expectNoUser(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }));
       });
 
+      it("getScheduleOwned answers the plan's months after a month, at most a count, as getOwned's schedule has them", async () => {
+        const user = await aStoredUser();
+        const other = await aStoredUser(OTHER_CLIENT);
+        const base = aPaymentPlan(user.id);
+        // Five months: the mother's two, and three more like its last, numbered on.
+        const last = base.schedule[base.schedule.length - 1]!;
+        const schedule = [...base.schedule, ...[3, 4, 5].map((month) => ({ ...last, month }))];
+        const plan = await expectRight(store().paymentPlans.create({ ...base, months: 5, schedule }));
+        const expected = (after: number, count: number) => O.some(schedule.filter((m) => m.month > after).slice(0, count));
+        for (const [after, count] of [[0, 2], [0, 10], [2, 2], [3, 1], [4, 5], [5, 3], [9, 3]] as const) {
+          expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, plan.id, after, count)), `after ${after}, ${count}`).to.deep.equal(expected(after, count));
+        }
+        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, anId('payment_plan', 424_242), 0, 12))).to.deep.equal(O.none);
+        await expectNoUser(store().paymentPlans.getScheduleOwned(OTHER_CLIENT, user.id, plan.id, 0, 12));
+        await expectNoUser(store().paymentPlans.getScheduleOwned(CLIENT, NO_USER, plan.id, 0, 12));
+        const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(other.id)));
+        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, theirs.id, 0, 12)), "another user's plan").to.deep.equal(O.none);
+        expect(await expectRight(store().paymentPlans.delete(user.id, plan.id))).to.equal(true);
+        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, plan.id, 0, 12)), 'a deleted plan').to.deep.equal(O.none);
+      });
+
       it('touchOwned answers what getOwned answers, for plans stored with their owner and without (older plans)', async () => {
         const user = await aStoredUser();
         const withOwner = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT));
