@@ -107,6 +107,13 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     expect(schedule.has_more).to.equal(false);
     const paid = schedule.months.flatMap((m) => m.payments).reduce((s, p) => s + p.payment, 0);
     expect(paid).to.equal(avalanche.total_paid);
+    // A store written for core 2.0 has no getScheduleOwned: the use case cuts the same pages from the whole plan.
+    const withoutProjection = new Proxy(store.paymentPlans, { get: (target, key, receiver) => (key === 'getScheduleOwned' ? undefined : Reflect.get(target, key, receiver)) });
+    expect(withoutProjection.getScheduleOwned).to.equal(undefined);
+    const older = createApplication({ ...store, paymentPlans: withoutProjection, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
+    for (const query of [{ limit: 120 }, { limit: 2 }, { limit: 3, starting_after: 1 }, { limit: 5, starting_after: 999 }]) {
+      expect(await run(older.getPaymentPlanSchedule(scope, avalanche.id, query)), JSON.stringify(query)).to.deep.equal(await run(app.getPaymentPlanSchedule(scope, avalanche.id, query)));
+    }
 
     const payment = await run(app.recordPlanPayment(scope, avalanche.id, { account_id: small.id, amount: 12_345 as never }));
     expect(payment).to.deep.include({ payment_plan_id: avalanche.id, account_id: small.id, amount: 12_345, date: '2026-03-15' });

@@ -29,9 +29,10 @@ export interface PaymentPlanRepository {
    * (owned-read.ts): at most `count` of its months after month `after`, in
    * order, read without the rest of the plan (a schedule is up to 1 MiB of
    * it). `none` when the client has no such user; `some(none)` when the user
-   * has no such plan.
+   * has no such plan. Optional: without it, the schedule page is cut from
+   * `getOwned`'s whole plan (a store written for core 2.0 keeps working).
    */
-  getScheduleOwned(
+  getScheduleOwned?(
     clientId: ClientId,
     userId: UserId,
     planId: PaymentPlanId,

@@ -1,6 +1,7 @@
 /** Debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
+import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
@@ -17,7 +18,7 @@ import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
 import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
-import { ownerFactsOf } from '../shared/owned-read.js';
+import { owned, ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { comparePaymentPlans, getPlanProgress } from './payoff-planning.use-cases.js';
 import { getCreditOutlook } from './credit-outlook.use-cases.js';
@@ -236,10 +237,16 @@ export const getPaymentPlanSchedule =
   (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> => {
     const after = query.starting_after ?? 0;
     const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
+    const plans = deps.paymentPlans;
+    // A store without the projection (an embedder's, written for core 2.0): the months cut from the whole plan.
+    const read =
+      plans.getScheduleOwned?.(scope.clientId, scope.userId, planId, after, limit + 1) ??
+      pipe(
+        plans.getOwned(scope.clientId, scope.userId, planId),
+        TE.map((found) => (O.isNone(found) ? found : owned(O.map((plan: PaymentPlanRecord) => plan.schedule.filter((m) => m.month > after).slice(0, limit + 1))(found.value), found.owner))),
+      );
     return pipe(
-      outsideTransaction(
-        pipe(deps.paymentPlans.getScheduleOwned(scope.clientId, scope.userId, planId, after, limit + 1), ownedOrNotFound('User'), ownedSome('Payment plan')),
-      ),
+      outsideTransaction(pipe(read, ownedOrNotFound('User'), ownedSome('Payment plan'))),
       TE.map(({ value: months }) => ({ months: months.slice(0, limit), has_more: months.length > limit })),
     );
   };

@@ -221,6 +221,9 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
       });
 
       it("getScheduleOwned answers the plan's months after a month, at most a count, as getOwned's schedule has them", async () => {
+        // Optional in the port (a store written for core 2.0 lacks it, and the use case then cuts the page from the whole plan); this contract asks for it.
+        const getScheduleOwned = store().paymentPlans.getScheduleOwned?.bind(store().paymentPlans);
+        if (getScheduleOwned === undefined) expect.fail('PaymentPlanRepository.getScheduleOwned is missing: the schedule page would read the whole plan');
         const user = await aStoredUser();
         const other = await aStoredUser(OTHER_CLIENT);
         const base = aPaymentPlan(user.id);
@@ -230,15 +233,15 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         const plan = await expectRight(store().paymentPlans.create({ ...base, months: 5, schedule }));
         const expected = (after: number, count: number) => O.some(schedule.filter((m) => m.month > after).slice(0, count));
         for (const [after, count] of [[0, 2], [0, 10], [2, 2], [3, 1], [4, 5], [5, 3], [9, 3]] as const) {
-          expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, plan.id, after, count)), `after ${after}, ${count}`).to.deep.equal(expected(after, count));
+          expect(await expectOwned(getScheduleOwned(CLIENT, user.id, plan.id, after, count)), `after ${after}, ${count}`).to.deep.equal(expected(after, count));
         }
-        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, anId('payment_plan', 424_242), 0, 12))).to.deep.equal(O.none);
-        await expectNoUser(store().paymentPlans.getScheduleOwned(OTHER_CLIENT, user.id, plan.id, 0, 12));
-        await expectNoUser(store().paymentPlans.getScheduleOwned(CLIENT, NO_USER, plan.id, 0, 12));
+        expect(await expectOwned(getScheduleOwned(CLIENT, user.id, anId('payment_plan', 424_242), 0, 12))).to.deep.equal(O.none);
+        await expectNoUser(getScheduleOwned(OTHER_CLIENT, user.id, plan.id, 0, 12));
+        await expectNoUser(getScheduleOwned(CLIENT, NO_USER, plan.id, 0, 12));
         const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(other.id)));
-        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, theirs.id, 0, 12)), "another user's plan").to.deep.equal(O.none);
+        expect(await expectOwned(getScheduleOwned(CLIENT, user.id, theirs.id, 0, 12)), "another user's plan").to.deep.equal(O.none);
         expect(await expectRight(store().paymentPlans.delete(user.id, plan.id))).to.equal(true);
-        expect(await expectOwned(store().paymentPlans.getScheduleOwned(CLIENT, user.id, plan.id, 0, 12)), 'a deleted plan').to.deep.equal(O.none);
+        expect(await expectOwned(getScheduleOwned(CLIENT, user.id, plan.id, 0, 12)), 'a deleted plan').to.deep.equal(O.none);
       });
 
       it('touchOwned answers what getOwned answers, for plans stored with their owner and without (older plans)', async () => {
