@@ -51,6 +51,10 @@ export type ScheduledPayment = t.TypeOf<typeof ScheduledPayment>;
 export const ScheduleMonth = t.type({ month: t.number, date: IsoDate, payments: t.array(ScheduledPayment) });
 export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
 
+/** The months of `schedule` after month `after`, at most `count` of them, in order: a schedule page's read (`PaymentPlanRepository.getScheduleOwned`). */
+export const monthsAfter = (schedule: ReadonlyArray<ScheduleMonth>, after: number, count: number): ScheduleMonth[] =>
+  schedule.filter((m) => m.month > after).slice(0, count);
+
 /** The API's PaymentPlan object (since 2026-11-26 without its schedule: versioning/changes/payment-plan-schedule-paged.ts). */
 export const PaymentPlan = t.type(
   {

@@ -12,7 +12,7 @@ import { planSizeProblem } from './plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
 import { inContext, renderContextOf, type InContext } from '../versioning/version-change.js';
 import { planScheduleContext } from '../versioning/changes/payment-plan-schedule-paged.js';
-import type { PaymentPlanSchedulePage, ScheduleMonth } from './payment-plan.js';
+import { monthsAfter, type PaymentPlanSchedulePage, type ScheduleMonth } from './payment-plan.js';
 import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
@@ -243,7 +243,7 @@ export const getPaymentPlanSchedule =
       plans.getScheduleOwned?.(scope.clientId, scope.userId, planId, after, limit + 1) ??
       pipe(
         plans.getOwned(scope.clientId, scope.userId, planId),
-        TE.map((found) => (O.isNone(found) ? found : owned(O.map((plan: PaymentPlanRecord) => plan.schedule.filter((m) => m.month > after).slice(0, limit + 1))(found.value), found.owner))),
+        TE.map((found) => (O.isNone(found) ? found : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, limit + 1))(found.value), found.owner))),
       );
     return pipe(
       outsideTransaction(pipe(read, ownedOrNotFound('User'), ownedSome('Payment plan'))),
