@@ -20,7 +20,7 @@ import type {
   UserId,
   UserRepository,
 } from '@debtkit/core';
-import { monthsAfter, owned } from '@debtkit/core';
+import { scheduleThroughPlan } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf, readOwned } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 import { MemoryUserRepository } from './memory-user-repository.js';
@@ -91,10 +91,7 @@ export class MemoryPaymentPlanRepository implements PaymentPlanRepository {
     after: number,
     count: number,
   ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> {
-    return pipe(
-      this.getOwned(clientId, userId, planId),
-      TE.map((read) => (O.isNone(read) ? read : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, count))(read.value), read.owner))),
-    );
+    return scheduleThroughPlan(this, clientId, userId, planId, after, count);
   }
 
   listOwned(clientId: ClientId, userId: UserId, page: PageRequest): TE.TaskEither<StoreError, OwnedRead<Page<PaymentPlanRecord>>> {

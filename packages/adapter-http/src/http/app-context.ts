@@ -79,7 +79,7 @@ export interface AppState {
   route?: string;
   /** The app's render cache, for `respond` (set on `/api` requests by the renderedAnswers step). */
   renderCache?: RenderCache;
-  /** The kept text `respond` answered with, and its key: the compression step keeps its compressed bytes. */
+  /** The kept bytes `respond` answered with, and their key: the compression step keeps their compressed bytes. */
   rendered?: KeyedBytes;
 }
 

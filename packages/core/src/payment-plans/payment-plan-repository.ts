@@ -1,9 +1,10 @@
-import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type * as O from 'fp-ts/lib/Option.js';
+import * as TE from 'fp-ts/lib/TaskEither.js';
+import * as O from 'fp-ts/lib/Option.js';
+import { pipe } from 'fp-ts/lib/function.js';
 import type { StoreError } from '../shared/errors.js';
-import type { PaymentPlanRecord, ScheduleMonth } from './payment-plan.js';
+import { monthsAfter, type PaymentPlanRecord, type ScheduleMonth } from './payment-plan.js';
 import type { ClientId, PaymentPlanId, UserId } from '../shared/primitives.js';
-import type { OwnedRead, OwnerFacts } from '../shared/owned-read.js';
+import { owned, type OwnedRead, type OwnerFacts } from '../shared/owned-read.js';
 import type { Page, PageRequest } from '../shared/paging.js';
 
 export type NewPaymentPlan = Omit<PaymentPlanRecord, 'id'>;
@@ -56,3 +57,22 @@ export interface PaymentPlanRepository {
   /** How many plans the user has (the plans-per-user quota, shared/quotas.ts). */
   countForUser(userId: UserId): TE.TaskEither<StoreError, number>;
 }
+
+/**
+ * `getScheduleOwned` answered through `getOwned`: the whole plan read, its
+ * months cut. What a store that keeps whole plans at hand (the memory store)
+ * implements it with, and what `getPaymentPlanSchedule` falls back to for a
+ * store without it.
+ */
+export const scheduleThroughPlan = (
+  plans: Pick<PaymentPlanRepository, 'getOwned'>,
+  clientId: ClientId,
+  userId: UserId,
+  planId: PaymentPlanId,
+  after: number,
+  count: number,
+): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> =>
+  pipe(
+    plans.getOwned(clientId, userId, planId),
+    TE.map((read) => (O.isNone(read) ? read : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, count))(read.value), read.owner))),
+  );

@@ -1,7 +1,6 @@
 /** Debt payoff plans and plan payments (docs/decisions/payoff-and-outlook.md). */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
-import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
@@ -12,13 +11,14 @@ import { planSizeProblem } from './plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
 import { inContext, renderContextOf, type InContext } from '../versioning/version-change.js';
 import { planScheduleContext } from '../versioning/changes/payment-plan-schedule-paged.js';
-import { monthsAfter, type PaymentPlanSchedulePage, type ScheduleMonth } from './payment-plan.js';
+import type { PaymentPlanSchedulePage, ScheduleMonth } from './payment-plan.js';
+import { scheduleThroughPlan } from './payment-plan-repository.js';
 import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
 import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
-import { owned, ownerFactsOf } from '../shared/owned-read.js';
+import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { comparePaymentPlans, getPlanProgress } from './payoff-planning.use-cases.js';
 import { getCreditOutlook } from './credit-outlook.use-cases.js';
@@ -241,10 +241,7 @@ export const getPaymentPlanSchedule =
     // A store without the projection (an embedder's, written for core 2.0): the months cut from the whole plan.
     const read =
       plans.getScheduleOwned?.(scope.clientId, scope.userId, planId, after, limit + 1) ??
-      pipe(
-        plans.getOwned(scope.clientId, scope.userId, planId),
-        TE.map((found) => (O.isNone(found) ? found : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, limit + 1))(found.value), found.owner))),
-      );
+      scheduleThroughPlan(plans, scope.clientId, scope.userId, planId, after, limit + 1);
     return pipe(
       outsideTransaction(pipe(read, ownedOrNotFound('User'), ownedSome('Payment plan'))),
       TE.map(({ value: months }) => ({ months: months.slice(0, limit), has_more: months.length > limit })),
