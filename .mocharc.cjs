@@ -10,6 +10,7 @@ module.exports = {
     'packages/mongo-wire-test-server/dist/test/**/*.test.js',
     'packages/adapter-mongo/dist/test/**/*.test.js',
     'packages/adapter-http/dist/test/**/*.test.js',
+    'packages/client/dist/test/**/*.test.js',
     'examples/dist/test/**/*.test.js',
   ],
   reporter: './scripts/summary-reporter.cjs',

@@ -34,12 +34,19 @@ export class DebtkitApiError<C extends string = string> extends Error {
   }
 }
 
+/** fetch's error and what it wraps ("fetch failed: connect ECONNREFUSED 127.0.0.1:3000"). */
+const describe = (cause: unknown): string => {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = cause.cause instanceof Error ? `: ${cause.cause.message}` : '';
+  return `${cause.message}${inner}`;
+};
+
 /** No answer: the connection failed or was cut, after the retries the method allows. `cause` is fetch's own error. */
 export class DebtkitConnectionError extends Error {
   override readonly name = 'DebtkitConnectionError';
   readonly attempts: number;
   constructor(method: string, url: string, attempts: number, cause: unknown) {
-    super(`${method} ${url}: no answer after ${attempts} attempt${attempts === 1 ? '' : 's'} (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    super(`${method} ${url}: no answer after ${attempts} attempt${attempts === 1 ? '' : 's'} (${describe(cause)})`, { cause });
     this.attempts = attempts;
   }
 }
