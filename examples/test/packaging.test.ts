@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 
-const PACKAGES = ['core', 'adapter-memory', 'adapter-mongo', 'adapter-http'] as const;
+const PACKAGES = ['core', 'adapter-memory', 'adapter-mongo', 'adapter-http', 'client'] as const;
 /** Private test support (never published): packed too, as the consumer's dev dependency for its mongo run. */
 const TEST_SUPPORT = ['mongo-wire-test-server'] as const;
 /** What a memory-only user installs: no mongo adapter. */
@@ -166,7 +166,7 @@ describe('packaging: the published packages, installed outside the workspace', f
   });
 
   it('loads every entry point with only the declared dependencies installed', () => {
-    expect(entryPoints).to.include.members(['@debtkit/core', '@debtkit/core/testing', '@debtkit/adapter-http']);
+    expect(entryPoints).to.include.members(['@debtkit/core', '@debtkit/core/testing', '@debtkit/adapter-http', '@debtkit/client']);
     expect(entryPoints).not.to.include('@debtkit/adapter-mongo/test-support');
     expect(loaded).to.equal('loaded');
   });
@@ -184,17 +184,17 @@ describe('packaging: the published packages, installed outside the workspace', f
     const ours = errors.filter((line) => !/^node_modules\//.test(line) || /node_modules\/@debtkit\/|\/node_modules\/@debtkit\+/.test(line));
     expect(ours, checked).to.deep.equal([]);
     // The README snippets were among what was checked: one per ```ts block, core's linkAccount example included.
-    expect(readmeSnippets).to.include.members(['readme/core-1.ts', 'readme/core-2.ts', 'readme/adapter-memory-1.ts', 'readme/adapter-http-1.ts', 'readme/adapter-http-2.ts']);
+    expect(readmeSnippets).to.include.members(['readme/core-1.ts', 'readme/core-2.ts', 'readme/adapter-memory-1.ts', 'readme/adapter-http-1.ts', 'readme/adapter-http-2.ts', 'readme/client-1.ts', 'readme/client-5.ts']);
   });
 
   it('runs from ESM: core, both stores and the HTTP app', async () => {
     const { stdout } = await run(process.execPath, ['dist/consumer/esm.mjs'], project);
-    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function' });
+    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function', clientHealth: 200, webhook: 'user.deleted' });
   });
 
   it('runs from CommonJS require', async () => {
     const { stdout } = await run(process.execPath, ['dist/consumer/cjs.cjs'], project);
-    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Poor', users: 0 });
+    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Poor', users: 0, versions: 2, webhook: '2024-07-01' });
   });
 
   it('runs the embed-core, testing-with-memory and custom-bureau examples on the installed packages', async () => {

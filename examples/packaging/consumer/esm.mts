@@ -2,7 +2,8 @@
  * An ESM service using every published package as installed from its tarball:
  * core's use cases on the memory store, the mongo store on the wire-protocol
  * test server, and the HTTP app answering a probe, on the memory store and on
- * the mongo one (its optional peer, installed here). Prints one JSON line.
+ * the mongo one (its optional peer, installed here), and @debtkit/client calling
+ * that app and verifying a webhook it signed. Prints one JSON line.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,7 @@ import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory'
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { startWireServer } from '@debtkit/mongo-wire-test-server';
 import { compose } from '@debtkit/adapter-http';
+import { LATEST_API_VERSION, createClient, signWebhook, verifyWebhook } from '@debtkit/client';
 
 const clock: Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };
 
@@ -39,8 +41,14 @@ const main = async (): Promise<void> => {
   const composed = await compose({ config: { store: 'memory' } });
   const server = createServer(composed.app.callback()).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
-  const probe = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/healthz`);
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const probe = await fetch(`${baseUrl}/healthz`);
+  const api = createClient({ baseUrl, apiVersion: LATEST_API_VERSION });
+  const health = await api.GET('/healthz');
   server.close();
+  const secret = `whsec_${Buffer.from('a consumer secret of 32 bytes...').toString('base64')}`;
+  const signed = await signWebhook(secret, { id: 1, type: 'user.deleted', created_at: clock.now().toISOString(), api_version: LATEST_API_VERSION, data: { user_id: 1, object: { id: 1 } } });
+  const event = await verifyWebhook(secret, signed.headers, signed.body);
   await composed.close();
 
   console.log(
@@ -51,6 +59,8 @@ const main = async (): Promise<void> => {
       probe: probe.status,
       mongoReady: mongoReady.status,
       testing: typeof expectRight,
+      clientHealth: health.response.status,
+      webhook: event.type,
     }),
   );
 };
