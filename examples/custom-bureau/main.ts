@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { ContainerModule, injectable } from 'inversify';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { PORTS, type CreditBureau, type CreditReport, bureauError, factorObject, validationError } from '@debtkit/core';
+import { createClient, unwrap } from '@debtkit/client';
 import { compose } from '@debtkit/adapter-http';
 
 /** What the lender's bureau knows about a person, by last name (a stand-in for its bureau API). */
@@ -82,7 +83,7 @@ export const ADMIN_TOKEN = 'lender-admin-token-0123456789';
 export interface CustomBureauResult {
   readonly sandboxOtpStatus: number;
   readonly lenderOtpStatus: number;
-  readonly score: number;
+  readonly score: number | null;
   readonly paymentHistory: unknown;
 }
 
@@ -91,34 +92,29 @@ export const main = async (log: (line: string) => void = console.log): Promise<C
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const call = async (method: string, path: string, token: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const response = await fetch(url + path, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
-  };
-  const expectOk = <A extends { status: number }>(what: string, res: A): A => {
-    if (res.status >= 300) throw new Error(`${what} answered ${res.status}: ${JSON.stringify(res)}`);
-    return res;
+  const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
+    // The admin API is the operator's, not in the client's document: plain fetch.
+    const response = await fetch(url + path, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    if (response.status >= 300) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as Record<string, unknown>;
   };
   try {
-    const created = expectOk('creating the client', await call('POST', '/admin/clients', ADMIN_TOKEN, { name: 'Lender app' }));
-    const token = String(created.body['token']);
-    const user = expectOk('creating the user', await call('POST', '/api/users', token, { first_name: 'Ada', last_name: 'Lovelace' }));
-    const auth = `/api/users/${String(user.body['id'])}/bureau/auth`;
-    expectOk('invoke', await call('POST', `${auth}/invoke`, token, { device_ip: '203.0.113.7' }));
-    expectOk('consent', await call('POST', `${auth}/consent`, token, { accepted: true }));
-    const sandboxOtp = await call('POST', `${auth}/validate_otp`, token, { code: '123456' });
-    log(`sandbox one-time code 123456 → ${sandboxOtp.status}`);
-    const lenderOtp = expectOk('validate_otp', await call('POST', `${auth}/validate_otp`, token, { code: '271828' }));
-    log(`lender's one-time code → ${lenderOtp.status}`);
-    expectOk('identity', await call('POST', `${auth}/identity`, token, { ssn_last4: '1815', date_of_birth: '1990-12-10' }));
-    const score = expectOk('credit score', await call('GET', `/api/users/${String(user.body['id'])}/credit_scores`, token));
-    log(`credit score from the lender's bureau: ${String(score.body['score'])}`);
-    return { sandboxOtpStatus: sandboxOtp.status, lenderOtpStatus: lenderOtp.status, score: Number(score.body['score']), paymentHistory: score.body['payment_history'] };
+    const created = await admin('/admin/clients', { name: 'Lender app' });
+    // The lender's application calls the API with its new token, through the typed client.
+    const client = createClient({ baseUrl: url, token: String(created['token']), apiVersion: '2026-11-26' });
+    const user = await unwrap(client.POST('/api/users', { body: { first_name: 'Ada', last_name: 'Lovelace' } }));
+    const path = { params: { path: { id: user.id } } };
+    await unwrap(client.POST('/api/users/{id}/bureau/auth/invoke', { ...path, body: { device_ip: '203.0.113.7' } }));
+    await unwrap(client.POST('/api/users/{id}/bureau/auth/consent', { ...path, body: { accepted: true } }));
+    const sandboxOtp = await client.POST('/api/users/{id}/bureau/auth/validate_otp', { ...path, body: { code: '123456' } });
+    log(`sandbox one-time code 123456 → ${sandboxOtp.response.status}`);
+    const lenderOtp = await client.POST('/api/users/{id}/bureau/auth/validate_otp', { ...path, body: { code: '271828' } });
+    if (lenderOtp.error !== undefined) throw new Error(`validate_otp answered ${lenderOtp.response.status}: ${lenderOtp.error.error.code}`);
+    log(`lender's one-time code → ${lenderOtp.response.status}`);
+    await unwrap(client.POST('/api/users/{id}/bureau/auth/identity', { ...path, body: { ssn_last4: '1815', date_of_birth: '1990-12-10' } }));
+    const score = await unwrap(client.GET('/api/users/{id}/credit_scores', path));
+    log(`credit score from the lender's bureau: ${score.score}`);
+    return { sandboxOtpStatus: sandboxOtp.response.status, lenderOtpStatus: lenderOtp.response.status, score: score.score, paymentHistory: score.payment_history };
   } finally {
     server.close();
     await close();

@@ -12,9 +12,9 @@
  *                              the demo client, user 1, linked accounts and a score;
  *                              only the token's hash (the bound TokenHasher) is stored
  *
- * The example listens on 127.0.0.1 on a free port, calls the API with `fetch`
- * as a client application would (credit score, then the linked accounts),
- * prints what it got and shuts down.
+ * The example listens on 127.0.0.1 on a free port, calls the API with
+ * `@debtkit/client` as a client application would (credit score, then the
+ * linked loan accounts, page by page), prints what it got and shuts down.
  *
  * Run it: `npm run build && node examples/dist/http-server/main.js`.
  * The test suite runs it too (examples/test/http-server.test.ts).
@@ -23,24 +23,21 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
-import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { Account, type Clock, CreditScore, PORTS, decode, newToken } from '@debtkit/core';
+import { type Clock, PORTS, newToken } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { compose, resolve } from '@debtkit/adapter-http';
+import { createClient, type Schemas } from '@debtkit/client';
 
 export interface HttpServerResult {
   readonly url: string;
   readonly userId: number;
-  readonly creditScore: CreditScore;
+  readonly creditScore: Schemas<'2026-11-26'>['CreditScore'];
   readonly apiVersion: string | null;
-  readonly accounts: ReadonlyArray<Account>;
+  readonly accounts: ReadonlyArray<Schemas<'2026-11-26'>['Account']>;
 }
 
 const systemClock: Clock = { now: () => new Date() };
-
-/** The shape of `GET /api/users/{id}/accounts`: a page of accounts (docs/decisions/api-conventions.md). */
-const AccountPage = t.type({ accounts: t.array(Account), has_more: t.boolean }, 'AccountPage');
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<HttpServerResult> => {
   // Request lines at 'info' would interleave with the example's output.
@@ -57,28 +54,26 @@ export const main = async (log: (line: string) => void = console.log, clock: Clo
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   log(`debtkit listening on ${url}`);
   try {
-    // A client decodes what it receives with core's codecs instead of trusting it.
-    const get = async <A>(path: string, codec: t.Type<A, unknown, unknown>): Promise<{ body: A; apiVersion: string | null }> => {
-      const response = await fetch(url + path, { headers: { Authorization: `Bearer ${token}` } });
-      if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
-      const body = decode(codec, path)(await response.json());
-      if (E.isLeft(body)) throw new Error(`GET ${path}: unexpected body: ${body.left.message}`);
-      return { body: body.right, apiVersion: response.headers.get('api-version') };
-    };
+    // The typed client of the version this code was written for: paths, parameters and answers are checked by the compiler.
+    const client = createClient({ baseUrl: url, token, apiVersion: '2026-11-26' });
 
-    const score = await get(`/api/users/${userId}/credit_scores`, CreditScore);
+    const score = await client.GET('/api/users/{id}/credit_scores', { params: { path: { id: userId } } });
+    if (score.error !== undefined) throw new Error(`GET credit_scores answered ${score.response.status}: ${score.error.error.code}`);
     const factors = (['payment_history', 'credit_utilization', 'derogatory_marks', 'credit_age', 'credit_mix', 'new_credit'] as const)
-      .map((name) => `${name} ${score.body[name]?.amount} (${score.body[name]?.factor})`)
+      .map((name) => `${name} ${score.data[name]?.amount} (${score.data[name]?.factor})`)
       .join(', ');
-    log(`GET /api/users/${userId}/credit_scores (API-Version ${score.apiVersion}): score ${score.body.score} on ${score.body.date}`);
+    const apiVersion = score.response.headers.get('api-version');
+    log(`GET /api/users/${userId}/credit_scores (API-Version ${apiVersion}): score ${score.data.score} on ${score.data.date}`);
     log(`  ${factors}`);
 
-    const accounts = await get(`/api/users/${userId}/accounts?type=loan`, AccountPage);
-    log(`GET /api/users/${userId}/accounts?type=loan: ${accounts.body.accounts.length} accounts`);
-    for (const a of accounts.body.accounts) {
+    // Every loan account, page after page (`paginate` follows `has_more` with `starting_after`).
+    const accounts: Array<Schemas<'2026-11-26'>['Account']> = [];
+    for await (const account of client.paginate('/api/users/{id}/accounts', { params: { path: { id: userId }, query: { type: 'loan', limit: 2 } } })) accounts.push(account);
+    log(`GET /api/users/${userId}/accounts?type=loan: ${accounts.length} accounts`);
+    for (const a of accounts) {
       log(`  #${a.id} ${a.name}: balance ${a.balance} cents at ${a.effective_apr}% APR, paid off by ${a.expected_payoff_date ?? 'never'} at the minimum`);
     }
-    return { url, userId, creditScore: score.body, apiVersion: score.apiVersion, accounts: accounts.body.accounts };
+    return { url, userId, creditScore: score.data, apiVersion, accounts };
   } finally {
     server.close();
     await close();

@@ -24,10 +24,11 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import * as E from 'fp-ts/lib/Either.js';
-import { type Clock, CreditScore, PORTS, decode, newToken } from '@debtkit/core';
+import { type Clock, PORTS, newToken } from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { startWireServer } from '@debtkit/mongo-wire-test-server';
 import { compose, resolve } from '@debtkit/adapter-http';
+import { createClient, unwrap, type Schemas } from '@debtkit/client';
 
 export const EXAMPLE_DATABASE = 'debtkit_example';
 
@@ -35,7 +36,7 @@ export interface MongoExampleResult {
   readonly target: 'MONGODB_URL' | 'wire-protocol test server';
   readonly userId: number;
   readonly readyStatus: number;
-  readonly creditScore: CreditScore;
+  readonly creditScore: Schemas<'2026-11-26'>['CreditScore'];
 }
 
 const systemClock: Clock = { now: () => new Date() };
@@ -74,16 +75,15 @@ export const main = async (
       await once(server, 'listening');
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       try {
-        const ready = await fetch(`${url}/readyz`);
-        log(`GET /readyz → ${ready.status}`);
+        const client = createClient({ baseUrl: url, token, apiVersion: '2026-11-26' });
+        const ready = await client.GET('/readyz');
+        log(`GET /readyz → ${ready.response.status}`);
 
         const path = `/api/users/${userId}/credit_scores`;
-        const response = await fetch(url + path, { headers: { Authorization: `Bearer ${token}` } });
-        if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
-        const score = decode(CreditScore, path)(await response.json());
-        if (E.isLeft(score)) throw new Error(`GET ${path}: unexpected body: ${score.left.message}`);
-        log(`GET ${path} → score ${score.right.score} for ${score.right.last_name} on ${score.right.date}`);
-        return { target, userId, readyStatus: ready.status, creditScore: score.right };
+        // unwrap: the score, or the API's error thrown as a DebtkitApiError (code, status, request id).
+        const score = await unwrap(client.GET('/api/users/{id}/credit_scores', { params: { path: { id: userId } } }));
+        log(`GET ${path} → score ${score.score} for ${score.last_name} on ${score.date}`);
+        return { target, userId, readyStatus: ready.response.status, creditScore: score };
       } finally {
         server.close();
       }
