@@ -81,17 +81,20 @@ const derived = (version, doc) => {
 };
 
 /**
- * The document without its examples: they are captured answers (large, for the
- * 2024-07-01 schedule), not types, and would make most of the generated file.
- * A `properties` map is left alone: a field may be named `example`.
+ * The document without what is not a request or body type: its examples (captured
+ * answers, large for the 2024-07-01 schedule) and its responses' headers (openapi-fetch
+ * does not type them: read `response.headers`). Both would make most of the generated
+ * file, and every consumer that checks libraries would check them. A `properties` map
+ * is left alone: a field may be named `example` or `headers`.
  */
-const withoutExamples = (node, parentKey) => {
-  if (Array.isArray(node)) return node.map((n) => withoutExamples(n, undefined));
+const forTypes = (node, parentKey) => {
+  if (Array.isArray(node)) return node.map((n) => forTypes(n, undefined));
   if (node === null || typeof node !== 'object') return node;
   const out = {};
   for (const [key, value] of Object.entries(node)) {
-    if ((key === 'example' || key === 'examples') && parentKey !== 'properties') continue;
-    out[key] = withoutExamples(value, key);
+    if (parentKey !== 'properties' && (key === 'example' || key === 'examples')) continue;
+    if (parentKey !== 'properties' && key === 'headers' && (node.content !== undefined || node.description !== undefined) && parentKey !== 'components') continue;
+    out[key] = forTypes(value, key);
   }
   return out;
 };
@@ -136,7 +139,7 @@ export const generate = async () => {
   const files = new Map();
   for (const version of versions) {
     const doc = JSON.parse(await readFile(join(RELEASED, `${version}.json`), 'utf8'));
-    const ast = await openapiTS(withoutExamples(doc, undefined), { silent: true });
+    const ast = await openapiTS(forTypes(doc, undefined), { silent: true });
     files.set(`${version}.ts`, `${header(`${version}.json`)}\n${astToString(ast)}${derived(version, doc)}`);
   }
   files.set('versions.ts', index(versions));

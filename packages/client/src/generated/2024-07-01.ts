@@ -1997,12 +1997,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2012,11 +2006,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2031,12 +2020,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,12 +2034,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2071,11 +2048,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2090,11 +2062,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2109,11 +2076,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2128,11 +2090,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2147,12 +2104,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2167,11 +2118,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2186,12 +2132,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2227,11 +2167,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2241,11 +2176,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2260,12 +2190,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2280,12 +2204,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2300,11 +2218,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2319,12 +2232,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2339,11 +2246,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2358,12 +2260,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2400,12 +2296,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2415,11 +2305,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2434,12 +2319,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2454,12 +2333,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2474,11 +2347,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2493,11 +2361,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2512,11 +2375,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2531,11 +2389,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2550,12 +2403,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2570,11 +2417,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2589,12 +2431,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2628,11 +2464,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2642,11 +2473,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2661,12 +2487,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2681,11 +2501,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2700,12 +2515,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,11 +2529,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2739,12 +2543,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2759,11 +2557,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2778,12 +2571,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2817,11 +2604,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2829,11 +2611,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2848,12 +2625,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2868,11 +2639,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2887,12 +2653,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2907,11 +2667,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2926,11 +2681,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2945,11 +2695,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2964,12 +2709,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2984,11 +2723,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,12 +2737,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3046,11 +2774,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3060,11 +2783,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3079,12 +2797,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3099,11 +2811,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3118,12 +2825,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3138,11 +2839,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3157,11 +2853,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3176,11 +2867,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,12 +2881,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3215,11 +2895,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3234,12 +2909,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3280,11 +2949,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,11 +2958,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3313,12 +2972,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3333,11 +2986,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,12 +3000,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3372,11 +3014,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3391,12 +3028,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3411,11 +3042,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3430,12 +3056,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3475,12 +3095,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3490,11 +3104,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3509,12 +3118,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3529,11 +3132,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3548,12 +3146,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3568,11 +3160,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3587,11 +3174,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3606,11 +3188,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3625,11 +3202,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3644,12 +3216,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3664,11 +3230,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,12 +3244,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,11 +3279,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3738,11 +3288,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3757,12 +3302,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3777,11 +3316,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3796,12 +3330,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3816,11 +3344,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3835,12 +3358,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3855,11 +3372,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3874,12 +3386,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3919,11 +3425,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,11 +3434,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3952,12 +3448,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3972,11 +3462,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,12 +3476,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,11 +3490,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4030,11 +3504,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4049,11 +3518,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4068,12 +3532,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,11 +3546,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4107,12 +3560,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,11 +3593,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4160,11 +3602,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4179,12 +3616,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4199,11 +3630,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4218,12 +3644,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4238,11 +3658,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4257,12 +3672,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,11 +3686,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4296,12 +3700,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4338,11 +3736,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4352,11 +3745,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4371,12 +3759,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4391,11 +3773,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,12 +3787,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4430,11 +3801,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4449,12 +3815,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4469,11 +3829,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4488,12 +3843,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4527,11 +3876,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4541,11 +3885,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,12 +3899,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4580,11 +3913,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4599,12 +3927,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4619,11 +3941,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4638,12 +3955,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,11 +3969,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4677,12 +3983,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4722,12 +4022,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4737,11 +4031,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4756,12 +4045,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4776,11 +4059,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4795,12 +4073,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4815,11 +4087,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4834,11 +4101,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4853,11 +4115,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4872,11 +4129,6 @@ export interface operations {
             /** @description `bureau_error`: the bureau finds no product match for the user; `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,12 +4143,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4911,11 +4157,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4930,12 +4171,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4975,12 +4210,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4990,11 +4219,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5009,12 +4233,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,11 +4247,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5048,12 +4261,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5068,11 +4275,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5087,11 +4289,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,11 +4303,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5125,11 +4317,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5144,12 +4331,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5164,11 +4345,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5183,12 +4359,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5228,12 +4398,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5243,11 +4407,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5262,12 +4421,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5282,11 +4435,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5301,12 +4449,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5321,11 +4463,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5340,11 +4477,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5359,11 +4491,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,11 +4505,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5397,12 +4519,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5417,11 +4533,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5436,12 +4547,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,12 +4586,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5496,11 +4595,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5515,12 +4609,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5535,11 +4623,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5554,12 +4637,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5574,11 +4651,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5593,11 +4665,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,11 +4679,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,11 +4693,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5650,12 +4707,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5670,11 +4721,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5689,12 +4735,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5734,12 +4774,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5749,11 +4783,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5768,12 +4797,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5788,11 +4811,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5807,12 +4825,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5827,11 +4839,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5846,11 +4853,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5865,11 +4867,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5884,11 +4881,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5903,12 +4895,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5923,11 +4909,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5942,12 +4923,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5986,11 +4961,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6000,11 +4970,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6019,12 +4984,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6039,11 +4998,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6058,12 +5012,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6078,11 +5026,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,12 +5040,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6117,11 +5054,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6136,12 +5068,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6181,12 +5107,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6196,11 +5116,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6215,12 +5130,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6235,11 +5144,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,12 +5158,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6274,11 +5172,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,11 +5186,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6312,11 +5200,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6331,11 +5214,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6350,12 +5228,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6370,11 +5242,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6389,12 +5256,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6434,12 +5295,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6449,11 +5304,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6468,12 +5318,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,11 +5332,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6507,12 +5346,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6527,11 +5360,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6546,11 +5374,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6565,11 +5388,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6584,11 +5402,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6603,12 +5416,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6623,11 +5430,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6642,12 +5444,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6683,11 +5479,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6697,11 +5488,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6716,12 +5502,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6736,11 +5516,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,12 +5530,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6775,11 +5544,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6794,12 +5558,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6814,11 +5572,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6833,12 +5586,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,11 +5621,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6886,11 +5628,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6905,12 +5642,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6925,11 +5656,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6944,12 +5670,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,11 +5684,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6983,11 +5698,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7002,11 +5712,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,12 +5726,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7041,11 +5740,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7060,12 +5754,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7106,11 +5794,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7120,11 +5803,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7139,12 +5817,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7159,11 +5831,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7178,12 +5845,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7198,11 +5859,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,12 +5873,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7237,11 +5887,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7256,12 +5901,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7297,11 +5936,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7311,11 +5945,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7330,12 +5959,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,11 +5973,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7369,12 +5987,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7389,11 +6001,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7408,12 +6015,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7428,11 +6029,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7447,12 +6043,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7488,11 +6078,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7502,11 +6087,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7521,12 +6101,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7541,11 +6115,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7560,12 +6129,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7580,11 +6143,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7599,11 +6157,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7618,12 +6171,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,11 +6185,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7657,12 +6199,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7703,11 +6239,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7717,11 +6248,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7736,12 +6262,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7756,11 +6276,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7775,12 +6290,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,11 +6304,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7814,12 +6318,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7834,11 +6332,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7853,12 +6346,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7900,12 +6387,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7915,11 +6396,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7934,12 +6410,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7954,11 +6424,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7973,12 +6438,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7993,11 +6452,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8012,11 +6466,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8031,11 +6480,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8050,11 +6494,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8069,12 +6508,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8089,11 +6522,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8108,12 +6536,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8150,12 +6572,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8165,11 +6581,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8184,12 +6595,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8204,12 +6609,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8224,11 +6623,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8243,11 +6637,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8262,11 +6651,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8281,11 +6665,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8300,12 +6679,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,11 +6693,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8339,12 +6707,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8377,11 +6739,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8391,11 +6748,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8410,12 +6762,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8430,12 +6776,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8450,11 +6790,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8469,12 +6804,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8489,11 +6818,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8508,12 +6832,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8550,11 +6868,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8564,11 +6877,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8583,12 +6891,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,12 +6905,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,11 +6919,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8642,12 +6933,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,11 +6947,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8681,12 +6961,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8720,11 +6994,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8734,11 +7003,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8753,12 +7017,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8773,11 +7031,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8792,12 +7045,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8812,11 +7059,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8831,12 +7073,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8851,11 +7087,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8870,12 +7101,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8915,12 +7140,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8930,11 +7149,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8949,12 +7163,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8969,11 +7177,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8988,12 +7191,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9008,11 +7205,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9027,11 +7219,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9046,11 +7233,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9065,11 +7247,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9084,12 +7261,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9104,11 +7275,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9123,12 +7289,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9159,11 +7319,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9173,11 +7328,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9192,12 +7342,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9212,12 +7356,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9232,11 +7370,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,12 +7384,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9271,11 +7398,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9290,12 +7412,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9333,11 +7449,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9347,11 +7458,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,12 +7472,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9386,12 +7486,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9406,11 +7500,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,12 +7514,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9445,11 +7528,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9464,12 +7542,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9503,11 +7575,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9517,11 +7584,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9536,12 +7598,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9556,11 +7612,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9575,12 +7626,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9595,11 +7640,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,12 +7654,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9634,11 +7668,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9653,12 +7682,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9694,11 +7717,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9708,11 +7726,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,12 +7740,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9747,12 +7754,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,11 +7768,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9786,12 +7782,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9806,11 +7796,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9825,12 +7810,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9867,12 +7846,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9882,11 +7855,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9901,12 +7869,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9921,11 +7883,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9940,12 +7897,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9960,11 +7911,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9979,11 +7925,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9998,11 +7939,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10017,11 +7953,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10036,12 +7967,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10056,11 +7981,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10075,12 +7995,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10114,11 +8028,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10128,11 +8037,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10147,12 +8051,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10167,11 +8065,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10186,12 +8079,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10206,11 +8093,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10225,12 +8107,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10245,11 +8121,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10264,12 +8135,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10303,11 +8168,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10315,11 +8175,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10334,12 +8189,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10354,11 +8203,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10373,12 +8217,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10393,11 +8231,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10412,11 +8245,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,11 +8259,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10450,12 +8273,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10470,11 +8287,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10489,12 +8301,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10532,11 +8338,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10546,11 +8347,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10565,12 +8361,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10585,11 +8375,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10604,12 +8389,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10624,11 +8403,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10643,11 +8417,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10662,11 +8431,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10681,12 +8445,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10701,11 +8459,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10720,12 +8473,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10764,11 +8511,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10778,11 +8520,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10797,12 +8534,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10817,11 +8548,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10836,12 +8562,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10856,11 +8576,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10875,12 +8590,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10895,11 +8604,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10914,12 +8618,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10959,12 +8657,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10974,11 +8666,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10993,12 +8680,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11013,11 +8694,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11032,12 +8708,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11052,11 +8722,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11071,11 +8736,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11090,11 +8750,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11109,11 +8764,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11128,12 +8778,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11148,11 +8792,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11167,12 +8806,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11212,12 +8845,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11227,11 +8854,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11246,12 +8868,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11266,11 +8882,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11285,12 +8896,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11305,11 +8910,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11324,11 +8924,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11343,11 +8938,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11362,11 +8952,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11381,12 +8966,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11401,11 +8980,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11420,12 +8994,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11465,12 +9033,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11480,11 +9042,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11499,12 +9056,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11519,11 +9070,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11538,12 +9084,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11558,11 +9098,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11577,11 +9112,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11596,11 +9126,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11615,11 +9140,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11634,12 +9154,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,11 +9168,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11673,12 +9182,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11704,7 +9207,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11714,7 +9216,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details` */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11729,8 +9230,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11745,7 +9244,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11760,7 +9258,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11786,7 +9283,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11796,8 +9292,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11812,7 +9306,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11827,7 +9320,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11842,8 +9334,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11871,7 +9361,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11881,7 +9370,6 @@ export interface operations {
             /** @description `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11896,8 +9384,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11912,7 +9398,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11927,7 +9412,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11953,7 +9437,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11963,8 +9446,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11979,7 +9460,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11994,8 +9474,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12010,7 +9488,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12025,8 +9502,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12041,7 +9516,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1973,12 +1973,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1988,11 +1982,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2007,12 +1996,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2027,12 +2010,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2047,11 +2024,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2066,11 +2038,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2085,11 +2052,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,11 +2066,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2123,12 +2080,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2143,11 +2094,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2162,12 +2108,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2203,11 +2143,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2217,11 +2152,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2236,12 +2166,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2256,12 +2180,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2276,11 +2194,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2295,12 +2208,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,11 +2222,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2334,12 +2236,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2376,12 +2272,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,11 +2281,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2410,12 +2295,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2430,12 +2309,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2450,11 +2323,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2469,11 +2337,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2488,11 +2351,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2507,11 +2365,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2526,12 +2379,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2546,11 +2393,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2565,12 +2407,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2604,11 +2440,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2618,11 +2449,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2637,12 +2463,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2657,11 +2477,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2676,12 +2491,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2696,11 +2505,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,12 +2519,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2735,11 +2533,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2754,12 +2547,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2793,11 +2580,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2805,11 +2587,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2824,12 +2601,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2844,11 +2615,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2863,12 +2629,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2883,11 +2643,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2902,11 +2657,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2921,11 +2671,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2940,12 +2685,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2960,11 +2699,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2979,12 +2713,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3022,11 +2750,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3036,11 +2759,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3055,12 +2773,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,11 +2787,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3094,12 +2801,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3114,11 +2815,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,11 +2829,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3152,11 +2843,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,12 +2857,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3191,11 +2871,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3210,12 +2885,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3256,11 +2925,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3270,11 +2934,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3289,12 +2948,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3309,11 +2962,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3328,12 +2976,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,11 +2990,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3367,12 +3004,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3387,11 +3018,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3406,12 +3032,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3451,12 +3071,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,11 +3080,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3485,12 +3094,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3505,11 +3108,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3524,12 +3122,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3544,11 +3136,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3563,11 +3150,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,11 +3164,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,11 +3178,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3620,12 +3192,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,11 +3206,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3659,12 +3220,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,11 +3255,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3714,11 +3264,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,12 +3278,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3753,11 +3292,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3772,12 +3306,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,11 +3320,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3811,12 +3334,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3831,11 +3348,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3850,12 +3362,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3895,11 +3401,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,11 +3410,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3928,12 +3424,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3948,11 +3438,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3967,12 +3452,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3987,11 +3466,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4006,11 +3480,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,11 +3494,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4044,12 +3508,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4064,11 +3522,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4083,12 +3536,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4122,11 +3569,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4136,11 +3578,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,12 +3592,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4175,11 +3606,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4194,12 +3620,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4214,11 +3634,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4233,12 +3648,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4253,11 +3662,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4272,12 +3676,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4314,11 +3712,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4328,11 +3721,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4347,12 +3735,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,11 +3749,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4386,12 +3763,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4406,11 +3777,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,12 +3791,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4445,11 +3805,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4464,12 +3819,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4503,11 +3852,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4517,11 +3861,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4536,12 +3875,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4556,11 +3889,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4575,12 +3903,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4595,11 +3917,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4614,12 +3931,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,11 +3945,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4653,12 +3959,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,12 +3998,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4713,11 +4007,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4732,12 +4021,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4752,11 +4035,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4771,12 +4049,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4791,11 +4063,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,11 +4077,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4829,11 +4091,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,11 +4105,6 @@ export interface operations {
             /** @description `bureau_error`: the bureau finds no product match for the user; `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4867,12 +4119,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4887,11 +4133,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,12 +4147,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4951,12 +4186,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4966,11 +4195,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4985,12 +4209,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5005,11 +4223,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5024,12 +4237,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5044,11 +4251,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5063,11 +4265,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5082,11 +4279,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5101,11 +4293,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5120,12 +4307,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5140,11 +4321,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5159,12 +4335,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,12 +4374,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5219,11 +4383,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5238,12 +4397,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5258,11 +4411,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5277,12 +4425,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5297,11 +4439,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5316,11 +4453,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5335,11 +4467,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5354,11 +4481,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5373,12 +4495,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,11 +4509,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5412,12 +4523,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5457,12 +4562,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,11 +4571,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5491,12 +4585,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5511,11 +4599,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5530,12 +4613,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5550,11 +4627,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5569,11 +4641,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5588,11 +4655,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5607,11 +4669,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5626,12 +4683,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5646,11 +4697,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5665,12 +4711,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5710,12 +4750,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5725,11 +4759,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5744,12 +4773,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5764,11 +4787,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5783,12 +4801,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5803,11 +4815,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5822,11 +4829,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5841,11 +4843,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5860,11 +4857,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5879,12 +4871,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5899,11 +4885,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5918,12 +4899,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5962,11 +4937,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5976,11 +4946,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5995,12 +4960,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6015,11 +4974,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,12 +4988,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6054,11 +5002,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6073,12 +5016,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6093,11 +5030,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6112,12 +5044,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6157,12 +5083,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6172,11 +5092,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,12 +5106,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6211,11 +5120,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6230,12 +5134,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6250,11 +5148,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6269,11 +5162,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6288,11 +5176,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6307,11 +5190,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6326,12 +5204,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6346,11 +5218,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,12 +5232,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6410,12 +5271,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6425,11 +5280,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6444,12 +5294,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,11 +5308,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6483,12 +5322,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6503,11 +5336,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6522,11 +5350,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6541,11 +5364,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6560,11 +5378,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6579,12 +5392,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6599,11 +5406,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6618,12 +5420,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6659,11 +5455,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6673,11 +5464,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6692,12 +5478,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6712,11 +5492,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6731,12 +5506,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6751,11 +5520,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6770,12 +5534,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6790,11 +5548,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,12 +5562,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6850,11 +5597,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6862,11 +5604,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6881,12 +5618,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,11 +5632,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6920,12 +5646,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6940,11 +5660,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6959,11 +5674,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6978,11 +5688,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6997,12 +5702,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7017,11 +5716,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7036,12 +5730,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7082,11 +5770,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7096,11 +5779,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7115,12 +5793,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7135,11 +5807,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7154,12 +5821,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7174,11 +5835,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,12 +5849,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7213,11 +5863,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7232,12 +5877,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7273,11 +5912,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7287,11 +5921,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7306,12 +5935,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7326,11 +5949,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,12 +5963,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7365,11 +5977,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7384,12 +5991,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,11 +6005,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7423,12 +6019,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,11 +6054,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7478,11 +6063,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7497,12 +6077,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7517,11 +6091,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7536,12 +6105,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7556,11 +6119,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7575,11 +6133,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7594,12 +6147,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7614,11 +6161,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7633,12 +6175,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7679,11 +6215,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7693,11 +6224,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7712,12 +6238,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7732,11 +6252,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7751,12 +6266,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7771,11 +6280,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7790,12 +6294,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7810,11 +6308,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7829,12 +6322,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7876,12 +6363,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7891,11 +6372,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7910,12 +6386,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7930,11 +6400,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7949,12 +6414,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7969,11 +6428,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,11 +6442,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8007,11 +6456,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8026,11 +6470,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8045,12 +6484,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8065,11 +6498,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8084,12 +6512,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8126,12 +6548,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8141,11 +6557,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8160,12 +6571,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8180,12 +6585,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8200,11 +6599,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8219,11 +6613,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8238,11 +6627,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8257,11 +6641,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8276,12 +6655,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,11 +6669,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8315,12 +6683,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8353,11 +6715,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8367,11 +6724,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8386,12 +6738,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8406,12 +6752,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,11 +6766,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8445,12 +6780,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,11 +6794,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8484,12 +6808,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8526,11 +6844,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8540,11 +6853,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8559,12 +6867,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8579,12 +6881,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,11 +6895,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8618,12 +6909,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8638,11 +6923,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8657,12 +6937,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8696,11 +6970,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8710,11 +6979,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8729,12 +6993,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8749,11 +7007,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8768,12 +7021,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8788,11 +7035,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8807,12 +7049,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8827,11 +7063,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8846,12 +7077,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8891,12 +7116,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8906,11 +7125,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,12 +7139,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8945,11 +7153,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8964,12 +7167,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8984,11 +7181,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9003,11 +7195,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9022,11 +7209,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9041,11 +7223,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9060,12 +7237,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9080,11 +7251,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9099,12 +7265,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9135,11 +7295,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9149,11 +7304,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9168,12 +7318,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9188,12 +7332,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9208,11 +7346,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9227,12 +7360,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9247,11 +7374,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9266,12 +7388,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9309,11 +7425,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9323,11 +7434,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9342,12 +7448,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9362,12 +7462,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9382,11 +7476,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9401,12 +7490,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9421,11 +7504,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9440,12 +7518,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9479,11 +7551,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9493,11 +7560,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9512,12 +7574,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9532,11 +7588,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9551,12 +7602,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9571,11 +7616,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9590,12 +7630,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9610,11 +7644,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9629,12 +7658,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9670,11 +7693,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9684,11 +7702,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9703,12 +7716,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9723,12 +7730,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9743,11 +7744,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9762,12 +7758,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9782,11 +7772,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9801,12 +7786,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9843,12 +7822,6 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9858,11 +7831,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9877,12 +7845,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9897,11 +7859,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9916,12 +7873,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9936,11 +7887,6 @@ export interface operations {
             /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9955,11 +7901,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9974,11 +7915,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,11 +7929,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10012,12 +7943,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10032,11 +7957,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10051,12 +7971,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10090,11 +8004,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10104,11 +8013,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10123,12 +8027,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10143,11 +8041,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10162,12 +8055,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10182,11 +8069,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,12 +8083,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10221,11 +8097,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10240,12 +8111,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10279,11 +8144,6 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10291,11 +8151,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10310,12 +8165,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10330,11 +8179,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10349,12 +8193,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10369,11 +8207,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10388,11 +8221,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10407,11 +8235,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10426,12 +8249,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10446,11 +8263,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,12 +8277,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10508,11 +8314,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10522,11 +8323,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10541,12 +8337,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10561,11 +8351,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10580,12 +8365,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10600,11 +8379,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10619,11 +8393,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10638,11 +8407,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10657,12 +8421,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10677,11 +8435,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10696,12 +8449,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10740,11 +8487,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10754,11 +8496,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10773,12 +8510,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10793,11 +8524,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10812,12 +8538,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10832,11 +8552,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10851,12 +8566,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10871,11 +8580,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10890,12 +8594,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10935,12 +8633,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10950,11 +8642,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10969,12 +8656,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10989,11 +8670,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11008,12 +8684,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11028,11 +8698,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11047,11 +8712,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11066,11 +8726,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11085,11 +8740,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11104,12 +8754,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11124,11 +8768,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11143,12 +8782,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11188,12 +8821,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11203,11 +8830,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11222,12 +8844,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11242,11 +8858,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11261,12 +8872,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11281,11 +8886,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11300,11 +8900,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11319,11 +8914,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11338,11 +8928,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11357,12 +8942,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11377,11 +8956,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11396,12 +8970,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11441,12 +9009,6 @@ export interface operations {
             /** @description Accepted */
             202: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11456,11 +9018,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,12 +9032,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11495,11 +9046,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11514,12 +9060,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11534,11 +9074,6 @@ export interface operations {
             /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11553,11 +9088,6 @@ export interface operations {
             /** @description `payload_too_large`: the request body is larger than 1 MiB */
             413: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11572,11 +9102,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11591,11 +9116,6 @@ export interface operations {
             /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11610,12 +9130,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11630,11 +9144,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11649,12 +9158,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "API-Version": components["headers"]["ApiVersion"];
-                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11680,7 +9183,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11690,7 +9192,6 @@ export interface operations {
             /** @description `validation_error`: the request is invalid (path id, query, body), with `details` */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11705,8 +9206,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11721,7 +9220,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11736,7 +9234,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11762,7 +9259,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11772,8 +9268,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11788,7 +9282,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11803,7 +9296,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11818,8 +9310,6 @@ export interface operations {
             /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11847,7 +9337,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11857,7 +9346,6 @@ export interface operations {
             /** @description `unsupported_version`: `API-Version` names no known version */
             400: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11872,8 +9360,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11888,7 +9374,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11903,7 +9388,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,7 +9413,6 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11939,8 +9422,6 @@ export interface operations {
             /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
             401: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "WWW-Authenticate": components["headers"]["WWWAuthenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11955,7 +9436,6 @@ export interface operations {
             /** @description `not_found`: no such resource, or it belongs to another client */
             404: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11970,8 +9450,6 @@ export interface operations {
             /** @description `method_not_allowed`: the path exists, the method does not */
             405: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    Allow: components["headers"]["Allow"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11986,7 +9464,6 @@ export interface operations {
             /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
             415: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12001,8 +9478,6 @@ export interface operations {
             /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
             429: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
-                    "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12017,7 +9492,6 @@ export interface operations {
             /** @description `internal_server_error`: unexpected server failure */
             500: {
                 headers: {
-                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
