@@ -2,8 +2,9 @@
  * # The dashboard, with one command
  *
  * `npm run dashboard` builds the page with Vite and serves it on 127.0.0.1
- * (PORT, default 5173), in front of debtkit: requests under `/api/` are passed
- * to debtkit with the sandbox token added, everything else is the built page.
+ * (PORT, default 5173), in front of debtkit: the page's own calls under `/api/`
+ * (its reads, and creating a missing plan) are passed to debtkit with the
+ * sandbox token added, other API calls are refused, everything else is the built page.
  * So the page and the API share one origin (debtkit has no CORS), and the
  * token never reaches the browser.
  *
@@ -37,6 +38,21 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.json': 'application/json',
+};
+
+/**
+ * What the page may ask of debtkit through this server, and nothing more: the server
+ * holds a client token, so it passes only the reads the page makes and the one
+ * change it may make (creating a missing plan). Anything else is 403 here.
+ */
+const PAGE_CALLS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['GET', /^\/api\/users\/\d+(\/accounts|\/payment_plans(\/\d+(\/schedule|\/credit_outlook)?)?)?$/],
+  ['POST', /^\/api\/users\/\d+\/payment_plans$/],
+];
+
+export const pageMayCall = (method: string, url: string): boolean => {
+  const path = new URL(url, 'http://localhost').pathname;
+  return PAGE_CALLS.some(([m, pattern]) => m === method && pattern.test(path));
 };
 
 /** Request headers not passed on: hop-by-hop ones, the browser's own authorization, and what fetch recomputes. */
@@ -74,6 +90,11 @@ const readBody = async (request: IncomingMessage): Promise<Buffer | undefined> =
 };
 
 const proxy = async (request: IncomingMessage, response: ServerResponse, options: DashboardOptions): Promise<void> => {
+  if (!pageMayCall(request.method ?? 'GET', request.url ?? '/')) {
+    const body = JSON.stringify({ error: { code: 'forbidden', message: 'the dashboard passes on only the calls its page makes' } });
+    response.writeHead(403, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }).end(body);
+    return;
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined || NOT_FORWARDED.has(name)) continue;

@@ -158,6 +158,14 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
     expect(await collect(api.paginate('/api/users/{id}/payment_plans', { params: { path: { id: USER } } }))).to.have.length(2);
   });
 
+  it('passes on only the calls the page makes: another call through the dashboard is refused', async () => {
+    expect((await fetch(`${dashboard!.url}/api/users`)).status).to.equal(403);
+    expect((await fetch(`${dashboard!.url}/api/users/${USER}`, { method: 'DELETE' })).status).to.equal(403);
+    expect((await fetch(`${dashboard!.url}/api/users/${USER}/accounts`, { method: 'POST', body: '{}' })).status).to.equal(403);
+    expect((await fetch(`${dashboard!.url}/api/users/${USER}/accounts?limit=1`)).status).to.equal(200);
+    expect(await collect(api.paginate('/api/users', { params: {} }))).to.have.length(1);
+  });
+
   it('keeps the token on the server and every request on 127.0.0.1, without errors in the page', () => {
     expect(tokensSeen, 'no Authorization header leaves the browser').to.deep.equal([]);
     expect(foreign).to.deep.equal([]);

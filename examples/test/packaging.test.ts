@@ -1,5 +1,7 @@
 /**
- * The packages as a user gets them (docs/embedding.md): `npm pack` every package,
+ * The packages as a user gets them (docs/embedding.md): `npm pack` every package
+ * (@debtkit/client too: from ESM a client per released version calls the HTTP
+ * app, and from ESM and CommonJS a webhook is signed and verified),
  * install the tarballs with plain `npm install` into an empty project outside
  * the workspace, then typecheck a consumer (strict, NodeNext) and run it from
  * ESM and from CommonJS `require`, and run the embed-core and
@@ -189,7 +191,7 @@ describe('packaging: the published packages, installed outside the workspace', f
 
   it('runs from ESM: core, both stores and the HTTP app', async () => {
     const { stdout } = await run(process.execPath, ['dist/consumer/esm.mjs'], project);
-    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function', clientHealth: 200, webhook: 'user.deleted' });
+    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function', clientHealth: [200, 200], webhook: 'user.deleted' });
   });
 
   it('runs from CommonJS require', async () => {

@@ -14,7 +14,7 @@ import { SandboxCreditBureau, createMemoryStore } from '@debtkit/adapter-memory'
 import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { startWireServer } from '@debtkit/mongo-wire-test-server';
 import { compose } from '@debtkit/adapter-http';
-import { LATEST_API_VERSION, createClient, signWebhook, verifyWebhook } from '@debtkit/client';
+import { API_VERSIONS, LATEST_API_VERSION, createClient, signWebhook, verifyWebhook } from '@debtkit/client';
 
 const clock: Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };
 
@@ -43,8 +43,8 @@ const main = async (): Promise<void> => {
   await new Promise((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const probe = await fetch(`${baseUrl}/healthz`);
-  const api = createClient({ baseUrl, apiVersion: LATEST_API_VERSION });
-  const health = await api.GET('/healthz');
+  // A client per released version, each typed by its own document.
+  const health = await Promise.all(API_VERSIONS.map((apiVersion) => createClient({ baseUrl, apiVersion }).GET('/healthz')));
   server.close();
   const secret = `whsec_${Buffer.from('a consumer secret of 32 bytes...').toString('base64')}`;
   const signed = await signWebhook(secret, { id: 1, type: 'user.deleted', created_at: clock.now().toISOString(), api_version: LATEST_API_VERSION, data: { user_id: 1, object: { id: 1 } } });
@@ -59,7 +59,7 @@ const main = async (): Promise<void> => {
       probe: probe.status,
       mongoReady: mongoReady.status,
       testing: typeof expectRight,
-      clientHealth: health.response.status,
+      clientHealth: health.map((h) => h.response.status),
       webhook: event.type,
     }),
   );
