@@ -60,10 +60,22 @@ const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'authorizatio
 /** Answer headers not passed back: fetch has already decoded the body, so its length and encoding are ours to set. */
 const NOT_RETURNED = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-/** Builds the page with Vite into `outDir` (about a second). */
+/**
+ * Builds the page with Vite into `outDir` (about a second). Vite's build sets
+ * `process.env.NODE_ENV = 'production'` in the calling process; it is put back,
+ * or everything the process runs afterwards inherits it (an `npm install` then
+ * leaves out devDependencies: the packaging test, run after this one in a
+ * mocha worker, did).
+ */
 export const buildDashboard = async (outDir: string = PAGE_DIR): Promise<void> => {
   const { build } = await import('vite');
-  await build({ root: DASHBOARD_ROOT, configFile: false, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const nodeEnv = process.env['NODE_ENV'];
+  try {
+    await build({ root: DASHBOARD_ROOT, configFile: false, logLevel: 'warn', mode: 'production', build: { outDir, emptyOutDir: true } });
+  } finally {
+    if (nodeEnv === undefined) delete process.env['NODE_ENV'];
+    else process.env['NODE_ENV'] = nodeEnv;
+  }
 };
 
 export interface DashboardOptions {

@@ -66,8 +66,11 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
     api = createClient({ baseUrl: debtkit.url, token: debtkit.token, apiVersion: '2026-11-26' });
     pageDir = await mkdtemp(join(tmpdir(), 'debtkit-dashboard-'));
     const started = performance.now();
+    const nodeEnv = process.env['NODE_ENV'];
     await buildDashboard(pageDir);
     console.log(`    (the page built with Vite in ${Math.round(performance.now() - started)} ms)`);
+    // Vite's build sets NODE_ENV in this process; the next test file of this mocha worker must not inherit it.
+    if (process.env['NODE_ENV'] !== nodeEnv) throw new Error(`building the dashboard left NODE_ENV=${process.env['NODE_ENV']} in the test process`);
     dashboard = await serveDashboard({ apiUrl: debtkit.url, token: debtkit.token, pageDir });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
