@@ -465,6 +465,21 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
     });
 
+    it('countArmed counts the client’s pending unexpired deliveries, leased ones too; not succeeded, canceled, expired or another client’s', async () => {
+      const deliveries = store().webhookDeliveries;
+      await expectRight(deliveries.createMany([1, 2, 3, 4].map((e) => aDelivery(CLIENT, ENDPOINT, anId('event', e)))));
+      await expectRight(deliveries.createMany([aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)), aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 5), anId('event', 9))]));
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(5);
+      const sent = await expectSome(deliveries.claimDue(T0, lease('a', at(60_000)), ANY));
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0)), 'a leased delivery is still armed').to.equal(5);
+      expect(await expectRight(deliveries.complete(sent.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(true);
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(4);
+      expect(await expectRight(deliveries.countArmed(OTHER_CLIENT, T0))).to.equal(1);
+      expect(await expectRight(deliveries.countArmed(CLIENT, at(EVENT_RETENTION_MS))), 'expired deliveries are not armed').to.equal(0);
+      expect(await expectRight(deliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId('event', sent.event_id))]))).to.equal(1);
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0)), 're-armed').to.equal(5);
+    });
+
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {
       await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1))]));
       const expired = at(EVENT_RETENTION_MS);
