@@ -168,18 +168,29 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       await expectSome(store().events.get(CLIENT, event.id, justBefore));
       await expectNone(store().events.get(CLIENT, event.id, expired));
       expect((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, expired))).items).to.deep.equal([]);
-      expect(await expectRight(store().events.pendingFanOut(10, expired))).to.deep.equal([]);
+      expect(await expectRight(store().events.pendingFanOut({ perClient: 10, clients: 10 }, expired))).to.deep.equal([]);
     });
 
-    it('pendingFanOut answers unmarked events oldest first, up to the limit; markFannedOut is idempotent', async () => {
+    it('pendingFanOut answers unmarked events in turn across clients, each client’s oldest first, up to its share; markFannedOut is idempotent', async () => {
       const a = await expectRight(store().events.append(anEvent(CLIENT)));
       const b = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
       const c = await expectRight(store().events.append(anEvent(CLIENT)));
-      expect(idsOf(await expectRight(store().events.pendingFanOut(2, T0)))).to.deep.equal([a.id, b.id]);
-      await expectRight(store().events.markFannedOut(a.id));
-      await expectRight(store().events.markFannedOut(a.id));
-      expect(idsOf(await expectRight(store().events.pendingFanOut(10, T0)))).to.deep.equal([b.id, c.id]);
+      const d = await expectRight(store().events.append(anEvent(CLIENT)));
+      const pending = async (turn: { perClient: number; clients: number; afterClient?: typeof CLIENT }) => idsOf(await expectRight(store().events.pendingFanOut(turn, T0)));
+      expect(await pending({ perClient: 2, clients: 10 })).to.deep.equal([a.id, c.id, b.id]);
+      expect(await pending({ perClient: 10, clients: 1 })).to.deep.equal([a.id, c.id, d.id]);
+      // The turn: clients after the last one served first, then wrapping around.
+      expect(await pending({ perClient: 1, clients: 1, afterClient: CLIENT })).to.deep.equal([b.id]);
+      expect(await pending({ perClient: 1, clients: 2, afterClient: OTHER_CLIENT })).to.deep.equal([a.id, b.id]);
+      await expectRight(store().events.markFannedOut([a.id, c.id]));
+      await expectRight(store().events.markFannedOut([a.id]));
+      await expectRight(store().events.markFannedOut([]));
+      expect(await pending({ perClient: 10, clients: 10 })).to.deep.equal([d.id, b.id]);
       expect((await expectSome(store().events.get(CLIENT, a.id, T0))).fanned_out).to.equal(true);
+      // A client with thousands pending takes its share only: another client's event is in the same answer.
+      for (let i = 0; i < 300; i++) await expectRight(store().events.append(anEvent(CLIENT)));
+      const e = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
+      expect(await pending({ perClient: 5, clients: 10 })).to.include.members([b.id, e.id]);
     });
   });
 
