@@ -84,19 +84,20 @@ export const WEBHOOK_API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     method: 'POST', path: '/api/events/:event_id/redeliver', summary: 'Deliver a stored event again, to one endpoint or every enabled endpoint subscribed to its type', tag: 'Events',
     description:
       'Re-arms the delivery of the event to each endpoint (a new series of attempts under the same `webhook-id`), or creates it. ' +
-      'Receivers de-duplicate by `webhook-id`. 409 `quota_exceeded` when the client would pass its armed deliveries (`DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT`).',
+      'Receivers de-duplicate by `webhook-id`.',
     pathIds: ['event_id'], body: RedeliverEventBody,
-    status: 202, response: { kind: 'event_redelivery' }, errors: [...ENDPOINT_ERRORS, 'conflict', 'quota_exceeded'],
+    // quota_exceeded is answered but not yet in the document: a new response enum value needs a new API version (docs/testing.md).
+    status: 202, response: { kind: 'event_redelivery' }, errors: [...ENDPOINT_ERRORS, 'conflict'], undocumentedErrors: ['quota_exceeded'],
     run: (app, i) => app.redeliverEvent(i.client.id, i.ids.event_id, i.body),
   }),
   endpoint({
     method: 'POST', path: '/api/webhook_endpoints/:endpoint_id/replay', summary: 'Deliver every event of a window (at most 30 days and 10,000 events) to the endpoint again', tag: 'Webhooks',
     description:
       'Events created from `since` (included) to `until` (excluded) that the endpoint subscribes to are redelivered in event order, each under its usual ' +
-      '`webhook-id`. One replay runs per endpoint at a time: a second, while a delivery of the first is pending, is 409. ' +
-      'A replay that would pass the client\'s armed deliveries (`DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT`, default 20,000) is 409 `quota_exceeded` and arms nothing.',
+      '`webhook-id`. One replay runs per endpoint at a time: a second, while a delivery of the first is pending, is 409.',
     pathIds: ['endpoint_id'], body: ReplayWebhookBody,
-    status: 202, response: { kind: 'webhook_replay' }, errors: [...ENDPOINT_ERRORS, 'conflict', 'quota_exceeded'],
+    // quota_exceeded is answered but not yet in the document: a new response enum value needs a new API version (docs/testing.md).
+    status: 202, response: { kind: 'webhook_replay' }, errors: [...ENDPOINT_ERRORS, 'conflict'], undocumentedErrors: ['quota_exceeded'],
     run: (app, i) => app.replayWebhookEndpoint(i.client.id, i.ids.endpoint_id, i.body),
   }),
 ];
