@@ -19,7 +19,12 @@
  *      its own) keeps 32 requests in flight over plan list pages, `compare` and
  *      the credit outlook, paced at its rate limit, read in BENCH_HEAVY_VERSION
  *      (its pin, the latest version, when unset; 2024-07-01 embeds each plan's
- *      schedule, the worst case).
+ *      schedule, the worst case). BENCH_HEAVY_KIND chooses the heavy load instead:
+ *      `reads` (the default, above); `advance`: sandbox advances of 12 months on
+ *      minimum payments of its user (every account a loan), each writing about
+ *      1,200 events; `replay`: window replays of the last 30 days to its endpoints
+ *      in turn, each re-arming a delivery per event (the endpoints never answer,
+ *      so deliveries stay armed until the armed-deliveries quota answers 409).
  * Printed per run and as the median of BENCH_RUNS (3) runs: the light client's
  * p50/p99 alone and beside the heavy client, the p99 ratio, and the light
  * client's webhook delay (from its link's answer to the delivery's arrival;
@@ -64,7 +69,19 @@ export interface IsolationSettings {
   readonly heavyEndpoints: number;
   /** The API version the heavy client's load is read in (API-Version header); '' for its pin. */
   readonly heavyVersion: string;
+  /** What the heavy client does (BENCH_HEAVY_KIND): reads of its plans, sandbox advances, or window replays. */
+  readonly heavyKind: HeavyKind;
 }
+
+export type HeavyKind = 'reads' | 'advance' | 'replay';
+const HEAVY_KINDS: ReadonlyArray<HeavyKind> = ['reads', 'advance', 'replay'];
+
+const heavyKindSetting = (): HeavyKind => {
+  const raw = process.env['BENCH_HEAVY_KIND'] ?? 'reads';
+  const kind = HEAVY_KINDS.find((k) => k === raw);
+  if (kind === undefined) throw new Error(`BENCH_HEAVY_KIND must be one of ${HEAVY_KINDS.join(', ')} (got ${JSON.stringify(raw)})`);
+  return kind;
+};
 
 const setting = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -86,6 +103,7 @@ export const isolationSettings = (): IsolationSettings => ({
   heavyMonths: Math.round(setting('BENCH_HEAVY_MONTHS', 590)),
   heavyEndpoints: Math.round(setting('BENCH_HEAVY_ENDPOINTS', 16)),
   heavyVersion: process.env['BENCH_HEAVY_VERSION'] ?? '',
+  heavyKind: heavyKindSetting(),
 });
 
 // ---------------------------------------------------------------- messages
@@ -107,6 +125,8 @@ interface HeavyStart {
   readonly inFlight: number;
   readonly rate: number;
   readonly apiVersion: string;
+  readonly heavyKind: HeavyKind;
+  readonly endpointIds: ReadonlyArray<number>;
 }
 interface HeavyStop {
   readonly kind: 'stop';
@@ -219,6 +239,19 @@ const heavyRole = async (): Promise<void> => {
     else byStatus[done.status] = (byStatus[done.status] ?? 0) + 1;
   };
   const one = async (): Promise<void> => {
+    if (start.heavyKind === 'advance') {
+      await ask(`${start.url}/api/users/${start.userId}/sandbox/advance`, JSON.stringify({ months: 12, payments: 'minimum' }));
+      requests += 1;
+      return;
+    }
+    if (start.heavyKind === 'replay') {
+      const endpoint = start.endpointIds[turn++ % start.endpointIds.length];
+      const now = Date.now();
+      const window = { since: new Date(now - 29 * 86_400_000).toISOString(), until: new Date(now + 60_000).toISOString() };
+      await ask(`${start.url}/api/webhook_endpoints/${endpoint}/replay`, JSON.stringify(window));
+      requests += 1;
+      return;
+    }
     const kind = kinds[turn++ % kinds.length]!;
     const plan = start.planIds[turn % start.planIds.length];
     await (kind === 'list'
@@ -480,6 +513,7 @@ export interface HeavySetup {
   readonly planBytes: number;
   readonly months: number;
   readonly endpoints: number;
+  readonly endpointIds: ReadonlyArray<number>;
   readonly notes: ReadonlyArray<string>;
 }
 
@@ -547,8 +581,10 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
   }
   if (planIds.length === 0) throw new Error('the heavy client could not create any plan');
   let endpoints = 0;
+  const endpointIds: number[] = [];
   for (let i = 0; i < settings.heavyEndpoints; i++) {
     const res = await api('POST', '/api/webhook_endpoints', { url: `${hole}?n=${i}` });
+    if (res.status === 201) endpointIds.push(res.body.id as number);
     if (res.status === 409) {
       notes.push(`webhook endpoint quota reached at ${endpoints} (${res.body?.error?.message ?? ''})`);
       break;
@@ -556,7 +592,7 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
     if (res.status !== 201) throw new Error(`registering a heavy endpoint: ${res.status} ${JSON.stringify(res.body)}`);
     endpoints += 1;
   }
-  return { token, userId, accountIds: accountIds.slice(0, debts), planIds, monthlyPayment, debtsPerPlan: debts, planBytes, months, endpoints, notes };
+  return { token, userId, accountIds: accountIds.slice(0, debts), planIds, monthlyPayment, debtsPerPlan: debts, planBytes, months, endpoints, endpointIds, notes };
 };
 
 export interface RunResult {
@@ -606,6 +642,8 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
       inFlight: settings.heavyInFlight,
       rate: settings.heavyRate,
       apiVersion: settings.heavyVersion,
+      heavyKind: settings.heavyKind,
+      endpointIds: setup.endpointIds,
     } satisfies HeavyStart);
     log('  light client beside the heavy one…');
     const beside = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
@@ -629,7 +667,7 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
     `bench:isolation: ${settings.runs} runs; each ${settings.durationSeconds} s alone then ${settings.durationSeconds} s beside the heavy client; ` +
       `light reads at ${settings.lightRate}/s; heavy: up to ${settings.heavyPlans} plans of up to ${settings.heavyDebts} accounts × ~${settings.heavyMonths} months, ` +
       `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer, ` +
-      `read in API version ${settings.heavyVersion || "its pin"} (BENCH_HEAVY_VERSION); ` +
+      `read in API version ${settings.heavyVersion || "its pin"} (BENCH_HEAVY_VERSION); heavy load: ${settings.heavyKind} (BENCH_HEAVY_KIND); ` +
       `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
   );
   const runs: RunResult[] = [];

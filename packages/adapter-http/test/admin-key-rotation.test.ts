@@ -6,7 +6,8 @@
  * audit record or a log line.
  */
 import { expect } from 'chai';
-import type { Clock } from '@debtkit/core';
+import { readFileSync } from 'node:fs';
+import { AuditAction, type Clock } from '@debtkit/core';
 import { Harness, harness } from './support/http-harness.js';
 
 /** A clock the test moves. */
@@ -135,6 +136,13 @@ describe('admin API: key rotation and the audit log', () => {
   });
 
   describe('GET /admin/audit_events', () => {
+    it('docs/operations.md lists every audit action core records', () => {
+      const operations = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8');
+      const audit = operations.slice(operations.indexOf('**Audit log.**'));
+      const listed = audit.slice(0, audit.indexOf('\n\n'));
+      for (const action of Object.keys(AuditAction.keys)) expect(listed, action).to.contain(`\`${action}\``);
+    });
+
     it('records every admin change with its request id and address, in order, filtered by action and paged', async () => {
       const created = await h.request.post('/admin/clients').set(h.admin).set('X-Request-Id', 'req-create').send({ name: 'Audited' });
       const clientId = created.body.client.id as number;

@@ -142,10 +142,35 @@ describe('bounded answers: the net under the rules', () => {
     const h = await harness({ routes: [huge, justUnder] });
     const refused = await h.request.get('/huge').expect(500);
     expect((refused.body as { error: Json }).error).to.include({ code: 'internal_server_error' });
-    const logged = h.log.lines.find((l) => l.msg === 'unhandled error');
-    expect(JSON.stringify(logged)).to.contain('ResponseTooLarge').and.to.contain(refused.headers['x-request-id'] as string);
+    expect(refused.headers).to.include({ 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+    const logged = h.log.lines.find((l) => l.msg === 'answer over the 1 MiB bound: answered 500');
+    expect(JSON.stringify(logged)).to.contain('over the 1 MiB bound').and.to.contain(refused.headers['x-request-id'] as string);
+    expect(h.log.text, 'no stack is logged for the net').not.to.contain('"stack"');
     const sent = await h.request.get('/just-under').set('Accept-Encoding', 'identity').expect(200);
     expect(bytes(sent.text)).to.equal(MAX_RESPONSE_BODY_BYTES);
+  });
+
+  it('an error never grows with the request: 30,000 unknown fields are 400 with 20 details and the count, a few KB, the usual headers, no stack logged', async () => {
+    const h = await harness();
+    const body: Json = { last_name: 'Many' };
+    for (let i = 0; i < 30_000; i++) body[`unknown_field_${i}`] = 1;
+    const huge = 'n'.repeat(500_000);
+    for (const sent of [body, { last_name: 'Long', [huge]: 1 }]) {
+      const res = await h.request.post('/api/users').set(h.auth).send(sent).expect(400);
+      expect(res.headers).to.include({ 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+      const error = (res.body as { error: { code: string; message: string; details: Array<{ path: string; message: string }> } }).error;
+      expect(error.code).to.equal('validation_error');
+      expect(error.details.length).to.be.at.most(20);
+      for (const d of error.details) expect(d.path.length + d.message.length).to.be.at.most(400);
+      expect(bytes(res.text), 'a small multiple of a normal error').to.be.at.most(8_192);
+    }
+    const many = await h.request.post('/api/users').set(h.auth).send(body).expect(400);
+    expect(many.body.error.message).to.contain('30000 problems; the first 20 are listed');
+    expect(many.body.error.details).to.have.length(20);
+    // Under an Idempotency-Key too.
+    const keyed = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'many-fields').send(body).expect(400);
+    expect(keyed.body.error.details).to.have.length(20);
+    expect(h.log.text).not.to.contain('"stack"');
   });
 
   it('a list ends before the item that would pass the bound, whatever the items; a first item alone over it is refused', () => {

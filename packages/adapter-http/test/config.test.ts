@@ -150,12 +150,14 @@ describe('loadConfig', () => {
   });
 
   it('reads the quotas, each defaulted when another is set (docs/decisions/tenancy.md), and leaves them to core when none is', () => {
-    expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({ accountsPerUser: 3, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16 });
+    expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({ accountsPerUser: 3, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16, armedDeliveriesPerClient: 20_000 });
     expect(ok({ DEBTKIT_QUOTA_PLANS_PER_USER: '7', DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '2' }).quotas).to.deep.equal({
       accountsPerUser: 200,
       paymentPlansPerUser: 7,
       webhookEndpointsPerClient: 2,
+      armedDeliveriesPerClient: 20_000,
     });
+    expect(ok({ DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: '500' }).quotas).to.deep.include({ armedDeliveriesPerClient: 500, webhookEndpointsPerClient: 16 });
     expect(ok({}).quotas).to.equal(undefined);
   });
 
@@ -198,6 +200,10 @@ describe('loadConfig', () => {
       [
         { DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: v },
         `DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT must be a positive whole number of webhook endpoints (got ${JSON.stringify(v)})`,
+      ],
+      [
+        { DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: v },
+        `DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT must be a positive whole number of webhook deliveries (got ${JSON.stringify(v)})`,
       ],
     ]),
     ...['loopback', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', '300.1.1.1', '10.0.0.0/8 10.1.0.0/16', 'example.com', '0.0.0.0/0', '::/0'].map((v): [Record<string, string>, string] => [

@@ -169,6 +169,67 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         for (const d of deliveries) expect(leaks(JSON.stringify(d))).to.deep.equal([]);
       });
 
+      it('replays nothing personal under any spelling of a path the router accepts', async () => {
+        const h = await webhookHarness({ store: await storeOf(kind) });
+        const client = await h.newClient();
+        const keyed = (key: string) => ({ ...client.auth, 'Idempotency-Key': key });
+        // POST /api/users: every spelling the router might accept, each with its own key; those it answers 201 are kept.
+        const createSpellings = ['/api/users', '/api/users/', '/api//users', '//api/users', '/api/users//', '/api/%75sers', '/api/Users'];
+        const created: Array<{ path: string; key: string; id: number }> = [];
+        for (const [i, path] of createSpellings.entries()) {
+          const res = await h.request.post(path).set(keyed(`create-${i}`)).send(PERSON);
+          if (res.status === 201) created.push({ path, key: `create-${i}`, id: (res.body as Json)['id'] as number });
+          else expect(res.status, `${path}: ${res.text}`).to.be.oneOf([404, 405]);
+        }
+        expect(created.map((c) => c.path), 'the spellings the router accepts').to.include.members(['/api/users', '/api/users/']);
+        // One user's subtree under every spelling of its id and path.
+        const owner = created[0]!.id;
+        const id = String(owner);
+        const encoded = [...id].map((d) => `%3${d}`).join('');
+        const linkSpellings = [
+          `/api/users/${id}/accounts`,
+          `/api/users/${id}/accounts/`,
+          `/api/users/${encoded}/accounts`,
+          `/api/users/${encoded}/accounts/`,
+          `/api/users/%3${id[0]}${id.slice(1)}/accounts`,
+          `/api/users/${id}/%61ccounts`,
+          `/api/users//${id}/accounts`,
+          `/api/users/${id}//accounts`,
+          `/api//users/${id}/accounts`,
+        ];
+        const planSpellings = [`/api/users/${id}/payment_plans`, `/api/users/${encoded}/payment_plans/`, `/api/users/${id}/payment%5Fplans`, `/api/users/${id}/payment%5fplans`];
+        const linked: Array<{ path: string; key: string; body: Json }> = [];
+        for (const [i, path] of [...linkSpellings, ...planSpellings].entries()) {
+          const body: Json = path.includes('ccounts') ? { ...ACCOUNT, name: `${ACCOUNT.name} ${i}` } : { strategy: 'avalanche', monthly_payment: 500_000 };
+          const res = await h.request.post(path).set(keyed(`link-${i}`)).send(body);
+          if (res.status === 201) linked.push({ path, key: `link-${i}`, body });
+          else expect(res.status, `${path}: ${res.text}`).to.be.oneOf([404, 405]);
+        }
+        expect(linked.map((l) => l.path), 'the spellings the router accepts').to.include.members([
+          `/api/users/${id}/accounts`,
+          `/api/users/${id}/accounts/`,
+          `/api/users/${encoded}/accounts`,
+          `/api/users/${encoded}/payment_plans/`,
+        ]);
+        const personal = [...PERSONAL_VALUES, ...linked.map((l) => JSON.stringify(l.body['name'])).filter((n) => n !== undefined)];
+        const leaksHere = (text: string) => personal.filter((v) => text.includes(v));
+        // Before the delete, each spelling replays its own answer.
+        for (const l of linked) {
+          const again = await h.request.post(l.path).set(keyed(l.key)).send(l.body);
+          expect([again.status, again.headers['idempotent-replayed']], l.path).to.deep.equal([201, 'true']);
+        }
+
+        for (const c of created) expect((await h.request.delete(`/api/users/${c.id}`).set(client.auth)).status).to.equal(204);
+
+        for (const { path, key, body } of [...created.map((c) => ({ path: c.path, key: c.key, body: PERSON as Json })), ...linked]) {
+          const replay = await h.request.post(path).set(keyed(key)).send(body);
+          expect(replay.status, `${path}: ${replay.text}`).to.equal(404);
+          expect(replay.body['error']['code']).to.equal('not_found');
+          expect(replay.headers['idempotent-replayed']).to.equal(undefined);
+          expect(leaksHere(replay.text), path).to.deep.equal([]);
+        }
+      });
+
       it('keeps another user of the same client as it was', async () => {
         const h = await webhookHarness({ store: await storeOf(kind) });
         const client: ApiClient = await h.newClient();

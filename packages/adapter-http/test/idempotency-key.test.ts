@@ -77,6 +77,19 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       expect(await userCount(h)).to.equal(before);
     });
 
+    it('the key is tied to the route and its decoded parameters: another spelling of the same path replays, another id is reused', async () => {
+      const user = (await h.request.post('/api/users/').set(h.auth).set('Idempotency-Key', 'spelled').send(USER).expect(201)).body as { id: number };
+      const plain = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'spelled').send(USER).expect(201);
+      expect([plain.headers['idempotent-replayed'], plain.body.id]).to.deep.equal(['true', user.id]);
+      const card = { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 };
+      const encoded = [...String(user.id)].map((d) => `%3${d}`).join('');
+      const linked = (await h.request.post(`/api/users/${encoded}/accounts/`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(201)).body as { id: number };
+      const again = await h.request.post(`/api/users/${user.id}/accounts`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(201);
+      expect([again.headers['idempotent-replayed'], again.body.id]).to.deep.equal(['true', linked.id]);
+      const other = await h.request.post(`/api/users/${user.id + 1000}/accounts`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(422);
+      expect(other.body.error.code).to.equal('idempotency_key_reused');
+    });
+
     it('a bad key is 400 validation_error and nothing runs', async () => {
       const before = await userCount(h);
       for (const key of ['', 'has space', 'x'.repeat(256), 'naïve']) {

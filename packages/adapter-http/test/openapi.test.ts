@@ -549,6 +549,41 @@ describe('OpenAPI document', () => {
       expect(odd.body.servers[0].url).to.equal('http://127.0.0.1:3000');
     });
 
+    it('a Host header costs no rendering: each origin is the document around its URL; only the first 16 origins are kept and compressed', async () => {
+      // PORT=0 and no DEBTKIT_PUBLIC_URL: the document names the request's origin.
+      const { app } = await compose({ clock, config: { environment: 'production', bureau: 'sandbox', port: 0 } });
+      const request = supertest(app.callback());
+      const description = 'This server: production (live data; tokens start with dk_live_)';
+      const get = (host: string) =>
+        request
+          .get('/openapi.json')
+          .set('Host', host)
+          .set('Accept-Encoding', 'br')
+          .buffer(true)
+          .parse((res, done) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => done(null, Buffer.concat(chunks)));
+          });
+      for (let i = 0; i < 20; i++) {
+        const host = `origin-${i}.example:8443`;
+        const res = await get(host);
+        expect(res.status).to.equal(200);
+        // Kept origins are compressed once per coding; past 16, a new origin is answered as it is, and not kept.
+        expect(res.headers['content-encoding'], host).to.equal(i < 16 ? 'br' : undefined);
+        // superagent has decoded the coding already.
+        const text = (res.body as Buffer).toString('utf8');
+        const expected = JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url: `http://${host}`, description }] });
+        const differsAt = [...text].findIndex((c, at) => c !== expected[at]);
+        expect([text.length, differsAt, text.slice(differsAt - 50, differsAt + 50)], `${host}: the document around its URL`).to.deep.equal([expected.length, -1, '']);
+        expect(res.headers['etag']).to.be.a('string');
+      }
+      expect((await get('origin-3.example:8443')).headers['content-encoding'], 'a kept origin stays compressed').to.equal('br');
+      const old = await request.get(`/openapi.json?version=${versioning.known[0]}`).set('Host', 'origin-3.example:8443');
+      expect(old.body.servers).to.deep.equal([{ url: 'http://origin-3.example:8443', description }]);
+      expect(old.body.info).to.deep.equal(buildOpenApiDocument(versioning.known[0])['info']);
+    });
+
     it('is built once: the same frozen object every time', () => {
       expect(buildOpenApiDocument()).to.equal(doc);
       expect(Object.isFrozen(doc['paths'])).to.equal(true);

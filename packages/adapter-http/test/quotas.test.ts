@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { harness, type Harness } from './support/http-harness.js';
 import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 
-const QUOTAS = { accountsPerUser: 2, paymentPlansPerUser: 2, webhookEndpointsPerClient: 2 };
+const QUOTAS = { accountsPerUser: 2, paymentPlansPerUser: 2, webhookEndpointsPerClient: 2, armedDeliveriesPerClient: 3 };
 
 type Json = Record<string, unknown>;
 
@@ -84,6 +84,27 @@ describe('quotas (HTTP, memory store)', () => {
     // Deleting one frees its place.
     await h.request.delete(`/api/webhook_endpoints/${listed.webhook_endpoints[0]!['id']}`).set(h.auth).expect(204);
     expect((await register()).status).to.equal(201);
+  });
+
+  it('a window replay that would pass armed deliveries per client is 409 quota_exceeded and arms nothing', async () => {
+    const hook = (await h.request.post('/api/webhook_endpoints').set(h.auth).send({ url: 'http://127.0.0.1:9/debtkit' }).expect(201)).body as Json;
+    await h.request.post('/api/webhook_endpoints').set(h.auth).send({ url: 'http://127.0.0.1:9/other' }).expect(201);
+    // Two events; no delivery worker runs here, so what a redelivery arms stays armed.
+    for (const name of ['A', 'B']) await h.request.post(`/api/users/${userId}/accounts`).set(h.auth).send({ name, type: 'loan', subtype: 'auto_loan', balance: 1 }).expect(201);
+    const events = ((await h.request.get('/api/events?limit=100').set(h.auth).expect(200)).body as { events: Json[] }).events;
+    expect(events).to.have.length(2);
+    // The first event to both endpoints: 2 armed of the quota's 3.
+    expect(((await h.request.post(`/api/events/${events[0]!['id']}/redeliver`).set(h.auth).send({}).expect(202)).body as Json)['deliveries']).to.equal(2);
+    const deliveries = async () => ((await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries?limit=100`).set(h.auth).expect(200)).body as { deliveries: Json[] }).deliveries;
+    const before = await deliveries();
+    const since = new Date(Date.parse(events[0]!['created_at'] as string) - 60_000).toISOString();
+    const until = new Date(Date.parse(events[1]!['created_at'] as string) + 60_000).toISOString();
+    const over = await h.request.post(`/api/webhook_endpoints/${hook['id']}/replay`).set(h.auth).send({ since, until });
+    expectQuotaExceeded(over, 'Quota reached: at most 3 armed webhook deliveries per client');
+    expect(await deliveries(), 'nothing armed').to.deep.equal(before);
+    // One more fits: the second event to one endpoint.
+    expect(((await h.request.post(`/api/events/${events[1]!['id']}/redeliver`).set(h.auth).send({ endpoint_id: hook['id'] }).expect(202)).body as Json)['deliveries']).to.equal(1);
+    expectQuotaExceeded(await h.request.post(`/api/events/${events[1]!['id']}/redeliver`).set(h.auth).send({}), 'Quota reached: at most 3 armed webhook deliveries per client');
   });
 
   it('the default quotas are docs/decisions/tenancy.md\'s: 200 accounts, 50 plans per user, 16 endpoints per client', async () => {

@@ -94,6 +94,29 @@ describe('asynchronous request logging, flushed on shutdown', function () {
     }
   });
 
+  it('the built CLI: SIGTERM ends the process even when its log pipe lost its reader', async function () {
+    if (!cliIsBuilt()) {
+      console.log('    (skipped: the CLI is not built; run `npx tsc -b` first)');
+      this.skip();
+    }
+    const token = generateToken('sandbox');
+    const cli = await startCli({ DEBTKIT_BOOTSTRAP_TOKEN: token, LOG_LEVEL: 'info', DEBTKIT_RATE_LIMIT: '100000' });
+    // The reader goes away (a log shipper that died): every later write to the pipe fails with EPIPE.
+    cli.child.stdout!.destroy();
+    const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+    try {
+      // Lines for the pipe: the first write after the reader left fails, and the rest gather behind it.
+      const answers = await Promise.all(Array.from({ length: 400 }, (_, i) => ping(agent, cli.url, token, `after the reader left ${i}`)));
+      expect(answers.filter((a) => a.status !== 200)).to.deep.equal([]);
+    } finally {
+      agent.destroy();
+    }
+    cli.child.kill('SIGTERM');
+    const code = await Promise.race([cli.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref())]);
+    if (code === 'still running') cli.child.kill('SIGKILL');
+    expect(code, 'the process ended by itself after SIGTERM').to.equal(0);
+  });
+
   it('close() writes every buffered line to the destination before it resolves', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'debtkit-log-'));
     try {

@@ -26,17 +26,36 @@ const refused = (port: number): Promise<boolean> =>
   });
 
 describe('server lifecycle', () => {
-  it('prints the listen line with the configured host and the bound port, then the demo token', async () => {
-    const token = generateToken('sandbox');
-    const config = configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token });
+  it('prints the listen line with the configured host and the bound port, then the demo token it chose', async () => {
+    const config = configFor({});
     const running = await startServer({ config, logger: pino({ level: 'silent' }) });
     try {
       const port = new URL(running.url).port;
+      const token = running.demo!.token;
+      expect(token).to.match(/^dk_sandbox_/);
       expect(startupLines(config, running)).to.deep.equal([
         `debtkit listening on http://127.0.0.1:${port} (sandbox, memory store)`,
         `demo token: ${token}`,
         `try: curl -s -H "Authorization: Bearer ${token}" http://127.0.0.1:${port}/api/users/1/credit_scores`,
       ]);
+    } finally {
+      await running.shutdown();
+    }
+  });
+
+  it('prints only a hint of an operator-set DEBTKIT_BOOTSTRAP_TOKEN, never the token', async () => {
+    const token = generateToken('sandbox');
+    const config = configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token });
+    const running = await startServer({ config, logger: pino({ level: 'silent' }) });
+    try {
+      const port = new URL(running.url).port;
+      const lines = startupLines(config, running);
+      expect(lines).to.deep.equal([
+        `debtkit listening on http://127.0.0.1:${port} (sandbox, memory store)`,
+        `demo token: the one in DEBTKIT_BOOTSTRAP_TOKEN (ending …${token.slice(-4)})`,
+        `try: curl -s -H "Authorization: Bearer $DEBTKIT_BOOTSTRAP_TOKEN" http://127.0.0.1:${port}/api/users/1/credit_scores`,
+      ]);
+      expect(lines.join('\n')).not.to.contain(token.slice(0, -4));
     } finally {
       await running.shutdown();
     }

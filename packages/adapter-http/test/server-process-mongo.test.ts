@@ -58,7 +58,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
       const seen: Array<{ token: string; users: unknown }> = [];
       for (let start = 0; start < 2; start++) {
         const cli = await serve({ MONGODB_URL: url, ...env });
-        const token = demoTokenOf(cli);
+        const token = 'DEBTKIT_BOOTSTRAP_TOKEN' in env ? env.DEBTKIT_BOOTSTRAP_TOKEN : demoTokenOf(cli);
         const users = await fetch(`${cli.url}/api/users`, { headers: { Authorization: `Bearer ${token}` } });
         expect(users.status).to.equal(200);
         seen.push({ token, users: await users.json() });

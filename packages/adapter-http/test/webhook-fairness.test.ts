@@ -111,6 +111,41 @@ for (const kind of ['memory', 'mongo'] as const) {
       expect(silent.received).to.have.length(2);
     });
 
+    it("10 sandbox advances of a client with no webhooks do not hold back another client's webhook: fanned out and sent in the next pass, within 2 s", async () => {
+      const h = await harness();
+      const advancing = await h.newClient('Advancing');
+      const light = await h.newClient('Light');
+      const prompt = await receiver();
+      await register(h, light, { url: prompt.url });
+      const user = (await h.request.post('/api/users').set(advancing.auth).send({ last_name: 'Busy' }).expect(201)).body as Json;
+      for (let i = 0; i < 4; i++) {
+        await h.request
+          .post(`/api/users/${user['id']}/accounts`)
+          .set(advancing.auth)
+          .send({ name: `Loan ${i}`, type: 'loan', subtype: 'personal_loan', balance: 500_000, institution_apr: 12, institution_minimum_payment: 10_000 })
+          .expect(201);
+      }
+      for (let i = 0; i < 10; i++) {
+        const res = await h.request.post(`/api/users/${user['id']}/sandbox/advance`).set(advancing.auth).send({ months: 6, payments: 'minimum' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      }
+      let written = 0;
+      for (let after = 0, more = true; more; ) {
+        const page = (await h.request.get(`/api/events?limit=100${after === 0 ? "" : `&starting_after=${after}`}`).set(advancing.auth).expect(200)).body as { events: Json[]; has_more: boolean };
+        written += page.events.length;
+        more = page.has_more;
+        after = (page.events[page.events.length - 1]?.['id'] as number | undefined) ?? after;
+      }
+      expect(written, 'events the advances wrote (more than a pass took before: 100)').to.be.greaterThan(250);
+      await oneChange(h, light);
+      const started = performance.now();
+      // One pass of the worker, asked for at once (no poll): the light client's event is fanned out and its attempt started in it.
+      expect(await h.worker.pump(), 'attempts the pass started').to.equal(1);
+      await within(2000, 'the light client’s delivery', prompt.waitFor(1));
+      expect(performance.now() - started).to.be.below(2000);
+      expect(JSON.parse(prompt.received[0]!.body)['type']).to.equal('account.created');
+    });
+
     it('at most 2 attempts in flight per client, 1 per endpoint and 8 per process, handed out in turn across clients', async () => {
       const h = await harness();
       // Every request hangs until released; after the release every answer is 200.

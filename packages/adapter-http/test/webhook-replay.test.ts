@@ -336,6 +336,10 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expectError(await replay(client, hook.id, { since: 'yesterday', until: '2026-01-02T00:00:00Z' }), 400, 'validation_error', 'since');
         expectError(await replay(client, hook.id, { since, until: '2026-01-32T00:00:00Z' }), 400, 'validation_error', 'until');
         expectError(await replay(client, hook.id, { since }), 400, 'validation_error', 'until');
+        // Impossible moments are refused, not rolled over to another day (2026-02-30 is not 2 March).
+        for (const impossible of ['2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2026-04-31T00:00:00.000Z', '2026-01-05T24:00:00Z', '2026-01-05T10:60:00Z', '2026-01-05T10:00:60Z']) {
+          expectError(await replay(client, hook.id, { since: impossible, until: '2026-03-10T00:00:00Z' }), 400, 'validation_error', 'since');
+        }
         expectError(await replay(client, hook.id, { since, until: since }), 400, 'validation_error', 'until');
         const tooLong = await replay(client, hook.id, { since, until: '2026-01-31T00:00:01Z' });
         expectError(tooLong, 400, 'validation_error', 'until');

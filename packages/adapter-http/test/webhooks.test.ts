@@ -8,6 +8,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_RETENTION_MS } from '@debtkit/core';
+import { WebhookUrlGuard, isAllowedAddress } from '../src/webhooks/webhook-url-guard.js';
 import { EXPECTED_TYPES, MovableClock, Receiver, listAll, scenario, webhookHarness, type ApiClient, type Json } from './support/webhook-harness.js';
 
 describe('events API (docs/decisions/webhooks.md)', () => {
@@ -263,6 +264,68 @@ describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
     for (const url of ['http://10.0.0.1/h', 'http://169.254.169.254/h', 'http://[::ffff:192.168.0.1]/h', 'http://mixed.example.test/h']) {
       expect((await create(url)).status, url).to.equal(400);
     }
+  });
+
+  // Each IPv6 form that embeds an IPv4 address, judged as that IPv4 (docs/decisions/webhooks.md, "IPv4 inside IPv6").
+  const EMBEDDED_REFUSED = [
+    '::127.0.0.1', // IPv4-compatible (::/96)
+    '::169.254.169.254',
+    '::10.0.0.1',
+    '::a9fe:a9fe',
+    '::ffff:0:7f00:1', // IPv4-translated (::ffff:0:0:0/96) 127.0.0.1
+    '::ffff:0:a9fe:a9fe',
+    '::ffff:7f00:1', // IPv4-mapped, hex spelling
+    '64:ff9b::127.0.0.1', // NAT64 well-known prefix
+    '64:ff9b::a00:1',
+    '64:ff9b:1::5db8:d822', // a network's own NAT64 prefix: refused outright
+    '2002:7f00:1::1', // 6to4 of 127.0.0.1
+    '2002:a9fe:a9fe::', // 6to4 of 169.254.169.254
+    '2002:a00:1:1::1', // 6to4 of 10.0.0.1
+    '2001:0:5db8:d822:0:0:80ff:fffe', // Teredo: public server, client 127.0.0.1 (inverted)
+    '2001:0:5db8:d822:0:0:f5ff:fffe', // Teredo: client 10.0.0.1
+    '2001:0:a00:1:0:0:a247:27dd', // Teredo: private server 10.0.0.1, public client
+  ];
+  const EMBEDDED_PUBLIC = ['::5db8:d822', '::ffff:0:5db8:d822', '64:ff9b::93.184.216.34', '2002:5db8:d822::1', '2001:0:5db8:d822:0:0:a247:27dd'];
+  const embeddedName = (i: number, kind: string) => `${kind}-${i}.embedded.example.test`;
+  const embeddedResolve = async (host: string) => {
+    const m = /^(refused|public)-(\d+)\.embedded\.example\.test$/.exec(host);
+    const address = m === null ? undefined : (m[1] === 'refused' ? EMBEDDED_REFUSED : EMBEDDED_PUBLIC)[Number(m[2])];
+    if (address === undefined) return resolveHost(host);
+    return [{ address, family: 6 }];
+  };
+
+  it('production: every IPv6 form embedding a non-public IPv4 is refused, as a literal and as a DNS answer', async () => {
+    const h = await webhookHarness({ environment: 'production', resolveHost: embeddedResolve });
+    const client = await h.newClient();
+    const create = (url: string) => h.request.post('/api/webhook_endpoints').set(client.auth).send({ url });
+    for (const [i, address] of EMBEDDED_REFUSED.entries()) {
+      for (const url of [`https://[${address}]/h`, `https://${embeddedName(i, 'refused')}/h`]) {
+        const res = await create(url);
+        expect(res.status, `${url} (${address})`).to.equal(400);
+        expect(res.body['error']['details'][0]).to.include({ path: 'url' });
+      }
+    }
+    // The same forms embedding a public IPv4 are judged as that address, and pass.
+    for (const [i, address] of EMBEDDED_PUBLIC.entries()) {
+      for (const url of [`https://[${address}]/h`, `https://${embeddedName(i, 'public')}/h`]) {
+        expect((await create(url)).status, `${url} (${address})`).to.equal(201);
+      }
+    }
+  });
+
+  it('the delivery-time lookup refuses a name answering an embedded non-public IPv4 too', async () => {
+    for (const address of EMBEDDED_REFUSED) {
+      const guard = new WebhookUrlGuard({ environment: 'production', resolveHost: async () => [{ address, family: 6 }] });
+      const outcome = await new Promise<{ err: NodeJS.ErrnoException | null; address: string }>((resolve) =>
+        guard.guardedLookup('rebind.example.test', {}, (err, addr) => resolve({ err, address: String(addr) })),
+      );
+      expect(outcome.err?.code, address).to.equal('EWEBHOOKADDRESS');
+    }
+    expect(isAllowedAddress('::1', 'sandbox'), 'IPv6 loopback stays loopback (sandbox receivers)').to.equal(true);
+    expect(isAllowedAddress('::1', 'production')).to.equal(false);
+    expect(isAllowedAddress('::', 'sandbox')).to.equal(false);
+    expect(isAllowedAddress('::127.0.0.1', 'sandbox'), 'judged as 127.0.0.1: loopback, allowed in sandbox').to.equal(true);
+    expect(isAllowedAddress('::10.0.0.1', 'sandbox')).to.equal(false);
   });
 
   it('checked again at delivery: a name that now resolves to loopback gets nothing', async () => {

@@ -42,6 +42,8 @@ interface Entry<V> {
 /** A transaction's own state: its snapshot and the records it wrote. */
 export class MemoryTransaction {
   readonly writes = new Map<Entry<unknown>, { readonly value: unknown }>();
+  /** Run, in order, once its writes are visible (an index of committed records follows them). */
+  readonly afterCommit: Array<() => void> = [];
   open = true;
   constructor(readonly snapshot: number) {}
 }
@@ -105,7 +107,22 @@ export class MemoryDatabase {
     this.end(tx);
     const horizon = this.oldestSnapshot();
     for (const [entry, write] of tx.writes) this.install(entry, write.value, seq, horizon);
+    for (const then of tx.afterCommit) then();
     return E.right(undefined);
+  }
+
+  /** `then` once what `s` wrote so far is committed: at once outside a transaction, at its commit inside one (never if it aborts). */
+  onCommit(s: MemorySession, then: () => void): void {
+    if (s.tx === undefined) then();
+    else s.tx.afterCommit.push(then);
+  }
+
+  private readonly singletons = new Map<string, unknown>();
+
+  /** The one `T` named `name` in this database (an index a repository of every session shares). */
+  shared<T>(name: string, make: () => T): T {
+    if (!this.singletons.has(name)) this.singletons.set(name, make());
+    return this.singletons.get(name) as T;
   }
 
   abort(tx: MemoryTransaction): void {

@@ -3,12 +3,15 @@
  * expired ones are invisible to reads and dropped as new ones arrive. Ids are
  * taken outside the transaction, so events can commit out of id order: `list`
  * stops before the first one not committed yet (the visible-sequence horizon).
+ * The events not yet fanned out are indexed per client (`UnfannedEvents`,
+ * following commits), so a fan-out pass reads them in turn across clients
+ * without a scan of every event kept.
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
+import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, FanOutTurn, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -32,14 +35,69 @@ const live = (e: EventRecord, now: Date): boolean => Date.parse(e.expires_at) > 
 /** Events of every client are one partition, in id order (the fan-out reads across clients). */
 const ALL = 0;
 
+/** Where `value` is or would go in the ascending `list`. */
+const positionIn = (list: ReadonlyArray<number>, value: number): number => {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+};
+
+/** The committed events not yet fanned out: per client their ids ascending, the clients ascending. */
+class UnfannedEvents {
+  private readonly byClient = new Map<number, Id[]>();
+  private readonly clients: number[] = [];
+
+  add(client: number, id: Id): void {
+    let ids = this.byClient.get(client);
+    if (ids === undefined) {
+      this.byClient.set(client, (ids = []));
+      this.clients.splice(positionIn(this.clients, client), 0, client);
+    }
+    const last = ids[ids.length - 1];
+    if (last === undefined || last < id) ids.push(id);
+    else {
+      const at = positionIn(ids, id);
+      if (ids[at] !== id) ids.splice(at, 0, id);
+    }
+  }
+
+  remove(client: number, id: Id): void {
+    const ids = this.byClient.get(client);
+    if (ids === undefined) return;
+    const at = positionIn(ids, id);
+    if (ids[at] === id) ids.splice(at, 1);
+    if (ids.length > 0) return;
+    this.byClient.delete(client);
+    this.clients.splice(positionIn(this.clients, client), 1);
+  }
+
+  /** The clients with events, in turn after `after` (wrapping around). */
+  clientsInTurn(after: number | undefined): number[] {
+    if (after === undefined) return [...this.clients];
+    const from = positionIn(this.clients, after + 1);
+    return [...this.clients.slice(from), ...this.clients.slice(0, from)];
+  }
+
+  idsOf(client: number): ReadonlyArray<Id> {
+    return this.byClient.get(client) ?? [];
+  }
+}
+
 @injectable()
 export class MemoryEventOutbox implements EventOutbox {
   private readonly events;
   private readonly ids;
+  private readonly unfanned: UnfannedEvents;
 
   constructor(@inject(MEMORY_SESSION) private readonly s: MemorySession) {
     this.events = s.db.table<number, Id, EventRecord>('events');
     this.ids = s.db.ids('events');
+    this.unfanned = s.db.shared('events.unfanned', () => new UnfannedEvents());
   }
 
   append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {
@@ -47,6 +105,7 @@ export class MemoryEventOutbox implements EventOutbox {
       this.purgeExpired(new Date(event.created_at));
       const record: EventRecord = storedEvent({ ...event, id: this.ids.next(), fanned_out: false } as EventRecord);
       const done = this.events.set(this.s, ALL, record.id, record);
+      if (E.isRight(done)) this.s.db.onCommit(this.s, () => this.unfanned.add(record.client_id, record.id));
       return E.isLeft(done) ? done : E.right(record);
     });
   }
@@ -86,21 +145,42 @@ export class MemoryEventOutbox implements EventOutbox {
     });
   }
 
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
+  pendingFanOut(turn: FanOutTurn, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return lazyRight(() => {
       const found: EventRecord[] = [];
-      for (const e of this.events.values(this.s, ALL)) {
-        if (found.length >= limit) break;
-        if (!e.fanned_out && live(e, now)) found.push(e);
+      const gone: Array<[number, Id]> = [];
+      let clients = 0;
+      for (const client of this.unfanned.clientsInTurn(turn.afterClient)) {
+        if (clients >= turn.clients) break;
+        let taken = 0;
+        for (const id of this.unfanned.idsOf(client)) {
+          if (taken >= turn.perClient) break;
+          const e = this.events.get(this.s, ALL, id);
+          if (e === undefined || e.fanned_out || !live(e, now)) {
+            // Expired, or purged (outside a transaction the view is the committed one): no longer the fan-out's.
+            if (e === undefined ? this.s.tx === undefined : !live(e, now)) gone.push([client, id]);
+            continue;
+          }
+          found.push(e);
+          taken += 1;
+        }
+        if (taken > 0) clients += 1;
       }
+      for (const [client, id] of gone) this.unfanned.remove(client, id);
       return found;
     });
   }
 
-  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void> {
+  markFannedOut(eventIds: ReadonlyArray<Id>): TE.TaskEither<StoreError, void> {
     return lazyEither(() => {
-      const found = this.events.get(this.s, ALL, eventId);
-      return found === undefined ? E.right(undefined) : this.events.set(this.s, ALL, eventId, Object.freeze({ ...found, fanned_out: true }));
+      for (const eventId of eventIds) {
+        const found = this.events.get(this.s, ALL, eventId);
+        if (found === undefined) continue;
+        const done = this.events.set(this.s, ALL, eventId, Object.freeze({ ...found, fanned_out: true }));
+        if (E.isLeft(done)) return done;
+        this.s.db.onCommit(this.s, () => this.unfanned.remove(found.client_id, eventId));
+      }
+      return E.right(undefined);
     });
   }
 

@@ -83,7 +83,8 @@ export const INDEXES: { readonly [C in CollectionName]: ReadonlyArray<IndexDescr
   // `expires_at`, because the TTL monitor only runs every 60 s.
   events: [
     { key: { client_id: 1, _id: 1 }, name: 'client_id_id', unique: true },
-    { key: { fanned_out: 1, _id: 1 }, name: 'fanned_out_id' },
+    // The fan-out (docs/decisions/tenancy.md): the events not yet fanned out, in turn across clients.
+    { key: { fanned_out: 1, client_id: 1, _id: 1 }, name: 'fanned_out_client_id_id' },
     // A window replay's read (docs/sandbox-over-time.md): one client's events by creation time.
     { key: { client_id: 1, created_at: 1 }, name: 'client_id_created_at' },
     { key: { purge_at: 1 }, name: 'purge_at_ttl', expireAfterSeconds: 0 },

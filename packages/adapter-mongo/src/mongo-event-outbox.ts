@@ -3,14 +3,19 @@
  * read scoped to the owning client and to unexpired events. Ids come from
  * `MongoVisibleSequence`, and `list` answers none above its horizon, so that an
  * event whose insert was overtaken by a later one is never paged past
- * (mongo-visible-sequence.ts says why that holds).
+ * (mongo-visible-sequence.ts says why that holds). The fan-out reads the
+ * events not yet fanned out in turn across clients, through the index
+ * (fanned_out, client_id, _id): one command finds the next client with any,
+ * one reads its oldest.
  */
 import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, Id, NewEvent, Page, PageRequest, Timestamp, EventId } from '@debtkit/core';
+import type { Collection } from 'mongodb';
+import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, FanOutTurn, Id, NewEvent, Page, PageRequest, Timestamp, EventId } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
-import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
+import type { StoredDocument } from './mongo-document-codec.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { EventDocument } from './mongo-webhook-documents.js';
@@ -21,10 +26,12 @@ const unexpired = (now: Date) => ({ expires_at: { $gt: now.toISOString() } });
 export class MongoEventOutbox implements EventOutbox {
   private readonly events: MongoRecordCollection<EventRecord>;
   private readonly sequence: MongoVisibleSequence<EventId>;
+  private readonly raw: Collection<StoredDocument>;
 
-  constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
+  constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
     this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
     this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.events);
+    this.raw = ctx.db.collection(COLLECTIONS.events);
   }
 
   append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {
@@ -59,13 +66,36 @@ export class MongoEventOutbox implements EventOutbox {
     );
   }
 
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
-    return this.events.task(async () => (await this.events.findPage({ fanned_out: false, ...unexpired(now) }, { limit })).items);
+  pendingFanOut(turn: FanOutTurn, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
+    return this.events.task(async () => {
+      const pending = { fanned_out: false, ...unexpired(now) };
+      const found: EventRecord[] = [];
+      const served = new Set<number>();
+      // The next client with a pending event after `after` (none: from the lowest), by the index's order.
+      const nextClient = async (after: number | undefined): Promise<number | undefined> => {
+        const [first] = await this.raw
+          .find({ ...pending, ...(after === undefined ? {} : { client_id: { $gt: after } }) }, { ...commandOptions(this.ctx), sort: { fanned_out: 1, client_id: 1, _id: 1 }, limit: 1, projection: { client_id: 1 } })
+          .toArray();
+        return first === undefined ? undefined : (first['client_id'] as number);
+      };
+      let after: number | undefined = turn.afterClient;
+      while (served.size < turn.clients) {
+        let client = await nextClient(after);
+        // Wrap around once: the clients at or below the one the turn started after.
+        if (client === undefined && after !== undefined) client = await nextClient(undefined);
+        if (client === undefined || served.has(client)) break;
+        served.add(client);
+        found.push(...(await this.events.findPage({ ...pending, client_id: client }, { limit: turn.perClient })).items);
+        after = client;
+      }
+      return found;
+    });
   }
 
-  markFannedOut(eventId: Id): TE.TaskEither<StoreError, void> {
+  markFannedOut(eventIds: ReadonlyArray<Id>): TE.TaskEither<StoreError, void> {
     return this.events.task(async () => {
-      await this.events.findOneAndUpdate({ _id: eventId }, { $set: { fanned_out: true } });
+      if (eventIds.length === 0) return;
+      await this.raw.updateMany({ _id: { $in: [...eventIds] } }, { $set: { fanned_out: true } }, commandOptions(this.ctx));
     });
   }
 }

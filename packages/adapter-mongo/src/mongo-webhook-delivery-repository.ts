@@ -98,6 +98,11 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
+  countArmed(clientId: ClientId, now: Date): TE.TaskEither<StoreError, number> {
+    // The index (status, client_id, next_attempt_at) covers it: the client's pending deliveries only.
+    return this.deliveries.task(() => this.deliveries.count({ status: 'pending', client_id: clientId, expires_at: { $gt: now.toISOString() } }));
+  }
+
   countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
     return this.deliveries.task(() => this.deliveries.count({ client_id: clientId, endpoint_id: endpointId, status: 'pending', event_id: { $gte: fromEventId, $lte: toEventId } }));
   }

@@ -255,8 +255,8 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     if (E.isLeft(paid)) throw new Error(paid.left.message);
     const endpoint = await createWebhookEndpoint(deps)(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
     if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);
-    const fanned = await fanOutEvents(deps)(100)();
-    if (E.isLeft(fanned) || fanned.right === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
+    const fanned = await fanOutEvents(deps)({ perClient: 100, clients: 100 })();
+    if (E.isLeft(fanned) || fanned.right.events === 0) throw new Error(`no deliveries fanned out: ${JSON.stringify(fanned)}`);
     const token = await store.tokens.findByHash(tokenHasher.hash(demoToken))();
     if (E.isLeft(token) || token.right._tag === 'None') throw new Error('the demo token is not stored');
     const fixture: Fixture = { demo: demo.right, planId: plan.right.id, endpointId: endpoint.right.id, tokenId: token.right.value.id };

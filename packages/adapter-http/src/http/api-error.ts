@@ -91,11 +91,34 @@ export interface ErrorBody {
   };
 }
 
+/**
+ * How much of an error's details is listed (docs/decisions/errors.md): the first
+ * `MAX_LISTED_DETAILS`, each `path` and `message` cut to `MAX_DETAIL_CHARS`, and
+ * the count of all of them in the message. So a body with 30,000 unknown fields
+ * (or one field with a 500 KB name) is answered a few KB, about the size of any
+ * other error, never an echo of the request.
+ */
+export const MAX_LISTED_DETAILS = 20;
+export const MAX_DETAIL_CHARS = 200;
+/** A message is ours, but may quote the request (an unknown version, a name): cut as details are, with room. */
+const MAX_MESSAGE_CHARS = 1_000;
+
+const cut = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+const listedDetails = (details: ReadonlyArray<ErrorDetail>): ReadonlyArray<ErrorDetail> =>
+  details.slice(0, MAX_LISTED_DETAILS).map((d) => ({ path: cut(d.path, MAX_DETAIL_CHARS), message: cut(d.message, MAX_DETAIL_CHARS) }));
+
+const messageOf = (e: ApiError): string => {
+  const count = e.details?.length ?? 0;
+  const listed = count > MAX_LISTED_DETAILS ? ` (${count} problems; the first ${MAX_LISTED_DETAILS} are listed)` : '';
+  return `${cut(e.message, MAX_MESSAGE_CHARS)}${listed}`;
+};
+
 export const errorBody = (e: ApiError, requestId: string): ErrorBody => ({
   error:
     e.details === undefined || e.details.length === 0
-      ? { code: ERROR_TABLE[e.kind].code, message: e.message, request_id: requestId }
-      : { code: ERROR_TABLE[e.kind].code, message: e.message, request_id: requestId, details: e.details },
+      ? { code: ERROR_TABLE[e.kind].code, message: messageOf(e), request_id: requestId }
+      : { code: ERROR_TABLE[e.kind].code, message: messageOf(e), request_id: requestId, details: listedDetails(e.details) },
 });
 
 // Errors thrown by Koa and its libraries (`http-errors`) carry a status; these

@@ -43,14 +43,19 @@ export interface StaticContent extends StaticJson {
   answer(ctx: ParameterizedContext, cacheControl?: string): Promise<void>;
 }
 
-export const staticJson = (text: string): StaticJson => staticContent(Buffer.from(text, 'utf8'), JSON_CONTENT_TYPE);
+export interface StaticContentOptions {
+  /** `false`: only ever sent as it is (a body answered once, not worth compressing). Default `true`. */
+  readonly compress?: boolean;
+}
+
+export const staticJson = (text: string, options: StaticContentOptions = {}): StaticJson => staticContent(Buffer.from(text, 'utf8'), JSON_CONTENT_TYPE, options);
 
 /**
  * `body`, served as `contentType`. A body under the compression threshold (as
  * the compression step would) is only ever sent as it is.
  */
-export const staticContent = (identity: Buffer, contentType: string): StaticContent => {
-  const small = identity.length < COMPRESSION_THRESHOLD_BYTES;
+export const staticContent = (identity: Buffer, contentType: string, options: StaticContentOptions = {}): StaticContent => {
+  const small = identity.length < COMPRESSION_THRESHOLD_BYTES || options.compress === false;
   const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 27);
   // A strong validator names one representation: each coding has its own.
   const etags: Record<Coding, string> = { identity: `"${tag}"`, gzip: `"${tag}-gzip"`, br: `"${tag}-br"` };

@@ -178,6 +178,7 @@ const Variables = t.partial({
   DEBTKIT_QUOTA_ACCOUNTS_PER_USER: variable(PositiveInt, 'must be a positive whole number of accounts'),
   DEBTKIT_QUOTA_PLANS_PER_USER: variable(PositiveInt, 'must be a positive whole number of payment plans'),
   DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
+  DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook deliveries'),
   DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
   DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: variable(ConflictDeadlineMs, 'must be a whole number of milliseconds from 1 to 600000'),
   DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
@@ -200,12 +201,16 @@ const pickSet = (env: Readonly<Record<string, string | undefined>>): Record<stri
 
 /** The quotas when any of their variables is set, each defaulted (docs/decisions/tenancy.md). */
 const quotasOf = (v: Variables): Quotas | undefined =>
-  v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER === undefined && v.DEBTKIT_QUOTA_PLANS_PER_USER === undefined && v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT === undefined
+  v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER === undefined &&
+  v.DEBTKIT_QUOTA_PLANS_PER_USER === undefined &&
+  v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT === undefined &&
+  v.DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT === undefined
     ? undefined
     : {
         accountsPerUser: v.DEBTKIT_QUOTA_ACCOUNTS_PER_USER ?? DEFAULT_QUOTAS.accountsPerUser,
         paymentPlansPerUser: v.DEBTKIT_QUOTA_PLANS_PER_USER ?? DEFAULT_QUOTAS.paymentPlansPerUser,
         webhookEndpointsPerClient: v.DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT ?? DEFAULT_QUOTAS.webhookEndpointsPerClient,
+        armedDeliveriesPerClient: v.DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT ?? DEFAULT_QUOTAS.armedDeliveriesPerClient,
       };
 
 const fromVariables = (v: Variables): E.Either<string, Config> => {

@@ -180,6 +180,8 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
         computations: context.get(HTTP.Computations),
         sandboxClock: input.config.environment === 'sandbox',
+        // A long use case (a sandbox advance) lets the event loop read and answer other requests between its steps.
+        yieldToOthers: () => new Promise<void>((resolve) => setImmediate(resolve)),
       }),
     );
     bind(HTTP.Computations).toConstantValue(processComputePool());

@@ -19,6 +19,14 @@
  * lost. `close` (awaited by the CLI after the server has shut down, before it
  * exits) writes everything buffered and waits for it; an exit by any other
  * path (`process.exit` after a failure) still writes what is buffered, synchronously.
+ *
+ * A destination that fails (its pipe lost its reader: EPIPE) is given up: from
+ * the first failed write on, lines are dropped, the server keeps serving, and
+ * `close` and the exit write nothing more. sonic-boom's `flushSync` retries a
+ * failed write every 100 ms for ever (EPIPE included), and an `error` with no
+ * listener is an uncaught exception whose exit ran that flush: the process
+ * hung, deaf to SIGTERM. `close` also waits at most `CLOSE_WAIT_MS` for a
+ * reader that stopped reading, so a stalled pipe cannot hold a shutdown either.
  */
 import pino from 'pino';
 import type { LogLevelName, Logger } from '../logger.js';
@@ -29,6 +37,8 @@ import sonicBoom from 'sonic-boom';
 const HAND_OVER_CHARS = 8 * 1024;
 /** …or this long after the first of them. */
 const HAND_OVER_AFTER_MS = 20;
+/** How long `close` waits for the destination to take the last lines (a reader that stopped reading). */
+const CLOSE_WAIT_MS = 10_000;
 
 export interface ServerLogger {
   readonly logger: Logger;
@@ -52,10 +62,21 @@ export const createServerLogger = (options: ServerLoggerOptions): ServerLogger =
   let pendingChars = 0;
   let handOverTimer: NodeJS.Timeout | undefined;
   let ending = false;
+  // The destination failed (EPIPE, EBADF…): nothing is written to it any more.
+  let broken = false;
+  destination.on('error', () => {
+    if (broken) return;
+    broken = true;
+    ending = true;
+    pending.length = 0;
+    pendingChars = 0;
+    // Its buffers are dropped with it; sonic-boom never closes fds 1 and 2 themselves.
+    destination.destroy();
+  });
   const handOver = (): void => {
     if (handOverTimer !== undefined) clearTimeout(handOverTimer);
     handOverTimer = undefined;
-    if (pending.length === 0) return;
+    if (pending.length === 0 || broken) return;
     const chunk = pending.length === 1 ? pending[0]! : pending.join('');
     pending.length = 0;
     pendingChars = 0;
@@ -72,6 +93,7 @@ export const createServerLogger = (options: ServerLoggerOptions): ServerLogger =
   };
   const logger = pino({ level: options.level }, { write });
   const flushOnExit = (): void => {
+    if (broken) return;
     try {
       handOver();
       destination.flushSync();
@@ -84,9 +106,12 @@ export const createServerLogger = (options: ServerLoggerOptions): ServerLogger =
   const close = (): Promise<void> => {
     closed ??= new Promise<void>((resolve) => {
       process.removeListener('exit', flushOnExit);
+      if (broken) return resolve();
+      const waited = setTimeout(resolve, CLOSE_WAIT_MS).unref();
+      const done = (): void => (clearTimeout(waited), resolve());
       // `end` waits for the write under way, writes the rest, then closes (never fds 1 and 2 themselves).
-      destination.once('close', () => resolve());
-      destination.once('error', () => resolve());
+      destination.once('close', done);
+      destination.once('error', done);
       handOver();
       ending = true;
       destination.end();

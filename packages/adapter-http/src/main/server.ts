@@ -196,14 +196,21 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   }
 };
 
-/** What `debtkit serve` prints once listening (docs/operations.md). */
+/**
+ * What `debtkit serve` prints once listening (docs/operations.md). The demo
+ * token is printed when debtkit chose it (random on memory, the public one on
+ * mongo); a token the operator set (`DEBTKIT_BOOTSTRAP_TOKEN`) is theirs and
+ * may guard a shared sandbox, so the log stream gets only a hint (its last 4
+ * characters) and the curl names the variable.
+ */
 export const startupLines = (config: Config, running: RunningServer): string[] => {
   const lines = [`debtkit listening on ${running.url} (${config.environment}, ${config.store} store)`];
   if (running.demo !== undefined) {
     const { token, userId } = running.demo;
-    lines.push(`demo token: ${token}`);
+    const operatorSet = config.bootstrapToken !== undefined;
+    lines.push(operatorSet ? `demo token: the one in DEBTKIT_BOOTSTRAP_TOKEN (ending …${token.slice(-4)})` : `demo token: ${token}`);
     const path = userId === undefined ? '/api/users' : `/api/users/${userId}/credit_scores`;
-    lines.push(`try: curl -s -H "Authorization: Bearer ${token}" ${running.url}${path}`);
+    lines.push(`try: curl -s -H "Authorization: Bearer ${operatorSet ? '$DEBTKIT_BOOTSTRAP_TOKEN' : token}" ${running.url}${path}`);
   }
   return lines;
 };

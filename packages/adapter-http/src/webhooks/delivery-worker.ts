@@ -54,8 +54,13 @@ export const DEFAULT_WEBHOOK_CONCURRENCY = 8;
 export const DEFAULT_WEBHOOK_CLIENT_CONCURRENCY = 2;
 /** How long a disabled endpoint's pending delivery waits before it is looked at again (it counts no attempt). */
 const DISABLED_RECHECK_MS = 60_000;
-/** Events fanned out per pass. */
-const FAN_OUT_BATCH = 100;
+/**
+ * A fan-out pass takes events in turn across clients (docs/decisions/tenancy.md): at most
+ * `perClient` of each of `clients` clients, so at most 1,000 events a pass, and
+ * one client's backlog (a sandbox advance writes thousands) never holds back
+ * another client's event by more than a pass.
+ */
+const FAN_OUT_TURN = { perClient: 50, clients: 20 } as const;
 
 /** The instrumentation scope of the delivery spans (the HTTP adapter's, as the request spans). */
 const WEBHOOK_TRACER = '@debtkit/adapter-http';
@@ -111,6 +116,10 @@ export class DeliveryWorker {
   private readonly inFlight = new Map<WebhookDeliveryId, { readonly endpointId: WebhookEndpointId; readonly clientId: ClientId; readonly done: Promise<void> }>();
   /** The client the last claim went to: the next claim starts after it (round robin). */
   private lastClient: ClientId | undefined;
+  /** The client the last fan-out pass ended with: the next pass starts after it. */
+  private lastFanOutClient: ClientId | undefined;
+  /** How many events the last pass fanned out (`drain` goes on while passes find some). */
+  private lastFannedOut = 0;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<number> | undefined;
@@ -172,9 +181,14 @@ export class DeliveryWorker {
 
   /** Until nothing is due and nothing in flight (tests: every due attempt made and recorded). */
   async drain(): Promise<void> {
+    // Done after two quiet passes in a row (nothing fanned out, started or in flight): an attempt's last
+    // write (an endpoint disabled with its event, webhook-health.ts) was seen late by one pass on the
+    // mongo wire test server, a timing not yet understood.
+    let quiet = 0;
     for (;;) {
       const started = await this.pump();
-      if (this.inFlight.size === 0 && started === 0) return;
+      quiet = this.inFlight.size === 0 && started === 0 && this.lastFannedOut === 0 ? quiet + 1 : 0;
+      if (quiet === 2) return;
       if (this.inFlight.size > 0) await Promise.race([...this.inFlight.values()].map((f) => f.done));
     }
   }
@@ -197,7 +211,9 @@ export class DeliveryWorker {
 
   private async pumpOnce(): Promise<number> {
     if (this.stopped !== undefined) return 0;
-    await orThrow(fanOutEvents(this.deps)(FAN_OUT_BATCH));
+    const fanned = await orThrow(fanOutEvents(this.deps)({ ...FAN_OUT_TURN, ...(this.lastFanOutClient === undefined ? {} : { afterClient: this.lastFanOutClient }) }));
+    this.lastFanOutClient = fanned.lastClient;
+    this.lastFannedOut = fanned.events;
     let started = 0;
     while (this.inFlight.size < this.concurrency && this.stopped === undefined) {
       const now = this.deps.clock.now();

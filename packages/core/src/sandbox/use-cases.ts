@@ -38,7 +38,7 @@ export type SandboxMonth = t.TypeOf<typeof SandboxMonth>;
 export const SandboxAdvanceResult = t.type({ sandbox_date: IsoDate, months: t.array(SandboxMonth) }, 'SandboxAdvanceResult');
 export type SandboxAdvanceResult = t.TypeOf<typeof SandboxAdvanceResult>;
 
-type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock'>;
+type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock' | 'yieldToOthers'>;
 type Tx = Deps & TransactionPorts;
 
 const NOT_HERE: NotFound = notFound('Not found');
@@ -103,6 +103,9 @@ const sum = (xs: ReadonlyArray<number>): Cents => xs.reduce((a, b) => a + b, 0) 
  * accounts, the plan (bumped, so the plan's delete conflicts), its payments,
  * the new score and the events.
  */
+/** Accounts of one month written between two turns given to other requests (`yieldToOthers`). */
+const ACCOUNTS_PER_TURN = 10;
+
 const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i: number): TE.TaskEither<ValidationError | NotFound | BureauError | StoreError, SandboxMonth | undefined> => {
   const date = advanceMonthDate(advance, i);
   const monthStart = advanceMonthDate(advance, i - 1);
@@ -156,12 +159,15 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
         // Each moved account: one compare-and-set write and one account.updated.
         TE.bindW('updated', ({ accounts, months }) =>
           TE.sequenceSeqArray(
-            months.map((m) => {
+            months.map((m, n) => {
               const current = accounts.find((a) => a.id === m.accountId);
+              // A month of many accounts gives other requests a turn every ACCOUNTS_PER_TURN of them.
+              const turn: TE.TaskEither<never, void> = n > 0 && n % ACCOUNTS_PER_TURN === 0 && tx.yieldToOthers !== undefined ? TE.fromTask(tx.yieldToOthers) : TE.right(undefined);
               return current === undefined
                 ? TE.left(notFound('Account not found'))
                 : pipe(
-                    tx.accounts.update(scope.userId, m.accountId, current.version, m.patch),
+                    turn,
+                    TE.chainW(() => tx.accounts.update(scope.userId, m.accountId, current.version, m.patch)),
                     orNotFound('Account'),
                     TE.chainFirstW((a) => emitEvent(tx, scope, 'account.updated', 'account')(toAccountView(a, date))),
                   );
@@ -220,6 +226,8 @@ export const advanceSandbox =
     const { advance, userDate } = recorded.right;
     const applied: SandboxMonth[] = [];
     for (const i of monthsLeft(advance, userDate)) {
+      // A fair share (docs/decisions/tenancy.md): each month is one transaction, and other requests get a turn between months.
+      await deps.yieldToOthers?.();
       const month = await alone((tx) => applyAdvanceMonth(tx, scope, advance, i))();
       if (E.isLeft(month)) return month;
       if (month.right !== undefined) applied.push(month.right);

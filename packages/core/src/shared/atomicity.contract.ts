@@ -73,7 +73,7 @@ const observe = async (w: World): Promise<unknown> => {
     audit: await expectRight(s.audit.list({ limit: 100 }, {}, clock.now())),
     deliveries: await expectRight(s.webhookDeliveries.listForEndpoint(w.clientId, w.endpointId, { limit: 100 }, clock.now())),
     // Test events (docs/sandbox-over-time.md) are never listed: the fan-out's queue shows one left behind.
-    unfanned: await expectRight(s.events.pendingFanOut(100, clock.now())),
+    unfanned: await expectRight(s.events.pendingFanOut({ perClient: 100, clients: 100 }, clock.now())),
     erased: [...(await expectRight(s.erasures.erasedAmong(w.clientId, [w.scope.userId])))],
   };
 };
@@ -201,7 +201,7 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
       const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
       // Pending deliveries of the user's events, which a user delete cancels (docs/decisions/tenancy.md).
-      expect(await expectRight(fanOutEvents({ ...store, clock })(100)), 'events fanned out').to.be.greaterThan(0);
+      expect((await expectRight(fanOutEvents({ ...store, clock })({ perClient: 100, clients: 100 }))).events, 'events fanned out').to.be.greaterThan(0);
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));

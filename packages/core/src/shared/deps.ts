@@ -45,6 +45,14 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
    * be advanced. Default false (production: the field is absent, the path 404).
    */
   readonly sandboxClock?: boolean;
+  /**
+   * Give the rest of the process a turn (docs/decisions/tenancy.md, a fair share): a long
+   * use case (a sandbox advance: up to 12 months of up to 200 accounts) awaits it
+   * between its steps, so other clients' requests are read and answered meanwhile.
+   * The HTTP adapter passes `setImmediate`; default: no pause (an embedding
+   * service calling core directly gets the same answers).
+   */
+  readonly yieldToOthers?: () => Promise<void>;
   /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
   readonly minimumOnly?: MinimumOnlyMonths;
   /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */

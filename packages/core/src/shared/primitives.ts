@@ -100,6 +100,9 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 export const daysInMonth = (year: number, month: number): number =>
   month === 2 ? (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
 
+/** Whether year, month and day name a day that exists (2023-02-30 does not). */
+const isCalendarDate = (y: number, mo: number, d: number): boolean => y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+
 export interface IsoDateBrand {
   readonly IsoDate: unique symbol;
 }
@@ -109,11 +112,7 @@ export const IsoDate = describedAs(
     t.string,
     (s): s is t.Branded<string, IsoDateBrand> => {
       const m = ISO_DATE.exec(s);
-      if (m === null) return false;
-      const y = Number(m[1]);
-      const mo = Number(m[2]);
-      const d = Number(m[3]);
-      return y >= 1 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth(y, mo);
+      return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
     },
     'IsoDate',
   ),
@@ -124,12 +123,23 @@ export type IsoDate = t.TypeOf<typeof IsoDate>;
 export interface TimestampBrand {
   readonly Timestamp: unique symbol;
 }
-/** An ISO-8601 UTC timestamp as produced by `Date.prototype.toISOString`. */
-export const Timestamp = t.brand(
-  t.string,
-  (s): s is t.Branded<string, TimestampBrand> =>
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/.test(s) && !Number.isNaN(Date.parse(s)),
-  'Timestamp',
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{3})?Z$/;
+
+/**
+ * An ISO-8601 UTC timestamp as produced by `Date.prototype.toISOString`, of a
+ * moment that exists: `2026-02-30T00:00:00Z` or `T24:00:00Z` is refused, not
+ * read as another day (`Date.parse` would roll it over to 2 March).
+ */
+export const Timestamp = describedAs(
+  t.brand(
+    t.string,
+    (s): s is t.Branded<string, TimestampBrand> => {
+      const m = ISO_TIMESTAMP.exec(s);
+      return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59;
+    },
+    'Timestamp',
+  ),
+  'an ISO-8601 UTC timestamp of a real moment (YYYY-MM-DDTHH:MM:SSZ)',
 );
 export type Timestamp = t.TypeOf<typeof Timestamp>;
 

@@ -14,6 +14,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from './errors.js';
 import type { Quotas } from './quotas.js';
+import type { EventId, Timestamp } from './primitives.js';
 import type { Clock } from './clock.js';
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { StorePorts } from './store-ports.js';
@@ -34,7 +35,7 @@ const noBureau: CreditBureau = {
 };
 
 /** Small quotas, so a race for the last places is cheap to run. */
-const QUOTAS: Quotas = { accountsPerUser: 4, paymentPlansPerUser: 3, webhookEndpointsPerClient: 2 };
+const QUOTAS: Quotas = { accountsPerUser: 4, paymentPlansPerUser: 3, webhookEndpointsPerClient: 2, armedDeliveriesPerClient: 5 };
 const RACERS = 10;
 
 const appOn = (store: StorePorts) =>
@@ -110,6 +111,45 @@ export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, 
       const [first] = (await expectRight(app.listPaymentPlans(scope, { limit: 1 }))).items;
       await expectRight(app.deletePaymentPlan(scope, first!.id));
       expect(E.isRight(await create())).to.equal(true);
+    });
+
+    it(`${RACERS} concurrent redeliveries never pass armed deliveries per client; a replay that would pass it arms nothing`, async () => {
+      const app = appOn(store());
+      const { client } = await aUserOf();
+      const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://hooks.example.com/debtkit' }));
+      const now = clock.now().getTime();
+      const events: Array<{ readonly id: EventId }> = [];
+      for (let i = 0; i < RACERS + 4; i++) {
+        events.push(
+          await expectRight(
+            store().events.append({
+              client_id: client.id,
+              type: 'account.created',
+              created_at: new Date(now - 60_000 + i).toISOString() as Timestamp,
+              api_version: '2024-07-01',
+              data: { user_id: null, object: { id: i } },
+              expires_at: new Date(now + 86_400_000).toISOString() as Timestamp,
+            }),
+          ),
+        );
+      }
+      const armed = async () => expectRight(store().webhookDeliveries.countArmed(client.id, clock.now()));
+      const redeliver = (i: number) => run(app.redeliverEvent(client.id, events[i]!.id, { endpoint_id: endpoint.id }));
+      const results = await Promise.all(Array.from({ length: RACERS }, (_, i) => redeliver(i)));
+      for (const tag of tagsOf(results)) expect(['quota_exceeded', 'conflict']).to.include(tag);
+      expect(await armed(), 'armed after the race').to.be.at.most(QUOTAS.armedDeliveriesPerClient);
+      let next = RACERS;
+      await fillUp(() => redeliver(next++ % events.length), async () => (await armed()) === QUOTAS.armedDeliveriesPerClient);
+      const over = await redeliver(RACERS + 3);
+      expect(E.isLeft(over) && over.left).to.deep.equal({
+        _tag: 'quota_exceeded',
+        message: `Quota reached: at most ${QUOTAS.armedDeliveriesPerClient} armed webhook deliveries per client`,
+      });
+      // A window replay over the quota arms nothing.
+      const window = { since: new Date(now - 120_000).toISOString() as Timestamp, until: new Date(now).toISOString() as Timestamp };
+      const replay = await run(app.replayWebhookEndpoint(client.id, endpoint.id, window));
+      expect(E.isLeft(replay) && replay.left._tag).to.equal('quota_exceeded');
+      expect(await armed()).to.equal(QUOTAS.armedDeliveriesPerClient);
     });
 
     it(`${RACERS} concurrent webhook endpoint registrations never pass endpoints per client; the next is quota_exceeded naming it`, async () => {

@@ -52,8 +52,25 @@ export interface EventOutbox {
    * at or after `since` and before `until`, ascending by id; never a test event.
    */
   listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
-  /** Up to `limit` unexpired events not yet fanned out, oldest first, across clients. */
-  pendingFanOut(limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
-  /** Mark the event fanned out (idempotent). */
-  markFannedOut(eventId: EventId): TE.TaskEither<StoreError, void>;
+  /**
+   * Unexpired events not yet fanned out, in turn across clients
+   * (docs/decisions/tenancy.md, fair webhooks): of each of up to `turn.clients` clients
+   * that have any, its oldest `turn.perClient`; the clients after
+   * `turn.afterClient` in id order first, then (wrapping around) the others,
+   * each once. So one client's thousands of events wait behind its own, never
+   * in front of another client's. A store answers it from an index, not a scan.
+   */
+  pendingFanOut(turn: FanOutTurn, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
+  /** Mark the events fanned out, in one command (idempotent). */
+  markFannedOut(eventIds: ReadonlyArray<EventId>): TE.TaskEither<StoreError, void>;
+}
+
+/** Which pending events a fan-out pass takes (`EventOutbox.pendingFanOut`). */
+export interface FanOutTurn {
+  /** At most this many events of one client. */
+  readonly perClient: number;
+  /** At most this many clients. */
+  readonly clients: number;
+  /** The client the previous pass ended with; absent: start from the lowest client id. */
+  readonly afterClient?: ClientId;
 }

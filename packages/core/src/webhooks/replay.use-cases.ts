@@ -15,7 +15,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type StoreError, type DomainError } from '../shared/errors.js';
+import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type QuotaExceeded, type StoreError, type DomainError } from '../shared/errors.js';
+import { DEFAULT_QUOTAS, withinQuotaFor } from '../shared/quotas.js';
 import type { Client } from '../clients/client.js';
 import type { ClientId, EventId, Timestamp, WebhookEndpointId } from '../shared/primitives.js';
 import {
@@ -56,6 +57,27 @@ const deliveryOf = (event: EventRecord, endpoint: WebhookEndpointRecord, now: Da
   expires_at: event.expires_at,
   next_attempt_at: new Date(now.getTime() + offsetMs).toISOString() as Timestamp,
 });
+
+/**
+ * Bump the client (so two concurrent arming requests of one client conflict
+ * and the one run again counts the other's deliveries, shared/quotas.ts), then
+ * `quota_exceeded` unless `adding` more armed deliveries fit beside the
+ * client's armed ones.
+ */
+const armedQuota = (
+  deps: Pick<ApplicationDeps, 'quotas'>,
+  tx: TransactionPorts,
+  clientId: ClientId,
+  adding: number,
+  now: Date,
+): TE.TaskEither<NotFound | QuotaExceeded | StoreError, void> =>
+  adding === 0
+    ? TE.right(undefined)
+    : pipe(
+        tx.clients.touch(clientId),
+        TE.chainW((found): TE.TaskEither<NotFound | StoreError, number> => (found ? tx.webhookDeliveries.countArmed(clientId, now) : TE.left(notFound('Client not found')))),
+        TE.chainEitherKW((armed) => withinQuotaFor('armedDeliveriesPerClient', (deps.quotas ?? DEFAULT_QUOTAS).armedDeliveriesPerClient, armed, adding)),
+      );
 
 const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict => (e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed') ? conflict('The webhook endpoint changed concurrently; try again') : e);
 
@@ -126,8 +148,8 @@ const redeliveryTargets = (
  * re-armed or created, due now. Answers how many; 0 when no endpoint subscribes.
  */
 export const redeliverEvent =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, eventId: EventId, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'quotas'>) =>
+  (clientId: ClientId, eventId: EventId, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
@@ -135,6 +157,7 @@ export const redeliverEvent =
         TE.chainW((event) =>
           pipe(
             redeliveryTargets(tx, clientId, event, body.endpoint_id),
+            TE.chainFirstW((endpoints) => armedQuota(deps, tx, clientId, endpoints.length, now)),
             TE.chainW((endpoints) => (endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))))),
             TE.map((deliveries) => ({ event_id: event.id, deliveries })),
           ),
@@ -178,8 +201,8 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
  * with compare-and-set, so two concurrent replays cannot both start.
  */
 export const replayWebhookEndpoint =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork'>) =>
-  (clientId: ClientId, endpointId: WebhookEndpointId, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | StoreError> => {
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'quotas'>) =>
+  (clientId: ClientId, endpointId: WebhookEndpointId, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const now = deps.clock.now();
     const window = replayWindow(body);
     if (E.isLeft(window)) return noChange(TE.left(window.left));
@@ -201,6 +224,7 @@ export const replayWebhookEndpoint =
                       )
                     : E.right(events.filter((e) => subscribesTo(endpoint, e.type))),
                 ),
+                TE.chainFirstW((events) => armedQuota(deps, tx, clientId, events.length, now)),
                 TE.chainW((events) =>
                   pipe(
                     tx.webhookEndpoints.update(clientId, endpointId, endpoint.version, {

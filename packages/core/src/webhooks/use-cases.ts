@@ -11,12 +11,14 @@ import {
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointRecord,
+  type EventRecord,
   statusPatchOf,
   subscribesTo,
   toDeliveryView,
   toWebhookEndpointView,
 } from './webhook.js';
 import type { ClientId, WebhookEndpointId } from '../shared/primitives.js';
+import type { FanOutTurn } from './event-outbox.js';
 import type { Page } from '../shared/paging.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
@@ -163,48 +165,66 @@ export const listWebhookDeliveries =
       TE.map(mapPage(toDeliveryView)),
     );
 
+/** What one fan-out pass did: how many events it fanned out, and the client it ended with (where the next pass starts). */
+export interface FanOutPass {
+  readonly events: number;
+  readonly lastClient?: ClientId;
+}
+
 /**
- * Turn new events into deliveries: for each event not yet fanned out, one
- * pending delivery per enabled endpoint of its client that subscribes to its
- * type and existed when the event happened; then mark the event. Safe to run
- * twice or in two processes at once (the store keeps one delivery per pair).
- * Answers how many events were fanned out.
+ * One fan-out pass (docs/decisions/tenancy.md, fair webhooks): the pending events in turn
+ * across clients (`EventOutbox.pendingFanOut`), and per client, with ONE read
+ * of its enabled endpoints, one `createMany` of every delivery its events need
+ * and one command marking them fanned out. A client with no endpoint
+ * subscribed to an event's type costs the pass no delivery for it, and its
+ * events, however many (a sandbox advance writes thousands), take only its own
+ * turn: another client's event is fanned out in the same pass. Deliveries go
+ * to the enabled endpoints that subscribe to the event's type and existed when
+ * it happened. Safe to run twice or in two processes at once (the store keeps
+ * one delivery per pair, and marks after it created them).
  */
 export const fanOutEvents =
   (deps: Pick<ApplicationDeps, 'events' | 'webhookEndpoints' | 'webhookDeliveries' | 'clock'>) =>
-  (limit: number): TE.TaskEither<StoreError, number> => {
+  (turn: FanOutTurn): TE.TaskEither<StoreError, FanOutPass> => {
     const now = deps.clock.now();
     return pipe(
-      deps.events.pendingFanOut(limit, now),
-      TE.chainW((events) =>
-        pipe(
-          events,
-          TE.traverseSeqArray((event) =>
+      deps.events.pendingFanOut(turn, now),
+      TE.chainW((events) => {
+        const byClient = new Map<ClientId, EventRecord[]>();
+        for (const e of events) byClient.set(e.client_id, [...(byClient.get(e.client_id) ?? []), e]);
+        return pipe(
+          [...byClient.entries()],
+          TE.traverseSeqArray(([clientId, theirs]) =>
             pipe(
-              deps.webhookEndpoints.listEnabled(event.client_id),
-              // A test event (docs/sandbox-over-time.md) has its one delivery already: it goes to no other endpoint.
-              TE.map((endpoints) => (event.test === true ? [] : endpoints.filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type)))),
-              TE.chainW((endpoints) =>
-                endpoints.length === 0
-                  ? TE.right(undefined)
-                  : deps.webhookDeliveries.createMany(
-                      endpoints.map((e) => ({
-                        client_id: event.client_id,
-                        endpoint_id: e.id,
-                        event_id: event.id,
-                        event_type: event.type,
-                        created_at: event.created_at,
-                        expires_at: event.expires_at,
-                        next_attempt_at: event.created_at,
-                      })),
-                    ),
+              deps.webhookEndpoints.listEnabled(clientId),
+              TE.map((endpoints) =>
+                theirs.flatMap((event) =>
+                  // A test event (docs/sandbox-over-time.md) has its one delivery already: it goes to no other endpoint.
+                  event.test === true
+                    ? []
+                    : endpoints
+                        .filter((e) => e.created_at <= event.created_at && subscribesTo(e, event.type))
+                        .map((e) => ({
+                          client_id: event.client_id,
+                          endpoint_id: e.id,
+                          event_id: event.id,
+                          event_type: event.type,
+                          created_at: event.created_at,
+                          expires_at: event.expires_at,
+                          next_attempt_at: event.created_at,
+                        })),
+                ),
               ),
-              TE.chainW(() => deps.events.markFannedOut(event.id)),
+              TE.chainW((deliveries) => (deliveries.length === 0 ? TE.right(undefined) : deps.webhookDeliveries.createMany(deliveries))),
+              TE.chainW(() => deps.events.markFannedOut(theirs.map((e) => e.id))),
             ),
           ),
-          TE.map((done) => done.length),
-        ),
-      ),
+          TE.map((): FanOutPass => {
+            const last = events[events.length - 1]?.client_id;
+            return last === undefined ? { events: 0 } : { events: events.length, lastClient: last };
+          }),
+        );
+      }),
     );
   };
 

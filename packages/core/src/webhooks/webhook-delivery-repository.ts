@@ -58,6 +58,12 @@ export interface WebhookDeliveryRepository {
    * create it as `createMany` does. Answers how many it re-armed or created.
    */
   rearm(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, number>;
+  /**
+   * How many of the client's deliveries are armed (pending) and unexpired at
+   * `now`: what the armed-deliveries quota counts (shared/quotas.ts). A store
+   * answers it from an index, not a scan of every delivery.
+   */
+  countArmed(clientId: ClientId, now: Date): TE.TaskEither<StoreError, number>;
   /** How many of the endpoint's deliveries of events with ids in `fromEventId..toEventId` (inclusive) are pending (a window replay runs while any is). */
   countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: EventId, toEventId: EventId): TE.TaskEither<StoreError, number>;
   /**

@@ -168,18 +168,29 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       await expectSome(store().events.get(CLIENT, event.id, justBefore));
       await expectNone(store().events.get(CLIENT, event.id, expired));
       expect((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, expired))).items).to.deep.equal([]);
-      expect(await expectRight(store().events.pendingFanOut(10, expired))).to.deep.equal([]);
+      expect(await expectRight(store().events.pendingFanOut({ perClient: 10, clients: 10 }, expired))).to.deep.equal([]);
     });
 
-    it('pendingFanOut answers unmarked events oldest first, up to the limit; markFannedOut is idempotent', async () => {
+    it('pendingFanOut answers unmarked events in turn across clients, each client’s oldest first, up to its share; markFannedOut is idempotent', async () => {
       const a = await expectRight(store().events.append(anEvent(CLIENT)));
       const b = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
       const c = await expectRight(store().events.append(anEvent(CLIENT)));
-      expect(idsOf(await expectRight(store().events.pendingFanOut(2, T0)))).to.deep.equal([a.id, b.id]);
-      await expectRight(store().events.markFannedOut(a.id));
-      await expectRight(store().events.markFannedOut(a.id));
-      expect(idsOf(await expectRight(store().events.pendingFanOut(10, T0)))).to.deep.equal([b.id, c.id]);
+      const d = await expectRight(store().events.append(anEvent(CLIENT)));
+      const pending = async (turn: { perClient: number; clients: number; afterClient?: typeof CLIENT }) => idsOf(await expectRight(store().events.pendingFanOut(turn, T0)));
+      expect(await pending({ perClient: 2, clients: 10 })).to.deep.equal([a.id, c.id, b.id]);
+      expect(await pending({ perClient: 10, clients: 1 })).to.deep.equal([a.id, c.id, d.id]);
+      // The turn: clients after the last one served first, then wrapping around.
+      expect(await pending({ perClient: 1, clients: 1, afterClient: CLIENT })).to.deep.equal([b.id]);
+      expect(await pending({ perClient: 1, clients: 2, afterClient: OTHER_CLIENT })).to.deep.equal([a.id, b.id]);
+      await expectRight(store().events.markFannedOut([a.id, c.id]));
+      await expectRight(store().events.markFannedOut([a.id]));
+      await expectRight(store().events.markFannedOut([]));
+      expect(await pending({ perClient: 10, clients: 10 })).to.deep.equal([d.id, b.id]);
       expect((await expectSome(store().events.get(CLIENT, a.id, T0))).fanned_out).to.equal(true);
+      // A client with thousands pending takes its share only: another client's event is in the same answer.
+      for (let i = 0; i < 300; i++) await expectRight(store().events.append(anEvent(CLIENT)));
+      const e = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
+      expect(await pending({ perClient: 5, clients: 10 })).to.include.members([b.id, e.id]);
     });
   });
 
@@ -463,6 +474,21 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       // Not due before its time; then claimed as any delivery.
       await expectNone(store().webhookDeliveries.claimDue(at(4999), lease('c', at(60_000)), ANY));
       expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
+    });
+
+    it('countArmed counts the client’s pending unexpired deliveries, leased ones too; not succeeded, canceled, expired or another client’s', async () => {
+      const deliveries = store().webhookDeliveries;
+      await expectRight(deliveries.createMany([1, 2, 3, 4].map((e) => aDelivery(CLIENT, ENDPOINT, anId('event', e)))));
+      await expectRight(deliveries.createMany([aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)), aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 5), anId('event', 9))]));
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(5);
+      const sent = await expectSome(deliveries.claimDue(T0, lease('a', at(60_000)), ANY));
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0)), 'a leased delivery is still armed').to.equal(5);
+      expect(await expectRight(deliveries.complete(sent.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(true);
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(4);
+      expect(await expectRight(deliveries.countArmed(OTHER_CLIENT, T0))).to.equal(1);
+      expect(await expectRight(deliveries.countArmed(CLIENT, at(EVENT_RETENTION_MS))), 'expired deliveries are not armed').to.equal(0);
+      expect(await expectRight(deliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId('event', sent.event_id))]))).to.equal(1);
+      expect(await expectRight(deliveries.countArmed(CLIENT, T0)), 're-armed').to.equal(5);
     });
 
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {

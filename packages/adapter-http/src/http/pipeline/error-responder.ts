@@ -1,7 +1,7 @@
 import type { Logger } from '../../logger.js';
 import { areaOf, type AppMiddleware, type RequestContext } from '../app-context.js';
 import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
-import { writeJson } from '../json-response.js';
+import { ResponseTooLarge, writeJson } from '../json-response.js';
 import { isClientGone } from './client-gone.js';
 
 export interface ErrorResponderOptions {
@@ -29,14 +29,23 @@ export const errorResponder = (options: ErrorResponderOptions): AppMiddleware =>
   const { logger, apiVersionFallback, onUnavailable } = options;
   const answer = (ctx: RequestContext, err: unknown): void => {
     const known = toApiError(err);
-    if (known === undefined && !isClientGone(ctx, err)) {
+    if (err instanceof ResponseTooLarge) {
+      // The net under the size rules (json-response.ts): what was refused and why, no stack (the rule is known, not a crash).
+      logger.error({ request_id: ctx.state.requestId, reason: err.message }, 'answer over the 1 MiB bound: answered 500');
+    } else if (known === undefined && !isClientGone(ctx, err)) {
       logger.error({ err, request_id: ctx.state.requestId }, 'unhandled error');
     } else if (known?.kind === 'unavailable') {
       onUnavailable?.();
       // Not a bug, but an operator wants to see outages (docs/decisions/mongodb.md).
       logger.warn({ request_id: ctx.state.requestId }, 'store unavailable: answered 503');
     }
-    writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
+    try {
+      writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
+    } catch (failed) {
+      // An error answer that cannot be written (over the bound despite the caps): still the JSON envelope, never Koa's plain text.
+      logger.error({ request_id: ctx.state.requestId, reason: failed instanceof Error ? failed.message : String(failed) }, 'error answer not written: answered 500');
+      writeApiError(ctx, new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
+    }
   };
   return async function errorResponder(ctx, next) {
     try {

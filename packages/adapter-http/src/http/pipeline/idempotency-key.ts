@@ -26,7 +26,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { UserId, isUserErased, noChange, runKeyed, type Change, type ClientId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse } from '@debtkit/core';
-import type { AppMiddleware, RequestContext } from '../app-context.js';
+import type { RequestContext } from '../app-context.js';
+import type { RouteMiddleware } from '../router.js';
 import { ApiError, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
 import { writeJsonText } from '../json-response.js';
@@ -82,19 +83,34 @@ const responseOf = (ctx: RequestContext): StoredResponse => {
   throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered a body that is not JSON text`);
 };
 
-/** A path under one user: `/api/users/{id}` and below. */
+/**
+ * The request's path as the route it matched spells it: the route's pattern
+ * with each parameter as the router decoded it, re-encoded. Every spelling the
+ * router accepts for one route and the same parameters (a trailing `/`, a
+ * percent-encoded id, upper- or lower-case escapes) is one path here, so a key
+ * is tied to what the request is about, not to how its path was written; the
+ * plain spelling is the path itself (keys kept before this rule still match).
+ */
+export const routedPath = (pattern: string, params: Readonly<Record<string, string>>): string =>
+  pattern
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? encodeURIComponent(params[segment.slice(1)] ?? '') : segment))
+    .join('/');
+
+/** A path under one user: `/api/users/{id}` and below (a routed path, so the id is plainly spelled). */
 const USER_PATH = /^\/api\/users\/([1-9][0-9]{0,15})(?:\/|$)/;
 
 /**
  * The user a kept response is about, if any: the id in a path under
  * /api/users/{id}, or the user a `POST /api/users` created (its 201 body's id).
+ * `path` is the routed path (`routedPath`), whatever spelling the request used.
  */
-const userOfKeptResponse = (ctx: RequestContext, response: StoredResponse): UserId | undefined => {
-  const inPath = USER_PATH.exec(ctx.path)?.[1];
+const userOfKeptResponse = (path: string, response: StoredResponse): UserId | undefined => {
+  const inPath = USER_PATH.exec(path)?.[1];
   const id: unknown =
     inPath !== undefined
       ? Number(inPath)
-      : ctx.path === '/api/users' && response.status === 201
+      : path === '/api/users' && response.status === 201
         ? (JSON.parse(response.body) as Record<string, unknown> | null)?.['id']
         : undefined;
   return UserId.is(id) ? id : undefined;
@@ -134,11 +150,11 @@ const decodingFailure = (err: unknown): Change<never> => {
  * The route middleware of every POST route under /api: for a request that
  * carries the header, checks it and gives the handler its `KeyedAnswer`.
  */
-export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware => {
+export const idempotencyKey = (options: IdempotencyKeyOptions): RouteMiddleware => {
   const { store, clock, apiVersionFallback, onReplay, erasures } = options;
   const keyed = runKeyed({ idempotency: store, clock });
-  const aboutErasedUser = async (ctx: RequestContext, clientId: ClientId, response: StoredResponse): Promise<boolean> => {
-    const userId = userOfKeptResponse(ctx, response);
+  const aboutErasedUser = async (path: string, clientId: ClientId, response: StoredResponse): Promise<boolean> => {
+    const userId = userOfKeptResponse(path, response);
     return userId !== undefined && runStore(isUserErased({ erasures })(clientId, userId));
   };
   return async function idempotencyKey(ctx, next) {
@@ -151,7 +167,11 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware =>
     }
     const client = ctx.state.client;
     if (client === undefined) throw new ApiError('unauthorized', 'A bearer token is required');
-    const request = { clientId: client.id, key, claimId: randomUUID(), fingerprint: { method: ctx.method, path: ctx.path, bodyHash: bodyHash(ctx.state.body) } };
+    // The route the router matched (this step runs as its route middleware) and its decoded parameters.
+    const route = ctx.state.route;
+    if (route === undefined) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} runs outside a route`);
+    const path = routedPath(route, ctx.params);
+    const request = { clientId: client.id, key, claimId: randomUUID(), fingerprint: { method: ctx.method, path, bodyHash: bodyHash(ctx.state.body) } };
     let answered = false;
     ctx.state.idempotency = {
       answer: async (build, render) => {
@@ -178,7 +198,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): AppMiddleware =>
           case 'in_use':
             throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
           case 'replayed':
-            if (await aboutErasedUser(ctx, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
+            if (await aboutErasedUser(path, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
             replay(ctx, outcome.right.response);
             onReplay?.();
             return;
