@@ -188,8 +188,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
     description: 'Echoes the payload: checks the token, the API version and the round trip.',
     status: 200, response: { kind: 'ping' }, errors: ['validation_error'],
-    // DELIBERATE SLOWDOWN, to show the instruction guard failing (removed by the next commit).
-    run: (_s, i) => TE.right({ payload: JSON.parse(JSON.stringify(Array.from({ length: 40 }, () => i.body.payload)))[0] as string }),
+    run: (_s, i) => TE.right({ payload: i.body.payload }),
   }),
   checkedBuiltin({
     method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations', auth: 'none', pathIds: [],
