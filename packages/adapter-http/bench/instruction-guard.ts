@@ -17,6 +17,9 @@
  *   npm run bench:guard -- --write           measure all and commit the counts as the budgets
  *   npm run bench:guard -- --write payoff_plan payoff_comparison credit_outlook
  *                                            re-set only these budgets (the others are kept)
+ *   npm run bench:guard -- --root ~/.cache/debtkit-bench/<commit>
+ *                                            count another build (an --against ref's worktree)
+ *                                            against today's budgets: a release's counts beside today's
  *
  * Every run measures all of them, in one process and one order (what runs
  * before a window changes what V8 has compiled and collected, so a count is
@@ -49,7 +52,7 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const major = (version: string): string => version.replace(/^v/, '').split('.')[0] ?? '';
 
 /** Run the measured process under callgrind; answers each window's instructions per iteration, by name, in order. */
-const measure = (): Map<string, number> => {
+const measure = (root?: string): Map<string, number> => {
   const dir = mkdtempSync(join(tmpdir(), 'debtkit-guard-'));
   try {
     const run = spawnSync(
@@ -66,6 +69,7 @@ const measure = (): Map<string, number> => {
         process.execPath,
         '--single-threaded',
         MEASURED_SCRIPT,
+        ...(root === undefined ? [] : ['--root', root]),
       ],
       { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { ...process.env, DEBTKIT_INSTRUCTION_GUARD: '1' } },
     );
@@ -110,9 +114,12 @@ const readBudgets = (): Budgets | undefined => {
 const main = (): number => {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
-  const names = args.filter((a) => !a.startsWith('--'));
+  const rootAt = args.indexOf('--root');
+  const root = rootAt === -1 ? undefined : args[rootAt + 1];
+  if (rootAt !== -1 && (root === undefined || write)) throw new Error('--root takes a directory (a built checkout), and is not used with --write');
+  const names = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1));
   const started = Date.now();
-  const all = measure();
+  const all = measure(root);
   const unknown = names.filter((n) => !all.has(n));
   if (unknown.length > 0) throw new Error(`nothing measured is named ${unknown.join(', ')} (known: ${[...all.keys()].join(', ')})`);
   const counts = names.length === 0 ? all : new Map([...all].filter(([name]) => names.includes(name)));
@@ -137,7 +144,9 @@ const main = (): number => {
     console.error(`instruction guard: the budgets were measured on node ${current.node}, this is ${process.version}; re-set them with npm run bench:guard -- --write`);
     return 1;
   }
-  console.log(`instruction guard: node ${process.version} (budgets from ${current.node}), slack ${Math.round(current.slack * 100)}%, ${seconds} s under callgrind`);
+  console.log(
+    `instruction guard${root === undefined ? '' : ` (the build in ${root})`}: node ${process.version} (budgets from ${current.node}), slack ${Math.round(current.slack * 100)}%, ${seconds} s under callgrind`,
+  );
   const grew: string[] = [];
   for (const [name, count] of counts) {
     const budget = current.budgets[name];

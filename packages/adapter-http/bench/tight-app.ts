@@ -12,7 +12,7 @@
  *   no proxy is trusted in the bench, read from the socket) and an admission
  *   slot (round 4: a count of requests in progress for the process and for
  *   the client, under debtkit's bench limits, given back at the response's
- *   `close`), a JSON request body read and parsed when one is sent, then after
+ *   `finish` or `close`), a JSON request body read and parsed when one is sent, then after
  *   the router the metrics (debtkit's table) and the log line with the
  *   address (pino through the server's log destination, to /dev/null).
  *
@@ -78,10 +78,16 @@ export const createTightApp = (responses: ReadonlyArray<CannedResponse>, table: 
     if (inProgress >= maxInProgress || mine >= clientConcurrency) return ctx.throw(429);
     inProgress += 1;
     perClient.set(client.id, mine + 1);
-    ctx.res.once('close', () => {
+    // Given back once, at `finish` or at `close` (a client that left), as debtkit's admission does.
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
       inProgress -= 1;
       perClient.set(client.id, (perClient.get(client.id) ?? 1) - 1);
-    });
+    };
+    ctx.res.once('finish', release);
+    ctx.res.once('close', release);
     if (ctx.request.length !== undefined) ctx.state['body'] = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf8', limit: '1mb' })) as unknown;
     await next();
     const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
