@@ -17,7 +17,8 @@
  *   user and account. Its answers are not compared with today's (a release may
  *   answer differently); only today's servers are checked equal.
  * - Its pure timings (the payoff plan, the comparison, the outlook) are its own
- *   timing modules, run in a child process of their own from its build.
+ *   timing modules, run in a child process of their own from its build, alternating
+ *   three times with today's run the same way (the least median of each kept).
  */
 import { execFileSync, fork, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -101,9 +102,9 @@ export interface RefTimings {
   readonly outlookMedianMs: number;
 }
 
-/** The ref's own pure timings, from its build, in a process of their own. */
-export const refPureTimings = (prepared: PreparedRef): RefTimings => {
-  const bench = join(prepared.dir, 'packages/adapter-http/dist/bench');
+/** The pure timings of the build in `dir` (the ref's worktree, or this checkout), in a process of their own. */
+export const pureTimingsIn = (dir: string): RefTimings => {
+  const bench = join(dir, 'packages/adapter-http/dist/bench');
   const script = [
     `const p = await import(${JSON.stringify(join(bench, 'payoff-timing.js'))});`,
     `const c = await import(${JSON.stringify(join(bench, 'payoff-comparison-timing.js'))});`,
@@ -111,6 +112,26 @@ export const refPureTimings = (prepared: PreparedRef): RefTimings => {
     'const payoff = p.timePayoffPlan(), comparison = c.timePayoffComparison(), outlook = o.timeCreditOutlook();',
     'process.stdout.write(JSON.stringify({ payoffMedianMs: payoff.medianMs, comparisonMedianMs: comparison.medianMs, outlookMedianMs: outlook.medianMs }));',
   ].join('\n');
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: prepared.dir, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' });
   return JSON.parse(out) as RefTimings;
+};
+
+/**
+ * The ref's pure timings beside today's, alternating `rounds` times (today, ref, today, …),
+ * each in a fresh process from its own build, the least median of each kept: the
+ * machine's other load only adds time, and falls on both alike.
+ */
+export const alternatePureTimings = (prepared: PreparedRef, rounds: number): { readonly today: RefTimings; readonly ref: RefTimings } => {
+  const least = (runs: ReadonlyArray<RefTimings>): RefTimings => ({
+    payoffMedianMs: Math.min(...runs.map((r) => r.payoffMedianMs)),
+    comparisonMedianMs: Math.min(...runs.map((r) => r.comparisonMedianMs)),
+    outlookMedianMs: Math.min(...runs.map((r) => r.outlookMedianMs)),
+  });
+  const today: RefTimings[] = [];
+  const ref: RefTimings[] = [];
+  for (let i = 0; i < rounds; i++) {
+    today.push(pureTimingsIn(repositoryRoot()));
+    ref.push(pureTimingsIn(prepared.dir));
+  }
+  return { today: least(today), ref: least(ref) };
 };
