@@ -22,10 +22,17 @@
  * start, the warm-up or the shutdown. The windows' names are printed to stdout
  * in order (`window <name> <iterations>`), one line each.
  *
- * Wall-clock caches are frozen: `performance.now` returns one instant for the
- * whole run, so the 1 s token cache never expires mid-run (under valgrind a
- * run takes fifty times longer), and the admission queue's and the request
- * metrics' durations are the same every time.
+ * Wall-clock caches are frozen, and nothing in the process runs by the wall
+ * clock during a window, since a window under valgrind lasts fifty times longer
+ * and longer still on a loaded machine:
+ * - `performance.now` and `Date.now` return one instant for the whole run: the
+ *   1 s token cache never expires mid-run, the rate limit's windows and the seen
+ *   tokens never roll, and the admission queue's and the metrics' durations are
+ *   the same every time;
+ * - the request lines are built by the production writer (a plain pino logger)
+ *   and handed to a stream that drops them, where the server's destination
+ *   would hand them over every 20 ms of wall clock;
+ * - the webhook worker polls once a day instead of once a second.
  *
  *   node --single-threaded instructions.js [--root <dir>] [--scale <k>] [names…]
  *
@@ -129,10 +136,12 @@ const main = async (): Promise<void> => {
   // Frozen before anything reads it: the token cache, admission and metrics see one instant.
   const frozen = performance.now();
   performance.now = () => frozen;
+  const frozenDate = Date.now();
+  Date.now = () => frozenDate;
 
   const http = 'packages/adapter-http/dist';
   const { startServer } = await importFrom(root, `${http}/src/main/server.js`);
-  const { createServerLogger } = await importFrom(root, `${http}/src/main/log-destination.js`);
+  const { default: pino } = await importFrom(root, 'node_modules/pino/pino.js');
   const { benchConfig } = await importFrom(root, `${http}/bench/bench-config.js`);
   const { benchRoutes } = await importFrom(root, `${http}/bench/bench-routes.js`);
   const { benchmarkInput } = await importFrom(root, `${http}/bench/payoff-timing.js`);
@@ -140,8 +149,8 @@ const main = async (): Promise<void> => {
   const core = await importFrom(root, 'packages/core/dist/src/index.js');
 
   const config = benchConfig();
-  const log = createServerLogger({ level: config.logLevel, dest: '/dev/null' });
-  const running = await startServer({ config, logger: log.logger });
+  const logger = pino({ level: config.logLevel }, { write: (): void => undefined });
+  const running = await startServer({ config, logger, webhooks: { pollMs: 86_400_000 } });
   try {
     const { token, userId } = running.demo as { token: string; userId: number };
     const listener = running.server.listeners('request')[0] as RequestListener;
@@ -163,14 +172,12 @@ const main = async (): Promise<void> => {
 
     // Under the guard, callgrind starts with instrumentation off (`--instr-atstart=no`: the start
     // and the warm-ups run several times faster) and this process switches it on around each
-    // window; a full collection first, so no garbage of the warm-up is collected in the window.
+    // window, waiting for callgrind_control (vgdb wakes a process blocked in a wait with ptrace).
     const underGuard = process.env['DEBTKIT_INSTRUCTION_GUARD'] === '1';
     const instrumentation = (on: boolean): void => {
-      if (underGuard) execFileSync('callgrind_control', ['--instr=' + (on ? 'on' : 'off'), String(process.pid)], { stdio: 'ignore' });
+      if (underGuard) execFileSync('callgrind_control', [`--instr=${on ? 'on' : 'off'}`, String(process.pid)], { stdio: 'ignore', timeout: 120_000 });
     };
-    const collect = (globalThis as { gc?: () => void }).gc ?? ((): void => undefined);
     const open = (): void => {
-      collect();
       instrumentation(true);
       getPriority();
     };
@@ -202,7 +209,6 @@ const main = async (): Promise<void> => {
     }
   } finally {
     await running.shutdown();
-    await log.close();
   }
 };
 /* eslint-enable @typescript-eslint/no-explicit-any */
