@@ -46,6 +46,12 @@
  * per server and route, split into BENCH_ROUNDS (3) alternating rounds),
  * BENCH_WARMUP (1.5 s, before the first round), BENCH_ROUTES (every route; or a comma-separated list of
  * route names, e.g. `credit score,ping`, to load only those).
+ *
+ * `--against <ref>` (against.ts): the ref (e.g. `round-3`) built once in a worktree outside
+ * the tree, cached by commit; its own bench server runs as one more server in the
+ * alternating rounds (its answers are not compared with today's), its own pure timings
+ * run beside today's, and the targets add: CPU per request within 10% of the ref's at
+ * the equal load, and the payoff plan, comparison and outlook no slower than the ref's.
  * Run without a build: node --conditions=debtkit-source --import tsx packages/adapter-http/bench/bench.ts
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -61,10 +67,13 @@ import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from '
 import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
+import { alternatePureTimings, forkRefServer, prepareRef, type PreparedRef, type RefTimings } from './against.js';
 
 const TIGHT_THROUGHPUT_TARGET = 0.9;
 const TIGHT_CPU_TARGET = 1.1;
 const PEER_THROUGHPUT_TARGET = 1.1;
+/** `--against`: CPU per request at most this × the ref's at the equal load (docs/performance.md, round 5: within 10% of the release before). */
+const REF_CPU_TARGET = 1.1;
 const TARGET_ROUTES = ['credit score', 'account', 'ping'];
 /** The equal-load runs offer this share of the peer's saturated rate (the slowest): below every server's capacity even when the machine's other load takes some. */
 const EQUAL_LOAD_SHARE = 0.6;
@@ -102,9 +111,9 @@ interface ServerChild {
 }
 
 /** Start bench-server in `role` (the same file type as this one: .js when built, .ts under tsx). */
-const startChild = (role: ServerRole, first?: ServeCanned): Promise<ServerChild> => {
+const startChild = (role: ServerRole, first?: ServeCanned, forked?: ChildProcess): Promise<ServerChild> => {
   const script = fileURLToPath(new URL(`./bench-server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-  const child = fork(script, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forked ?? fork(script, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ child, ready: message as ServerReady }));
     child.once('exit', (code) => reject(new Error(`the ${role} server exited with status ${code} before it was ready`)));
@@ -193,17 +202,63 @@ const alternate = async (
   route: BenchRoute,
   settings: LoadSettings,
   rounds: number,
-): Promise<{ results: PerServer<LoadResult>; rounds: Array<PerServer<LoadResult>> }> => {
+  ref?: RefServer,
+): Promise<{ results: PerServer<LoadResult>; rounds: Array<PerServer<LoadResult>>; ref?: LoadResult }> => {
   const each: LoadSettings = { ...settings, durationSeconds: settings.durationSeconds / rounds };
   const runs: Array<PerServer<LoadResult>> = [];
+  const refRuns: LoadResult[] = [];
   for (let i = 0; i < rounds; i++) {
     const warm = i === 0 ? each : { ...each, warmupSeconds: 0 };
     const round: Partial<PerServer<LoadResult>> = {};
     for (const name of SERVERS) round[name] = await loadRoute(targets[name], route, warm);
+    // The ref is one more server of the round, loaded with its own ids in the same route.
+    if (ref !== undefined) refRuns.push(await loadRoute(ref.target, ref.routeOf(route), warm));
     runs.push(round as PerServer<LoadResult>);
   }
   const results = Object.fromEntries(SERVERS.map((name) => [name, combine(runs.map((r) => r[name]))])) as PerServer<LoadResult>;
-  return { results, rounds: runs };
+  return { results, rounds: runs, ...(ref === undefined ? {} : { ref: combine(refRuns) }) };
+};
+
+/** The `--against` ref's server in the rounds: its target, and today's routes addressed to its own demo ids. */
+interface RefServer {
+  readonly label: string;
+  readonly child: ServerChild;
+  readonly target: LoadTarget;
+  readonly routeOf: (route: BenchRoute) => BenchRoute;
+}
+
+/** `--against <ref>` from the command line (npm run bench -- --against round-3). */
+const againstArgument = (): string | undefined => {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--against');
+  if (at === -1) return undefined;
+  const ref = args[at + 1];
+  if (ref === undefined || ref.startsWith('--')) throw new Error('--against takes a ref: a tag, branch or commit (e.g. round-3)');
+  return ref;
+};
+
+/** The demo ids a debtkit bench server answers for (its first account of its demo user). */
+const demoIdsOf = async (child: ServerChild): Promise<{ token: string; userId: number; accountId: number; apiVersion: string }> => {
+  const demo = child.ready.demo;
+  if (demo === undefined) throw new Error('a debtkit server did not report its demo token');
+  const accounts = await fetch(`${child.ready.url}/api/users/${demo.userId}/accounts?limit=1`, { headers: { Authorization: `Bearer ${demo.token}` } });
+  const apiVersion = accounts.headers.get('api-version') ?? '';
+  const first = ((await accounts.json()) as { accounts?: Array<{ id: number }> }).accounts?.[0];
+  if (first === undefined) throw new Error(`could not list the demo user's accounts (status ${accounts.status})`);
+  return { token: demo.token, userId: demo.userId, accountId: first.id, apiVersion };
+};
+
+/** Start the ref's bench server and address today's routes to its demo ids. */
+const startRef = async (prepared: PreparedRef, label: string): Promise<RefServer> => {
+  const child = await startChild('debtkit', undefined, forkRefServer(prepared));
+  const ids = await demoIdsOf(child);
+  const theirs = benchRoutes({ userId: ids.userId, accountId: ids.accountId });
+  const routeOf = (route: BenchRoute): BenchRoute => theirs.find((r) => r.name === route.name) ?? route;
+  for (const route of theirs) {
+    const got = await capture(child.ready.url, route, { Authorization: `Bearer ${ids.token}` });
+    if (got.status < 200 || got.status > 299) throw new Error(`${label} answered ${route.method} ${route.path} with ${got.status}`);
+  }
+  return { label, child, target: loadTarget(child, { Authorization: `Bearer ${ids.token}` }), routeOf };
 };
 
 interface RouteOutcome {
@@ -212,7 +267,7 @@ interface RouteOutcome {
   readonly saturated: PerServer<LoadResult>;
   readonly saturatedRounds: Array<PerServer<LoadResult>>;
   /** The target routes: every server at the same offered load, for CPU per request. */
-  readonly equalLoad?: { readonly rate: number; readonly results: PerServer<LoadResult>; readonly rounds: Array<PerServer<LoadResult>> };
+  readonly equalLoad?: { readonly rate: number; readonly results: PerServer<LoadResult>; readonly rounds: Array<PerServer<LoadResult>>; readonly ref?: LoadResult };
 }
 
 const main = async (): Promise<void> => {
@@ -222,7 +277,15 @@ const main = async (): Promise<void> => {
     durationSeconds: setting('BENCH_DURATION', 6),
   };
   const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
+  const against = againstArgument();
   console.log(`debtkit benchmark: node ${process.version}, ${availableParallelism()} cores`);
+  let prepared: PreparedRef | undefined;
+  if (against !== undefined) {
+    prepared = prepareRef(against);
+    const how = prepared.cached ? `cached in ${prepared.dir} (its npm ci and build took ${prepared.buildSeconds} s)` : `built in ${prepared.dir}: npm ci and build took ${prepared.buildSeconds} s`;
+    console.log(`against ${against} (${prepared.commit.slice(0, 7)}): ${how}`);
+  }
+  const refLabel = against ?? 'ref';
   console.log(
     `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), then ${rounds} rounds of ${fmt(settings.durationSeconds / rounds, 1)} s on each server, alternating; servers in child processes, autocannon in this one`,
   );
@@ -238,10 +301,27 @@ const main = async (): Promise<void> => {
   const outlook = timeCreditOutlook();
   console.log(`\ncredit outlook (creditOutlook): ${outlook.debts} debts of ${outlook.accounts} accounts, ${outlook.months} months, ${outlook.milestones} milestones`);
   console.log(`  median ${outlook.medianMs.toFixed(3)} ms, p95 ${outlook.p95Ms.toFixed(3)} ms over ${outlook.runs} runs`);
+  let refTimings: RefTimings | undefined;
+  let todayTimings: RefTimings | undefined;
+  if (prepared !== undefined) {
+    const pure = alternatePureTimings(prepared, 3);
+    refTimings = pure.ref;
+    todayTimings = pure.today;
+    const show = (t: RefTimings): string =>
+      `payoff plan ${t.payoffMedianMs.toFixed(3)} ms, comparison ${t.comparisonMedianMs.toFixed(3)} ms, outlook ${t.outlookMedianMs.toFixed(3)} ms`;
+    console.log(`\npure timings, alternating today and ${refLabel} 3 times, each in a process of its own, least median of each:`);
+    console.log(`  today: ${show(todayTimings)}`);
+    console.log(`  ${refLabel}: ${show(refTimings)}`);
+  }
 
   const debtkit = await startChild('debtkit');
   const others: ServerChild[] = [];
+  let ref: RefServer | undefined;
   try {
+    if (prepared !== undefined) {
+      ref = await startRef(prepared, refLabel);
+      others.push(ref.child);
+    }
     const demo = debtkit.ready.demo;
     if (demo === undefined) throw new Error('the debtkit server did not report its demo token');
     const auth = { Authorization: `Bearer ${demo.token}` };
@@ -300,9 +380,10 @@ const main = async (): Promise<void> => {
       const got = captured.get(route.name)!;
       const encoding = got.contentEncoding === null ? 'identity' : got.contentEncoding;
       console.log(`\n${route.method} ${route.path} (${route.name}; ${fmt(got.bytes)} B JSON, sent ${encoding})`);
-      const saturated = await alternate(targets, route, settings, rounds);
+      const saturated = await alternate(targets, route, settings, rounds, ref);
       console.log(line('', COLUMNS));
       for (const name of SERVERS) console.log(row(name, saturated.results[name]));
+      if (saturated.ref !== undefined) console.log(row(refLabel, saturated.ref));
       const mine = saturated.results.debtkit;
       const vs = (name: ServerName): string =>
         `${name} ${ratio(mine.requestsPerSecond, saturated.results[name].requestsPerSecond).toFixed(2)}× req/s, ${ratio(mine.cpuMicrosPerRequest, saturated.results[name].cpuMicrosPerRequest).toFixed(2)}× CPU/req`;
@@ -317,8 +398,11 @@ const main = async (): Promise<void> => {
       let equalLoad: RouteOutcome['equalLoad'];
       if (TARGET_ROUTES.includes(route.name)) {
         const rate = Math.max(100, Math.floor((saturated.results.peer.requestsPerSecond * EQUAL_LOAD_SHARE) / 100) * 100);
-        const fixed = await alternate(targets, route, { ...settings, overallRate: rate }, rounds);
-        equalLoad = { rate, results: fixed.results, rounds: fixed.rounds };
+        const fixed = await alternate(targets, route, { ...settings, overallRate: rate }, rounds, ref);
+        equalLoad = { rate, results: fixed.results, rounds: fixed.rounds, ...(fixed.ref === undefined ? {} : { ref: fixed.ref }) };
+        if (fixed.ref !== undefined) {
+          console.log(`  at an equal offered load of ${fmt(rate)} req/s: ${refLabel} ${fmt(fixed.ref.cpuMicrosPerRequest)} CPU µs/req; debtkit ÷ ${refLabel} ${ratio(fixed.results.debtkit.cpuMicrosPerRequest, fixed.ref.cpuMicrosPerRequest).toFixed(2)}×`);
+        }
         const cpu = SERVERS.map((name) => `${name} ${fmt(fixed.results[name].cpuMicrosPerRequest)}`).join(', ');
         const ofPeer = (name: ServerName): string => ratio(fixed.results[name].cpuMicrosPerRequest, fixed.results.peer.cpuMicrosPerRequest).toFixed(2);
         console.log(`  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req ${cpu}; debtkit ÷ peer ${ofPeer('debtkit')}×, tight ÷ peer ${ofPeer('tight')}×`);
@@ -348,6 +432,10 @@ const main = async (): Promise<void> => {
       console.log(`  ${verdict(overTight >= TIGHT_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight: ${overTight.toFixed(2)}×`);
       console.log(`  ${verdict(cpu <= TIGHT_CPU_TARGET)}  ${name} CPU/request ≤ ${TIGHT_CPU_TARGET} × tight: ${cpu.toFixed(2)}×${where}`);
       console.log(`  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}×`);
+      if (equal?.ref !== undefined) {
+        const overRef = ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.ref.cpuMicrosPerRequest);
+        console.log(`  ${verdict(overRef <= REF_CPU_TARGET)}  ${name} CPU/request ≤ ${REF_CPU_TARGET} × ${refLabel}'s: ${overRef.toFixed(2)}×${where}`);
+      }
       console.log(
         `        (reported: debtkit ${ratio(mine.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× the floor's req/s; tight, the required work alone, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}×)`,
       );
@@ -355,6 +443,13 @@ const main = async (): Promise<void> => {
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`);
+    if (refTimings !== undefined && todayTimings !== undefined) {
+      const noSlower = (what: string, today: number, theirs: number): void =>
+        console.log(`  ${verdict(today <= theirs)}  ${what} median no slower than ${refLabel}'s (alternated): ${today.toFixed(3)} ms vs ${theirs.toFixed(3)} ms (${ratio(today, theirs).toFixed(2)}×)`);
+      noSlower('payoff plan', todayTimings.payoffMedianMs, refTimings.payoffMedianMs);
+      noSlower('payoff comparison', todayTimings.comparisonMedianMs, refTimings.comparisonMedianMs);
+      noSlower('credit outlook', todayTimings.outlookMedianMs, refTimings.outlookMedianMs);
+    }
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...others.map(stopChild)]);

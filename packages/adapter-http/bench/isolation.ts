@@ -25,6 +25,13 @@
  *      1,200 events; `replay`: window replays of the last 30 days to its endpoints
  *      in turn, each re-arming a delivery per event (the endpoints never answer,
  *      so deliveries stay armed until the armed-deliveries quota answers 409).
+ *      Flood mode (BENCH_HEAVY_MODE=flood; docs/performance.md, round 5): the heavy client
+ *      opens as many connections as the process admits (its in-progress limit,
+ *      DEBTKIT_MAX_IN_PROGRESS's default) and sends back to back on each, unpaced,
+ *      so that most of its requests are refused (429). The server's CPU during the
+ *      phase, less its CPU over the same time alone, is divided by the heavy
+ *      requests refused: the CPU per refused request (an upper bound: the heavy
+ *      requests served are charged to it too).
  * Printed per run and as the median of BENCH_RUNS (3) runs: the light client's
  * p50/p99 alone and beside the heavy client, the p99 ratio, and the light
  * client's webhook delay (from its link's answer to the delivery's arrival;
@@ -47,6 +54,7 @@ import { idOf, planPayoff, type Cents, type Id, type IsoDate } from '@debtkit/co
 import { loadConfig } from '../src/main/config.js';
 import { startServer } from '../src/main/server.js';
 import { createServerLogger } from '../src/main/log-destination.js';
+import { defaultMaxInProgress } from '../src/http/admission-queue.js';
 
 export const P99_RATIO_TARGET = 3;
 export const P99_RATIO_GOAL = 2;
@@ -71,6 +79,8 @@ export interface IsolationSettings {
   readonly heavyVersion: string;
   /** What the heavy client does (BENCH_HEAVY_KIND): reads of its plans, sandbox advances, or window replays. */
   readonly heavyKind: HeavyKind;
+  /** BENCH_HEAVY_MODE=flood: as many connections as the process admits, back to back, unpaced. */
+  readonly flood?: boolean;
 }
 
 export type HeavyKind = 'reads' | 'advance' | 'replay';
@@ -104,7 +114,19 @@ export const isolationSettings = (): IsolationSettings => ({
   heavyEndpoints: Math.round(setting('BENCH_HEAVY_ENDPOINTS', 16)),
   heavyVersion: process.env['BENCH_HEAVY_VERSION'] ?? '',
   heavyKind: heavyKindSetting(),
+  flood: floodMode(),
 });
+
+/** BENCH_HEAVY_MODE: `paced` (the default) or `flood`; anything else is an error, not a silently different run. */
+const floodMode = (): boolean => {
+  const mode = process.env['BENCH_HEAVY_MODE'] ?? '';
+  if (mode !== '' && mode !== 'paced' && mode !== 'flood') throw new Error(`BENCH_HEAVY_MODE must be paced or flood (got ${JSON.stringify(mode)})`);
+  return mode === 'flood';
+};
+
+/** The heavy client's connections and pace in the run's mode. */
+const heavyLoadOf = (settings: IsolationSettings): { readonly inFlight: number; readonly rate: number } =>
+  settings.flood === true ? { inFlight: defaultMaxInProgress(), rate: Number.POSITIVE_INFINITY } : { inFlight: settings.heavyInFlight, rate: settings.heavyRate };
 
 // ---------------------------------------------------------------- messages
 
@@ -163,6 +185,11 @@ const serveRole = async (): Promise<void> => {
   const running = await startServer({ config: config.right, logger: log.logger });
   if (running.demo?.userId === undefined) throw new Error('the isolation server was started without the demo seed');
   send({ kind: 'ready', url: running.url, token: running.demo.token, userId: running.demo.userId } satisfies ServerReady);
+  process.on('message', (m: { kind?: string }) => {
+    if (m.kind !== 'cpu') return;
+    const { user, system } = process.cpuUsage();
+    send({ kind: 'cpu', micros: user + system });
+  });
   process.once('disconnect', () => {
     void running.shutdown().finally(() => process.exit(0));
   });
@@ -195,7 +222,8 @@ const exchange = (agent: Agent, url: string, headers: Record<string, string>, bo
 
 /** Paces takers to `rate` per second (one at a time, evenly spaced). */
 const pacer = (rate: number) => {
-  const gap = 1000 / rate;
+  // An infinite rate (flood mode): back to back.
+  const gap = Number.isFinite(rate) ? 1000 / rate : 0;
   let next = performance.now();
   return async (): Promise<void> => {
     const now = performance.now();
@@ -600,7 +628,16 @@ export interface RunResult {
   readonly beside: LightResult;
   readonly heavy: HeavySetup;
   readonly heavyLoad: HeavyReport;
+  /** The server's CPU (all threads), microseconds, over the light phase alone and the phase beside the heavy client. */
+  readonly cpuMicros: { readonly alone: number; readonly beside: number };
 }
+
+/** The server's CPU (user + system, all threads) so far, microseconds. */
+const cpuOf = async (server: ChildProcess): Promise<number> => {
+  const answer = nextMessage<{ kind: 'cpu'; micros: number }>(server);
+  server.send({ kind: 'cpu' });
+  return (await answer).micros;
+};
 
 const ratio = (r: RunResult): number => r.beside.p99Ms / r.alone.p99Ms;
 const worst = (l: LightResult): number => (l.webhooksMissing > 0 ? Number.POSITIVE_INFINITY : (l.webhookDelaysMs[l.webhookDelaysMs.length - 1] ?? Number.NaN));
@@ -609,6 +646,7 @@ const median = (xs: ReadonlyArray<number>): number => {
   const mid = Math.floor(s.length / 2);
   return s.length === 0 ? Number.NaN : s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
+const fmtMicros = (n: number): string => `${Math.round(n)} µs`;
 const ms = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : 'never');
 
 /** One run: a fresh server, the light client alone, then beside the heavy client. */
@@ -625,7 +663,9 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     // Warm-up (not recorded): the server's hot paths optimised, its pools started.
     await pacedReads(`${ready.url}/api/users/${ready.userId}/credit_scores`, ready.token, settings.lightRate, settings.warmupSeconds);
     log('  light client alone…');
+    const cpu0 = await cpuOf(server);
     const alone = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
+    const cpu1 = await cpuOf(server);
     log('  heavy client set-up…');
     const setup = await setUpHeavy(ready.url, settings, hole.url);
     heavy = child('heavy');
@@ -639,17 +679,18 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
       planIds: setup.planIds,
       accountIds: setup.accountIds,
       monthlyPayment: setup.monthlyPayment,
-      inFlight: settings.heavyInFlight,
-      rate: settings.heavyRate,
+      ...heavyLoadOf(settings),
       apiVersion: settings.heavyVersion,
       heavyKind: settings.heavyKind,
       endpointIds: setup.endpointIds,
     } satisfies HeavyStart);
     log('  light client beside the heavy one…');
+    const cpu2 = await cpuOf(server);
     const beside = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
+    const cpu3 = await cpuOf(server);
     heavy.send({ kind: 'stop' } satisfies HeavyStop);
     const heavyLoad = await report;
-    return { alone, beside, heavy: setup, heavyLoad };
+    return { alone, beside, heavy: setup, heavyLoad, cpuMicros: { alone: cpu1 - cpu0, beside: cpu3 - cpu2 } };
   } finally {
     if (heavy !== undefined) await stopChild(heavy);
     await stopChild(server);
@@ -666,7 +707,10 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
   print(
     `bench:isolation: ${settings.runs} runs; each ${settings.durationSeconds} s alone then ${settings.durationSeconds} s beside the heavy client; ` +
       `light reads at ${settings.lightRate}/s; heavy: up to ${settings.heavyPlans} plans of up to ${settings.heavyDebts} accounts × ~${settings.heavyMonths} months, ` +
-      `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, ${settings.heavyEndpoints} endpoints that never answer, ` +
+      (settings.flood === true
+        ? `flood: ${heavyLoadOf(settings).inFlight} connections back to back (BENCH_HEAVY_MODE=flood), `
+        : `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, `) +
+      `${settings.heavyEndpoints} endpoints that never answer, ` +
       `read in API version ${settings.heavyVersion || "its pin"} (BENCH_HEAVY_VERSION); heavy load: ${settings.heavyKind} (BENCH_HEAVY_KIND); ` +
       `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
   );
@@ -680,6 +724,12 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
     for (const note of h.notes) print(`    ${note}`);
     const statuses = Object.entries(r.heavyLoad.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ');
     print(`  heavy load: ${r.heavyLoad.requests} requests (${statuses}; ${r.heavyLoad.errors} errors), ${(r.heavyLoad.bytes / 1e6).toFixed(0)} MB received`);
+    const refused = r.heavyLoad.byStatus['429'] ?? 0;
+    const heavyCpu = r.cpuMicros.beside - r.cpuMicros.alone;
+    print(
+      `  server CPU: ${(r.cpuMicros.alone / 1e6).toFixed(2)} s alone, ${(r.cpuMicros.beside / 1e6).toFixed(2)} s beside; ` +
+        (refused > 0 ? `${fmtMicros(heavyCpu / refused)} per refused request (${refused} refused; the heavy client's served requests charged to it too)` : 'no heavy request refused'),
+    );
     print(`  light alone:  ${describeLight(r.alone)}`);
     print(`  light beside: ${describeLight(r.beside)}`);
     print(`  p99 ratio ${ratio(r).toFixed(2)}`);

@@ -8,7 +8,10 @@
  *   logger (one line per request, non-blocking destination) → prom-client
  *   histogram (method, route, status) → error handler (JSON errors) →
  *   koa-compress (1 KiB threshold) → bearer token, looked up in a Map →
- *   rate-limiter-flexible (per client, RateLimit-* headers) →
+ *   rate-limiter-flexible (per client, RateLimit-* headers) → the client's
+ *   address by proxy-addr (round 4; no proxy trusted, as in the bench) and an
+ *   admission slot (round 4: requests in progress per process and per client,
+ *   at debtkit's bench limits, released by on-finished) →
  *   @koa/bodyparser (JSON) → API-Version → @koa/router with debtkit's whole
  *   route table, answering debtkit's bodies.
  *
@@ -25,6 +28,10 @@ import helmet from 'helmet';
 import pino from 'pino';
 import { Histogram, Registry } from 'prom-client';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import proxyAddr from 'proxy-addr';
+import onFinished from 'on-finished';
+import { defaultMaxInProgress } from '../src/http/admission-queue.js';
+import { benchConfig } from './bench-config.js';
 import type { RoutePattern } from './bare-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
@@ -40,6 +47,7 @@ export interface PeerOptions {
 interface PeerState {
   requestId: string;
   clientId?: number;
+  address?: string;
 }
 
 export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: ReadonlyArray<RoutePattern>, options: PeerOptions): Koa<PeerState> => {
@@ -86,7 +94,7 @@ export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: R
       const route = typeof ctx['_matchedRoute'] === 'string' ? (ctx['_matchedRoute'] as string) : 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       duration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      logger.info({ request_id: ctx.state.requestId, method: ctx.method, route, status: ctx.status, duration_ms: seconds * 1000 }, 'request');
+      logger.info({ request_id: ctx.state.requestId, ip: ctx.state.address, method: ctx.method, route, status: ctx.status, duration_ms: seconds * 1000 }, 'request');
     }
   });
   app.use(async function errors(ctx, next) {
@@ -116,6 +124,24 @@ export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: R
       if (err instanceof RateLimiterRes) ctx.throw(429, 'too many requests');
       throw err;
     }
+    await next();
+  });
+  const trust = proxyAddr.compile([]);
+  const maxInProgress = defaultMaxInProgress();
+  const clientConcurrency = benchConfig().clientConcurrency ?? maxInProgress;
+  let inProgress = 0;
+  const perClient = new Map<number, number>();
+  app.use(async function admission(ctx, next) {
+    ctx.state.address = proxyAddr(ctx.req, trust);
+    const id = ctx.state.clientId!;
+    const mine = perClient.get(id) ?? 0;
+    if (inProgress >= maxInProgress || mine >= clientConcurrency) ctx.throw(429, 'too many requests in progress');
+    inProgress += 1;
+    perClient.set(id, mine + 1);
+    onFinished(ctx.res, () => {
+      inProgress -= 1;
+      perClient.set(id, (perClient.get(id) ?? 1) - 1);
+    });
     await next();
   });
   app.use(bodyParser({ enableTypes: ['json'] }));

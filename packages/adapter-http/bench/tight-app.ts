@@ -8,9 +8,13 @@
  *   the request id (a UUID), the ten response headers (request id,
  *   standard, security, the rate limit's three, API-Version) in two `ctx.set`
  *   calls, the bearer token looked up in a Map, the client's rate limiter
- *   (debtkit's memory limiter), a JSON request body read and parsed when one
- *   is sent, then after the router the metrics (debtkit's table) and the log
- *   line (pino through the server's log destination, to /dev/null).
+ *   (debtkit's memory limiter), the client's address (round 4: the peer's, as
+ *   no proxy is trusted in the bench, read from the socket) and an admission
+ *   slot (round 4: a count of requests in progress for the process and for
+ *   the client, under debtkit's bench limits, given back at the response's
+ *   `finish` or `close`), a JSON request body read and parsed when one is sent, then after
+ *   the router the metrics (debtkit's table) and the log line with the
+ *   address (pino through the server's log destination, to /dev/null).
  *
  * No store, no validation, no versioning, no error handling, no area checks:
  * it is the least any Koa app can do and still send what debtkit sends. What
@@ -26,6 +30,8 @@ import { createRateLimits } from '../src/http/rate-limits.js';
 import { STANDARD_HEADERS } from '../src/http/pipeline/response-headers.js';
 import { securityHeaderSet } from '../src/http/pipeline/security-headers.js';
 import { createServerLogger } from '../src/main/log-destination.js';
+import { defaultMaxInProgress } from '../src/http/admission-queue.js';
+import { benchConfig } from './bench-config.js';
 import { createBareApp, type RoutePattern } from './bare-app.js';
 import type { CannedResponse } from './bench-routes.js';
 
@@ -47,6 +53,11 @@ export const createTightApp = (responses: ReadonlyArray<CannedResponse>, table: 
   const limiter = limits.clients;
   if (limiter === undefined) throw new Error('tight: the client rate limiter is off');
   const clients = new Map([[options.token, { id: 1, apiVersion: options.apiVersion }]]);
+  // Admission (round 4): requests in progress, for the process and per client, at debtkit's bench limits.
+  const maxInProgress = defaultMaxInProgress();
+  const clientConcurrency = benchConfig().clientConcurrency ?? maxInProgress;
+  let inProgress = 0;
+  const perClient = new Map<number, number>();
   const fixed = { ...STANDARD_HEADERS, ...securityHeaderSet({ environment: 'sandbox' }) };
   const app = createBareApp(responses, table);
   app.middleware.unshift(async function tight(ctx, next) {
@@ -62,12 +73,27 @@ export const createTightApp = (responses: ReadonlyArray<CannedResponse>, table: 
       'RateLimit-Reset': String(decision.resetSeconds),
       'API-Version': client.apiVersion,
     });
+    const address = ctx.req.socket.remoteAddress ?? '';
+    const mine = perClient.get(client.id) ?? 0;
+    if (inProgress >= maxInProgress || mine >= clientConcurrency) return ctx.throw(429);
+    inProgress += 1;
+    perClient.set(client.id, mine + 1);
+    // Given back once, at `finish` or at `close` (a client that left), as debtkit's admission does.
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      inProgress -= 1;
+      perClient.set(client.id, (perClient.get(client.id) ?? 1) - 1);
+    };
+    ctx.res.once('finish', release);
+    ctx.res.once('close', release);
     if (ctx.request.length !== undefined) ctx.state['body'] = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf8', limit: '1mb' })) as unknown;
     await next();
     const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
     const elapsedMs = performance.now() - started;
     metrics.recordRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, elapsedMs / 1000);
-    logger.info({ request_id: id, client_id: client.id, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
+    logger.info({ request_id: id, client_id: client.id, ip: address, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
   });
   return app;
 };

@@ -59,6 +59,16 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       expect(limited.headers['api-version']).to.be.a('string');
     });
 
+    it('refuses over the limit without reading the body: a body that would be 400 or 415 gets 429', async () => {
+      for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
+      const broken = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'application/json').send('{"payload": not json');
+      expect(broken.status).to.equal(429);
+      const gzipGarbage = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+      expect(gzipGarbage.status).to.equal(429);
+      const wrongType = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'text/plain').send('hello');
+      expect(wrongType.status).to.equal(429);
+    });
+
     it('recovers once Retry-After has passed: the per-second budget again, the burst not yet', async () => {
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       const limited = await ping();
@@ -263,6 +273,41 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
         await a.authFailures!.recordFailure(address);
         expect(await a.authFailures!.blockedFor(address)).to.be.within(1, 60);
         expect(await a.authFailures!.blockedFor('198.51.100.8')).to.equal(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it('once a client is over its limit, a refusal sends no command for the rest of its window (counted on the wire server), two processes alike', async () => {
+      // Only the clock is mocked: the driver's own timers must run.
+      mock.timers.enable({ apis: ['Date'], now: Date.parse('2026-03-15T12:00:00.000Z') });
+      const open = () =>
+        createRateLimits(
+          { requestsPerSecond: 2, authFailuresPerMinute: 0 },
+          { kind: 'mongo', client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }), dbName: `debtkit_rl_block_${process.pid}`, closeClient: true },
+        );
+      const [a, b] = [open(), open()];
+      // The drivers' own monitoring (hello) is not the limiter's.
+      const counted = () => wire.commands.filter((c) => !/^(hello|ismaster|isMaster|endSessions)$/.test(c));
+      try {
+        const allowed = [await a.clients!.consume('9'), await b.clients!.consume('9'), await a.clients!.consume('9'), await b.clients!.consume('9')];
+        expect(allowed.map((d) => d.allowed)).to.deep.equal([true, true, true, true]);
+        // Each process learns that the client is over from the counter at most once a window (here a at once, b
+        // by the points it used last); from then on it refuses the client from memory.
+        expect([(await a.clients!.consume('9')).allowed, (await b.clients!.consume('9')).allowed]).to.deep.equal([false, false]);
+        wire.commands.length = 0;
+        const refused = [];
+        for (let i = 0; i < 10; i++) refused.push(await (i % 2 === 0 ? a : b).clients!.consume('9'));
+        expect(refused.every((d) => !d.allowed && d.resetSeconds >= 1)).to.equal(true);
+        expect(counted()).to.deep.equal([]);
+        // Another client is still counted in the store.
+        expect((await a.clients!.consume('10')).allowed).to.equal(true);
+        expect(counted().length).to.be.greaterThan(0);
+        // The sustained budget comes back with the next second, asked of the store again.
+        mock.timers.tick(1000);
+        wire.commands.length = 0;
+        expect((await a.clients!.consume('9')).allowed).to.equal(true);
+        expect(counted().length).to.be.greaterThan(0);
       } finally {
         await Promise.all([a.close(), b.close()]);
       }

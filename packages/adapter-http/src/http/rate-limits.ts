@@ -104,7 +104,13 @@ interface Counter {
 }
 
 interface Counters {
-  readonly counter: (keyPrefix: string, points: number, durationSeconds: number) => Counter;
+  /**
+   * A counter of `points` per `durationSeconds`. `blockInMemory`: once a key
+   * has used its points, this process refuses it until its window ends without
+   * asking the shared counter (rate-limiter-flexible's `inMemoryBlockOnConsumed`):
+   * a client over its limit costs no store command per refusal.
+   */
+  readonly counter: (keyPrefix: string, points: number, durationSeconds: number, blockInMemory?: boolean) => Counter;
   readonly close: () => Promise<void>;
 }
 
@@ -126,11 +132,14 @@ const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): C
   // All limiters share one collection, hence its indexes.
   const indexes = once(async () => first?.createIndexes());
   return {
-    counter: (keyPrefix, points, duration) => {
+    counter: (keyPrefix, points, duration, blockInMemory) => {
       const options: IRateLimiterOptions = { keyPrefix, points, duration };
       const insurance = new RateLimiterMemory(options);
       const mongo = new RateLimiterMongo({
         ...options,
+        // The request that uses the last point blocks the key here for the rest of its window:
+        // every later one in that window would be refused by the counter anyway.
+        ...(blockInMemory === true ? { inMemoryBlockOnConsumed: points } : {}),
         storeClient: backend.client,
         dbName: backend.dbName,
         tableName: RATE_LIMIT_COLLECTION,
@@ -151,9 +160,16 @@ const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): C
   };
 };
 
+/**
+ * The per-client budget: `perSecond` a second, and a burst of as many again per
+ * `BURST_WINDOW_SECONDS`. Both counters block a client in this process once it
+ * has used their points, for the rest of their window (docs/performance.md, cheap
+ * refusals): while the client is over both, a refusal is answered from memory
+ * (on MongoDB: no command), and the sustained budget still comes back each second.
+ */
 const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter => {
   // BurstyRateLimiter only calls `consume` on the two limiters it is given.
-  const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window) as unknown as RateLimiterAbstract;
+  const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window, true) as unknown as RateLimiterAbstract;
   const bursty = new BurstyRateLimiter(limiter('clients', 1), limiter('clients_burst', BURST_WINDOW_SECONDS));
   return {
     // A promise chain rather than an async function: one step fewer on every request (docs/performance.md).

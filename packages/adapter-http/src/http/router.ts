@@ -19,6 +19,7 @@
  * (401, 413, 429, …), so the metrics and the log line name it too.
  */
 import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
+import compose from 'koa-compose';
 import type { AppState, RouteDef } from './app-context.js';
 
 /** The methods a path allows, and the pattern the route of a request is named by. */
@@ -115,7 +116,12 @@ export const createRouter = (
       ctx.state.route = route.path;
       return next();
     };
-    router.register(route.path, [route.method], [named, ...middlewareOf(route), answer]);
+    // One middleware per route, composed once here with koa-compose (as the router composes
+    // a route's stack): the router composes its matched layers again on every request, and
+    // koa-compose flattens its array with one `concat` per function, so a stack of four cost
+    // four array copies per request (docs/performance.md, round 5).
+    const stack: RouteMiddleware = compose([named, ...middlewareOf(route), answer]) as RouteMiddleware;
+    router.register(route.path, [route.method], [stack]);
     if (route.method === 'GET') all.push({ method: 'HEAD', path: route.path });
     all.push({ method: route.method, path: route.path });
   }
