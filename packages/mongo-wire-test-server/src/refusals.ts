@@ -14,6 +14,8 @@
  *   none outside transactions, so it would answer with current data); on any
  *   other command InvalidOptions 72, "Command does not support read concern",
  *   as every mongod answers;
+ * - (in write-commands.ts) `sort` in an update statement, which MongoDB 8.0
+ *   added: IDLUnknownField 40415, as the 7.0 this server advertises answers;
  * - views (`create` with `viewOn` or `pipeline`) and document validation
  *   (`validator`, `validationLevel`, `validationAction`): CommandNotSupported
  *   115, as this server answers `$out` and `$merge`; accepting them would

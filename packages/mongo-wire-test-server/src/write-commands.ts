@@ -38,6 +38,7 @@ export const insert: CommandHandler = (context, db, body) => {
 export const update: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'update');
   const statements = documentArray(body, 'updates');
+  refuseUpdateSort(statements);
   const ordered = optionalBoolean(body, 'ordered') ?? true;
   let n = 0;
   let nModified = 0;
@@ -54,7 +55,6 @@ export const update: CommandHandler = (context, db, body) => {
     const collection = context.store.collection(db, name);
     const matches = collection === undefined ? [] : selectDocuments(collection.documents, {
       filter: query,
-      sort: optionalDocument(statement, 'sort'),
       limit: multi ? undefined : 1,
       variables: optionalDocument(body, 'let'),
     });
@@ -144,6 +144,17 @@ export const findAndModify: CommandHandler = (context, db, body) => {
     ok: 1,
   };
 };
+
+/**
+ * MongoDB 7.0, the version this server advertises, has no `sort` in an update
+ * statement (8.0 added it to updateOne and replaceOne): its command parser
+ * refuses the field before any statement runs, and so does this server.
+ */
+function refuseUpdateSort(statements: Document[]): void {
+  if (statements.some((statement) => statement['sort'] !== undefined)) {
+    throw new CommandError('IDLUnknownField', "BSON field 'update.updates.sort' is an unknown field.");
+  }
+}
 
 /** Stores `next` unless it is byte-identical to `current` (then nothing was modified). */
 function replaceIfChanged(collection: MemoryCollection, current: Document, next: Document): boolean {

@@ -71,7 +71,6 @@ const SNAPSHOT_READ =
   "refused: readConcern snapshot outside a transaction answers InvalidOptions (72, \"Storage engine does not support read concern\"), as mongod does on a storage engine without snapshot history; this server keeps none outside transactions and would answer with current data. debtkit reads at snapshot only inside its transactions, which pass";
 const CLIENT_BULK = 'client-level bulkWrite (MongoDB 8.0) is not supported by this runner; debtkit does not use it';
 const NULL_ID = 'an _id of null is not matched by { _id: null } queries here; debtkit ids are never null';
-const SORT_80 = 'a 7.0 server refuses the sort option of update/replace (added in 8.0); this server accepts it. debtkit never sends it';
 const COMMENT = 'find with comment returns an extra projected field here; comment is accepted and ignored, debtkit sends no comment';
 const LET = "let variables in update pipelines are not passed to mingo's update stage; debtkit's only let is in a $lookup (which passes)";
 const PIPELINE_ID = "pipeline-style updates that rebuild the document (e.g. $replaceRoot) trip this server's _id immutability check; debtkit's updates are operator updates";
@@ -104,9 +103,7 @@ const KNOWN_GAPS: ReadonlyMap<string, string> = new Map([
   ["source/crud/tests/unified/aggregate-write-readPreference.json#Aggregate with $out includes read preference for 5.0+ server", OUT_MERGE],
   ["source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with delete operations and collation", COLLATION],
   ["source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with update operations and collation", COLLATION],
-  ["source/crud/tests/unified/bulkWrite-replaceOne-sort.json#BulkWrite replaceOne with sort option unsupported (server-side error)", SORT_80],
   ["source/crud/tests/unified/bulkWrite-updateOne-pipeline.json#UpdateOne in bulk write using pipelines", PIPELINE_ID],
-  ["source/crud/tests/unified/bulkWrite-updateOne-sort.json#BulkWrite updateOne with sort option unsupported (server-side error)", SORT_80],
   ["source/crud/tests/unified/bypassDocumentValidation.json#Aggregate with $out passes bypassDocumentValidation: false", OUT_MERGE],
   ["source/crud/tests/unified/bypassDocumentValidation.json#BulkWrite passes bypassDocumentValidation: false", DRIVER_BYPASS],
   ["source/crud/tests/unified/bypassDocumentValidation.json#FindOneAndReplace passes bypassDocumentValidation: false", DRIVER_BYPASS],
@@ -140,13 +137,11 @@ const KNOWN_GAPS: ReadonlyMap<string, string> = new Map([
   ["source/crud/tests/unified/findOneAndUpdate-let.json#findOneAndUpdate with let option", LET],
   ["source/crud/tests/unified/insertOne-dots_and_dollars.json#Inserting document with dollar-prefixed key in _id yields server-side error", DOLLAR_ID],
   ["source/crud/tests/unified/replaceOne-collation.json#ReplaceOne when one document matches with collation", COLLATION],
-  ["source/crud/tests/unified/replaceOne-sort.json#replaceOne with sort option unsupported (server-side error)", SORT_80],
   ["source/crud/tests/unified/updateMany-collation.json#UpdateMany when many documents match with collation", COLLATION],
   ["source/crud/tests/unified/updateMany-let.json#updateMany with let option", LET],
   ["source/crud/tests/unified/updateOne-collation.json#UpdateOne when one document matches with collation", COLLATION],
   ["source/crud/tests/unified/updateOne-let.json#UpdateOne with let option", LET],
   ["source/crud/tests/unified/updateOne-pipeline.json#UpdateOne using pipelines", PIPELINE_ID],
-  ["source/crud/tests/unified/updateOne-sort.json#updateOne with sort option unsupported (server-side error)", SORT_80],
   ["source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $merge does not set txnNumber", OUT_MERGE],
   ["source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $out does not set txnNumber", OUT_MERGE],
   ["source/retryable-writes/tests/unified/bulkWrite.json#All commands are retried", PER_STATEMENT],

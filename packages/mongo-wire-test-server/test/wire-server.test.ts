@@ -372,6 +372,18 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       expect(await items.findOne({ _id: 1 })).to.deep.equal({ _id: 1, n: 2 });
     });
 
+    it("an update statement's sort (MongoDB 8.0; this server is 7.0): IDLUnknownField (40415) for the whole command, nothing written", async () => {
+      const items = db.collection<NumberId>('items');
+      await items.insertMany([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      const raw = await refusal(
+        db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }, { q: { _id: { $gt: 0 } }, u: { $inc: { n: 10 } }, sort: { _id: -1 } }] }),
+      );
+      expect([raw.code, raw.message]).to.deep.equal([40415, "BSON field 'update.updates.sort' is an unknown field."]);
+      expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      // findAndModify's sort is 7.0's and works.
+      expect(await items.findOneAndUpdate({}, { $inc: { n: 1 } }, { sort: { _id: -1 }, returnDocument: 'after' })).to.deep.equal({ _id: 2, n: 3 });
+    });
+
     it('views and validators: CommandNotSupported (115), and no collection is made', async () => {
       await db.collection<NumberId>('base').insertMany([{ _id: 1 }, { _id: 2 }]);
       const view = await refusal(db.createCollection('recent', { viewOn: 'base', pipeline: [] }));
