@@ -9,6 +9,8 @@
  *
  * `npm pack` runs the packages' prepack/postpack scripts, as a publish does:
  * the published manifests lose the workspace's `debtkit-source` condition.
+ * The packages are packed once for the file; both installs take their tarballs
+ * from that one pack.
  * The README snippets of every package are typechecked as written. A second,
  * memory-only install (no `@debtkit/adapter-mongo`, an optional peer of the
  * HTTP package) has no database driver at all.
@@ -53,6 +55,47 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string): Promise<Ru
 
 const npm = (args: ReadonlyArray<string>, cwd: string): Promise<Run> => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 
+interface Packed {
+  /** The folder holding the tarballs. */
+  readonly dir: string;
+  /** Each package's tarball, by package name (`@debtkit/core`). */
+  readonly tarballs: ReadonlyMap<string, string>;
+}
+
+/**
+ * `npm pack` of every package, once for the file: both installs below take their
+ * tarballs from it (the memory-only one three of them), as a user downloads each
+ * published package once. Removed after the file's tests.
+ */
+let packing: Promise<Packed> | undefined;
+const packOnce = (): Promise<Packed> =>
+  (packing ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'debtkit-tarballs-'));
+    // With the packages' scripts, as a publish runs them: prepack builds (a no-op after `npm test`'s build)
+    // and strips the workspace-only export condition, postpack puts it back.
+    const packed = await npm(['pack', '--json', '--pack-destination', dir, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
+    const tarballs = new Map((JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, p.filename]));
+    return { dir, tarballs };
+  })());
+
+/** Copies the named packages' tarballs into `project/tarballs` and answers their `file:` specifiers, by name. */
+const tarballsFor = async (project: string, names: ReadonlyArray<string>): Promise<Array<[string, string]>> => {
+  const { dir, tarballs } = await packOnce();
+  await mkdir(join(project, 'tarballs'));
+  return Promise.all(
+    names.map(async (name): Promise<[string, string]> => {
+      const file = tarballs.get(name);
+      if (file === undefined) throw new Error(`npm pack made no tarball of ${name}`);
+      await cp(join(dir, file), join(project, 'tarballs', file));
+      return [name, `file:tarballs/${file}`];
+    }),
+  );
+};
+
+after(async () => {
+  if (packing !== undefined) await rm((await packing).dir, { recursive: true, force: true });
+});
+
 const versionOf = async (name: string): Promise<string> => {
   // The workspace's own pins: the root's test tools, the examples' Koa host packages.
   const manifest = async (dir: string) =>
@@ -68,7 +111,6 @@ describe('packaging: the published packages, installed outside the workspace', f
   let project = '';
   let entryPoints: string[] = [];
   let loaded = '';
-  let tarballs = '';
   let readmeSnippets: string[] = [];
 
   before(async function () {
@@ -77,12 +119,7 @@ describe('packaging: the published packages, installed outside the workspace', f
       this.skip();
     }
     project = await mkdtemp(join(tmpdir(), 'debtkit-consumer-'));
-    tarballs = join(project, 'tarballs');
-    await mkdir(tarballs);
-    // With the packages' scripts, as a publish runs them: prepack builds (a no-op after `npm test`'s build)
-    // and strips the workspace-only export condition, postpack puts it back.
-    const packed = await npm(['pack', '--json', '--pack-destination', tarballs, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
-    const tarballsOf = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
+    const tarballsOf = await tarballsFor(project, [...PACKAGES, ...TEST_SUPPORT].map((p) => `@debtkit/${p}`));
     const testSupport = (name: string): boolean => TEST_SUPPORT.some((t) => name === `@debtkit/${t}`);
     const files = tarballsOf.filter(([name]) => !testSupport(name ?? ''));
     // First only the packages (and the test tools): nothing else sits at the project's top level,
@@ -218,10 +255,7 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
       this.skip();
     }
     project = await mkdtemp(join(tmpdir(), 'debtkit-memory-only-'));
-    const tarballs = join(project, 'tarballs');
-    await mkdir(tarballs);
-    const packed = await npm(['pack', '--json', '--pack-destination', tarballs, ...MEMORY_ONLY.flatMap((p) => ['-w', `@debtkit/${p}`])], root);
-    const files = (JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, `file:tarballs/${p.filename}`]);
+    const files = await tarballsFor(project, MEMORY_ONLY.map((p) => `@debtkit/${p}`));
     const devDependencies = { '@types/node': await versionOf('@types/node') };
     await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files), devDependencies }, null, 2));
     await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);

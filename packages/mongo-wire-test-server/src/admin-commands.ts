@@ -15,6 +15,7 @@ import { CommandError } from './command-error.js';
 import { isPlainDocument } from './document-update.js';
 import { MAX_MESSAGE_SIZE_BYTES } from './wire-protocol.js';
 import { compileFilter, sameBson } from './query-engine.js';
+import { refuseUnimplementedCreateOptions, requireSimpleCollation } from './refusals.js';
 import { Transaction, WriteConflictError } from './transactions.js';
 
 import { SERVER_VERSION, SERVER_VERSION_ARRAY } from './server-state.js';
@@ -104,6 +105,7 @@ const GENERIC_FIELDS = new Set([
 
 export const create: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'create');
+  refuseUnimplementedCreateOptions(body);
   const options: Document = {};
   for (const [field, value] of Object.entries(body)) {
     if (field !== 'create' && !GENERIC_FIELDS.has(field)) options[field] = value;
@@ -164,6 +166,7 @@ export const createIndexes: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'createIndexes');
   const specs = documentArray(body, 'indexes');
   if (specs.length === 0) throw new CommandError('BadValue', 'Must specify at least one index to create');
+  for (const spec of specs) requireSimpleCollation(spec);
   const transaction = inTransaction(context);
   if (transaction !== undefined) checkIndexesInTransaction(transaction, db, name, specs);
   const { collection, created } = context.store.ensureCollection(db, name);

@@ -9,6 +9,7 @@ import * as admin from './admin-commands.js';
 import type { CommandContext, CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import * as read from './read-commands.js';
+import { refuseSnapshotOutsideTransaction } from './refusals.js';
 import * as write from './write-commands.js';
 import type { StoreView } from './memory-store.js';
 import { RETRYABLE_WRITE_COMMANDS, retryableWrite, txnNumberOf, type ServerSession } from './sessions.js';
@@ -134,6 +135,7 @@ function dispatch(context: CommandContext, request: CommandRequest, name: string
     );
   }
   const body = request.body;
+  refuseSnapshotOutsideTransaction(name, body);
   const handler = HANDLERS.get(name);
   // Cursors a command opens belong to its session (killSessions / killAllSessions close them).
   const sessionKey = context.sessions.keyOf(body['lsid']);

@@ -36,6 +36,7 @@ export const ErrorCode = {
   CommandNotSupported: 115,
   UnsupportedOpQueryCommand: 352,
   DuplicateKey: 11000,
+  IDLUnknownField: 40415,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

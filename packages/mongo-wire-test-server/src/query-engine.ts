@@ -46,8 +46,8 @@ export function sameBson(a: Document, b: Document): boolean {
 
 export type DocumentPredicate = (document: Document) => boolean;
 
-export function compileFilter(filter: Document, collation?: Document): DocumentPredicate {
-  const query = engine('filter', () => new Query(filter, withCollation(collation)));
+export function compileFilter(filter: Document): DocumentPredicate {
+  const query = engine('filter', () => new Query(filter, BASE_OPTIONS));
   return (document) => engine('filter', () => query.test(document));
 }
 
@@ -57,7 +57,6 @@ export interface SelectSpec {
   readonly skip?: number | undefined;
   readonly limit?: number | undefined;
   readonly projection?: Document | undefined;
-  readonly collation?: Document | undefined;
   readonly variables?: Document | undefined;
 }
 
@@ -67,7 +66,7 @@ export interface SelectSpec {
  */
 export function selectDocuments(documents: readonly Document[], spec: SelectSpec): Document[] {
   return engine('query', () => {
-    const options = { ...withCollation(spec.collation), ...(spec.variables ? { variables: spec.variables } : {}) };
+    const options = { ...BASE_OPTIONS, ...(spec.variables ? { variables: spec.variables } : {}) };
     const { sort, reverse } = splitNaturalSort(spec.sort);
     const source = reverse ? [...documents].reverse() : [...documents];
     const cursor = find(source, spec.filter, spec.projection ?? {}, options);
@@ -97,14 +96,13 @@ export interface PipelineSpec {
   /** Documents of another collection of the same database, for $lookup / $unionWith / $graphLookup. */
   readonly resolveCollection: (name: string) => Document[];
   readonly variables?: Document | undefined;
-  readonly collation?: Document | undefined;
 }
 
 /** Runs an aggregation pipeline over documents the caller has already cloned. */
 export function runPipeline(documents: Document[], pipeline: Document[], spec: PipelineSpec): Document[] {
   return engine('pipeline', () =>
     aggregate(documents, pipeline, {
-      ...withCollation(spec.collation),
+      ...BASE_OPTIONS,
       collectionResolver: spec.resolveCollection,
       ...(spec.variables ? { variables: spec.variables } : {}),
     }) as Document[],
@@ -126,9 +124,3 @@ export function applyUpdateOperators(
   });
 }
 
-function withCollation(collation: Document | undefined): EngineOptions {
-  // 'simple' is MongoDB's name for binary comparison, mingo's default.
-  return collation !== undefined && typeof collation['locale'] === 'string' && collation['locale'] !== 'simple'
-    ? { ...BASE_OPTIONS, collation: collation as MingoOptions['collation'] }
-    : BASE_OPTIONS;
-}

@@ -15,12 +15,14 @@ import {
 import { CommandError } from './command-error.js';
 import { valueAtPath } from './memory-store.js';
 import { cloneDocument, compileFilter, runPipeline, selectDocuments } from './query-engine.js';
+import { requireSimpleCollation } from './refusals.js';
 
 export const find: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'find');
   const skip = nonNegative(body, 'skip');
   const limit = nonNegative(body, 'limit');
   const batchSize = nonNegative(body, 'batchSize');
+  requireSimpleCollation(body);
   const collection = context.store.collection(db, name);
   const documents =
     collection === undefined
@@ -31,7 +33,6 @@ export const find: CommandHandler = (context, db, body) => {
           projection: optionalDocument(body, 'projection'),
           skip,
           limit,
-          collation: optionalDocument(body, 'collation'),
           variables: optionalDocument(body, 'let'),
         });
   const cursor = context.cursors.open(`${db}.${name}`, documents, {
@@ -72,11 +73,10 @@ export const aggregate: CommandHandler = (context, db, body) => {
       throw new CommandError('CommandNotSupported', `${stageName} is not supported by the wire test server`);
     }
   }
-  const collation = optionalDocument(body, 'collation');
-  const results = runPipeline(sourceDocuments(context, db, name, pipeline, collation), remainingStages(pipeline), {
+  requireSimpleCollation(body);
+  const results = runPipeline(sourceDocuments(context, db, name, pipeline), remainingStages(pipeline), {
     resolveCollection: (other) => (context.store.collection(db, other)?.documents ?? []).map(cloneDocument),
     variables: optionalDocument(body, 'let'),
-    collation,
   });
   const cursor = context.cursors.open(`${db}.${name}`, results, { batchSize: nonNegative(cursorOptions, 'batchSize'), session: context.sessionKey });
   return { cursor, ok: 1 };
@@ -86,10 +86,10 @@ export const aggregate: CommandHandler = (context, db, body) => {
  * Pipelines may modify their input, so they get clones; a leading $match
  * (countDocuments always starts with one) filters before cloning.
  */
-function sourceDocuments(context: CommandContext, db: string, name: string, pipeline: Document[], collation: Document | undefined): Document[] {
+function sourceDocuments(context: CommandContext, db: string, name: string, pipeline: Document[]): Document[] {
   const documents = context.store.collection(db, name)?.documents ?? [];
   const match = leadingMatch(pipeline);
-  const selected = match === undefined ? documents : documents.filter(compileFilter(match, collation));
+  const selected = match === undefined ? documents : documents.filter(compileFilter(match));
   return selected.map(cloneDocument);
 }
 
@@ -105,13 +105,13 @@ function leadingMatch(pipeline: Document[]): Document | undefined {
 /** estimatedDocumentCount and legacy count. */
 export const count: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'count');
+  requireSimpleCollation(body);
   const documents = context.store.collection(db, name)?.documents ?? [];
   const matched = selectDocuments(documents, {
     filter: optionalDocument(body, 'query') ?? {},
     skip: nonNegative(body, 'skip'),
     // A negative count limit means the same as its absolute value.
     limit: Math.abs(optionalNumber(body, 'limit') ?? 0),
-    collation: optionalDocument(body, 'collation'),
   });
   return { n: matched.length, ok: 1 };
 };
@@ -120,9 +120,9 @@ export const distinct: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'distinct');
   const key = body['key'];
   if (typeof key !== 'string') throw new CommandError('TypeMismatch', "BSON field 'distinct.key' must be a string");
+  requireSimpleCollation(body);
   const documents = selectDocuments(context.store.collection(db, name)?.documents ?? [], {
     filter: optionalDocument(body, 'query') ?? {},
-    collation: optionalDocument(body, 'collation'),
   });
   const seen = new Set<string>();
   const values: unknown[] = [];

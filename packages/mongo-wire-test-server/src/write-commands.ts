@@ -18,6 +18,7 @@ import { CommandError } from './command-error.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, withIdFirst, type UpdateContext } from './document-update.js';
 import type { MemoryCollection } from './memory-store.js';
 import { projectDocument, sameBson, selectDocuments } from './query-engine.js';
+import { requireSimpleCollation } from './refusals.js';
 
 export const insert: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'insert');
@@ -37,12 +38,14 @@ export const insert: CommandHandler = (context, db, body) => {
 export const update: CommandHandler = (context, db, body) => {
   const name = collectionName(body, 'update');
   const statements = documentArray(body, 'updates');
+  refuseUpdateSort(statements);
   const ordered = optionalBoolean(body, 'ordered') ?? true;
   let n = 0;
   let nModified = 0;
   const upserted: Document[] = [];
   const writeErrors = forEachStatement(statements, ordered, (statement, index) => {
     const query = requiredDocument(statement, 'q');
+    requireSimpleCollation(statement);
     const spec = parseUpdate(statement['u']);
     const multi = optionalBoolean(statement, 'multi') ?? false;
     if (multi && spec.kind === 'replacement') {
@@ -52,9 +55,7 @@ export const update: CommandHandler = (context, db, body) => {
     const collection = context.store.collection(db, name);
     const matches = collection === undefined ? [] : selectDocuments(collection.documents, {
       filter: query,
-      sort: optionalDocument(statement, 'sort'),
       limit: multi ? undefined : 1,
-      collation: optionalDocument(statement, 'collation'),
       variables: optionalDocument(body, 'let'),
     });
     for (const current of matches) {
@@ -82,12 +83,12 @@ export const deleteCommand: CommandHandler = (context, db, body) => {
     const query = requiredDocument(statement, 'q');
     const limit = statement['limit'];
     if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
+    requireSimpleCollation(statement);
     const collection = context.store.collection(db, name);
     if (collection === undefined) return;
     const matches = selectDocuments(collection.documents, {
       filter: query,
       limit: limit === 1 ? 1 : undefined,
-      collation: optionalDocument(statement, 'collation'),
       variables: optionalDocument(body, 'let'),
     });
     for (const document of matches) collection.remove(document);
@@ -107,13 +108,13 @@ export const findAndModify: CommandHandler = (context, db, body) => {
   if (remove && hasUpdate) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
   if (!remove && !hasUpdate) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
   if (remove && (upsert || returnNew)) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true, or new=true and remove=true');
+  requireSimpleCollation(body);
 
   const collection = context.store.collection(db, name);
   const [target] = collection === undefined ? [] : selectDocuments(collection.documents, {
     filter: query,
     sort: optionalDocument(body, 'sort'),
     limit: 1,
-    collation: optionalDocument(body, 'collation'),
     variables: optionalDocument(body, 'let'),
   });
 
@@ -143,6 +144,17 @@ export const findAndModify: CommandHandler = (context, db, body) => {
     ok: 1,
   };
 };
+
+/**
+ * MongoDB 7.0, the version this server advertises, has no `sort` in an update
+ * statement (8.0 added it to updateOne and replaceOne): its command parser
+ * refuses the field before any statement runs, and so does this server.
+ */
+function refuseUpdateSort(statements: Document[]): void {
+  if (statements.some((statement) => statement['sort'] !== undefined)) {
+    throw new CommandError('IDLUnknownField', "BSON field 'update.updates.sort' is an unknown field.");
+  }
+}
 
 /** Stores `next` unless it is byte-identical to `current` (then nothing was modified). */
 function replaceIfChanged(collection: MemoryCollection, current: Document, next: Document): boolean {

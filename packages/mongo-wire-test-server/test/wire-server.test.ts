@@ -296,6 +296,106 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     expect(await docs.countDocuments({})).to.equal(3);
   });
 
+  describe('refuses what it does not implement, with the error mongod answers (src/refusals.ts)', () => {
+    const refusal = async (promise: Promise<unknown>): Promise<MongoServerError> => {
+      const error = await rejectionOf(promise);
+      expect(error).to.be.instanceOf(MongoServerError);
+      return error as MongoServerError;
+    };
+
+    it('a collation other than simple: BadValue (2) on every command that takes one, and nothing written', async () => {
+      const words = db.collection<NumberId>('words');
+      await words.insertMany([{ _id: 1, word: 'cafe' }, { _id: 2, word: 'CAFE' }]);
+      const french = { locale: 'fr', strength: 1 };
+      const attempts: Array<[string, Promise<unknown>]> = [
+        ['find', words.find({ word: 'cafe' }, { collation: french }).toArray()],
+        ['aggregate', words.aggregate([{ $match: { word: 'cafe' } }], { collation: french }).toArray()],
+        ['countDocuments', words.countDocuments({ word: 'cafe' }, { collation: french })],
+        ['count', words.count({ word: 'cafe' }, { collation: french })],
+        ['distinct', words.distinct('word', {}, { collation: french })],
+        ['findOneAndUpdate', words.findOneAndUpdate({ word: 'cafe' }, { $set: { seen: true } }, { collation: french })],
+        ['createIndex', words.createIndex({ word: 1 }, { collation: french })],
+        ['createCollection', db.createCollection('french', { collation: french })],
+      ];
+      for (const [what, attempt] of attempts) {
+        const error = await refusal(attempt);
+        expect([what, error.code, error.codeName], error.message).to.deep.equal([what, 2, 'BadValue']);
+        expect(error.message).to.equal(`Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`);
+      }
+      // In a write command each statement fails alone, as a write error.
+      const updated = await refusal(words.updateMany({ word: 'cafe' }, { $set: { seen: true } }, { collation: french }));
+      expect([updated.code, updated.message]).to.deep.equal([2, `Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`]);
+      const deleted = await refusal(words.deleteOne({ word: 'CAFE' }, { collation: french }));
+      expect(deleted.code).to.equal(2);
+      expect(await words.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, word: 'cafe' }, { _id: 2, word: 'CAFE' }]);
+      expect((await db.listCollections({ name: 'french' }).toArray()).length).to.equal(0);
+      expect((await words.listIndexes().toArray()).map((index) => index['name'])).to.deep.equal(['_id_']);
+      // The simple collation is binary comparison, as without one; simple with options is malformed (FailedToParse, 9).
+      expect(await words.find({ word: 'cafe' }, { collation: { locale: 'simple' } }).toArray()).to.deep.equal([{ _id: 1, word: 'cafe' }]);
+      const malformed = await refusal(words.find({}, { collation: { locale: 'simple', strength: 2 } }).toArray());
+      expect([malformed.code, malformed.message]).to.deep.equal([9, 'If locale=simple, no other fields should be present in: { locale: "simple", strength: 2 }']);
+    });
+
+    it('readConcern snapshot outside a transaction: InvalidOptions (72) on reads and writes, nothing written; inside a transaction it still works', async () => {
+      const items = db.collection<NumberId>('items');
+      await items.insertOne({ _id: 1, n: 1 });
+      const snapshot = client.startSession({ snapshot: true });
+      try {
+        for (const attempt of [items.find({}, { session: snapshot }).toArray(), items.aggregate([], { session: snapshot }).toArray(), items.distinct('n', {}, { session: snapshot })]) {
+          const error = await refusal(attempt);
+          expect([error.code, error.codeName]).to.deep.equal([72, 'InvalidOptions']);
+          expect(error.message).to.match(/^Storage engine does not support read concern: \{ level: "snapshot" \}/);
+        }
+        const write = await refusal(items.insertOne({ _id: 2, n: 2 }, { session: snapshot }));
+        expect([write.code, write.codeName, write.message]).to.deep.equal([72, 'InvalidOptions', 'Command does not support read concern { level: "snapshot" }']);
+        const update = await refusal(items.updateOne({ _id: 1 }, { $inc: { n: 1 } }, { session: snapshot }));
+        expect(update.code).to.equal(72);
+      } finally {
+        await snapshot.endSession();
+      }
+      const raw = await refusal(db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], readConcern: { level: 'snapshot' } }));
+      expect(raw.code).to.equal(72);
+      expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, n: 1 }]);
+      // debtkit's transactions read at snapshot (packages/adapter-mongo/src/mongo-unit-of-work.ts).
+      const session = client.startSession();
+      try {
+        await session.withTransaction(
+          async () => {
+            const [item] = await items.find({ _id: 1 }, { session }).toArray();
+            await items.updateOne({ _id: 1 }, { $set: { n: (item?.n ?? 0) + 1 } }, { session });
+          },
+          { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } },
+        );
+      } finally {
+        await session.endSession();
+      }
+      expect(await items.findOne({ _id: 1 })).to.deep.equal({ _id: 1, n: 2 });
+    });
+
+    it("an update statement's sort (MongoDB 8.0; this server is 7.0): IDLUnknownField (40415) for the whole command, nothing written", async () => {
+      const items = db.collection<NumberId>('items');
+      await items.insertMany([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      const raw = await refusal(
+        db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }, { q: { _id: { $gt: 0 } }, u: { $inc: { n: 10 } }, sort: { _id: -1 } }] }),
+      );
+      expect([raw.code, raw.message]).to.deep.equal([40415, "BSON field 'update.updates.sort' is an unknown field."]);
+      expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      // findAndModify's sort is 7.0's and works.
+      expect(await items.findOneAndUpdate({}, { $inc: { n: 1 } }, { sort: { _id: -1 }, returnDocument: 'after' })).to.deep.equal({ _id: 2, n: 3 });
+    });
+
+    it('views and validators: CommandNotSupported (115), and no collection is made', async () => {
+      await db.collection<NumberId>('base').insertMany([{ _id: 1 }, { _id: 2 }]);
+      const view = await refusal(db.createCollection('recent', { viewOn: 'base', pipeline: [] }));
+      expect([view.code, view.codeName]).to.deep.equal([115, 'CommandNotSupported']);
+      expect(view.message).to.equal("create with 'viewOn': views are not supported by the wire test server");
+      const validated = await refusal(db.createCollection('checked', { validator: { n: { $type: 'int' } } }));
+      expect([validated.code, validated.codeName]).to.deep.equal([115, 'CommandNotSupported']);
+      const names = (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
+      expect(names).to.deep.equal(['base']);
+    });
+  });
+
   it('answers an unknown command with CommandNotFound (59)', async () => {
     const error = await rejectionOf(db.command({ fooBar: 1 }));
     expect(error).to.be.instanceOf(MongoServerError).and.to.include({ code: 59, codeName: 'CommandNotFound' });

@@ -214,9 +214,10 @@ export class UnifiedRun {
   async #execute(operation: Document): Promise<unknown> {
     const name = operation['name'] as string;
     const args: Document = { ...(operation['arguments'] ?? {}) };
-    if (typeof args['session'] === 'string') args['session'] = this.#entity<ClientSession>(args['session']);
     const target = operation['object'] as string;
+    // The test runner's own operations name their session entity by id.
     if (target === 'testRunner') return this.#testRunner(name, args);
+    if (typeof args['session'] === 'string') args['session'] = this.#entity<ClientSession>(args['session']);
     const object = this.#entity<Entity>(target);
     if (object instanceof ClientSession) return this.#sessionOperation(object, name, args);
     if (object instanceof Collection) return this.#collectionOperation(object, name, args);
@@ -268,13 +269,15 @@ export class UnifiedRun {
         return plainResult(await collection.bulkWrite(requests, options));
       case 'createIndex':
         return collection.createIndex(keys, options);
+      case 'listIndexes':
+        return collection.listIndexes(options).toArray();
       default:
         throw new Unsupported(`collection operation ${name}`);
     }
   }
 
   async #databaseOperation(db: Db, name: string, args: Document): Promise<unknown> {
-    const { collection, command, commandName: _commandName, ...options } = args;
+    const { collection, command, commandName: _commandName, filter, ...options } = args;
     switch (name) {
       case 'runCommand':
         return db.command(command, options);
@@ -288,13 +291,22 @@ export class UnifiedRun {
         return undefined;
       case 'aggregate':
         return db.aggregate(args['pipeline'], options).toArray();
+      case 'listCollections':
+        return db.listCollections(filter ?? {}, options).toArray();
       default:
         throw new Unsupported(`database operation ${name}`);
     }
   }
 
-  async #clientOperation(_client: MongoClient, name: string, _args: Document): Promise<unknown> {
-    throw new Unsupported(`client operation ${name}`);
+  async #clientOperation(client: MongoClient, name: string, args: Document): Promise<unknown> {
+    switch (name) {
+      case 'listDatabases': {
+        const { filter, ...options } = args;
+        return client.db('admin').admin().listDatabases({ ...options, ...(filter === undefined ? {} : { filter }) });
+      }
+      default:
+        throw new Unsupported(`client operation ${name}`);
+    }
   }
 
   async #sessionOperation(session: ClientSession, name: string, args: Document): Promise<unknown> {
@@ -342,6 +354,14 @@ export class UnifiedRun {
           aborted: 'TRANSACTION_ABORTED',
         };
         expect(state).to.equal(expected[args['state']]);
+        return undefined;
+      }
+      case 'assertSessionDirty':
+      case 'assertSessionNotDirty': {
+        // The driver marks a session dirty after a network error in it, and then discards its server session.
+        const session = this.#entity<ClientSession>(args['session']);
+        const dirty = (session as unknown as { serverSession?: { isDirty?: boolean } }).serverSession?.isDirty ?? false;
+        expect(dirty, `session ${String(args['session'])} dirty`).to.equal(name === 'assertSessionDirty');
         return undefined;
       }
       case 'assertSessionPinned':
