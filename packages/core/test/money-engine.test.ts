@@ -13,7 +13,9 @@ import {
   type MinimumFormula,
   type RateSegment,
 } from '../src/shared/money/index.js';
-import { addMonths, type IsoDate } from '../src/shared/primitives.js';
+import { addMonths, type AccountId, type Cents, type IsoDate } from '../src/shared/primitives.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js';
 
 const START = '2026-01-15' as IsoDate;
 const ONE_PERCENT_PLUS_INTEREST: MinimumFormula = { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] };
@@ -400,6 +402,29 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
       });
       expect(outcome.warnings[0]).to.deep.equal({ account_id: null, code: 'budget_below_minimums', month: 1, amount: 30_000 - 25_000 });
       expect(outcome.schedule[0]!.payments[0]!.payment).to.equal(30_000);
+    });
+
+    it('a plan (planPayoff) warns of a deferred charge it cannot avoid, and avoids it when the budget allows', () => {
+      const medical: PayoffDebt = {
+        id: 7 as AccountId,
+        balance: 240_000 as Cents,
+        apr: 0,
+        minimumPayment: 6_000 as Cents,
+        segments: [{ kind: 'promotional', balance: 240_000, apr: 0, promo_ends_on: '2026-08-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 18_420 }],
+      };
+      const plan = (budget: number) => {
+        const result = planPayoff({ strategy: 'avalanche', monthlyPayment: budget as Cents, debts: [medical], today: START });
+        if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+        return result.right;
+      };
+      const tight = plan(6_000);
+      expect(tight.warnings!.map((w) => [w.account_id, w.code, w.month])).to.deep.equal([[7, 'deferred_interest_charged', 7]]);
+      // The charge is interest of month 7, in the schedule row too.
+      expect(tight.schedule[6]!.payments[0]!.interest).to.equal(6_000);
+      const enough = plan(40_000);
+      expect(enough.warnings!.map((w) => [w.account_id, w.code])).to.deep.equal([[7, 'deferred_interest_avoided']]);
+      expect(enough.total_interest).to.equal(0);
+      expect(enough.months).to.equal(6);
     });
 
     it('avalanche pays a deferred-interest card before its date when the budget allows, ranking it by the charge it would avoid', () => {
