@@ -1,7 +1,7 @@
 /**
- * The money engine (shared/money, DESIGN 7.14): its sums add up per segment
+ * The money engine (shared/money, docs/decisions/payoff-and-outlook.md): its sums add up per segment
  * and month on generated accounts, the statement examples of issue 41, and
- * DESIGN 7.6's arithmetic unchanged for plain debts.
+ * docs/decisions/payoff-and-outlook.md's arithmetic unchanged for plain debts.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -118,7 +118,7 @@ const inputArb = fc.record({
   start: fc.constantFrom('2026-01-15', '2024-01-31', '2025-02-28', '2026-12-31') as fc.Arbitrary<IsoDate>,
 });
 
-describe('money engine (shared/money, DESIGN 7.14)', () => {
+describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', () => {
   describe('sums on 500 generated sets of accounts (segments, promotions, deferred interest, formulas, escrow, accrued interest)', () => {
     it('every month, per segment: balance before + interest + deferred charge − paid = balance after, in whole cents never below 0', () => {
       let accounts = 0;
@@ -206,8 +206,8 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
     });
   });
 
-  describe('DESIGN 7.6 unchanged for plain debts', () => {
-    /** The reference of DESIGN 7.6 written plainly: interest, minimums, the rest in avalanche order. */
+  describe('docs/decisions/payoff-and-outlook.md unchanged for plain debts', () => {
+    /** The reference of docs/decisions/payoff-and-outlook.md written plainly: interest, minimums, the rest in avalanche order. */
     const reference = (debts: ReadonlyArray<{ id: number; balance: number; apr: number; minimum: number }>, budget: number) => {
       const balances = debts.map((d) => d.balance);
       let interestTotal = 0;
@@ -269,7 +269,7 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
       );
     });
 
-    it('keeps the check of DESIGN 7.6: $10,000 at 20%, $250 minimum, $500 budget → 25 months, $2,266.06', () => {
+    it('keeps the check of docs/decisions/payoff-and-outlook.md: $10,000 at 20%, $250 minimum, $500 budget → 25 months, $2,266.06', () => {
       const outcome = runEngine({ debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }], strategy: 'avalanche', monthlyPayment: 50_000, start: START, maxMonths: 600 });
       expect(outcome.ok && [outcome.months, outcome.totalInterest]).to.deep.equal([25, 226_606]);
     });
