@@ -76,6 +76,22 @@ export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
   return n;
 };
 
+/**
+ * `debt` with the statement terms `a` carries (docs/decisions/payoff-and-outlook.md): a plain account
+ * adds none, so its debt keeps the plain shape the engine reads fastest.
+ */
+const withStatementTerms = (debt: PayoffDebt, a: CurrentDebt): PayoffDebt =>
+  a.interestMethod === undefined && a.minimumFormula === undefined && a.segments === undefined && a.escrow === undefined && a.accruedInterest === undefined
+    ? debt
+    : {
+        ...debt,
+        interestMethod: a.interestMethod,
+        minimumFormula: a.minimumFormula,
+        segments: a.segments,
+        escrow: a.escrow,
+        accruedInterest: a.accruedInterest,
+      };
+
 /** The plan fields a re-forecast reads. */
 export type ForecastPlan = Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'>;
 
@@ -114,10 +130,7 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
     }
     if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
     if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
-    if (a.apr !== null && a.minimumPayment !== null) {
-      const { id: _id, apr, minimumPayment, ...rest } = a;
-      debts.push({ ...rest, id, balance: a.balance, apr, minimumPayment });
-    }
+    if (a.apr !== null && a.minimumPayment !== null) debts.push(withStatementTerms({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment }, a));
   }
   if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
   if (debts.every((d) => d.balance === 0)) return { _tag: 'paid_off', offset };
