@@ -9,6 +9,7 @@ import type { ExtraPayment, PaymentPlan, PaymentPlanRecord } from './payment-pla
 import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt, type PayoffPlanInput } from './payoff-plan.js';
 import type { ErrorDetail } from '../shared/errors.js';
 import type { DebtTerms } from '../shared/money/index.js';
+import { MAX_BALANCE } from '../accounts/statement-terms.js';
 import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from '../shared/primitives.js';
 
 export const PlanProgressStatus = t.keyof({ on_track: null, ahead: null, behind: null }, 'PlanProgressStatus');
@@ -145,6 +146,8 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
     today: addMonths(plan.start_date, offset),
     customOrder: plan.custom_order ?? undefined,
     extraPayments,
+    // No month of a re-forecast of accounts owes more than an account may (issue 42).
+    maxBalance: MAX_BALANCE,
   };
   const problems = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
   return problems.length > 0 ? { _tag: 'unforecastable', offset, problems } : { _tag: 'runnable', offset, input };
