@@ -29,7 +29,7 @@
  * comment 7(b)(12)(i)(F)-1), and a minimum that never repays disclosed as such
  * with the 36-month payment only (§1026.7(b)(12)(ii)).
  */
-import { addMonths, type IsoDate } from '../primitives.js';
+import { addMonths, type Cents, type IsoDate } from '../primitives.js';
 import type { DebtTerms, RateSegment } from './terms.js';
 import { runEngine, type DebtBook } from './engine.js';
 
@@ -38,14 +38,14 @@ export const DISCLOSURE_MAX_MONTHS = 600;
 
 /** The disclosure's figures (cents rounded to the dollar), as `RepaymentDisclosure` answers them without its date. */
 export interface DisclosureFigures {
-  readonly minimum_payments_only: { readonly months: number; readonly years: number | null; readonly total_cost: number } | null;
-  readonly three_year: { readonly monthly_payment: number; readonly total_cost: number; readonly savings: number | null } | null;
+  readonly minimum_payments_only: { readonly months: number; readonly years: number | null; readonly total_cost: Cents } | null;
+  readonly three_year: { readonly monthly_payment: Cents; readonly total_cost: Cents; readonly savings: number | null } | null;
   readonly never_pays_off: boolean;
   readonly rounding: 'nearest_dollar';
 }
 
 /** Cents rounded to the whole dollar, half up (M2's `round(x, 1)` on dollars). */
-export const toDollar = (cents: number): number => Math.floor((cents + 50) / 100) * 100;
+export const toDollar = (cents: number): Cents => (Math.floor((cents + 50) / 100) * 100) as Cents;
 
 /**
  * The repayment estimate as the statement states it (§1026.7(b)(12)(i)(B)): `null`
