@@ -9,9 +9,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { AccountId, Cents, IsoDate, addDays, addMonths, nullable } from '../shared/primitives.js';
 import { boundedInt, strictObject } from '../shared/codec.js';
 import { conflict, validationError, type Conflict, type ValidationError } from '../shared/errors.js';
-import type { InterestMethod, MinimumFormula, RateSegment } from '../shared/money/terms.js';
 import { repaymentDisclosure } from '../shared/money/disclosure.js';
-import { payoffQuote } from '../shared/money/payoff-quote.js';
+import { payoffQuote, type QuoteSegment } from '../shared/money/payoff-quote.js';
+import { debtTermsOf, isCard } from './statement-terms.js';
 import type { AccountRecord } from './account.js';
 
 /** A whole number of months or years, 0 or more. */
@@ -103,57 +103,35 @@ export type PayoffQuoteQuery = t.TypeOf<typeof PayoffQuoteQuery>;
 export const MAX_PAYOFF_QUOTE_DAYS = 30;
 
 /**
- * The statement terms an account may carry (DESIGN 7.14), as the disclosure and
- * the quote read them: absent (`undefined`) or `null` when the account has none.
- */
-export interface StatementTerms {
-  readonly interest_method?: InterestMethod | null | undefined;
-  readonly minimum_payment_formula?: MinimumFormula | null | undefined;
-  readonly apr_segments?: ReadonlyArray<RateSegment> | null | undefined;
-  readonly accrued_interest?: number | null | undefined;
-}
-
-/** A card (DESIGN 7.14): a credit card, or medical financing (usually a card with deferred-interest promotions). */
-export const isCard = (a: Pick<AccountRecord, 'subtype'>): boolean => a.subtype === 'credit_card_loan' || a.subtype === 'medical_loan';
-
-/**
- * The rate segments of an account as the money module reads them: the user's one
+ * The rate segments of an account as the payoff quote reads them: the user's one
  * rate for the whole balance when `user_apr` is set (its segments then ignored,
  * DESIGN 7.14), else its segments, else its whole balance at the institution's
  * APR; `null` when it has no rate at all.
  */
-const rateSegmentsOf = (a: AccountRecord & StatementTerms): ReadonlyArray<RateSegment> | null => {
-  if (a.user_apr !== null) return [{ kind: 'purchase', balance: a.balance, apr: a.user_apr }];
+const rateSegmentsOf = (a: AccountRecord): ReadonlyArray<QuoteSegment> | null => {
+  if (a.user_apr !== null) return [{ balance: a.balance, apr: a.user_apr }];
   if (a.apr_segments != null && a.apr_segments.length > 0) return a.apr_segments;
-  if (a.apr !== null) return [{ kind: 'purchase', balance: a.balance, apr: a.apr }];
+  if (a.apr !== null) return [{ balance: a.balance, apr: a.apr }];
   return null;
 };
 
 /**
- * The Minimum Payment Warning of a card on `today` (docs/decisions/payoff-and-outlook.md).
+ * The Minimum Payment Warning of a card on `today` (docs/decisions/payoff-and-outlook.md),
+ * on the account's terms as the engine takes them (`debtTermsOf`).
  * `conflict` naming `subtype` for an account that is not a card; naming the missing
  * field when it has no rate (`apr`) or no minimum can be derived (`minimum_payment_formula`).
  */
-export const repaymentDisclosureOf = (a: AccountRecord & StatementTerms, today: IsoDate): E.Either<Conflict, RepaymentDisclosure> => {
-  if (!isCard(a)) return E.left(conflict(`subtype: a repayment disclosure is for cards (credit_card_loan, medical_loan); this account is a ${a.subtype}`));
-  const segments = rateSegmentsOf(a);
-  if (segments === null && a.balance > 0) return E.left(conflict('apr: the account has no APR (apr, user_apr or apr_segments), so no repayment can be estimated'));
-  const formula = a.minimum_payment_formula ?? null;
-  const fixed = a.user_minimum_payment ?? (formula === null ? a.minimum_payment : null);
-  if (fixed === null && formula === null && a.balance > 0) {
-    return E.left(conflict('minimum_payment_formula: the account has no minimum_payment_formula, minimum_payment or user_minimum_payment, so no minimum payment can be derived'));
+export const repaymentDisclosureOf = (a: AccountRecord, today: IsoDate): E.Either<Conflict, RepaymentDisclosure> => {
+  if (!isCard(a.subtype)) return E.left(conflict(`subtype: a repayment disclosure is for cards (credit_card_loan, medical_loan); this account is a ${a.subtype}`));
+  const debt = debtTermsOf(a, today);
+  if (debt === null && a.balance > 0) {
+    return E.left(
+      rateSegmentsOf(a) === null
+        ? conflict('apr: the account has no APR (apr, user_apr or apr_segments), so no repayment can be estimated')
+        : conflict('minimum_payment_formula: the account has no minimum_payment_formula, minimum_payment or user_minimum_payment, so no minimum payment can be derived'),
+    );
   }
-  const figures = repaymentDisclosure(
-    {
-      id: a.id,
-      balance: a.balance,
-      apr: 0,
-      minimumPayment: fixed ?? 0,
-      minimumFormula: a.user_minimum_payment === null ? formula : null,
-      segments: segments ?? [],
-    },
-    today,
-  );
+  const figures = repaymentDisclosure(debt ?? { id: a.id, balance: 0, apr: 0, minimumPayment: 0 }, today);
   return E.right({ as_of: today, ...figures });
 };
 
@@ -164,7 +142,7 @@ export const repaymentDisclosureOf = (a: AccountRecord & StatementTerms, today: 
  * `last_payment_date` and `next_payment_due_date` when interest has no start,
  * naming `apr` when a balance has no rate.
  */
-export const payoffQuoteOf = (a: AccountRecord & StatementTerms, today: IsoDate, date: IsoDate | undefined): E.Either<ValidationError | Conflict, PayoffQuote> => {
+export const payoffQuoteOf = (a: AccountRecord, today: IsoDate, date: IsoDate | undefined): E.Either<ValidationError | Conflict, PayoffQuote> => {
   const goodThrough = date ?? today;
   if (goodThrough < today) return E.left(validationError(`date must not be before today (${today})`, [{ path: 'date', message: `must be ${today} or later` }]));
   const latest = addDays(today, MAX_PAYOFF_QUOTE_DAYS);
@@ -185,7 +163,7 @@ export const payoffQuoteOf = (a: AccountRecord & StatementTerms, today: IsoDate,
     accruedInterest: a.accrued_interest ?? 0,
     interestFrom,
     goodThrough,
-    isCard: isCard(a),
+    isCard: isCard(a.subtype),
   });
   return E.right({
     account_id: a.id,
