@@ -63,7 +63,7 @@ describe('payoff quotes', () => {
     expect(q.per_diem).to.equal(Math.round((200_000 * 0.219) / 365) + Math.round((400_000 * 0.292) / 365));
   });
 
-  it('a deferred-interest segment adds its accrued interest once its promotion has ended with a balance, not before', () => {
+  it('a deferred-interest segment adds its accrued interest (and its background accrual to the end) once its promotion has ended with a balance, not before', () => {
     const deferred = (goodThrough: string, balance = 150_000) =>
       payoffQuote(
         terms({
@@ -76,8 +76,9 @@ describe('payoff quotes', () => {
     expect(deferred('2026-03-09').deferred_charge).to.equal(0);
     expect(deferred('2026-03-09').payoff_amount).to.equal(150_000);
     const after = deferred('2026-03-10');
-    expect(after.deferred_charge).to.equal(31_415);
-    expect(after.payoff_amount).to.equal(150_000 + after.interest_due + 31_415);
+    // Accrued so far, and 9 more days (Mar 1 → Mar 10) at 26.99% in the background: $1,500 × 26.99% × 9 / 365 = $9.98.
+    expect(after.deferred_charge).to.equal(31_415 + 998);
+    expect(after.payoff_amount).to.equal(150_000 + after.interest_due + 31_415 + 998);
     expect(after.trailing_interest_note).to.equal(true);
   });
 

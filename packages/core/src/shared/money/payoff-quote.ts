@@ -15,10 +15,11 @@
  *   day of it (the interest to `goodThrough + 1` less the interest to
  *   `goodThrough`), what a payment arriving a day late adds.
  * - `payoff_amount` = balance + `interest_due`, plus a deferred-interest
- *   segment's accrued interest when the promotion has ended by `goodThrough`
- *   and the segment still has a balance (Regulation Z §1026.16(h) calls it the
- *   deferred interest "imposed" when the balance is not paid in full by the
- *   end of the period).
+ *   segment's accrued interest (as stored, and accruing at `go_to_apr` from
+ *   `interestFrom` to the promotion's end) when the promotion has ended by
+ *   `goodThrough` and the segment still has a balance: the deferred interest is
+ *   imposed when the balance is not paid in full by the end of the period
+ *   (Regulation Z §1026.16(h)(2)).
  */
 import { addDays, daysBetween, type Cents, type IsoDate } from '../primitives.js';
 import { dailyCompoundInterestOf, dailySimpleInterestOf } from './rates.js';
@@ -89,13 +90,19 @@ const segmentInterest = (s: QuoteSegment, method: InterestMethod, from: IsoDate,
 const interestTo = (terms: PayoffQuoteTerms, date: IsoDate): number =>
   terms.segments.reduce((sum, s) => sum + segmentInterest(s, terms.method, terms.interestFrom, date), 0);
 
-/** A deferred-interest segment's charge once its promotion has ended by `date` with a balance left. */
+/**
+ * A deferred-interest segment's charge once its promotion has ended by `date` with
+ * a balance left: the interest accrued so far (`accrued_deferred_interest`, as of
+ * the account's last posting) and the interest accruing at `go_to_apr` in the
+ * background from `interestFrom` to the promotion's end, by the account's method.
+ */
 const deferredChargeBy = (terms: PayoffQuoteTerms, date: IsoDate): number =>
-  terms.segments.reduce(
-    (sum, s) =>
-      s.deferred_interest === true && s.promo_ends_on != null && s.balance > 0 && s.promo_ends_on <= date ? sum + (s.accrued_deferred_interest ?? 0) : sum,
-    0,
-  );
+  terms.segments.reduce((sum, s) => {
+    if (s.deferred_interest !== true || s.promo_ends_on == null || s.go_to_apr == null || s.balance <= 0 || s.promo_ends_on > date) return sum;
+    const days = Math.max(0, daysBetween(terms.interestFrom, s.promo_ends_on));
+    const background = terms.method === 'daily_compound' ? compoundInterest(s.balance, s.go_to_apr, days) : simpleInterest(s.balance, s.go_to_apr, days);
+    return sum + (s.accrued_deferred_interest ?? 0) + background;
+  }, 0);
 
 /**
  * The figures of a payoff quote good through `terms.goodThrough`.
