@@ -236,6 +236,10 @@ function accountMoneySuite(name: string, makeStore: () => Promise<StorePorts>): 
         await quote(user, 'abc').expect(400);
         await quote('/api/users/0', id).expect(400);
         await h.request.get(`${user}/accounts/${id}/payoff_quote?date=${TODAY}&extra=1`).set(h.auth).expect(400);
+        await h.request.patch(`${user}/accounts/${id}/payoff_quote`).set(h.auth).send({}).expect(405);
+        const other = await h.request.post('/admin/clients').set(ADMIN).send({ name: 'Another fintech' }).expect(201);
+        const foreign = await h.request.get(`${user}/accounts/${id}/payoff_quote`).set({ Authorization: `Bearer ${other.body.token}` }).expect(404);
+        expect(foreign.body.error.code).to.equal('not_found');
       });
 
       it("defaults to the sandbox user's today once the clock is advanced", async () => {
