@@ -14,7 +14,7 @@ import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 
 const ADMIN = { Authorization: 'Bearer admin-secret-token-for-tests' };
 
-/** `TODAY` plus n calendar months (DESIGN 4) or days. */
+/** `TODAY` plus n calendar months (docs/decisions/api-conventions.md) or days. */
 const plusMonths = (d: string, n: number): string => {
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];
   const index = y * 12 + (m - 1) + n;

@@ -202,7 +202,7 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
     expect(months(2_390).three_year).to.deep.equal({ monthly_payment: 2_800, total_cost: 100_000, savings: 0 });
   });
 
-  it('counts the whole months to a promotion (M2 expm) by calendar months as DESIGN 4 dates them, and rounds cents to the dollar half up', () => {
+  it('counts the whole months to a promotion (M2 expm) by calendar months as docs/decisions/api-conventions.md dates them, and rounds cents to the dollar half up', () => {
     expect(wholeMonthsBetween(AS_OF, '2026-09-15' as IsoDate)).to.equal(6);
     expect(wholeMonthsBetween(AS_OF, '2026-09-14' as IsoDate)).to.equal(5);
     expect(wholeMonthsBetween(AS_OF, AS_OF)).to.equal(0);

@@ -1,6 +1,6 @@
 /**
- * What an account's statement says about paying it off (DESIGN 7.14,
- * docs/decisions/payoff-and-outlook.md "The Minimum Payment Warning" and
+ * What an account's statement says about paying it off
+ * (docs/decisions/payoff-and-outlook.md "The Minimum Payment Warning" and
  * "Payoff quotes"): the answers' codecs, and the account's terms as the pure
  * computations in `shared/money/` take them.
  */
@@ -99,13 +99,13 @@ export type PayoffQuote = t.TypeOf<typeof PayoffQuote>;
 export const PayoffQuoteQuery = strictObject('PayoffQuoteQuery', {}, { date: IsoDate });
 export type PayoffQuoteQuery = t.TypeOf<typeof PayoffQuoteQuery>;
 
-/** How far ahead a payoff quote may be good through (DESIGN 7.14). */
+/** How far ahead a payoff quote may be good through (docs/decisions/payoff-and-outlook.md "Payoff quotes"). */
 export const MAX_PAYOFF_QUOTE_DAYS = 30;
 
 /**
  * The rate segments of an account as the payoff quote reads them: the user's one
  * rate for the whole balance when `user_apr` is set (its segments then ignored,
- * DESIGN 7.14), else its segments, else its whole balance at the institution's
+ * docs/decisions/payoff-and-outlook.md), else its segments, else its whole balance at the institution's
  * APR; `null` when it has no rate at all.
  */
 const rateSegmentsOf = (a: AccountRecord): ReadonlyArray<QuoteSegment> | null => {

@@ -1,5 +1,5 @@
 /**
- * An account's statement figures (DESIGN 7.14, docs/decisions/payoff-and-outlook.md):
+ * An account's statement figures (docs/decisions/payoff-and-outlook.md):
  * the Minimum Payment Warning and the payoff quote. Both only read: the user
  * and the account are one owned read (shared/owned-read.ts), as `getAccount`,
  * and nothing is stored.

@@ -1,7 +1,7 @@
 /**
  * The Minimum Payment Warning of a card's periodic statement (Regulation Z
  * §1026.7(b)(12)), computed as Appendix M1 says and as Appendix M2's program
- * does (DESIGN 7.14, docs/decisions/payoff-and-outlook.md "The Minimum Payment
+ * does (docs/decisions/payoff-and-outlook.md "The Minimum Payment
  * Warning"). Pure.
  *
  * The months run on the engine's own loop (`projectMinimumOnly`) in its
@@ -33,7 +33,7 @@ import { addMonths, type Cents, type IsoDate } from '../primitives.js';
 import type { DebtTerms, RateSegment } from './terms.js';
 import { runEngine, type DebtBook } from './engine.js';
 
-/** The longest a disclosure's loop runs (the engine's horizon for every projection, DESIGN 7.2): a minimum that has not repaid by then never does. */
+/** The longest a disclosure's loop runs (the engine's horizon for every projection, docs/api/reference.md): a minimum that has not repaid by then never does. */
 export const DISCLOSURE_MAX_MONTHS = 600;
 
 /** The disclosure's figures (cents rounded to the dollar), as `RepaymentDisclosure` answers them without its date. */
@@ -57,7 +57,7 @@ export const disclosedYears = (months: number): number | null => (months < 24 ? 
 
 /**
  * Whole months from `asOf` to `date` (M2's `expm`): the most n with
- * `asOf + n months` (DESIGN 4's dating) on or before `date`; 0 when `date` is not after `asOf`.
+ * `asOf + n months` (docs/decisions/api-conventions.md's dating) on or before `date`; 0 when `date` is not after `asOf`.
  * @example wholeMonthsBetween('2026-03-15', '2026-09-15') === 6; wholeMonthsBetween('2026-03-15', '2026-09-14') === 5
  */
 export const wholeMonthsBetween = (asOf: IsoDate, date: IsoDate): number => {

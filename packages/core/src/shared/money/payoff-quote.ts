@@ -1,5 +1,5 @@
 /**
- * Payoff quotes (DESIGN 7.14, docs/decisions/payoff-and-outlook.md "Payoff quotes"):
+ * Payoff quotes (docs/decisions/payoff-and-outlook.md "Payoff quotes"):
  * what it costs to pay a debt off in full on a date. Pure: the caller gives the
  * terms, the date interest runs from, and the user's today.
  *
@@ -8,7 +8,7 @@
  *   `goodThrough`: simple interest (`balance × APR/365 × days`, rounded half up
  *   to the cent, in exact integers) for `monthly` and `daily_simple`, and the
  *   closed form `balance × ((1 + APR/365)^days − 1)` for `daily_compound`
- *   (DESIGN 7.14: the closed form between postings, never a loop over days).
+ *   (the closed form between postings, never a loop over days).
  * - A promotion's rate applies to the days before `promo_ends_on`, its
  *   `go_to_apr` from that day on (the days are split at the date).
  * - `interest_due` = `accrued_interest` + that interest; `per_diem` is one more
@@ -44,7 +44,7 @@ export interface PayoffQuoteTerms {
   readonly balance: number;
   readonly segments: ReadonlyArray<QuoteSegment>;
   readonly method: InterestMethod;
-  /** Interest already accrued and unpaid (loans, DESIGN 7.14 `accrued_interest`). */
+  /** Interest already accrued and unpaid (loans: the account's `accrued_interest`). */
   readonly accruedInterest: number;
   /** The day interest runs from: the last payment's date, else one month before the next due date. */
   readonly interestFrom: IsoDate;
