@@ -124,6 +124,46 @@ export interface paths {
         patch: operations["patchUsersByIdAccountsByAccountId"];
         trace?: never;
     };
+    "/api/users/{id}/accounts/{account_id}/repayment_disclosure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A card's Minimum Payment Warning, as its statement discloses it (Regulation Z Appendix M1)
+         * @description The minimum payment repayment estimate (months; years as the statement rounds them), its total cost, and the payment that repays the balance in 36 months with its total cost and savings, computed as Regulation Z Appendix M1 says (equal months of 365/12 days, no grace period, the minimum to the lowest rate first, a deferred-interest balance at 0% only if the minimums repay it in time) as of the user's today. Amounts are cents rounded to the dollar. `three_year` is null when the rounded estimate is 3 years or less; a minimum that never repays answers `never_pays_off: true` and `minimum_payments_only: null`. Cards only (`credit_card_loan`, `medical_loan`): 409 naming `subtype` otherwise, and 409 naming the missing field when the account has no rate or no minimum can be derived.
+         */
+        get: operations["getUsersByIdAccountsByAccountIdRepaymentDisclosure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/accounts/{account_id}/payoff_quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What paying the account off in full on a date costs: balance, interest due, per diem
+         * @description `date` (`YYYY-MM-DD`, default the user's today; from today to 30 days after it, else 400) is the day the quote is good through. `interest_due` = the accrued interest plus the interest from `last_payment_date` (else one month before `next_payment_due_date`) to `good_through`, per segment at APR/365 a day (compounded daily for `daily_compound`); `per_diem` is one more day of it; `payoff_amount` = balance + `interest_due`, plus a deferred-interest charge once its promotion has ended with a balance. `trailing_interest_note` is true for cards, which may post interest after a payoff. 409 naming `last_payment_date` and `next_payment_due_date` when the account has neither, `apr` when it has no rate, `type` when it is not a debt.
+         */
+        get: operations["getUsersByIdAccountsByAccountIdPayoffQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/credit_scores": {
         parameters: {
             query?: never;
@@ -1114,6 +1154,13 @@ export interface components {
             /** Format: date */
             expected_payoff_date: string | null;
             payments_history: components["schemas"]["PaymentCode"][];
+            interest_method: components["schemas"]["InterestMethod"] | null;
+            minimum_payment_formula: components["schemas"]["MinimumPaymentFormula"] | null;
+            apr_segments: components["schemas"]["AprSegment"][] | null;
+            /** @description An amount of money in integer cents */
+            escrow_payment: number | null;
+            /** @description An amount of money in integer cents */
+            accrued_interest: number | null;
         };
         /** @enum {string} */
         AccountType: "depository" | "loan" | "investment" | "other";
@@ -1123,6 +1170,34 @@ export interface components {
         AccountStatus: "active" | "disabled" | "closed";
         /** @enum {string} */
         PaymentCode: "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "E" | "*" | "";
+        /** @enum {string} */
+        InterestMethod: "monthly" | "daily_compound" | "daily_simple";
+        MinimumPaymentFormula: {
+            /** @description An amount of money in integer cents */
+            floor: number;
+            /** @description terms(1..5 entries) */
+            terms: components["schemas"]["MinimumPaymentFormulaTerm"][];
+        };
+        MinimumPaymentFormulaTerm: {
+            percent_of_balance: number;
+            plus_interest?: boolean;
+            /** @description An amount of money in integer cents */
+            plus_amount?: number;
+        };
+        AprSegment: {
+            kind: components["schemas"]["SegmentKind"];
+            /** @description An amount of money in integer cents */
+            balance: number;
+            apr: number;
+            /** Format: date */
+            promo_ends_on?: string | null;
+            go_to_apr?: number | null;
+            deferred_interest?: boolean | null;
+            /** @description An amount of money in integer cents */
+            accrued_deferred_interest?: number | null;
+        };
+        /** @enum {string} */
+        SegmentKind: "purchase" | "balance_transfer" | "cash_advance" | "promotional" | "penalty";
         LinkAccountBody: {
             name: string;
             type: components["schemas"]["AccountType"];
@@ -1153,6 +1228,14 @@ export interface components {
             first_time_payment?: boolean | null;
             /** @description PaymentsHistory(≤24 codes) */
             payments_history?: components["schemas"]["PaymentCode"][];
+            interest_method?: components["schemas"]["InterestMethod"] | null;
+            minimum_payment_formula?: components["schemas"]["MinimumPaymentFormula"] | null;
+            /** @description AprSegments(1..10 entries) */
+            apr_segments?: components["schemas"]["AprSegment"][] | null;
+            /** @description An amount of money in integer cents */
+            escrow_payment?: number | null;
+            /** @description An amount of money in integer cents */
+            accrued_interest?: number | null;
         };
         AccountList: {
             accounts: components["schemas"]["Account"][];
@@ -1166,6 +1249,55 @@ export interface components {
             /** Format: date */
             user_next_payment_date?: string | null;
             status?: components["schemas"]["AccountStatus"];
+            interest_method?: components["schemas"]["InterestMethod"] | null;
+            minimum_payment_formula?: components["schemas"]["MinimumPaymentFormula"] | null;
+            /** @description AprSegments(1..10 entries) */
+            apr_segments?: components["schemas"]["AprSegment"][] | null;
+            /** @description An amount of money in integer cents */
+            escrow_payment?: number | null;
+            /** @description An amount of money in integer cents */
+            accrued_interest?: number | null;
+        };
+        RepaymentDisclosure: {
+            /** Format: date */
+            as_of: string;
+            minimum_payments_only: components["schemas"]["MinimumPaymentsOnly"] | null;
+            three_year: components["schemas"]["ThreeYearRepayment"] | null;
+            never_pays_off: boolean;
+            rounding: components["schemas"]["DisclosureRounding"];
+        };
+        MinimumPaymentsOnly: {
+            /** @description integer(≥0) */
+            months: number;
+            /** @description integer(≥0) */
+            years: number | null;
+            /** @description An amount of money in integer cents */
+            total_cost: number;
+        };
+        ThreeYearRepayment: {
+            /** @description An amount of money in integer cents */
+            monthly_payment: number;
+            /** @description An amount of money in integer cents */
+            total_cost: number;
+            /** @description integer cents */
+            savings: number | null;
+        };
+        /** @enum {string} */
+        DisclosureRounding: "nearest_dollar" | "nearest_cent";
+        PayoffQuote: {
+            /** @description A positive integer identifier */
+            account_id: number;
+            /** Format: date */
+            as_of: string;
+            /** Format: date */
+            good_through: string;
+            /** @description An amount of money in integer cents */
+            payoff_amount: number;
+            /** @description An amount of money in integer cents */
+            per_diem: number;
+            /** @description An amount of money in integer cents */
+            interest_due: number;
+            trailing_interest_note: boolean;
         };
         CreditScore: {
             /** @description A positive integer identifier */
@@ -1285,6 +1417,7 @@ export interface components {
             total_paid: number;
             /** Format: date-time */
             created_at: string;
+            warnings: components["schemas"]["PlanWarning"][];
         };
         /** @enum {string} */
         Strategy: "avalanche" | "snowball" | "custom" | "minimum_only";
@@ -1293,6 +1426,16 @@ export interface components {
             /** @description An amount of money in integer cents */
             amount: number;
         };
+        PlanWarning: {
+            /** @description A positive integer identifier */
+            account_id: number | null;
+            code: components["schemas"]["PlanWarningCode"];
+            month: number;
+            /** @description An amount of money in integer cents */
+            amount: number;
+        };
+        /** @enum {string} */
+        PlanWarningCode: "deferred_interest_charged" | "deferred_interest_avoided" | "budget_below_minimums";
         CreatePaymentPlanBody: {
             strategy: components["schemas"]["Strategy"];
             /** @description An amount of money in integer cents */
@@ -1322,6 +1465,7 @@ export interface components {
             interest_saved: number | null;
             months_saved: number | null;
             credit_utilization_good_month: number | null;
+            warnings: components["schemas"]["PlanWarning"][];
         };
         ComparePaymentPlansBody: {
             /** @description An amount of money in integer cents */
@@ -1507,6 +1651,8 @@ export interface components {
             date: string;
             /** @description An amount of money in integer cents */
             interest: number;
+            /** @description An amount of money in integer cents */
+            deferred_interest: number;
             /** @description An amount of money in integer cents */
             paid: number;
             /** @description An amount of money in integer cents */
@@ -3487,6 +3633,320 @@ export interface operations {
                         error?: {
                             /** @enum {string} */
                             code?: "payload_too_large";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_server_error`: unexpected server failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_server_error";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByIdAccountsByAccountIdRepaymentDisclosure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The API version to answer in; default: the client's pinned version */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Bodies of 1 KiB or more are compressed (gzip, br) when allowed here */
+                "Accept-Encoding"?: components["parameters"]["AcceptEncoding"];
+            };
+            path: {
+                /** @description The user id */
+                id: number;
+                /** @description The account id */
+                account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RepaymentDisclosure"];
+                };
+            };
+            /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation_error" | "unsupported_version";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource, or it belongs to another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `method_not_allowed`: the path exists, the method does not */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "method_not_allowed";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "conflict";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `unsupported_media_type`: the request has a body that is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unsupported_media_type";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `rate_limited`: too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "rate_limited";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `internal_server_error`: unexpected server failure */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "internal_server_error";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `service_unavailable`: the store is unreachable; retry after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "service_unavailable";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsersByIdAccountsByAccountIdPayoffQuote: {
+        parameters: {
+            query?: {
+                date?: string;
+            };
+            header?: {
+                /** @description The API version to answer in; default: the client's pinned version */
+                "API-Version"?: components["parameters"]["ApiVersion"];
+                /** @description Bodies of 1 KiB or more are compressed (gzip, br) when allowed here */
+                "Accept-Encoding"?: components["parameters"]["AcceptEncoding"];
+            };
+            path: {
+                /** @description The user id */
+                id: number;
+                /** @description The account id */
+                account_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoffQuote"];
+                };
+            };
+            /** @description `validation_error`: the request is invalid (path id, query, body), with `details`; `unsupported_version`: `API-Version` names no known version */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "validation_error" | "unsupported_version";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `unauthorized`: the bearer token is missing, malformed, unknown, revoked or of the other environment */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "unauthorized";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `not_found`: no such resource, or it belongs to another client */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "not_found";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `method_not_allowed`: the path exists, the method does not */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "method_not_allowed";
+                        };
+                    } & components["schemas"]["Error"];
+                };
+            };
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error?: {
+                            /** @enum {string} */
+                            code?: "conflict";
                         };
                     } & components["schemas"]["Error"];
                 };
