@@ -80,8 +80,9 @@ describe('@debtkit/client: the README runs', function () {
 
   it('lists the users with for await', async () => {
     const { exports, printed } = await run(1);
-    expect(exports['lastNames']).to.deep.equal(['Rivera']);
-    expect(printed).to.deep.equal(['1 users']);
+    // The sandbox's two demo users (docs/sandbox-over-time.md): Rivera, and Lee with statement-grade accounts.
+    expect(exports['lastNames']).to.deep.equal(['Rivera', 'Lee']);
+    expect(printed).to.deep.equal(['2 users']);
   });
 
   it('creates a plan with an automatic key and pages its schedule', async () => {

@@ -46,7 +46,7 @@ const ipv4At = (parts: ReadonlyArray<number>, at: number, mask = 0): ipaddr.IPv4
  * network's own NAT64 prefix, where the IPv4 may sit anywhere) is refused by
  * its own range, as before.
  */
-export const embeddedIPv4 = (address: ipaddr.IPv6): ReadonlyArray<ipaddr.IPv4> | undefined => {
+const embeddedIPv4 = (address: ipaddr.IPv6): ReadonlyArray<ipaddr.IPv4> | undefined => {
   const p = address.parts;
   const zeros = (from: number, to: number): boolean => p.slice(from, to).every((x) => x === 0);
   if (zeros(0, 5) && p[5] === 0xffff) return [ipv4At(p, 6)];

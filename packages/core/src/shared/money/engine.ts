@@ -578,6 +578,30 @@ export class DebtBook {
     return paid;
   }
 
+  /**
+   * What debt i's extra money pays in month m before its avalanche rank can
+   * change: its accrued interest and the balance of the segment the excess
+   * reaches first (the segment `updateRank` ranks it by). Once that is paid,
+   * the debt is ranked again by its next segment.
+   */
+  excessPortion(i: number, m: number): number {
+    const first = this.segFirst[i]!;
+    const last = this.segFirst[i + 1]!;
+    let best = -1;
+    for (let s = first; s < last; s++) {
+      if (this.sBal[s]! <= 0) continue;
+      if (best < 0) best = s;
+      else {
+        const ws = this.inDeferredWindow(s, m);
+        const wb = this.inDeferredWindow(best, m);
+        if (ws !== wb) {
+          if (ws) best = s;
+        } else if (this.sApr[s]! > this.sApr[best]!) best = s;
+      }
+    }
+    return this.accruedInterest[i]! + (best < 0 ? 0 : this.sBal[best]!);
+  }
+
   /** Debt i's avalanche rank in month m: the rate of the segment its extra money reaches first (docs/decisions/payoff-and-outlook.md). */
   updateRank(i: number, m: number): void {
     const first = this.segFirst[i]!;
@@ -812,6 +836,27 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
     if (extra > 0 && order.length > 0) {
       if (anyComplex && strategy !== 'custom') for (const i of order) if (plain[i] === 0) book.updateRank(i, month);
       insertionSort(order, precedes);
+      if (anyComplex && strategy === 'avalanche') {
+        // Segment by segment: a debt with segments keeps the extra only while
+        // the segment it reaches first leads; once that segment is paid, the
+        // debt is ranked again by its next one (a card's 0% balance transfer
+        // does not take the money a deferred promotion elsewhere needs).
+        while (extra > 0 && order.length > 0) {
+          const i = order[0]!;
+          const portion = plain[i] === 1 ? owed[i]! : book.excessPortion(i, month);
+          const payment = book.pay(i, extra < portion ? extra : portion, true, month);
+          paid[i]! += payment;
+          extra -= payment;
+          if (owed[i] === 0) {
+            anyPaidOff = true;
+            order.shift();
+          } else if (payment === 0) break;
+          else if (plain[i] === 0) {
+            book.updateRank(i, month);
+            insertionSort(order, precedes);
+          }
+        }
+      }
       for (let k = 0; k < order.length && extra > 0; k++) {
         const i = order[k]!;
         let payment: number;
