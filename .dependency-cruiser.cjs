@@ -1,4 +1,4 @@
-// The dependency rule (DESIGN 2, round 5; docs/architecture.md "The dependency
+// The dependency rule (docs/architecture.md "The dependency
 // rule, measured"). CI runs `npm run deps:check`, which fails on any violation
 // not in the committed baseline (.dependency-cruiser-known-violations.json), so
 // the known ones can only shrink; `npm run deps:baseline` rewrites the baseline
@@ -24,7 +24,7 @@ module.exports = {
     {
       name: 'kernel-imports-no-feature',
       severity: 'error',
-      comment: 'shared/ is the kernel: it imports no feature folder, no registry file and not testing/ (DESIGN 2 round 5).',
+      comment: 'shared/ is the kernel: it imports no feature folder, no registry file and not testing/ (docs/architecture.md).',
       from: { path: KERNEL },
       to: { path: `${CORE}(?!shared/)` },
     },
@@ -38,7 +38,8 @@ module.exports = {
     {
       name: 'no-production-imports-testing',
       severity: 'error',
-      comment: 'testing/ (the contract harness and fakes) is imported by tests and by the contract suites (*.contract.ts), never by production code of core.',
+      comment:
+        'testing/ (the contract harness and fakes) is imported by tests and by the contract suites (*.contract.ts), never by production code of core.',
       from: { path: CORE, pathNot: [TESTING, '\\.contract\\.ts$'] },
       to: { path: TESTING },
     },

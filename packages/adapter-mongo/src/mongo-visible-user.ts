@@ -14,4 +14,8 @@ import { NOT_DELETING } from './mongo-record-collection.js';
  * The user `get` finds: this client's, and not being deleted. The owned reads
  * of the other repositories match their user with it too (one definition).
  */
-export const visibleUser = (clientId: ClientId, userId: UserId): Filter<StoredDocument> => ({ client_id: clientId, _id: userId, ...NOT_DELETING });
+export const visibleUser = (clientId: ClientId, userId: UserId): Filter<StoredDocument> => ({
+  client_id: clientId,
+  _id: userId,
+  ...NOT_DELETING,
+});
