@@ -8,7 +8,7 @@
 //   node scripts/feature-folders.mjs --dry-run  # print the moves
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve, posix } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -123,7 +123,6 @@ const MOVES = {
   'application/webhook-samples.ts': 'webhooks/webhook-samples.ts',
   'application/sandbox.ts': 'sandbox/use-cases.ts',
   'application/idempotent-change.ts': 'shared/idempotent-change.ts',
-  'ports/content-repository.ts': 'content/content-repository.ts',
   'domain/sandbox-clock.ts': 'sandbox/sandbox-clock.ts',
   // the two lists of everything
   'application/index.ts': 'application.ts',

@@ -28,7 +28,7 @@ import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
-import { visibleUser } from './mongo-user-repository.js';
+import { visibleUser } from './mongo-visible-user.js';
 
 export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
 

@@ -18,7 +18,7 @@ import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
-import { visibleUser } from './mongo-user-repository.js';
+import { visibleUser } from './mongo-visible-user.js';
 
 export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
 

@@ -31,7 +31,7 @@ import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { StoredDocumentError } from './mongo-errors.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
-import { visibleUser } from './mongo-user-repository.js';
+import { visibleUser } from './mongo-visible-user.js';
 
 /**
  * Plans stored before docs/decisions/payoff-and-outlook.md have no `custom_order`, `extra_payments` or

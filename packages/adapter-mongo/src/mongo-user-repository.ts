@@ -3,7 +3,6 @@
  * filter names the owning client as well (docs/decisions/tenancy.md).
  */
 import { inject, injectable } from 'inversify';
-import type { Filter } from 'mongodb';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -20,17 +19,14 @@ import {
 } from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
-import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
+import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 import { OWNER_DATE, PLAN_OWNER, PaymentPlanDocument } from './mongo-payment-plan-repository.js';
+import { visibleUser } from './mongo-visible-user.js';
 
 export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
 
-/**
- * The user `get` finds: this client's, and not being deleted. The owned reads
- * of the other repositories match their user with it too (one definition).
- */
-export const visibleUser = (clientId: ClientId, userId: UserId): Filter<StoredDocument> => ({ client_id: clientId, _id: userId, ...NOT_DELETING });
+export { visibleUser };
 
 @injectable()
 export class MongoUserRepository implements UserRepository {

@@ -27,7 +27,6 @@ export const RELEASED = resolve(PACKAGE, '../adapter-http/openapi/released');
 export const GENERATED = join(PACKAGE, 'src/generated');
 
 const VERSION_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 const generatorVersion = JSON.parse(await readFile(createRequire(import.meta.url).resolve('openapi-typescript/package.json'), 'utf8')).version;
 
 const header = (source) =>

@@ -10,7 +10,7 @@ import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
-import type { KeyedAnswer } from './pipeline/idempotency-key.js';
+import type { KeyedAnswer } from './pipeline/keyed-answer.js';
 import type { KeyedBytes, RenderCache } from './render-cache.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */

@@ -37,6 +37,7 @@ import { versioning } from '@debtkit/core';
 import { authOfPath, type AppDeps, type AppState, type RequestContext, type RouteDef } from './app-context.js';
 import { ApiError } from './api-error.js';
 import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
+import { serveOpenApi } from '../openapi/openapi-document.js';
 import { createRouter, type ApiRouter, type RouteMiddleware } from './router.js';
 import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
@@ -135,7 +136,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
         metrics,
         environment: config.environment,
         ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
-        ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+        openApi: serveOpenApi({ environment: config.environment, ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }) }),
       }),
       ...deps.routes,
     ].map(guarded),

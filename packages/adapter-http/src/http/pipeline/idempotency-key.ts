@@ -31,6 +31,7 @@ import type { RouteMiddleware } from '../router.js';
 import { ApiError, fromDomainError, toApiError } from '../api-error.js';
 import { writeApiError } from './error-responder.js';
 import { writeJsonText } from '../json-response.js';
+import type { KeyedAnswer } from './keyed-answer.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -124,19 +125,7 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
   ctx.set(REPLAYED_HEADER, 'true');
 };
 
-/**
- * What a route's handler answers with under the request's Idempotency-Key
- * (`ctx.state.idempotency`, set by `idempotencyKey`).
- */
-export interface KeyedAnswer {
-  /**
-   * Answer with the change `build` describes, run by core's `runKeyed` under
-   * the key; `render` writes an answer (a success) on the response. A
-   * `validation_error` thrown by `build` (a request that does not decode) is
-   * the endpoint's answer too, and kept.
-   */
-  answer<A>(build: () => Change<A>, render: (value: A) => void): Promise<void>;
-}
+export type { KeyedAnswer };
 
 /** An error `build` threw that is an answer of the endpoint's (a bad path id, query or body), as a change that changes nothing. */
 const decodingFailure = (err: unknown): Change<never> => {

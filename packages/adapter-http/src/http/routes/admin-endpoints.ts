@@ -27,7 +27,7 @@ import {
 } from '@debtkit/core';
 import type { AppContext } from '../app-context.js';
 import { runUseCase, type PathIdName } from '../route-kit.js';
-import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoints.js';
+import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoint.js';
 import { type Checked, type DeclaredErrors, type EndpointInput, type EndpointSpec, type NoInput, answer, decodeRequest } from './endpoint.js';
 import type { ErrorCode } from '../api-error.js';
 

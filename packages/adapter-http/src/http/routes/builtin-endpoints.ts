@@ -23,37 +23,20 @@ import {
   noChange,
   unavailable,
   versioning,
-  type ClientAccess,
   type DomainError,
-  type Environment,
   type ResponseKind,
   type StoreHealth,
 } from '@debtkit/core';
 import type { AppContext, RouteDef } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { runUseCase, type PathIdName } from '../route-kit.js';
-import { serveOpenApi } from '../../openapi/openapi-document.js';
-import type { Metrics } from '../metrics.js';
 import { serveMetrics } from '../metrics.routes.js';
 import { type AgreesWithKind, type Checked, type DeclaredErrors, type DeclaredResponse, type EndpointInput, type EndpointSpec, type KindValue, type NoInput, answer, decodeRequest, resolveResponse } from './endpoint.js';
 import type { ErrorCode } from '../api-error.js';
 import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
+import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoint.js';
 
-/** What the built-in endpoints run on. */
-export interface BuiltinServices {
-  readonly health: StoreHealth;
-  readonly clientAccess: ClientAccess;
-  /** The server's environment: clients created by the admin API belong to it. */
-  readonly environment: Environment;
-  /** What `GET /metrics` serves. */
-  readonly metrics: Metrics;
-  /** The admin token (`/metrics` takes it too); absent, `/admin` and `/metrics` answer 404. */
-  readonly adminToken?: string;
-  /** The address clients reach the server at, for the OpenAPI document's `servers`. */
-  readonly publicUrl?: string;
-  /** Milliseconds, for how long `/readyz` reuses the store's answer; default `Date.now`. */
-  readonly now?: () => number;
-}
+export type { BuiltinEndpoint, BuiltinServices };
 
 /**
  * What a built-in endpoint does: a use case whose value is answered as JSON, or, for
@@ -90,12 +73,6 @@ const checkedBuiltin = <
 ): Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>> =>
   // The list was checked against `E` by the result type: at run time the entry is always a `BuiltinEndpoint`.
   builtin<Q, B, K, R, P>(e) as Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>>;
-
-/** An entry of the built-in table: its spec (types erased) and the handler it becomes, typed inside. */
-export interface BuiltinEndpoint extends EndpointSpec {
-  readonly auth: NonNullable<EndpointSpec['auth']>;
-  readonly handler: (services: BuiltinServices) => RouteDef['handler'];
-}
 
 const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = KindValue<K>, P extends PathIdName = never>(
   declared: TypedBuiltinEndpoint<Q, B, K, R, P>,
@@ -222,7 +199,7 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     query: OpenApiQuery,
     status: 200, response: { codec: OpenApiDocument }, errors: ['unsupported_version'],
     run: {
-      handler: (s) => serveOpenApi({ environment: s.environment, ...(s.publicUrl === undefined ? {} : { publicUrl: s.publicUrl }) }),
+      handler: (s) => s.openApi,
     },
   }),
   builtin({
