@@ -56,6 +56,7 @@ export const SECTION_PAGES = {
   '7.11': 'docs/decisions/webhooks.md',
   '7.12': 'docs/decisions/payoff-and-outlook.md',
   '7.13': 'docs/sandbox-over-time.md',
+  '7.14': 'docs/decisions/payoff-and-outlook.md',
   '8': 'docs/decisions/mongodb.md',
   '9': 'docs/performance.md',
   '10': 'docs/embedding.md',
