@@ -48,6 +48,24 @@ export const ScheduledPayment = t.type({
 });
 export type ScheduledPayment = t.TypeOf<typeof ScheduledPayment>;
 
+/** What a plan warns about (DESIGN 7.14; the engine's codes, shared/money/engine.ts). */
+export const PlanWarningCode = t.keyof(
+  { deferred_interest_charged: null, deferred_interest_avoided: null, budget_below_minimums: null },
+  'PlanWarningCode',
+);
+export type PlanWarningCode = t.TypeOf<typeof PlanWarningCode>;
+
+/**
+ * A plan's warning (DESIGN 7.14): a deferred-interest charge posted or avoided
+ * on an account (`amount` the charge), or a month whose minimums exceed the
+ * budget (`account_id` null, `amount` the shortfall; the minimums are paid).
+ */
+export const PlanWarning = t.type(
+  { account_id: nullable(AccountId), code: PlanWarningCode, month: t.number, amount: Cents },
+  'PlanWarning',
+);
+export type PlanWarning = t.TypeOf<typeof PlanWarning>;
+
 export const ScheduleMonth = t.type({ month: t.number, date: IsoDate, payments: t.array(ScheduledPayment) });
 export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
 

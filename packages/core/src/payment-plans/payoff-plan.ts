@@ -21,339 +21,48 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
-import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
+import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type PlanWarning, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
 import { addMonths, type AccountId, type Cents, type IsoDate } from '../shared/primitives.js';
+import { engineOrder, monthlyInterestOf, runEngine, type DebtTerms, type EngineOutcome, type MoneyWarning } from '../shared/money/index.js';
 
 /** No projection runs longer than this (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 export const MAX_PAYOFF_MONTHS = 600;
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const MAX_APR_DECIMALS = 6;
-
 // ---------------------------------------------------------------------------
-// Interest arithmetic
+// Interest arithmetic (the money engine's, shared/money/rates.ts)
 // ---------------------------------------------------------------------------
-
-/**
- * An APR as an exact fraction `units / scale` percent, so interest is computed
- * on integers only. `units` is the APR written with the fewest decimals (up to
- * 6) whose value as a double is exactly `apr`: the JSON number 19.99 becomes
- * 1999 / 100, never 19.989999999999998. An APR with more than 6 decimals is
- * rounded to 6 (a millionth of a percent is far below a cent on any balance).
- */
-interface ScaledApr {
-  readonly units: number;
-  /** 1200 × 10^decimals: the denominator of the monthly rate. */
-  readonly denominator: number;
-}
-
-const scaleApr = (apr: number): ScaledApr => {
-  let scale = 1;
-  for (let decimals = 0; decimals < MAX_APR_DECIMALS; decimals++) {
-    const units = Math.round(apr * scale);
-    // Division of two exact doubles is correctly rounded, so equality means
-    // `apr` is the double nearest to the decimal units/scale.
-    if (units / scale === apr) return { units, denominator: 1200 * scale };
-    scale *= 10;
-  }
-  return { units: Math.round(apr * scale), denominator: 1200 * scale };
-};
-
-/**
- * round-half-up(balance × units / denominator), exact for any safe integer
- * balance: plain doubles while the numerator is a safe integer (the usual
- * case, e.g. balances below $45 billion at 19.99%), BigInt beyond.
- */
-const interestOf = (balance: number, units: number, denominator: number): number => {
-  const half = denominator / 2; // denominator is a multiple of 1200, so even
-  const product = balance * units;
-  if (product < MAX_SAFE - half) {
-    const x = product + half;
-    let q = Math.floor(x / denominator);
-    // The float quotient can be one off near an integer; fix it by remainder.
-    const r = x - q * denominator;
-    if (r < 0) q -= 1;
-    else if (r >= denominator) q += 1;
-    return q;
-  }
-  return Number((BigInt(balance) * BigInt(units) + BigInt(half)) / BigInt(denominator));
-};
 
 /**
  * One month of interest on a balance: round-half-up(balance × apr / 1200), in
- * exact integer arithmetic (see `scaleApr`).
+ * exact integer arithmetic (shared/money/rates.ts `scaleApr`).
  * @example monthlyInterest(1_000_000 as Cents, 20) === 16_667 // $166.666… → $166.67
  */
-export const monthlyInterest = (balance: Cents, apr: number): Cents => {
-  const { units, denominator } = scaleApr(apr);
-  return interestOf(balance, units, denominator) as Cents;
-};
+export const monthlyInterest = (balance: Cents, apr: number): Cents => monthlyInterestOf(balance, apr) as Cents;
 
 // ---------------------------------------------------------------------------
-// The month loop
+// The month loop: the money engine (shared/money/engine.ts)
 // ---------------------------------------------------------------------------
 
-/** A debt as the month loop sees it. */
-export interface PayoffDebt {
+/**
+ * A debt as the month loop sees it: one rate, monthly interest and a fixed
+ * minimum (DESIGN 7.6), or, through the optional members, the statement terms
+ * of DESIGN 7.14 (segments, a daily method, a minimum formula, escrow, accrued
+ * interest: shared/money/terms.ts `DebtTerms`).
+ */
+export interface PayoffDebt extends DebtTerms {
   readonly id: AccountId;
   readonly balance: Cents;
   /** Percent, e.g. 19.99. */
   readonly apr: number;
+  /** Escrow included (it never reduces the debt). */
   readonly minimumPayment: Cents;
 }
 
-type LoopOutcome =
-  | { readonly ok: true; readonly months: number; readonly totalInterest: number; readonly totalPaid: number }
-  | { readonly ok: false; readonly reason: 'never' | 'too_long' | 'overflow' };
-
 /**
- * The debts of one run in parallel typed arrays: the loop touches them
- * 50 × 360 times per plan, so no per-debt objects are allocated per month.
- */
-interface LoopState {
-  readonly count: number;
-  readonly ids: Float64Array;
-  readonly aprs: Float64Array;
-  readonly aprUnits: Float64Array;
-  readonly aprDenominators: Float64Array;
-  readonly minimums: Float64Array;
-  readonly balances: Float64Array;
-  /** Position of each debt in a custom order (unlisted debts last). */
-  readonly ranks: Float64Array;
-}
-
-const loopState = (debts: ReadonlyArray<PayoffDebt>, customOrder: ReadonlyArray<number> = []): LoopState => {
-  const count = debts.length;
-  const state: LoopState = {
-    count,
-    ids: new Float64Array(count),
-    aprs: new Float64Array(count),
-    aprUnits: new Float64Array(count),
-    aprDenominators: new Float64Array(count),
-    minimums: new Float64Array(count),
-    balances: new Float64Array(count),
-    ranks: new Float64Array(count),
-  };
-  const rankOf = new Map(customOrder.map((id, k) => [id, k]));
-  debts.forEach((d, i) => {
-    const scaled = scaleApr(d.apr);
-    state.ids[i] = d.id;
-    state.aprs[i] = d.apr;
-    state.aprUnits[i] = scaled.units;
-    state.aprDenominators[i] = scaled.denominator;
-    state.minimums[i] = d.minimumPayment;
-    state.balances[i] = d.balance;
-    state.ranks[i] = rankOf.get(d.id) ?? Number.POSITIVE_INFINITY;
-  });
-  return state;
-};
-
-/** `a` comes strictly before `b` in strategy order, on the current balances. */
-type Precedes = (a: number, b: number) => boolean;
-
-const precedence = (strategy: Strategy, s: LoopState): Precedes => {
-  const { aprs, balances, ids, ranks } = s;
-  switch (strategy) {
-    case 'avalanche':
-      return (a, b) => {
-        const aa = aprs[a]!, ab = aprs[b]!;
-        if (aa !== ab) return aa > ab;
-        const ba = balances[a]!, bb = balances[b]!;
-        return ba !== bb ? ba < bb : ids[a]! < ids[b]!;
-      };
-    case 'snowball':
-      return (a, b) => {
-        const ba = balances[a]!, bb = balances[b]!;
-        if (ba !== bb) return ba < bb;
-        const aa = aprs[a]!, ab = aprs[b]!;
-        return aa !== ab ? aa > ab : ids[a]! < ids[b]!;
-      };
-    case 'custom':
-      return (a, b) => (ranks[a] !== ranks[b] ? ranks[a]! < ranks[b]! : ids[a]! < ids[b]!);
-    case 'minimum_only':
-      // No extra money to direct: the order only lists the debts, by id.
-      return (a, b) => ids[a]! < ids[b]!;
-  }
-};
-
-/** Whether money beyond the minimums (the rest of the budget, freed minimums, extra payments) is spent. */
-const spendsBeyondMinimums = (strategy: Strategy): boolean => strategy !== 'minimum_only';
-
-/**
- * What the loop spends: the budget every month, plus one-time extras by month
- * (`extras[m]`, summed per month; null when there are none).
- */
-interface LoopBudget {
-  readonly monthly: number;
-  readonly extras: Float64Array | null;
-  /** The last month with an extra payment (0 without). */
-  readonly lastExtraMonth: number;
-}
-
-const loopBudget = (monthly: number, extraPayments: ReadonlyArray<ExtraPayment> = []): LoopBudget => {
-  if (extraPayments.length === 0) return { monthly, extras: null, lastExtraMonth: 0 };
-  const lastExtraMonth = Math.max(...extraPayments.map((x) => x.month));
-  const extras = new Float64Array(lastExtraMonth + 1);
-  for (const x of extraPayments) extras[x.month]! += x.amount;
-  return { monthly, extras, lastExtraMonth };
-};
-
-/**
- * Insertion sort in place. The order rarely changes from one month to the
- * next, so this is one comparison per debt in the common case instead of a
- * full sort every month.
- */
-const insertionSort = (order: number[], precedes: Precedes): void => {
-  for (let i = 1; i < order.length; i++) {
-    const v = order[i]!;
-    let j = i - 1;
-    while (j >= 0 && precedes(v, order[j]!)) {
-      order[j + 1] = order[j]!;
-      j--;
-    }
-    order[j + 1] = v;
-  }
-};
-
-/** Strategy order of the debts with a balance, on their current balances. */
-const strategyOrder = (s: LoopState, strategy: Strategy): number[] => {
-  const order: number[] = [];
-  for (let i = 0; i < s.count; i++) if (s.balances[i]! > 0) order.push(i);
-  insertionSort(order, precedence(strategy, s));
-  return order;
-};
-
-/**
- * Called after each month's payments with the balances of every debt (indexed
- * as the input's debts); it must not change them.
+ * Called after each month's payments with what every debt owes (indexed as
+ * the input's debts); it must not change them.
  */
 export type MonthObserver = (month: number, balances: Float64Array) => void;
-
-/** How a run ends: at payoff, or also as soon as the plan can never pay off (`never`). */
-interface LoopOptions {
-  readonly observe: MonthObserver | null;
-  /** Keep going when the plan can never pay off, up to `maxMonths` (then `too_long`). */
-  readonly toLimit: boolean;
-}
-
-const PLAIN_RUN: LoopOptions = { observe: null, toLimit: false };
-
-/**
- * Run the month loop to the end (mutates `s.balances`). When `schedule` is
- * given, one ScheduleMonth per month is appended to it, with a row per debt
- * that had a balance at the start of the month, in input order.
- *
- * Rows split each payment into interest and principal so that both are never
- * negative and `payment = interest + principal` holds row by row: a payment
- * first covers the debt's interest not yet paid (this month's and any that a
- * minimum below the interest left unpaid earlier), the rest is principal.
- * Over a finished plan, Σ interest = interest charged and Σ principal =
- * the initial balances.
- *
- * Stops with `never` as soon as a debt's balance can only grow from then on:
- * a lone remaining debt whose whole payment does not exceed its interest
- * once no extra payment is left to come, or (minimum_only, where nothing
- * rolls over) any debt whose minimum does not exceed its interest.
- */
-const runMonthLoop = (
-  s: LoopState,
-  budget: LoopBudget,
-  strategy: Strategy,
-  maxMonths: number,
-  schedule: ScheduleMonth[] | null,
-  start: IsoDate,
-  options: LoopOptions = PLAIN_RUN,
-): LoopOutcome => {
-  const { count, balances, minimums, aprUnits, aprDenominators, ids } = s;
-  const charged = new Float64Array(count);
-  const paid = new Float64Array(count);
-  const unpaidInterest = schedule === null ? null : new Float64Array(count);
-  const precedes = precedence(strategy, s);
-  const rollsOver = spendsBeyondMinimums(strategy);
-  const { extras, lastExtraMonth } = budget;
-
-  let active: number[] = [];
-  for (let i = 0; i < count; i++) if (balances[i]! > 0) active.push(i);
-  let order = active.slice();
-  let totalInterest = 0;
-  let totalPaid = 0;
-
-  for (let month = 1; active.length > 0; month++) {
-    if (month > maxMonths) return { ok: false, reason: 'too_long' };
-
-    for (const i of active) {
-      const interest = interestOf(balances[i]!, aprUnits[i]!, aprDenominators[i]!);
-      const owed = balances[i]! + interest;
-      if (owed > MAX_SAFE) return { ok: false, reason: 'overflow' };
-      balances[i] = owed;
-      charged[i] = interest;
-      totalInterest += interest;
-    }
-
-    let spent = 0;
-    let anyPaidOff = false;
-    for (const i of active) {
-      const payment = Math.min(minimums[i]!, balances[i]!);
-      balances[i]! -= payment;
-      paid[i] = payment;
-      spent += payment;
-      if (balances[i] === 0) anyPaidOff = true;
-    }
-
-    let extra = rollsOver ? budget.monthly + (extras !== null && month <= lastExtraMonth ? extras[month]! : 0) - spent : 0;
-    if (anyPaidOff) order = order.filter((i) => balances[i]! > 0);
-    if (extra > 0 && order.length > 0) {
-      insertionSort(order, precedes);
-      for (let k = 0; k < order.length && extra > 0; k++) {
-        const i = order[k]!;
-        const payment = Math.min(extra, balances[i]!);
-        balances[i]! -= payment;
-        paid[i]! += payment;
-        extra -= payment;
-        if (balances[i] === 0) anyPaidOff = true;
-      }
-    }
-
-    if (schedule !== null && unpaidInterest !== null) {
-      const payments: ScheduledPayment[] = new Array<ScheduledPayment>(active.length);
-      for (let k = 0; k < active.length; k++) {
-        const i = active[k]!;
-        const payment = paid[i]!;
-        const interestDue = unpaidInterest[i]! + charged[i]!;
-        const interest = Math.min(payment, interestDue);
-        unpaidInterest[i] = interestDue - interest;
-        payments[k] = {
-          account_id: ids[i]! as AccountId,
-          payment: payment as Cents,
-          interest: interest as Cents,
-          principal: (payment - interest) as Cents,
-          balance: balances[i]! as Cents,
-        };
-      }
-      schedule.push({ month, date: addMonths(start, month), payments });
-    }
-    for (const i of active) totalPaid += paid[i]!;
-    if (options.observe !== null) options.observe(month, balances);
-
-    if (options.toLimit) {
-      // No early `never`: the caller wants every month up to the limit.
-    } else if (!rollsOver) {
-      for (const i of active) if (balances[i]! > 0 && paid[i]! <= charged[i]!) return { ok: false, reason: 'never' };
-    } else if (active.length === 1 && month >= lastExtraMonth) {
-      const i = active[0]!;
-      if (balances[i]! > 0 && paid[i]! <= charged[i]!) return { ok: false, reason: 'never' };
-    }
-    if (anyPaidOff) {
-      active = active.filter((i) => balances[i]! > 0);
-      order = order.filter((i) => balances[i]! > 0);
-    }
-    if (active.length === 0) {
-      if (!Number.isSafeInteger(totalInterest) || !Number.isSafeInteger(totalPaid)) return { ok: false, reason: 'overflow' };
-      return { ok: true, months: month, totalInterest, totalPaid };
-    }
-  }
-  return { ok: true, months: 0, totalInterest, totalPaid };
-};
 
 /** What a projection of one debt paid off by one fixed payment yields. */
 export interface SingleDebtProjection {
@@ -377,8 +86,13 @@ export const projectSingleDebt = (
   payment: Cents,
   maxMonths: number = MAX_PAYOFF_MONTHS,
 ): E.Either<ProjectionFailure, SingleDebtProjection> => {
-  const s = loopState([{ id: 1 as AccountId, balance, apr, minimumPayment: payment }]);
-  const outcome = runMonthLoop(s, loopBudget(payment), 'avalanche', maxMonths, null, '2000-01-01' as IsoDate);
+  const outcome = runEngine({
+    debts: [{ id: 1, balance, apr, minimumPayment: payment }],
+    strategy: 'avalanche',
+    monthlyPayment: payment,
+    start: '2000-01-01' as IsoDate,
+    maxMonths,
+  });
   return outcome.ok
     ? E.right({ months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
     : E.left(outcome.reason);
@@ -479,6 +193,8 @@ export interface PayoffPlanResult extends PayoffProjection {
   /** The date of the last month. */
   readonly payoff_date: IsoDate;
   readonly schedule: ScheduleMonth[];
+  /** What the plan warns about (DESIGN 7.14): always set by `planPayoff`. */
+  readonly warnings?: PlanWarning[];
 }
 
 const isCents = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
@@ -592,16 +308,34 @@ export const startDateProblems = (startDate: IsoDate, today: IsoDate): ReadonlyA
       : [];
 };
 
-const runPlan = (
-  input: PayoffPlanInput,
-  maxMonths: number,
-  schedule: ScheduleMonth[] | null,
-  options: LoopOptions = PLAIN_RUN,
-): { readonly order: AccountId[]; readonly outcome: LoopOutcome } => {
-  const s = loopState(input.debts, input.strategy === 'custom' ? input.customOrder : undefined);
-  const order = strategyOrder(s, input.strategy).map((i) => s.ids[i]! as AccountId);
-  const budget = loopBudget(input.monthlyPayment, spendsBeyondMinimums(input.strategy) ? input.extraPayments : undefined);
-  return { order, outcome: runMonthLoop(s, budget, input.strategy, maxMonths, schedule, input.today, options) };
+/** How a run ends: at payoff, or also as soon as the plan can never pay off (`never`). */
+interface LoopOptions {
+  readonly observe: MonthObserver | null;
+  /** Keep going when the plan can never pay off, up to `maxMonths` (then `too_long`). */
+  readonly toLimit: boolean;
+  readonly schedule: boolean;
+  readonly warnings: boolean;
+}
+
+const PLAIN_RUN: LoopOptions = { observe: null, toLimit: false, schedule: false, warnings: false };
+
+const runPlan = (input: PayoffPlanInput, maxMonths: number, options: LoopOptions = PLAIN_RUN): { readonly order: AccountId[]; readonly outcome: EngineOutcome } => {
+  const customOrder = input.strategy === 'custom' ? input.customOrder : undefined;
+  const order = engineOrder(input.debts, input.strategy, input.today, customOrder).map((i) => input.debts[i]!.id);
+  const outcome = runEngine({
+    debts: input.debts,
+    strategy: input.strategy,
+    monthlyPayment: input.monthlyPayment,
+    start: input.today,
+    customOrder,
+    extraPayments: input.strategy === 'minimum_only' ? undefined : input.extraPayments,
+    maxMonths,
+    schedule: options.schedule,
+    warnings: options.warnings,
+    observe: options.observe,
+    toLimit: options.toLimit,
+  });
+  return { order, outcome };
 };
 
 /**
@@ -618,7 +352,7 @@ export const projectPayoff = (
   maxMonths: number = MAX_PAYOFF_MONTHS,
   observe: MonthObserver | null = null,
 ): E.Either<ProjectionFailure, PayoffProjection> => {
-  const { order, outcome } = runPlan(input, maxMonths, null, { observe, toLimit: false });
+  const { order, outcome } = runPlan(input, maxMonths, { ...PLAIN_RUN, observe });
   return outcome.ok
     ? E.right({ order, months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
     : E.left(outcome.reason);
@@ -644,7 +378,8 @@ export interface BalanceTrace {
  */
 export const traceBalances = (input: PayoffPlanInput, maxMonths: number, observe: MonthObserver): BalanceTrace => {
   let months = 0;
-  const { outcome } = runPlan(input, maxMonths, null, {
+  const { outcome } = runPlan(input, maxMonths, {
+    ...PLAIN_RUN,
     observe: (month, balances) => {
       months = month;
       observe(month, balances);
@@ -672,8 +407,7 @@ export const planPayoff = (input: PayoffPlanInput): E.Either<ValidationError, Pa
   const details = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
   if (details.length > 0) return E.left(validationError('Invalid payment plan', details));
 
-  const schedule: ScheduleMonth[] = [];
-  const { order, outcome } = runPlan(input, MAX_PAYOFF_MONTHS, schedule);
+  const { order, outcome } = runPlan(input, MAX_PAYOFF_MONTHS, { ...PLAIN_RUN, schedule: true, warnings: true });
   if (!outcome.ok) return E.left(projectionError(outcome.reason === 'never' ? 'too_long' : outcome.reason, 'The payment plan'));
   return E.right({
     order,
@@ -681,6 +415,7 @@ export const planPayoff = (input: PayoffPlanInput): E.Either<ValidationError, Pa
     payoff_date: addMonths(input.today, outcome.months),
     total_interest: outcome.totalInterest as Cents,
     total_paid: outcome.totalPaid as Cents,
-    schedule,
+    schedule: outcome.schedule as ScheduleMonth[],
+    warnings: outcome.warnings as PlanWarning[],
   });
 };
