@@ -61,6 +61,7 @@ import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from '
 import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
+import { timeStatementComparison, timeStatementPlan, type StatementTiming } from './statement-money-timing.js';
 
 const TIGHT_THROUGHPUT_TARGET = 0.9;
 const TIGHT_CPU_TARGET = 1.1;
@@ -238,6 +239,16 @@ const main = async (): Promise<void> => {
   const outlook = timeCreditOutlook();
   console.log(`\ncredit outlook (creditOutlook): ${outlook.debts} debts of ${outlook.accounts} accounts, ${outlook.months} months, ${outlook.milestones} milestones`);
   console.log(`  median ${outlook.medianMs.toFixed(3)} ms, p95 ${outlook.p95Ms.toFixed(3)} ms over ${outlook.runs} runs`);
+  // The realistic input of docs/decisions/payoff-and-outlook.md (statement-grade money): segmented cards, formulas, daily methods, escrow.
+  const statement: Array<readonly [StatementTiming, number]> = [
+    [timeStatementPlan(), PAYOFF_TARGET_MS],
+    [timeStatementComparison(), COMPARISON_TARGET_MS],
+  ];
+  for (const [timing] of statement) {
+    const monthsOfRun = timing.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');
+    console.log(`\nstatement-grade ${timing.what}: 50 debts (20 segmented cards, 30 daily-simple loans), months: ${monthsOfRun}, ${timing.warnings} warnings`);
+    console.log(`  median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms over ${timing.runs} runs`);
+  }
 
   const debtkit = await startChild('debtkit');
   const others: ServerChild[] = [];
@@ -355,6 +366,8 @@ const main = async (): Promise<void> => {
     console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
     console.log(`  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`);
+    for (const [timing, target] of statement)
+      console.log(`  ${verdict(timing.medianMs < target)}  statement-grade ${timing.what} median < ${target} ms: ${timing.medianMs.toFixed(3)} ms`);
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...others.map(stopChild)]);
