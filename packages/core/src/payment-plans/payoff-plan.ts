@@ -23,7 +23,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
 import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type PlanWarning, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
 import { addMonths, type AccountId, type Cents, type IsoDate } from '../shared/primitives.js';
-import { engineOrder, monthlyInterestOf, runEngine, type DebtTerms, type EngineOutcome, type MoneyWarning } from '../shared/money/index.js';
+import { monthlyInterestOf, runEngine, type DebtTerms, type EngineOutcome, type MoneyWarning } from '../shared/money/index.js';
 
 /** No projection runs longer than this (docs/api/reference.md, docs/decisions/payoff-and-outlook.md). */
 export const MAX_PAYOFF_MONTHS = 600;
@@ -321,7 +321,6 @@ const PLAIN_RUN: LoopOptions = { observe: null, toLimit: false, schedule: false,
 
 const runPlan = (input: PayoffPlanInput, maxMonths: number, options: LoopOptions = PLAIN_RUN): { readonly order: AccountId[]; readonly outcome: EngineOutcome } => {
   const customOrder = input.strategy === 'custom' ? input.customOrder : undefined;
-  const order = engineOrder(input.debts, input.strategy, input.today, customOrder).map((i) => input.debts[i]!.id);
   const outcome = runEngine({
     debts: input.debts,
     strategy: input.strategy,
@@ -335,7 +334,7 @@ const runPlan = (input: PayoffPlanInput, maxMonths: number, options: LoopOptions
     observe: options.observe,
     toLimit: options.toLimit,
   });
-  return { order, outcome };
+  return { order: outcome.order.map((i) => input.debts[i]!.id), outcome };
 };
 
 /**

@@ -119,6 +119,8 @@ export type EngineOutcome =
       readonly warnings: MoneyWarning[];
       /** Months observed (the last month computed). */
       readonly monthsRun: number;
+      /** Strategy order of the debts owing at the start (indexes of the input). */
+      readonly order: number[];
     }
   | {
       readonly ok: false;
@@ -126,6 +128,7 @@ export type EngineOutcome =
       readonly schedule: EngineMonth[];
       readonly warnings: MoneyWarning[];
       readonly monthsRun: number;
+      readonly order: number[];
     };
 
 const METHOD_MONTHLY = 0;
@@ -139,6 +142,9 @@ const NO_PROMO = 0;
 /** Index of the equal-month factor in a segment's factor cache (28..31 days are 0..3). */
 const EQUAL_INDEX = 4;
 const FACTORS = 5;
+/** How many arrays of a book are per debt (besides `segFirst`) and per segment (besides the factor caches). */
+const DEBT_ARRAYS = 19;
+const SEGMENT_ARRAYS = 12;
 
 const epochOf = (year: number, month: number, day: number): number => Math.round(Date.UTC(year, month - 1, day) / 86_400_000);
 const epochOfDate = (date: IsoDate): number => {
@@ -174,8 +180,11 @@ export class DebtBook {
   /** The avalanche rank of each debt (its rate, or a deferred segment's rank). */
   readonly rankApr: Float64Array;
   /** Whether a debt takes DESIGN 7.6's plain arithmetic (one segment, monthly, fixed minimum, no accrued interest). */
-  readonly plain: Uint8Array;
-  readonly method: Uint8Array;
+  readonly plain: Float64Array;
+  /** A plain debt's rate as units / denominator of its monthly rate (DESIGN 7.6); its truth is `owed` (its one segment's balance is synced when inspected). */
+  readonly plainUnits: Float64Array;
+  readonly plainDenominator: Float64Array;
+  readonly method: Float64Array;
   /** The fixed minimum without escrow. */
   readonly minimum: Float64Array;
   readonly escrow: Float64Array;
@@ -185,8 +194,8 @@ export class DebtBook {
   readonly charged: Float64Array;
   readonly deferredCharged: Float64Array;
   /** Segments still in a promotion, per debt. */
-  readonly pendingPromos: Int32Array;
-  readonly segFirst: Int32Array;
+  readonly pendingPromos: Float64Array;
+  readonly segFirst: Float64Array;
   readonly segKind: Array<RateSegment['kind']>;
   readonly sBal: Float64Array;
   readonly sApr: Float64Array;
@@ -198,7 +207,7 @@ export class DebtBook {
   /** The first month at `go_to_apr` (NO_PROMO when none is pending). */
   readonly sPromoMonth: Float64Array;
   readonly sPromoEnds: Array<IsoDate | null>;
-  readonly sDeferred: Uint8Array;
+  readonly sDeferred: Float64Array;
   readonly sAccrued: Float64Array;
   /** This month's interest charged to each segment (a deferred charge included), and what was paid to it. */
   readonly sCharged: Float64Array;
@@ -206,6 +215,10 @@ export class DebtBook {
   /** This month's interest added to a loan's accrued interest, and what was paid of it. */
   readonly accruedCharged: Float64Array;
   readonly accruedPaid: Float64Array;
+  /** The loop's scratch per debt: this month's payment, months stuck at or below the interest, interest not yet covered by a payment (schedule rows). */
+  readonly paid: Float64Array;
+  readonly stuck: Float64Array;
+  readonly unpaidInterest: Float64Array;
   private readonly sFactor: Float64Array;
   private readonly sGoFactor: Float64Array;
   readonly warnings: MoneyWarning[] | null;
@@ -226,44 +239,64 @@ export class DebtBook {
     this.dates = options.dates;
     this.equalMonths = options.dayCount === 'equal_months';
     this.warnings = options.warnings === true ? [] : null;
-    this.ids = new Float64Array(n);
-    this.owed = new Float64Array(n);
-    this.rankApr = new Float64Array(n);
-    this.plain = new Uint8Array(n);
-    this.method = new Uint8Array(n);
-    this.minimum = new Float64Array(n);
-    this.escrow = new Float64Array(n);
-    this.formula = new Array<MinimumFormula | null>(n).fill(null);
-    this.accruedInterest = new Float64Array(n);
-    this.charged = new Float64Array(n);
-    this.deferredCharged = new Float64Array(n);
-    this.pendingPromos = new Int32Array(n);
-    this.segFirst = new Int32Array(n + 1);
     let segments = 0;
     for (let i = 0; i < n; i++) {
-      this.segFirst[i] = segments;
       const segs = debts[i]!.segments;
       segments += segs !== undefined && segs !== null && segs.length > 0 ? segs.length : 1;
     }
-    this.segFirst[n] = segments;
+    // One backing store for every array of the book: a run allocates it once (a plan runs in well under a millisecond, so allocation shows).
+    const arena = new Float64Array(DEBT_ARRAYS * n + 1 + SEGMENT_ARRAYS * segments + 2 * FACTORS * segments);
+    let at = 0;
+    const take = (length: number): Float64Array => {
+      const view = arena.subarray(at, at + length);
+      at += length;
+      return view;
+    };
+    this.ids = take(n);
+    this.owed = take(n);
+    this.rankApr = take(n);
+    this.plain = take(n);
+    this.plainUnits = take(n);
+    this.plainDenominator = take(n);
+    this.method = take(n);
+    this.minimum = take(n);
+    this.escrow = take(n);
+    this.accruedInterest = take(n);
+    this.charged = take(n);
+    this.deferredCharged = take(n);
+    this.pendingPromos = take(n);
+    this.segFirst = take(n + 1);
+    this.sBal = take(segments);
+    this.sApr = take(segments);
+    this.sUnits = take(segments);
+    this.sScale = take(segments);
+    this.sGoApr = take(segments);
+    this.sGoUnits = take(segments);
+    this.sGoScale = take(segments);
+    this.sPromoMonth = take(segments);
+    this.sDeferred = take(segments);
+    this.sAccrued = take(segments);
+    this.sCharged = take(segments);
+    this.sPaid = take(segments);
+    this.accruedCharged = take(n);
+    this.accruedPaid = take(n);
+    this.paid = take(n);
+    this.stuck = take(n);
+    this.unpaidInterest = take(n);
+    this.sFactor = take(segments * FACTORS);
+    this.sGoFactor = take(segments * FACTORS);
+    this.formula = new Array<MinimumFormula | null>(n).fill(null);
+    {
+      let first = 0;
+      for (let i = 0; i < n; i++) {
+        this.segFirst[i] = first;
+        const segs = debts[i]!.segments;
+        first += segs !== undefined && segs !== null && segs.length > 0 ? segs.length : 1;
+      }
+      this.segFirst[n] = first;
+    }
     this.segKind = new Array<RateSegment['kind']>(segments).fill('purchase');
-    this.sBal = new Float64Array(segments);
-    this.sApr = new Float64Array(segments);
-    this.sUnits = new Float64Array(segments);
-    this.sScale = new Float64Array(segments);
-    this.sGoApr = new Float64Array(segments);
-    this.sGoUnits = new Float64Array(segments);
-    this.sGoScale = new Float64Array(segments);
-    this.sPromoMonth = new Float64Array(segments);
     this.sPromoEnds = new Array<IsoDate | null>(segments).fill(null);
-    this.sDeferred = new Uint8Array(segments);
-    this.sAccrued = new Float64Array(segments);
-    this.sCharged = new Float64Array(segments);
-    this.sPaid = new Float64Array(segments);
-    this.accruedCharged = new Float64Array(n);
-    this.accruedPaid = new Float64Array(n);
-    this.sFactor = new Float64Array(segments * FACTORS);
-    this.sGoFactor = new Float64Array(segments * FACTORS);
 
     for (let i = 0; i < n; i++) {
       const d = debts[i]!;
@@ -280,7 +313,7 @@ export class DebtBook {
       let owed = accrued;
       const first = this.segFirst[i]!;
       if (segs === null) {
-        this.setRate(first, d.apr);
+        this.setRate(first, d.apr, method);
         this.sBal[first] = d.balance;
         owed += d.balance;
       } else {
@@ -288,7 +321,7 @@ export class DebtBook {
           const s = first + k;
           this.segKind[s] = seg.kind;
           this.sBal[s] = seg.balance;
-          this.setRate(s, seg.apr);
+          this.setRate(s, seg.apr, method);
           owed += seg.balance;
           if (seg.promo_ends_on !== undefined && seg.promo_ends_on !== null && seg.go_to_apr !== undefined && seg.go_to_apr !== null) {
             this.sPromoEnds[s] = seg.promo_ends_on;
@@ -297,7 +330,8 @@ export class DebtBook {
             this.sGoApr[s] = seg.go_to_apr;
             this.sGoUnits[s] = go.units;
             this.sGoScale[s] = go.scale;
-            for (let f = 0; f < FACTORS; f++) this.sGoFactor[s * FACTORS + f] = dailyCompoundFactor(seg.go_to_apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
+            if (method === METHOD_DAILY_COMPOUND)
+              for (let f = 0; f < FACTORS; f++) this.sGoFactor[s * FACTORS + f] = dailyCompoundFactor(seg.go_to_apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
             this.sDeferred[s] = seg.deferred_interest === true ? 1 : 0;
             this.sAccrued[s] = seg.deferred_interest === true ? (seg.accrued_deferred_interest ?? 0) : 0;
             this.pendingPromos[i]! += 1;
@@ -307,15 +341,18 @@ export class DebtBook {
       this.owed[i] = owed;
       this.rankApr[i] = this.sApr[first]!;
       this.plain[i] = segs === null && method === METHOD_MONTHLY && this.formula[i] === null && accrued === 0 && escrow === 0 ? 1 : 0;
+      this.plainUnits[i] = this.sUnits[first]!;
+      this.plainDenominator[i] = 1200 * this.sScale[first]!;
     }
   }
 
-  private setRate(s: number, apr: number): void {
+  private setRate(s: number, apr: number, method: number): void {
     const scaled = scaleApr(apr);
     this.sApr[s] = apr;
     this.sUnits[s] = scaled.units;
     this.sScale[s] = scaled.scale;
-    for (let f = 0; f < FACTORS; f++) this.sFactor[s * FACTORS + f] = dailyCompoundFactor(apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
+    if (method === METHOD_DAILY_COMPOUND)
+      for (let f = 0; f < FACTORS; f++) this.sFactor[s * FACTORS + f] = dailyCompoundFactor(apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
   }
 
   /** The epoch day of month m's date. */
@@ -384,8 +421,8 @@ export class DebtBook {
     const first = this.segFirst[i]!;
     const last = this.segFirst[i + 1]!;
     if (this.plain[i] === 1) {
-      const balance = this.sBal[first]!;
-      const interest = balance > 0 ? roundedQuotient(balance, this.sUnits[first]!, 1200 * this.sScale[first]!) : 0;
+      const balance = this.owed[i]!;
+      const interest = balance > 0 ? roundedQuotient(balance, this.plainUnits[i]!, this.plainDenominator[i]!) : 0;
       const owed = balance + interest;
       this.sBal[first] = owed;
       this.owed[i] = owed;
@@ -407,7 +444,7 @@ export class DebtBook {
       let posted = 0;
       if (promoMonth !== NO_PROMO && m >= promoMonth) {
         // The promotion has ended: the segment is at go_to_apr from this month.
-        this.setRate(s, this.sGoApr[s]!);
+        this.setRate(s, this.sGoApr[s]!, method);
         this.sPromoMonth[s] = NO_PROMO;
         this.pendingPromos[i]! -= 1;
         if (this.sDeferred[s] === 1) {
@@ -480,7 +517,7 @@ export class DebtBook {
     if (amount <= 0) return 0;
     const first = this.segFirst[i]!;
     if (this.plain[i] === 1) {
-      const balance = this.sBal[first]!;
+      const balance = this.owed[i]!;
       const paid = amount < balance ? amount : balance;
       this.sBal[first] = balance - paid;
       this.sPaid[first]! += paid;
@@ -560,6 +597,7 @@ export class DebtBook {
 
   /** Debt i's principal now (the segments' sum). */
   principalOf(i: number): number {
+    if (this.plain[i] === 1) return this.owed[i]!;
     let sum = 0;
     for (let s = this.segFirst[i]!; s < this.segFirst[i + 1]!; s++) sum += this.sBal[s]!;
     return sum;
@@ -654,8 +692,10 @@ const customRanks = (book: DebtBook, customOrder: ReadonlyArray<number> | undefi
 };
 
 /** The strategy order of the debts owing something at the start (month 0 ranks), as indexes of the input. */
-export const engineOrder = (debts: ReadonlyArray<DebtTerms>, strategy: MoneyStrategy, start: IsoDate, customOrder?: ReadonlyArray<number>): number[] => {
-  const book = new DebtBook(debts, { start });
+export const engineOrder = (debts: ReadonlyArray<DebtTerms>, strategy: MoneyStrategy, start: IsoDate, customOrder?: ReadonlyArray<number>): number[] =>
+  startOrder(new DebtBook(debts, { start }), strategy, customOrder);
+
+const startOrder = (book: DebtBook, strategy: MoneyStrategy, customOrder: ReadonlyArray<number> | undefined): number[] => {
   for (let i = 0; i < book.count; i++) if (book.plain[i] === 0) book.updateRank(i, 0);
   const order: number[] = [];
   for (let i = 0; i < book.count; i++) if (book.owed[i]! > 0) order.push(i);
@@ -675,6 +715,7 @@ const STUCK_MONTHS_VARYING = 12;
  */
 export const runEngine = (input: EngineInput): EngineOutcome => {
   const book = new DebtBook(input.debts, { start: input.start, dayCount: input.dayCount, warnings: input.warnings });
+  const startingOrder = startOrder(book, input.strategy, input.strategy === 'custom' ? input.customOrder : undefined);
   const { count, owed, ids, charged, deferredCharged, plain, pendingPromos } = book;
   const strategy = input.strategy;
   const rollsOver = strategy !== 'minimum_only';
@@ -694,54 +735,84 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
     for (const x of input.extraPayments) extras[x.month]! += x.amount;
   }
 
-  const paid = new Float64Array(count);
-  const minima = new Float64Array(count);
-  const stuck = new Int32Array(count);
-  const unpaidInterest = buildSchedule ? new Float64Array(count) : null;
+  const { paid, stuck } = book;
+  const unpaidInterest = buildSchedule ? book.unpaidInterest : null;
   let anyComplex = false;
   for (let i = 0; i < count; i++) if (plain[i] === 0) anyComplex = true;
 
   let active: number[] = [];
   for (let i = 0; i < count; i++) if (owed[i]! > 0) active.push(i);
-  let order = active.slice();
+  let order = startingOrder.slice();
   let totalInterest = 0;
   let totalPaid = 0;
-  let monthsRun = 0;
-  const fail = (reason: EngineFailure) => ({ ok: false as const, reason, schedule, warnings: warnings ?? [], monthsRun });
+  const fail = (reason: EngineFailure, monthsRun: number) => ({ ok: false as const, reason, schedule, warnings: warnings ?? [], monthsRun, order: startingOrder });
+
+  const { sBal, sCharged, sPaid, segFirst, minimum, plainUnits, plainDenominator } = book;
+  const varying = (i: number): boolean => book.method[i] !== METHOD_MONTHLY;
+  /** Per-segment interest and payments of plain debts are kept only for `inspect` (the book's own paths always keep them). */
+  const tracking = input.inspect !== undefined;
 
   for (let month = 1; active.length > 0; month++) {
-    if (month > maxMonths) return fail('too_long');
+    if (month > maxMonths) return fail('too_long', month - 1);
 
+    // Each debt's month on its own (interest, then its minimum): one debt's
+    // minimum depends on nothing of another's.
     let minimumSum = 0;
-    for (const i of active) {
-      const startOwed = owed[i]!;
-      if (!book.accrue(i, month)) return fail('overflow');
-      totalInterest += charged[i]!;
-      const minimum = plain[i] === 1 ? (book.minimum[i]! < owed[i]! ? book.minimum[i]! : owed[i]!) : book.minimumOf(i, startOwed);
-      minima[i] = minimum;
-      minimumSum += minimum;
+    let anyPaidOff = false;
+    for (let k = 0; k < active.length; k++) {
+      const i = active[k]!;
+      let payment: number;
+      if (plain[i] === 1) {
+        // DESIGN 7.6's arithmetic, inline: the hot path of every plain debt (its truth is `owed`).
+        const balance = owed[i]!;
+        const interest = roundedQuotient(balance, plainUnits[i]!, plainDenominator[i]!);
+        const due = balance + interest;
+        if (due > MAX_SAFE) return fail('overflow', month - 1);
+        charged[i] = interest;
+        totalInterest += interest;
+        const m = minimum[i]!;
+        payment = m < due ? m : due;
+        const left = due - payment;
+        owed[i] = left;
+        if (tracking) {
+          const s = segFirst[i]!;
+          sBal[s] = left;
+          sCharged[s] = interest;
+          sPaid[s] = payment;
+        }
+        if (left === 0) anyPaidOff = true;
+      } else {
+        const startOwed = owed[i]!;
+        if (!book.accrue(i, month)) return fail('overflow', month - 1);
+        totalInterest += charged[i]!;
+        payment = book.pay(i, book.minimumOf(i, startOwed), false, month);
+        if (owed[i] === 0) anyPaidOff = true;
+      }
+      paid[i] = payment;
+      minimumSum += payment;
     }
-    const budget = input.monthlyPayment + (extras !== null && month <= lastExtraMonth ? extras[month]! : 0);
+    const spent = minimumSum;
     if (warnings !== null && minimumSum > input.monthlyPayment)
       warnings.push({ account_id: null, code: 'budget_below_minimums', month, amount: minimumSum - input.monthlyPayment });
 
-    let spent = 0;
-    let anyPaidOff = false;
-    for (const i of active) {
-      const payment = book.pay(i, minima[i]!, false, month);
-      paid[i] = payment;
-      spent += payment;
-      if (owed[i] === 0) anyPaidOff = true;
-    }
-
-    let extra = rollsOver ? budget - spent : 0;
+    let extra = rollsOver ? input.monthlyPayment + (extras !== null && month <= lastExtraMonth ? extras[month]! : 0) - spent : 0;
     if (anyPaidOff) order = order.filter((i) => owed[i]! > 0);
     if (extra > 0 && order.length > 0) {
       if (anyComplex && strategy !== 'custom') for (const i of order) if (plain[i] === 0) book.updateRank(i, month);
       insertionSort(order, precedes);
       for (let k = 0; k < order.length && extra > 0; k++) {
         const i = order[k]!;
-        const payment = book.pay(i, extra, true, month);
+        let payment: number;
+        if (plain[i] === 1) {
+          const balance = owed[i]!;
+          payment = extra < balance ? extra : balance;
+          owed[i] = balance - payment;
+          if (tracking) {
+            const s = segFirst[i]!;
+            sBal[s] = balance - payment;
+            sPaid[s]! += payment;
+          }
+        } else payment = book.pay(i, extra, true, month);
         paid[i]! += payment;
         extra -= payment;
         if (owed[i] === 0) anyPaidOff = true;
@@ -760,22 +831,19 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
       }
       schedule.push({ month, date: book.dateOfMonth(month), payments });
     }
-    for (const i of active) totalPaid += paid[i]!;
-    monthsRun = month;
+    for (let k = 0; k < active.length; k++) totalPaid += paid[active[k]!]!;
     if (observe !== null) observe(month, owed);
     if (input.inspect !== undefined) input.inspect(month, book);
 
-    if (!toLimit) {
-      for (const i of active) {
-        if (owed[i]! > 0 && paid[i]! <= charged[i]! - deferredCharged[i]! && pendingPromos[i] === 0) stuck[i]! += 1;
-        else stuck[i] = 0;
-      }
-      const limitOf = (i: number): number => (book.method[i] === METHOD_MONTHLY ? 1 : STUCK_MONTHS_VARYING);
-      if (!rollsOver) {
-        for (const i of active) if (stuck[i]! >= limitOf(i)) return fail('never');
-      } else if (active.length === 1 && month >= lastExtraMonth) {
-        const i = active[0]!;
-        if (stuck[i]! >= limitOf(i)) return fail('never');
+    if (!toLimit && (!rollsOver || (active.length === 1 && month >= lastExtraMonth))) {
+      for (let k = 0; k < active.length; k++) {
+        const i = active[k]!;
+        if (owed[i]! > 0 && paid[i]! <= charged[i]! - deferredCharged[i]! && pendingPromos[i] === 0) {
+          stuck[i]! += 1;
+          // Monthly interest is a fixed rate on a balance that only grows from here: one month tells;
+          // daily interest varies with the month's length, so a year of it does.
+          if (stuck[i]! >= (varying(i) ? STUCK_MONTHS_VARYING : 1)) return fail('never', month);
+        } else stuck[i] = 0;
       }
     }
     if (anyPaidOff) {
@@ -783,9 +851,9 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
       order = order.filter((i) => owed[i]! > 0);
     }
     if (active.length === 0) {
-      if (!Number.isSafeInteger(totalInterest) || !Number.isSafeInteger(totalPaid)) return fail('overflow');
-      return { ok: true, months: month, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun };
+      if (!Number.isSafeInteger(totalInterest) || !Number.isSafeInteger(totalPaid)) return fail('overflow', month);
+      return { ok: true, months: month, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun: month, order: startingOrder };
     }
   }
-  return { ok: true, months: 0, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun };
+  return { ok: true, months: 0, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun: 0, order: startingOrder };
 };
