@@ -49,7 +49,7 @@ describe('error types', () => {
 
   it('names exactly the tags each use case can return', () => {
     const exact: [boolean, boolean, boolean, boolean, boolean, boolean, boolean] = [
-      true satisfies Equals<ErrorsOf<typeof linkAccount>, NotFound | QuotaExceeded | StoreError>,
+      true satisfies Equals<ErrorsOf<typeof linkAccount>, ValidationError | NotFound | QuotaExceeded | StoreError>,
       true satisfies Equals<ErrorsOf<typeof getAccount>, NotFound | Unavailable>,
       true satisfies Equals<ErrorsOf<typeof createUser>, StoreError>,
       true satisfies Equals<ErrorsOf<typeof getUser>, NotFound | Unavailable>,

@@ -164,8 +164,11 @@ describe(`API resources over HTTP (${name})`, () => {
         'effective_apr', 'original_loan_amount', 'balance', 'limit', 'last_payment_amount', 'last_updated_at', 'last_payment_date',
         'opened_at', 'closed_at', 'institution_name', 'institution_logo', 'next_payment_due_date', 'user_next_payment_date',
         'first_time_payment', 'expected_payoff_date', 'payments_history',
+        // The statement terms (DESIGN 7.14), null when absent.
+        'interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest',
       );
       expect(res.body).to.deep.include({ status: 'active', effective_apr: 12.5, effective_minimum_payment: 15_000, nickname: null, limit: null });
+      expect(res.body).to.deep.include({ interest_method: null, minimum_payment_formula: null, apr_segments: null, escrow_payment: null, accrued_interest: null });
       expect(res.body.expected_payoff_date).to.match(/^20\d\d-\d\d-15$/);
     });
 
@@ -183,6 +186,75 @@ describe(`API resources over HTTP (${name})`, () => {
       }
       const list = await h.request.get(`/api/users/${id}/accounts`).set(h.auth).expect(200);
       expect(list.body.accounts).to.deep.equal([]);
+    });
+
+    const card = (over: Record<string, unknown> = {}) => ({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 500_000, ...over });
+    const formula = { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] };
+
+    it('links statement terms (DESIGN 7.14) and derives the effective APR, minimum and payoff date from them', async () => {
+      const id = await newUser();
+      const segments = [
+        { kind: 'purchase', balance: 300_000, apr: 24 },
+        { kind: 'balance_transfer', balance: 200_000, apr: 0, promo_ends_on: '2030-01-15', go_to_apr: 21.99 },
+      ];
+      const res = await h.request.post(`/api/users/${id}/accounts`).set(h.auth)
+        .send(card({ interest_method: 'daily_compound', minimum_payment_formula: formula, apr_segments: segments })).expect(201);
+      expect(res.body).to.deep.include({ interest_method: 'daily_compound', minimum_payment_formula: formula, apr_segments: segments, escrow_payment: null, accrued_interest: null });
+      expect(res.body.effective_apr).to.equal(14.4); // (300,000 × 24 + 200,000 × 0) / 500,000
+      expect(res.body.effective_minimum_payment).to.be.greaterThan(5_000); // 1% of $5,000 plus a month's interest on the purchases
+      expect(res.body.expected_payoff_date).to.match(/^20\d\d-\d\d-\d\d$/);
+      const read = await h.request.get(`/api/users/${id}/accounts/${res.body.id}`).set(h.auth).expect(200);
+      expect(read.body).to.deep.equal(res.body);
+
+      const mortgage = await h.request.post(`/api/users/${id}/accounts`).set(h.auth)
+        .send({ name: 'Home', type: 'loan', subtype: 'mortgage_loan', balance: 30_000_000, apr: 6.5, minimum_payment: 249_620, escrow_payment: 60_000 }).expect(201);
+      expect(mortgage.body).to.include({ escrow_payment: 60_000, effective_minimum_payment: 249_620 });
+      // 361 months paying $1,896.20 of principal and interest (not 195 with the escrow counted).
+      const months = (d: string) => { const [y, m] = d.split('-').map(Number); return y! * 12 + m!; };
+      expect(months(mortgage.body.expected_payoff_date) - months(mortgage.body.last_updated_at)).to.equal(361);
+    });
+
+    it('rejects bad statement terms with a 400 naming the field, and stores nothing', async () => {
+      const id = await newUser();
+      const cases: Array<[Record<string, unknown>, string]> = [
+        [card({ apr_segments: [{ kind: 'purchase', balance: 400_000, apr: 20 }] }), 'apr_segments'],
+        [card({ apr_segments: [{ kind: 'purchase', balance: 500_000, apr: 0, promo_ends_on: '2030-01-01' }] }), 'apr_segments.0.go_to_apr'],
+        [card({ apr_segments: [{ kind: 'purchase', balance: 500_000, apr: 0, deferred_interest: true }] }), 'apr_segments.0.deferred_interest'],
+        [card({ apr_segments: [{ kind: 'cash', balance: 500_000, apr: 0 }] }), 'apr_segments.0.kind'],
+        [card({ apr_segments: [] }), 'apr_segments'],
+        [card({ minimum_payment_formula: { floor: 2_500, terms: [] } }), 'minimum_payment_formula.terms'],
+        [card({ minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: -1 }] } }), 'minimum_payment_formula.terms.0.percent_of_balance'],
+        [loan({ apr_segments: [{ kind: 'purchase', balance: 500_000, apr: 20 }] }), 'apr_segments'],
+        [card({ interest_method: 'daily_simple' }), 'interest_method'],
+        [card({ interest_method: 'weekly' }), 'interest_method'],
+        [loan({ escrow_payment: 1_000 }), 'escrow_payment'],
+        [loan({ subtype: 'mortgage_loan', escrow_payment: 15_000 }), 'escrow_payment'],
+        [card({ accrued_interest: 100 }), 'accrued_interest'],
+        [loan({ balance: 10_000_000_000_001 }), 'balance'],
+      ];
+      for (const [body, path] of cases) {
+        const res = await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(body).expect(400);
+        expect(res.body.error.code).to.equal('validation_error');
+        expect(res.body.error.details.map((d: { path: string }) => d.path), JSON.stringify(body)).to.include(path);
+      }
+      const list = await h.request.get(`/api/users/${id}/accounts`).set(h.auth).expect(200);
+      expect(list.body.accounts).to.deep.equal([]);
+    });
+
+    it('PATCHes statement terms, checks them against the stored account (400 naming the field, nothing stored) and clears them with null', async () => {
+      const id = await newUser();
+      const created = (await h.request.post(`/api/users/${id}/accounts`).set(h.auth).send(card({ apr: 22 })).expect(201)).body;
+      const path = `/api/users/${id}/accounts/${created.id}`;
+      const bad = await h.request.patch(path).set(h.auth).send({ apr_segments: [{ kind: 'purchase', balance: 1, apr: 20 }] }).expect(400);
+      expect(bad.body.error.details.map((d: { path: string }) => d.path)).to.deep.equal(['apr_segments']);
+      expect((await h.request.patch(path).set(h.auth).send({ interest_method: 'daily_simple' }).expect(400)).body.error.details[0].path).to.equal('interest_method');
+      expect((await h.request.get(path).set(h.auth).expect(200)).body).to.deep.equal(created);
+      const segments = [{ kind: 'purchase', balance: 500_000, apr: 22 }];
+      const patched = (await h.request.patch(path).set(h.auth).send({ apr_segments: segments, minimum_payment_formula: formula }).expect(200)).body;
+      expect(patched).to.deep.include({ apr_segments: segments, minimum_payment_formula: formula });
+      const cleared = (await h.request.patch(path).set(h.auth).send({ apr_segments: null, minimum_payment_formula: null }).expect(200)).body;
+      expect(cleared).to.deep.include({ apr_segments: null, minimum_payment_formula: null });
+      expect(cleared.expected_payoff_date).to.equal(created.expected_payoff_date);
     });
 
     it('lists with paging and filters', async () => {

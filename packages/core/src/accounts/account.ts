@@ -4,9 +4,11 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { AccountId, Cents, UserId, IsoDate, Timestamp, nullable } from '../shared/primitives.js';
+import { AccountId, Cents, UserId, IsoDate, Timestamp, addMonths, nullable } from '../shared/primitives.js';
+import { AprSegment, InterestMethod, MinimumPaymentFormula, StatementTerms, carriesStatementTerms, debtTermsOf, weightedApr } from './statement-terms.js';
+import { runEngine } from '../shared/money/index.js';
 import { PaymentCode } from './payment-history.js';
-import { expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
+import { MAX_PAYOFF_MONTHS, expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import { conflict, type Conflict } from '../shared/errors.js';
 import { boundedInt, boundedNumber, boundedString } from '../shared/codec.js';
 
@@ -45,7 +47,7 @@ export const initialAccountVersion = 1;
 export const AccountVersion = boundedInt(initialAccountVersion, Number.MAX_SAFE_INTEGER, 'AccountVersion');
 
 /** What is stored for an account. `apr`/`minimum_payment` are the institution's values. */
-export const AccountRecord = t.type(
+const AccountRecordFields = t.type(
   {
     id: AccountId,
     user_id: UserId,
@@ -79,6 +81,12 @@ export const AccountRecord = t.type(
   },
   'AccountRecord',
 );
+
+/**
+ * What is stored for an account: the spec's fields, and the statement terms
+ * of DESIGN 7.14, each optional so that records stored before them decode.
+ */
+export const AccountRecord = t.intersection([AccountRecordFields, StatementTerms], 'AccountRecord');
 export type AccountRecord = t.TypeOf<typeof AccountRecord>;
 
 /** The API's Account object (docs/api/reference.md): every field, absent values `null`. */
@@ -113,6 +121,12 @@ export const Account = t.type(
     first_time_payment: nullable(t.boolean),
     expected_payoff_date: nullable(IsoDate),
     payments_history: t.array(PaymentCode),
+    /** The statement terms (DESIGN 7.14): `null` when the account carries none. */
+    interest_method: nullable(InterestMethod),
+    minimum_payment_formula: nullable(MinimumPaymentFormula),
+    apr_segments: nullable(t.array(AprSegment)),
+    escrow_payment: nullable(Cents),
+    accrued_interest: nullable(Cents),
   },
   'Account',
 );
@@ -141,13 +155,46 @@ export const noAccountDetails = () =>
     payments_history: [] as PaymentCode[],
   }) satisfies Partial<AccountRecord>;
 
-export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a.apr;
-export const effectiveMinimumPayment = (a: AccountRecord): Cents | null => a.user_minimum_payment ?? a.minimum_payment;
+/** `user_apr` ?? the institution's APR ?? the segments' balance-weighted APR (DESIGN 7.14). */
+export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a.apr ?? weightedApr(a.apr_segments);
+
+/**
+ * `user_minimum_payment` ?? this month's formula minimum (as of `today`) ?? the
+ * institution's minimum (DESIGN 7.14). Without a formula `today` is not read.
+ */
+export const effectiveMinimumPayment = (a: AccountRecord, today: IsoDate = a.last_updated_at): Cents | null => {
+  if (a.user_minimum_payment !== null) return a.user_minimum_payment;
+  if ((a.minimum_payment_formula ?? null) === null) return a.minimum_payment;
+  const terms = debtTermsOf(a, today);
+  return terms === null ? a.minimum_payment : (terms.minimumPayment as Cents);
+};
+
+/**
+ * The date the account reaches 0 paying only its minimum from `today`, through
+ * the money engine with its statement terms (DESIGN 7.14), or null (as
+ * `expectedPayoffDate`).
+ */
+export const statementPayoffMonths = (a: AccountRecord, today: IsoDate): number | null => {
+  const debt = debtTermsOf(a, today);
+  if (debt === null || debt.balance + (debt.accruedInterest ?? 0) === 0 || debt.minimumPayment - (debt.escrow ?? 0) <= 0) return null;
+  const outcome = runEngine({ debts: [debt], strategy: 'minimum_only', monthlyPayment: 0, start: today, maxMonths: MAX_PAYOFF_MONTHS });
+  return outcome.ok ? outcome.months : null;
+};
+
+/** The memo key of an account with statement terms: every input its payoff date depends on, today included. */
+const statementKey = (a: AccountRecord, today: IsoDate): string =>
+  JSON.stringify([today, a.balance, a.apr, a.user_apr, a.minimum_payment, a.user_minimum_payment, a.interest_method, a.minimum_payment_formula, a.apr_segments, a.escrow_payment, a.accrued_interest]);
+
+const payoffDateOf = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths, apr: number | null, minimum: Cents | null): IsoDate | null => {
+  if (!carriesStatementTerms(a)) return apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months);
+  const n = months.statement === undefined ? statementPayoffMonths(a, today) : months.statement(statementKey(a, today), () => statementPayoffMonths(a, today));
+  return n === null ? null : addMonths(today, n);
+};
 
 /** The API view of a stored account on `today` (derived fields computed, never stored). */
 export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): Account => {
   const apr = effectiveApr(a);
-  const minimum = effectiveMinimumPayment(a);
+  const minimum = effectiveMinimumPayment(a, today);
   return {
     id: a.id,
     name: a.name,
@@ -175,9 +222,13 @@ export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumO
     next_payment_due_date: a.next_payment_due_date,
     user_next_payment_date: a.user_next_payment_date,
     first_time_payment: a.first_time_payment,
-    expected_payoff_date:
-      apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months),
+    expected_payoff_date: payoffDateOf(a, today, months, apr, minimum),
     payments_history: [...a.payments_history],
+    interest_method: a.interest_method ?? null,
+    minimum_payment_formula: a.minimum_payment_formula ?? null,
+    apr_segments: a.apr_segments ?? null,
+    escrow_payment: a.escrow_payment ?? null,
+    accrued_interest: a.accrued_interest ?? null,
   };
 };
 

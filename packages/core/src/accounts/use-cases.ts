@@ -2,9 +2,10 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { type NotFound, type QuotaExceeded, type Unavailable, type StoreError } from '../shared/errors.js';
+import { validationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ValidationError } from '../shared/errors.js';
 import { Account, toAccountView, transitionStatus, type AccountRecord } from './account.js';
 import type { AccountId, IsoDate } from '../shared/primitives.js';
+import { statementTermsProblems, type StatementTerms } from './statement-terms.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
@@ -13,12 +14,23 @@ import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export const linkAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'minimumOnly'>) =>
-  (scope: UserScope, body: LinkAccountBody): Change<Account, NotFound | QuotaExceeded | StoreError> => {
+  (scope: UserScope, body: LinkAccountBody): Change<Account, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const status = body.status ?? 'active';
+    const terms = givenTerms(body);
+    // Statement terms checked together before anything is read or written (DESIGN 7.14): a 400 naming the field.
+    const problems = statementTermsProblems({
+      type: body.type,
+      subtype: body.subtype,
+      balance: body.balance,
+      fixedMinimum: body.institution_minimum_payment ?? null,
+      ...terms,
+    });
+
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it;
     // it answers the user, whose clock dates the account), the quota counted in the same snapshot, the account and its event.
     return inUserTransaction(deps, scope, (tx) => pipe(
-      touchUser(tx, scope),
+      TE.fromEither(problems.length > 0 ? E.left(validationError('Invalid account', problems)) : E.right(undefined)),
+      TE.chainW(() => touchUser(tx, scope)),
       TE.map((user) => todayOf(deps.clock, user)),
       TE.chainFirstW(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
       TE.chainW((date) => pipe(
@@ -49,12 +61,22 @@ export const linkAccount =
           payments_history: body.payments_history ?? [],
           last_updated_at: date,
           created_at: nowStamp(deps.clock),
+          ...terms,
         }),
         TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
       )),
       TE.chainFirstW(emitEvent(tx, scope, 'account.created', 'account')),
     ));
   };
+
+/** The statement terms a body gives (non-null ones): an account without them is stored exactly as before DESIGN 7.14. */
+const givenTerms = (body: StatementTerms): StatementTerms => {
+  const terms: Record<string, unknown> = {};
+  for (const key of STATEMENT_TERM_KEYS) if (body[key] !== undefined && body[key] !== null) terms[key] = body[key];
+  return terms as StatementTerms;
+};
+
+const STATEMENT_TERM_KEYS = ['interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest'] as const;
 
 /** The user and the page are one owned read (shared/owned-read.ts), like `getAccount`. */
 export const listAccounts =
@@ -94,7 +116,7 @@ export const getAccount =
  */
 export const updateAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'minimumOnly'>) =>
-  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<NotFound | StoreError, Account> =>
+  (scope: UserScope, accountId: AccountId, body: PatchAccountBody): TE.TaskEither<ValidationError | NotFound | StoreError, Account> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
@@ -127,6 +149,12 @@ const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserSc
                 last_updated_at: date,
               };
               return { patch, closing };
+            }),
+            // The statement terms as they would be after the patch, checked together (DESIGN 7.14): a 400 naming the field, nothing stored.
+            E.chainW(({ patch, closing }) => {
+              const after = { ...current, ...patch };
+              const problems = statementTermsProblems({ ...after, fixedMinimum: after.user_minimum_payment ?? after.minimum_payment });
+              return problems.length > 0 ? E.left(validationError('Invalid account', problems)) : E.right({ patch, closing });
             }),
           ),
         ),

@@ -124,8 +124,15 @@ export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate, mont
 /** How many (balance, APR, minimum) answers a `minimumOnlyMemo` keeps by default. */
 export const MINIMUM_ONLY_MEMO_SIZE = 4096;
 
-/** The months to pay `balance` off at `apr` paying only `minimumPayment`, or null when it never does within the loop's limit. */
-export type MinimumOnlyMonths = (balance: Cents, apr: number, minimumPayment: Cents) => number | null;
+/**
+ * The months to pay `balance` off at `apr` paying only `minimumPayment`, or
+ * null when it never does within the loop's limit. `statement`, when present,
+ * remembers the months of an account with statement terms (DESIGN 7.14) by a
+ * key holding every input they depend on: `compute` runs on a miss.
+ */
+export type MinimumOnlyMonths = ((balance: Cents, apr: number, minimumPayment: Cents) => number | null) & {
+  readonly statement?: (key: string, compute: () => number | null) => number | null;
+};
 
 /** Worked out every time (no memo). */
 export const minimumOnlyMonths: MinimumOnlyMonths = (balance, apr, minimumPayment) => {
@@ -142,15 +149,18 @@ export const minimumOnlyMonths: MinimumOnlyMonths = (balance, apr, minimumPaymen
  */
 export const minimumOnlyMemo = (size: number = MINIMUM_ONLY_MEMO_SIZE): MinimumOnlyMonths => {
   const entries = new Map<string, number | null>();
-  return (balance, apr, minimumPayment) => {
-    const key = `${balance}:${apr}:${minimumPayment}`;
+  const remember = (key: string, compute: () => number | null): number | null => {
     const known = entries.get(key);
     if (known !== undefined) return known;
-    const months = minimumOnlyMonths(balance, apr, minimumPayment);
+    const months = compute();
     if (entries.size >= size) entries.delete(entries.keys().next().value!);
     entries.set(key, months);
     return months;
   };
+  const plain = (balance: Cents, apr: number, minimumPayment: Cents): number | null =>
+    remember(`${balance}:${apr}:${minimumPayment}`, () => minimumOnlyMonths(balance, apr, minimumPayment));
+  // Statement keys are JSON arrays: they never collide with the plain keys.
+  return Object.assign(plain, { statement: remember });
 };
 
 // ---------------------------------------------------------------------------

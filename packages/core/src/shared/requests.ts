@@ -8,6 +8,7 @@ import { AccountId, Cents, ID_CODECS, Id, IsoDate, PaymentPlanId, nullable, type
 import { boundedInt, boundedString, describedAs, strictObject } from './codec.js';
 import { AccountName, AccountStatus, AccountSubtype, AccountType, Apr, Mask, PaymentsHistory } from '../accounts/account.js';
 import { CustomOrder, ExtraPayments, Strategy } from '../payment-plans/payment-plan.js';
+import { Balance, statementTermsProps } from '../accounts/statement-terms.js';
 import { Category } from '../content/content.js';
 import { SandboxPayments } from '../users/user.js';
 import { MAX_ADVANCE_MONTHS } from '../sandbox/sandbox-clock.js';
@@ -37,7 +38,7 @@ export type PatchUserBody = t.TypeOf<typeof PatchUserBody>;
 
 export const LinkAccountBody = strictObject(
   'LinkAccountBody',
-  { name: AccountName, type: AccountType, subtype: AccountSubtype, balance: Cents },
+  { name: AccountName, type: AccountType, subtype: AccountSubtype, balance: Balance },
   {
     mask: nullable(Mask),
     status: AccountStatus,
@@ -56,6 +57,8 @@ export const LinkAccountBody = strictObject(
     next_payment_due_date: nullable(IsoDate),
     first_time_payment: nullable(t.boolean),
     payments_history: PaymentsHistory,
+    // The statement terms (DESIGN 7.14; accounts/statement-terms.ts).
+    ...statementTermsProps,
   },
 );
 export type LinkAccountBody = t.TypeOf<typeof LinkAccountBody>;
@@ -69,6 +72,8 @@ export const PatchAccountBody = strictObject(
     user_minimum_payment: nullable(Cents),
     user_next_payment_date: nullable(IsoDate),
     status: AccountStatus,
+    // The statement terms (DESIGN 7.14; accounts/statement-terms.ts): null clears one.
+    ...statementTermsProps,
   },
 );
 export type PatchAccountBody = t.TypeOf<typeof PatchAccountBody>;

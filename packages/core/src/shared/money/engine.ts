@@ -857,3 +857,17 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
   }
   return { ok: true, months: 0, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun: 0, order: startingOrder };
 };
+
+/**
+ * A debt's minimum in month 1 from `start` (DESIGN 7.14 `effective_minimum_payment`:
+ * this month's formula minimum), escrow excluded, never more than it owes then:
+ * month 1's interest accrued, then the fixed minimum or the formula.
+ * @example firstMonthMinimum({ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] } }, '2026-01-15') === 15_000
+ */
+export const firstMonthMinimum = (debt: DebtTerms, start: IsoDate, dayCount: DayCount = 'actual'): number => {
+  const book = new DebtBook([debt], { start, dayCount });
+  const startOwed = book.owed[0]!;
+  if (startOwed === 0) return 0;
+  book.accrue(0, 1);
+  return book.minimumOf(0, startOwed);
+};
