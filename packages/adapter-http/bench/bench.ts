@@ -61,7 +61,7 @@ import { loadRoute, type LoadResult, type LoadSettings, type LoadTarget } from '
 import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
-import { timeStatementComparison, timeStatementPlan, type StatementTiming } from './statement-money-timing.js';
+import { timeStatementComparison, timeStatementOutlook, timeStatementPlan, type StatementTiming } from './statement-money-timing.js';
 
 const TIGHT_THROUGHPUT_TARGET = 0.9;
 const TIGHT_CPU_TARGET = 1.1;
@@ -243,6 +243,7 @@ const main = async (): Promise<void> => {
   const statement: Array<readonly [StatementTiming, number]> = [
     [timeStatementPlan(), PAYOFF_TARGET_MS],
     [timeStatementComparison(), COMPARISON_TARGET_MS],
+    [timeStatementOutlook(), OUTLOOK_TARGET_MS],
   ];
   for (const [timing] of statement) {
     const monthsOfRun = timing.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');

@@ -11,7 +11,8 @@
  *
  * Deterministic (no randomness): the bench and its A/B runs time the same work.
  */
-import { addMonths, idOf, type Cents, type IsoDate, type PayoffDebt, type PayoffPlanInput } from '@debtkit/core';
+import * as E from 'fp-ts/lib/Either.js';
+import { AccountRecord, addMonths, idOf, type Cents, type CreditOutlookInput, type IsoDate, type PaymentCode, type PayoffDebt, type PayoffPlanInput } from '@debtkit/core';
 
 export const STATEMENT_TODAY = '2026-01-15' as IsoDate;
 const CARDS = 20;
@@ -85,4 +86,42 @@ export const statementPlanInput = (): PayoffPlanInput => {
   const debts = statementDebts();
   const minimums = debts.reduce((sum, d) => sum + d.minimumPayment, 0);
   return { strategy: 'avalanche', debts, today: STATEMENT_TODAY, monthlyPayment: (Math.ceil((minimums * 1.1) / 100) * 100) as Cents };
+};
+
+/**
+ * The 50 debts as the user's linked accounts with their statement terms, a
+ * 24-month history and an opening date each (the cards with limits), and the
+ * avalanche plan over all of them: the credit outlook's realistic input.
+ */
+export const statementOutlookInput = (): CreditOutlookInput => {
+  const plan = statementPlanInput();
+  const accounts = plan.debts.map((d, i) => {
+    const isCard = d.segments !== undefined && d.segments !== null;
+    const history = Array.from({ length: 24 }, (_, k): PaymentCode => (k === (i % 24) ? '2' : '1'));
+    const decoded = AccountRecord.decode({
+      id: d.id, user_id: 1, name: `Debt ${d.id}`, type: 'loan',
+      subtype: isCard ? 'credit_card_loan' : d.escrow !== undefined && d.escrow !== null ? 'mortgage_loan' : i % 2 === 0 ? 'auto_loan' : 'student_loan',
+      mask: null, status: 'active', nickname: null,
+      apr: isCard ? null : d.apr, minimum_payment: d.minimumPayment, user_apr: null, user_minimum_payment: null, original_loan_amount: null,
+      balance: d.balance, limit: isCard ? d.balance * 2 : null, last_payment_amount: null, last_payment_date: null,
+      opened_at: `${2000 + (i % 24)}-0${1 + (i % 9)}-15`, closed_at: null, institution_name: null, institution_logo: null,
+      next_payment_due_date: null, user_next_payment_date: null, first_time_payment: null, payments_history: history,
+      last_updated_at: plan.today, created_at: `${plan.today}T00:00:00.000Z`, version: 1,
+      interest_method: d.interestMethod ?? null,
+      minimum_payment_formula: d.minimumFormula ?? null,
+      apr_segments: d.segments ?? null,
+      escrow_payment: d.escrow ?? null,
+      accrued_interest: d.accruedInterest ?? null,
+    });
+    if (E.isLeft(decoded)) throw new Error(`the statement outlook account ${d.id} does not decode`);
+    return decoded.right;
+  });
+  return {
+    plan: {
+      strategy: plan.strategy, monthly_payment: plan.monthlyPayment, account_ids: plan.debts.map((d) => d.id),
+      custom_order: null, extra_payments: [], start_date: plan.today,
+    },
+    accounts,
+    today: plan.today,
+  };
 };

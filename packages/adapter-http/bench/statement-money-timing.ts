@@ -8,8 +8,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import * as E from 'fp-ts/lib/Either.js';
-import { comparePayoffStrategies, planPayoff, type PayoffBudgetInput } from '@debtkit/core';
-import { statementPlanInput } from './statement-money-input.js';
+import { comparePayoffStrategies, creditOutlook, planPayoff, type PayoffBudgetInput } from '@debtkit/core';
+import { statementOutlookInput, statementPlanInput } from './statement-money-input.js';
 
 export interface StatementTiming {
   readonly what: string;
@@ -64,5 +64,19 @@ export const timeStatementComparison = (): StatementTiming => {
     warnings: first.right.comparisons.reduce((n, c) => n + ((c as { warnings?: unknown[] }).warnings?.length ?? 0), 0),
     runs,
     ...timeCalls(() => comparePayoffStrategies(input), 30, runs),
+  };
+};
+
+export const timeStatementOutlook = (): StatementTiming => {
+  const input = statementOutlookInput();
+  const first = creditOutlook(input);
+  if (E.isLeft(first)) throw new Error(`the statement outlook benchmark input is invalid: ${first.left.message}`);
+  const runs = 200;
+  return {
+    what: 'credit outlook (50 accounts)',
+    months: [['avalanche', first.right.months.length - 1]],
+    warnings: 0,
+    runs,
+    ...timeCalls(() => creditOutlook(input), 30, runs),
   };
 };
