@@ -126,6 +126,13 @@ const captureExamples = async (version: string): Promise<Captured> => {
   const account = await call('POST', `${jane}/accounts`, auth, {
     name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, ...institutionTerms(version),
     limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
+    // Statement terms (docs/decisions/payoff-and-outlook.md#statement-grade-money), so the Account's examples show them filled in.
+    interest_method: 'daily_compound',
+    minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] },
+    apr_segments: [
+      { kind: 'purchase', balance: 70_000, apr: 19.99 },
+      { kind: 'promotional', balance: 50_000, apr: 0, promo_ends_on: '2026-09-15', go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 0 },
+    ],
   });
   await call('GET', `${jane}/accounts?type=loan`, auth);
   await call('GET', `${jane}/accounts/${account['id']}`, auth);
