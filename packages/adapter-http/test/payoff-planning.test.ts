@@ -123,10 +123,10 @@ function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>)
           .post(`${user}/payment_plans/compare`).set(h.auth).send({ monthly_payment: 6_000, custom_order: [loan, card], start_date: '2025-01-31' }).expect(200);
         expect(res.body).to.deep.equal({
           comparisons: [
-            { strategy: 'avalanche', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [loan, card], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0 },
-            { strategy: 'snowball', months: 6, payoff_date: '2025-07-31', total_interest: 1_737, total_paid: 31_737, order: [card, loan], interest_saved: 1_114, months_saved: 6, credit_utilization_good_month: 0 },
-            { strategy: 'custom', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [loan, card], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0 },
-            { strategy: 'minimum_only', months: 12, payoff_date: '2026-01-31', total_interest: 2_851, total_paid: 32_851, order: [card, loan], interest_saved: 0, months_saved: 0, credit_utilization_good_month: 0 },
+            { strategy: 'avalanche', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [loan, card], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+            { strategy: 'snowball', months: 6, payoff_date: '2025-07-31', total_interest: 1_737, total_paid: 31_737, order: [card, loan], interest_saved: 1_114, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+            { strategy: 'custom', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [loan, card], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+            { strategy: 'minimum_only', months: 12, payoff_date: '2026-01-31', total_interest: 2_851, total_paid: 32_851, order: [card, loan], interest_saved: 0, months_saved: 0, credit_utilization_good_month: 0, warnings: [] },
           ],
           recommended: 'avalanche',
         });
@@ -149,7 +149,7 @@ function payoffPlanningSuite(name: string, makeStore: () => Promise<StorePorts>)
         const res = await h.request.post(`${user}/payment_plans/compare`).set(h.auth).send({ monthly_payment: 6_000 }).expect(200);
         const minimumOnly = res.body.comparisons[2];
         expect(minimumOnly).to.deep.equal({
-          strategy: 'minimum_only', months: null, payoff_date: null, total_interest: null, total_paid: null, order: [card, loan], interest_saved: null, months_saved: null, credit_utilization_good_month: 0,
+          strategy: 'minimum_only', months: null, payoff_date: null, total_interest: null, total_paid: null, order: [card, loan], interest_saved: null, months_saved: null, credit_utilization_good_month: 0, warnings: [],
         });
         expect(res.body.comparisons.every((c: { interest_saved: unknown; months_saved: unknown }) => c.interest_saved === null && c.months_saved === null)).to.equal(true);
         expect(res.body.recommended).to.equal('avalanche');

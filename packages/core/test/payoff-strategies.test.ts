@@ -230,10 +230,10 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       const result = right(comparePayoffStrategies({ ...handInput, customOrder: ids(2, 1) }));
       expect(result).to.deep.equal({
         comparisons: [
-          { strategy: 'avalanche', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0 },
-          { strategy: 'snowball', months: 6, payoff_date: '2025-07-31', total_interest: 1_737, total_paid: 31_737, order: [1, 2], interest_saved: 1_114, months_saved: 6, credit_utilization_good_month: 0 },
-          { strategy: 'custom', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0 },
-          { strategy: 'minimum_only', months: 12, payoff_date: '2026-01-31', total_interest: 2_851, total_paid: 32_851, order: [1, 2], interest_saved: 0, months_saved: 0, credit_utilization_good_month: 0 },
+          { strategy: 'avalanche', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+          { strategy: 'snowball', months: 6, payoff_date: '2025-07-31', total_interest: 1_737, total_paid: 31_737, order: [1, 2], interest_saved: 1_114, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+          { strategy: 'custom', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
+          { strategy: 'minimum_only', months: 12, payoff_date: '2026-01-31', total_interest: 2_851, total_paid: 32_851, order: [1, 2], interest_saved: 0, months_saved: 0, credit_utilization_good_month: 0, warnings: [] },
         ],
         recommended: 'avalanche',
       });
@@ -261,7 +261,7 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       const debts = [debt(1, 1_000_000, 20, 16_000)];
       const result = right(comparePayoffStrategies({ debts, monthlyPayment: cents(50_000), today: date('2024-01-15') }));
       expect(result.comparisons[2]).to.deep.equal({
-        strategy: 'minimum_only', months: null, payoff_date: null, total_interest: null, total_paid: null, order: [1], interest_saved: null, months_saved: null, credit_utilization_good_month: 0,
+        strategy: 'minimum_only', months: null, payoff_date: null, total_interest: null, total_paid: null, order: [1], interest_saved: null, months_saved: null, credit_utilization_good_month: 0, warnings: [],
       });
       expect(result.comparisons.slice(0, 2).map((c) => [c.months, c.interest_saved, c.months_saved])).to.deep.equal([
         [25, null, null],

@@ -43,6 +43,7 @@ const planOf = (debts: ReadonlyArray<PayoffDebt>, minimum: number): PlanWithSche
     total_interest: result.right.total_interest,
     total_paid: result.right.total_paid,
     created_at: '2024-07-01T12:00:00.000Z' as Timestamp,
+    warnings: [],
     schedule: result.right.schedule,
   };
 };

@@ -6,7 +6,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { AccountId, Cents, UserId, IsoDate, Timestamp, addMonths, nullable } from '../shared/primitives.js';
 import { AprSegment, InterestMethod, MinimumPaymentFormula, StatementTerms, carriesStatementTerms, debtTermsOf, weightedApr } from './statement-terms.js';
-import { runEngine } from '../shared/money/index.js';
+import { runEngine, type DebtTerms } from '../shared/money/index.js';
 import { PaymentCode } from './payment-history.js';
 import { MAX_PAYOFF_MONTHS, expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import { conflict, type Conflict } from '../shared/errors.js';
@@ -167,6 +167,35 @@ export const effectiveMinimumPayment = (a: AccountRecord, today: IsoDate = a.las
   if ((a.minimum_payment_formula ?? null) === null) return a.minimum_payment;
   const terms = debtTermsOf(a, today);
   return terms === null ? a.minimum_payment : (terms.minimumPayment as Cents);
+};
+
+/** The statement terms of a debt beyond its balance, rate and minimum: what `currentDebtOf` adds for the engine. */
+export type DebtStatementTerms = Pick<DebtTerms, 'interestMethod' | 'minimumFormula' | 'segments' | 'escrow' | 'accruedInterest'>;
+
+/**
+ * An account as a projection sees it now (DESIGN 7.14): its balance, effective
+ * APR and minimum as of `today`, and its statement terms for the engine (none
+ * for an account without them, whose projection is then DESIGN 7.6's).
+ */
+export const currentDebtOf = (
+  a: AccountRecord,
+  today: IsoDate,
+): { readonly id: AccountId; readonly balance: Cents; readonly apr: number | null; readonly minimumPayment: Cents | null } & DebtStatementTerms => {
+  const apr = effectiveApr(a);
+  const minimumPayment = effectiveMinimumPayment(a, today);
+  if (!carriesStatementTerms(a)) return { id: a.id, balance: a.balance, apr, minimumPayment };
+  const terms = debtTermsOf(a, today);
+  const statement: DebtStatementTerms =
+    terms === null
+      ? {}
+      : {
+          ...(terms.interestMethod !== undefined ? { interestMethod: terms.interestMethod } : {}),
+          ...(terms.minimumFormula !== undefined ? { minimumFormula: terms.minimumFormula } : {}),
+          ...(terms.segments !== undefined ? { segments: terms.segments } : {}),
+          ...(terms.escrow !== undefined ? { escrow: terms.escrow } : {}),
+          ...(terms.accruedInterest !== undefined ? { accruedInterest: terms.accruedInterest } : {}),
+        };
+  return { id: a.id, balance: a.balance, apr, minimumPayment, ...statement };
 };
 
 /**

@@ -13,7 +13,7 @@
  */
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { effectiveApr, effectiveMinimumPayment, type AccountRecord } from '../accounts/account.js';
+import { currentDebtOf, type AccountRecord } from '../accounts/account.js';
 import { FACTOR_NAMES, FACTOR_RULES, FactorName, classify, factorObject } from '../credit-scores/credit-factors.js';
 import { FactorObject, FactorRating } from '../credit-scores/credit-score.js';
 import { conflict, type Conflict } from '../shared/errors.js';
@@ -276,7 +276,7 @@ export interface CreditOutlookInput {
  */
 export const creditOutlook = (input: CreditOutlookInput): E.Either<Conflict, CreditOutlook> => {
   const { plan, accounts, today } = input;
-  const current = accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) }));
+  const current = accounts.map((a) => currentDebtOf(a, today));
   const basis = forecastBasis(plan, current, today);
   if (basis._tag === 'unforecastable')
     return E.left(

@@ -91,6 +91,8 @@ export const PaymentPlan = t.type(
     total_interest: Cents,
     total_paid: Cents,
     created_at: Timestamp,
+    /** What the plan warns about, computed at creation (DESIGN 7.14): deferred interest charged or avoided, months whose minimums exceed the budget. */
+    warnings: t.array(PlanWarning),
   },
   'PaymentPlan',
 );

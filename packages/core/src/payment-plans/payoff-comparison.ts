@@ -7,7 +7,7 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError } from '../shared/errors.js';
-import { Strategy } from './payment-plan.js';
+import { PlanWarning, Strategy } from './payment-plan.js';
 import { MAX_PAYOFF_MONTHS, payoffInputProblems, projectionError, projectPayoff, traceBalances, type PayoffBudgetInput, type PayoffPlanInput } from './payoff-plan.js';
 import type { AccountRecord } from '../accounts/account.js';
 import { utilizationWatch } from './credit-outlook.js';
@@ -31,6 +31,8 @@ export const StrategyComparison = t.type(
      * null when no month of the run gets there (a run that does not pay off is projected over 600 months).
      */
     credit_utilization_good_month: nullable(t.number),
+    /** What the strategy's run warns about (DESIGN 7.14), as a plan of it would; empty for a `minimum_only` that does not pay off. */
+    warnings: t.array(PlanWarning),
   },
   'StrategyComparison',
 );
@@ -77,7 +79,7 @@ export const comparePayoffStrategies = (
   const runs = strategiesFor(input).map((strategy) => {
     const run: PayoffPlanInput = { ...input, strategy, customOrder: strategy === 'custom' ? input.customOrder : undefined };
     const watch = utilizationWatch(accounts, run);
-    const projection = projectPayoff(run, MAX_PAYOFF_MONTHS, watch.observe);
+    const projection = projectPayoff(run, MAX_PAYOFF_MONTHS, watch.observe, true);
     // Any other strategy that does not pay off makes the comparison an error (below).
     if (E.isRight(projection) || strategy !== 'minimum_only') return { strategy, projection, goodMonth: watch.goodMonth() };
     // Cut short because it does not pay off: the utilization is projected over the full 600 months.
@@ -106,6 +108,7 @@ export const comparePayoffStrategies = (
         interest_saved: null,
         months_saved: null,
         credit_utilization_good_month: goodMonth,
+        warnings: [],
       };
     }
     const p = projection.right;
@@ -119,6 +122,7 @@ export const comparePayoffStrategies = (
       interest_saved: minimumOnly === null ? null : ((minimumOnly.total_interest - p.total_interest) as Cents),
       months_saved: minimumOnly === null ? null : minimumOnly.months - p.months,
       credit_utilization_good_month: goodMonth,
+      warnings: p.warnings ?? [],
     };
   });
   return E.right({ comparisons, recommended: recommend(comparisons) });

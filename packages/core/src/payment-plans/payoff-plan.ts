@@ -197,14 +197,14 @@ export interface PayoffProjection {
   readonly months: number;
   readonly total_interest: Cents;
   readonly total_paid: Cents;
+  /** What the run warns about (DESIGN 7.14): set when asked for (`projectPayoff`'s `withWarnings`) and by `planPayoff`. */
+  readonly warnings?: PlanWarning[];
 }
 
 export interface PayoffPlanResult extends PayoffProjection {
   /** The date of the last month. */
   readonly payoff_date: IsoDate;
   readonly schedule: ScheduleMonth[];
-  /** What the plan warns about (DESIGN 7.14): always set by `planPayoff`. */
-  readonly warnings?: PlanWarning[];
 }
 
 const isCents = (n: number): boolean => Number.isSafeInteger(n) && n >= 0;
@@ -279,10 +279,12 @@ export const payoffInputProblems = (input: PayoffBudgetInput): ReadonlyArray<Err
     if (!isApr(d.apr)) details.push({ path: 'account_ids', message: `account ${d.id}: apr must be between 0 and 100` });
     if (!isCents(d.minimumPayment))
       details.push({ path: 'account_ids', message: `account ${d.id}: minimum payment must be a whole number of cents ≥ 0` });
-    if (d.balance > 0) {
+    if (d.balance > 0 || (d.accruedInterest ?? 0) > 0) {
       owing++;
-      minimums += d.minimumPayment;
-      if (d.minimumPayment === 0) details.push({ path: 'account_ids', message: `account ${d.id}: minimum payment is 0` });
+      // The budget and the minimums exclude escrow (DESIGN 7.14): it never reduces the debt.
+      const minimum = d.minimumPayment - (d.escrow ?? 0);
+      minimums += minimum;
+      if (minimum <= 0) details.push({ path: 'account_ids', message: `account ${d.id}: minimum payment is 0` });
     }
   }
   if (owing === 0) details.push({ path: 'account_ids', message: 'no debt with a balance to pay off' });
@@ -360,10 +362,17 @@ export const projectPayoff = (
   input: PayoffPlanInput,
   maxMonths: number = MAX_PAYOFF_MONTHS,
   observe: MonthObserver | null = null,
+  withWarnings = false,
 ): E.Either<ProjectionFailure, PayoffProjection> => {
-  const { order, outcome } = runPlan(input, maxMonths, { ...PLAIN_RUN, observe });
+  const { order, outcome } = runPlan(input, maxMonths, { ...PLAIN_RUN, observe, warnings: withWarnings });
   return outcome.ok
-    ? E.right({ order, months: outcome.months, total_interest: outcome.totalInterest as Cents, total_paid: outcome.totalPaid as Cents })
+    ? E.right({
+        order,
+        months: outcome.months,
+        total_interest: outcome.totalInterest as Cents,
+        total_paid: outcome.totalPaid as Cents,
+        ...(withWarnings ? { warnings: outcome.warnings as PlanWarning[] } : {}),
+      })
     : E.left(outcome.reason);
 };
 

@@ -6,7 +6,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type ValidationError, type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
-import { effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
+import { currentDebtOf } from '../accounts/account.js';
 import type { PaymentPlanComparison } from './payoff-comparison.js';
 import { computationsOf } from './computations.js';
 import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
@@ -71,7 +71,7 @@ export const getPlanProgress =
         planProgress({
           plan,
           paidToDate: paid,
-          accounts: accounts.map((a) => ({ id: a.id, balance: a.balance, apr: effectiveApr(a), minimumPayment: effectiveMinimumPayment(a) })),
+          accounts: accounts.map((a) => currentDebtOf(a, todayOf(deps.clock, owner))),
           today: todayOf(deps.clock, owner),
         }),
       ),

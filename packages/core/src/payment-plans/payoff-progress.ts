@@ -8,6 +8,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { ExtraPayment, PaymentPlan, PaymentPlanRecord } from './payment-plan.js';
 import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt, type PayoffPlanInput } from './payoff-plan.js';
 import type { ErrorDetail } from '../shared/errors.js';
+import type { DebtTerms } from '../shared/money/index.js';
 import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from '../shared/primitives.js';
 
 export const PlanProgressStatus = t.keyof({ on_track: null, ahead: null, behind: null }, 'PlanProgressStatus');
@@ -32,8 +33,12 @@ export const PaymentPlanProgress = t.type(
 );
 export type PaymentPlanProgress = t.TypeOf<typeof PaymentPlanProgress>;
 
-/** An account of the plan as it is now; `apr`/`minimumPayment` null when the account has none. */
-export interface CurrentDebt {
+/**
+ * An account of the plan as it is now; `apr`/`minimumPayment` null when the
+ * account has none; its statement terms (DESIGN 7.14), when it has any, for
+ * the engine.
+ */
+export interface CurrentDebt extends Pick<DebtTerms, 'interestMethod' | 'minimumFormula' | 'segments' | 'escrow' | 'accruedInterest'> {
   readonly id: Id;
   readonly balance: Cents;
   readonly apr: number | null;
@@ -102,14 +107,17 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
   const missing: ErrorDetail[] = [];
   for (const id of plan.account_ids) {
     const a = current.get(id);
-    if (a === undefined || a.balance === 0) {
+    if (a === undefined || a.balance + (a.accruedInterest ?? 0) === 0) {
       // Nothing owed: in the plan (a custom order names it) but never paid.
       debts.push({ id, balance: 0 as Cents, apr: 0, minimumPayment: 0 as Cents });
       continue;
     }
     if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
     if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
-    if (a.apr !== null && a.minimumPayment !== null) debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment });
+    if (a.apr !== null && a.minimumPayment !== null) {
+      const { id: _id, apr, minimumPayment, ...rest } = a;
+      debts.push({ ...rest, id, balance: a.balance, apr, minimumPayment });
+    }
   }
   if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
   if (debts.every((d) => d.balance === 0)) return { _tag: 'paid_off', offset };

@@ -3,10 +3,10 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
-import { AccountRecord, effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
+import { AccountRecord, currentDebtOf } from '../accounts/account.js';
 import type { PaymentPlan, PlanPayment } from './payment-plan.js';
 import type { IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
-import { startDateProblems, type PayoffPlanResult } from './payoff-plan.js';
+import { startDateProblems, type PayoffDebt, type PayoffPlanResult } from './payoff-plan.js';
 import { planSizeProblem } from './plan-size.js';
 import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
 import { inContext, renderContextOf, type InContext } from '../versioning/version-change.js';
@@ -37,6 +37,7 @@ export const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   total_interest: p.total_interest,
   total_paid: p.total_paid,
   created_at: p.created_at,
+  warnings: p.warnings,
 });
 
 /** A stored plan as the API shows it, with its schedule for the versions that embed it. */
@@ -80,15 +81,15 @@ export const selectDebts = (
   return details.length > 0 ? E.left(validationError('Invalid account_ids', details)) : E.right(chosen);
 };
 
-export const toDebts = (accounts: ReadonlyArray<AccountRecord>) => {
+/** The accounts as the plan's debts, with their statement terms (DESIGN 7.14), as of the plan's start (`today`). */
+export const toDebts = (accounts: ReadonlyArray<AccountRecord>, today: IsoDate) => {
   const details: ErrorDetail[] = [];
-  const debts = accounts.flatMap((a) => {
-    const apr = effectiveApr(a);
-    const minimumPayment = effectiveMinimumPayment(a);
+  const debts = accounts.flatMap((a): PayoffDebt[] => {
+    const { apr, minimumPayment, ...debt } = currentDebtOf(a, today);
     if (apr === null) details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no APR (set user_apr)` });
     if (minimumPayment === null)
       details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` });
-    return apr === null || minimumPayment === null ? [] : [{ id: a.id, balance: a.balance, apr, minimumPayment }];
+    return apr === null || minimumPayment === null ? [] : [{ ...debt, apr, minimumPayment }];
   });
   return details.length > 0 ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details)) : E.right(debts);
 };
@@ -116,7 +117,7 @@ export const planInputs = (
         E.apSW('chosen', E.right(chosen)),
         // "Not in the future" is the user's today (docs/sandbox-over-time.md).
         E.apSW('start', planStartDate(body.start_date, todayOf(deps.clock, user))),
-        E.apSW('debts', toDebts(chosen)),
+        E.bindW('debts', ({ start }) => toDebts(chosen, start)),
       ),
     ),
   );
@@ -144,6 +145,7 @@ export const computedPlan = (
   total_interest: result.total_interest,
   total_paid: result.total_paid,
   created_at: createdAt,
+  warnings: result.warnings ?? [],
   schedule: result.schedule,
 });
 

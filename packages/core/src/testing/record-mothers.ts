@@ -166,6 +166,7 @@ export const aPaymentPlan = (userId: UserId, overrides: Partial<NewPaymentPlan> 
   total_interest: cents(1_250),
   total_paid: cents(101_250),
   created_at: CREATED_AT,
+  warnings: [],
   schedule: [
     {
       month: 1,

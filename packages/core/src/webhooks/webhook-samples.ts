@@ -65,7 +65,7 @@ const samplePlan = (
 ): TE.TaskEither<ValidationError, PaymentPlan> => () => {
   const loans = accounts.filter((a) => a.type === 'loan' && a.subtype !== 'mortgage_loan' && a.balance > 0);
   return pipe(
-    toDebts(loans),
+    toDebts(loans, today),
     E.match(
       (e) => Promise.resolve(E.left(e)),
       (debts) => {
