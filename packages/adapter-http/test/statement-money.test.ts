@@ -264,6 +264,61 @@ describe('statement-grade money over HTTP (docs/decisions/payoff-and-outlook.md#
           });
         }
 
+        it('a minimum_only plan warns deferred_interest_charged: the accrued interest posts in the first month dated on the promotion end', async () => {
+          const user = await newUser();
+          const ends = monthAfter(TODAY, 6);
+          const medical = await link(user, medicalCard(version, ends));
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'minimum_only', monthly_payment: 10_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          // The doc's worked example: months 1–5 accrue 2699 + 2474 + 2249 + 2024 + 1799 = 11245 in the background; month 6 posts it.
+          expect(plan.body.warnings).to.deep.equal([{ account_id: medical['id'], code: 'deferred_interest_charged', month: 6, amount: 11_245 }]);
+          const schedule = plan.body.schedule as Json[] | undefined;
+          if (schedule !== undefined) {
+            expect(schedule[5]).to.deep.include({ month: 6, date: ends });
+            // 70000 + 1574 of interest + 11245 deferred − 10000 paid = 72819; a row splits its payment (interest first, as
+            // before), so the row shows 10000 of interest and the 2819 left of the charge is paid as interest next month.
+            expect(schedule[5]!['payments'][0]).to.deep.include({ interest: 10_000, principal: 0, payment: 10_000, balance: 72_819 });
+            for (const m of schedule.slice(0, 5)) expect(m['payments'][0]['interest']).to.equal(0);
+            const rows = schedule.map((m) => m['payments'][0] as Json);
+            expect(rows.reduce((sum, r) => sum + r['interest'], 0)).to.equal(plan.body.total_interest);
+            expect(rows.reduce((sum, r) => sum + r['principal'], 0)).to.equal(120_000);
+          }
+          // Stored with the plan.
+          expect((await h.request.get(`${user}/payment_plans/${plan.body.id}`).set(h.auth).expect(200)).body.warnings).to.deep.equal(plan.body.warnings);
+        });
+
+        it('an avalanche plan that can pays the deferred segment before its date and warns deferred_interest_avoided; compare entries carry their warnings', async () => {
+          const user = await newUser();
+          const medical = await link(user, medicalCard(version, monthAfter(TODAY, 6)));
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 24_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          expect(plan.body).to.deep.include({ months: 5, total_interest: 0, total_paid: 120_000 });
+          // The charge avoided: what accrued in the background on 120000, 96000, 72000, 48000, 24000 at 26.99%: 2699 + 2159 + 1619 + 1080 + 540.
+          expect(plan.body.warnings).to.deep.equal([{ account_id: medical['id'], code: 'deferred_interest_avoided', month: 5, amount: 8_097 }]);
+          const compared = await h.request.post(`${user}/payment_plans/compare`).set(h.auth).send({ monthly_payment: 24_000 });
+          expect(compared.status, JSON.stringify(compared.body)).to.equal(200);
+          const byStrategy = Object.fromEntries((compared.body.comparisons as Json[]).map((c) => [c['strategy'], c]));
+          expect(byStrategy['avalanche']['warnings']).to.deep.equal(plan.body.warnings);
+          expect(byStrategy['minimum_only']['warnings']).to.deep.equal([{ account_id: medical['id'], code: 'deferred_interest_charged', month: 6, amount: 11_245 }]);
+          expect(compared.body.recommended).to.equal('avalanche');
+        });
+
+        it('a month whose formula minimums exceed the budget pays the minimums and warns budget_below_minimums', async () => {
+          const user = await newUser();
+          // 2% of the balance plus interest: $100 while the balance transfer is at 0%; from month 3, 29.99% interest lifts the minimum above the $100 budget.
+          await link(user, {
+            name: 'Transfer card', type: 'loan', subtype: 'credit_card_loan', balance: 500_000,
+            minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 2, plus_interest: true, plus_amount: 0 }] },
+            apr_segments: [{ kind: 'balance_transfer', balance: 500_000, apr: 0, promo_ends_on: monthAfter(TODAY, 3), go_to_apr: 29.99 }],
+          });
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 10_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          const short = (plan.body.warnings as Json[]).filter((w) => w['code'] === 'budget_below_minimums');
+          expect(short.length).to.be.greaterThan(0);
+          expect(short[0]).to.deep.include({ account_id: null, month: 3 });
+          expect(short[0]!['amount']).to.be.greaterThan(0);
+        });
+
       });
     }
   }
@@ -281,10 +336,14 @@ describe('statement-grade money in the OpenAPI document of each version', () => 
       for (const key of ['kind', 'balance', 'apr', 'promo_ends_on', 'go_to_apr', 'deferred_interest', 'accrued_deferred_interest']) described(schemas['AprSegment']!['properties'][key], `AprSegment.${key}`);
       for (const key of ['floor', 'terms']) described(schemas['MinimumPaymentFormula']!['properties'][key], `MinimumPaymentFormula.${key}`);
       for (const key of ['percent_of_balance', 'plus_interest', 'plus_amount']) described(schemas['MinimumPaymentFormulaTerm']!['properties'][key], `MinimumPaymentFormulaTerm.${key}`);
+      described(schemas['PaymentPlan']!['properties']['warnings'], 'PaymentPlan.warnings');
+      described(schemas['StrategyComparison']!['properties']['warnings'], 'StrategyComparison.warnings');
+      for (const key of ['account_id', 'code', 'month', 'amount']) described(schemas['PlanWarning']!['properties'][key], `PlanWarning.${key}`);
+      expect(schemas['PlanWarningCode']!['enum']).to.have.members(['deferred_interest_charged', 'deferred_interest_avoided', 'budget_below_minimums']).and.have.length(3);
       // A new value later is a breaking change: the enums are complete now.
       expect(schemas['InterestMethod']!['enum']).to.have.members(['monthly', 'daily_compound', 'daily_simple']).and.have.length(3);
       expect(schemas['SegmentKind']!['enum']).to.have.members(['purchase', 'balance_transfer', 'cash_advance', 'promotional', 'penalty']).and.have.length(5);
-      for (const name of ['InterestMethod', 'SegmentKind']) described(schemas[name], name);
+      for (const name of ['InterestMethod', 'SegmentKind', 'PlanWarningCode']) described(schemas[name], name);
       // The link and PATCH bodies take the fields.
       for (const body of ['LinkAccountBody', 'PatchAccountBody']) for (const key of NEW_ACCOUNT_KEYS) expect(schemas[body]!['properties'], `${body}.${key}`).to.have.property(key);
     });

@@ -359,6 +359,18 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     plus_interest: "Add the month's interest",
     plus_amount: 'Add a fixed amount, cents',
   },
+  PaymentPlan: {
+    warnings: 'What the plan warns about, computed when it was created and stored ([] when none, and on plans stored before warnings existed)',
+  },
+  StrategyComparison: {
+    warnings: "What this strategy's run warns about, as a plan's `warnings`",
+  },
+  PlanWarning: {
+    account_id: 'The account the warning is about; null for `budget_below_minimums` (the whole budget)',
+    code: 'What happened',
+    month: 'The plan month it happens in (1 = the first)',
+    amount: 'Cents: the deferred interest charged or avoided, or the amount the minimums exceed the budget by',
+  },
 };
 
 /** Descriptions of the statement-grade enums: each value, since a new one later is a breaking change. */
