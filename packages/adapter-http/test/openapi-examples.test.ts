@@ -137,6 +137,10 @@ const captureExamples = async (version: string): Promise<Captured> => {
   await call('GET', `${jane}/accounts?type=loan`, auth);
   await call('GET', `${jane}/accounts/${account['id']}`, auth);
   await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { nickname: 'Main card' });
+  // A plan and a comparison on that card first, so their examples show warnings from a real answer: avalanche pays the
+  // deferred promotion before its end (deferred_interest_avoided), minimum_only does not (deferred_interest_charged).
+  await call('POST', `${jane}/payment_plans`, auth, { strategy: 'avalanche', monthly_payment: 30_000 });
+  await call('POST', `${jane}/payment_plans/compare`, auth, { monthly_payment: 30_000 });
   await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { status: 'closed' });
 
   await call('GET', `${jane}/bureau/auth`, auth);
