@@ -115,8 +115,7 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
     if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
     if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
     if (a.apr !== null && a.minimumPayment !== null) {
-      const { id: _id, apr, minimumPayment, ...rest } = a;
-      debts.push({ ...rest, id, balance: a.balance, apr, minimumPayment });
+      debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment, interestMethod: a.interestMethod, minimumFormula: a.minimumFormula, segments: a.segments, escrow: a.escrow, accruedInterest: a.accruedInterest });
     }
   }
   if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
