@@ -9,6 +9,10 @@
  * balance debit, the event's id and insert (rendered in the authenticated
  * client's pinned version, no second read of the client), the kept response,
  * and `commitTransaction`.
+ *
+ * On an account with rate segments or accrued interest (DESIGN 7.14, 9) the
+ * payment is allocated (Regulation Z §1026.53): the debit's command answers the
+ * account unchanged and one compare-and-set writes the allocation: 11.
  */
 import { expect } from 'chai';
 import { UPKEEP_COMMANDS as UPKEEP } from './support/mongo-upkeep.js';
@@ -54,5 +58,48 @@ describe('mongo write cost: a plan payment with an Idempotency-Key (wire-protoco
     const events = await request.get('/api/events?type=plan_payment.created&limit=100').set(auth);
     expect(events.status, JSON.stringify(events.body)).to.equal(200);
     expect(events.body.data ?? events.body.events).to.have.length(N);
+  });
+
+  it('costs at most 11 commands on a card with rate segments (the allocation\'s compare-and-set), and keeps balance the segments\' sum', async () => {
+    const { request, user, auth } = await fixture.open(`debtkit_write_cost_segments_${process.pid}`);
+    const server = fixture.server();
+    expect((await request.get(`${user}/credit_scores`).set(auth)).status).to.equal(200);
+    const card = await request.post(`${user}/accounts`).set(auth).send({
+      name: 'Rewards Card',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      balance: 1_000_000,
+      minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] },
+      apr_segments: [
+        { kind: 'purchase', balance: 600_000, apr: 24 },
+        { kind: 'balance_transfer', balance: 400_000, apr: 0, promo_ends_on: '2031-01-01', go_to_apr: 19.99 },
+      ],
+    });
+    expect(card.status, JSON.stringify(card.body)).to.equal(201);
+    const plan = await request.post(`${user}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 400_000, account_ids: [card.body.id] });
+    expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+
+    const N = 3;
+    const perRequest: string[][] = [];
+    for (let i = 0; i < N; i++) {
+      server.commands.length = 0;
+      const res = await request
+        .post(`${user}/payment_plans/${String(plan.body.id)}/payments`)
+        .set(auth)
+        .set('Idempotency-Key', `write-cost-segments-${i}`)
+        .send({ account_id: card.body.id, amount: 30_000 });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      perRequest.push(server.commands.filter((name) => !UPKEEP.has(name)));
+    }
+    for (const commands of perRequest) {
+      expect(commands.length, `commands of one keyed payment on a card with segments: ${JSON.stringify(commands)}`).to.be.at.most(11);
+      expect(commands).to.include('commitTransaction');
+    }
+    const after = (await request.get(`${user}/accounts/${String(card.body.id)}`).set(auth)).body;
+    expect(after.balance).to.equal(1_000_000 - N * 30_000);
+    expect(after.apr_segments.reduce((sum: number, s: { balance: number }) => sum + s.balance, 0)).to.equal(after.balance);
+    // The minimum part to the 0% transfer, the excess to the 24% purchases (§1026.53(a)).
+    expect(after.apr_segments[0].balance).to.be.lessThan(600_000);
+    expect(after.apr_segments[1].balance).to.be.lessThan(400_000);
   });
 });

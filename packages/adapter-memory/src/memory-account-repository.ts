@@ -6,7 +6,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { conflict, initialAccountVersion } from '@debtkit/core';
+import { allocatesPayments, conflict, initialAccountVersion } from '@debtkit/core';
 import type {
   AccountFilter,
   AccountPayment,
@@ -109,6 +109,8 @@ export class MemoryAccountRepository implements AccountRepository {
     return lazyEither(() => {
       const found = this.accounts.get(this.s, userId, accountId);
       if (found === undefined) return E.right(O.none);
+      // Allocated by the caller (DESIGN 7.14): answered as stored, for its compare-and-set.
+      if (allocatesPayments(found)) return E.right(O.some(found));
       const next: AccountRecord = Object.freeze({
         ...found,
         balance: Math.max(0, found.balance - payment.amount) as Cents,

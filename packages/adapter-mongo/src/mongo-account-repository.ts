@@ -101,15 +101,19 @@ export class MongoAccountRepository implements AccountRepository {
    * and no retry is needed. `none` when there is no such account.
    */
   applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
+    // An account whose payments are allocated (DESIGN 7.14: segments, or accrued interest) keeps every
+    // field: the command answers it as stored, for the caller's compare-and-set (`allocatesPayments`).
+    const plain = { $and: [{ $eq: [{ $ifNull: ['$apr_segments', null] }, null] }, { $lte: [{ $ifNull: ['$accrued_interest', 0] }, 0] }] };
+    const unlessAllocated = (value: unknown, field: string) => ({ $cond: [plain, value, `$${field}`] });
     return this.accounts.task(() =>
       this.accounts.findOneAndUpdate({ user_id: userId, _id: accountId }, [
         {
           $set: {
-            balance: { $max: [0, { $subtract: ['$balance', { $literal: payment.amount }] }] },
-            last_payment_amount: { $literal: payment.amount },
-            last_payment_date: { $literal: payment.date },
-            last_updated_at: { $literal: payment.updatedOn },
-            version: { $add: ['$version', 1] },
+            balance: unlessAllocated({ $max: [0, { $subtract: ['$balance', { $literal: payment.amount }] }] }, 'balance'),
+            last_payment_amount: unlessAllocated({ $literal: payment.amount }, 'last_payment_amount'),
+            last_payment_date: unlessAllocated({ $literal: payment.date }, 'last_payment_date'),
+            last_updated_at: unlessAllocated({ $literal: payment.updatedOn }, 'last_updated_at'),
+            version: unlessAllocated({ $add: ['$version', 1] }, 'version'),
           },
         },
       ]),

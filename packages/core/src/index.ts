@@ -5,6 +5,32 @@ export * from './shared/primitives.js';
 export * from './shared/constructors.js';
 export * from './shared/errors.js';
 export * from './shared/codec.js';
+// The money engine (DESIGN 7.14), named: its `InterestMethod` and `SegmentKind` are plain types, the accounts' are the codecs.
+export {
+  DebtBook,
+  EQUAL_MONTH_DAYS,
+  dailyCompoundFactor,
+  dailyCompoundInterestOf,
+  dailySimpleInterestOf,
+  engineOrder,
+  firstMonthMinimum,
+  monthlyInterestOf,
+  runEngine,
+  type DayCount,
+  type DebtTerms,
+  type EngineFailure,
+  type EngineInput,
+  type EngineMonth,
+  type EngineObserver,
+  type EngineOutcome,
+  type EngineRow,
+  type MinimumFormula,
+  type MinimumFormulaTerm,
+  type MoneyStrategy,
+  type MoneyWarning,
+  type MoneyWarningCode,
+  type RateSegment,
+} from './shared/money/index.js';
 export * from './accounts/index.js';
 export * from './users/index.js';
 export * from './clients/index.js';

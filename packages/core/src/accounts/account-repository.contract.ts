@@ -10,7 +10,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectNone, expectRight, expectSome, idsOf, run, tryToChange, useFreshStore } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { anAccount, anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
+import { aSegmentedCard, anAccount, anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);
@@ -289,6 +289,42 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       const stored = await expectSome(store().accounts.get(USER, account.id));
       expect(stored.balance).to.equal(100_000 - 40 * 100);
       expect(stored.version).to.equal(41);
+    });
+
+    it('round-trips the statement terms (DESIGN 7.14), and a record without them has none of their keys', async () => {
+      const card = await expectRight(store().accounts.create(aSegmentedCard(USER, { escrow_payment: null })));
+      expect(await expectSome(store().accounts.get(USER, card.id))).to.deep.equal(card);
+      expect(card.apr_segments).to.have.length(2);
+      const plain = await expectRight(store().accounts.create(anAccount(USER)));
+      expect(await expectSome(store().accounts.get(USER, plain.id))).to.not.have.any.keys('interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest');
+    });
+
+    it('applyPayment leaves an account with segments or accrued interest as stored and answers it (the caller allocates, DESIGN 7.14)', async () => {
+      const card = await expectRight(store().accounts.create(aSegmentedCard(USER)));
+      const loan = await expectRight(store().accounts.create(anAccount(USER, { subtype: 'student_loan', accrued_interest: cents(1_200) })));
+      const payment = { amount: cents(300), date: isoDate('2024-07-02'), updatedOn: isoDate('2024-07-03') };
+      expect(await expectSome(store().accounts.applyPayment(USER, card.id, payment))).to.deep.equal(card);
+      expect(await expectSome(store().accounts.applyPayment(USER, loan.id, payment))).to.deep.equal(loan);
+      expect(await expectSome(store().accounts.get(USER, card.id))).to.deep.equal(card);
+      // Accrued interest of 0 is nothing to allocate: the plain step.
+      const none = await expectRight(store().accounts.create(anAccount(USER, { accrued_interest: cents(0), balance: cents(1_000) })));
+      expect((await expectSome(store().accounts.applyPayment(USER, none.id, payment))).balance).to.equal(700);
+    });
+
+    it('update writes segments with their balance: of concurrent writers from one version exactly one wins, and balance stays their sum', async () => {
+      const card = await expectRight(store().accounts.create(aSegmentedCard(USER)));
+      const writes = [100, 200, 300].map((paid) => {
+        const [purchase, transfer] = card.apr_segments!;
+        return store().accounts.update(USER, card.id, card.version, {
+          balance: cents(card.balance - paid),
+          apr_segments: [{ ...purchase!, balance: cents(purchase!.balance - paid) }, transfer!],
+        });
+      });
+      const results = await Promise.all(writes.map(run));
+      expect(results.filter(E.isRight)).to.have.length(1);
+      const stored = await expectSome(store().accounts.get(USER, card.id));
+      expect(stored.balance).to.equal(stored.apr_segments!.reduce((sum, s) => sum + s.balance, 0));
+      expect(stored.version).to.equal(card.version + 1);
     });
 
     it('applyPayment: concurrent payments over the balance stop at exactly 0', async () => {

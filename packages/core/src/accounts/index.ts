@@ -3,3 +3,5 @@ export * from './account.js';
 export * from './payment-history.js';
 export * from './account-repository.js';
 export * from './use-cases.js';
+export * from './statement-terms.js';
+export * from './payment-allocation.js';

@@ -4,6 +4,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, currentDebtOf } from '../accounts/account.js';
+import { allocatesPayments } from '../accounts/statement-terms.js';
+import { allocatedPayment } from '../accounts/payment-allocation.js';
 import type { PaymentPlan, PlanPayment } from './payment-plan.js';
 import type { IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
 import { startDateProblems, type PayoffDebt, type PayoffPlanResult } from './payoff-plan.js';
@@ -298,7 +300,20 @@ export const recordPlanPayment =
           pipe(
             tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
             TE.chainFirstW(() =>
-              pipe(tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }), orNotFound('Account')),
+              pipe(
+                tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }),
+                orNotFound('Account'),
+                // Segments or accrued interest (DESIGN 7.14): the store left it as it was; allocate it
+                // (Regulation Z §1026.53) and write it as a compare-and-set on the version just read.
+                TE.chainW((account) =>
+                  allocatesPayments(account)
+                    ? pipe(
+                        tx.accounts.update(scope.userId, account.id, account.version, allocatedPayment(account, body.amount, date, userToday)),
+                        orNotFound('Account'),
+                      )
+                    : TE.right(account),
+                ),
+              ),
             ),
           ),
         ),

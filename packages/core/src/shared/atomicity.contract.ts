@@ -27,7 +27,7 @@ import { FAILING_ENDPOINT_DISABLE_MS } from '../webhooks/webhook.js';
 import type { UserScope } from './deps.js';
 import type { AccountId, ClientId, IsoDate, PaymentPlanId, Timestamp, TokenId, WebhookEndpointId } from './primitives.js';
 import { expectRight, run, type StoreFactory } from '../testing/contract-harness.js';
-import { CREATED_AT, aClient, aTokenHash, aUser, anAccount, cents } from '../testing/record-mothers.js';
+import { CREATED_AT, aClient, aSegmentedCard, aTokenHash, aUser, anAccount, cents } from '../testing/record-mothers.js';
 import { readableTokenHasher, sequentialSecrets } from '../testing/test-secrets.js';
 import { faultInjectingStore, type FaultInjectingStore } from '../testing/fault-injecting-store.js';
 
@@ -48,6 +48,8 @@ interface World {
   readonly clientId: ClientId;
   readonly scope: UserScope;
   readonly accountId: AccountId;
+  /** A card with rate segments (DESIGN 7.14) in the plan: its payments are allocated. */
+  readonly cardId: AccountId;
   readonly planId: PaymentPlanId;
   readonly endpointId: WebhookEndpointId;
   /** A token of the client (no audit record yet). */
@@ -94,6 +96,11 @@ const CHANGES: ReadonlyArray<Change> = [
     name: 'a plan payment (plan bump, payment, debit, event)',
     events: 1,
     run: (w) => w.app.recordPlanPayment(w.scope, w.planId, { account_id: w.accountId, amount: cents(100) }),
+  },
+  {
+    name: 'a plan payment on a card with rate segments (plan bump, payment, account read, allocated compare-and-set, event)',
+    events: 1,
+    run: (w) => w.app.recordPlanPayment(w.scope, w.planId, { account_id: w.cardId, amount: cents(20_000) }),
   },
   {
     name: 'a plan creation (user bump, plan, event)',
@@ -193,6 +200,7 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       const client = await expectRight(store.clients.create(aClient()));
       const user = await expectRight(store.users.create(aUser(client.id)));
       const account = await expectRight(store.accounts.create(anAccount(user.id, { balance: cents(1_000_000) })));
+      const card = await expectRight(store.accounts.create(aSegmentedCard(user.id)));
       const scope: UserScope = { clientId: client.id, userId: user.id };
       const plan = await expectRight(app.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
@@ -208,7 +216,7 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
         await expectRight(app.consentBureau(scope));
         await expectRight(app.validateBureauOtp(scope, { code: '123456' }));
       }
-      return { store, app, clientId: client.id, scope, accountId: account.id, planId: plan.id, endpointId: endpoint.id, tokenId: token.id };
+      return { store, app, clientId: client.id, scope, accountId: account.id, cardId: card.id, planId: plan.id, endpointId: endpoint.id, tokenId: token.id };
     };
 
     for (const change of [...CHANGES, ...(options.bureau === undefined ? [] : BUREAU_CHANGES)]) {

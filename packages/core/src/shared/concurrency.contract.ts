@@ -18,7 +18,7 @@ import { createApplication } from '../application.js';
 import { Turns } from './transactions.js';
 import type { UserScope } from './deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from '../testing/contract-harness.js';
-import { aClient, aUser, anAccount, anId, cents } from '../testing/record-mothers.js';
+import { aClient, aSegmentedCard, aUser, anAccount, anId, cents } from '../testing/record-mothers.js';
 import { sequentialSecrets } from '../testing/test-secrets.js';
 import { demoSeedConcurrencyContract } from '../demo/demo-seed.contract.js';
 import { quotaConcurrencyContract } from './quotas.contract.js';
@@ -170,6 +170,26 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expectOnly(results, []);
       expect(rights(results)).to.equal(20);
       expect((await expectRight(apps[0]!.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);
+    });
+
+    it('20 concurrent payments on a card with rate segments from two processes (DESIGN 7.14): exact money, allocated, balance the segments\' sum', async () => {
+      const client = await expectRight(store().clients.create(aClient()));
+      const user = await expectRight(store().users.create(aUser(client.id)));
+      const card = await expectRight(store().accounts.create(aSegmentedCard(user.id)));
+      const scope: UserScope = { clientId: client.id, userId: user.id };
+      const apps = [appOn(store()), appOn(secondProcess(store()))];
+      const plan = await expectRight(apps[0]!.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: card.id, amount: cents(30_000) }))),
+      );
+      expectOnly(results, []);
+      expect(rights(results)).to.equal(20);
+      const after = await expectRight(apps[0]!.getAccount(scope, card.id));
+      expect(after.balance).to.equal(1_000_000 - 20 * 30_000);
+      expect(after.apr_segments!.reduce((sum, s) => sum + s.balance, 0)).to.equal(after.balance);
+      // Each $300 is above the minimum (1% of the balance plus interest): the minimum part to the 0% transfer, the excess to the 24% purchases.
+      expect(after.apr_segments![0]!.balance).to.be.lessThan(600_000);
+      expect(after.apr_segments![1]!.balance).to.be.lessThan(400_000);
     });
 
     it('payments racing past the balance stop at exactly 0', async () => {

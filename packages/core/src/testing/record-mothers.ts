@@ -99,6 +99,26 @@ export const anAccount = (userId: UserId, overrides: Partial<NewAccount> = {}): 
   ...overrides,
 });
 
+/**
+ * A card whose balance is made of rate segments (DESIGN 7.14): $6,000 of
+ * purchases at 24%, $4,000 transferred at 0% until 2025-01-01 (then 19.99%),
+ * a "1% + interest, $25" minimum, compounded daily.
+ */
+export const aSegmentedCard = (userId: UserId, overrides: Partial<NewAccount> = {}): NewAccount =>
+  anAccount(userId, {
+    name: 'Rewards Card',
+    balance: cents(1_000_000),
+    apr: null,
+    minimum_payment: null,
+    interest_method: 'daily_compound',
+    minimum_payment_formula: { floor: cents(2_500), terms: [{ percent_of_balance: 1, plus_interest: true }] },
+    apr_segments: [
+      { kind: 'purchase', balance: cents(600_000), apr: 24 },
+      { kind: 'balance_transfer', balance: cents(400_000), apr: 0, promo_ends_on: isoDate('2025-01-01'), go_to_apr: 19.99 },
+    ],
+    ...overrides,
+  });
+
 let nextAccountRecordId = 1;
 /**
  * A stored account as the domain functions take it (credit report, outlook):
