@@ -319,6 +319,58 @@ describe('statement-grade money over HTTP (docs/decisions/payoff-and-outlook.md#
           expect(short[0]!['amount']).to.be.greaterThan(0);
         });
 
+        it('a recorded payment on a segmented card: the minimum to the lowest rate, the excess to the highest (§1026.53(a)); balance stays the segments\' sum', async () => {
+          const user = await newUser();
+          const three = await link(user, segmentedCard(version));
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 60_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          const paid = await h.request.post(`${user}/payment_plans/${plan.body.id}/payments`).set(h.auth).send({ account_id: three['id'], amount: 50_000 });
+          expect(paid.status, JSON.stringify(paid.body)).to.equal(201);
+          const after = (await h.request.get(`${user}/accounts/${three['id']}`).set(h.auth).expect(200)).body as Json;
+          // $100 minimum to the 0% balance transfer, the $400 excess to the 29.99% cash advance.
+          expect(after['apr_segments'].map((s: Json) => [s.kind, s.balance])).to.deep.equal([['cash_advance', 10_000], ['purchase', 200_000], ['balance_transfer', 290_000]]);
+          expect(after['balance']).to.equal(500_000);
+          expect(after['balance']).to.equal((after['apr_segments'] as Json[]).reduce((sum, s) => sum + s['balance'], 0));
+          // A payment larger than the cash advance left: it is paid off, the rest goes to the next highest rate.
+          await h.request.post(`${user}/payment_plans/${plan.body.id}/payments`).set(h.auth).send({ account_id: three['id'], amount: 60_000 }).expect(201);
+          const later = (await h.request.get(`${user}/accounts/${three['id']}`).set(h.auth).expect(200)).body as Json;
+          expect(later['apr_segments'].map((s: Json) => s.balance)).to.deep.equal([0, 160_000, 280_000]);
+          expect(later['balance']).to.equal(440_000);
+        });
+
+        it('a recorded payment in the last two months before a deferred promotion ends sends the excess to that segment first (§1026.53(b)(1)(i)); earlier, to the highest rate', async () => {
+          const user = await newUser();
+          const deferredCard = (endsOn: string): Json => ({
+            name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 300_000, ...terms(version, 22.99, 5_000),
+            apr_segments: [
+              { kind: 'purchase', balance: 200_000, apr: 22.99 },
+              { kind: 'promotional', balance: 100_000, apr: 0, promo_ends_on: endsOn, go_to_apr: 26.99, deferred_interest: true },
+            ],
+          });
+          const soon = await link(user, deferredCard(monthAfter(TODAY, 1)));
+          const later = await link(user, deferredCard(monthAfter(TODAY, 6)));
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 60_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          for (const card of [soon, later]) {
+            await h.request.post(`${user}/payment_plans/${plan.body.id}/payments`).set(h.auth).send({ account_id: card['id'], amount: 30_000 }).expect(201);
+          }
+          const balances = async (card: Json): Promise<number[]> =>
+            ((await h.request.get(`${user}/accounts/${card['id']}`).set(h.auth).expect(200)).body.apr_segments as Json[]).map((x) => x['balance']);
+          // Both: the $50 minimum to the 0% promotion. Ending within two months: the $250 excess to it too; six months out: to the 22.99% purchases.
+          expect(await balances(soon)).to.deep.equal([200_000, 70_000]);
+          expect(await balances(later)).to.deep.equal([175_000, 95_000]);
+        });
+
+        it('a recorded payment on a loan with accrued interest pays the interest first, then principal', async () => {
+          const user = await newUser();
+          const student = await link(user, { name: 'Student loan', type: 'loan', subtype: 'student_loan', balance: 1_000_000, ...terms(version, 5.5, 20_000), accrued_interest: 5_000 });
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 20_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          await h.request.post(`${user}/payment_plans/${plan.body.id}/payments`).set(h.auth).send({ account_id: student['id'], amount: 20_000 }).expect(201);
+          const after = (await h.request.get(`${user}/accounts/${student['id']}`).set(h.auth).expect(200)).body as Json;
+          expect(after).to.deep.include({ accrued_interest: 0, balance: 985_000, last_payment_amount: 20_000 });
+        });
+
       });
     }
   }
