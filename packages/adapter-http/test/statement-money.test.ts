@@ -303,6 +303,23 @@ describe('statement-grade money over HTTP (docs/decisions/payoff-and-outlook.md#
           expect(compared.body.recommended).to.equal('avalanche');
         });
 
+        it('avalanche pays a deferred promotion before its date when the budget allows, rather than a 0% balance transfer (issue 41 item 4)', async () => {
+          const user = await newUser();
+          // A card whose extra money reaches a 29.99% cash advance first, then a 0% balance transfer; and the medical card,
+          // its deferred promotion ending in month 2. $4,000 a month covers the cash advance and the whole medical card in month 1.
+          await link(user, {
+            name: 'Transfer card', type: 'loan', subtype: 'credit_card_loan', balance: 350_000, ...terms(version, 24.99, 10_000),
+            apr_segments: [
+              { kind: 'cash_advance', balance: 50_000, apr: 29.99 },
+              { kind: 'balance_transfer', balance: 300_000, apr: 0, promo_ends_on: monthAfter(TODAY, 12), go_to_apr: 24.99 },
+            ],
+          });
+          const medical = await link(user, medicalCard(version, monthAfter(TODAY, 2)));
+          const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 400_000 });
+          expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
+          expect(plan.body.warnings.map((w: Json) => [w['account_id'], w['code']])).to.deep.equal([[medical['id'], 'deferred_interest_avoided']]);
+        });
+
         it('a month whose formula minimums exceed the budget pays the minimums and warns budget_below_minimums', async () => {
           const user = await newUser();
           // 2% of the balance plus interest: $100 while the balance transfer is at 0%; from month 3, 29.99% interest lifts the minimum above the $100 budget.
