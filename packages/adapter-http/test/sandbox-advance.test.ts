@@ -172,6 +172,58 @@ describe('the sandbox over time (docs/sandbox-over-time.md): a clock per user an
         expect(events.filter((e) => e.data.object.payment_plan_id === plan.body.id)).to.have.length(3);
       });
 
+      it('moves statement terms with the engine (DESIGN 7.14): a deferred promotion ends and its interest posts as deferred_interest, a formula minimum falls, the sums add up', async () => {
+        const user = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Statement' });
+        const path = `/api/users/${user.body.id}`;
+        const medical = await h.request.post(`${path}/accounts`).set(h.auth).send({
+          name: 'Medical', type: 'loan', subtype: 'medical_loan', balance: 120_000, minimum_payment: 10_000,
+          apr_segments: [{ kind: 'promotional', balance: 120_000, apr: 0, promo_ends_on: refMonth(TODAY, 2), go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 5_000 }],
+        });
+        expect(medical.status, JSON.stringify(medical.body)).to.equal(201);
+        const card = await h.request.post(`${path}/accounts`).set(h.auth).send({
+          name: 'Formula card', type: 'loan', subtype: 'credit_card_loan', balance: 500_000, apr: 24,
+          minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] },
+        });
+        expect(card.status, JSON.stringify(card.body)).to.equal(201);
+        let before = 120_000 + 500_000;
+        const cardPayments: number[] = [];
+        const months: Json[] = [];
+        for (let i = 1; i <= 4; i++) {
+          const res = await advance(path, { months: 1, payments: 'minimum' });
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          const month = res.body.months[0] as Json;
+          months.push(month);
+          expect(before + month.interest + month.deferred_interest - month.paid, `month ${i}`).to.equal(month.balance);
+          before = month.balance;
+          const now = await accountsOf(path);
+          cardPayments.push(now.find((a) => a.id === card.body.id)!.last_payment_amount);
+          const med = now.find((a) => a.id === medical.body.id)!;
+          expect(med.apr_segments.reduce((sum: number, x: Json) => sum + x.balance, 0)).to.equal(med.balance);
+        }
+        // Month 1: $1,200 at 0% (26.99% accrues in the background, $26.99); month 2 is dated on promo_ends_on: the $50 + $26.99 posts.
+        expect(months.map((m) => m.deferred_interest)).to.deep.equal([0, 5_000 + refInterest(120_000, 26.99), 0, 0]);
+        expect(months[0]!.interest).to.equal(refInterest(500_000, 24));
+        expect(months[1]!.interest).to.equal(refInterest(110_000, 26.99) + refInterest(500_000 - (cardPayments[0]! - refInterest(500_000, 24)), 24));
+        const med = (await accountsOf(path)).find((a) => a.id === medical.body.id)!;
+        expect(med.apr_segments).to.deep.equal([{ kind: 'promotional', balance: med.balance, apr: 26.99 }]);
+        // 1% of the balance plus the month's interest: it falls as the balance does.
+        expect(cardPayments[0]).to.equal(5_000 + refInterest(500_000, 24));
+        for (let k = 1; k < cardPayments.length; k++) expect(cardPayments[k]).to.be.lessThan(cardPayments[k - 1]!);
+      });
+
+      it('stops at the maximum balance (issue 42): a month that would pass it is a 409 naming the account, and changes nothing', async () => {
+        const user = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Whale' });
+        const path = `/api/users/${user.body.id}`;
+        const big = await h.request.post(`${path}/accounts`).set(h.auth).send(loanBody({ balance: 9_990_000_000_000, apr: 24, minimum: 100 }, 0));
+        expect(big.status, JSON.stringify(big.body)).to.equal(201);
+        const res = await advance(path, { months: 1, payments: 'none' });
+        expect(res.status, JSON.stringify(res.body)).to.equal(409);
+        expect(res.body.error.message).to.include(`account ${big.body.id} would owe more than the maximum balance (10000000000000 cents)`);
+        const after = (await h.request.get(`${path}/accounts/${big.body.id}`).set(h.auth)).body;
+        expect(after.balance).to.equal(9_990_000_000_000);
+        expect((await h.request.get(path).set(h.auth)).body.sandbox_date).to.equal(TODAY);
+      });
+
       it('missed months count up 2, 3, 4, 5 with payments "none"', async () => {
         const { path } = await newUser([{ balance: 50_000, apr: 10, minimum: 1_000 }]);
         expect((await advance(path, { months: 5, payments: 'none' })).status).to.equal(200);

@@ -272,11 +272,13 @@ describe(`mongo store (${target})`, () => {
       for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
       const demo = answers[0]!;
       expect((await expectRight(b.clients.list({ limit: 10 }))).items).to.deep.equal([demo.client]);
-      expect((await expectRight(a.users.list(demo.client.id, { limit: 10 }))).items).to.deep.equal([demo.user]);
+      // User 1 and the second demo user (DESIGN 7.14), each once.
+      expect((await expectRight(a.users.list(demo.client.id, { limit: 10 }))).items).to.deep.equal([demo.user, demo.statementUser]);
       expect(await expectRight(b.accounts.listAll(demo.user.id))).to.deep.equal(demo.accounts);
-      expect(await admin.db(dbName).collection(COLLECTIONS.users).countDocuments({})).to.equal(1);
-      expect(await admin.db(dbName).collection(COLLECTIONS.accounts).countDocuments({})).to.equal(demo.accounts.length);
-      expect(await admin.db(dbName).collection(COLLECTIONS.creditScores).countDocuments({})).to.equal(1);
+      expect(await expectRight(b.accounts.listAll(demo.statementUser!.id))).to.deep.equal(demo.statementAccounts);
+      expect(await admin.db(dbName).collection(COLLECTIONS.users).countDocuments({})).to.equal(2);
+      expect(await admin.db(dbName).collection(COLLECTIONS.accounts).countDocuments({})).to.equal(demo.accounts.length + demo.statementAccounts!.length);
+      expect(await admin.db(dbName).collection(COLLECTIONS.creditScores).countDocuments({})).to.equal(2);
     });
 
     it('a token hash taken through one store is a conflict through the other', async () => {

@@ -108,7 +108,8 @@ describe(`API resources over HTTP (${name})`, () => {
       const page = await h.request.get('/api/users?limit=1').set(h.auth).expect(200);
       expect(page.body.users.map((u: { id: number }) => u.id)).to.deep.equal([1]);
       expect(page.body.has_more).to.equal(true);
-      const rest = await h.request.get('/api/users?limit=1&starting_after=1').set(h.auth).expect(200);
+      // After the two demo users (the second carries statement terms, DESIGN 7.14).
+      const rest = await h.request.get('/api/users?limit=1&starting_after=2').set(h.auth).expect(200);
       expect(rest.body).to.deep.equal({ users: [patched.body], has_more: false });
       await h.request.delete(`/api/users/${id}`).set(h.auth).expect(204);
       await h.request.get(`/api/users/${id}`).set(h.auth).expect(404);
@@ -121,7 +122,7 @@ describe(`API resources over HTTP (${name})`, () => {
       const again = await h.request.post('/api/users').set(h.auth).send({ last_name: '', email: 'nope' }).expect(400);
       expect(again.body.error.details.map((d: { path: string }) => d.path)).to.have.members(['last_name', 'email']);
       const list = await h.request.get('/api/users').set(h.auth).expect(200);
-      expect(list.body.users).to.have.length(1);
+      expect(list.body.users).to.have.length(2); // the two demo users
       await h.request.get('/api/users?limit=0').set(h.auth).expect(400);
       await h.request.get('/api/users?limit=101').set(h.auth).expect(400);
       await h.request.get('/api/users?starting_after=abc').set(h.auth).expect(400);

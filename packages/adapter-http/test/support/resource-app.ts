@@ -42,6 +42,8 @@ export const resourceHarness = async (
   clock: Clock = fixedClock(),
   config: Partial<Config> = {},
   apiVersion: string = SUITE_API_VERSION,
+  /** Seed the second demo user (DESIGN 7.14); false: user 1 alone, as the demo was before round 5. */
+  statementUser = true,
 ): Promise<ResourceHarness> => {
   const { app, store, container } = await compose({
     // Limits are measured in their own suites; these send many requests from one client.
@@ -51,7 +53,7 @@ export const resourceHarness = async (
     ...(given === undefined ? {} : { store: given }),
   });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion })();
+  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion, statementUser })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];

@@ -8,7 +8,8 @@ import { expect } from 'chai';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable } from '../shared/errors.js';
 import type { Clock } from '../shared/clock.js';
-import { demoAccounts, seedDemo } from './demo-seed.js';
+import { demoAccounts, seedDemo, statementDemoAccounts } from './demo-seed.js';
+import { statementTermsProblems } from '../accounts/statement-terms.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { StoreContractOptions, StoreFactory, expectLeft, expectRight, run, useFreshStore } from '../testing/contract-harness.js';
 import { isoDate } from '../testing/record-mothers.js';
@@ -38,10 +39,25 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       expect(second).to.deep.equal(first);
       expect((await expectRight(store().tokens.findByHash(tokenHasher.hash(TOKEN))))._tag, 'the token is stored as its hash').to.equal('Some');
       expect((await expectRight(store().clients.list({ limit: 10 }))).items).to.have.length(1);
-      expect((await expectRight(store().users.list(first.client.id, { limit: 10 }))).items).to.have.length(1);
+      expect((await expectRight(store().users.list(first.client.id, { limit: 10 }))).items).to.have.length(2);
       expect(await expectRight(store().accounts.listAll(first.user.id))).to.have.length(demoAccounts(isoDate('2024-07-01')).length);
       expect(await expectRight(store().creditScores.history(first.user.id))).to.have.length(1);
       expect((await expectRight(store().bureauFlows.get(first.user.id)))._tag).to.equal('Some');
+    });
+
+    it('seeds a second user whose accounts carry statement terms (DESIGN 7.14), each valid as a link would be; user 1 stays first', async () => {
+      const seeded = await expectRight(seedDemo({ ...store(), clock, tokenHasher }, { token: TOKEN }));
+      const users = (await expectRight(store().users.list(seeded.client.id, { limit: 10 }))).items;
+      expect(users.map((u) => u.id)).to.deep.equal([seeded.user.id, seeded.statementUser!.id]);
+      const accounts = await expectRight(store().accounts.listAll(seeded.statementUser!.id));
+      expect(accounts.map((a) => a.name)).to.deep.equal(statementDemoAccounts(isoDate('2024-07-01')).map((a) => a.name));
+      expect(accounts).to.deep.equal(seeded.statementAccounts);
+      for (const a of accounts) expect(statementTermsProblems({ ...a, fixedMinimum: a.user_minimum_payment ?? a.minimum_payment }), a.name).to.deep.equal([]);
+      expect(accounts.some((a) => a.apr_segments?.some((s) => s.deferred_interest === true))).to.equal(true);
+      expect(accounts.some((a) => (a.escrow_payment ?? 0) > 0 && a.subtype === 'mortgage_loan')).to.equal(true);
+      expect(accounts.some((a) => (a.accrued_interest ?? 0) > 0 && a.subtype === 'student_loan')).to.equal(true);
+      expect(await expectRight(store().creditScores.history(seeded.statementUser!.id))).to.have.length(1);
+      expect((await expectRight(store().bureauFlows.get(seeded.statementUser!.id)))._tag).to.equal('Some');
     });
 
     it('refuses a token no request could use, and stores nothing', async () => {
@@ -62,6 +78,17 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       expect(accounts.map((a) => a.name)).to.deep.equal(demoAccounts(isoDate('2024-07-01')).map((a) => a.name));
       expect((await expectRight(real.clients.list({ limit: 10 }))).items).to.have.length(1);
       expect(await expectRight(real.creditScores.history(seeded.user.id))).to.have.length(1);
+    });
+
+    it('a seed that fails while building the second user deletes both users and the client', async () => {
+      let creates = 0;
+      const real = store();
+      // The store fails the second user's second account (user 1 has seven).
+      const dying = { ...real, accounts: overriding(real.accounts, 'create', (create) => (a) => (++creates > demoAccounts(isoDate('2024-07-01')).length + 1 ? TE.left(unavailable('gone')) : create(a))) };
+      await expectLeft(seedDemo({ ...dying, clock, tokenHasher }, { token: TOKEN }), 'unavailable');
+      expect((await expectRight(real.clients.list({ limit: 10 }))).items, 'nothing left of the failed seed').to.deep.equal([]);
+      const seeded = await expectRight(seedDemo({ ...real, clock, tokenHasher }, { token: TOKEN }));
+      expect(await expectRight(real.accounts.listAll(seeded.statementUser!.id))).to.have.length(statementDemoAccounts(isoDate('2024-07-01')).length);
     });
 
     it('publishing with an unknown outcome (stored, then the answer lost) deletes nothing; the next seed finds the demo', async () => {
@@ -96,7 +123,8 @@ export function demoSeedConcurrencyContract(name: string, makeStore: StoreFactor
       const token = await expectRight(store().tokens.findByHash(tokenHasher.hash(TOKEN)));
       expect(token._tag === 'Some' ? token.value.client_id : undefined).to.equal(first!.client.id);
       const users = (await expectRight(store().users.list(first!.client.id, { limit: 10 }))).items;
-      expect(users).to.deep.equal([first!.user]);
+      expect(users).to.deep.equal([first!.user, first!.statementUser]);
+      expect(await expectRight(store().accounts.listAll(first!.statementUser!.id))).to.deep.equal(first!.statementAccounts);
       const accounts = await expectRight(store().accounts.listAll(first!.user.id));
       expect(accounts.map((a) => a.name)).to.deep.equal(demoAccounts(isoDate('2024-07-01')).map((a) => a.name));
       expect(accounts).to.deep.equal(first!.accounts);

@@ -47,6 +47,9 @@ export interface DemoSeed {
   readonly client: Client;
   readonly user: UserRecord;
   readonly accounts: ReadonlyArray<AccountRecord>;
+  /** The second demo user, whose accounts carry statement terms (DESIGN 7.14), and its accounts. */
+  readonly statementUser?: UserRecord;
+  readonly statementAccounts?: ReadonlyArray<AccountRecord>;
 }
 
 type SeedAccount = Omit<AccountRecord, 'id' | 'user_id' | 'created_at' | 'last_updated_at' | 'version'>;
@@ -107,12 +110,73 @@ export const demoAccounts = (today: IsoDate): SeedAccount[] => {
   ];
 };
 
+/**
+ * The second demo user's accounts (DESIGN 7.14), dated relative to `today`: what
+ * real statements carry. A "1% of the balance plus interest, $25 minimum" card
+ * compounded daily; a card with purchases and a 0% balance transfer that ends
+ * in 8 months; a medical card on a deferred-interest promotion that ends in 7
+ * months (the charge posts if a balance is left); a mortgage whose payment
+ * includes escrow; a student loan with simple daily interest and interest
+ * accrued. All pass the link rules (statement-terms.ts).
+ */
+export const statementDemoAccounts = (today: IsoDate): SeedAccount[] => {
+  const ago = (months: number): IsoDate => addMonths(today, -months);
+  const due = addMonths(today, 1);
+  const paid = ago(1);
+  return [
+    account({
+      name: 'Cashback Everyday Card', type: 'loan', subtype: 'credit_card_loan', mask: '3310', balance: cents(5_000), limit: cents(9_000),
+      apr: 24.99, interest_method: 'daily_compound',
+      minimum_payment_formula: { floor: cents(25), terms: [{ percent_of_balance: 1, plus_interest: true }] },
+      last_payment_amount: cents(152), last_payment_date: paid, opened_at: ago(51), institution_name: 'Northwind Card Services',
+      next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Balance Transfer Card', type: 'loan', subtype: 'credit_card_loan', mask: '7702', balance: cents(6_100), limit: cents(10_000),
+      interest_method: 'daily_compound',
+      minimum_payment_formula: { floor: cents(35), terms: [{ percent_of_balance: 1, plus_interest: true }] },
+      apr_segments: [
+        { kind: 'purchase', balance: cents(2_100), apr: 22.99 },
+        { kind: 'balance_transfer', balance: cents(4_000), apr: 0, promo_ends_on: addMonths(today, 8), go_to_apr: 22.99 },
+      ],
+      last_payment_amount: cents(90), last_payment_date: paid, opened_at: ago(6), institution_name: 'Harbor Credit Union',
+      next_payment_due_date: due, payments_history: history({}, 6),
+    }),
+    account({
+      name: 'Medical Financing Card', type: 'loan', subtype: 'medical_loan', mask: '4417', balance: cents(2_400), limit: cents(5_000),
+      minimum_payment: cents(60), interest_method: 'daily_compound',
+      apr_segments: [
+        {
+          kind: 'promotional', balance: cents(2_400), apr: 0, promo_ends_on: addMonths(today, 7), go_to_apr: 26.99,
+          deferred_interest: true, accrued_deferred_interest: cents(184.2),
+        },
+      ],
+      last_payment_amount: cents(60), last_payment_date: paid, opened_at: ago(5), institution_name: 'Wellpath Patient Financing',
+      next_payment_due_date: due, payments_history: history({}, 5),
+    }),
+    account({
+      name: 'Fixed Mortgage with Escrow', type: 'loan', subtype: 'mortgage_loan', mask: '9120', balance: cents(285_000), original_loan_amount: cents(300_000),
+      apr: 6.5, minimum_payment: cents(2_326.39), escrow_payment: cents(525),
+      last_payment_amount: cents(2_326.39), last_payment_date: paid, opened_at: ago(30), institution_name: 'Keystone Home Loans',
+      next_payment_due_date: due, payments_history: history(),
+    }),
+    account({
+      name: 'Graduate Student Loan', type: 'loan', subtype: 'student_loan', mask: '0553', balance: cents(24_000), original_loan_amount: cents(26_500),
+      apr: 6.8, minimum_payment: cents(276), interest_method: 'daily_simple', accrued_interest: cents(310.45),
+      last_payment_amount: cents(276), last_payment_date: paid, opened_at: ago(40), institution_name: 'Aidvantage',
+      next_payment_due_date: due, payments_history: history({ 11: '2' }),
+    }),
+  ];
+};
+
 export interface SeedDemoOptions {
   /** The demo client's sandbox token; only its hash (`TokenHasher`) is stored, the caller keeps the token itself. */
   readonly token: string;
   readonly clientName?: string;
   /** The version the demo client is pinned to; default the latest (a client created today). */
   readonly apiVersion?: string;
+  /** Seed the second demo user with statement terms (DESIGN 7.14); default true. False: user 1 alone, the demo before round 5. */
+  readonly statementUser?: boolean;
 }
 
 /** The ports seeding writes to. */
@@ -150,13 +214,40 @@ const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): T
     }),
   );
 
+/** The second demo user (DESIGN 7.14): accounts with statement terms. */
+const statementUserFields = (client: Client, createdAt: Timestamp) => ({
+  client_id: client.id,
+  first_name: 'Jordan',
+  last_name: 'Lee',
+  email: 'jordan.lee@example.com',
+  date_of_birth: '1991-09-23' as IsoDate,
+  phone: '+1 555 0101',
+  created_at: createdAt,
+});
+
+/** The second demo user, found by its email among the client's first users, or created (after user 1, so user 1 keeps its id). */
+const statementUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): TE.TaskEither<StoreError, UserRecord> =>
+  pipe(
+    store.users.list(client.id, { limit: 10 }),
+    TE.chainW((page) => {
+      const found = page.items.find((u) => u.email === statementUserFields(client, createdAt).email);
+      return found !== undefined ? TE.right(found) : store.users.create(statementUserFields(client, createdAt));
+    }),
+  );
+
 /** The demo accounts the user lacks (by name), created in order; every account of the user after. */
-const demoUserAccounts = (store: DemoSeedPorts, user: UserRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>> =>
+const demoUserAccounts = (
+  store: DemoSeedPorts,
+  user: UserRecord,
+  today: IsoDate,
+  createdAt: Timestamp,
+  accounts: (today: IsoDate) => SeedAccount[] = demoAccounts,
+): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>> =>
   pipe(
     store.accounts.listAll(user.id),
     TE.chainW((existing) => {
       const names = new Set(existing.map((a) => a.name));
-      const missing = demoAccounts(today).filter((a) => !names.has(a.name));
+      const missing = accounts(today).filter((a) => !names.has(a.name));
       return pipe(
         TE.sequenceSeqArray(missing.map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
         TE.map((created) => [...existing, ...created]),
@@ -203,7 +294,7 @@ const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArr
   );
 
 /** Complete the demo of `client` where it lacks something, and answer it. */
-const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
+const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     TE.Do,
     TE.bindW('client', () => TE.right(client)),
@@ -211,19 +302,37 @@ const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, crea
     TE.bindW('accounts', ({ user }) => demoUserAccounts(store, user, today, createdAt)),
     TE.chainFirstW(({ user }) => demoBureauFlow(store, user, createdAt)),
     TE.chainFirstW(({ user, accounts }) => demoScore(store, user, accounts, today, createdAt)),
+    TE.chainW((demo): TE.TaskEither<StoreError, DemoSeed> =>
+      !withStatementUser
+        ? TE.right(demo)
+        : pipe(
+            statementUser(store, client, createdAt),
+            TE.bindTo('statementUser'),
+            TE.bindW('statementAccounts', ({ statementUser }) => demoUserAccounts(store, statementUser, today, createdAt, statementDemoAccounts)),
+            TE.chainFirstW(({ statementUser }) => demoBureauFlow(store, statementUser, createdAt)),
+            TE.chainFirstW(({ statementUser, statementAccounts }) => demoScore(store, statementUser, statementAccounts, today, createdAt)),
+            TE.map((second) => ({ ...demo, ...second })),
+          ),
+    ),
   );
 
-/** Delete a demo this seed built and did not publish: the user's records, the user, the client. */
+/** Delete a demo this seed built and did not publish: the users' records, the users, the client. */
 const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<StoreError, void> =>
   pipe(
-    user === undefined
-      ? TE.right<StoreError, unknown>(undefined)
-      : pipe(
-          store.creditScores.deleteAllForUser(user.id),
-          TE.chainW(() => store.bureauFlows.deleteForUser(user.id)),
-          TE.chainW(() => store.accounts.deleteAllForUser(user.id)),
-          TE.chainW(() => store.users.delete(client.id, user.id)),
+    // Every user of the client this seed built (the second demo user too, if it got that far).
+    user === undefined ? TE.right<StoreError, ReadonlyArray<UserRecord>>([]) : pipe(store.users.list(client.id, { limit: 10 }), TE.map((page) => page.items)),
+    TE.chainW((users) =>
+      TE.sequenceSeqArray(
+        users.map((u) =>
+          pipe(
+            store.creditScores.deleteAllForUser(u.id),
+            TE.chainW(() => store.bureauFlows.deleteForUser(u.id)),
+            TE.chainW(() => store.accounts.deleteAllForUser(u.id)),
+            TE.chainW(() => store.users.delete(client.id, u.id)),
+          ),
         ),
+      ),
+    ),
     TE.chainW(() => store.clients.delete(client.id)),
     TE.map((): void => undefined),
   );
@@ -237,17 +346,17 @@ const discardThen = <A, Err>(store: DemoSeedPorts, client: Client, user: UserRec
   );
 
 /** The demo a found token names, completed. */
-const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
-  pipe(tokenClient(store, token.client_id), TE.chainW((client) => completeDemo(store, client, today, createdAt)));
+const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
+  pipe(tokenClient(store, token.client_id), TE.chainW((client) => completeDemo(store, client, today, createdAt, withStatementUser)));
 
 /** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
-const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
+const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     store.tokens.findByHash(tokenHash),
     TE.chainW(
       O.match(
         () => TE.left<Conflict, DemoSeed>({ _tag: 'conflict', message: 'The demo token was taken by another seed and then not found' }),
-        (token) => demoOfToken(store, token, today, createdAt),
+        (token) => demoOfToken(store, token, today, createdAt, withStatementUser),
       ),
     ),
   );
@@ -265,14 +374,29 @@ const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedD
             TE.sequenceSeqArray(demoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
             TE.chainFirstW(() => demoBureauFlow(store, user, createdAt)),
             TE.chainFirstW((accounts) => demoScore(store, user, accounts, today, createdAt)),
-            TE.orElseW((e) => discardThen(store, client, user, TE.left<StoreError, ReadonlyArray<AccountRecord>>(e))),
-            TE.chainW((accounts) =>
+            TE.map((accounts): DemoSeed => ({ client, user, accounts })),
+            TE.chainW((demo): TE.TaskEither<StoreError, DemoSeed> =>
+              options.statementUser === false
+                ? TE.right(demo)
+                : pipe(
+                    store.users.create(statementUserFields(client, createdAt)),
+                    TE.bindTo('statementUser'),
+                    TE.bindW('statementAccounts', ({ statementUser }) =>
+                      TE.sequenceSeqArray(statementDemoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: statementUser.id, created_at: createdAt, last_updated_at: today }))),
+                    ),
+                    TE.chainFirstW(({ statementUser }) => demoBureauFlow(store, statementUser, createdAt)),
+                    TE.chainFirstW(({ statementUser, statementAccounts }) => demoScore(store, statementUser, statementAccounts, today, createdAt)),
+                    TE.map((second) => ({ ...demo, ...second })),
+                  ),
+            ),
+            TE.orElseW((e) => discardThen(store, client, user, TE.left<StoreError, DemoSeed>(e))),
+            TE.chainW((demo) =>
               pipe(
                 store.tokens.create(client.id, tokenHash, createdAt),
-                TE.map((): DemoSeed => ({ client, user, accounts })),
+                TE.map((): DemoSeed => demo),
                 TE.orElseW((e) =>
                   // Another seed published first: undo ours and answer theirs. Any other failure may have stored the token: keep everything.
-                  e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt)) : TE.left(e),
+                  e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt, options.statementUser !== false)) : TE.left(e),
                 ),
               ),
             ),
@@ -299,7 +423,7 @@ export const seedDemo = (deps: DemoSeedDeps, options: SeedDemoOptions): TE.TaskE
     TE.chainW(
       O.match(
         () => buildAndPublish(store, tokenHash, options, today, createdAt),
-        (token) => demoOfToken(store, token, today, createdAt),
+        (token) => demoOfToken(store, token, today, createdAt, options.statementUser !== false),
       ),
     ),
   );

@@ -20,16 +20,21 @@ import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-sc
 import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type BureauError, type StoreError, type DomainError } from '../shared/errors.js';
 import type { PaymentPlanRecord } from '../payment-plans/payment-plan.js';
 import { Cents, IsoDate, nullable, type PaymentPlanId } from '../shared/primitives.js';
-import { accountsMissingTerms, advanceMonthDate, advanceTarget, applyMonth, monthsLeft, planMonthIn } from './sandbox-clock.js';
+import { accountsMissingTerms, accountsPastMaximum, advanceMonthDate, advanceTarget, applyMonth, monthsLeft, planMonthIn } from './sandbox-clock.js';
 import type { SandboxAdvance, UserRecord } from '../users/user.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { SandboxAdvanceBody } from '../shared/requests.js';
 import { ApplicationDeps, type Change, UserScope, noChange, nowStamp, orNotFound, requireUser, todayOf } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
-/** One month of an advance, as the answer lists it (sums over the user's open loans). */
+/**
+ * One month of an advance, as the answer lists it (sums over the user's open
+ * loans): `deferred_interest` is the deferred interest charged that month
+ * (DESIGN 7.14), apart from `interest`, so that the previous month's balance +
+ * interest + deferred_interest − paid = balance.
+ */
 export const SandboxMonth = t.type(
-  { date: IsoDate, interest: Cents, paid: Cents, balance: Cents, score: nullable(t.number) },
+  { date: IsoDate, interest: Cents, deferred_interest: Cents, paid: Cents, balance: Cents, score: nullable(t.number) },
   'SandboxMonth',
 );
 export type SandboxMonth = t.TypeOf<typeof SandboxMonth>;
@@ -120,11 +125,17 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
             applyMonth({
               accounts,
               date,
+              from: monthStart,
               payments: advance.payments,
               planMonth: O.isSome(plan) ? planMonthIn(plan.value.schedule, monthStart, date) : undefined,
             }),
           ),
         ),
+        // No account past the maximum balance (issue 42): the advance stops here, with the months before it applied.
+        TE.chainFirstEitherKW(({ months }) => {
+          const past = accountsPastMaximum(months);
+          return past.length === 0 ? E.right(undefined) : E.left(conflict(`The advance stops at ${date}: ${past.map((d) => d.message).join('; ')}`));
+        }),
         // The plan's payments, recorded as payments under it, each with its event.
         TE.chainFirstW(({ plan, months }) =>
           O.isNone(plan)
@@ -189,6 +200,7 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
         TE.map(({ months, score }): SandboxMonth => ({
           date,
           interest: sum(months.map((m) => m.interest)),
+          deferred_interest: sum(months.map((m) => m.deferredInterest)),
           paid: sum(months.map((m) => m.paid)),
           balance: sum(months.map((m) => m.balanceAfter)),
           score: score.score,

@@ -39,7 +39,7 @@
  * Debts without statement terms (one rate, monthly interest, a fixed minimum)
  * take exactly the arithmetic of DESIGN 7.6, so their answers are unchanged.
  */
-import { dateParts, daysInMonth, type IsoDate } from '../primitives.js';
+import { addMonths, dateParts, daysInMonth, type IsoDate } from '../primitives.js';
 import { dailyCompoundFactor, EQUAL_MONTH_DAYS, roundedQuotient, scaleApr } from './rates.js';
 import type { DebtTerms, InterestMethod, MinimumFormula, RateSegment } from './terms.js';
 
@@ -162,7 +162,7 @@ const percentOf = (balance: number, percent: number): number => {
 export interface BookOptions {
   readonly start: IsoDate;
   readonly dayCount?: DayCount | undefined;
-  /** Explicit month dates (index 0 = the start): used by a sandbox month whose dates are not `start` + m months. */
+  /** Explicit month dates (index 0 = the start; later months a month at a time from the last): a sandbox month whose dates are not `start` + m months. */
   readonly dates?: ReadonlyArray<IsoDate> | undefined;
   readonly warnings?: boolean | undefined;
 }
@@ -357,7 +357,7 @@ export class DebtBook {
 
   /** The epoch day of month m's date. */
   epochOfMonth(m: number): number {
-    if (this.dates !== undefined) return epochOfDate(this.dates[Math.min(m, this.dates.length - 1)]!);
+    if (this.dates !== undefined) return epochOfDate(this.dateOfMonth(m));
     if (this.epochs !== null && m < this.epochs.length) {
       const known = this.epochs[m]!;
       if (known !== 0) return known;
@@ -379,7 +379,11 @@ export class DebtBook {
 
   /** Month m's date. */
   dateOfMonth(m: number): IsoDate {
-    if (this.dates !== undefined) return this.dates[Math.min(m, this.dates.length - 1)]!;
+    if (this.dates !== undefined) {
+      // Past the dates given: a month at a time from the last of them.
+      const last = this.dates.length - 1;
+      return m <= last ? this.dates[m]! : addMonths(this.dates[last]!, m - last);
+    }
     return monthDate(this.startYear, this.startMonth, this.startDay, m);
   }
 
@@ -387,8 +391,9 @@ export class DebtBook {
   firstMonthOnOrAfter(date: IsoDate): number {
     const target = epochOfDate(date);
     if (this.dates !== undefined) {
-      for (let m = 1; m < this.dates.length; m++) if (epochOfDate(this.dates[m]!) >= target) return m;
-      return this.dates.length;
+      let m = 1;
+      while (this.epochOfMonth(m) < target) m++;
+      return m;
     }
     const { year, month } = dateParts(date);
     let m = Math.max(1, year * 12 + month - (this.startYear * 12 + this.startMonth) - 1);
