@@ -371,6 +371,9 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     month: 'The plan month it happens in (1 = the first)',
     amount: 'Cents: the deferred interest charged or avoided, or the amount the minimums exceed the budget by',
   },
+  SandboxMonth: {
+    deferred_interest: 'Deferred interest charged this month, when a promotion ended with a balance left (not in `interest`); balance before + interest + deferred_interest − paid = balance',
+  },
 };
 
 /** Descriptions of the statement-grade enums: each value, since a new one later is a breaking change. */
