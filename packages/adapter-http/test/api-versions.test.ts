@@ -30,7 +30,7 @@ const withoutRequestId = (text: string): string => {
 };
 
 /**
- * The keys round 5 added to answers (DESIGN 7.14: the Account's statement terms, a plan's
+ * The keys round 5 added to answers (docs/decisions/payoff-and-outlook.md: the Account's statement terms, a plan's
  * warnings), removed after checking that they are absent values (null, or an
  * empty list): with them gone, an answer is the captured one byte for byte.
  */

@@ -10,7 +10,7 @@
  * client's pinned version, no second read of the client), the kept response,
  * and `commitTransaction`.
  *
- * On an account with rate segments or accrued interest (DESIGN 7.14, 9) the
+ * On an account with rate segments or accrued interest (docs/decisions/payoff-and-outlook.md, docs/performance.md) the
  * payment is allocated (Regulation Z §1026.53): the debit's command answers the
  * account unchanged and one compare-and-set writes the allocation: 11.
  */

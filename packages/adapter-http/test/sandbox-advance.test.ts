@@ -172,7 +172,7 @@ describe('the sandbox over time (docs/sandbox-over-time.md): a clock per user an
         expect(events.filter((e) => e.data.object.payment_plan_id === plan.body.id)).to.have.length(3);
       });
 
-      it('moves statement terms with the engine (DESIGN 7.14): a deferred promotion ends and its interest posts as deferred_interest, a formula minimum falls, the sums add up', async () => {
+      it('moves statement terms with the engine (docs/decisions/payoff-and-outlook.md): a deferred promotion ends and its interest posts as deferred_interest, a formula minimum falls, the sums add up', async () => {
         const user = await h.request.post('/api/users').set(h.auth).send({ last_name: 'Statement' });
         const path = `/api/users/${user.body.id}`;
         const medical = await h.request.post(`${path}/accounts`).set(h.auth).send({

@@ -66,7 +66,8 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
         expect(cli.stderr()).to.equal('');
       }
       expect(seen[1]).to.deep.equal(seen[0]);
-      expect((seen[0]!.users as { users: unknown[] }).users).to.have.length(1);
+      // The two demo users (the second carries statement terms, docs/decisions/payoff-and-outlook.md).
+      expect((seen[0]!.users as { users: unknown[] }).users).to.have.length(2);
       expect(await clientsIn(url)).to.equal(1);
     });
   }
@@ -97,7 +98,7 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
       if (users.status === 401) await new Promise((r) => setTimeout(r, 250)); // the demo token exists once seeding ran
     }
     expect(users?.status).to.equal(200);
-    expect(((await users!.json()) as { users: unknown[] }).users).to.have.length(1);
+    expect(((await users!.json()) as { users: unknown[] }).users).to.have.length(2); // the two demo users
     expect((await fetch(`${cli.url}/readyz`)).status).to.equal(200);
   });
 

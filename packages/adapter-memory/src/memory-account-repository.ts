@@ -109,7 +109,7 @@ export class MemoryAccountRepository implements AccountRepository {
     return lazyEither(() => {
       const found = this.accounts.get(this.s, userId, accountId);
       if (found === undefined) return E.right(O.none);
-      // Allocated by the caller (DESIGN 7.14): answered as stored, for its compare-and-set.
+      // Allocated by the caller (docs/decisions/payoff-and-outlook.md): answered as stored, for its compare-and-set.
       if (allocatesPayments(found)) return E.right(O.some(found));
       const next: AccountRecord = Object.freeze({
         ...found,

@@ -101,7 +101,7 @@ export class MongoAccountRepository implements AccountRepository {
    * and no retry is needed. `none` when there is no such account.
    */
   applyPayment(userId: UserId, accountId: AccountId, payment: AccountPayment): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
-    // An account whose payments are allocated (DESIGN 7.14: segments, or accrued interest) keeps every
+    // An account whose payments are allocated (docs/decisions/payoff-and-outlook.md: segments, or accrued interest) keeps every
     // field: the command answers it as stored, for the caller's compare-and-set (`allocatesPayments`).
     const plain = { $and: [{ $eq: [{ $ifNull: ['$apr_segments', null] }, null] }, { $lte: [{ $ifNull: ['$accrued_interest', 0] }, 0] }] };
     const unlessAllocated = (value: unknown, field: string) => ({ $cond: [plain, value, `$${field}`] });

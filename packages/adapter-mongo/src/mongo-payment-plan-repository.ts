@@ -43,7 +43,7 @@ const withPlanningDefaults = (u: unknown): unknown => {
   if (typeof u !== 'object' || u === null || Array.isArray(u)) return u;
   // The owner kept beside the plan (`OWNER`) is the adapter's, not the record's.
   const { [OWNER]: _owner, [OWNER_DATE]: _ownerDate, ...stored } = u as Record<string, unknown>;
-  // Plans stored before their warnings (DESIGN 7.14) have none.
+  // Plans stored before their warnings (docs/decisions/payoff-and-outlook.md) have none.
   const doc = 'warnings' in stored ? stored : { ...stored, warnings: [] };
   if ('start_date' in doc || 'custom_order' in doc || 'extra_payments' in doc) return doc;
   const createdAt = doc['created_at'];

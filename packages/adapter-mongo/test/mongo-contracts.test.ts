@@ -272,7 +272,7 @@ describe(`mongo store (${target})`, () => {
       for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
       const demo = answers[0]!;
       expect((await expectRight(b.clients.list({ limit: 10 }))).items).to.deep.equal([demo.client]);
-      // User 1 and the second demo user (DESIGN 7.14), each once.
+      // User 1 and the second demo user (docs/decisions/payoff-and-outlook.md), each once.
       expect((await expectRight(a.users.list(demo.client.id, { limit: 10 }))).items).to.deep.equal([demo.user, demo.statementUser]);
       expect(await expectRight(b.accounts.listAll(demo.user.id))).to.deep.equal(demo.accounts);
       expect(await expectRight(b.accounts.listAll(demo.statementUser!.id))).to.deep.equal(demo.statementAccounts);

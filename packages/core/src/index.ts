@@ -5,7 +5,7 @@ export * from './shared/primitives.js';
 export * from './shared/constructors.js';
 export * from './shared/errors.js';
 export * from './shared/codec.js';
-// The money engine (DESIGN 7.14), named: its `InterestMethod` and `SegmentKind` are plain types, the accounts' are the codecs.
+// The money engine (docs/decisions/payoff-and-outlook.md), named: its `InterestMethod` and `SegmentKind` are plain types, the accounts' are the codecs.
 export {
   DebtBook,
   EQUAL_MONTH_DAYS,

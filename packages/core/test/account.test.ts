@@ -60,7 +60,7 @@ describe('account', () => {
       expect(view).not.to.have.any.keys('user_id', 'created_at', 'apr', 'minimum_payment', 'version');
       // The spec's 26 fields, and the institution's terms under their Account names (2026-11-26, docs/api/changelog.md).
       expect(view).to.include.keys('institution_apr', 'institution_minimum_payment');
-      // And the statement terms of DESIGN 7.14, null when absent.
+      // And the statement terms of docs/decisions/payoff-and-outlook.md, null when absent.
       expect(view).to.deep.include({ interest_method: null, minimum_payment_formula: null, apr_segments: null, escrow_payment: null, accrued_interest: null });
       expect(Object.keys(view)).to.have.length(33);
     });

@@ -1,7 +1,7 @@
 /**
- * The money engine (shared/money, DESIGN 7.14): its sums add up per segment
+ * The money engine (shared/money, docs/decisions/payoff-and-outlook.md): its sums add up per segment
  * and month on generated accounts, the statement examples of issue 41, and
- * DESIGN 7.6's arithmetic unchanged for plain debts.
+ * docs/decisions/payoff-and-outlook.md's arithmetic unchanged for plain debts.
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -13,7 +13,9 @@ import {
   type MinimumFormula,
   type RateSegment,
 } from '../src/shared/money/index.js';
-import { addMonths, type IsoDate } from '../src/shared/primitives.js';
+import { addMonths, type AccountId, type Cents, type IsoDate } from '../src/shared/primitives.js';
+import * as E from 'fp-ts/lib/Either.js';
+import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js';
 
 const START = '2026-01-15' as IsoDate;
 const ONE_PERCENT_PLUS_INTEREST: MinimumFormula = { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] };
@@ -116,7 +118,7 @@ const inputArb = fc.record({
   start: fc.constantFrom('2026-01-15', '2024-01-31', '2025-02-28', '2026-12-31') as fc.Arbitrary<IsoDate>,
 });
 
-describe('money engine (shared/money, DESIGN 7.14)', () => {
+describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', () => {
   describe('sums on 500 generated sets of accounts (segments, promotions, deferred interest, formulas, escrow, accrued interest)', () => {
     it('every month, per segment: balance before + interest + deferred charge − paid = balance after, in whole cents never below 0', () => {
       let accounts = 0;
@@ -204,8 +206,8 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
     });
   });
 
-  describe('DESIGN 7.6 unchanged for plain debts', () => {
-    /** The reference of DESIGN 7.6 written plainly: interest, minimums, the rest in avalanche order. */
+  describe('docs/decisions/payoff-and-outlook.md unchanged for plain debts', () => {
+    /** The reference of docs/decisions/payoff-and-outlook.md written plainly: interest, minimums, the rest in avalanche order. */
     const reference = (debts: ReadonlyArray<{ id: number; balance: number; apr: number; minimum: number }>, budget: number) => {
       const balances = debts.map((d) => d.balance);
       let interestTotal = 0;
@@ -267,7 +269,7 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
       );
     });
 
-    it('keeps the check of DESIGN 7.6: $10,000 at 20%, $250 minimum, $500 budget → 25 months, $2,266.06', () => {
+    it('keeps the check of docs/decisions/payoff-and-outlook.md: $10,000 at 20%, $250 minimum, $500 budget → 25 months, $2,266.06', () => {
       const outcome = runEngine({ debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }], strategy: 'avalanche', monthlyPayment: 50_000, start: START, maxMonths: 600 });
       expect(outcome.ok && [outcome.months, outcome.totalInterest]).to.deep.equal([25, 226_606]);
     });
@@ -400,6 +402,29 @@ describe('money engine (shared/money, DESIGN 7.14)', () => {
       });
       expect(outcome.warnings[0]).to.deep.equal({ account_id: null, code: 'budget_below_minimums', month: 1, amount: 30_000 - 25_000 });
       expect(outcome.schedule[0]!.payments[0]!.payment).to.equal(30_000);
+    });
+
+    it('a plan (planPayoff) warns of a deferred charge it cannot avoid, and avoids it when the budget allows', () => {
+      const medical: PayoffDebt = {
+        id: 7 as AccountId,
+        balance: 240_000 as Cents,
+        apr: 0,
+        minimumPayment: 6_000 as Cents,
+        segments: [{ kind: 'promotional', balance: 240_000, apr: 0, promo_ends_on: '2026-08-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 18_420 }],
+      };
+      const plan = (budget: number) => {
+        const result = planPayoff({ strategy: 'avalanche', monthlyPayment: budget as Cents, debts: [medical], today: START });
+        if (E.isLeft(result)) throw new Error(JSON.stringify(result.left));
+        return result.right;
+      };
+      const tight = plan(6_000);
+      expect(tight.warnings!.map((w) => [w.account_id, w.code, w.month])).to.deep.equal([[7, 'deferred_interest_charged', 7]]);
+      // The charge is interest of month 7, in the schedule row too.
+      expect(tight.schedule[6]!.payments[0]!.interest).to.equal(6_000);
+      const enough = plan(40_000);
+      expect(enough.warnings!.map((w) => [w.account_id, w.code])).to.deep.equal([[7, 'deferred_interest_avoided']]);
+      expect(enough.total_interest).to.equal(0);
+      expect(enough.months).to.equal(6);
     });
 
     it('avalanche pays a deferred-interest card before its date when the budget allows, ranking it by the charge it would avoid', () => {

@@ -108,7 +108,7 @@ describe(`API resources over HTTP (${name})`, () => {
       const page = await h.request.get('/api/users?limit=1').set(h.auth).expect(200);
       expect(page.body.users.map((u: { id: number }) => u.id)).to.deep.equal([1]);
       expect(page.body.has_more).to.equal(true);
-      // After the two demo users (the second carries statement terms, DESIGN 7.14).
+      // After the two demo users (the second carries statement terms, docs/decisions/payoff-and-outlook.md).
       const rest = await h.request.get('/api/users?limit=1&starting_after=2').set(h.auth).expect(200);
       expect(rest.body).to.deep.equal({ users: [patched.body], has_more: false });
       await h.request.delete(`/api/users/${id}`).set(h.auth).expect(204);
@@ -165,7 +165,7 @@ describe(`API resources over HTTP (${name})`, () => {
         'effective_apr', 'original_loan_amount', 'balance', 'limit', 'last_payment_amount', 'last_updated_at', 'last_payment_date',
         'opened_at', 'closed_at', 'institution_name', 'institution_logo', 'next_payment_due_date', 'user_next_payment_date',
         'first_time_payment', 'expected_payoff_date', 'payments_history',
-        // The statement terms (DESIGN 7.14), null when absent.
+        // The statement terms (docs/decisions/payoff-and-outlook.md), null when absent.
         'interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest',
       );
       expect(res.body).to.deep.include({ status: 'active', effective_apr: 12.5, effective_minimum_payment: 15_000, nickname: null, limit: null });
@@ -192,7 +192,7 @@ describe(`API resources over HTTP (${name})`, () => {
     const card = (over: Record<string, unknown> = {}) => ({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 500_000, ...over });
     const formula = { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] };
 
-    it('links statement terms (DESIGN 7.14) and derives the effective APR, minimum and payoff date from them', async () => {
+    it('links statement terms (docs/decisions/payoff-and-outlook.md) and derives the effective APR, minimum and payoff date from them', async () => {
       const id = await newUser();
       const segments = [
         { kind: 'purchase', balance: 300_000, apr: 24 },

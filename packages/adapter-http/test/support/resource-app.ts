@@ -42,7 +42,7 @@ export const resourceHarness = async (
   clock: Clock = fixedClock(),
   config: Partial<Config> = {},
   apiVersion: string = SUITE_API_VERSION,
-  /** Seed the second demo user (DESIGN 7.14); false: user 1 alone, as the demo was before round 5. */
+  /** Seed the second demo user (docs/decisions/payoff-and-outlook.md); false: user 1 alone, as the demo was before round 5. */
   statementUser = true,
 ): Promise<ResourceHarness> => {
   const { app, store, container } = await compose({

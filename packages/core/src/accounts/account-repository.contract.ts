@@ -291,7 +291,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       expect(stored.version).to.equal(41);
     });
 
-    it('round-trips the statement terms (DESIGN 7.14), and a record without them has none of their keys', async () => {
+    it('round-trips the statement terms (docs/decisions/payoff-and-outlook.md), and a record without them has none of their keys', async () => {
       const card = await expectRight(store().accounts.create(aSegmentedCard(USER, { escrow_payment: null })));
       expect(await expectSome(store().accounts.get(USER, card.id))).to.deep.equal(card);
       expect(card.apr_segments).to.have.length(2);
@@ -299,7 +299,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       expect(await expectSome(store().accounts.get(USER, plain.id))).to.not.have.any.keys('interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest');
     });
 
-    it('applyPayment leaves an account with segments or accrued interest as stored and answers it (the caller allocates, DESIGN 7.14)', async () => {
+    it('applyPayment leaves an account with segments or accrued interest as stored and answers it (the caller allocates, docs/decisions/payoff-and-outlook.md)', async () => {
       const card = await expectRight(store().accounts.create(aSegmentedCard(USER)));
       const loan = await expectRight(store().accounts.create(anAccount(USER, { subtype: 'student_loan', accrued_interest: cents(1_200) })));
       const payment = { amount: cents(300), date: isoDate('2024-07-02'), updatedOn: isoDate('2024-07-03') };

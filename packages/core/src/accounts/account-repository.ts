@@ -44,7 +44,7 @@ export interface AccountRepository {
    * One atomic step, whatever runs beside it: balance := max(0, balance − amount),
    * the last-payment fields set, the version increased. `none` when there is no such account.
    * An account whose payments are allocated (`apr_segments`, or `accrued_interest`
-   * above 0: statement-terms.ts `allocatesPayments`, DESIGN 7.14) is left unchanged
+   * above 0: statement-terms.ts `allocatesPayments`, docs/decisions/payoff-and-outlook.md) is left unchanged
    * and answered as stored: the caller allocates the payment (payment-allocation.ts)
    * and writes it with `update`, a compare-and-set on the version it answered.
    */

@@ -84,7 +84,7 @@ const AccountRecordFields = t.type(
 
 /**
  * What is stored for an account: the spec's fields, and the statement terms
- * of DESIGN 7.14, each optional so that records stored before them decode.
+ * of docs/decisions/payoff-and-outlook.md, each optional so that records stored before them decode.
  */
 export const AccountRecord = t.intersection([AccountRecordFields, StatementTerms], 'AccountRecord');
 export type AccountRecord = t.TypeOf<typeof AccountRecord>;
@@ -121,7 +121,7 @@ export const Account = t.type(
     first_time_payment: nullable(t.boolean),
     expected_payoff_date: nullable(IsoDate),
     payments_history: t.array(PaymentCode),
-    /** The statement terms (DESIGN 7.14): `null` when the account carries none. */
+    /** The statement terms (docs/decisions/payoff-and-outlook.md): `null` when the account carries none. */
     interest_method: nullable(InterestMethod),
     minimum_payment_formula: nullable(MinimumPaymentFormula),
     apr_segments: nullable(t.array(AprSegment)),
@@ -155,12 +155,12 @@ export const noAccountDetails = () =>
     payments_history: [] as PaymentCode[],
   }) satisfies Partial<AccountRecord>;
 
-/** `user_apr` ?? the institution's APR ?? the segments' balance-weighted APR (DESIGN 7.14). */
+/** `user_apr` ?? the institution's APR ?? the segments' balance-weighted APR (docs/decisions/payoff-and-outlook.md). */
 export const effectiveApr = (a: AccountRecord): number | null => a.user_apr ?? a.apr ?? weightedApr(a.apr_segments);
 
 /**
  * `user_minimum_payment` ?? this month's formula minimum (as of `today`) ?? the
- * institution's minimum (DESIGN 7.14). Without a formula `today` is not read.
+ * institution's minimum (docs/decisions/payoff-and-outlook.md). Without a formula `today` is not read.
  */
 export const effectiveMinimumPayment = (a: AccountRecord, today: IsoDate = a.last_updated_at): Cents | null => {
   if (a.user_minimum_payment !== null) return a.user_minimum_payment;
@@ -173,9 +173,9 @@ export const effectiveMinimumPayment = (a: AccountRecord, today: IsoDate = a.las
 export type DebtStatementTerms = Pick<DebtTerms, 'interestMethod' | 'minimumFormula' | 'segments' | 'escrow' | 'accruedInterest'>;
 
 /**
- * An account as a projection sees it now (DESIGN 7.14): its balance, effective
+ * An account as a projection sees it now (docs/decisions/payoff-and-outlook.md): its balance, effective
  * APR and minimum as of `today`, and its statement terms for the engine (none
- * for an account without them, whose projection is then DESIGN 7.6's).
+ * for an account without them, whose projection is then docs/decisions/payoff-and-outlook.md's).
  */
 export const currentDebtOf = (
   a: AccountRecord,
@@ -200,7 +200,7 @@ export const currentDebtOf = (
 
 /**
  * The date the account reaches 0 paying only its minimum from `today`, through
- * the money engine with its statement terms (DESIGN 7.14), or null (as
+ * the money engine with its statement terms (docs/decisions/payoff-and-outlook.md), or null (as
  * `expectedPayoffDate`).
  */
 export const statementPayoffMonths = (a: AccountRecord, today: IsoDate): number | null => {

@@ -1,6 +1,6 @@
 /**
  * A payment on an account whose balance is made of rate segments or carries
- * accrued interest (DESIGN 7.14), allocated as Regulation Z §1026.53 requires
+ * accrued interest (docs/decisions/payoff-and-outlook.md), allocated as Regulation Z §1026.53 requires
  * by the money engine's one allocation (`DebtBook.pay`): on a loan, accrued
  * interest first; the minimum to the lowest-rate segments first, the excess to
  * the highest rate first, or to a deferred-interest segment in the two months

@@ -1,6 +1,6 @@
 /**
  * What an account may carry beyond the spec's fields so that its money is
- * computed as its statement does (DESIGN 7.14): the interest method, the
+ * computed as its statement does (docs/decisions/payoff-and-outlook.md): the interest method, the
  * issuer's minimum payment formula, the balance by rate (`apr_segments`, with
  * promotions and deferred interest), escrow and accrued interest. All
  * optional, on link and PATCH, in every version; shown as `null` when absent.
@@ -89,7 +89,7 @@ export interface TermsSubject extends StatementTerms {
   readonly fixedMinimum: number | null;
 }
 
-/** A card (DESIGN 7.14): a credit card or medical financing; every other loan is a loan. */
+/** A card (docs/decisions/payoff-and-outlook.md): a credit card or medical financing; every other loan is a loan. */
 export const isCard = (subtype: string): boolean => subtype === 'credit_card_loan' || subtype === 'medical_loan';
 
 /** Whether an account carries any statement term. */
@@ -100,12 +100,12 @@ export const carriesStatementTerms = (a: StatementTerms): boolean =>
   (a.escrow_payment ?? null) !== null ||
   (a.accrued_interest ?? null) !== null;
 
-/** Whether a payment on the account is allocated (segments or accrued interest: DESIGN 7.14, §1026.53), not a plain subtraction. */
+/** Whether a payment on the account is allocated (segments or accrued interest: docs/decisions/payoff-and-outlook.md, §1026.53), not a plain subtraction. */
 export const allocatesPayments = (a: StatementTerms): boolean => (a.apr_segments ?? null) !== null || (a.accrued_interest ?? 0) > 0;
 
 /**
  * Everything wrong with an account's statement terms together, as details
- * naming the field (DESIGN 7.14): empty when they are valid.
+ * naming the field (docs/decisions/payoff-and-outlook.md): empty when they are valid.
  */
 export const statementTermsProblems = (a: TermsSubject): ErrorDetail[] => {
   const details: ErrorDetail[] = [];
@@ -161,7 +161,7 @@ export interface TermsAccount extends StatementTerms {
 }
 
 /**
- * The balance-weighted current APR of the segments, 2 decimals (DESIGN 7.14
+ * The balance-weighted current APR of the segments, 2 decimals (docs/decisions/payoff-and-outlook.md
  * `effective_apr` when neither `user_apr` nor the institution's APR is set);
  * null without segments or with no balance in them.
  */
@@ -173,7 +173,7 @@ export const weightedApr = (segments: ReadonlyArray<AprSegment> | null | undefin
 };
 
 /**
- * The account's debt terms for the engine, as of `today` (DESIGN 7.14): a
+ * The account's debt terms for the engine, as of `today` (docs/decisions/payoff-and-outlook.md): a
  * `user_apr` is the user's one rate for the whole balance (segments ignored);
  * else the segments carry the rates; a `user_minimum_payment` is fixed, else
  * the formula, else the institution's minimum. Null when it has no rate or no

@@ -17,7 +17,7 @@ export const linkAccount =
   (scope: UserScope, body: LinkAccountBody): Change<Account, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const status = body.status ?? 'active';
     const terms = givenTerms(body);
-    // Statement terms checked together before anything is read or written (DESIGN 7.14): a 400 naming the field.
+    // Statement terms checked together before anything is read or written (docs/decisions/payoff-and-outlook.md): a 400 naming the field.
     const problems = statementTermsProblems({
       type: body.type,
       subtype: body.subtype,
@@ -69,7 +69,7 @@ export const linkAccount =
     ));
   };
 
-/** The statement terms a body gives (non-null ones): an account without them is stored exactly as before DESIGN 7.14. */
+/** The statement terms a body gives (non-null ones): an account without them is stored exactly as before docs/decisions/payoff-and-outlook.md. */
 const givenTerms = (body: StatementTerms): StatementTerms => {
   const terms: Record<string, unknown> = {};
   for (const key of STATEMENT_TERM_KEYS) if (body[key] !== undefined && body[key] !== null) terms[key] = body[key];
@@ -150,7 +150,7 @@ const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserSc
               };
               return { patch, closing };
             }),
-            // The statement terms as they would be after the patch, checked together (DESIGN 7.14): a 400 naming the field, nothing stored.
+            // The statement terms as they would be after the patch, checked together (docs/decisions/payoff-and-outlook.md): a 400 naming the field, nothing stored.
             E.chainW(({ patch, closing }) => {
               const after = { ...current, ...patch };
               const problems = statementTermsProblems({ ...after, fixedMinimum: after.user_minimum_payment ?? after.minimum_payment });

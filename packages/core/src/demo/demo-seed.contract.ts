@@ -45,7 +45,7 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       expect((await expectRight(store().bureauFlows.get(first.user.id)))._tag).to.equal('Some');
     });
 
-    it('seeds a second user whose accounts carry statement terms (DESIGN 7.14), each valid as a link would be; user 1 stays first', async () => {
+    it('seeds a second user whose accounts carry statement terms (docs/decisions/payoff-and-outlook.md), each valid as a link would be; user 1 stays first', async () => {
       const seeded = await expectRight(seedDemo({ ...store(), clock, tokenHasher }, { token: TOKEN }));
       const users = (await expectRight(store().users.list(seeded.client.id, { limit: 10 }))).items;
       expect(users.map((u) => u.id)).to.deep.equal([seeded.user.id, seeded.statementUser!.id]);

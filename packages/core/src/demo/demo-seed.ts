@@ -47,7 +47,7 @@ export interface DemoSeed {
   readonly client: Client;
   readonly user: UserRecord;
   readonly accounts: ReadonlyArray<AccountRecord>;
-  /** The second demo user, whose accounts carry statement terms (DESIGN 7.14), and its accounts. */
+  /** The second demo user, whose accounts carry statement terms (docs/decisions/payoff-and-outlook.md), and its accounts. */
   readonly statementUser?: UserRecord;
   readonly statementAccounts?: ReadonlyArray<AccountRecord>;
 }
@@ -111,7 +111,7 @@ export const demoAccounts = (today: IsoDate): SeedAccount[] => {
 };
 
 /**
- * The second demo user's accounts (DESIGN 7.14), dated relative to `today`: what
+ * The second demo user's accounts (docs/decisions/payoff-and-outlook.md), dated relative to `today`: what
  * real statements carry. A "1% of the balance plus interest, $25 minimum" card
  * compounded daily; a card with purchases and a 0% balance transfer that ends
  * in 8 months; a medical card on a deferred-interest promotion that ends in 7
@@ -175,7 +175,7 @@ export interface SeedDemoOptions {
   readonly clientName?: string;
   /** The version the demo client is pinned to; default the latest (a client created today). */
   readonly apiVersion?: string;
-  /** Seed the second demo user with statement terms (DESIGN 7.14); default true. False: user 1 alone, the demo before round 5. */
+  /** Seed the second demo user with statement terms (docs/decisions/payoff-and-outlook.md); default true. False: user 1 alone, the demo before round 5. */
   readonly statementUser?: boolean;
 }
 
@@ -214,7 +214,7 @@ const demoUser = (store: DemoSeedPorts, client: Client, createdAt: Timestamp): T
     }),
   );
 
-/** The second demo user (DESIGN 7.14): accounts with statement terms. */
+/** The second demo user (docs/decisions/payoff-and-outlook.md): accounts with statement terms. */
 const statementUserFields = (client: Client, createdAt: Timestamp) => ({
   client_id: client.id,
   first_name: 'Jordan',

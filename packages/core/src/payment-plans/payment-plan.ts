@@ -48,7 +48,7 @@ export const ScheduledPayment = t.type({
 });
 export type ScheduledPayment = t.TypeOf<typeof ScheduledPayment>;
 
-/** What a plan warns about (DESIGN 7.14; the engine's codes, shared/money/engine.ts). */
+/** What a plan warns about (docs/decisions/payoff-and-outlook.md; the engine's codes, shared/money/engine.ts). */
 export const PlanWarningCode = t.keyof(
   { deferred_interest_charged: null, deferred_interest_avoided: null, budget_below_minimums: null },
   'PlanWarningCode',
@@ -56,7 +56,7 @@ export const PlanWarningCode = t.keyof(
 export type PlanWarningCode = t.TypeOf<typeof PlanWarningCode>;
 
 /**
- * A plan's warning (DESIGN 7.14): a deferred-interest charge posted or avoided
+ * A plan's warning (docs/decisions/payoff-and-outlook.md): a deferred-interest charge posted or avoided
  * on an account (`amount` the charge), or a month whose minimums exceed the
  * budget (`account_id` null, `amount` the shortfall; the minimums are paid).
  */
@@ -91,7 +91,7 @@ export const PaymentPlan = t.type(
     total_interest: Cents,
     total_paid: Cents,
     created_at: Timestamp,
-    /** What the plan warns about, computed at creation (DESIGN 7.14): deferred interest charged or avoided, months whose minimums exceed the budget. */
+    /** What the plan warns about, computed at creation (docs/decisions/payoff-and-outlook.md): deferred interest charged or avoided, months whose minimums exceed the budget. */
     warnings: t.array(PlanWarning),
   },
   'PaymentPlan',

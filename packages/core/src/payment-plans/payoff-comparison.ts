@@ -31,7 +31,7 @@ export const StrategyComparison = t.type(
      * null when no month of the run gets there (a run that does not pay off is projected over 600 months).
      */
     credit_utilization_good_month: nullable(t.number),
-    /** What the strategy's run warns about (DESIGN 7.14), as a plan of it would; empty for a `minimum_only` that does not pay off. */
+    /** What the strategy's run warns about (docs/decisions/payoff-and-outlook.md), as a plan of it would; empty for a `minimum_only` that does not pay off. */
     warnings: t.array(PlanWarning),
   },
   'StrategyComparison',

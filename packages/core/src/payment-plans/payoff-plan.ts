@@ -45,8 +45,8 @@ export const monthlyInterest = (balance: Cents, apr: number): Cents => monthlyIn
 
 /**
  * A debt as the month loop sees it: one rate, monthly interest and a fixed
- * minimum (DESIGN 7.6), or, through the optional members, the statement terms
- * of DESIGN 7.14 (segments, a daily method, a minimum formula, escrow, accrued
+ * minimum (docs/decisions/payoff-and-outlook.md), or, through the optional members, the statement terms
+ * of docs/decisions/payoff-and-outlook.md (segments, a daily method, a minimum formula, escrow, accrued
  * interest: shared/money/terms.ts `DebtTerms`).
  */
 export interface PayoffDebt extends DebtTerms {
@@ -127,7 +127,7 @@ export const MINIMUM_ONLY_MEMO_SIZE = 4096;
 /**
  * The months to pay `balance` off at `apr` paying only `minimumPayment`, or
  * null when it never does within the loop's limit. `statement`, when present,
- * remembers the months of an account with statement terms (DESIGN 7.14) by a
+ * remembers the months of an account with statement terms (docs/decisions/payoff-and-outlook.md) by a
  * key holding every input they depend on: `compute` runs on a miss.
  */
 export type MinimumOnlyMonths = ((balance: Cents, apr: number, minimumPayment: Cents) => number | null) & {
@@ -197,7 +197,7 @@ export interface PayoffProjection {
   readonly months: number;
   readonly total_interest: Cents;
   readonly total_paid: Cents;
-  /** What the run warns about (DESIGN 7.14): set when asked for (`projectPayoff`'s `withWarnings`) and by `planPayoff`. */
+  /** What the run warns about (docs/decisions/payoff-and-outlook.md): set when asked for (`projectPayoff`'s `withWarnings`) and by `planPayoff`. */
   readonly warnings?: PlanWarning[];
 }
 
@@ -281,7 +281,7 @@ export const payoffInputProblems = (input: PayoffBudgetInput): ReadonlyArray<Err
       details.push({ path: 'account_ids', message: `account ${d.id}: minimum payment must be a whole number of cents ≥ 0` });
     if (d.balance > 0 || (d.accruedInterest ?? 0) > 0) {
       owing++;
-      // The budget and the minimums exclude escrow (DESIGN 7.14): it never reduces the debt.
+      // The budget and the minimums exclude escrow (docs/decisions/payoff-and-outlook.md): it never reduces the debt.
       const minimum = d.minimumPayment - (d.escrow ?? 0);
       minimums += minimum;
       if (minimum <= 0) details.push({ path: 'account_ids', message: `account ${d.id}: minimum payment is 0` });

@@ -35,7 +35,7 @@ export type PaymentPlanProgress = t.TypeOf<typeof PaymentPlanProgress>;
 
 /**
  * An account of the plan as it is now; `apr`/`minimumPayment` null when the
- * account has none; its statement terms (DESIGN 7.14), when it has any, for
+ * account has none; its statement terms (docs/decisions/payoff-and-outlook.md), when it has any, for
  * the engine.
  */
 export interface CurrentDebt extends Pick<DebtTerms, 'interestMethod' | 'minimumFormula' | 'segments' | 'escrow' | 'accruedInterest'> {

@@ -83,7 +83,7 @@ export const selectDebts = (
   return details.length > 0 ? E.left(validationError('Invalid account_ids', details)) : E.right(chosen);
 };
 
-/** The accounts as the plan's debts, with their statement terms (DESIGN 7.14), as of the plan's start (`today`). */
+/** The accounts as the plan's debts, with their statement terms (docs/decisions/payoff-and-outlook.md), as of the plan's start (`today`). */
 export const toDebts = (accounts: ReadonlyArray<AccountRecord>, today: IsoDate) => {
   const details: ErrorDetail[] = [];
   const debts = accounts.flatMap((a): PayoffDebt[] => {
@@ -303,7 +303,7 @@ export const recordPlanPayment =
               pipe(
                 tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }),
                 orNotFound('Account'),
-                // Segments or accrued interest (DESIGN 7.14): the store left it as it was; allocate it
+                // Segments or accrued interest (docs/decisions/payoff-and-outlook.md): the store left it as it was; allocate it
                 // (Regulation Z §1026.53) and write it as a compare-and-set on the version just read.
                 TE.chainW((account) =>
                   allocatesPayments(account)

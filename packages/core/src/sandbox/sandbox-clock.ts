@@ -74,7 +74,7 @@ export interface AccountMonth {
   readonly balanceBefore: Cents;
   /** The month's interest, a deferred-interest charge excluded. */
   readonly interest: Cents;
-  /** Deferred interest charged this month: a promotion ended with a balance left (DESIGN 7.14). */
+  /** Deferred interest charged this month: a promotion ended with a balance left (docs/decisions/payoff-and-outlook.md). */
   readonly deferredInterest: Cents;
   /** What reduced the debt (escrow excluded). */
   readonly paid: Cents;
@@ -126,7 +126,7 @@ const termsOfMonth = (a: AccountRecord): DebtTerms => {
  * for every open loan: promotions that end by the month's date end (a
  * deferred-interest segment with a balance left is charged its accrued
  * interest), interest accrues by the account's method over the days since the
- * previous month (DESIGN 7.6's round-half-up(balance × APR / 1200) for an account
+ * previous month (docs/decisions/payoff-and-outlook.md's round-half-up(balance × APR / 1200) for an account
  * without statement terms), then it is paid its minimum (a formula's falls with
  * the balance), nothing, or what the plan month schedules for it (never more
  * than it owes; a paid-off loan stays at 0), allocated as Regulation Z §1026.53

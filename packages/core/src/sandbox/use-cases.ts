@@ -30,7 +30,7 @@ import { emitEvent } from '../webhooks/events.use-cases.js';
 /**
  * One month of an advance, as the answer lists it (sums over the user's open
  * loans): `deferred_interest` is the deferred interest charged that month
- * (DESIGN 7.14), apart from `interest`, so that the previous month's balance +
+ * (docs/decisions/payoff-and-outlook.md), apart from `interest`, so that the previous month's balance +
  * interest + deferred_interest − paid = balance.
  */
 export const SandboxMonth = t.type(

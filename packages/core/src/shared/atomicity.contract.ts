@@ -48,7 +48,7 @@ interface World {
   readonly clientId: ClientId;
   readonly scope: UserScope;
   readonly accountId: AccountId;
-  /** A card with rate segments (DESIGN 7.14) in the plan: its payments are allocated. */
+  /** A card with rate segments (docs/decisions/payoff-and-outlook.md) in the plan: its payments are allocated. */
   readonly cardId: AccountId;
   readonly planId: PaymentPlanId;
   readonly endpointId: WebhookEndpointId;

@@ -172,7 +172,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect((await expectRight(apps[0]!.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);
     });
 
-    it('20 concurrent payments on a card with rate segments from two processes (DESIGN 7.14): exact money, allocated, balance the segments\' sum', async () => {
+    it('20 concurrent payments on a card with rate segments from two processes (docs/decisions/payoff-and-outlook.md): exact money, allocated, balance the segments\' sum', async () => {
       const client = await expectRight(store().clients.create(aClient()));
       const user = await expectRight(store().users.create(aUser(client.id)));
       const card = await expectRight(store().accounts.create(aSegmentedCard(user.id)));

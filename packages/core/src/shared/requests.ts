@@ -57,7 +57,7 @@ export const LinkAccountBody = strictObject(
     next_payment_due_date: nullable(IsoDate),
     first_time_payment: nullable(t.boolean),
     payments_history: PaymentsHistory,
-    // The statement terms (DESIGN 7.14; accounts/statement-terms.ts).
+    // The statement terms (docs/decisions/payoff-and-outlook.md; accounts/statement-terms.ts).
     ...statementTermsProps,
   },
 );
@@ -72,7 +72,7 @@ export const PatchAccountBody = strictObject(
     user_minimum_payment: nullable(Cents),
     user_next_payment_date: nullable(IsoDate),
     status: AccountStatus,
-    // The statement terms (DESIGN 7.14; accounts/statement-terms.ts): null clears one.
+    // The statement terms (docs/decisions/payoff-and-outlook.md; accounts/statement-terms.ts): null clears one.
     ...statementTermsProps,
   },
 );

@@ -100,7 +100,7 @@ export const anAccount = (userId: UserId, overrides: Partial<NewAccount> = {}): 
 });
 
 /**
- * A card whose balance is made of rate segments (DESIGN 7.14): $6,000 of
+ * A card whose balance is made of rate segments (docs/decisions/payoff-and-outlook.md): $6,000 of
  * purchases at 24%, $4,000 transferred at 0% until 2025-01-01 (then 19.99%),
  * a "1% + interest, $25" minimum, compounded daily.
  */

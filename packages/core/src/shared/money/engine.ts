@@ -1,5 +1,5 @@
 /**
- * The money engine (DESIGN 7.6, 7.10, 7.14): the one month loop behind every
+ * The money engine (docs/decisions/payoff-and-outlook.md): the one month loop behind every
  * projection — plans and their schedule, compare, progress and forecast, the
  * outlook, `expected_payoff_date`, the calculator, the Minimum Payment Warning
  * (equal-months mode) — and the one allocation of a payment, used by recorded
@@ -10,7 +10,7 @@
  * 1. Promotions: a segment's promotion applies to the months dated before its
  *    `promo_ends_on`; from the first month dated on or after it the segment is
  *    at `go_to_apr`, and a deferred-interest segment with a balance left is
- *    charged its accrued deferred interest in that month (DESIGN 7.14;
+ *    charged its accrued deferred interest in that month (docs/decisions/payoff-and-outlook.md;
  *    Regulation Z §1026.55(b)(1) deferred-interest programs).
  * 2. Interest per segment, by the debt's method (rates.ts): `monthly`
  *    round-half-up(balance × APR / 1200); `daily_compound` the closed form
@@ -34,10 +34,10 @@
  *
  * Avalanche ranks a debt by the rate of the segment its extra money would
  * reach first; a deferred-interest segment in its promotion ranks at
- * 1200 × (the charge it would avoid) ÷ (its balance × months left) (DESIGN 7.14).
+ * 1200 × (the charge it would avoid) ÷ (its balance × months left) (docs/decisions/payoff-and-outlook.md).
  *
  * Debts without statement terms (one rate, monthly interest, a fixed minimum)
- * take exactly the arithmetic of DESIGN 7.6, so their answers are unchanged.
+ * take exactly the arithmetic of docs/decisions/payoff-and-outlook.md, so their answers are unchanged.
  */
 import { addMonths, dateParts, daysInMonth, type IsoDate } from '../primitives.js';
 import { dailyCompoundFactor, EQUAL_MONTH_DAYS, roundedQuotient, scaleApr } from './rates.js';
@@ -45,13 +45,13 @@ import type { DebtTerms, InterestMethod, MinimumFormula, RateSegment } from './t
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-/** Where the money beyond the minimums goes (DESIGN 7.6, 7.10). */
+/** Where the money beyond the minimums goes (docs/decisions/payoff-and-outlook.md). */
 export type MoneyStrategy = 'avalanche' | 'snowball' | 'custom' | 'minimum_only';
 
 /** How long a month is: the actual days between month dates, or 365/12 days each (Regulation Z Appendix M1 (b)(4)). */
 export type DayCount = 'actual' | 'equal_months';
 
-/** What a plan warns about (DESIGN 7.14). */
+/** What a plan warns about (docs/decisions/payoff-and-outlook.md). */
 export type MoneyWarningCode = 'deferred_interest_charged' | 'deferred_interest_avoided' | 'budget_below_minimums';
 
 /** A warning of a projection: `account_id` null for `budget_below_minimums` (the whole budget's shortfall, in `amount`). */
@@ -179,9 +179,9 @@ export class DebtBook {
   readonly owed: Float64Array;
   /** The avalanche rank of each debt (its rate, or a deferred segment's rank). */
   readonly rankApr: Float64Array;
-  /** Whether a debt takes DESIGN 7.6's plain arithmetic (one segment, monthly, fixed minimum, no accrued interest). */
+  /** Whether a debt takes docs/decisions/payoff-and-outlook.md's plain arithmetic (one segment, monthly, fixed minimum, no accrued interest). */
   readonly plain: Float64Array;
-  /** A plain debt's rate as units / denominator of its monthly rate (DESIGN 7.6); its truth is `owed` (its one segment's balance is synced when inspected). */
+  /** A plain debt's rate as units / denominator of its monthly rate (docs/decisions/payoff-and-outlook.md); its truth is `owed` (its one segment's balance is synced when inspected). */
   readonly plainUnits: Float64Array;
   readonly plainDenominator: Float64Array;
   readonly method: Float64Array;
@@ -572,7 +572,7 @@ export class DebtBook {
     return paid;
   }
 
-  /** Debt i's avalanche rank in month m: the rate of the segment its extra money reaches first (DESIGN 7.14). */
+  /** Debt i's avalanche rank in month m: the rate of the segment its extra money reaches first (docs/decisions/payoff-and-outlook.md). */
   updateRank(i: number, m: number): void {
     const first = this.segFirst[i]!;
     const last = this.segFirst[i + 1]!;
@@ -768,7 +768,7 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
       const i = active[k]!;
       let payment: number;
       if (plain[i] === 1) {
-        // DESIGN 7.6's arithmetic, inline: the hot path of every plain debt (its truth is `owed`).
+        // docs/decisions/payoff-and-outlook.md's arithmetic, inline: the hot path of every plain debt (its truth is `owed`).
         const balance = owed[i]!;
         const interest = roundedQuotient(balance, plainUnits[i]!, plainDenominator[i]!);
         const due = balance + interest;
@@ -864,7 +864,7 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
 };
 
 /**
- * A debt's minimum in month 1 from `start` (DESIGN 7.14 `effective_minimum_payment`:
+ * A debt's minimum in month 1 from `start` (docs/decisions/payoff-and-outlook.md `effective_minimum_payment`:
  * this month's formula minimum), escrow excluded, never more than it owes then:
  * month 1's interest accrued, then the fixed minimum or the formula.
  * @example firstMonthMinimum({ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] } }, '2026-01-15') === 15_000

@@ -1,5 +1,5 @@
 /**
- * The kernel's money module (DESIGN 7.14): interest arithmetic, a debt's plain
+ * The kernel's money module (docs/decisions/payoff-and-outlook.md): interest arithmetic, a debt's plain
  * terms, and the one engine every projection, recorded payment and sandbox
  * month runs through.
  */

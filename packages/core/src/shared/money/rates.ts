@@ -1,7 +1,7 @@
 /**
- * Interest arithmetic of the money engine (DESIGN 7.6, 7.14), in integer cents.
+ * Interest arithmetic of the money engine (docs/decisions/payoff-and-outlook.md), in integer cents.
  *
- * - `monthly`: round-half-up(balance × APR / 1200), exact on integers (DESIGN 7.6).
+ * - `monthly`: round-half-up(balance × APR / 1200), exact on integers (docs/decisions/payoff-and-outlook.md).
  * - `daily_simple`: round-half-up(balance × APR / 36500 × days), exact on integers
  *   (simple interest on the principal, the usual note of an installment loan:
  *   Regulation Z §1026.17(c)(1) and §1026.22 compute the APR on the actual days).

@@ -1,14 +1,14 @@
 /**
- * The plain terms of a debt as the money engine takes them (DESIGN 7.14): no
+ * The plain terms of a debt as the money engine takes them (docs/decisions/payoff-and-outlook.md): no
  * account record, no feature type, so accounts, plans, the calculator, the
  * disclosure and the sandbox stand on the engine one way.
  */
 import type { IsoDate } from '../primitives.js';
 
-/** How interest accrues (DESIGN 7.14): `monthly` (APR/12, the default), `daily_compound` (cards), `daily_simple` (loans). */
+/** How interest accrues (docs/decisions/payoff-and-outlook.md): `monthly` (APR/12, the default), `daily_compound` (cards), `daily_simple` (loans). */
 export type InterestMethod = 'monthly' | 'daily_compound' | 'daily_simple';
 
-/** What a card's balance is made of (DESIGN 7.14; Regulation Z §1026.53 allocates across them). */
+/** What a card's balance is made of (docs/decisions/payoff-and-outlook.md; Regulation Z §1026.53 allocates across them). */
 export type SegmentKind = 'purchase' | 'balance_transfer' | 'cash_advance' | 'promotional' | 'penalty';
 
 /** One term of a minimum payment formula: a percent of the balance the month starts with, plus that month's interest, plus an amount. */
@@ -20,7 +20,7 @@ export interface MinimumFormulaTerm {
 }
 
 /**
- * An issuer's minimum payment formula (DESIGN 7.14): the month's minimum is the
+ * An issuer's minimum payment formula (docs/decisions/payoff-and-outlook.md): the month's minimum is the
  * greatest of `floor` and every term, never more than what is owed. The usual
  * "1% of the balance plus interest, $25 floor" is
  * `{ floor: 2500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] }`.
@@ -31,7 +31,7 @@ export interface MinimumFormula {
   readonly terms: ReadonlyArray<MinimumFormulaTerm>;
 }
 
-/** A part of a card's balance at one rate (DESIGN 7.14). */
+/** A part of a card's balance at one rate (docs/decisions/payoff-and-outlook.md). */
 export interface RateSegment {
   readonly kind: SegmentKind;
   /** Cents. */
