@@ -161,6 +161,9 @@ const captureExamples = async (version: string): Promise<Captured> => {
   await call('GET', `${planPath}/payments`, auth);
   await call('GET', `${planPath}/progress`, auth);
   await call('GET', `${planPath}/credit_outlook`, auth);
+  // The demo's Visa: its Minimum Payment Warning and a payoff quote good through ten days from now (both only read).
+  await call('GET', `${demoUser}/accounts/${demo.accounts[0]?.id}/repayment_disclosure`, auth);
+  await call('GET', `${demoUser}/accounts/${demo.accounts[0]?.id}/payoff_quote?date=2026-03-25`, auth);
   await call('POST', `${demoUser}/payment_plans/compare`, auth, {
     monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],
   });

@@ -624,6 +624,8 @@ describe('OpenAPI document', () => {
       verify(await request.get('/api/versions').set(auth), 200);
       verify(await request.get(`${planPath}/progress`).set(auth), 200);
       verify(await request.get(`${planPath}/credit_outlook`).set(auth), 200);
+      verify(await request.get(`${demoUser}/accounts/${demo.accounts[0]?.id}/repayment_disclosure`).set(auth), 200);
+      verify(await request.get(`${demoUser}/accounts/${demo.accounts[0]?.id}/payoff_quote?date=2026-03-20`).set(auth), 200);
       verify(
         await request.post(`${demoUser}/payment_plans/compare`).set(auth).send({
           monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],

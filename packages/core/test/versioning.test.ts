@@ -67,13 +67,13 @@ describe('versioning', () => {
       }
     });
 
-    it('names all 30 response kinds', () => {
+    it('names all 32 response kinds', () => {
       expect(Object.keys(ResponseKind.keys)).to.have.members([
         'credit_score', 'account', 'account_list', 'user', 'user_list', 'bureau_status', 'bureau_step', 'learning_modules',
         'payment_plan', 'payment_plan_list', 'payment_plan_schedule', 'plan_payment', 'plan_payment_list', 'debt_calculation', 'article',
         'article_list', 'ping', 'credit_score_history', 'payment_plan_comparison', 'payment_plan_progress', 'credit_outlook',
         'event', 'event_list', 'webhook_endpoint', 'webhook_endpoint_list', 'webhook_delivery_list', 'api_versions',
-        'event_redelivery', 'webhook_replay', 'sandbox_advance',
+        'event_redelivery', 'webhook_replay', 'sandbox_advance', 'repayment_disclosure', 'payoff_quote',
       ]);
     });
 

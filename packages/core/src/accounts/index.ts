@@ -5,3 +5,5 @@ export * from './account-repository.js';
 export * from './use-cases.js';
 export * from './statement-terms.js';
 export * from './payment-allocation.js';
+export * from './account-money.js';
+export * from './account-money.use-cases.js';

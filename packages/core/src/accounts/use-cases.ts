@@ -11,6 +11,7 @@ import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
 import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
+import { accountMoneyUseCases } from './account-money.use-cases.js';
 
 export const linkAccount =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'minimumOnly'>) =>
@@ -175,4 +176,5 @@ export const accountUseCases = (deps: ApplicationDeps) => ({
   listAccounts: listAccounts(deps),
   getAccount: getAccount(deps),
   updateAccount: updateAccount(deps),
+  ...accountMoneyUseCases(deps),
 });

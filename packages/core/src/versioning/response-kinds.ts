@@ -6,6 +6,7 @@
  */
 import * as t from 'io-ts';
 import { Account } from '../accounts/account.js';
+import { PayoffQuote, RepaymentDisclosure } from '../accounts/account-money.js';
 import { BureauStep } from '../bureau/bureau-flow.machine.js';
 import { CreditScore } from '../credit-scores/credit-score.js';
 import { Article, ArticleSummary, LearningModule } from '../content/content.js';
@@ -26,6 +27,8 @@ export const RESPONSE_CODECS = {
   credit_score_history: t.type({ credit_scores: t.readonlyArray(CreditScore), has_more: t.boolean }, 'CreditScoreHistory'),
   account: Account,
   account_list: pagedCodec('accounts', Account),
+  repayment_disclosure: RepaymentDisclosure,
+  payoff_quote: PayoffQuote,
   user: User,
   user_list: pagedCodec('users', User),
   bureau_status: t.type({ status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) }, 'BureauStatus'),
