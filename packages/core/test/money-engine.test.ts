@@ -427,6 +427,14 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
       expect(enough.months).to.equal(6);
     });
 
+    it('a projection of accounts never owes more than the maximum balance (issue 42): past it, overflow', () => {
+      const growing: PayoffDebt = { id: 1 as AccountId, balance: 9_990_000_000_000 as Cents, apr: 24, minimumPayment: 100 as Cents };
+      const capped = planPayoff({ strategy: 'avalanche', monthlyPayment: 100 as Cents, debts: [growing], today: START, maxBalance: 10_000_000_000_000 });
+      expect(E.isLeft(capped) && capped.left.message).to.equal('The payment plan involves amounts beyond the supported range');
+      const run = runEngine({ debts: [growing], strategy: 'minimum_only', monthlyPayment: 100, start: START, maxMonths: 600, maxBalance: 10_000_000_000_000, toLimit: true });
+      expect(!run.ok && [run.reason, run.monthsRun]).to.deep.equal(['overflow', 0]);
+    });
+
     it('avalanche pays a deferred-interest card before its date when the budget allows, ranking it by the charge it would avoid', () => {
       const deferred: DebtTerms = {
         id: 2,

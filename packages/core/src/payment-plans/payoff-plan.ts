@@ -184,6 +184,12 @@ export interface PayoffBudgetInput {
   readonly customOrder?: ReadonlyArray<AccountId>;
   /** One-time additions to a month's budget (docs/decisions/payoff-and-outlook.md); ignored by `minimum_only`. */
   readonly extraPayments?: ReadonlyArray<ExtraPayment>;
+  /**
+   * The most a debt may owe in any month of the projection (default 2^53 − 1
+   * cents): past it the projection fails with `overflow`. Projections of
+   * accounts pass `MAX_BALANCE` (issue 42).
+   */
+  readonly maxBalance?: number;
 }
 
 export interface PayoffPlanInput extends PayoffBudgetInput {
@@ -341,6 +347,7 @@ const runPlan = (input: PayoffPlanInput, maxMonths: number, options: LoopOptions
     customOrder,
     extraPayments: input.strategy === 'minimum_only' ? undefined : input.extraPayments,
     maxMonths,
+    maxBalance: input.maxBalance,
     schedule: options.schedule,
     warnings: options.warnings,
     observe: options.observe,

@@ -7,6 +7,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type ValidationError, type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { currentDebtOf } from '../accounts/account.js';
+import { MAX_BALANCE } from '../accounts/statement-terms.js';
 import type { PaymentPlanComparison } from './payoff-comparison.js';
 import { computationsOf } from './computations.js';
 import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
@@ -28,6 +29,8 @@ export const comparePaymentPlans =
       TE.chainW(({ start, debts, accounts }) => () =>
         computationsOf(deps).comparePayoffStrategies(
           {
+            // No month of a projection of accounts owes more than an account may (issue 42).
+            maxBalance: MAX_BALANCE,
             monthlyPayment: body.monthly_payment,
             debts,
             today: start,

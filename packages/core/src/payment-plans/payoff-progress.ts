@@ -9,6 +9,7 @@ import type { ExtraPayment, PaymentPlan, PaymentPlanRecord } from './payment-pla
 import { payoffInputProblems, projectPayoff, strategyProblems, type PayoffDebt, type PayoffPlanInput } from './payoff-plan.js';
 import type { ErrorDetail } from '../shared/errors.js';
 import type { DebtTerms } from '../shared/money/index.js';
+import { MAX_BALANCE } from '../accounts/statement-terms.js';
 import { Cents, IsoDate, addMonths, dateParts, nullable, type Id } from '../shared/primitives.js';
 
 export const PlanProgressStatus = t.keyof({ on_track: null, ahead: null, behind: null }, 'PlanProgressStatus');
@@ -76,6 +77,22 @@ export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
   return n;
 };
 
+/**
+ * `debt` with the statement terms `a` carries (docs/decisions/payoff-and-outlook.md): a plain account
+ * adds none, so its debt keeps the plain shape the engine reads fastest.
+ */
+const withStatementTerms = (debt: PayoffDebt, a: CurrentDebt): PayoffDebt =>
+  a.interestMethod === undefined && a.minimumFormula === undefined && a.segments === undefined && a.escrow === undefined && a.accruedInterest === undefined
+    ? debt
+    : {
+        ...debt,
+        interestMethod: a.interestMethod,
+        minimumFormula: a.minimumFormula,
+        segments: a.segments,
+        escrow: a.escrow,
+        accruedInterest: a.accruedInterest,
+      };
+
 /** The plan fields a re-forecast reads. */
 export type ForecastPlan = Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'>;
 
@@ -114,9 +131,7 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
     }
     if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
     if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
-    if (a.apr !== null && a.minimumPayment !== null) {
-      debts.push({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment, interestMethod: a.interestMethod, minimumFormula: a.minimumFormula, segments: a.segments, escrow: a.escrow, accruedInterest: a.accruedInterest });
-    }
+    if (a.apr !== null && a.minimumPayment !== null) debts.push(withStatementTerms({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment }, a));
   }
   if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
   if (debts.every((d) => d.balance === 0)) return { _tag: 'paid_off', offset };
@@ -131,6 +146,8 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
     today: addMonths(plan.start_date, offset),
     customOrder: plan.custom_order ?? undefined,
     extraPayments,
+    // No month of a re-forecast of accounts owes more than an account may (issue 42).
+    maxBalance: MAX_BALANCE,
   };
   const problems = [...strategyProblems(input.strategy, input.customOrder), ...payoffInputProblems(input)];
   return problems.length > 0 ? { _tag: 'unforecastable', offset, problems } : { _tag: 'runnable', offset, input };

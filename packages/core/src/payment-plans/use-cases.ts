@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
 import { AccountRecord, currentDebtOf } from '../accounts/account.js';
-import { allocatesPayments } from '../accounts/statement-terms.js';
+import { MAX_BALANCE, allocatesPayments } from '../accounts/statement-terms.js';
 import { allocatedPayment } from '../accounts/payment-allocation.js';
 import type { PaymentPlan, PlanPayment } from './payment-plan.js';
 import type { IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
@@ -181,6 +181,8 @@ export const createPaymentPlan =
       TE.chainW(({ user, chosen, start, debts }) => () =>
         computationsOf(deps)
           .planPayoff({
+            // No month of a plan of accounts owes more than an account may (issue 42).
+            maxBalance: MAX_BALANCE,
             strategy: body.strategy,
             monthlyPayment: body.monthly_payment,
             debts,

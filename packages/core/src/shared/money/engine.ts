@@ -101,6 +101,12 @@ export interface EngineInput {
   readonly observe?: EngineObserver | null | undefined;
   /** Keep going when the plan can never pay off, up to `maxMonths` (then `too_long`). */
   readonly toLimit?: boolean | undefined;
+  /**
+   * The largest amount a debt may owe in a month (default 2^53 − 1 cents, the
+   * exact range): past it the run ends with `overflow`. Projections of accounts
+   * pass the accounts' maximum balance (issue 42).
+   */
+  readonly maxBalance?: number | undefined;
   /** Called after each month with the book (its per-segment interest and payments of the month): for tests and the sandbox; must not change it. */
   readonly inspect?: ((month: number, book: DebtBook) => void) | undefined;
 }
@@ -756,6 +762,7 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
   const varying = (i: number): boolean => book.method[i] !== METHOD_MONTHLY;
   /** Per-segment interest and payments of plain debts are kept only for `inspect` (the book's own paths always keep them). */
   const tracking = input.inspect !== undefined;
+  const limit = Math.min(input.maxBalance ?? MAX_SAFE, MAX_SAFE);
 
   for (let month = 1; active.length > 0; month++) {
     if (month > maxMonths) return fail('too_long', month - 1);
@@ -772,7 +779,7 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
         const balance = owed[i]!;
         const interest = roundedQuotient(balance, plainUnits[i]!, plainDenominator[i]!);
         const due = balance + interest;
-        if (due > MAX_SAFE) return fail('overflow', month - 1);
+        if (due > limit) return fail('overflow', month - 1);
         charged[i] = interest;
         totalInterest += interest;
         const m = minimum[i]!;
@@ -788,7 +795,7 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
         if (left === 0) anyPaidOff = true;
       } else {
         const startOwed = owed[i]!;
-        if (!book.accrue(i, month)) return fail('overflow', month - 1);
+        if (!book.accrue(i, month) || owed[i]! > limit) return fail('overflow', month - 1);
         totalInterest += charged[i]!;
         payment = book.pay(i, book.minimumOf(i, startOwed), false, month);
         if (owed[i] === 0) anyPaidOff = true;
