@@ -68,6 +68,7 @@ import { PAYOFF_TARGET_MS, timePayoffPlan } from './payoff-timing.js';
 import { COMPARISON_TARGET_MS, timePayoffComparison } from './payoff-comparison-timing.js';
 import { OUTLOOK_TARGET_MS, timeCreditOutlook } from './credit-outlook-timing.js';
 import { alternatePureTimings, forkRefServer, prepareRef, type PreparedRef, type RefTimings } from './against.js';
+import { timeStatementComparison, timeStatementOutlook, timeStatementPlan, type StatementTiming } from './statement-money-timing.js';
 
 const TIGHT_THROUGHPUT_TARGET = 0.9;
 const TIGHT_CPU_TARGET = 1.1;
@@ -313,6 +314,17 @@ const main = async (): Promise<void> => {
     console.log(`  today: ${show(todayTimings)}`);
     console.log(`  ${refLabel}: ${show(refTimings)}`);
   }
+  // The realistic input of docs/decisions/payoff-and-outlook.md (statement-grade money): segmented cards, formulas, daily methods, escrow.
+  const statement: Array<readonly [StatementTiming, number]> = [
+    [timeStatementPlan(), PAYOFF_TARGET_MS],
+    [timeStatementComparison(), COMPARISON_TARGET_MS],
+    [timeStatementOutlook(), OUTLOOK_TARGET_MS],
+  ];
+  for (const [timing] of statement) {
+    const monthsOfRun = timing.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');
+    console.log(`\nstatement-grade ${timing.what}: 50 debts (20 segmented cards, 30 daily-simple loans), months: ${monthsOfRun}, ${timing.warnings} warnings`);
+    console.log(`  median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms over ${timing.runs} runs`);
+  }
 
   const debtkit = await startChild('debtkit');
   const others: ServerChild[] = [];
@@ -450,6 +462,8 @@ const main = async (): Promise<void> => {
       noSlower('payoff comparison', todayTimings.comparisonMedianMs, refTimings.comparisonMedianMs);
       noSlower('credit outlook', todayTimings.outlookMedianMs, refTimings.outlookMedianMs);
     }
+    for (const [timing, target] of statement)
+      console.log(`  ${verdict(timing.medianMs < target)}  statement-grade ${timing.what} median < ${target} ms: ${timing.medianMs.toFixed(3)} ms`);
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...others.map(stopChild)]);

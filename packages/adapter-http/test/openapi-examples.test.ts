@@ -126,10 +126,21 @@ const captureExamples = async (version: string): Promise<Captured> => {
   const account = await call('POST', `${jane}/accounts`, auth, {
     name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, ...institutionTerms(version),
     limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
+    // Statement terms (docs/decisions/payoff-and-outlook.md#statement-grade-money), so the Account's examples show them filled in.
+    interest_method: 'daily_compound',
+    minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] },
+    apr_segments: [
+      { kind: 'purchase', balance: 70_000, apr: 19.99 },
+      { kind: 'promotional', balance: 50_000, apr: 0, promo_ends_on: '2026-09-15', go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 0 },
+    ],
   });
   await call('GET', `${jane}/accounts?type=loan`, auth);
   await call('GET', `${jane}/accounts/${account['id']}`, auth);
   await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { nickname: 'Main card' });
+  // A plan and a comparison on that card first, so their examples show warnings from a real answer: avalanche pays the
+  // deferred promotion before its end (deferred_interest_avoided), minimum_only does not (deferred_interest_charged).
+  await call('POST', `${jane}/payment_plans`, auth, { strategy: 'avalanche', monthly_payment: 30_000 });
+  await call('POST', `${jane}/payment_plans/compare`, auth, { monthly_payment: 30_000 });
   await call('PATCH', `${jane}/accounts/${account['id']}`, auth, { status: 'closed' });
 
   await call('GET', `${jane}/bureau/auth`, auth);

@@ -65,6 +65,11 @@ describe('the docs\' tours against a started server', function () {
       const result = await run(shell, block('api/reference.md', 'tour'), { T: token, B: base });
       expect(result.code, `${result.stdout}\n${result.stderr}`).to.equal(0);
       expect(result.stdout).to.match(/"monthly_payment":50000,"months":25,/);
+      // The statement-grade card: its terms read back, and the comparison's warnings (docs/decisions/payoff-and-outlook.md#statement-grade-money).
+      expect(result.stdout).to.match(/"name":"Store card",.*"minimum_payment_formula":\{"floor":2500,/);
+      expect(result.stdout).to.match(/^\{"as_of":"\d{4}-\d{2}-\d{2}","minimum_payments_only":\{"months":\d+,"years":\d+,"total_cost":\d+\},"three_year":/m);
+      expect(result.stdout).to.match(/"strategy":"avalanche",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_avoided","month":\d,"amount":\d+\}\]/);
+      expect(result.stdout).to.match(/"strategy":"minimum_only",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_charged","month":\d,"amount":\d+\}\]/);
       expect(result.stdout).to.match(/\ntour done: user \d+\n$/);
     });
   }

@@ -68,6 +68,13 @@ describe('docs/sandbox-over-time.md: the tour runs top to bottom', function () {
     const progress = JSON.parse(lines[3]!);
     expect(progress).to.include({ as_of: advanced.sandbox_date, months_elapsed: 6, paid_to_date: 600_000, status: 'on_track' });
     expect(JSON.parse(lines[5]!).credit_scores).to.have.length(6);
+    // The medical card's promotion ends in month 2 of the last advance: that month posts the deferred interest, and every month adds up.
+    const pastPromotion = JSON.parse(lines[7]!);
+    expect(pastPromotion.months.map((m: { deferred_interest: number }) => m.deferred_interest > 0)).to.deep.equal([false, true, false]);
+    const medical = JSON.parse(lines[8]!);
+    expect(medical.apr_segments).to.have.length(1);
+    expect(medical.balance).to.equal(medical.apr_segments[0].balance);
+    expect(medical.apr_segments[0]).to.not.have.property('deferred_interest');
     expect(result.stdout).to.match(/\nsandbox tour done: user \d+\n$/);
   });
 });

@@ -317,6 +317,94 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry, captur
   };
 };
 
+/**
+ * What each statement-grade money field means (docs/decisions/payoff-and-outlook.md#statement-grade-money),
+ * by component and property: a client reads the rule, not only the type. The
+ * codecs are core's and carry no prose; these are added to the built schemas.
+ * A property named here that its component lacks stops the build, so the table
+ * cannot go stale. Components an older version does not have are skipped.
+ */
+const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  Account: {
+    interest_method:
+      'How interest accrues: `monthly` (APR/12 on the balance the month starts with, rounded half up; the default when null), ' +
+      '`daily_compound` (cards: APR/365 compounded daily between month dates), `daily_simple` (loans: balance × APR/365 × days; unpaid interest kept as `accrued_interest`)',
+    minimum_payment_formula:
+      "Cards: the issuer's minimum payment formula. A month's minimum is the greatest of `floor` and every term, never more than what is owed; null: the fixed minimum",
+    apr_segments:
+      'Cards: the balance by rate, summing to `balance`. Payments are allocated as Regulation Z §1026.53 says: the minimum to the lowest rates, ' +
+      'the excess to the highest, or to a deferred-interest segment first in its last two months',
+    escrow_payment: 'Mortgages: cents of the minimum payment that go to escrow (taxes, insurance) and never reduce the debt; less than the minimum',
+    accrued_interest: 'Loans (not cards): cents of unpaid interest, owed on top of `balance` and paid before principal',
+    effective_apr: "`user_apr`, else the institution's APR, else the segments' balance-weighted current APR (2 decimals)",
+    effective_minimum_payment: "`user_minimum_payment`, else this month's formula minimum, else the institution's minimum",
+  },
+  AprSegment: {
+    kind: 'What the segment is',
+    balance: 'Cents owed at this rate',
+    apr: "The segment's rate now, percent (a promotion's rate while it runs)",
+    promo_ends_on: 'The promotion applies to the months dated before this date; from the first month dated on or after it the segment is at `go_to_apr`. Given with `go_to_apr` only',
+    go_to_apr: 'The rate after the promotion, percent; also the rate a deferred-interest segment accrues at in the background',
+    deferred_interest:
+      'A deferred-interest promotion (§1026.16(h)(2)): interest accrues at `go_to_apr` in the background and is charged, all of it, in the first month dated on or after `promo_ends_on` if a balance is left',
+    accrued_deferred_interest: 'Cents of deferred interest accrued so far (0 when null); charged if the promotion ends with a balance left',
+  },
+  MinimumPaymentFormula: {
+    floor: 'The least minimum, cents (a smaller balance is paid in full)',
+    terms: 'At least one term; the minimum is the greatest of the floor and every term',
+  },
+  MinimumPaymentFormulaTerm: {
+    percent_of_balance: 'Percent of the balance the month starts with (≥ 0)',
+    plus_interest: "Add the month's interest",
+    plus_amount: 'Add a fixed amount, cents',
+  },
+  PaymentPlan: {
+    warnings: 'What the plan warns about, computed when it was created and stored ([] when none, and on plans stored before warnings existed)',
+  },
+  StrategyComparison: {
+    warnings: "What this strategy's run warns about, as a plan's `warnings`",
+  },
+  PlanWarning: {
+    account_id: 'The account the warning is about; null for `budget_below_minimums` (the whole budget)',
+    code: 'What happened',
+    month: 'The plan month it happens in (1 = the first)',
+    amount: 'Cents: the deferred interest charged or avoided, or the amount the minimums exceed the budget by',
+  },
+  SandboxMonth: {
+    deferred_interest: 'Deferred interest charged this month, when a promotion ended with a balance left (not in `interest`); balance before + interest + deferred_interest − paid = balance',
+  },
+};
+
+/** Descriptions of the statement-grade enums: each value, since a new one later is a breaking change. */
+const COMPONENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  InterestMethod: '`monthly`: APR/12, rounded half up; `daily_compound`: APR/365 compounded daily (cards); `daily_simple`: APR/365 a day, not compounded (loans)',
+  SegmentKind: '`purchase`, `balance_transfer`, `cash_advance`, `promotional` (an offer with an end date), `penalty` (a penalty APR)',
+  PlanWarningCode:
+    '`deferred_interest_charged`: a deferred-interest promotion ends with a balance left and its interest posts; ' +
+    '`deferred_interest_avoided`: the plan pays the segment before its date (`amount` = the charge avoided); ' +
+    '`budget_below_minimums`: a month whose minimums exceed the budget pays the minimums (`amount` = the shortfall)',
+};
+
+/** `components` with the descriptions above added (a property of a `$ref` keeps the `$ref` beside its description, as OpenAPI 3.1 allows). */
+const describeComponents = (components: Readonly<Record<string, JsonSchema>>): Record<string, JsonSchema> => {
+  const described: Record<string, JsonSchema> = { ...components };
+  for (const [name, properties] of Object.entries(PROPERTY_DESCRIPTIONS)) {
+    const schema = described[name];
+    if (schema === undefined) continue;
+    const props = { ...(schema['properties'] as Record<string, JsonSchema> | undefined) };
+    for (const [property, description] of Object.entries(properties)) {
+      if (props[property] === undefined) throw new Error(`openapi: ${name} has no property ${property} to describe`);
+      props[property] = { ...props[property], description };
+    }
+    described[name] = { ...schema, properties: props };
+  }
+  for (const [name, description] of Object.entries(COMPONENT_DESCRIPTIONS)) {
+    const schema = described[name];
+    if (schema !== undefined) described[name] = { ...schema, description };
+  }
+  return described;
+};
+
 const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Ping: 'Check a token and the round trip',
   Users: "The client's users; every user-scoped path carries the user id",
@@ -491,7 +579,7 @@ const build = (version: string): JsonSchema => {
     paths,
     webhooks,
     components: {
-      schemas: schemas.components(),
+      schemas: describeComponents(schemas.components()),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A client token: dk_sandbox_… or dk_live_…, matching the server' },
         adminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (DEBTKIT_ADMIN_TOKEN); without it the admin API answers 404' },
