@@ -1122,8 +1122,9 @@ export interface components {
             user_apr: number | null;
             /** @description An amount of money in integer cents */
             user_minimum_payment: number | null;
-            /** @description An amount of money in integer cents */
+            /** @description `user_minimum_payment`, else this month's formula minimum, else the institution's minimum */
             effective_minimum_payment: number | null;
+            /** @description `user_apr`, else the institution's APR, else the segments' balance-weighted current APR (2 decimals) */
             effective_apr: number | null;
             /** @description An amount of money in integer cents */
             original_loan_amount: number | null;
@@ -1151,12 +1152,15 @@ export interface components {
             /** Format: date */
             expected_payoff_date: string | null;
             payments_history: components["schemas"]["PaymentCode"][];
+            /** @description How interest accrues: `monthly` (APR/12 on the balance the month starts with, rounded half up; the default when null), `daily_compound` (cards: APR/365 compounded daily between month dates), `daily_simple` (loans: balance × APR/365 × days; unpaid interest kept as `accrued_interest`) */
             interest_method: components["schemas"]["InterestMethod"] | null;
+            /** @description Cards: the issuer's minimum payment formula. A month's minimum is the greatest of `floor` and every term, never more than what is owed; null: the fixed minimum */
             minimum_payment_formula: components["schemas"]["MinimumPaymentFormula"] | null;
+            /** @description Cards: the balance by rate, summing to `balance`. Payments are allocated as Regulation Z §1026.53 says: the minimum to the lowest rates, the excess to the highest, or to a deferred-interest segment first in its last two months */
             apr_segments: components["schemas"]["AprSegment"][] | null;
-            /** @description An amount of money in integer cents */
+            /** @description Mortgages: cents of the minimum payment that go to escrow (taxes, insurance) and never reduce the debt; less than the minimum */
             escrow_payment: number | null;
-            /** @description An amount of money in integer cents */
+            /** @description Loans (not cards): cents of unpaid interest, owed on top of `balance` and paid before principal */
             accrued_interest: number | null;
         };
         /** @enum {string} */
@@ -1167,33 +1171,48 @@ export interface components {
         AccountStatus: "active" | "disabled" | "closed";
         /** @enum {string} */
         PaymentCode: "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "E" | "*" | "";
-        /** @enum {string} */
+        /**
+         * @description `monthly`: APR/12, rounded half up; `daily_compound`: APR/365 compounded daily (cards); `daily_simple`: APR/365 a day, not compounded (loans)
+         * @enum {string}
+         */
         InterestMethod: "monthly" | "daily_compound" | "daily_simple";
         MinimumPaymentFormula: {
-            /** @description An amount of money in integer cents */
+            /** @description The least minimum, cents (a smaller balance is paid in full) */
             floor: number;
-            /** @description terms(1..5 entries) */
+            /** @description At least one term; the minimum is the greatest of the floor and every term */
             terms: components["schemas"]["MinimumPaymentFormulaTerm"][];
         };
         MinimumPaymentFormulaTerm: {
+            /** @description Percent of the balance the month starts with (≥ 0) */
             percent_of_balance: number;
+            /** @description Add the month's interest */
             plus_interest?: boolean;
-            /** @description An amount of money in integer cents */
+            /** @description Add a fixed amount, cents */
             plus_amount?: number;
         };
         AprSegment: {
+            /** @description What the segment is */
             kind: components["schemas"]["SegmentKind"];
-            /** @description An amount of money in integer cents */
+            /** @description Cents owed at this rate */
             balance: number;
+            /** @description The segment's rate now, percent (a promotion's rate while it runs) */
             apr: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The promotion applies to the months dated before this date; from the first month dated on or after it the segment is at `go_to_apr`. Given with `go_to_apr` only
+             */
             promo_ends_on?: string | null;
+            /** @description The rate after the promotion, percent; also the rate a deferred-interest segment accrues at in the background */
             go_to_apr?: number | null;
+            /** @description A deferred-interest promotion (§1026.16(h)(2)): interest accrues at `go_to_apr` in the background and is charged, all of it, in the first month dated on or after `promo_ends_on` if a balance is left */
             deferred_interest?: boolean | null;
-            /** @description An amount of money in integer cents */
+            /** @description Cents of deferred interest accrued so far (0 when null); charged if the promotion ends with a balance left */
             accrued_deferred_interest?: number | null;
         };
-        /** @enum {string} */
+        /**
+         * @description `purchase`, `balance_transfer`, `cash_advance`, `promotional` (an offer with an end date), `penalty` (a penalty APR)
+         * @enum {string}
+         */
         SegmentKind: "purchase" | "balance_transfer" | "cash_advance" | "promotional" | "penalty";
         LinkAccountBody: {
             name: string;
@@ -1414,6 +1433,7 @@ export interface components {
             total_paid: number;
             /** Format: date-time */
             created_at: string;
+            /** @description What the plan warns about, computed when it was created and stored ([] when none, and on plans stored before warnings existed) */
             warnings: components["schemas"]["PlanWarning"][];
             schedule: {
                 month: number;
@@ -1441,14 +1461,19 @@ export interface components {
             amount: number;
         };
         PlanWarning: {
-            /** @description A positive integer identifier */
+            /** @description The account the warning is about; null for `budget_below_minimums` (the whole budget) */
             account_id: number | null;
+            /** @description What happened */
             code: components["schemas"]["PlanWarningCode"];
+            /** @description The plan month it happens in (1 = the first) */
             month: number;
-            /** @description An amount of money in integer cents */
+            /** @description Cents: the deferred interest charged or avoided, or the amount the minimums exceed the budget by */
             amount: number;
         };
-        /** @enum {string} */
+        /**
+         * @description `deferred_interest_charged`: a deferred-interest promotion ends with a balance left and its interest posts; `deferred_interest_avoided`: the plan pays the segment before its date (`amount` = the charge avoided); `budget_below_minimums`: a month whose minimums exceed the budget pays the minimums (`amount` = the shortfall)
+         * @enum {string}
+         */
         PlanWarningCode: "deferred_interest_charged" | "deferred_interest_avoided" | "budget_below_minimums";
         CreatePaymentPlanBody: {
             strategy: components["schemas"]["Strategy"];
@@ -1479,6 +1504,7 @@ export interface components {
             interest_saved: number | null;
             months_saved: number | null;
             credit_utilization_good_month: number | null;
+            /** @description What this strategy's run warns about, as a plan's `warnings` */
             warnings: components["schemas"]["PlanWarning"][];
         };
         ComparePaymentPlansBody: {
@@ -1665,7 +1691,7 @@ export interface components {
             date: string;
             /** @description An amount of money in integer cents */
             interest: number;
-            /** @description An amount of money in integer cents */
+            /** @description Deferred interest charged this month, when a promotion ended with a balance left (not in `interest`); balance before + interest + deferred_interest − paid = balance */
             deferred_interest: number;
             /** @description An amount of money in integer cents */
             paid: number;
