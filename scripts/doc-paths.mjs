@@ -96,7 +96,8 @@ export const checkPage = (page, text, { files, folders }) => {
   const names = hypothetical.map(([, name]) => name);
   const visible = text.replace(UNCHECKED, '').replace(HYPOTHETICAL, '');
   for (const marker of visible.matchAll(/<!-- \/?paths[^>]*-->/g)) problems.add(`${page}: unmatched or malformed marker ${marker[0]}`);
-  const isHypothetical = (token) => token.split('/').some((segment) => names.some((name) => new RegExp(`(?:^|[^a-z])${name}(?:s|[^a-z]|$)`, 'i').test(segment)));
+  const isHypothetical = (token) =>
+    token.split('/').some((segment) => names.some((name) => new RegExp(`(?:^|[^a-z])${name}(?:s|[^a-z]|$)`, 'i').test(segment)));
   const lines = visible.split('\n');
   const report = (path, why) => {
     const line = lines.findIndex((l) => l.includes(path)) + 1;
@@ -108,7 +109,8 @@ export const checkPage = (page, text, { files, folders }) => {
     const first = token.split('/')[0];
     if (!topLevel.has(first) || first === '..' || first === '.') continue;
     const clean = token.replace(/\/$/, '');
-    if (!sourcesOf(clean).some(exists)) report(token, clean.split('/').includes('dist') ? `no source for it: ${sourcesOf(clean)[0]}` : 'no such file or folder');
+    if (!sourcesOf(clean).some(exists))
+      report(token, clean.split('/').includes('dist') ? `no source for it: ${sourcesOf(clean)[0]}` : 'no such file or folder');
   }
   // Shorter paths in code spans: relative to the page, or the end of a path of the repository.
   for (const [, span] of visible.matchAll(/`([^`\n]+)`/g)) {

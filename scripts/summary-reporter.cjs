@@ -37,8 +37,11 @@ class SummaryReporter extends Mocha.reporters.Spec {
         const busy = new Map();
         for (const { worker, ms } of files) busy.set(worker, (busy.get(worker) ?? 0) + ms);
         const workers = [...busy].sort(([a], [b]) => a - b).map(([worker, ms]) => `worker ${worker} ${seconds(ms)}`);
-        process.stdout.write(`\n  ${files.length} files in ${seconds(performance.now() - started)} (${workers.join(', ')}); the longest:\n`);
-        for (const { file, ms, worker } of files.slice(0, SHOWN)) process.stdout.write(`    ${seconds(ms).padStart(7)}  ${file} (worker ${worker})\n`);
+        process.stdout.write(
+          `\n  ${files.length} files in ${seconds(performance.now() - started)} (${workers.join(', ')}); the longest:\n`,
+        );
+        for (const { file, ms, worker } of files.slice(0, SHOWN))
+          process.stdout.write(`    ${seconds(ms).padStart(7)}  ${file} (worker ${worker})\n`);
         if (process.env.DEBTKIT_RECORD_DURATIONS === '1') {
           writeFileSync(RECORD, `${JSON.stringify(Object.fromEntries(files.map(({ file, ms }) => [file, ms])), null, 2)}\n`);
           process.stdout.write(`  recorded in ${RECORD}\n`);

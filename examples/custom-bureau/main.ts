@@ -94,7 +94,11 @@ export const main = async (log: (line: string) => void = console.log): Promise<C
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const admin = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
     // The admin API is the operator's, not in the client's document: plain fetch.
-    const response = await fetch(url + path, { method: 'POST', headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(url + path, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (response.status >= 300) throw new Error(`POST ${path} answered ${response.status}: ${await response.text()}`);
     return (await response.json()) as Record<string, unknown>;
   };
@@ -111,10 +115,17 @@ export const main = async (log: (line: string) => void = console.log): Promise<C
     const lenderOtp = await client.POST('/api/users/{id}/bureau/auth/validate_otp', { ...path, body: { code: '271828' } });
     if (lenderOtp.error !== undefined) throw new Error(`validate_otp answered ${lenderOtp.response.status}: ${lenderOtp.error.error.code}`);
     log(`lender's one-time code → ${lenderOtp.response.status}`);
-    await unwrap(client.POST('/api/users/{id}/bureau/auth/identity', { ...path, body: { ssn_last4: '1815', date_of_birth: '1990-12-10' } }));
+    await unwrap(
+      client.POST('/api/users/{id}/bureau/auth/identity', { ...path, body: { ssn_last4: '1815', date_of_birth: '1990-12-10' } }),
+    );
     const score = await unwrap(client.GET('/api/users/{id}/credit_scores', path));
     log(`credit score from the lender's bureau: ${score.score}`);
-    return { sandboxOtpStatus: sandboxOtp.response.status, lenderOtpStatus: lenderOtp.response.status, score: score.score, paymentHistory: score.payment_history };
+    return {
+      sandboxOtpStatus: sandboxOtp.response.status,
+      lenderOtpStatus: lenderOtp.response.status,
+      score: score.score,
+      paymentHistory: score.payment_history,
+    };
   } finally {
     server.close();
     await close();

@@ -15,7 +15,11 @@ const OUTPUT = resolve(DASHBOARD_ROOT, '../../docs/images/dashboard.png');
 const main = async (): Promise<void> => {
   const debtkit = await startDemoDebtkit();
   const pageDir = await mkdtemp(join(tmpdir(), 'debtkit-dashboard-'));
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage'],
+  });
   try {
     await buildDashboard(pageDir);
     const dashboard = await serveDashboard({ apiUrl: debtkit.url, token: debtkit.token, pageDir });
@@ -23,7 +27,8 @@ const main = async (): Promise<void> => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(`${dashboard.url}/`, { waitUntil: 'load' });
       await page.locator('body[data-state="ready"], body[data-state="error"]').waitFor({ timeout: 60_000 });
-      if ((await page.locator('body').getAttribute('data-state')) !== 'ready') throw new Error(`the page did not load: ${await page.locator('#summary').textContent()}`);
+      if ((await page.locator('body').getAttribute('data-state')) !== 'ready')
+        throw new Error(`the page did not load: ${await page.locator('#summary').textContent()}`);
       await mkdir(dirname(OUTPUT), { recursive: true });
       await page.screenshot({ path: OUTPUT, fullPage: true });
       console.log(`wrote ${OUTPUT}`);

@@ -56,7 +56,18 @@ export const pageMayCall = (method: string, url: string): boolean => {
 };
 
 /** Request headers not passed on: hop-by-hop ones, the browser's own authorization, and what fetch recomputes. */
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'authorization', 'content-length', 'transfer-encoding', 'upgrade', 'cookie', 'origin', 'referer']);
+const NOT_FORWARDED = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'authorization',
+  'content-length',
+  'transfer-encoding',
+  'upgrade',
+  'cookie',
+  'origin',
+  'referer',
+]);
 /** Answer headers not passed back: fetch has already decoded the body, so its length and encoding are ours to set. */
 const NOT_RETURNED = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
@@ -114,7 +125,12 @@ const proxy = async (request: IncomingMessage, response: ServerResponse, options
   }
   headers.set('authorization', `Bearer ${options.token}`);
   const body = await readBody(request);
-  const answer = await fetch(new URL(request.url ?? '/', options.apiUrl), { method: request.method ?? 'GET', headers, redirect: 'manual', ...(body === undefined ? {} : { body: new Uint8Array(body) }) });
+  const answer = await fetch(new URL(request.url ?? '/', options.apiUrl), {
+    method: request.method ?? 'GET',
+    headers,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body: new Uint8Array(body) }),
+  });
   const bytes = Buffer.from(await answer.arrayBuffer());
   const out: Record<string, string> = {};
   answer.headers.forEach((value, name) => {
@@ -144,7 +160,8 @@ const serveFile = async (request: IncomingMessage, response: ServerResponse, pag
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
     // Scripts and data from this origin only; Chartist sizes its labels with style attributes.
-    'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+    'content-security-policy':
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
   });
   response.end(request.method === 'HEAD' ? undefined : bytes);
 };
@@ -190,7 +207,9 @@ const main = async (): Promise<void> => {
   if (token === undefined) throw new Error('DEBTKIT_URL is set: set DEBTKIT_TOKEN to its client token too');
   await buildDashboard();
   const dashboard = await serveDashboard({ apiUrl, token, port: Number(process.env['PORT'] ?? 5173) });
-  console.log(`debtkit dashboard on ${dashboard.url} (the API: ${apiUrl}${debtkit === undefined ? '' : ', started here with the demo data'}); Ctrl-C stops it`);
+  console.log(
+    `debtkit dashboard on ${dashboard.url} (the API: ${apiUrl}${debtkit === undefined ? '' : ', started here with the demo data'}); Ctrl-C stops it`,
+  );
   const stop = async (): Promise<void> => {
     await dashboard.close();
     await debtkit?.shutdown();

@@ -149,7 +149,10 @@ export const main = (log: (line: string) => void = console.log): EmbedCoreResult
   if (outOfOrder !== null) log(`bureau identity now → ${outOfOrder._tag}: ${outOfOrder.message}`);
 
   // 4. An avalanche plan over three debts, input decoded like any outside data
-  const debts = decode(t.array(DebtInput), 'debts')([
+  const debts = decode(
+    t.array(DebtInput),
+    'debts',
+  )([
     { id: 1, balance: 345_012, apr: 24.99, minimumPayment: 10_500 },
     { id: 2, balance: 127_540, apr: 19.49, minimumPayment: 4_000 },
     { id: 3, balance: 480_000, apr: 11.25, minimumPayment: 21_000 },
@@ -160,10 +163,13 @@ export const main = (log: (line: string) => void = console.log): EmbedCoreResult
   );
   if (E.isLeft(planned)) throw new Error(`the example plan should be valid: ${planned.left.message}`);
   const { months, payoff_date: payoffDate, total_interest: totalInterest, order, schedule } = planned.right;
-  log(`avalanche, $600.00/month: order ${order.join(', ')}; paid off ${payoffDate} after ${months} months; interest ${dollars(totalInterest)}`);
+  log(
+    `avalanche, $600.00/month: order ${order.join(', ')}; paid off ${payoffDate} after ${months} months; interest ${dollars(totalInterest)}`,
+  );
   const first = schedule[0];
   if (first !== undefined) {
-    for (const p of first.payments) log(`  month 1, account ${p.account_id}: pay ${dollars(p.payment)} (interest ${dollars(p.interest)}), balance ${dollars(p.balance)}`);
+    for (const p of first.payments)
+      log(`  month 1, account ${p.account_id}: pay ${dollars(p.payment)} (interest ${dollars(p.interest)}), balance ${dollars(p.balance)}`);
   }
 
   // 5. The same debts and budget under every strategy: nothing is stored, one month loop per strategy
@@ -179,14 +185,22 @@ export const main = (log: (line: string) => void = console.log): EmbedCoreResult
     interestSaved: c.interest_saved,
   }));
   for (const c of strategies) {
-    const cost = c.totalInterest === null ? 'does not pay off within 600 months' : `${c.months} months, interest ${dollars(c.totalInterest)}`;
+    const cost =
+      c.totalInterest === null ? 'does not pay off within 600 months' : `${c.months} months, interest ${dollars(c.totalInterest)}`;
     const saved = c.interestSaved === null ? '' : `, saves ${dollars(c.interestSaved)} against minimums only`;
     log(`compare ${c.strategy.padEnd(12)}: ${cost}${saved}`);
   }
   log(`recommended: ${compared.right.recommended}`);
 
   return {
-    ratings, creditAge, onTime, derogatoryMonths, anyDerogatory, bureau: trace, outOfOrder, plan: { months, payoffDate, totalInterest, order },
+    ratings,
+    creditAge,
+    onTime,
+    derogatoryMonths,
+    anyDerogatory,
+    bureau: trace,
+    outOfOrder,
+    plan: { months, payoffDate, totalInterest, order },
     comparison: { strategies, recommended: compared.right.recommended },
   };
 };

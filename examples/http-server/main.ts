@@ -41,13 +41,16 @@ const systemClock: Clock = { now: () => new Date() };
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<HttpServerResult> => {
   // Request lines at 'info' would interleave with the example's output.
-  const { app, store, container, close } = await compose({ config: { environment: 'sandbox', store: 'memory' }, clock, logger: pino({ level: 'warn' }) });
+  const { app, store, container, close } = await compose({
+    config: { environment: 'sandbox', store: 'memory' },
+    clock,
+    logger: pino({ level: 'warn' }),
+  });
   // The composition's own ports make the token and store its hash, as for every other client.
   const token = newToken(resolve(container, PORTS.SecretGenerator), 'sandbox');
   const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);
   const userId = seeded.right.user.id;
-
 
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -68,10 +71,15 @@ export const main = async (log: (line: string) => void = console.log, clock: Clo
 
     // Every loan account, page after page (`paginate` follows `has_more` with `starting_after`).
     const accounts: Array<Schemas<'2026-11-26'>['Account']> = [];
-    for await (const account of client.paginate('/api/users/{id}/accounts', { params: { path: { id: userId }, query: { type: 'loan', limit: 2 } } })) accounts.push(account);
+    for await (const account of client.paginate('/api/users/{id}/accounts', {
+      params: { path: { id: userId }, query: { type: 'loan', limit: 2 } },
+    }))
+      accounts.push(account);
     log(`GET /api/users/${userId}/accounts?type=loan: ${accounts.length} accounts`);
     for (const a of accounts) {
-      log(`  #${a.id} ${a.name}: balance ${a.balance} cents at ${a.effective_apr}% APR, paid off by ${a.expected_payoff_date ?? 'never'} at the minimum`);
+      log(
+        `  #${a.id} ${a.name}: balance ${a.balance} cents at ${a.effective_apr}% APR, paid off by ${a.expected_payoff_date ?? 'never'} at the minimum`,
+      );
     }
     return { url, userId, creditScore: score.data, apiVersion, accounts };
   } finally {

@@ -74,7 +74,11 @@ export interface MountResult {
 const systemClock: Clock = { now: () => new Date() };
 
 export const main = async (log: (line: string) => void = console.log, clock: Clock = systemClock): Promise<MountResult> => {
-  const { app, store, container, close } = await compose({ config: { environment: 'sandbox', store: 'memory' }, clock, logger: pino({ level: 'warn' }) });
+  const { app, store, container, close } = await compose({
+    config: { environment: 'sandbox', store: 'memory' },
+    clock,
+    logger: pino({ level: 'warn' }),
+  });
   const token = newToken(resolve(container, PORTS.SecretGenerator), 'sandbox');
   const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seeding the demo failed: ${seeded.left.message}`);

@@ -64,7 +64,11 @@ export const main = async (
   try {
     // The server's composition with DEBTKIT_STORE=mongo: it opens the store and closes it in `close()`.
     const mongodbUrl = `${mongo.url.replace(/\/[^/?]*(\?|$)/, (_m, q: string) => `/${EXAMPLE_DATABASE}${q}`)}`;
-    const { app, store, container, close } = await compose({ config: { store: 'mongo', mongodbUrl }, clock: systemClock, logger: pino({ level: 'warn' }) });
+    const { app, store, container, close } = await compose({
+      config: { store: 'mongo', mongodbUrl },
+      clock: systemClock,
+      logger: pino({ level: 'warn' }),
+    });
     try {
       const token = newToken(resolve(container, PORTS.SecretGenerator), 'sandbox');
       const seeded = await seedDemo({ ...store, clock: systemClock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();

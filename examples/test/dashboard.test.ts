@@ -70,7 +70,8 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
     await buildDashboard(pageDir);
     console.log(`    (the page built with Vite in ${Math.round(performance.now() - started)} ms)`);
     // Vite's build sets NODE_ENV in this process; the next test file of this mocha worker must not inherit it.
-    if (process.env['NODE_ENV'] !== nodeEnv) throw new Error(`building the dashboard left NODE_ENV=${process.env['NODE_ENV']} in the test process`);
+    if (process.env['NODE_ENV'] !== nodeEnv)
+      throw new Error(`building the dashboard left NODE_ENV=${process.env['NODE_ENV']} in the test process`);
     dashboard = await serveDashboard({ apiUrl: debtkit.url, token: debtkit.token, pageDir });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -110,7 +111,11 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
     expect(await load(), 'the first load makes the two plans').to.equal('avalanche minimum_only');
     const plans = await collect(api.paginate('/api/users/{id}/payment_plans', { params: { path: { id: USER } } }));
     const plan = plans.find((p) => p.strategy === 'avalanche')!;
-    const months = await collect(api.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', { params: { path: { id: USER, payment_plan_id: plan.id } } }));
+    const months = await collect(
+      api.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', {
+        params: { path: { id: USER, payment_plan_id: plan.id } },
+      }),
+    );
     expect(months).to.have.length(plan.months!);
     const accounts = await collect(api.paginate('/api/users/{id}/accounts', { params: { path: { id: USER } } }));
 
@@ -131,7 +136,9 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
     const totals = async (strategy: string): Promise<number[]> => {
       const plan = plans.find((p) => p.strategy === strategy)!;
       const out: number[] = [];
-      for await (const m of api.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', { params: { path: { id: USER, payment_plan_id: plan.id } } })) {
+      for await (const m of api.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', {
+        params: { path: { id: USER, payment_plan_id: plan.id } },
+      })) {
         out.push(m.payments.reduce((sum, p) => sum + p.balance, 0));
       }
       return out;
@@ -146,13 +153,22 @@ describe('example: dashboard in a browser (headless Chromium)', function () {
   it("draws the outlook's six factors month by month and lists its milestones", async () => {
     const plans = await collect(api.paginate('/api/users/{id}/payment_plans', { params: { path: { id: USER } } }));
     const plan = plans.find((p) => p.strategy === 'avalanche')!;
-    const outlook = await unwrap(api.GET('/api/users/{id}/payment_plans/{payment_plan_id}/credit_outlook', { params: { path: { id: USER, payment_plan_id: plan.id } } }));
+    const outlook = await unwrap(
+      api.GET('/api/users/{id}/payment_plans/{payment_plan_id}/credit_outlook', {
+        params: { path: { id: USER, payment_plan_id: plan.id } },
+      }),
+    );
     for (const factor of ['payment_history', 'credit_utilization', 'derogatory_marks', 'credit_age', 'credit_mix', 'new_credit'] as const) {
       const drawn = await drawnSeries(page, `factor-${factor}`);
-      expect(drawn.map((s) => s.values), factor).to.deep.equal([outlook.months.map((m) => m.factors[factor].amount)]);
+      expect(
+        drawn.map((s) => s.values),
+        factor,
+      ).to.deep.equal([outlook.months.map((m) => m.factors[factor].amount)]);
     }
     expect(outlook.milestones.length, 'the demo user has milestones').to.be.greaterThan(0);
-    const items = await page.locator('#milestones li').evaluateAll((li) => li.map((l) => `${l.getAttribute('data-factor')}@${l.getAttribute('data-month')}`));
+    const items = await page
+      .locator('#milestones li')
+      .evaluateAll((li) => li.map((l) => `${l.getAttribute('data-factor')}@${l.getAttribute('data-month')}`));
     expect(items).to.deep.equal(outlook.milestones.map((m) => `${m.factor}@${m.month}`));
   });
 

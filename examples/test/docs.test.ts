@@ -38,7 +38,9 @@ const markdownUnder = (dir: string): string[] =>
 const pages = (): string[] => [
   'README.md',
   'examples/README.md',
-  ...readdirSync(join(root, 'packages')).map((p) => `packages/${p}/README.md`).filter((f) => existsSync(join(root, f))),
+  ...readdirSync(join(root, 'packages'))
+    .map((p) => `packages/${p}/README.md`)
+    .filter((f) => existsSync(join(root, f))),
   ...markdownUnder('docs'),
 ];
 
@@ -46,7 +48,13 @@ const pages = (): string[] => [
 const anchorsOf = (text: string): Set<string> => {
   const anchors = new Set<string>();
   for (const [, heading] of text.matchAll(/^#{1,6} (.*)$/gm)) {
-    anchors.add(heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replace(/ /g, '-'));
+    anchors.add(
+      heading!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+        .replace(/ /g, '-'),
+    );
   }
   for (const [, id] of text.matchAll(/<a id="([^"]+)"/g)) anchors.add(id!);
   return anchors;
@@ -83,7 +91,12 @@ describe('the docs', function () {
           broken.push(`${page}: ${link} (no such file)`);
           continue;
         }
-        if (anchor !== undefined && target.endsWith('.md') && statSync(join(root, target)).isFile() && !anchorsOf(readFileSync(join(root, target), 'utf8')).has(anchor)) {
+        if (
+          anchor !== undefined &&
+          target.endsWith('.md') &&
+          statSync(join(root, target)).isFile() &&
+          !anchorsOf(readFileSync(join(root, target), 'utf8')).has(anchor)
+        ) {
           broken.push(`${page}: ${link} (no such heading)`);
         }
       }
@@ -104,8 +117,27 @@ describe('the docs', function () {
   describe('the path check itself (scripts/doc-paths.mjs)', () => {
     type Entries = { files: Set<string>; folders: Set<string> };
     let checkPage: (page: string, text: string, entries: Entries) => string[];
-    const files = ['README.md', 'docs/testing.md', 'packages/core/src/shared/deps.ts', 'packages/core/README.md', 'packages/adapter-http/test/readme-tour.test.ts', 'scripts/doc-paths.mjs'];
-    const entries: Entries = { files: new Set(files), folders: new Set(['docs', 'packages', 'packages/core', 'packages/core/src', 'packages/core/src/shared', 'packages/adapter-http', 'packages/adapter-http/test', 'scripts']) };
+    const files = [
+      'README.md',
+      'docs/testing.md',
+      'packages/core/src/shared/deps.ts',
+      'packages/core/README.md',
+      'packages/adapter-http/test/readme-tour.test.ts',
+      'scripts/doc-paths.mjs',
+    ];
+    const entries: Entries = {
+      files: new Set(files),
+      folders: new Set([
+        'docs',
+        'packages',
+        'packages/core',
+        'packages/core/src',
+        'packages/core/src/shared',
+        'packages/adapter-http',
+        'packages/adapter-http/test',
+        'scripts',
+      ]),
+    };
     const check = (text: string, page = 'docs/testing.md'): string[] => checkPage(page, text, entries);
 
     before(async () => {
@@ -127,7 +159,10 @@ describe('the docs', function () {
         'Once in packages/core/src/application/deps.ts.\n```sh\nnode scripts/gone.mjs\n```\n`application/deps.ts` and `packages/core/dist/src/gone.js`.',
       );
       expect(problems).to.have.length(4);
-      expect(problems.join('\n')).to.include('packages/core/src/application/deps.ts').and.include('scripts/gone.mjs').and.include('application/deps.ts (no file');
+      expect(problems.join('\n'))
+        .to.include('packages/core/src/application/deps.ts')
+        .and.include('scripts/gone.mjs')
+        .and.include('application/deps.ts (no file');
       expect(problems.join('\n')).to.include('packages/core/dist/src/gone.js (no source for it: packages/core/src/gone.ts)');
     });
 
@@ -142,9 +177,13 @@ describe('the docs', function () {
 
     it('skips a passage marked as not in the tree, and hypothetical names, but only with a reason', () => {
       expect(check('<!-- paths: not in the tree (the old layout) -->\n`src/ports/tokens.ts`\n<!-- /paths -->\n')).to.deep.equal([]);
-      expect(check('<!-- paths: hypothetical goal (a walk) -->\n`packages/core/src/goals/goal.ts` `mongo-goal-repository.ts`')).to.deep.equal([]);
+      expect(
+        check('<!-- paths: hypothetical goal (a walk) -->\n`packages/core/src/goals/goal.ts` `mongo-goal-repository.ts`'),
+      ).to.deep.equal([]);
       expect(check('<!-- paths: hypothetical goal (a walk) -->\n`packages/core/src/gone.ts`')).to.have.length(1);
-      expect(check('<!-- paths: not in the tree () -->\n`src/ports/tokens.ts`\n<!-- /paths -->\n').join('\n')).to.include('malformed marker');
+      expect(check('<!-- paths: not in the tree () -->\n`src/ports/tokens.ts`\n<!-- /paths -->\n').join('\n')).to.include(
+        'malformed marker',
+      );
     });
   });
 

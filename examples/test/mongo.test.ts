@@ -16,7 +16,9 @@ describe(`example: mongo (against the ${target})`, () => {
     expect(result.creditScore.last_name).to.equal('Rivera');
     expect(result.creditScore.score).to.be.within(300, 850);
     expect(lines).to.include(`MongoDB: ${target}, database debtkit_example`);
-    expect(lines).to.include(`GET /api/users/${result.userId}/credit_scores → score ${result.creditScore.score} for Rivera on ${result.creditScore.date}`);
+    expect(lines).to.include(
+      `GET /api/users/${result.userId}/credit_scores → score ${result.creditScore.score} for Rivera on ${result.creditScore.date}`,
+    );
   });
 
   it('runs as a script and shuts everything down', async () => {

@@ -53,7 +53,8 @@ const run = (file: string, args: ReadonlyArray<string>, cwd: string): Promise<Ru
     });
   });
 
-const npm = (args: ReadonlyArray<string>, cwd: string): Promise<Run> => run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
+const npm = (args: ReadonlyArray<string>, cwd: string): Promise<Run> =>
+  run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], cwd);
 
 interface Packed {
   /** The folder holding the tarballs. */
@@ -73,7 +74,10 @@ const packOnce = (): Promise<Packed> =>
     const dir = await mkdtemp(join(tmpdir(), 'debtkit-tarballs-'));
     // With the packages' scripts, as a publish runs them: prepack builds (a no-op after `npm test`'s build)
     // and strips the workspace-only export condition, postpack puts it back.
-    const packed = await npm(['pack', '--json', '--pack-destination', dir, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])], root);
+    const packed = await npm(
+      ['pack', '--json', '--pack-destination', dir, ...[...PACKAGES, ...TEST_SUPPORT].flatMap((p) => ['-w', `@debtkit/${p}`])],
+      root,
+    );
     const tarballs = new Map((JSON.parse(packed.stdout) as Array<{ name: string; filename: string }>).map((p) => [p.name, p.filename]));
     return { dir, tarballs };
   })());
@@ -99,7 +103,10 @@ after(async () => {
 const versionOf = async (name: string): Promise<string> => {
   // The workspace's own pins: the root's test tools, the examples' Koa host packages.
   const manifest = async (dir: string) =>
-    JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      devDependencies?: Record<string, string>;
+    };
   const [rootPackage, examplesPackage] = await Promise.all([manifest(root), manifest(examples)]);
   const version = rootPackage.devDependencies?.[name] ?? examplesPackage.dependencies?.[name] ?? examplesPackage.devDependencies?.[name];
   if (version === undefined) throw new Error(`${name} is not a dev dependency of the workspace root or a dependency of the examples`);
@@ -119,7 +126,10 @@ describe('packaging: the published packages, installed outside the workspace', f
       this.skip();
     }
     project = await mkdtemp(join(tmpdir(), 'debtkit-consumer-'));
-    const tarballsOf = await tarballsFor(project, [...PACKAGES, ...TEST_SUPPORT].map((p) => `@debtkit/${p}`));
+    const tarballsOf = await tarballsFor(
+      project,
+      [...PACKAGES, ...TEST_SUPPORT].map((p) => `@debtkit/${p}`),
+    );
     const testSupport = (name: string): boolean => TEST_SUPPORT.some((t) => name === `@debtkit/${t}`);
     const files = tarballsOf.filter(([name]) => !testSupport(name ?? ''));
     // First only the packages (and the test tools): nothing else sits at the project's top level,
@@ -130,7 +140,13 @@ describe('packaging: the published packages, installed outside the workspace', f
       type: 'module',
       dependencies: Object.fromEntries(files),
       devDependencies: {
-        ...Object.fromEntries(await Promise.all(['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha', 'koa', '@types/koa', 'koa-mount', '@types/koa-mount'].map(async (n) => [n, await versionOf(n)]))),
+        ...Object.fromEntries(
+          await Promise.all(
+            ['@types/node', '@types/mocha', '@types/chai', 'chai', 'mocha', 'koa', '@types/koa', 'koa-mount', '@types/koa-mount'].map(
+              async (n) => [n, await versionOf(n)],
+            ),
+          ),
+        ),
         ...Object.fromEntries(tarballsOf.filter(([name]) => testSupport(name ?? ''))),
       },
     };
@@ -138,21 +154,37 @@ describe('packaging: the published packages, installed outside the workspace', f
     await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);
     entryPoints = [];
     for (const name of PACKAGES) {
-      const manifest = JSON.parse(await readFile(join(project, 'node_modules', '@debtkit', name, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+      const manifest = JSON.parse(await readFile(join(project, 'node_modules', '@debtkit', name, 'package.json'), 'utf8')) as {
+        exports: Record<string, unknown>;
+      };
       entryPoints.push(...Object.keys(manifest.exports).map((subpath) => `@debtkit/${name}${subpath.slice(1)}`));
     }
-    loaded = await run(process.execPath, ['--input-type=module', '-e', `for (const e of ${JSON.stringify(entryPoints)}) await import(e); console.log('loaded');`], project).then(
+    loaded = await run(
+      process.execPath,
+      ['--input-type=module', '-e', `for (const e of ${JSON.stringify(entryPoints)}) await import(e); console.log('loaded');`],
+      project,
+    ).then(
       (r) => r.stdout.trim(),
       (error: Error) => error.message,
     );
 
     // Then what the consumer's own code imports, at the versions debtkit's packages ask for.
     const dependenciesOf = async (name: string) =>
-      (JSON.parse(await readFile(join(root, 'packages', name, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+      (JSON.parse(await readFile(join(root, 'packages', name, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+        .dependencies;
     const core = await dependenciesOf('core');
     const http = await dependenciesOf('adapter-http');
     await npm(
-      ['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts', `fp-ts@${core['fp-ts']}`, `io-ts@${core['io-ts']}`, `inversify@${http['inversify']}`, `pino@${http['pino']}`],
+      [
+        'install',
+        '--prefer-offline',
+        '--install-strategy=linked',
+        '--ignore-scripts',
+        `fp-ts@${core['fp-ts']}`,
+        `io-ts@${core['io-ts']}`,
+        `inversify@${http['inversify']}`,
+        `pino@${http['pino']}`,
+      ],
       project,
     );
 
@@ -192,7 +224,10 @@ describe('packaging: the published packages, installed outside the workspace', f
       expect(shipped, name).to.include('./dist/src/index.d.ts');
       expect(shipped, name).to.include('./LICENSE');
       expect(shipped, name).to.include('./README.md');
-      expect(shipped.filter((f) => /(^|\/)test\/|\.test\.|tsconfig|\.ts$/.test(f) && !f.endsWith('.d.ts')), name).to.deep.equal([]);
+      expect(
+        shipped.filter((f) => /(^|\/)test\/|\.test\.|tsconfig|\.ts$/.test(f) && !f.endsWith('.d.ts')),
+        name,
+      ).to.deep.equal([]);
     }
   });
 
@@ -223,12 +258,29 @@ describe('packaging: the published packages, installed outside the workspace', f
     const ours = errors.filter((line) => !/^node_modules\//.test(line) || /node_modules\/@debtkit\/|\/node_modules\/@debtkit\+/.test(line));
     expect(ours, checked).to.deep.equal([]);
     // The README snippets were among what was checked: one per ```ts block, core's linkAccount example included.
-    expect(readmeSnippets).to.include.members(['readme/core-1.ts', 'readme/core-2.ts', 'readme/adapter-memory-1.ts', 'readme/adapter-http-1.ts', 'readme/adapter-http-2.ts', 'readme/client-1.ts', 'readme/client-5.ts']);
+    expect(readmeSnippets).to.include.members([
+      'readme/core-1.ts',
+      'readme/core-2.ts',
+      'readme/adapter-memory-1.ts',
+      'readme/adapter-http-1.ts',
+      'readme/adapter-http-2.ts',
+      'readme/client-1.ts',
+      'readme/client-5.ts',
+    ]);
   });
 
   it('runs from ESM: core, both stores and the HTTP app', async () => {
     const { stdout } = await run(process.execPath, ['dist/consumer/esm.mjs'], project);
-    expect(JSON.parse(stdout)).to.deep.equal({ rating: 'Good', user: 'Ada', mongoClient: 'mongo', probe: 200, mongoReady: 200, testing: 'function', clientHealth: [200, 200], webhook: 'user.deleted' });
+    expect(JSON.parse(stdout)).to.deep.equal({
+      rating: 'Good',
+      user: 'Ada',
+      mongoClient: 'mongo',
+      probe: 200,
+      mongoReady: 200,
+      testing: 'function',
+      clientHealth: [200, 200],
+      webhook: 'user.deleted',
+    });
   });
 
   it('runs from CommonJS require', async () => {
@@ -238,8 +290,13 @@ describe('packaging: the published packages, installed outside the workspace', f
 
   it('runs the embed-core, testing-with-memory and custom-bureau examples on the installed packages', async () => {
     // The examples start scripts in child processes: mocha's default 2 s is too tight on a loaded machine.
-    const { stdout } = await run(join(project, 'node_modules', '.bin', 'mocha'), ['--reporter', 'spec', '--timeout', '20000', 'dist/test/*.test.js'], project);
-    for (const title of ['example: embed-core', 'example: testing with the memory store', 'example: custom-bureau']) expect(stdout).to.contain(title);
+    const { stdout } = await run(
+      join(project, 'node_modules', '.bin', 'mocha'),
+      ['--reporter', 'spec', '--timeout', '20000', 'dist/test/*.test.js'],
+      project,
+    );
+    for (const title of ['example: embed-core', 'example: testing with the memory store', 'example: custom-bureau'])
+      expect(stdout).to.contain(title);
     expect(stdout).to.match(/\b(1\d|[2-9]\d) passing/);
     expect(stdout).not.to.match(/failing|pending/);
   });
@@ -255,9 +312,19 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
       this.skip();
     }
     project = await mkdtemp(join(tmpdir(), 'debtkit-memory-only-'));
-    const files = await tarballsFor(project, MEMORY_ONLY.map((p) => `@debtkit/${p}`));
+    const files = await tarballsFor(
+      project,
+      MEMORY_ONLY.map((p) => `@debtkit/${p}`),
+    );
     const devDependencies = { '@types/node': await versionOf('@types/node') };
-    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files), devDependencies }, null, 2));
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify(
+        { name: 'debtkit-memory-only', private: true, type: 'module', dependencies: Object.fromEntries(files), devDependencies },
+        null,
+        2,
+      ),
+    );
     await npm(['install', '--prefer-offline', '--install-strategy=linked', '--ignore-scripts'], project);
   });
 
@@ -266,12 +333,57 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
   });
 
   it('installs no database driver and no tracing SDK: no mongodb, no mingo, no mongo adapter, only @opentelemetry/api', async () => {
-    const { stdout } = await run('find', ['node_modules', '(', '-name', 'mongodb', '-o', '-name', 'mingo', '-o', '-name', 'adapter-mongo', '-o', '-name', 'mongodb@*', '-o', '-name', 'mingo@*', ')', '-print'], project);
+    const { stdout } = await run(
+      'find',
+      [
+        'node_modules',
+        '(',
+        '-name',
+        'mongodb',
+        '-o',
+        '-name',
+        'mingo',
+        '-o',
+        '-name',
+        'adapter-mongo',
+        '-o',
+        '-name',
+        'mongodb@*',
+        '-o',
+        '-name',
+        'mingo@*',
+        ')',
+        '-print',
+      ],
+      project,
+    );
     expect(stdout.split('\n').filter((l) => l !== '')).to.deep.equal([]);
-    const { stdout: otel } = await run('find', ['node_modules', '-path', '*@opentelemetry*', '-name', 'package.json', '-not', '-path', '*/node_modules/@opentelemetry/*/node_modules/*'], project);
-    const names = new Set(otel.split('\n').filter((l) => l !== '').map((l) => /@opentelemetry[/+]([a-z-]+)/.exec(l)?.[1]));
+    const { stdout: otel } = await run(
+      'find',
+      [
+        'node_modules',
+        '-path',
+        '*@opentelemetry*',
+        '-name',
+        'package.json',
+        '-not',
+        '-path',
+        '*/node_modules/@opentelemetry/*/node_modules/*',
+      ],
+      project,
+    );
+    const names = new Set(
+      otel
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => /@opentelemetry[/+]([a-z-]+)/.exec(l)?.[1]),
+    );
     expect([...names]).to.deep.equal(['api']);
-    const { stdout: listed } = await run('find', ['node_modules', '-name', 'package.json', '-path', '*node_modules/@debtkit/adapter-http/package.json'], project);
+    const { stdout: listed } = await run(
+      'find',
+      ['node_modules', '-name', 'package.json', '-path', '*node_modules/@debtkit/adapter-http/package.json'],
+      project,
+    );
     expect(listed.trim()).to.not.equal('');
   });
 
@@ -282,7 +394,7 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
       "const c = await compose({ config: { store: 'memory' } });",
       "const server = createServer(c.app.callback()).listen(0, '127.0.0.1');",
       "await new Promise((r) => server.once('listening', r));",
-      "const probe = await fetch(`http://127.0.0.1:${server.address().port}/readyz`);",
+      'const probe = await fetch(`http://127.0.0.1:${server.address().port}/readyz`);',
       'server.close(); await c.close();',
       "const failed = await compose({ config: { store: 'mongo', mongodbUrl: 'mongodb://127.0.0.1:1/x' } }).then(() => 'started', (e) => e.name + ': ' + e.message);",
       'console.log(JSON.stringify({ memory: probe.status, mongo: failed }));',
@@ -297,13 +409,17 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
   it('the debtkit command asked to trace names the missing SDK in one line', async () => {
     const cli = join(project, 'node_modules', '@debtkit', 'adapter-http', 'dist', 'src', 'main', 'cli.js');
     const failed = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      execFile(process.execPath, [cli, 'serve'], { cwd: project, env: { PATH: process.env['PATH'] ?? '', PORT: '0', OTEL_TRACES_EXPORTER: 'otlp' } }, (error, _stdout, stderr) =>
-        resolve({ code: error === null ? 0 : (error.code as number | null), stderr }),
+      execFile(
+        process.execPath,
+        [cli, 'serve'],
+        { cwd: project, env: { PATH: process.env['PATH'] ?? '', PORT: '0', OTEL_TRACES_EXPORTER: 'otlp' } },
+        (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number | null), stderr }),
       );
     });
     expect(failed).to.deep.equal({
       code: 1,
-      stderr: 'debtkit: OTEL_TRACES_EXPORTER=otlp needs the package @opentelemetry/sdk-trace-node: npm install @opentelemetry/sdk-trace-node\n',
+      stderr:
+        'debtkit: OTEL_TRACES_EXPORTER=otlp needs the package @opentelemetry/sdk-trace-node: npm install @opentelemetry/sdk-trace-node\n',
     });
   });
 
@@ -312,9 +428,24 @@ describe('packaging: a memory-only install of the HTTP package (no mongo adapter
       join(project, 'main.ts'),
       "import { compose } from '@debtkit/adapter-http';\nconst c = await compose({ config: { store: 'memory' } });\nawait c.close();\n",
     );
-    const tsconfig = { compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, esModuleInterop: false, noEmit: true, types: ['node'] }, files: ['main.ts'] };
+    const tsconfig = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        skipLibCheck: false,
+        esModuleInterop: false,
+        noEmit: true,
+        types: ['node'],
+      },
+      files: ['main.ts'],
+    };
     await writeFile(join(project, 'tsconfig.json'), JSON.stringify(tsconfig));
-    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project).then(() => '', (error: Error) => error.message);
+    const checked = await run(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], project).then(
+      () => '',
+      (error: Error) => error.message,
+    );
     const errors = checked.split('\n').filter((line) => /error TS\d+/.test(line));
     // Ours: anything in the consumer or in debtkit's declarations, a missing module, and what debtkit's
     // declarations pull in that fails without esModuleInterop (pino's declarations did: TS1259).

@@ -46,7 +46,14 @@ const run = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
 };
 
 const loan = (name: string, balance: number, apr: number, minimumPayment: number) =>
-  body(LinkAccountBody, { name, type: 'loan', subtype: 'personal_loan', balance, institution_apr: apr, institution_minimum_payment: minimumPayment });
+  body(LinkAccountBody, {
+    name,
+    type: 'loan',
+    subtype: 'personal_loan',
+    balance,
+    institution_apr: apr,
+    institution_minimum_payment: minimumPayment,
+  });
 
 interface World {
   readonly app: Application;
@@ -57,7 +64,12 @@ interface World {
 /** A fresh store with two clients; the first has one user, without accounts yet. */
 const world = async (): Promise<World> => {
   const store = createMemoryStore();
-  const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: { secret: () => randomBytes(32).toString('base64url') } });
+  const app = createApplication({
+    ...store,
+    clock,
+    bureau: new SandboxCreditBureau(),
+    secrets: { secret: () => randomBytes(32).toString('base64url') },
+  });
   const newClient = (name: string) =>
     run(store.clients.create({ name, environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) }));
   const client = await newClient('Budget app');
@@ -87,7 +99,12 @@ describe('example: testing with the memory store (DebtCoach)', () => {
     const small = await run(w.app.linkAccount(w.scope, loan('Store card', 100_000, 5, 5_000)));
     const big = await run(w.app.linkAccount(w.scope, loan('Credit line', 500_000, 24, 15_000)));
     // The same plans computed by core directly, as an independent expectation.
-    const debts = [small, big].map((a) => ({ id: a.id, balance: a.balance, apr: a.effective_apr!, minimumPayment: a.effective_minimum_payment! }));
+    const debts = [small, big].map((a) => ({
+      id: a.id,
+      balance: a.balance,
+      apr: a.effective_apr!,
+      minimumPayment: a.effective_minimum_payment!,
+    }));
     const planned = (strategy: 'avalanche' | 'snowball') => {
       const plan = planPayoff({ strategy, monthlyPayment: 40_000 as Cents, debts, today: TODAY });
       if (E.isLeft(plan)) throw new Error(plan.left.message);

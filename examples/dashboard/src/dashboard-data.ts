@@ -41,7 +41,13 @@ const collect = async <A>(items: AsyncIterable<A>): Promise<A[]> => {
  * created only when missing. The keys are fixed per user, so two first loads at once
  * still make one plan each (the server answers the second with the first's plan).
  */
-const planOf = async (client: Client, userId: number, plans: ReadonlyArray<PaymentPlan>, minimumOnly: boolean, created: string[]): Promise<PaymentPlan> => {
+const planOf = async (
+  client: Client,
+  userId: number,
+  plans: ReadonlyArray<PaymentPlan>,
+  minimumOnly: boolean,
+  created: string[],
+): Promise<PaymentPlan> => {
   const found = plans.find((p) => (p.strategy === 'minimum_only') === minimumOnly);
   if (found !== undefined) return found;
   const strategy = minimumOnly ? 'minimum_only' : 'avalanche';
@@ -66,11 +72,19 @@ export const loadDashboard = async (client: Client, userId: number): Promise<Das
   const plan = await planOf(client, userId, plans, false, created);
   const minimumOnly = await planOf(client, userId, plans, true, created);
   const schedule = (id: number) =>
-    collect(client.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', { params: { path: { id: userId, payment_plan_id: id }, query: { limit: 100 } } }));
+    collect(
+      client.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/schedule', {
+        params: { path: { id: userId, payment_plan_id: id }, query: { limit: 100 } },
+      }),
+    );
   const [planSchedule, minimumSchedule, outlook] = await Promise.all([
     schedule(plan.id),
     schedule(minimumOnly.id),
-    unwrap(client.GET('/api/users/{id}/payment_plans/{payment_plan_id}/credit_outlook', { params: { path: { id: userId, payment_plan_id: plan.id } } })),
+    unwrap(
+      client.GET('/api/users/{id}/payment_plans/{payment_plan_id}/credit_outlook', {
+        params: { path: { id: userId, payment_plan_id: plan.id } },
+      }),
+    ),
   ]);
   return { user, accounts, plan, minimumOnly, planSchedule, minimumSchedule, outlook, created };
 };
@@ -80,13 +94,21 @@ export const balancesOf = (schedule: ReadonlyArray<ScheduleMonth>, accountId: nu
   schedule.map((m) => m.payments.find((p) => p.account_id === accountId)?.balance ?? 0);
 
 /** The whole debt of a schedule after each month (cents). */
-export const totalsOf = (schedule: ReadonlyArray<ScheduleMonth>): number[] => schedule.map((m) => m.payments.reduce((sum, p) => sum + p.balance, 0));
+export const totalsOf = (schedule: ReadonlyArray<ScheduleMonth>): number[] =>
+  schedule.map((m) => m.payments.reduce((sum, p) => sum + p.balance, 0));
 
 /** Cents as dollars for people: 345012 → "$3,450.12". */
 export const dollars = (cents: number): string =>
   `${cents < 0 ? '−' : ''}$${(Math.abs(cents) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-export const FACTOR_NAMES = ['payment_history', 'credit_utilization', 'derogatory_marks', 'credit_age', 'credit_mix', 'new_credit'] as const;
+export const FACTOR_NAMES = [
+  'payment_history',
+  'credit_utilization',
+  'derogatory_marks',
+  'credit_age',
+  'credit_mix',
+  'new_credit',
+] as const;
 export const FACTOR_LABELS: Record<(typeof FACTOR_NAMES)[number], string> = {
   payment_history: 'Payment history (% on time)',
   credit_utilization: 'Credit utilization (%)',

@@ -11,11 +11,24 @@ import 'chartist/dist/index.css';
 import './dashboard.css';
 import { LineChart, type LineChartData } from 'chartist';
 import { createClient } from '@debtkit/client';
-import { API_VERSION, FACTOR_LABELS, FACTOR_NAMES, balancesOf, dollars, loadDashboard, totalsOf, type DashboardData } from './dashboard-data.js';
+import {
+  API_VERSION,
+  FACTOR_LABELS,
+  FACTOR_NAMES,
+  balancesOf,
+  dollars,
+  loadDashboard,
+  totalsOf,
+  type DashboardData,
+} from './dashboard-data.js';
 
 const SERIES_CLASSES = ['s-a', 's-b', 's-c', 's-d', 's-e', 's-f'];
 
-const element = <K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] => {
+const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attributes)) e.setAttribute(k, v);
   if (text !== undefined) e.textContent = text;
@@ -46,7 +59,14 @@ const table = (caption: string, columns: ReadonlyArray<string>, rows: ReadonlyAr
 };
 
 /** Draws a line chart into `figure` and resolves when Chartist has drawn it. */
-const draw = (figure: HTMLElement, id: string, label: string, data: LineChartData, options: ConstructorParameters<typeof LineChart>[2], legend?: ReadonlyArray<string>): Promise<void> => {
+const draw = (
+  figure: HTMLElement,
+  id: string,
+  label: string,
+  data: LineChartData,
+  options: ConstructorParameters<typeof LineChart>[2],
+  legend?: ReadonlyArray<string>,
+): Promise<void> => {
   const holder = element('div', { class: 'chart', id, role: 'img', 'aria-label': label });
   figure.append(holder);
   if (legend !== undefined) {
@@ -80,12 +100,24 @@ const render = async (d: DashboardData): Promise<void> => {
       'balances-chart',
       `Line chart: the balance of each of ${planAccounts.length} accounts after each of the plan's ${months.length} months, from ${dollars(totalsOf(d.planSchedule)[0] ?? 0)} in all after month 1 to ${dollars(0)}.`,
       { labels: months, series: perAccount },
-      { showPoint: true, lineSmooth: false, fullWidth: true, axisX: { labelInterpolationFnc: sparseLabels(months.length) }, axisY: { ...money, offset: 80 } },
+      {
+        showPoint: true,
+        lineSmooth: false,
+        fullWidth: true,
+        axisX: { labelInterpolationFnc: sparseLabels(months.length) },
+        axisY: { ...money, offset: 80 },
+      },
       perAccount.map((s) => s.name),
     ),
   );
   balances.append(element('figcaption', {}, `Balances after each month's payments of plan #${plan.id}, per account.`));
-  balances.append(table('Balances', ['month', 'date', ...perAccount.map((s) => s.name)], d.planSchedule.map((m, i) => [String(m.month), m.date, ...perAccount.map((s) => dollars(s.data[i] ?? 0))])));
+  balances.append(
+    table(
+      'Balances',
+      ['month', 'date', ...perAccount.map((s) => s.name)],
+      d.planSchedule.map((m, i) => [String(m.month), m.date, ...perAccount.map((s) => dollars(s.data[i] ?? 0))]),
+    ),
+  );
 
   const versus = document.querySelector<HTMLElement>('#versus')!;
   const longest = d.minimumSchedule.length >= d.planSchedule.length ? d.minimumSchedule : d.planSchedule;
@@ -96,13 +128,38 @@ const render = async (d: DashboardData): Promise<void> => {
       versus,
       'versus-chart',
       `Line chart: the whole debt month by month, the plan (${planTotals.length} months) beside minimum payments only (${minTotals.length} months).`,
-      { labels: longest.map((m) => m.date), series: [{ name: `Plan #${plan.id}`, data: planTotals }, { name: `Minimums only (plan #${min.id})`, data: minTotals }] },
-      { showPoint: true, lineSmooth: false, fullWidth: true, axisX: { labelInterpolationFnc: sparseLabels(longest.length) }, axisY: { ...money, offset: 80 } },
+      {
+        labels: longest.map((m) => m.date),
+        series: [
+          { name: `Plan #${plan.id}`, data: planTotals },
+          { name: `Minimums only (plan #${min.id})`, data: minTotals },
+        ],
+      },
+      {
+        showPoint: true,
+        lineSmooth: false,
+        fullWidth: true,
+        axisX: { labelInterpolationFnc: sparseLabels(longest.length) },
+        axisY: { ...money, offset: 80 },
+      },
       [`Plan #${plan.id}`, `Minimums only`],
     ),
   );
-  versus.append(element('figcaption', {}, 'The total of every balance after each month: the plan, and the same debts paying only their minimums.'));
-  versus.append(table('Total debt', ['month', 'date', 'plan', 'minimums only'], longest.map((m, i) => [String(m.month), m.date, planTotals[i] === undefined ? '' : dollars(planTotals[i]), minTotals[i] === undefined ? '' : dollars(minTotals[i])])));
+  versus.append(
+    element('figcaption', {}, 'The total of every balance after each month: the plan, and the same debts paying only their minimums.'),
+  );
+  versus.append(
+    table(
+      'Total debt',
+      ['month', 'date', 'plan', 'minimums only'],
+      longest.map((m, i) => [
+        String(m.month),
+        m.date,
+        planTotals[i] === undefined ? '' : dollars(planTotals[i]),
+        minTotals[i] === undefined ? '' : dollars(minTotals[i]),
+      ]),
+    ),
+  );
 
   const factors = document.querySelector<HTMLElement>('#factors')!;
   const outlookMonths = d.outlook.months;
@@ -119,18 +176,37 @@ const render = async (d: DashboardData): Promise<void> => {
         `factor-${factor}`,
         `Line chart of ${FACTOR_LABELS[factor]} from month 0 to month ${outlookMonths.length - 1}: ${first?.amount} (${first?.factor}) now, ${last?.amount} (${last?.factor}) at the end.`,
         { labels: outlookMonths.map((m) => m.date), series: [{ name: factor, data: values }] },
-        { showPoint: true, lineSmooth: false, fullWidth: true, axisX: { labelInterpolationFnc: sparseLabels(outlookMonths.length, 4, true) }, axisY: { onlyInteger: false } },
+        {
+          showPoint: true,
+          lineSmooth: false,
+          fullWidth: true,
+          axisX: { labelInterpolationFnc: sparseLabels(outlookMonths.length, 4, true) },
+          axisY: { onlyInteger: false },
+        },
       ),
     );
     const turns = d.outlook.milestones.filter((m) => m.factor === factor);
     figure.append(
-      element('figcaption', {}, `Now ${first?.amount} (${first?.factor}).` + (turns.length === 0 ? ' No change of rating over the plan.' : turns.map((t) => ` Month ${t.month} (${t.date}): ${t.from} → ${t.to}.`).join(''))),
+      element(
+        'figcaption',
+        {},
+        `Now ${first?.amount} (${first?.factor}).` +
+          (turns.length === 0
+            ? ' No change of rating over the plan.'
+            : turns.map((t) => ` Month ${t.month} (${t.date}): ${t.from} → ${t.to}.`).join('')),
+      ),
     );
   }
   const milestones = document.querySelector<HTMLElement>('#milestones')!;
   if (d.outlook.milestones.length === 0) milestones.append(element('li', {}, 'No factor changes its rating over the plan.'));
   for (const m of d.outlook.milestones) {
-    milestones.append(element('li', { 'data-factor': m.factor, 'data-month': String(m.month) }, `Month ${m.month} (${m.date}): ${FACTOR_LABELS[m.factor]} turns ${m.to} (was ${m.from}).`));
+    milestones.append(
+      element(
+        'li',
+        { 'data-factor': m.factor, 'data-month': String(m.month) },
+        `Month ${m.month} (${m.date}): ${FACTOR_LABELS[m.factor]} turns ${m.to} (was ${m.from}).`,
+      ),
+    );
   }
   await Promise.all(drawn);
 };

@@ -20,14 +20,24 @@ const clock: Clock = { now: () => new Date('2026-03-15T09:30:00.000Z') };
 
 const main = async (): Promise<void> => {
   const store = createMemoryStore();
-  const client = await store.clients.create({ name: 'esm', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) })();
+  const client = await store.clients.create({
+    name: 'esm',
+    environment: 'sandbox',
+    api_version: CURRENT_VERSION,
+    created_at: timestampOf(clock.now()),
+  })();
   if (E.isLeft(client)) throw new Error(client.left.message);
   const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
   const user = await app.createUser(client.right.id, { first_name: 'Ada', last_name: 'Okafor' })();
 
   const wire = await startWireServer();
   const mongo = await connectMongoStore(`${wire.url}/consumer`);
-  const mongoClient = await mongo.clients.create({ name: 'mongo', environment: 'sandbox', api_version: CURRENT_VERSION, created_at: timestampOf(clock.now()) })();
+  const mongoClient = await mongo.clients.create({
+    name: 'mongo',
+    environment: 'sandbox',
+    api_version: CURRENT_VERSION,
+    created_at: timestampOf(clock.now()),
+  })();
   await mongo.close();
   // The HTTP package on the mongo store: it loads its optional peer, installed here.
   const onMongo = await compose({ config: { store: 'mongo', mongodbUrl: `${wire.url}/consumer` } });
@@ -47,7 +57,13 @@ const main = async (): Promise<void> => {
   const health = await Promise.all(API_VERSIONS.map((apiVersion) => createClient({ baseUrl, apiVersion }).GET('/healthz')));
   server.close();
   const secret = `whsec_${Buffer.from('a consumer secret of 32 bytes...').toString('base64')}`;
-  const signed = await signWebhook(secret, { id: 1, type: 'user.deleted', created_at: clock.now().toISOString(), api_version: LATEST_API_VERSION, data: { user_id: 1, object: { id: 1 } } });
+  const signed = await signWebhook(secret, {
+    id: 1,
+    type: 'user.deleted',
+    created_at: clock.now().toISOString(),
+    api_version: LATEST_API_VERSION,
+    data: { user_id: 1, object: { id: 1 } },
+  });
   const event = await verifyWebhook(secret, signed.headers, signed.body);
   await composed.close();
 

@@ -45,7 +45,8 @@ const cacheRoot = (): string =>
 
 const repositoryRoot = (): string => fileURLToPath(new URL('../../../../', import.meta.url));
 
-const git = (args: ReadonlyArray<string>, cwd: string): string => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+const git = (args: ReadonlyArray<string>, cwd: string): string =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
 /** Run `command` in `cwd`, its output shown (a build prints errors worth reading); throws when it fails. */
 const run = (command: string, args: ReadonlyArray<string>, cwd: string): void => {

@@ -39,7 +39,13 @@ export const createBareApp = (responses: ReadonlyArray<CannedResponse>, table: R
   const routes: ReadonlyArray<CannedResponse> = [
     ...table.map(
       (r): CannedResponse =>
-        cannedOf(r.method, r.pattern) ?? { method: r.method as CannedResponse['method'], pattern: r.pattern, status: 200, body: {}, gzip: false },
+        cannedOf(r.method, r.pattern) ?? {
+          method: r.method as CannedResponse['method'],
+          pattern: r.pattern,
+          status: 200,
+          body: {},
+          gzip: false,
+        },
     ),
     // A benchmarked route missing from the table (it never is) still answers.
     ...responses.filter((r) => !table.some((t) => t.method === r.method && t.pattern === r.pattern)),

@@ -85,8 +85,7 @@ const ROLE: Readonly<Record<ServerName, ServerRole>> = { debtkit: 'debtkit', pee
 const AUTHENTICATING: ReadonlyArray<ServerName> = ['debtkit', 'peer', 'tight'];
 
 /** Every route debtkit registers, in its registration order (built-in endpoints first, then the API's). */
-const routeTable = (): RoutePattern[] =>
-  [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
+const routeTable = (): RoutePattern[] => [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
 
 const setting = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -101,7 +100,8 @@ const selectRoutes = (all: ReadonlyArray<BenchRoute>): ReadonlyArray<BenchRoute>
   if (raw === undefined || raw.trim() === '') return all;
   const names = raw.split(',').map((n) => n.trim());
   for (const name of names) {
-    if (!all.some((r) => r.name === name)) throw new Error(`BENCH_ROUTES: no route named "${name}" (known: ${all.map((r) => r.name).join(', ')})`);
+    if (!all.some((r) => r.name === name))
+      throw new Error(`BENCH_ROUTES: no route named "${name}" (known: ${all.map((r) => r.name).join(', ')})`);
   }
   return all.filter((r) => names.includes(r.name));
 };
@@ -167,9 +167,18 @@ const pad = (s: string, width: number): string => s.padStart(width);
 
 const COLUMNS = ['req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'non-2xx', 'errors', 'requests'];
 const WIDTHS = [10, 9, 9, 12, 9, 8, 11];
-const line = (label: string, cells: ReadonlyArray<string>): string => `  ${label.padEnd(8)}${cells.map((c, i) => pad(c, WIDTHS[i] ?? 10)).join('')}`;
+const line = (label: string, cells: ReadonlyArray<string>): string =>
+  `  ${label.padEnd(8)}${cells.map((c, i) => pad(c, WIDTHS[i] ?? 10)).join('')}`;
 const row = (label: string, r: LoadResult): string =>
-  line(label, [fmt(r.requestsPerSecond), fmt(r.p50Ms), fmt(r.p99Ms), fmt(r.cpuMicrosPerRequest), fmt(r.non2xx), fmt(r.errors), fmt(r.total)]);
+  line(label, [
+    fmt(r.requestsPerSecond),
+    fmt(r.p50Ms),
+    fmt(r.p99Ms),
+    fmt(r.cpuMicrosPerRequest),
+    fmt(r.non2xx),
+    fmt(r.errors),
+    fmt(r.total),
+  ]);
 
 const ratio = (a: number, b: number): number => (b === 0 ? Number.POSITIVE_INFINITY : a / b);
 
@@ -242,7 +251,9 @@ const againstArgument = (): string | undefined => {
 const demoIdsOf = async (child: ServerChild): Promise<{ token: string; userId: number; accountId: number; apiVersion: string }> => {
   const demo = child.ready.demo;
   if (demo === undefined) throw new Error('a debtkit server did not report its demo token');
-  const accounts = await fetch(`${child.ready.url}/api/users/${demo.userId}/accounts?limit=1`, { headers: { Authorization: `Bearer ${demo.token}` } });
+  const accounts = await fetch(`${child.ready.url}/api/users/${demo.userId}/accounts?limit=1`, {
+    headers: { Authorization: `Bearer ${demo.token}` },
+  });
   const apiVersion = accounts.headers.get('api-version') ?? '';
   const first = ((await accounts.json()) as { accounts?: Array<{ id: number }> }).accounts?.[0];
   if (first === undefined) throw new Error(`could not list the demo user's accounts (status ${accounts.status})`);
@@ -268,7 +279,12 @@ interface RouteOutcome {
   readonly saturated: PerServer<LoadResult>;
   readonly saturatedRounds: Array<PerServer<LoadResult>>;
   /** The target routes: every server at the same offered load, for CPU per request. */
-  readonly equalLoad?: { readonly rate: number; readonly results: PerServer<LoadResult>; readonly rounds: Array<PerServer<LoadResult>>; readonly ref?: LoadResult };
+  readonly equalLoad?: {
+    readonly rate: number;
+    readonly results: PerServer<LoadResult>;
+    readonly rounds: Array<PerServer<LoadResult>>;
+    readonly ref?: LoadResult;
+  };
 }
 
 const main = async (): Promise<void> => {
@@ -283,7 +299,9 @@ const main = async (): Promise<void> => {
   let prepared: PreparedRef | undefined;
   if (against !== undefined) {
     prepared = prepareRef(against);
-    const how = prepared.cached ? `cached in ${prepared.dir} (its npm ci and build took ${prepared.buildSeconds} s)` : `built in ${prepared.dir}: npm ci and build took ${prepared.buildSeconds} s`;
+    const how = prepared.cached
+      ? `cached in ${prepared.dir} (its npm ci and build took ${prepared.buildSeconds} s)`
+      : `built in ${prepared.dir}: npm ci and build took ${prepared.buildSeconds} s`;
     console.log(`against ${against} (${prepared.commit.slice(0, 7)}): ${how}`);
   }
   const refLabel = against ?? 'ref';
@@ -293,14 +311,18 @@ const main = async (): Promise<void> => {
 
   // Payoff first, while no server is running to compete for the CPU.
   const payoff = timePayoffPlan();
-  console.log(`\npayoff plan (planPayoff): ${payoff.debts} debts, budget ${fmt(payoff.monthlyPayment)} cents/month, ${payoff.months} months`);
+  console.log(
+    `\npayoff plan (planPayoff): ${payoff.debts} debts, budget ${fmt(payoff.monthlyPayment)} cents/month, ${payoff.months} months`,
+  );
   console.log(`  median ${payoff.medianMs.toFixed(3)} ms, p95 ${payoff.p95Ms.toFixed(3)} ms over ${payoff.runs} runs`);
   const comparison = timePayoffComparison();
   const monthsOf = comparison.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');
   console.log(`\npayoff comparison (comparePayoffStrategies): ${comparison.debts} debts, months: ${monthsOf}`);
   console.log(`  median ${comparison.medianMs.toFixed(3)} ms, p95 ${comparison.p95Ms.toFixed(3)} ms over ${comparison.runs} runs`);
   const outlook = timeCreditOutlook();
-  console.log(`\ncredit outlook (creditOutlook): ${outlook.debts} debts of ${outlook.accounts} accounts, ${outlook.months} months, ${outlook.milestones} milestones`);
+  console.log(
+    `\ncredit outlook (creditOutlook): ${outlook.debts} debts of ${outlook.accounts} accounts, ${outlook.months} months, ${outlook.milestones} milestones`,
+  );
   console.log(`  median ${outlook.medianMs.toFixed(3)} ms, p95 ${outlook.p95Ms.toFixed(3)} ms over ${outlook.runs} runs`);
   let refTimings: RefTimings | undefined;
   let todayTimings: RefTimings | undefined;
@@ -322,7 +344,9 @@ const main = async (): Promise<void> => {
   ];
   for (const [timing] of statement) {
     const monthsOfRun = timing.months.map(([strategy, months]) => `${strategy} ${months ?? '>600'}`).join(', ');
-    console.log(`\nstatement-grade ${timing.what}: 50 debts (20 segmented cards, 30 daily-simple loans), months: ${monthsOfRun}, ${timing.warnings} warnings`);
+    console.log(
+      `\nstatement-grade ${timing.what}: 50 debts (20 segmented cards, 30 daily-simple loans), months: ${monthsOfRun}, ${timing.warnings} warnings`,
+    );
     console.log(`  median ${timing.medianMs.toFixed(3)} ms, p95 ${timing.p95Ms.toFixed(3)} ms over ${timing.runs} runs`);
   }
 
@@ -347,7 +371,8 @@ const main = async (): Promise<void> => {
     const captured = new Map<string, Captured>();
     for (const route of routes) {
       const got = await capture(debtkit.ready.url, route, auth);
-      if (got.status < 200 || got.status > 299) throw new Error(`debtkit answered ${route.method} ${route.path} with ${got.status}: ${JSON.stringify(got.body)}`);
+      if (got.status < 200 || got.status > 299)
+        throw new Error(`debtkit answered ${route.method} ${route.path} with ${got.status}: ${JSON.stringify(got.body)}`);
       captured.set(route.name, got);
     }
     const canned: CannedResponse[] = routes.map((route) => {
@@ -368,23 +393,35 @@ const main = async (): Promise<void> => {
       started[name] = child;
     }
     const servers = started as PerServer<ServerChild>;
-    const targets = Object.fromEntries(SERVERS.map((name) => [name, loadTarget(servers[name], AUTHENTICATING.includes(name) ? auth : {})])) as PerServer<LoadTarget>;
+    const targets = Object.fromEntries(
+      SERVERS.map((name) => [name, loadTarget(servers[name], AUTHENTICATING.includes(name) ? auth : {})]),
+    ) as PerServer<LoadTarget>;
 
     // The comparison is only fair if all answer the same thing: check it rather than assume it.
     for (const route of routes) {
       const mine = captured.get(route.name)!;
       for (const name of ['peer', 'tight', 'floor', 'limit'] as const) {
         const theirs = await capture(servers[name].ready.url, route, targets[name].headers);
-        if (theirs.status !== mine.status || !isDeepStrictEqual(theirs.body, mine.body) || theirs.contentEncoding !== mine.contentEncoding) {
+        if (
+          theirs.status !== mine.status ||
+          !isDeepStrictEqual(theirs.body, mine.body) ||
+          theirs.contentEncoding !== mine.contentEncoding
+        ) {
           throw new Error(`the ${name} app's answer to ${route.method} ${route.path} differs from debtkit's`);
         }
       }
     }
-    console.log(`\npeer:  Koa 3, @koa/router (debtkit's ${table.length} routes), @koa/bodyparser, koa-compress, helmet, pino request logger, rate-limiter-flexible,`);
-    console.log('       prom-client histogram, bearer-token Map; debtkit\'s bodies as constants, serialised per request');
-    console.log('tight: the floor plus only the work debtkit\'s answers require, as one middleware: request id, the ten headers, token Map,');
+    console.log(
+      `\npeer:  Koa 3, @koa/router (debtkit's ${table.length} routes), @koa/bodyparser, koa-compress, helmet, pino request logger, rate-limiter-flexible,`,
+    );
+    console.log("       prom-client histogram, bearer-token Map; debtkit's bodies as constants, serialised per request");
+    console.log(
+      "tight: the floor plus only the work debtkit's answers require, as one middleware: request id, the ten headers, token Map,",
+    );
     console.log('       rate limiter, JSON body, metrics, log line (reported, not a target)');
-    console.log(`floor: Koa 3 + @koa/router with debtkit's ${table.length} routes, no middleware, the same bodies (koa-compress on the gzip route only)`);
+    console.log(
+      `floor: Koa 3 + @koa/router with debtkit's ${table.length} routes, no middleware, the same bodies (koa-compress on the gzip route only)`,
+    );
     console.log('limit: node:http answering the same bytes from a Map');
 
     const outcomes: RouteOutcome[] = [];
@@ -404,7 +441,9 @@ const main = async (): Promise<void> => {
       console.log(`  tight ÷ floor ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× req/s: the required work alone`);
       if (saturated.rounds.length > 1) {
         const over = (a: LoadResult, b: LoadResult): string => `${ratio(a.requestsPerSecond, b.requestsPerSecond).toFixed(2)}×`;
-        const each = saturated.rounds.map((r) => `${over(r.debtkit, r.peer)}/${over(r.debtkit, r.floor)}/${over(r.tight, r.floor)}`).join(', ');
+        const each = saturated.rounds
+          .map((r) => `${over(r.debtkit, r.peer)}/${over(r.debtkit, r.floor)}/${over(r.tight, r.floor)}`)
+          .join(', ');
         console.log(`  each round (debtkit ÷ peer / debtkit ÷ floor / tight ÷ floor, req/s): ${each}`);
       }
       let equalLoad: RouteOutcome['equalLoad'];
@@ -413,18 +452,32 @@ const main = async (): Promise<void> => {
         const fixed = await alternate(targets, route, { ...settings, overallRate: rate }, rounds, ref);
         equalLoad = { rate, results: fixed.results, rounds: fixed.rounds, ...(fixed.ref === undefined ? {} : { ref: fixed.ref }) };
         if (fixed.ref !== undefined) {
-          console.log(`  at an equal offered load of ${fmt(rate)} req/s: ${refLabel} ${fmt(fixed.ref.cpuMicrosPerRequest)} CPU µs/req; debtkit ÷ ${refLabel} ${ratio(fixed.results.debtkit.cpuMicrosPerRequest, fixed.ref.cpuMicrosPerRequest).toFixed(2)}×`);
+          console.log(
+            `  at an equal offered load of ${fmt(rate)} req/s: ${refLabel} ${fmt(fixed.ref.cpuMicrosPerRequest)} CPU µs/req; debtkit ÷ ${refLabel} ${ratio(fixed.results.debtkit.cpuMicrosPerRequest, fixed.ref.cpuMicrosPerRequest).toFixed(2)}×`,
+          );
         }
         const cpu = SERVERS.map((name) => `${name} ${fmt(fixed.results[name].cpuMicrosPerRequest)}`).join(', ');
-        const ofPeer = (name: ServerName): string => ratio(fixed.results[name].cpuMicrosPerRequest, fixed.results.peer.cpuMicrosPerRequest).toFixed(2);
-        console.log(`  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req ${cpu}; debtkit ÷ peer ${ofPeer('debtkit')}×, tight ÷ peer ${ofPeer('tight')}×`);
+        const ofPeer = (name: ServerName): string =>
+          ratio(fixed.results[name].cpuMicrosPerRequest, fixed.results.peer.cpuMicrosPerRequest).toFixed(2);
+        console.log(
+          `  at an equal offered load of ${fmt(rate)} req/s: CPU µs/req ${cpu}; debtkit ÷ peer ${ofPeer('debtkit')}×, tight ÷ peer ${ofPeer('tight')}×`,
+        );
         console.log(`  (served ${SERVERS.map((name) => fmt(fixed.results[name].requestsPerSecond)).join(' / ')} req/s)`);
         if (fixed.rounds.length > 1) {
-          const each = fixed.rounds.map((r) => [r.debtkit, r.tight].map((a) => `${ratio(a.cpuMicrosPerRequest, r.peer.cpuMicrosPerRequest).toFixed(2)}×`).join('/')).join(', ');
+          const each = fixed.rounds
+            .map((r) =>
+              [r.debtkit, r.tight].map((a) => `${ratio(a.cpuMicrosPerRequest, r.peer.cpuMicrosPerRequest).toFixed(2)}×`).join('/'),
+            )
+            .join(', ');
           console.log(`  each round (CPU per request ÷ peer, debtkit/tight): ${each}`);
         }
       }
-      outcomes.push({ route, saturated: saturated.results, saturatedRounds: saturated.rounds, ...(equalLoad === undefined ? {} : { equalLoad }) });
+      outcomes.push({
+        route,
+        saturated: saturated.results,
+        saturatedRounds: saturated.rounds,
+        ...(equalLoad === undefined ? {} : { equalLoad }),
+      });
     }
 
     const failures = (r: LoadResult): number => r.non2xx + r.errors;
@@ -439,31 +492,50 @@ const main = async (): Promise<void> => {
       const overTight = ratio(mine.requestsPerSecond, tight.requestsPerSecond);
       const overPeer = ratio(mine.requestsPerSecond, peer.requestsPerSecond);
       const equal = target.equalLoad;
-      const cpu = equal === undefined ? ratio(mine.cpuMicrosPerRequest, tight.cpuMicrosPerRequest) : ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.results.tight.cpuMicrosPerRequest);
+      const cpu =
+        equal === undefined
+          ? ratio(mine.cpuMicrosPerRequest, tight.cpuMicrosPerRequest)
+          : ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.results.tight.cpuMicrosPerRequest);
       const where = equal === undefined ? ' (saturated)' : ` at ${fmt(equal.rate)} req/s each`;
-      console.log(`  ${verdict(overTight >= TIGHT_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight: ${overTight.toFixed(2)}×`);
+      console.log(
+        `  ${verdict(overTight >= TIGHT_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight: ${overTight.toFixed(2)}×`,
+      );
       console.log(`  ${verdict(cpu <= TIGHT_CPU_TARGET)}  ${name} CPU/request ≤ ${TIGHT_CPU_TARGET} × tight: ${cpu.toFixed(2)}×${where}`);
-      console.log(`  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}×`);
+      console.log(
+        `  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}×`,
+      );
       if (equal?.ref !== undefined) {
         const overRef = ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.ref.cpuMicrosPerRequest);
-        console.log(`  ${verdict(overRef <= REF_CPU_TARGET)}  ${name} CPU/request ≤ ${REF_CPU_TARGET} × ${refLabel}'s: ${overRef.toFixed(2)}×${where}`);
+        console.log(
+          `  ${verdict(overRef <= REF_CPU_TARGET)}  ${name} CPU/request ≤ ${REF_CPU_TARGET} × ${refLabel}'s: ${overRef.toFixed(2)}×${where}`,
+        );
       }
       console.log(
         `        (reported: debtkit ${ratio(mine.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× the floor's req/s; tight, the required work alone, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}×)`,
       );
     }
-    console.log(`  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`);
-    console.log(`  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`);
-    console.log(`  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`);
+    console.log(
+      `  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`,
+    );
+    console.log(
+      `  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`,
+    );
+    console.log(
+      `  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`,
+    );
     if (refTimings !== undefined && todayTimings !== undefined) {
       const noSlower = (what: string, today: number, theirs: number): void =>
-        console.log(`  ${verdict(today <= theirs)}  ${what} median no slower than ${refLabel}'s (alternated): ${today.toFixed(3)} ms vs ${theirs.toFixed(3)} ms (${ratio(today, theirs).toFixed(2)}×)`);
+        console.log(
+          `  ${verdict(today <= theirs)}  ${what} median no slower than ${refLabel}'s (alternated): ${today.toFixed(3)} ms vs ${theirs.toFixed(3)} ms (${ratio(today, theirs).toFixed(2)}×)`,
+        );
       noSlower('payoff plan', todayTimings.payoffMedianMs, refTimings.payoffMedianMs);
       noSlower('payoff comparison', todayTimings.comparisonMedianMs, refTimings.comparisonMedianMs);
       noSlower('credit outlook', todayTimings.outlookMedianMs, refTimings.outlookMedianMs);
     }
     for (const [timing, target] of statement)
-      console.log(`  ${verdict(timing.medianMs < target)}  statement-grade ${timing.what} median < ${target} ms: ${timing.medianMs.toFixed(3)} ms`);
+      console.log(
+        `  ${verdict(timing.medianMs < target)}  statement-grade ${timing.what} median < ${target} ms: ${timing.medianMs.toFixed(3)} ms`,
+      );
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...others.map(stopChild)]);

@@ -34,14 +34,36 @@ export const outlookBenchmarkInput = (): CreditOutlookInput => {
   const accounts = payoff.debts.map((d, i) => {
     const subtype = SUBTYPES[i % SUBTYPES.length]!;
     // Mostly on time, a late month here and there, a charge-off on every tenth account.
-    const history = Array.from({ length: 24 }, (_, k): PaymentCode => (k === (i % 24) ? (i % 10 === 0 ? '9' : '2') : '1'));
+    const history = Array.from({ length: 24 }, (_, k): PaymentCode => (k === i % 24 ? (i % 10 === 0 ? '9' : '2') : '1'));
     const decoded = AccountRecord.decode({
-      id: d.id, user_id: 1, name: `Debt ${d.id}`, type: 'loan', subtype, mask: null, status: 'active', nickname: null,
-      apr: d.apr, minimum_payment: d.minimumPayment, user_apr: null, user_minimum_payment: null, original_loan_amount: null,
-      balance: d.balance, limit: subtype === 'credit_card_loan' ? d.balance * 2 : null, last_payment_amount: null, last_payment_date: null,
-      opened_at: `${2000 + (i % 24)}-0${1 + (i % 9)}-15`, closed_at: null, institution_name: null, institution_logo: null,
-      next_payment_due_date: null, user_next_payment_date: null, first_time_payment: null, payments_history: history,
-      last_updated_at: payoff.today, created_at: `${payoff.today}T00:00:00.000Z`, version: 1,
+      id: d.id,
+      user_id: 1,
+      name: `Debt ${d.id}`,
+      type: 'loan',
+      subtype,
+      mask: null,
+      status: 'active',
+      nickname: null,
+      apr: d.apr,
+      minimum_payment: d.minimumPayment,
+      user_apr: null,
+      user_minimum_payment: null,
+      original_loan_amount: null,
+      balance: d.balance,
+      limit: subtype === 'credit_card_loan' ? d.balance * 2 : null,
+      last_payment_amount: null,
+      last_payment_date: null,
+      opened_at: `${2000 + (i % 24)}-0${1 + (i % 9)}-15`,
+      closed_at: null,
+      institution_name: null,
+      institution_logo: null,
+      next_payment_due_date: null,
+      user_next_payment_date: null,
+      first_time_payment: null,
+      payments_history: history,
+      last_updated_at: payoff.today,
+      created_at: `${payoff.today}T00:00:00.000Z`,
+      version: 1,
     });
     if (E.isLeft(decoded)) throw new Error(`the outlook benchmark account ${d.id} does not decode`);
     return decoded.right;

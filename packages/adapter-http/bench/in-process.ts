@@ -65,7 +65,12 @@ const inject = (listener: RequestListener, route: BenchRoute, headers: Readonly<
   });
 
 /** CPU µs per request over `count` requests in batches. */
-const measure = async (listener: RequestListener, route: BenchRoute, headers: Readonly<Record<string, string>>, count: number): Promise<number> => {
+const measure = async (
+  listener: RequestListener,
+  route: BenchRoute,
+  headers: Readonly<Record<string, string>>,
+  count: number,
+): Promise<number> => {
   const before = process.cpuUsage();
   for (let done = 0; done < count; done += BATCH) await Promise.all(Array.from({ length: BATCH }, () => inject(listener, route, headers)));
   const used = process.cpuUsage(before);
@@ -93,14 +98,26 @@ const main = async (): Promise<void> => {
     const accountId = ((await accounts.json()) as { accounts: Array<{ id: number }> }).accounts[0]?.id;
     if (accountId === undefined) throw new Error('the demo user has no account');
     const routes = benchRoutes({ userId, accountId }).filter((r) => wanted.includes(r.name));
-    if (routes.length === 0) throw new Error(`BENCH_ROUTES names none of: ${benchRoutes({ userId, accountId }).map((r) => r.name).join(', ')}`);
+    if (routes.length === 0)
+      throw new Error(
+        `BENCH_ROUTES names none of: ${benchRoutes({ userId, accountId })
+          .map((r) => r.name)
+          .join(', ')}`,
+      );
     // debtkit's answers, captured, are what the bare app and the peer serve.
     const canned: CannedResponse[] = [];
     for (const route of routes) {
       const init = route.body === undefined ? {} : { method: route.method, body: route.body };
       const answer = await fetch(running.url + route.path, { ...init, headers: { ...auth, ...route.headers } });
-      if (answer.status < 200 || answer.status > 299) throw new Error(`debtkit answered ${route.method} ${route.path} with ${answer.status}`);
-      canned.push({ method: route.method, pattern: route.pattern, status: answer.status, body: (await answer.json()) as unknown, gzip: route.gzip });
+      if (answer.status < 200 || answer.status > 299)
+        throw new Error(`debtkit answered ${route.method} ${route.path} with ${answer.status}`);
+      canned.push({
+        method: route.method,
+        pattern: route.pattern,
+        status: answer.status,
+        body: (await answer.json()) as unknown,
+        gzip: route.gzip,
+      });
     }
     const table: RoutePattern[] = [...BUILTIN_ENDPOINTS, ...API_ENDPOINTS].map((e) => ({ method: e.method, pattern: e.path }));
     // The first listener is the Koa app's (startServer adds one for its shutdown after it).
@@ -110,8 +127,16 @@ const main = async (): Promise<void> => {
     for (const [i, route] of routes.entries()) {
       const apps: App[] = [
         { name: 'bare', listener: createBareApp(canned, table).callback(), headers: { host: 'localhost' } },
-        { name: 'peer', listener: createPeerApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(), headers: bearer },
-        { name: 'tight', listener: createTightApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(), headers: bearer },
+        {
+          name: 'peer',
+          listener: createPeerApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(),
+          headers: bearer,
+        },
+        {
+          name: 'tight',
+          listener: createTightApp(canned, table, { token, apiVersion, logDestination: '/dev/null' }).callback(),
+          headers: bearer,
+        },
         { name: 'debtkit', listener: debtkit, headers: bearer },
       ];
       for (const app of apps) {
@@ -121,14 +146,17 @@ const main = async (): Promise<void> => {
       }
       const best = new Map<string, number>();
       for (let round = 0; round < rounds; round++) {
-        for (const app of apps) best.set(app.name, Math.min(best.get(app.name) ?? Infinity, await measure(app.listener, route, app.headers, REQUESTS)));
+        for (const app of apps)
+          best.set(app.name, Math.min(best.get(app.name) ?? Infinity, await measure(app.listener, route, app.headers, REQUESTS)));
       }
       const bare = best.get('bare')!;
       const peer = best.get('peer')!;
       console.log(`${route.method} ${route.path} (${route.name}):`);
       for (const app of apps) {
         const micros = best.get(app.name)!;
-        console.log(`  ${app.name.padEnd(8)} ${micros.toFixed(1).padStart(6)} µs   ${(micros / bare).toFixed(2)}× bare   ${(micros / peer).toFixed(2)}× peer`);
+        console.log(
+          `  ${app.name.padEnd(8)} ${micros.toFixed(1).padStart(6)} µs   ${(micros / bare).toFixed(2)}× bare   ${(micros / peer).toFixed(2)}× peer`,
+        );
       }
     }
   } finally {

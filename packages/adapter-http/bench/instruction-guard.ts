@@ -76,7 +76,13 @@ const measure = (root?: string): Map<string, number> => {
     if (run.error !== undefined) {
       throw new Error(`could not run valgrind (${run.error.message}): install it (Debian: apt-get install valgrind; .ci/run does)`);
     }
-    if (run.status !== 0) throw new Error(`the measured process failed (status ${run.status}):\n${run.stderr.split('\n').filter((l) => !l.startsWith('==')).join('\n')}`);
+    if (run.status !== 0)
+      throw new Error(
+        `the measured process failed (status ${run.status}):\n${run.stderr
+          .split('\n')
+          .filter((l) => !l.startsWith('=='))
+          .join('\n')}`,
+      );
     const windows = run.stdout
       .split('\n')
       .filter((l) => l.startsWith('window '))
@@ -116,7 +122,8 @@ const main = (): number => {
   const write = args.includes('--write');
   const rootAt = args.indexOf('--root');
   const root = rootAt === -1 ? undefined : args[rootAt + 1];
-  if (rootAt !== -1 && (root === undefined || write)) throw new Error('--root takes a directory (a built checkout), and is not used with --write');
+  if (rootAt !== -1 && (root === undefined || write))
+    throw new Error('--root takes a directory (a built checkout), and is not used with --write');
   const names = args.filter((a, i) => !a.startsWith('--') && (rootAt === -1 || i !== rootAt + 1));
   const started = Date.now();
   const all = measure(root);
@@ -141,7 +148,9 @@ const main = (): number => {
     return 1;
   }
   if (major(current.node) !== major(process.version)) {
-    console.error(`instruction guard: the budgets were measured on node ${current.node}, this is ${process.version}; re-set them with npm run bench:guard -- --write`);
+    console.error(
+      `instruction guard: the budgets were measured on node ${current.node}, this is ${process.version}; re-set them with npm run bench:guard -- --write`,
+    );
     return 1;
   }
   console.log(
@@ -159,8 +168,14 @@ const main = (): number => {
     const sign = change >= 0 ? '+' : '';
     const over = change > current.slack;
     if (over) grew.push(name);
-    const note = over ? `over the ${Math.round(current.slack * 100)}% slack` : change < -current.slack ? 'fell: lower the budget (--write)' : 'within';
-    console.log(`  ${over ? 'FAIL' : 'ok  '} ${name.padEnd(18)} ${fmt(count).padStart(12)} / budget ${fmt(budget).padStart(12)}  ${sign}${(change * 100).toFixed(1)}%  ${note}`);
+    const note = over
+      ? `over the ${Math.round(current.slack * 100)}% slack`
+      : change < -current.slack
+        ? 'fell: lower the budget (--write)'
+        : 'within';
+    console.log(
+      `  ${over ? 'FAIL' : 'ok  '} ${name.padEnd(18)} ${fmt(count).padStart(12)} / budget ${fmt(budget).padStart(12)}  ${sign}${(change * 100).toFixed(1)}%  ${note}`,
+    );
   }
   if (grew.length > 0) {
     console.error(`instruction guard: grew past its budget: ${grew.join(', ')}`);

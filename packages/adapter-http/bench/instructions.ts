@@ -76,7 +76,11 @@ interface Route {
 }
 
 /** Answer `route` once through `listener` on a socket that swallows what is written; resolves with the status and the body once finished. */
-const inject = (listener: RequestListener, route: Route, headers: Readonly<Record<string, string>>): Promise<{ status: number; body: string }> =>
+const inject = (
+  listener: RequestListener,
+  route: Route,
+  headers: Readonly<Record<string, string>>,
+): Promise<{ status: number; body: string }> =>
   new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = new Duplex({
@@ -155,14 +159,21 @@ const main = async (): Promise<void> => {
     const { token, userId } = running.demo as { token: string; userId: number };
     const listener = running.server.listeners('request')[0] as RequestListener;
     const headers = { host: 'localhost', authorization: `Bearer ${token}` };
-    const list = await inject(listener, { name: 'accounts', method: 'GET', path: `/api/users/${userId}/accounts?limit=1`, headers: {} }, headers);
+    const list = await inject(
+      listener,
+      { name: 'accounts', method: 'GET', path: `/api/users/${userId}/accounts?limit=1`, headers: {} },
+      headers,
+    );
     const accountId = (JSON.parse(list.body) as { accounts: Array<{ id: number }> }).accounts[0]?.id;
     if (accountId === undefined) throw new Error(`could not list the demo user's accounts (status ${list.status})`);
     const routes = benchRoutes({ userId, accountId }) as ReadonlyArray<Route>;
 
     const plan = benchmarkInput();
     const { strategy: _avalanche, ...budget } = plan;
-    const comparison = { ...budget, customOrder: [...plan.debts].sort((a: any, b: any) => a.apr - b.apr || a.id - b.id).map((d: any) => d.id) };
+    const comparison = {
+      ...budget,
+      customOrder: [...plan.debts].sort((a: any, b: any) => a.apr - b.apr || a.id - b.id).map((d: any) => d.id),
+    };
     const outlook = outlookBenchmarkInput();
     const computations: Record<string, () => unknown> = {
       'payoff plan': () => core.planPayoff(plan),
@@ -175,7 +186,8 @@ const main = async (): Promise<void> => {
     // window, waiting for callgrind_control (vgdb wakes a process blocked in a wait with ptrace).
     const underGuard = process.env['DEBTKIT_INSTRUCTION_GUARD'] === '1';
     const instrumentation = (on: boolean): void => {
-      if (underGuard) execFileSync('callgrind_control', [`--instr=${on ? 'on' : 'off'}`, String(process.pid)], { stdio: 'ignore', timeout: 120_000 });
+      if (underGuard)
+        execFileSync('callgrind_control', [`--instr=${on ? 'on' : 'off'}`, String(process.pid)], { stdio: 'ignore', timeout: 120_000 });
     };
     const open = (): void => {
       instrumentation(true);

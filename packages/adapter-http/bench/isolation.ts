@@ -120,13 +120,16 @@ export const isolationSettings = (): IsolationSettings => ({
 /** BENCH_HEAVY_MODE: `paced` (the default) or `flood`; anything else is an error, not a silently different run. */
 const floodMode = (): boolean => {
   const mode = process.env['BENCH_HEAVY_MODE'] ?? '';
-  if (mode !== '' && mode !== 'paced' && mode !== 'flood') throw new Error(`BENCH_HEAVY_MODE must be paced or flood (got ${JSON.stringify(mode)})`);
+  if (mode !== '' && mode !== 'paced' && mode !== 'flood')
+    throw new Error(`BENCH_HEAVY_MODE must be paced or flood (got ${JSON.stringify(mode)})`);
   return mode === 'flood';
 };
 
 /** The heavy client's connections and pace in the run's mode. */
 const heavyLoadOf = (settings: IsolationSettings): { readonly inFlight: number; readonly rate: number } =>
-  settings.flood === true ? { inFlight: defaultMaxInProgress(), rate: Number.POSITIVE_INFINITY } : { inFlight: settings.heavyInFlight, rate: settings.heavyRate };
+  settings.flood === true
+    ? { inFlight: defaultMaxInProgress(), rate: Number.POSITIVE_INFINITY }
+    : { inFlight: settings.heavyInFlight, rate: settings.heavyRate };
 
 // ---------------------------------------------------------------- messages
 
@@ -204,7 +207,12 @@ const serveRole = async (): Promise<void> => {
  */
 const IDLE_SOCKET_MS = 4_000;
 
-const exchange = (agent: Agent, url: string, headers: Record<string, string>, body?: string): Promise<{ readonly status: string; readonly bytes: number }> =>
+const exchange = (
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ readonly status: string; readonly bytes: number }> =>
   new Promise((resolve) => {
     let bytes = 0;
     /** A failed exchange's status: `error` and the socket's error code, so a report says which. */
@@ -261,7 +269,12 @@ const heavyRole = async (): Promise<void> => {
   const kinds = ['list', 'compare', 'outlook'] as const;
   let turn = 0;
   const ask = async (url: string, body?: string): Promise<void> => {
-    const done = await exchange(agent, url, body === undefined ? headers : { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() }, body);
+    const done = await exchange(
+      agent,
+      url,
+      body === undefined ? headers : { ...headers, 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body,
+    );
     bytes += done.bytes;
     if (done.status.startsWith('error')) errors += 1;
     else byStatus[done.status] = (byStatus[done.status] ?? 0) + 1;
@@ -298,7 +311,9 @@ const heavyRole = async (): Promise<void> => {
   };
   await Promise.all(Array.from({ length: start.inFlight }, loop));
   agent.destroy();
-  await new Promise<void>((resolve) => process.send?.({ kind: 'report', requests, byStatus, bytes, errors } satisfies HeavyReport, () => resolve()));
+  await new Promise<void>((resolve) =>
+    process.send?.({ kind: 'report', requests, byStatus, bytes, errors } satisfies HeavyReport, () => resolve()),
+  );
 };
 
 // ---------------------------------------------------------------- parent
@@ -306,7 +321,8 @@ const heavyRole = async (): Promise<void> => {
 const here = fileURLToPath(import.meta.url);
 const childArgs = extname(here) === '.ts' ? ['--conditions=debtkit-source', '--import', 'tsx'] : [];
 
-const child = (role: 'serve' | 'heavy'): ChildProcess => fork(here, [role], { execArgv: childArgs, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const child = (role: 'serve' | 'heavy'): ChildProcess =>
+  fork(here, [role], { execArgv: childArgs, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 
 const nextMessage = <A>(c: ChildProcess): Promise<A> =>
   new Promise((resolve, reject) => {
@@ -441,7 +457,12 @@ const percentile = (sorted: ReadonlyArray<number>, q: number): number =>
  * load generator that sends each second's requests at once (autocannon's
  * `overallRate`) gets 429s from its own bursts.
  */
-const pacedReads = async (url: string, token: string, rate: number, seconds: number): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> => {
+const pacedReads = async (
+  url: string,
+  token: string,
+  rate: number,
+  seconds: number,
+): Promise<{ latenciesMs: number[]; statuses: Record<string, number> }> => {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, timeout: IDLE_SOCKET_MS });
   const latenciesMs: number[] = [];
   const statuses: Record<string, number> = {};
@@ -468,7 +489,14 @@ const pacedReads = async (url: string, token: string, rate: number, seconds: num
 };
 
 /** The light client's load for `seconds`: reads at `rate`/s, and one account linked per second whose webhook is timed. */
-const lightLoad = async (url: string, token: string, userId: number, rate: number, seconds: number, hook: Awaited<ReturnType<typeof receiver>>): Promise<LightResult> => {
+const lightLoad = async (
+  url: string,
+  token: string,
+  userId: number,
+  rate: number,
+  seconds: number,
+  hook: Awaited<ReturnType<typeof receiver>>,
+): Promise<LightResult> => {
   const api = apiOf(url, token);
   const answered = new Map<number, number>();
   let creating = true;
@@ -476,7 +504,12 @@ const lightLoad = async (url: string, token: string, userId: number, rate: numbe
     let n = 0;
     while (creating) {
       const started = performance.now();
-      const res = await api('POST', `/api/users/${userId}/accounts`, { name: `Card ${n++}`, type: 'loan', subtype: 'credit_card_loan', balance: 10_000 });
+      const res = await api('POST', `/api/users/${userId}/accounts`, {
+        name: `Card ${n++}`,
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 10_000,
+      });
       if (res.status === 201 && typeof res.body?.id === 'number') answered.set(res.body.id, performance.now());
       const left = 1000 - (performance.now() - started);
       if (left > 0 && creating) await new Promise((resolve) => setTimeout(resolve, left));
@@ -585,11 +618,20 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
   while (planIds.length < settings.heavyPlans && debts > 0) {
     const chosen = accountIds.slice(0, debts);
     monthlyPayment = chosen.reduce((sum, _, i) => sum + minimum + i, 0);
-    const res = await api('POST', `/api/users/${userId}/payment_plans`, { strategy: 'minimum_only', monthly_payment: monthlyPayment, account_ids: chosen });
+    const res = await api('POST', `/api/users/${userId}/payment_plans`, {
+      strategy: 'minimum_only',
+      monthly_payment: monthlyPayment,
+      account_ids: chosen,
+    });
     if (res.status === 201) {
       planIds.push(res.body.id as number);
       // The bytes of the plan as the heavy client reads it (its version may embed the schedule).
-      const read = await api('GET', `/api/users/${userId}/payment_plans/${res.body.id}`, undefined, settings.heavyVersion === '' ? {} : { 'API-Version': settings.heavyVersion });
+      const read = await api(
+        'GET',
+        `/api/users/${userId}/payment_plans/${res.body.id}`,
+        undefined,
+        settings.heavyVersion === '' ? {} : { 'API-Version': settings.heavyVersion },
+      );
       planBytes = JSON.stringify(read.body).length;
       months = res.body.months as number;
       continue;
@@ -620,7 +662,19 @@ const setUpHeavy = async (url: string, settings: IsolationSettings, hole: string
     if (res.status !== 201) throw new Error(`registering a heavy endpoint: ${res.status} ${JSON.stringify(res.body)}`);
     endpoints += 1;
   }
-  return { token, userId, accountIds: accountIds.slice(0, debts), planIds, monthlyPayment, debtsPerPlan: debts, planBytes, months, endpoints, endpointIds, notes };
+  return {
+    token,
+    userId,
+    accountIds: accountIds.slice(0, debts),
+    planIds,
+    monthlyPayment,
+    debtsPerPlan: debts,
+    planBytes,
+    months,
+    endpoints,
+    endpointIds,
+    notes,
+  };
 };
 
 export interface RunResult {
@@ -640,7 +694,8 @@ const cpuOf = async (server: ChildProcess): Promise<number> => {
 };
 
 const ratio = (r: RunResult): number => r.beside.p99Ms / r.alone.p99Ms;
-const worst = (l: LightResult): number => (l.webhooksMissing > 0 ? Number.POSITIVE_INFINITY : (l.webhookDelaysMs[l.webhookDelaysMs.length - 1] ?? Number.NaN));
+const worst = (l: LightResult): number =>
+  l.webhooksMissing > 0 ? Number.POSITIVE_INFINITY : (l.webhookDelaysMs[l.webhookDelaysMs.length - 1] ?? Number.NaN);
 const median = (xs: ReadonlyArray<number>): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -659,7 +714,8 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     const ready = await nextMessage<ServerReady>(server);
     const light = apiOf(ready.url, ready.token);
     const registered = await light('POST', '/api/webhook_endpoints', { url: hook.url, events: ['account.created'] });
-    if (registered.status !== 201) throw new Error(`registering the light endpoint: ${registered.status} ${JSON.stringify(registered.body)}`);
+    if (registered.status !== 201)
+      throw new Error(`registering the light endpoint: ${registered.status} ${JSON.stringify(registered.body)}`);
     // Warm-up (not recorded): the server's hot paths optimised, its pools started.
     await pacedReads(`${ready.url}/api/users/${ready.userId}/credit_scores`, ready.token, settings.lightRate, settings.warmupSeconds);
     log('  light client alone…');
@@ -711,7 +767,7 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
         ? `flood: ${heavyLoadOf(settings).inFlight} connections back to back (BENCH_HEAVY_MODE=flood), `
         : `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, `) +
       `${settings.heavyEndpoints} endpoints that never answer, ` +
-      `read in API version ${settings.heavyVersion || "its pin"} (BENCH_HEAVY_VERSION); heavy load: ${settings.heavyKind} (BENCH_HEAVY_KIND); ` +
+      `read in API version ${settings.heavyVersion || 'its pin'} (BENCH_HEAVY_VERSION); heavy load: ${settings.heavyKind} (BENCH_HEAVY_KIND); ` +
       `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
   );
   const runs: RunResult[] = [];
@@ -720,15 +776,23 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
     const r = await isolationRun(settings, print);
     runs.push(r);
     const h = r.heavy;
-    print(`  heavy client: ${h.planIds.length} plans of ${h.debtsPerPlan} accounts × ${h.months} months (${(h.planBytes / 1e6).toFixed(2)} MB each), ${h.endpoints} endpoints`);
+    print(
+      `  heavy client: ${h.planIds.length} plans of ${h.debtsPerPlan} accounts × ${h.months} months (${(h.planBytes / 1e6).toFixed(2)} MB each), ${h.endpoints} endpoints`,
+    );
     for (const note of h.notes) print(`    ${note}`);
-    const statuses = Object.entries(r.heavyLoad.byStatus).map(([s, n]) => `${s}: ${n}`).join(', ');
-    print(`  heavy load: ${r.heavyLoad.requests} requests (${statuses}; ${r.heavyLoad.errors} errors), ${(r.heavyLoad.bytes / 1e6).toFixed(0)} MB received`);
+    const statuses = Object.entries(r.heavyLoad.byStatus)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
+    print(
+      `  heavy load: ${r.heavyLoad.requests} requests (${statuses}; ${r.heavyLoad.errors} errors), ${(r.heavyLoad.bytes / 1e6).toFixed(0)} MB received`,
+    );
     const refused = r.heavyLoad.byStatus['429'] ?? 0;
     const heavyCpu = r.cpuMicros.beside - r.cpuMicros.alone;
     print(
       `  server CPU: ${(r.cpuMicros.alone / 1e6).toFixed(2)} s alone, ${(r.cpuMicros.beside / 1e6).toFixed(2)} s beside; ` +
-        (refused > 0 ? `${fmtMicros(heavyCpu / refused)} per refused request (${refused} refused; the heavy client's served requests charged to it too)` : 'no heavy request refused'),
+        (refused > 0
+          ? `${fmtMicros(heavyCpu / refused)} per refused request (${refused} refused; the heavy client's served requests charged to it too)`
+          : 'no heavy request refused'),
     );
     print(`  light alone:  ${describeLight(r.alone)}`);
     print(`  light beside: ${describeLight(r.beside)}`);
@@ -739,8 +803,12 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
   print(`median of ${runs.length} runs:`);
   print(`  light p50 alone ${ms(median(runs.map((r) => r.alone.p50Ms)))}, beside ${ms(median(runs.map((r) => r.beside.p50Ms)))}`);
   print(`  light p99 alone ${ms(median(runs.map((r) => r.alone.p99Ms)))}, beside ${ms(median(runs.map((r) => r.beside.p99Ms)))}`);
-  print(`  p99 ratio ${p99Ratio.toFixed(2)} (target ≤ ${P99_RATIO_TARGET}, goal ${P99_RATIO_GOAL}): ${p99Ratio <= P99_RATIO_GOAL ? 'goal met' : p99Ratio <= P99_RATIO_TARGET ? 'target met' : 'MISSED'}`);
-  print(`  light webhook delay, worst per run: ${ms(delay)} (target ≤ ${WEBHOOK_DELAY_TARGET_MS} ms): ${delay <= WEBHOOK_DELAY_TARGET_MS ? 'met' : 'MISSED'}`);
+  print(
+    `  p99 ratio ${p99Ratio.toFixed(2)} (target ≤ ${P99_RATIO_TARGET}, goal ${P99_RATIO_GOAL}): ${p99Ratio <= P99_RATIO_GOAL ? 'goal met' : p99Ratio <= P99_RATIO_TARGET ? 'target met' : 'MISSED'}`,
+  );
+  print(
+    `  light webhook delay, worst per run: ${ms(delay)} (target ≤ ${WEBHOOK_DELAY_TARGET_MS} ms): ${delay <= WEBHOOK_DELAY_TARGET_MS ? 'met' : 'MISSED'}`,
+  );
   return runs;
 };
 

@@ -64,5 +64,12 @@ export const timePayoffPlan = (): PayoffTiming => {
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  return { debts: DEBTS, months, monthlyPayment: input.monthlyPayment, runs: MEASURED_RUNS, medianMs: percentile(times, 50), p95Ms: percentile(times, 95) };
+  return {
+    debts: DEBTS,
+    months,
+    monthlyPayment: input.monthlyPayment,
+    runs: MEASURED_RUNS,
+    medianMs: percentile(times, 50),
+    p95Ms: percentile(times, 95),
+  };
 };

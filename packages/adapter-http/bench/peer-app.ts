@@ -50,7 +50,11 @@ interface PeerState {
   address?: string;
 }
 
-export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: ReadonlyArray<RoutePattern>, options: PeerOptions): Koa<PeerState> => {
+export const createPeerApp = (
+  responses: ReadonlyArray<CannedResponse>,
+  table: ReadonlyArray<RoutePattern>,
+  options: PeerOptions,
+): Koa<PeerState> => {
   const app = new Koa<PeerState>();
   app.silent = true;
   const logger = pino({ level: 'info' }, pino.destination({ dest: options.logDestination, sync: false }));
@@ -94,7 +98,17 @@ export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: R
       const route = typeof ctx['_matchedRoute'] === 'string' ? (ctx['_matchedRoute'] as string) : 'unmatched';
       const seconds = (performance.now() - started) / 1000;
       duration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
-      logger.info({ request_id: ctx.state.requestId, ip: ctx.state.address, method: ctx.method, route, status: ctx.status, duration_ms: seconds * 1000 }, 'request');
+      logger.info(
+        {
+          request_id: ctx.state.requestId,
+          ip: ctx.state.address,
+          method: ctx.method,
+          route,
+          status: ctx.status,
+          duration_ms: seconds * 1000,
+        },
+        'request',
+      );
     }
   });
   app.use(async function errors(ctx, next) {
@@ -103,7 +117,13 @@ export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: R
     } catch (err) {
       const status = typeof (err as { status?: unknown }).status === 'number' ? (err as { status: number }).status : 500;
       ctx.status = status;
-      ctx.body = { error: { code: status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'error', message: String((err as Error).message), request_id: ctx.state.requestId } };
+      ctx.body = {
+        error: {
+          code: status === 401 ? 'unauthorized' : status === 429 ? 'rate_limited' : 'error',
+          message: String((err as Error).message),
+          request_id: ctx.state.requestId,
+        },
+      };
     }
   });
   app.use(compress({ threshold: 1024 }));
@@ -151,9 +171,16 @@ export const createPeerApp = (responses: ReadonlyArray<CannedResponse>, table: R
   });
 
   const router = new Router<PeerState>({ sensitive: true });
-  const cannedOf = (method: string, pattern: string): CannedResponse | undefined => responses.find((r) => r.method === method && r.pattern === pattern);
+  const cannedOf = (method: string, pattern: string): CannedResponse | undefined =>
+    responses.find((r) => r.method === method && r.pattern === pattern);
   for (const r of table) {
-    const canned = cannedOf(r.method, r.pattern) ?? { method: r.method as CannedResponse['method'], pattern: r.pattern, status: 200, body: {}, gzip: false };
+    const canned = cannedOf(r.method, r.pattern) ?? {
+      method: r.method as CannedResponse['method'],
+      pattern: r.pattern,
+      status: 200,
+      body: {},
+      gzip: false,
+    };
     const answer: RouterMiddleware<PeerState> = async function answer(ctx) {
       ctx.status = canned.status;
       ctx.body = canned.body;

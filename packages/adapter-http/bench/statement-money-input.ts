@@ -12,7 +12,17 @@
  * Deterministic (no randomness): the bench and its A/B runs time the same work.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { AccountRecord, addMonths, idOf, type Cents, type CreditOutlookInput, type IsoDate, type PaymentCode, type PayoffDebt, type PayoffPlanInput } from '@debtkit/core';
+import {
+  AccountRecord,
+  addMonths,
+  idOf,
+  type Cents,
+  type CreditOutlookInput,
+  type IsoDate,
+  type PaymentCode,
+  type PayoffDebt,
+  type PayoffPlanInput,
+} from '@debtkit/core';
 
 export const STATEMENT_TODAY = '2026-01-15' as IsoDate;
 const CARDS = 20;
@@ -39,16 +49,26 @@ const card = (i: number): PayoffDebt => {
     { kind: 'purchase' as const, balance: purchase, apr: purchaseApr },
     { kind: 'cash_advance' as const, balance: cash, apr: 29.99 },
     {
-      kind: 'promotional' as const, balance: deferred, apr: 0,
-      promo_ends_on: addMonths(STATEMENT_TODAY, 3 + (i % 15)), go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 0,
+      kind: 'promotional' as const,
+      balance: deferred,
+      apr: 0,
+      promo_ends_on: addMonths(STATEMENT_TODAY, 3 + (i % 15)),
+      go_to_apr: 26.99,
+      deferred_interest: true,
+      accrued_deferred_interest: 0,
     },
   ];
   // The first month's formula minimum, as the statement shows it: 1% of the balance plus a month's interest.
   const interest = cents((purchase * purchaseApr + cash * 29.99) / 1200);
   const minimumPayment = Math.max(2_500, cents(balance / 100) + interest);
   return {
-    id: idOf('account', i + 1), balance: balance as Cents, apr: 0, minimumPayment: minimumPayment as Cents,
-    interestMethod: 'daily_compound', minimumFormula: ONE_PERCENT_PLUS_INTEREST, segments,
+    id: idOf('account', i + 1),
+    balance: balance as Cents,
+    apr: 0,
+    minimumPayment: minimumPayment as Cents,
+    interestMethod: 'daily_compound',
+    minimumFormula: ONE_PERCENT_PLUS_INTEREST,
+    segments,
   };
 };
 
@@ -59,8 +79,12 @@ const loan = (k: number): PayoffDebt => {
     const balance = 24_000_000 + k * 6_000_000;
     const apr = 6.5 - k * 0.75;
     return {
-      id, balance: balance as Cents, apr, minimumPayment: (amortising(balance, apr, 360) + 60_000) as Cents,
-      interestMethod: 'daily_simple', escrow: 60_000,
+      id,
+      balance: balance as Cents,
+      apr,
+      minimumPayment: (amortising(balance, apr, 360) + 60_000) as Cents,
+      interestMethod: 'daily_simple',
+      escrow: 60_000,
     };
   }
   const balance = 500_000 + ((k * 4_099) % 40) * 50_000; // $5,000 to $24,500
@@ -97,16 +121,42 @@ export const statementOutlookInput = (): CreditOutlookInput => {
   const plan = statementPlanInput();
   const accounts = plan.debts.map((d, i) => {
     const isCard = d.segments !== undefined && d.segments !== null;
-    const history = Array.from({ length: 24 }, (_, k): PaymentCode => (k === (i % 24) ? '2' : '1'));
+    const history = Array.from({ length: 24 }, (_, k): PaymentCode => (k === i % 24 ? '2' : '1'));
     const decoded = AccountRecord.decode({
-      id: d.id, user_id: 1, name: `Debt ${d.id}`, type: 'loan',
-      subtype: isCard ? 'credit_card_loan' : d.escrow !== undefined && d.escrow !== null ? 'mortgage_loan' : i % 2 === 0 ? 'auto_loan' : 'student_loan',
-      mask: null, status: 'active', nickname: null,
-      apr: isCard ? null : d.apr, minimum_payment: d.minimumPayment, user_apr: null, user_minimum_payment: null, original_loan_amount: null,
-      balance: d.balance, limit: isCard ? d.balance * 2 : null, last_payment_amount: null, last_payment_date: null,
-      opened_at: `${2000 + (i % 24)}-0${1 + (i % 9)}-15`, closed_at: null, institution_name: null, institution_logo: null,
-      next_payment_due_date: null, user_next_payment_date: null, first_time_payment: null, payments_history: history,
-      last_updated_at: plan.today, created_at: `${plan.today}T00:00:00.000Z`, version: 1,
+      id: d.id,
+      user_id: 1,
+      name: `Debt ${d.id}`,
+      type: 'loan',
+      subtype: isCard
+        ? 'credit_card_loan'
+        : d.escrow !== undefined && d.escrow !== null
+          ? 'mortgage_loan'
+          : i % 2 === 0
+            ? 'auto_loan'
+            : 'student_loan',
+      mask: null,
+      status: 'active',
+      nickname: null,
+      apr: isCard ? null : d.apr,
+      minimum_payment: d.minimumPayment,
+      user_apr: null,
+      user_minimum_payment: null,
+      original_loan_amount: null,
+      balance: d.balance,
+      limit: isCard ? d.balance * 2 : null,
+      last_payment_amount: null,
+      last_payment_date: null,
+      opened_at: `${2000 + (i % 24)}-0${1 + (i % 9)}-15`,
+      closed_at: null,
+      institution_name: null,
+      institution_logo: null,
+      next_payment_due_date: null,
+      user_next_payment_date: null,
+      first_time_payment: null,
+      payments_history: history,
+      last_updated_at: plan.today,
+      created_at: `${plan.today}T00:00:00.000Z`,
+      version: 1,
       interest_method: d.interestMethod ?? null,
       minimum_payment_formula: d.minimumFormula ?? null,
       apr_segments: d.segments ?? null,
@@ -118,8 +168,12 @@ export const statementOutlookInput = (): CreditOutlookInput => {
   });
   return {
     plan: {
-      strategy: plan.strategy, monthly_payment: plan.monthlyPayment, account_ids: plan.debts.map((d) => d.id),
-      custom_order: null, extra_payments: [], start_date: plan.today,
+      strategy: plan.strategy,
+      monthly_payment: plan.monthlyPayment,
+      account_ids: plan.debts.map((d) => d.id),
+      custom_order: null,
+      extra_payments: [],
+      start_date: plan.today,
     },
     accounts,
     today: plan.today,

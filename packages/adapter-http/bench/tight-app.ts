@@ -46,7 +46,11 @@ export interface TightOptions {
 
 const BEARER = /^Bearer +(\S+) *$/;
 
-export const createTightApp = (responses: ReadonlyArray<CannedResponse>, table: ReadonlyArray<RoutePattern>, options: TightOptions): Koa => {
+export const createTightApp = (
+  responses: ReadonlyArray<CannedResponse>,
+  table: ReadonlyArray<RoutePattern>,
+  options: TightOptions,
+): Koa => {
   const metrics = createMetrics();
   const { logger } = createServerLogger({ level: 'info', dest: options.logDestination });
   const limits = createRateLimits({ requestsPerSecond: 100_000_000, authFailuresPerMinute: 0 }, { kind: 'memory' });
@@ -88,12 +92,24 @@ export const createTightApp = (responses: ReadonlyArray<CannedResponse>, table: 
     };
     ctx.res.once('finish', release);
     ctx.res.once('close', release);
-    if (ctx.request.length !== undefined) ctx.state['body'] = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf8', limit: '1mb' })) as unknown;
+    if (ctx.request.length !== undefined)
+      ctx.state['body'] = JSON.parse(await getRawBody(ctx.req, { encoding: 'utf8', limit: '1mb' })) as unknown;
     await next();
     const route = (ctx as { _matchedRoute?: unknown })._matchedRoute;
     const elapsedMs = performance.now() - started;
     metrics.recordRequest(ctx.method, typeof route === 'string' ? route : 'unmatched', ctx.status, elapsedMs / 1000);
-    logger.info({ request_id: id, client_id: client.id, ip: address, method: ctx.method, route, status: ctx.status, duration_ms: Math.round(elapsedMs * 100) / 100 }, 'request');
+    logger.info(
+      {
+        request_id: id,
+        client_id: client.id,
+        ip: address,
+        method: ctx.method,
+        route,
+        status: ctx.status,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
+      },
+      'request',
+    );
   });
   return app;
 };

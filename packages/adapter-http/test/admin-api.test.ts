@@ -104,7 +104,12 @@ describe('admin API', () => {
     });
 
     it('defaults to 20 per page', async () => {
-      for (let i = 0; i < 21; i++) await h.request.post('/admin/clients').set(h.admin).send({ name: `c${i}` }).expect(201);
+      for (let i = 0; i < 21; i++)
+        await h.request
+          .post('/admin/clients')
+          .set(h.admin)
+          .send({ name: `c${i}` })
+          .expect(201);
       const res = await h.request.get('/admin/clients').set(h.admin);
       expect(res.body.clients).to.have.length(20);
       expect(res.body.has_more).to.equal(true);
@@ -141,7 +146,9 @@ describe('admin API', () => {
     it('400 for a client id that is not an id', async () => {
       const res = await h.request.post('/admin/clients/abc/tokens').set(h.admin);
       expect(res.status).to.equal(400);
-      expect(res.body.error.details).to.deep.equal([{ path: 'client_id', message: 'must be a positive integer id (1 to 9007199254740991)' }]);
+      expect(res.body.error.details).to.deep.equal([
+        { path: 'client_id', message: 'must be a positive integer id (1 to 9007199254740991)' },
+      ]);
     });
 
     it('400 for a non-empty body', async () => {

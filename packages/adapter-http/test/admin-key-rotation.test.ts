@@ -71,7 +71,11 @@ describe('admin API: key rotation and the audit log', () => {
       const res = await h.request.post(`/admin/tokens/${oldId}/roll`).set(h.admin).send({ expires_in_seconds: 90 });
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const expiresAt = '2026-03-15T12:01:30.000Z';
-      expect(res.body).to.deep.equal({ token_id: res.body.token_id, token: res.body.token, replaces: { token_id: oldId, expires_at: expiresAt } });
+      expect(res.body).to.deep.equal({
+        token_id: res.body.token_id,
+        token: res.body.token,
+        replaces: { token_id: oldId, expires_at: expiresAt },
+      });
       expect(res.body.token).to.match(/^dk_sandbox_[A-Za-z0-9_-]{43}$/);
       expect((await ping(res.body.token)).status).to.equal(200);
       expect((await ping(h.token)).status).to.equal(200);
@@ -147,7 +151,11 @@ describe('admin API: key rotation and the audit log', () => {
       const created = await h.request.post('/admin/clients').set(h.admin).set('X-Request-Id', 'req-create').send({ name: 'Audited' });
       const clientId = created.body.client.id as number;
       const issued = await h.request.post(`/admin/clients/${clientId}/tokens`).set(h.admin).set('X-Request-Id', 'req-issue');
-      const rolled = await h.request.post(`/admin/tokens/${issued.body.token_id}/roll`).set(h.admin).set('X-Request-Id', 'req-roll').send({});
+      const rolled = await h.request
+        .post(`/admin/tokens/${issued.body.token_id}/roll`)
+        .set(h.admin)
+        .set('X-Request-Id', 'req-roll')
+        .send({});
       await h.request.delete(`/admin/tokens/${rolled.body.token_id}`).set(h.admin).set('X-Request-Id', 'req-revoke').expect(204);
       // Revoking again changes nothing and records nothing.
       await h.request.delete(`/admin/tokens/${rolled.body.token_id}`).set(h.admin).expect(204);
@@ -172,13 +180,17 @@ describe('admin API: key rotation and the audit log', () => {
       for (const e of mine) {
         expect(Object.keys(e).sort()).to.deep.equal(['action', 'at', 'id', 'ip', 'request_id', 'target']);
         expect(e['at']).to.equal(START);
-        expect(e['ip']).to.be.a('string').and.match(/127\.0\.0\.1/);
+        expect(e['ip'])
+          .to.be.a('string')
+          .and.match(/127\.0\.0\.1/);
       }
       const ids = (res.body.audit_events as Array<{ id: number }>).map((e) => e.id);
       expect(ids).to.deep.equal([...ids].sort((a, b) => a - b));
 
       const rolls = await h.request.get('/admin/audit_events?action=token.rolled').set(h.admin);
-      expect(rolls.body.audit_events.map((e: { target: unknown }) => e.target)).to.deep.equal([{ type: 'token', id: issued.body.token_id }]);
+      expect(rolls.body.audit_events.map((e: { target: unknown }) => e.target)).to.deep.equal([
+        { type: 'token', id: issued.body.token_id },
+      ]);
       const page = await h.request.get(`/admin/audit_events?limit=2&starting_after=${ids[1]}`).set(h.admin);
       expect([page.body.audit_events.map((e: { id: number }) => e.id), page.body.has_more]).to.deep.equal([ids.slice(2, 4), true]);
     });

@@ -4,7 +4,13 @@
  * is an injected timer the test fires; every step is a promise, no sleeps.
  */
 import { expect } from 'chai';
-import { createAdmissionQueue, defaultMaxInProgress, type Admission, type AdmissionSettings, type SetTimer } from '../src/http/admission-queue.js';
+import {
+  createAdmissionQueue,
+  defaultMaxInProgress,
+  type Admission,
+  type AdmissionSettings,
+  type SetTimer,
+} from '../src/http/admission-queue.js';
 
 /** Timers the test fires by hand. */
 const manualTimers = () => {
@@ -26,7 +32,12 @@ const manualTimers = () => {
 const settled = async (p: Promise<Admission>): Promise<Admission | 'pending'> => {
   // A queued admission settles only when a slot frees: after the microtasks of this turn, it is still pending.
   const marker = Symbol('pending');
-  const result = await Promise.race([p, Promise.resolve().then(() => Promise.resolve()).then(() => marker)]);
+  const result = await Promise.race([
+    p,
+    Promise.resolve()
+      .then(() => Promise.resolve())
+      .then(() => marker),
+  ]);
   return result === marker ? 'pending' : (result as Admission);
 };
 
@@ -37,7 +48,10 @@ const admitted = (a: Admission | 'pending'): (() => void) => {
 
 const queueOf = (settings: Partial<AdmissionSettings> = {}) => {
   const timers = manualTimers();
-  const queue = createAdmissionQueue({ maxInProgress: 4, clientConcurrency: 2, queueWaitMs: 10_000, ...settings }, { setTimer: timers.setTimer, now: () => 0 });
+  const queue = createAdmissionQueue(
+    { maxInProgress: 4, clientConcurrency: 2, queueWaitMs: 10_000, ...settings },
+    { setTimer: timers.setTimer, now: () => 0 },
+  );
   return { queue, timers };
 };
 

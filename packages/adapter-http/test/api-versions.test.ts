@@ -18,7 +18,9 @@ import { expectResponseMatchesOpenApi } from './support/openapi-assert.js';
 import { useMongoStores } from './support/mongo-stores.js';
 
 type Answer = { readonly status: number; readonly text: string };
-const FIXTURE = fileURLToPath(new URL(`${import.meta.url.includes('/dist/test/') ? '../../' : '../'}test/fixtures/answers-2024-07-01.json`, import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL(`${import.meta.url.includes('/dist/test/') ? '../../' : '../'}test/fixtures/answers-2024-07-01.json`, import.meta.url),
+);
 const captured = JSON.parse(readFileSync(FIXTURE, 'utf8')) as Record<string, Answer>;
 const OLD = { 'API-Version': '2024-07-01' };
 const NEW = { 'API-Version': '2026-11-26' };
@@ -88,16 +90,23 @@ const versionSuite = (name: string, makeStore: () => Promise<StorePorts | undefi
       const id = (JSON.parse(create.text) as { id: number }).id;
       expect(withoutAddedKeys(await send('get', `${DEMO}/payment_plans/${id}`, OLD)), 'GET plan').to.deep.equal(captured['get']);
       expect(withoutAddedKeys(await send('get', `${DEMO}/payment_plans`, OLD)), 'GET plans').to.deep.equal(captured['list']);
-      expect(withoutAddedKeys(await send('post', `${DEMO}/accounts`, OLD, { ...card, apr: 19.99, minimum_payment: 3500, mask: '1234' })), 'POST account with apr').to.deep.equal(captured['account']);
+      expect(
+        withoutAddedKeys(await send('post', `${DEMO}/accounts`, OLD, { ...card, apr: 19.99, minimum_payment: 3500, mask: '1234' })),
+        'POST account with apr',
+      ).to.deep.equal(captured['account']);
       const bad = await send('post', `${DEMO}/accounts`, OLD, { ...card, apr: 190, minimum_payment: -1 });
       expect({ ...bad, text: withoutRequestId(bad.text) }, 'its errors name apr and minimum_payment').to.deep.equal(captured['accountBad']);
       const unknown = await send('post', `${DEMO}/accounts`, OLD, { ...card, institution_apr: 3 });
-      expect({ ...unknown, text: withoutRequestId(unknown.text) }, 'the new name is unknown to it').to.deep.equal(captured['accountUnknown']);
+      expect({ ...unknown, text: withoutRequestId(unknown.text) }, 'the new name is unknown to it').to.deep.equal(
+        captured['accountUnknown'],
+      );
       expect(withoutAddedKeys(await send('get', `${DEMO}/accounts`, OLD)), 'GET accounts').to.deep.equal(captured['accountList']);
     });
 
     it('serves the latest plan without its schedule, and the schedule paged by month in both versions', async () => {
-      const plan = (await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 500000 }).expect(201)).body;
+      const plan = (
+        await h.request.post(`${DEMO}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 500000 }).expect(201)
+      ).body;
       expect(plan).to.not.have.property('schedule');
       const path = `${DEMO}/payment_plans/${plan.id}`;
       expect((await h.request.get(path).set(h.auth).expect(200)).body).to.deep.equal(plan);
@@ -131,12 +140,25 @@ const versionSuite = (name: string, makeStore: () => Promise<StorePorts | undefi
     });
 
     it("links an account with the institution's terms by the Account's own names in the latest version", async () => {
-      const res = await h.request.post(`${DEMO}/accounts`).set(h.auth).send({ ...card, institution_apr: 19.99, institution_minimum_payment: 3500 }).expect(201);
-      expect(res.body).to.include({ institution_apr: 19.99, institution_minimum_payment: 3500, effective_apr: 19.99, effective_minimum_payment: 3500 });
+      const res = await h.request
+        .post(`${DEMO}/accounts`)
+        .set(h.auth)
+        .send({ ...card, institution_apr: 19.99, institution_minimum_payment: 3500 })
+        .expect(201);
+      expect(res.body).to.include({
+        institution_apr: 19.99,
+        institution_minimum_payment: 3500,
+        effective_apr: 19.99,
+        effective_minimum_payment: 3500,
+      });
       const old = (await h.request.get(`${DEMO}/accounts/${res.body.id}`).set(h.auth).set(OLD).expect(200)).body;
       expect(old).to.not.have.any.keys('institution_apr', 'institution_minimum_payment');
       expect(old).to.include({ effective_apr: 19.99, effective_minimum_payment: 3500 });
-      const stale = await h.request.post(`${DEMO}/accounts`).set(h.auth).send({ ...card, apr: 19.99 }).expect(400);
+      const stale = await h.request
+        .post(`${DEMO}/accounts`)
+        .set(h.auth)
+        .send({ ...card, apr: 19.99 })
+        .expect(400);
       expect(stale.body.error.details).to.deep.equal([{ path: 'apr', message: 'is not a known field' }]);
     });
 
@@ -151,13 +173,15 @@ const versionSuite = (name: string, makeStore: () => Promise<StorePorts | undefi
       expect(again.text).to.equal(first.text);
     });
 
-    it('lists the versions newest first with their changes, and the caller\'s pin', async () => {
+    it("lists the versions newest first with their changes, and the caller's pin", async () => {
       const res = await h.request.get('/api/versions').set(h.auth).expect(200);
       expect(res.body.latest).to.equal('2026-11-26');
       expect(res.body.pinned).to.equal('2026-11-26');
       expect(res.body.versions.map((v: { version: string }) => v.version)).to.deep.equal(['2026-11-26', '2024-07-01']);
       expect(res.body.versions[0].release_date).to.equal('2026-11-26');
-      expect(res.body.versions[0].changes.map((c: { description: string }) => c.description).join(' ')).to.contain('schedule').and.contain('institution_apr');
+      expect(res.body.versions[0].changes.map((c: { description: string }) => c.description).join(' '))
+        .to.contain('schedule')
+        .and.contain('institution_apr');
       expect(res.body.versions[1].changes).to.deep.equal([]);
       await h.request.get('/api/versions').expect(401);
     });
@@ -184,16 +208,21 @@ describe('GET /openapi.json?version=', function () {
     expect(same).to.deep.equal(latest);
     expect(latest.components.schemas.PaymentPlan.properties).to.not.have.property('schedule');
     expect(old.components.schemas.PaymentPlan.properties).to.have.property('schedule');
-    expect(latest.components.schemas.LinkAccountBody.properties).to.have.all.keys(...Object.keys(latest.components.schemas.LinkAccountBody.properties)).and.include.keys('institution_apr');
+    expect(latest.components.schemas.LinkAccountBody.properties)
+      .to.have.all.keys(...Object.keys(latest.components.schemas.LinkAccountBody.properties))
+      .and.include.keys('institution_apr');
     expect(latest.components.schemas.LinkAccountBody.properties).to.not.have.property('apr');
     expect(old.components.schemas.LinkAccountBody.properties).to.include.keys('apr', 'minimum_payment');
     expect(old.components.schemas.LinkAccountBody.properties).to.not.have.property('institution_apr');
     expect(old.components.schemas.Account.properties).to.not.have.property('institution_apr');
     expect(old.info.description).to.contain('describes version 2024-07-01');
-    const example = (doc: typeof old) => doc.paths['/api/users/{id}/payment_plans/{payment_plan_id}'].get.responses['200'].content['application/json'].example;
+    const example = (doc: typeof old) =>
+      doc.paths['/api/users/{id}/payment_plans/{payment_plan_id}'].get.responses['200'].content['application/json'].example;
     expect(example(old)).to.have.property('schedule');
     expect(example(latest)).to.not.have.property('schedule');
-    expect(old.paths['/api/users/{id}/payment_plans/{payment_plan_id}/schedule'], 'the schedule endpoint is in both').to.not.equal(undefined);
+    expect(old.paths['/api/users/{id}/payment_plans/{payment_plan_id}/schedule'], 'the schedule endpoint is in both').to.not.equal(
+      undefined,
+    );
   });
 
   it('answers 400 unsupported_version for an unknown version, and keeps an ETag and 304 per version', async () => {
@@ -206,7 +235,15 @@ describe('GET /openapi.json?version=', function () {
     const b = await h.request.get('/openapi.json').set('Accept-Encoding', 'gzip').expect(200);
     expect(a.headers['content-encoding']).to.equal('gzip');
     expect(a.headers['etag']).to.be.a('string').and.not.equal(b.headers['etag']);
-    await h.request.get('/openapi.json?version=2024-07-01').set('Accept-Encoding', 'gzip').set('If-None-Match', a.headers['etag'] as string).expect(304);
-    await h.request.get('/openapi.json').set('Accept-Encoding', 'gzip').set('If-None-Match', a.headers['etag'] as string).expect(200);
+    await h.request
+      .get('/openapi.json?version=2024-07-01')
+      .set('Accept-Encoding', 'gzip')
+      .set('If-None-Match', a.headers['etag'] as string)
+      .expect(304);
+    await h.request
+      .get('/openapi.json')
+      .set('Accept-Encoding', 'gzip')
+      .set('If-None-Match', a.headers['etag'] as string)
+      .expect(200);
   });
 });

@@ -18,7 +18,6 @@ import { cliIsBuilt, startCli, type CliProcess } from './support/cli-process.js'
 const LIMIT = 10;
 const CONCURRENT = 60;
 
-
 /** `count` requests with bad tokens (each its own), all sent at once, spread over `urls`; the statuses counted. */
 const burst = async (urls: ReadonlyArray<string>, count: number): Promise<Record<string, number>> => {
   const responses = await Promise.all(
@@ -80,7 +79,12 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
     const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
     try {
       for (const s of started) if (s.status === 'rejected') throw s.reason;
-      expect(await burst(children.map((c) => c.url), CONCURRENT)).to.deep.equal({ 401: LIMIT, 429: CONCURRENT - LIMIT });
+      expect(
+        await burst(
+          children.map((c) => c.url),
+          CONCURRENT,
+        ),
+      ).to.deep.equal({ 401: LIMIT, 429: CONCURRENT - LIMIT });
     } finally {
       await Promise.all(children.map((c) => c.stop()));
     }
@@ -92,11 +96,15 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
       const server = await start({
         DEBTKIT_BOOTSTRAP_TOKEN: token,
         DEBTKIT_SEED: 'true',
-        ...(store === 'mongo' ? { DEBTKIT_STORE: 'mongo', MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/debtkit_afc_good_${process.pid}` } : {}),
+        ...(store === 'mongo'
+          ? { DEBTKIT_STORE: 'mongo', MONGODB_URL: `${wire.url.replace(/\/?$/, '')}/debtkit_afc_good_${process.pid}` }
+          : {}),
       });
       servers.push(server);
       const responses = await Promise.all(
-        Array.from({ length: CONCURRENT }, () => fetch(`${server.url}/api/users/1/credit_scores`, { headers: { Authorization: `Bearer ${token}` } })),
+        Array.from({ length: CONCURRENT }, () =>
+          fetch(`${server.url}/api/users/1/credit_scores`, { headers: { Authorization: `Bearer ${token}` } }),
+        ),
       );
       const statuses = await Promise.all(responses.map(async (res) => (await res.arrayBuffer(), res.status)));
       expect(statuses).to.deep.equal(Array.from({ length: CONCURRENT }, () => 200));
@@ -126,14 +134,21 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
       body: '{"name":"spare"}',
     });
     expect(spare.status).to.equal(201);
-    const issued = (await (await fetch(`${server.url}/admin/clients/2/tokens`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` } })).json()) as { token_id: number };
-    expect((await fetch(`${server.url}/admin/tokens/${issued.token_id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${admin}` } })).status).to.equal(204);
+    const issued = (await (
+      await fetch(`${server.url}/admin/clients/2/tokens`, { method: 'POST', headers: { Authorization: `Bearer ${admin}` } })
+    ).json()) as { token_id: number };
+    expect(
+      (await fetch(`${server.url}/admin/tokens/${issued.token_id}`, { method: 'DELETE', headers: { Authorization: `Bearer ${admin}` } }))
+        .status,
+    ).to.equal(204);
 
-    const served = await Promise.all(Array.from({ length: CONCURRENT }, async () => {
-      const res = await get(token);
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const served = await Promise.all(
+      Array.from({ length: CONCURRENT }, async () => {
+        const res = await get(token);
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     expect(served).to.deep.equal(Array.from({ length: CONCURRENT }, () => 200));
     wire.commands.length = 0;
     expect(await burst([server.url], CONCURRENT)).to.deep.equal({ 429: CONCURRENT });
@@ -151,7 +166,11 @@ describe(`failed authentication limit under concurrency (${CONCURRENT} bad token
     });
     servers.push(server);
     const ping = () =>
-      fetch(`${server.url}/api/ping`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"payload":"p"}' });
+      fetch(`${server.url}/api/ping`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: '{"payload":"p"}',
+      });
     // The first request looks the token up: a try taken and given back, and the lookup.
     expect((await ping()).status).to.equal(200);
     wire.commands.length = 0;

@@ -66,10 +66,16 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
 
     it('honours X-Forwarded-Proto from a trusted hop, entry by entry as the hops appended them', async () => {
       const h = await harness({ trustedProxies: [...LOOPBACK, '10.0.0.0/8'] });
-      await h.request.get('/healthz').set({ 'X-Request-Id': 'https', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' }).expect(200);
+      await h.request
+        .get('/healthz')
+        .set({ 'X-Request-Id': 'https', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' })
+        .expect(200);
       expect(await lineOf(h, 'https')).to.include({ ip: '203.0.113.5', scheme: 'https' });
       // The client sent "https" itself; its proxy appended what it really used.
-      await h.request.get('/healthz').set({ 'X-Request-Id': 'forged-proto', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https, http' }).expect(200);
+      await h.request
+        .get('/healthz')
+        .set({ 'X-Request-Id': 'forged-proto', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https, http' })
+        .expect(200);
       expect(await lineOf(h, 'forged-proto')).to.include({ scheme: 'http' });
       // Two trusted hops, each appending: the client's is the first of the two.
       await h.request
@@ -82,19 +88,26 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
     it('from a peer that is not a trusted proxy, X-Forwarded-For and X-Forwarded-Proto are ignored, and the limit counts the peer', async () => {
       mock.timers.enable({ apis: ['Date', 'setTimeout'], now: NOW });
       const h = await harness({ trustedProxies: ['10.0.0.0/8'], rateLimits: limits(3) });
-      await h.request.get('/healthz').set({ 'X-Request-Id': 'untrusted', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' }).expect(200);
+      await h.request
+        .get('/healthz')
+        .set({ 'X-Request-Id': 'untrusted', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' })
+        .expect(200);
       const line = await lineOf(h, 'untrusted');
       expect(line['ip']).to.match(/127\.0\.0\.1$/);
       expect(line['scheme']).to.equal('http');
       // A client rotating forged addresses is still one address.
       const statuses = [];
-      for (let i = 0; i < 4; i++) statuses.push((await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...from(`198.51.100.${i}`) })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push((await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...from(`198.51.100.${i}`) })).status);
       expect(statuses).to.deep.equal([401, 401, 401, 429]);
     });
 
     it('unset: the peer is the client and the headers are ignored (as before)', async () => {
       const h = await harness();
-      await h.request.get('/healthz').set({ 'X-Request-Id': 'unset', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' }).expect(200);
+      await h.request
+        .get('/healthz')
+        .set({ 'X-Request-Id': 'unset', ...from('203.0.113.5'), 'X-Forwarded-Proto': 'https' })
+        .expect(200);
       const line = await lineOf(h, 'unset');
       expect(line['ip']).to.match(/127\.0\.0\.1$/);
       expect(line['scheme']).to.equal('http');
@@ -133,25 +146,45 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
       const h = await harness({ store, trustedProxies: LOOPBACK, rateLimits: limits(30) });
       const nat = from('203.0.113.1');
       // An integrator works from the NAT address before the flood.
-      await h.request.get('/api/users').set({ ...h.auth, ...nat }).expect(200);
+      await h.request
+        .get('/api/users')
+        .set({ ...h.auth, ...nat })
+        .expect(200);
 
       const flood = [];
-      for (let i = 0; i < 35; i++) flood.push((await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...nat })).status);
+      for (let i = 0; i < 35; i++)
+        flood.push((await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...nat })).status);
       expect(flood.filter((s) => s === 401)).to.have.length(30);
       expect(flood.slice(30)).to.deep.equal([429, 429, 429, 429, 429]);
 
       // Empty the 1 s token cache (a revocation in this process does): the working token is looked up again, and served.
       const spare = await h.clientAccess.issueToken(h.client.id)();
       if (E.isLeft(spare)) throw new Error(spare.left.message);
-      await h.request.delete(`/admin/tokens/${spare.right.tokenId}`).set({ ...h.admin, ...nat }).expect(204);
+      await h.request
+        .delete(`/admin/tokens/${spare.right.tokenId}`)
+        .set({ ...h.admin, ...nat })
+        .expect(204);
       const before = lookups();
-      for (let i = 0; i < 3; i++) await h.request.get('/api/users').set({ ...h.auth, ...nat }).expect(200);
+      for (let i = 0; i < 3; i++)
+        await h.request
+          .get('/api/users')
+          .set({ ...h.auth, ...nat })
+          .expect(200);
       expect(lookups() - before).to.equal(1);
 
       // The operator is never locked out by this limit.
-      await h.request.get('/admin/clients').set({ ...h.admin, ...nat }).expect(200);
-      await h.request.get('/metrics').set({ ...h.admin, ...nat }).expect(200);
-      await h.request.get('/admin/clients').set({ ...bearer('not-the-admin-token-0'), ...nat }).expect(429);
+      await h.request
+        .get('/admin/clients')
+        .set({ ...h.admin, ...nat })
+        .expect(200);
+      await h.request
+        .get('/metrics')
+        .set({ ...h.admin, ...nat })
+        .expect(200);
+      await h.request
+        .get('/admin/clients')
+        .set({ ...bearer('not-the-admin-token-0'), ...nat })
+        .expect(429);
 
       // What stays refused from the flooded address: a token this process has not seen work, without a store command.
       const fresh = await h.clientAccess.issueToken(h.client.id)();
@@ -163,7 +196,10 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
       expect(lookups()).to.equal(beforeFresh);
 
       // Every other address is served, new tokens included.
-      await h.request.get('/api/users').set({ ...bearer(fresh.right.token), ...from('203.0.113.2') }).expect(200);
+      await h.request
+        .get('/api/users')
+        .set({ ...bearer(fresh.right.token), ...from('203.0.113.2') })
+        .expect(200);
     });
 
     it('a seen token that stopped working (revoked) is refused from a flooded address, and counted', async () => {
@@ -171,28 +207,58 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
       const issued = await h.clientAccess.issueToken(h.client.id)();
       if (E.isLeft(issued)) throw new Error(issued.left.message);
       const nat = from('203.0.113.1');
-      await h.request.get('/api/users').set({ ...bearer(issued.right.token), ...nat }).expect(200);
-      for (let i = 0; i < 3; i++) await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...nat }).expect(401);
-      await h.request.delete(`/admin/tokens/${issued.right.tokenId}`).set({ ...h.admin, ...nat }).expect(204);
-      await h.request.get('/api/users').set({ ...bearer(issued.right.token), ...nat }).expect(401);
+      await h.request
+        .get('/api/users')
+        .set({ ...bearer(issued.right.token), ...nat })
+        .expect(200);
+      for (let i = 0; i < 3; i++)
+        await h.request
+          .get('/api/users')
+          .set({ ...bearer(generateToken('sandbox')), ...nat })
+          .expect(401);
+      await h.request
+        .delete(`/admin/tokens/${issued.right.tokenId}`)
+        .set({ ...h.admin, ...nat })
+        .expect(204);
+      await h.request
+        .get('/api/users')
+        .set({ ...bearer(issued.right.token), ...nat })
+        .expect(401);
     });
 
     it('IPv6 clients are counted per /64: another address of the same /64 is refused, another /64 is not', async () => {
       const h = await harness({ trustedProxies: LOOPBACK, rateLimits: limits(3) });
-      for (let i = 1; i <= 3; i++) await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...from(`2001:db8:1:2::${i}`) }).expect(401);
-      await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...from('2001:db8:1:2:abcd::9') }).expect(429);
-      await h.request.get('/api/users').set({ ...bearer(generateToken('sandbox')), ...from('2001:db8:1:3::1') }).expect(401);
+      for (let i = 1; i <= 3; i++)
+        await h.request
+          .get('/api/users')
+          .set({ ...bearer(generateToken('sandbox')), ...from(`2001:db8:1:2::${i}`) })
+          .expect(401);
+      await h.request
+        .get('/api/users')
+        .set({ ...bearer(generateToken('sandbox')), ...from('2001:db8:1:2:abcd::9') })
+        .expect(429);
+      await h.request
+        .get('/api/users')
+        .set({ ...bearer(generateToken('sandbox')), ...from('2001:db8:1:3::1') })
+        .expect(401);
     });
 
     it('/metrics/ with a trailing slash escapes the limit: no longer, and the right token is still served', async () => {
       const h = await harness({ trustedProxies: LOOPBACK, rateLimits: limits(30) });
       const attacker = from('203.0.113.66');
       const statuses = [];
-      for (let i = 0; i < 35; i++) statuses.push((await h.request.get('/metrics/').set({ ...bearer(`wrong-admin-token-${i}`), ...attacker })).status);
+      for (let i = 0; i < 35; i++)
+        statuses.push((await h.request.get('/metrics/').set({ ...bearer(`wrong-admin-token-${i}`), ...attacker })).status);
       expect(statuses.filter((s) => s === 401)).to.have.length(30);
       expect(statuses.slice(30)).to.deep.equal([429, 429, 429, 429, 429]);
-      await h.request.get('/metrics').set({ ...bearer('wrong-admin-token-x'), ...attacker }).expect(429);
-      await h.request.get('/metrics/').set({ ...h.admin, ...attacker }).expect(200);
+      await h.request
+        .get('/metrics')
+        .set({ ...bearer('wrong-admin-token-x'), ...attacker })
+        .expect(429);
+      await h.request
+        .get('/metrics/')
+        .set({ ...h.admin, ...attacker })
+        .expect(200);
     });
 
     it('no spelling escapes the limit: every route that takes a credential, in every spelling the router accepts, is limited', async () => {
@@ -203,38 +269,48 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const request = supertest(server);
       try {
-      let n = 0;
-      /** A fresh client address per case (198.18.0.0/15, the benchmarking range). */
-      const nextAddress = () => {
-        n++;
-        return `198.18.${Math.floor(n / 250)}.${(n % 250) + 1}`;
-      };
-      const send = (method: string, path: string, headers: Record<string, string>) =>
-        request[method.toLowerCase() as 'get' | 'head' | 'post' | 'patch' | 'delete'](path).set(headers);
-      const spellings = (path: string): string[] => {
-        const last = path.length - 1;
-        const encoded = `${path.slice(0, last)}%${path.charCodeAt(last).toString(16).toUpperCase()}`;
-        return [path, `${path}/`, `${path}//`, `/${path}`, path.toUpperCase(), encoded, path.replace(/^\/([^/]+)/, '/$1/.'), `${path}?x=1`];
-      };
-      let credentialRoutes = 0;
-      let limitedSpellings = 0;
-      // HEAD is answered by the GET routes: their spellings are the same.
-      for (const route of routesOf(h.app).filter((r) => r.method !== 'HEAD')) {
-        const path = route.path.replace(/:[A-Za-z0-9_]+/g, '1');
-        // A route takes a credential when it answers 401 without one.
-        const bare = await send(route.method, path, from(nextAddress()));
-        if (bare.status !== 401) continue;
-        credentialRoutes++;
-        for (const spelling of spellings(path)) {
-          const client = from(nextAddress());
-          const answers = [];
-          for (let i = 0; i < LIMIT; i++) answers.push((await send(route.method, spelling, { ...bearer(`dk_sandbox_${'x'.repeat(43)}`), ...client })).status);
-          if (answers.every((s) => s === 404)) continue;
-          const next = await send(route.method, spelling, { ...bearer(`dk_sandbox_${'y'.repeat(43)}`), ...client });
-          expect([...answers, next.status], `${route.method} ${spelling}`).to.deep.equal([...answers.map(() => 401), 429]);
-          limitedSpellings++;
+        let n = 0;
+        /** A fresh client address per case (198.18.0.0/15, the benchmarking range). */
+        const nextAddress = () => {
+          n++;
+          return `198.18.${Math.floor(n / 250)}.${(n % 250) + 1}`;
+        };
+        const send = (method: string, path: string, headers: Record<string, string>) =>
+          request[method.toLowerCase() as 'get' | 'head' | 'post' | 'patch' | 'delete'](path).set(headers);
+        const spellings = (path: string): string[] => {
+          const last = path.length - 1;
+          const encoded = `${path.slice(0, last)}%${path.charCodeAt(last).toString(16).toUpperCase()}`;
+          return [
+            path,
+            `${path}/`,
+            `${path}//`,
+            `/${path}`,
+            path.toUpperCase(),
+            encoded,
+            path.replace(/^\/([^/]+)/, '/$1/.'),
+            `${path}?x=1`,
+          ];
+        };
+        let credentialRoutes = 0;
+        let limitedSpellings = 0;
+        // HEAD is answered by the GET routes: their spellings are the same.
+        for (const route of routesOf(h.app).filter((r) => r.method !== 'HEAD')) {
+          const path = route.path.replace(/:[A-Za-z0-9_]+/g, '1');
+          // A route takes a credential when it answers 401 without one.
+          const bare = await send(route.method, path, from(nextAddress()));
+          if (bare.status !== 401) continue;
+          credentialRoutes++;
+          for (const spelling of spellings(path)) {
+            const client = from(nextAddress());
+            const answers = [];
+            for (let i = 0; i < LIMIT; i++)
+              answers.push((await send(route.method, spelling, { ...bearer(`dk_sandbox_${'x'.repeat(43)}`), ...client })).status);
+            if (answers.every((s) => s === 404)) continue;
+            const next = await send(route.method, spelling, { ...bearer(`dk_sandbox_${'y'.repeat(43)}`), ...client });
+            expect([...answers, next.status], `${route.method} ${spelling}`).to.deep.equal([...answers.map(() => 401), 429]);
+            limitedSpellings++;
+          }
         }
-      }
         expect(credentialRoutes).to.be.greaterThan(40);
         expect(limitedSpellings).to.be.greaterThan(credentialRoutes * 3);
       } finally {
@@ -251,7 +327,12 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
 
     it('bodies are read before anything is checked: a path that needs no credential answers without reading, inflating or parsing the body', async () => {
       const bomb = gzipSync(Buffer.alloc(2 * 1024 * 1024, 0x20));
-      for (const [path, status] of [['/healthz', 405], ['/readyz', 405], ['/openapi.json', 405], ['/nowhere', 404]] as const) {
+      for (const [path, status] of [
+        ['/healthz', 405],
+        ['/readyz', 405],
+        ['/openapi.json', 405],
+        ['/nowhere', 404],
+      ] as const) {
         // A body that inflates past the limit (today: 413), one that does not decode (today: 400), one of another type (today: 415).
         for (const [headers, body] of [
           [{ 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }, bomb],
@@ -263,7 +344,11 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
         }
       }
       // An authenticated request to an unknown path, likewise.
-      await h.request.post('/api/nowhere').set({ ...h.auth, 'Content-Type': 'text/plain' }).send('hello').expect(404);
+      await h.request
+        .post('/api/nowhere')
+        .set({ ...h.auth, 'Content-Type': 'text/plain' })
+        .send('hello')
+        .expect(404);
     });
 
     it('answers at once a request whose body has not arrived (nothing waits for it)', async () => {
@@ -273,7 +358,13 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
         const { port } = server.address() as AddressInfo;
         const status = await new Promise<number>((resolve, reject) => {
           const req = httpRequest(
-            { port, host: '127.0.0.1', method: 'POST', path: '/healthz', headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' } },
+            {
+              port,
+              host: '127.0.0.1',
+              method: 'POST',
+              path: '/healthz',
+              headers: { 'Content-Type': 'application/json', 'Content-Length': '1000' },
+            },
             (res) => {
               res.resume();
               resolve(res.statusCode ?? 0);
@@ -380,7 +471,10 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
               .set({ ...t.auth, 'Content-Type': 'application/json', ...(keyed ? { 'Idempotency-Key': `deep-${depth}` } : {}) })
               .send(nested(depth));
             expect(res.status, `depth ${depth}`).to.equal(400);
-            expect(res.body.error).to.deep.include({ code: 'validation_error', message: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels` });
+            expect(res.body.error).to.deep.include({
+              code: 'validation_error',
+              message: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`,
+            });
           }
           expect(t.log.lines.filter((l) => l.level > 30)).to.deep.equal([]);
         });
@@ -388,7 +482,10 @@ describe('behind a proxy (docs/decisions/proxies.md, issue 31)', () => {
 
       it(`${MAX_JSON_DEPTH} levels are parsed (and then judged by the endpoint's codec); brackets inside strings do not count`, async () => {
         const t = await harness();
-        const atLimit = await t.request.post('/api/ping').set({ ...t.auth, 'Content-Type': 'application/json' }).send(nested(MAX_JSON_DEPTH));
+        const atLimit = await t.request
+          .post('/api/ping')
+          .set({ ...t.auth, 'Content-Type': 'application/json' })
+          .send(nested(MAX_JSON_DEPTH));
         expect(atLimit.status).to.equal(400);
         expect(atLimit.body.error.message).not.to.match(/deeper than/);
         await t.request

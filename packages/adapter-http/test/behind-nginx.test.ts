@@ -133,7 +133,10 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
   const logLine = async (requestId: string): Promise<{ process: number; line: Record<string, unknown> }> => {
     for (let waited = 0; waited < 5000; waited += 20) {
       for (const [index, p] of processes.entries()) {
-        const text = p.stdout().split('\n').find((l) => l.includes(`"request_id":"${requestId}"`) && l.includes('"msg":"request'));
+        const text = p
+          .stdout()
+          .split('\n')
+          .find((l) => l.includes(`"request_id":"${requestId}"`) && l.includes('"msg":"request'));
         if (text !== undefined) return { process: index, line: JSON.parse(text) as Record<string, unknown> };
       }
       await new Promise((r) => setTimeout(r, 20));
@@ -167,8 +170,25 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
     chmodSync(join(dir, 'tmp'), 0o755);
     const made = spawnSync(
       openssl!,
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2', '-subj', '/CN=localhost',
-        '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=localhost',
+        '-addext',
+        'subjectAltName=DNS:localhost,IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
       { encoding: 'utf8' },
     );
     if (made.status !== 0) throw new Error(`openssl could not make the certificate: ${made.stderr}`);
@@ -214,7 +234,9 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
         'events { worker_connections 512; }',
         'http {',
         '    access_log off;',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `    ${k}_temp_path ${join(dir!, 'tmp', k === 'client_body' ? 'body' : k)};`),
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+          (k) => `    ${k}_temp_path ${join(dir!, 'tmp', k === 'client_body' ? 'body' : k)};`,
+        ),
         `    include ${join(dir, 'debtkit.conf')};`,
         '}',
         '',
@@ -263,7 +285,9 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
 
   it("a client's forged X-Forwarded-For is not believed, through nginx or straight to debtkit", async () => {
     const forger = client('127.0.0.4');
-    const res = await forger.send('GET', '/healthz', { headers: { 'X-Forwarded-For': '198.51.100.77', 'X-Forwarded-Proto': 'http', 'X-Request-Id': 'forged-via-nginx' } });
+    const res = await forger.send('GET', '/healthz', {
+      headers: { 'X-Forwarded-For': '198.51.100.77', 'X-Forwarded-Proto': 'http', 'X-Request-Id': 'forged-via-nginx' },
+    });
     expect(res.status).to.equal(200);
     expect((await logLine('forged-via-nginx')).line).to.include({ ip: '127.0.0.4', scheme: 'https' });
 
@@ -319,7 +343,9 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
     for (const r of flood) counted[r.status] = (counted[r.status] ?? 0) + 1;
     expect(counted).to.deep.equal({ 401: AUTH_FAILURE_LIMIT, 429: AUTH_FAILURE_LIMIT });
     // Forging another address does not help the attacker.
-    expect((await nat.send('GET', '/api/users', { headers: { ...bearer(generateToken('production')), 'X-Forwarded-For': '127.0.0.6' } })).status).to.equal(429);
+    expect(
+      (await nat.send('GET', '/api/users', { headers: { ...bearer(generateToken('production')), 'X-Forwarded-For': '127.0.0.6' } })).status,
+    ).to.equal(429);
 
     // The token already working there is served, by either process; the operator too.
     for (let i = 0; i < 4; i++) expect((await nat.send('GET', '/api/users', { headers: bearer(integrator.token) })).status).to.equal(200);
@@ -397,7 +423,8 @@ describe('behind nginx: TLS, two debtkit processes, trusted proxy (docs/decision
     let writing = true;
     const read = async (): Promise<void> => {
       const me = client('127.0.1.9');
-      for (let i = 0; writing && i < 2 * RATE_LIMIT - 5; i++) seen.push((await me.send('GET', '/api/users?limit=1', { headers: bearer(reader.token) })).status);
+      for (let i = 0; writing && i < 2 * RATE_LIMIT - 5; i++)
+        seen.push((await me.send('GET', '/api/users?limit=1', { headers: bearer(reader.token) })).status);
     };
     const reading = read();
     await Promise.all(Array.from({ length: WRITERS }, (_, w) => write(w)));

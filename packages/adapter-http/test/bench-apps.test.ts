@@ -38,7 +38,9 @@ describe("the bench's reference apps", () => {
     h = await harness({ rateLimits: limits });
     debtkit = await h.request.post('/api/ping').set(h.auth).send(PING);
     expect(debtkit.status).to.equal(200);
-    const canned: CannedResponse[] = [{ method: 'POST', pattern: '/api/ping', status: debtkit.status, body: debtkit.body as unknown, gzip: false }];
+    const canned: CannedResponse[] = [
+      { method: 'POST', pattern: '/api/ping', status: debtkit.status, body: debtkit.body as unknown, gzip: false },
+    ];
     const options = { token: h.token, apiVersion: String(debtkit.headers['api-version']), logDestination: '/dev/null' };
     apps = [
       ['peer', createPeerApp(canned, TABLE, options)],
@@ -48,7 +50,14 @@ describe("the bench's reference apps", () => {
   after(() => limits.close());
 
   it("the peer and tight answer POST /api/ping with debtkit's status, body and header set", async () => {
-    expect(namesOf(debtkit.headers)).to.include.members(['x-request-id', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'api-version', 'referrer-policy']);
+    expect(namesOf(debtkit.headers)).to.include.members([
+      'x-request-id',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'api-version',
+      'referrer-policy',
+    ]);
     for (const [name, app] of apps) {
       const theirs = await supertest(app.callback()).post('/api/ping').set(h.auth).send(PING);
       expect(theirs.status, name).to.equal(debtkit.status);
@@ -62,7 +71,10 @@ describe("the bench's reference apps", () => {
     expect((await h.request.post('/api/ping').send(PING)).status).to.equal(401);
     for (const [name, app] of apps) {
       expect((await supertest(app.callback()).post('/api/ping').send(PING)).status, name).to.equal(401);
-      expect((await supertest(app.callback()).post('/api/ping').set('Authorization', 'Bearer dk_sandbox_unknown').send(PING)).status, name).to.equal(401);
+      expect(
+        (await supertest(app.callback()).post('/api/ping').set('Authorization', 'Bearer dk_sandbox_unknown').send(PING)).status,
+        name,
+      ).to.equal(401);
     }
   });
 });

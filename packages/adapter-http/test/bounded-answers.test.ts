@@ -42,18 +42,29 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
 
     /** A user with `n` loans of $10,000 at 20% paying $169.89 a month, stored directly (linking is not what is tested). */
     const userWithLoans = async (n: number): Promise<number> => {
-      const user = ((await h.request.post('/api/users').set(h.auth).send({ last_name: 'Largest' }).expect(201)).body as Json)['id'] as number;
+      const user = ((await h.request.post('/api/users').set(h.auth).send({ last_name: 'Largest' }).expect(201)).body as Json)[
+        'id'
+      ] as number;
       for (let i = 0; i < n; i++) await addLoan(user);
       return user;
     };
     const addLoan = async (user: number): Promise<void> => {
-      const account = anAccount(idOf('user', user), { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000), apr: 20, minimum_payment: cents(LARGEST_ALLOWED_MINIMUM) });
+      const account = anAccount(idOf('user', user), {
+        type: 'loan',
+        subtype: 'personal_loan',
+        balance: cents(1_000_000),
+        apr: 20,
+        minimum_payment: cents(LARGEST_ALLOWED_MINIMUM),
+      });
       const stored = await h.store.accounts.create(account)();
       if (E.isLeft(stored)) throw new Error(stored.left.message);
     };
     const createPlan = (user: number, key?: string) => {
       const req = h.request.post(`/api/users/${user}/payment_plans`).set(h.auth);
-      return (key === undefined ? req : req.set('Idempotency-Key', key)).send({ strategy: 'minimum_only', monthly_payment: 51 * LARGEST_ALLOWED_MINIMUM });
+      return (key === undefined ? req : req.set('Idempotency-Key', key)).send({
+        strategy: 'minimum_only',
+        monthly_payment: 51 * LARGEST_ALLOWED_MINIMUM,
+      });
     };
 
     it('the largest plan allowed is created and fetched; it, its replay, its event, its webhook payload and lists of them stay under the bound; one account more is 400', async () => {
@@ -62,13 +73,20 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
       const plan = created.body as Json;
       expect((plan['order'] as unknown[]).length * (plan['months'] as number)).to.equal(12_000);
       expect(bytes(created.text)).to.be.within(900_000, MAX_PLAN_BODY_BYTES);
-      const fetched = await h.request.get(`/api/users/${user}/payment_plans/${plan['id'] as number}`).set(h.auth).expect(200);
+      const fetched = await h.request
+        .get(`/api/users/${user}/payment_plans/${plan['id'] as number}`)
+        .set(h.auth)
+        .expect(200);
       expect(fetched.text).to.equal(created.text);
       const replayed = await createPlan(user, 'largest-plan').expect(201);
       expect(replayed.headers['idempotent-replayed']).to.equal('true');
       expect(replayed.text).to.equal(created.text);
-      const [event] = ((await h.request.get('/api/events?type=payment_plan.created').set(h.auth).expect(200)).body as { events: Json[] }).events;
-      const one = await h.request.get(`/api/events/${event!['id'] as number}`).set(h.auth).expect(200);
+      const [event] = ((await h.request.get('/api/events?type=payment_plan.created').set(h.auth).expect(200)).body as { events: Json[] })
+        .events;
+      const one = await h.request
+        .get(`/api/events/${event!['id'] as number}`)
+        .set(h.auth)
+        .expect(200);
       expect(bytes(one.text)).to.be.within(900_000, MAX_RESPONSE_BODY_BYTES);
       // The webhook payload is the stored event's view, as the delivery worker serialises it.
       const stored = await h.store.events.get(h.client.id, idOf('event', event!['id'] as number), new Date('2026-03-15T12:00:00.000Z'))();
@@ -81,14 +99,20 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
       expect(bytes(page1.text)).to.be.at.most(MAX_RESPONSE_BODY_BYTES);
       expect(page1.body).to.deep.include({ has_more: true });
       expect((page1.body as { payment_plans: Json[] }).payment_plans.map((p) => p['id'])).to.deep.equal([plan['id']]);
-      const page2 = await h.request.get(`/api/users/${user}/payment_plans?limit=100&starting_after=${plan['id'] as number}`).set(h.auth).expect(200);
+      const page2 = await h.request
+        .get(`/api/users/${user}/payment_plans?limit=100&starting_after=${plan['id'] as number}`)
+        .set(h.auth)
+        .expect(200);
       expect(page2.body).to.deep.include({ has_more: false });
       expect((page2.body as { payment_plans: Json[] }).payment_plans.map((p) => p['id'])).to.deep.equal([second]);
       const events = await h.request.get('/api/events?type=payment_plan.created&limit=100').set(h.auth).expect(200);
       expect(bytes(events.text)).to.be.at.most(MAX_RESPONSE_BODY_BYTES);
       expect(events.body).to.deep.include({ has_more: true });
       expect((events.body as { events: Json[] }).events.map((e) => e['id'])).to.deep.equal([event!['id']]);
-      const rest = await h.request.get(`/api/events?type=payment_plan.created&limit=100&starting_after=${event!['id'] as number}`).set(h.auth).expect(200);
+      const rest = await h.request
+        .get(`/api/events?type=payment_plan.created&limit=100&starting_after=${event!['id'] as number}`)
+        .set(h.auth)
+        .expect(200);
       expect(rest.body).to.deep.include({ has_more: false });
       expect((rest.body as { events: unknown[] }).events).to.have.length(1);
 
@@ -97,11 +121,21 @@ const boundedAnswersSuite = (label: string, makeStore: () => Promise<StorePorts 
       const refused = await createPlan(user).expect(400);
       expect((refused.body as { error: Json }).error).to.include({
         code: 'validation_error',
-        message: 'The payment plan is too large: 51 accounts over 240 months is 12,240 account-months; the limit is 12,000 account-months (accounts × months of schedule)',
+        message:
+          'The payment plan is too large: 51 accounts over 240 months is 12,240 account-months; the limit is 12,000 account-months (accounts × months of schedule)',
       });
       const plans = (await h.request.get(`/api/users/${user}/payment_plans?limit=1&starting_after=${second}`).set(h.auth).expect(200)).body;
       expect(plans).to.deep.equal({ payment_plans: [], has_more: false });
-      expect(((await h.request.get(`/api/events?type=payment_plan.created&starting_after=${event!['id'] as number}`).set(h.auth).expect(200)).body as { events: unknown[] }).events).to.have.length(1);
+      expect(
+        (
+          (
+            await h.request
+              .get(`/api/events?type=payment_plan.created&starting_after=${event!['id'] as number}`)
+              .set(h.auth)
+              .expect(200)
+          ).body as { events: unknown[] }
+        ).events,
+      ).to.have.length(1);
     });
   });
 };
@@ -137,14 +171,30 @@ describe('bounded answers: the credit score history (memory store)', () => {
 
 describe('bounded answers: the net under the rules', () => {
   it('a body over 1 MiB is never sent: 500 internal_server_error, logged with the request id', async () => {
-    const huge: RouteDef = { method: 'GET', path: '/huge', auth: 'none', handler: async (ctx) => writeJson(ctx, 200, { text: 'x'.repeat(MAX_RESPONSE_BODY_BYTES) }) };
-    const justUnder: RouteDef = { method: 'GET', path: '/just-under', auth: 'none', handler: async (ctx) => writeJson(ctx, 200, 'x'.repeat(MAX_RESPONSE_BODY_BYTES - 2)) };
+    const huge: RouteDef = {
+      method: 'GET',
+      path: '/huge',
+      auth: 'none',
+      handler: async (ctx) => writeJson(ctx, 200, { text: 'x'.repeat(MAX_RESPONSE_BODY_BYTES) }),
+    };
+    const justUnder: RouteDef = {
+      method: 'GET',
+      path: '/just-under',
+      auth: 'none',
+      handler: async (ctx) => writeJson(ctx, 200, 'x'.repeat(MAX_RESPONSE_BODY_BYTES - 2)),
+    };
     const h = await harness({ routes: [huge, justUnder] });
     const refused = await h.request.get('/huge').expect(500);
     expect((refused.body as { error: Json }).error).to.include({ code: 'internal_server_error' });
-    expect(refused.headers).to.include({ 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+    expect(refused.headers).to.include({
+      'content-type': 'application/json; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+    });
     const logged = h.log.lines.find((l) => l.msg === 'answer over the 1 MiB bound: answered 500');
-    expect(JSON.stringify(logged)).to.contain('over the 1 MiB bound').and.to.contain(refused.headers['x-request-id'] as string);
+    expect(JSON.stringify(logged))
+      .to.contain('over the 1 MiB bound')
+      .and.to.contain(refused.headers['x-request-id'] as string);
     expect(h.log.text, 'no stack is logged for the net').not.to.contain('"stack"');
     const sent = await h.request.get('/just-under').set('Accept-Encoding', 'identity').expect(200);
     expect(bytes(sent.text)).to.equal(MAX_RESPONSE_BODY_BYTES);
@@ -157,7 +207,11 @@ describe('bounded answers: the net under the rules', () => {
     const huge = 'n'.repeat(500_000);
     for (const sent of [body, { last_name: 'Long', [huge]: 1 }]) {
       const res = await h.request.post('/api/users').set(h.auth).send(sent).expect(400);
-      expect(res.headers).to.include({ 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+      expect(res.headers).to.include({
+        'content-type': 'application/json; charset=utf-8',
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      });
       const error = (res.body as { error: { code: string; message: string; details: Array<{ path: string; message: string }> } }).error;
       expect(error.code).to.equal('validation_error');
       expect(error.details.length).to.be.at.most(20);
@@ -178,7 +232,9 @@ describe('bounded answers: the net under the rules', () => {
     const fits = boundedJsonText({ things: [item(1, 300), item(2, 300), item(3, 300)], has_more: false }, 1_500);
     expect(JSON.parse(fits)).to.deep.equal({ things: [item(1, 300), item(2, 300)], has_more: true });
     expect(Buffer.byteLength(fits)).to.be.at.most(1_500);
-    expect(boundedJsonText({ things: [item(1, 10)], has_more: false }, 1_500)).to.equal(JSON.stringify({ things: [item(1, 10)], has_more: false }));
+    expect(boundedJsonText({ things: [item(1, 10)], has_more: false }, 1_500)).to.equal(
+      JSON.stringify({ things: [item(1, 10)], has_more: false }),
+    );
     expect(() => boundedJsonText({ things: [item(1, 1_000)], has_more: false }, 1_500)).to.throw(ResponseTooLarge);
   });
 });

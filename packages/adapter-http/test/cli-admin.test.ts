@@ -10,7 +10,6 @@ import request from 'supertest';
 import { compose } from '../src/main/composition.js';
 import { runCli, useCliOnWireServer } from './support/cli-process.js';
 
-
 interface AuditEventJson {
   readonly id: number;
   readonly action: string;
@@ -23,7 +22,10 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
   this.timeout(60_000);
   const wire = useCliOnWireServer();
   let databases = 0;
-  const newEnv = (): Record<string, string> => ({ DEBTKIT_STORE: 'mongo', MONGODB_URL: `${wire().url}debtkit_cli_admin_${process.pid}_${++databases}` });
+  const newEnv = (): Record<string, string> => ({
+    DEBTKIT_STORE: 'mongo',
+    MONGODB_URL: `${wire().url}debtkit_cli_admin_${process.pid}_${++databases}`,
+  });
 
   const ok = async (args: ReadonlyArray<string>, env: Record<string, string>): Promise<any> => {
     const out = await runCli(args, env);
@@ -48,7 +50,8 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
 
     const api = await compose({ config: { store: 'mongo', mongodbUrl: env['MONGODB_URL']! } });
     try {
-      const ping = (token: string) => request(api.app.callback()).post('/api/ping').set('Authorization', `Bearer ${token}`).send({ payload: 'x' });
+      const ping = (token: string) =>
+        request(api.app.callback()).post('/api/ping').set('Authorization', `Bearer ${token}`).send({ payload: 'x' });
       expect((await ping(rolled.token)).status, 'the new token').to.equal(200);
       expect((await ping(created.token)).status, 'the old token, expired').to.equal(401);
     } finally {
@@ -65,11 +68,16 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
     for (const e of all.audit_events) expect([e.request_id, e.ip]).to.deep.equal([null, null]);
     expect(all.audit_events[2]!.target.id).to.equal(oldId);
     expect(all.audit_events[3]!.target.id).to.equal(rolled.token_id);
-    expect(JSON.stringify(all)).not.to.include(rolled.token.slice('dk_sandbox_'.length)).and.not.to.include(created.token.slice('dk_sandbox_'.length));
+    expect(JSON.stringify(all))
+      .not.to.include(rolled.token.slice('dk_sandbox_'.length))
+      .and.not.to.include(created.token.slice('dk_sandbox_'.length));
 
     const rolls = (await ok(['audit', '--action', 'token.rolled'], env)) as { audit_events: AuditEventJson[] };
     expect(rolls.audit_events.map((e) => e.target.id)).to.deep.equal([oldId]);
-    const page = (await ok(['audit', '--limit', '1', '--starting-after', String(all.audit_events[1]!.id)], env)) as { audit_events: AuditEventJson[]; has_more: boolean };
+    const page = (await ok(['audit', '--limit', '1', '--starting-after', String(all.audit_events[1]!.id)], env)) as {
+      audit_events: AuditEventJson[];
+      has_more: boolean;
+    };
     expect([page.audit_events.map((e) => e.id), page.has_more]).to.deep.equal([[all.audit_events[2]!.id], true]);
 
     // Rolling it again: the token has expired, so there is nothing to roll.
@@ -84,11 +92,15 @@ describe('debtkit tokens roll and debtkit audit (child processes, mongo store on
     expect(created.client.api_version).to.equal('2026-11-26');
     const unknown = await runCli(['clients', 'set-version', '--client-id', String(created.client.id), '--api-version', '2025-01-01'], env);
     expect([unknown.code, unknown.stdout]).to.deep.equal([1, '']);
-    expect(unknown.stderr).to.match(/^debtkit: clients set-version failed: Unknown API version; --api-version must be a known API version: 2024-07-01, 2026-11-26\n$/);
+    expect(unknown.stderr).to.match(
+      /^debtkit: clients set-version failed: Unknown API version; --api-version must be a known API version: 2024-07-01, 2026-11-26\n$/,
+    );
     const moved = await ok(['clients', 'set-version', '--client-id', String(created.client.id), '--api-version', '2024-07-01'], env);
     expect(moved).to.deep.equal({ ...created.client, api_version: '2024-07-01' });
     const audit = (await ok(['audit', '--action', 'client.version_changed'], env)) as { audit_events: AuditEventJson[] };
-    expect(audit.audit_events.map((e) => [e.target.type, e.target.id, e.request_id, e.ip])).to.deep.equal([['client', created.client.id, null, null]]);
+    expect(audit.audit_events.map((e) => [e.target.type, e.target.id, e.request_id, e.ip])).to.deep.equal([
+      ['client', created.client.id, null, null],
+    ]);
   });
 
   describe('bad arguments', () => {

@@ -12,12 +12,10 @@ import { connectMongoStore } from '@debtkit/adapter-mongo';
 import { compose } from '../src/main/composition.js';
 import { runCli, useCliOnWireServer } from './support/cli-process.js';
 
-
 describe('debtkit clients create (child process, mongo store on the wire-protocol test server)', function () {
   this.timeout(30_000);
   const wire = useCliOnWireServer();
   let databases = 0;
-
 
   const newDatabase = (): string => `${wire().url}debtkit_clients_${process.pid}_${++databases}`;
   const clientNamesIn = async (url: string): Promise<string[]> => {
@@ -48,7 +46,9 @@ describe('debtkit clients create (child process, mongo store on the wire-protoco
       const users = await request(api.app.callback()).get('/api/users').set('Authorization', `Bearer ${printed.token}`);
       expect(users.status).to.equal(200);
       expect(users.body).to.deep.equal({ users: [], has_more: false });
-      const wrong = await request(api.app.callback()).get('/api/users').set('Authorization', `Bearer ${printed.token.slice(0, -1)}x`);
+      const wrong = await request(api.app.callback())
+        .get('/api/users')
+        .set('Authorization', `Bearer ${printed.token.slice(0, -1)}x`);
       expect(wrong.status).to.equal(401);
     } finally {
       await api.close();
@@ -70,9 +70,11 @@ describe('debtkit clients create (child process, mongo store on the wire-protoco
   it('no --name, an empty name, a name over 100 characters: exit 1 with one line on stderr, nothing created', async () => {
     const url = newDatabase();
     const outcomes = await Promise.all(
-      [['clients', 'create'], ['clients', 'create', '--name', '  '], ['clients', 'create', '--name', 'x'.repeat(101)]].map((args) =>
-        runCli(args, { DEBTKIT_STORE: 'mongo', MONGODB_URL: url }),
-      ),
+      [
+        ['clients', 'create'],
+        ['clients', 'create', '--name', '  '],
+        ['clients', 'create', '--name', 'x'.repeat(101)],
+      ].map((args) => runCli(args, { DEBTKIT_STORE: 'mongo', MONGODB_URL: url })),
     );
     for (const out of outcomes) {
       expect(out).to.deep.equal({ code: 1, stdout: '', stderr: 'debtkit: clients create needs --name <1 to 100 characters>\n' });

@@ -55,7 +55,10 @@ describe('computation memo (compute/computation-memo.ts)', () => {
     expect(first).to.deep.equal(rightOf(await inThreadComputations.creditOutlook(input)));
     expect(Object.isFrozen(first) && Object.isFrozen(first.months) && Object.isFrozen(first.months[0]?.factors)).to.equal(true);
     expect(computedRevision(first)).to.be.a('string');
-    expect(computedRevision(rightOf(await inThreadComputations.creditOutlook(input))), 'an answer the memo did not make has no revision').to.equal(undefined);
+    expect(
+      computedRevision(rightOf(await inThreadComputations.creditOutlook(input))),
+      'an answer the memo did not make has no revision',
+    ).to.equal(undefined);
   });
 
   it('concurrent requests with one input share one computation', async () => {
@@ -80,7 +83,10 @@ describe('computation memo (compute/computation-memo.ts)', () => {
     const { strategy: _strategy, ...budget } = benchmarkInput();
     await memo.comparePayoffStrategies(budget, input.accounts);
     await memo.comparePayoffStrategies({ ...budget }, input.accounts);
-    await memo.comparePayoffStrategies({ ...budget, monthlyPayment: (budget.monthlyPayment + 100) as typeof budget.monthlyPayment }, input.accounts);
+    await memo.comparePayoffStrategies(
+      { ...budget, monthlyPayment: (budget.monthlyPayment + 100) as typeof budget.monthlyPayment },
+      input.accounts,
+    );
     expect(state.compares).to.equal(2);
   });
 

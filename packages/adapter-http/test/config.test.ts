@@ -99,10 +99,18 @@ describe('loadConfig', () => {
   });
 
   it('refuses admission limits (docs/decisions/tenancy.md) that are not positive whole numbers, naming the variable', () => {
-    expect(error({ DEBTKIT_MAX_IN_PROGRESS: '0' })).to.equal('DEBTKIT_MAX_IN_PROGRESS must be a positive whole number of requests (got "0")');
-    expect(error({ DEBTKIT_CLIENT_CONCURRENCY: 'many' })).to.equal('DEBTKIT_CLIENT_CONCURRENCY must be a positive whole number of requests (got "many")');
-    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '600001' })).to.equal('DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "600001")');
-    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '1.5' })).to.equal('DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "1.5")');
+    expect(error({ DEBTKIT_MAX_IN_PROGRESS: '0' })).to.equal(
+      'DEBTKIT_MAX_IN_PROGRESS must be a positive whole number of requests (got "0")',
+    );
+    expect(error({ DEBTKIT_CLIENT_CONCURRENCY: 'many' })).to.equal(
+      'DEBTKIT_CLIENT_CONCURRENCY must be a positive whole number of requests (got "many")',
+    );
+    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '600001' })).to.equal(
+      'DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "600001")',
+    );
+    expect(error({ DEBTKIT_QUEUE_WAIT_MS: '1.5' })).to.equal(
+      'DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "1.5")',
+    );
   });
 
   it('takes a sandbox bootstrap token and PORT=0', () => {
@@ -114,7 +122,9 @@ describe('loadConfig', () => {
   it('refuses connection and rate limits that are not whole numbers', () => {
     expect(error({ DEBTKIT_MAX_CONNECTIONS: '0' })).to.equal('DEBTKIT_MAX_CONNECTIONS must be a positive integer (got "0")');
     expect(error({ DEBTKIT_RATE_LIMIT: '-1' })).to.match(/^DEBTKIT_RATE_LIMIT must be a whole number of requests per second/);
-    expect(error({ DEBTKIT_AUTH_FAILURE_LIMIT: '1.5' })).to.match(/^DEBTKIT_AUTH_FAILURE_LIMIT must be a whole number of failures per minute/);
+    expect(error({ DEBTKIT_AUTH_FAILURE_LIMIT: '1.5' })).to.match(
+      /^DEBTKIT_AUTH_FAILURE_LIMIT must be a whole number of failures per minute/,
+    );
   });
 
   it('takes a public URL for the OpenAPI servers, and refuses one with a path slash, query or another scheme', () => {
@@ -125,7 +135,12 @@ describe('loadConfig', () => {
   });
 
   it('reads the trusted proxies: IPv4 and IPv6 addresses and CIDRs, spaces around the commas allowed; unset, none', () => {
-    expect(ok({ DEBTKIT_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.9 ,fd00::/8,::1' }).trustedProxies).to.deep.equal(['10.0.0.0/8', '127.0.0.9', 'fd00::/8', '::1']);
+    expect(ok({ DEBTKIT_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.9 ,fd00::/8,::1' }).trustedProxies).to.deep.equal([
+      '10.0.0.0/8',
+      '127.0.0.9',
+      'fd00::/8',
+      '::1',
+    ]);
     expect(ok({})).not.to.have.property('trustedProxies');
   });
 
@@ -150,14 +165,22 @@ describe('loadConfig', () => {
   });
 
   it('reads the quotas, each defaulted when another is set (docs/decisions/tenancy.md), and leaves them to core when none is', () => {
-    expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({ accountsPerUser: 3, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16, armedDeliveriesPerClient: 20_000 });
+    expect(ok({ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: '3' }).quotas).to.deep.equal({
+      accountsPerUser: 3,
+      paymentPlansPerUser: 50,
+      webhookEndpointsPerClient: 16,
+      armedDeliveriesPerClient: 20_000,
+    });
     expect(ok({ DEBTKIT_QUOTA_PLANS_PER_USER: '7', DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '2' }).quotas).to.deep.equal({
       accountsPerUser: 200,
       paymentPlansPerUser: 7,
       webhookEndpointsPerClient: 2,
       armedDeliveriesPerClient: 20_000,
     });
-    expect(ok({ DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: '500' }).quotas).to.deep.include({ armedDeliveriesPerClient: 500, webhookEndpointsPerClient: 16 });
+    expect(ok({ DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: '500' }).quotas).to.deep.include({
+      armedDeliveriesPerClient: 500,
+      webhookEndpointsPerClient: 16,
+    });
     expect(ok({}).quotas).to.equal(undefined);
   });
 
@@ -180,8 +203,14 @@ describe('loadConfig', () => {
     [{ DEBTKIT_STORE: 'mongo', MONGODB_URL: 'postgres://u:pw@x' }, 'MONGODB_URL must be a mongodb:// or mongodb+srv:// URL'],
     [{ DEBTKIT_ADMIN_TOKEN: 'short' }, 'DEBTKIT_ADMIN_TOKEN must be at least 16 characters without spaces'],
     [{ DEBTKIT_BOOTSTRAP_TOKEN: 'dk_sandbox_tooshort' }, 'DEBTKIT_BOOTSTRAP_TOKEN must be dk_sandbox_ followed by 43 base64url characters'],
-    [{ DEBTKIT_BOOTSTRAP_TOKEN: `dk_live_${'A'.repeat(43)}` }, 'DEBTKIT_BOOTSTRAP_TOKEN must be dk_sandbox_ followed by 43 base64url characters'],
-    [{ DEBTKIT_ENV: 'production', DEBTKIT_BOOTSTRAP_TOKEN: SANDBOX_TOKEN }, 'DEBTKIT_BOOTSTRAP_TOKEN is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
+    [
+      { DEBTKIT_BOOTSTRAP_TOKEN: `dk_live_${'A'.repeat(43)}` },
+      'DEBTKIT_BOOTSTRAP_TOKEN must be dk_sandbox_ followed by 43 base64url characters',
+    ],
+    [
+      { DEBTKIT_ENV: 'production', DEBTKIT_BOOTSTRAP_TOKEN: SANDBOX_TOKEN },
+      'DEBTKIT_BOOTSTRAP_TOKEN is only allowed in sandbox (DEBTKIT_ENV=sandbox)',
+    ],
     [{ DEBTKIT_ENV: 'production', DEBTKIT_SEED: 'true' }, 'DEBTKIT_SEED is only allowed in sandbox (DEBTKIT_ENV=sandbox)'],
     [{ DEBTKIT_SEED: 'maybe' }, 'DEBTKIT_SEED must be true or false (got "maybe")'],
     [{ DEBTKIT_BUREAU: 'equifax' }, 'DEBTKIT_BUREAU must be sandbox (the simulated bureau), or unset (got "equifax")'],
@@ -195,8 +224,14 @@ describe('loadConfig', () => {
     ]),
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")'],
     ...['0', '-1', '1.5', 'many', '1e3'].flatMap((v): Array<[Record<string, string>, string]> => [
-      [{ DEBTKIT_QUOTA_ACCOUNTS_PER_USER: v }, `DEBTKIT_QUOTA_ACCOUNTS_PER_USER must be a positive whole number of accounts (got ${JSON.stringify(v)})`],
-      [{ DEBTKIT_QUOTA_PLANS_PER_USER: v }, `DEBTKIT_QUOTA_PLANS_PER_USER must be a positive whole number of payment plans (got ${JSON.stringify(v)})`],
+      [
+        { DEBTKIT_QUOTA_ACCOUNTS_PER_USER: v },
+        `DEBTKIT_QUOTA_ACCOUNTS_PER_USER must be a positive whole number of accounts (got ${JSON.stringify(v)})`,
+      ],
+      [
+        { DEBTKIT_QUOTA_PLANS_PER_USER: v },
+        `DEBTKIT_QUOTA_PLANS_PER_USER must be a positive whole number of payment plans (got ${JSON.stringify(v)})`,
+      ],
       [
         { DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: v },
         `DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT must be a positive whole number of webhook endpoints (got ${JSON.stringify(v)})`,
@@ -206,7 +241,17 @@ describe('loadConfig', () => {
         `DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT must be a positive whole number of webhook deliveries (got ${JSON.stringify(v)})`,
       ],
     ]),
-    ...['loopback', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,', '300.1.1.1', '10.0.0.0/8 10.1.0.0/16', 'example.com', '0.0.0.0/0', '::/0'].map((v): [Record<string, string>, string] => [
+    ...[
+      'loopback',
+      '10.0.0.0/33',
+      'fd00::/129',
+      '10.0.0.1,',
+      '300.1.1.1',
+      '10.0.0.0/8 10.1.0.0/16',
+      'example.com',
+      '0.0.0.0/0',
+      '::/0',
+    ].map((v): [Record<string, string>, string] => [
       { DEBTKIT_TRUSTED_PROXIES: v },
       `DEBTKIT_TRUSTED_PROXIES must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8 (got ${JSON.stringify(v)})`,
     ]),

@@ -14,7 +14,13 @@ import { startServer, type RunningServer } from '../src/main/server.js';
 import { DEFAULT_CONNECTION_RULES, type ConnectionRules } from '../src/main/connection-rules.js';
 import { generateToken } from '../src/http/token-issuer.js';
 
-const RULES: ConnectionRules = { headersTimeoutMs: 300, requestTimeoutMs: 700, keepAliveTimeoutMs: 200, checkIntervalMs: 50, maxConnections: 3 };
+const RULES: ConnectionRules = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 700,
+  keepAliveTimeoutMs: 200,
+  checkIntervalMs: 50,
+  maxConnections: 3,
+};
 /** How late a close may come on a busy test machine, beyond the deadline and the check interval. */
 const SLACK_MS = 1500;
 
@@ -31,7 +37,9 @@ const open = (port: number, send?: string): Promise<Watched> =>
     const started = Date.now();
     socket.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
     socket.on('error', () => undefined);
-    const closed = new Promise<{ afterMs: number; received: string }>((r) => socket.once('close', () => r({ afterMs: Date.now() - started, received })));
+    const closed = new Promise<{ afterMs: number; received: string }>((r) =>
+      socket.once('close', () => r({ afterMs: Date.now() - started, received })),
+    );
     socket.once('connect', () => {
       if (send !== undefined) socket.write(send);
       resolve({ socket, closed });

@@ -108,7 +108,10 @@ const factorsOf = (accounts: ReadonlyArray<ApiAccount>, date: string): Factors =
   return {
     payment_history: factor('payment_history', rated === 0 ? 100 : (100 * onTime) / rated),
     credit_utilization: factor('credit_utilization', limit === 0 ? 0 : Math.min(100, (100 * balance) / limit)),
-    derogatory_marks: factor('derogatory_marks', accounts.filter((a) => a.payments_history.some((c) => '6789'.includes(c) && c !== '')).length),
+    derogatory_marks: factor(
+      'derogatory_marks',
+      accounts.filter((a) => a.payments_history.some((c) => '6789'.includes(c) && c !== '')).length,
+    ),
     credit_age: factor('credit_age', opened.length === 0 ? 0 : Math.min(100, opened.reduce((s, d) => s + d, 0) / opened.length / 365.25)),
     credit_mix: factor('credit_mix', Math.min(6, new Set(accounts.filter((a) => a.type === 'loan').map((a) => a.subtype)).size)),
     new_credit: factor('new_credit', opened.filter((d) => d < 365).length),
@@ -165,7 +168,8 @@ const expectedOutlook = (plan: ApiPlan, accounts: ReadonlyArray<ApiAccount>, tod
     const date = plusMonths(plan.start_date, offset + month);
     current = current.map((a) => {
       const d = debts.find((x) => x.id === a.id);
-      const rolled = a.type === 'loan' && a.status !== 'closed' ? [a.balance > 0 ? '1' : 'E', ...a.payments_history].slice(0, 24) : a.payments_history;
+      const rolled =
+        a.type === 'loan' && a.status !== 'closed' ? [a.balance > 0 ? '1' : 'E', ...a.payments_history].slice(0, 24) : a.payments_history;
       return { ...a, payments_history: rolled, balance: d === undefined ? a.balance : d.balance };
     });
     months.push({ month, date, factors: factorsOf(current, date) });
@@ -220,7 +224,11 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
 
     it("the demo user's outlook agrees month by month with the independent computation", async () => {
       const user = `/api/users/${h.demo.user.id}`;
-      const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 300_000 }).expect(201);
+      const plan = await h.request
+        .post(`${user}/payment_plans`)
+        .set(h.auth)
+        .send({ strategy: 'avalanche', monthly_payment: 300_000 })
+        .expect(201);
       const outlook = await expectAgreement(user, plan.body.id);
       // Month 0 is today's sandbox report, score aside.
       const score = (await h.request.get(`${user}/credit_scores`).set(h.auth).expect(200)).body;
@@ -232,21 +240,65 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
 
     it('a user built here (past start, custom order, extra payment, derogatory code, cards in and out of the plan) agrees too', async () => {
       const user = `/api/users/${(await h.request.post('/api/users').set(h.auth).send({ last_name: 'Moreau' }).expect(201)).body.id}`;
-      const link = async (body: Record<string, unknown>) => (await h.request.post(`${user}/accounts`).set(h.auth).send(body).expect(201)).body.id as number;
+      const link = async (body: Record<string, unknown>) =>
+        (await h.request.post(`${user}/accounts`).set(h.auth).send(body).expect(201)).body.id as number;
       const card = await link({
-        name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 420_000, limit: 600_000, apr: 22.9, minimum_payment: 12_600,
-        opened_at: '2019-05-31', payments_history: ['1', '1', '2', '1', '1', '1'],
+        name: 'Card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 420_000,
+        limit: 600_000,
+        apr: 22.9,
+        minimum_payment: 12_600,
+        opened_at: '2019-05-31',
+        payments_history: ['1', '1', '2', '1', '1', '1'],
       });
       const loan = await link({
-        name: 'Loan', type: 'loan', subtype: 'personal_loan', balance: 250_000, apr: 9.99, minimum_payment: 8_000, opened_at: '2025-08-01',
+        name: 'Loan',
+        type: 'loan',
+        subtype: 'personal_loan',
+        balance: 250_000,
+        apr: 9.99,
+        minimum_payment: 8_000,
+        opened_at: '2025-08-01',
         payments_history: [...Array.from({ length: 20 }, () => '1'), '9', '1', '1', '1'],
       });
-      await link({ name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 90_000, limit: 100_000, apr: 27, minimum_payment: 3_000, opened_at: '2023-01-10', payments_history: ['1'] });
-      await link({ name: 'Old card', type: 'loan', subtype: 'credit_card_loan', status: 'closed', balance: 0, limit: 300_000, opened_at: '2012-02-29', payments_history: ['E', '5'] });
+      await link({
+        name: 'Store card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 90_000,
+        limit: 100_000,
+        apr: 27,
+        minimum_payment: 3_000,
+        opened_at: '2023-01-10',
+        payments_history: ['1'],
+      });
+      await link({
+        name: 'Old card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        status: 'closed',
+        balance: 0,
+        limit: 300_000,
+        opened_at: '2012-02-29',
+        payments_history: ['E', '5'],
+      });
       await link({ name: 'Checking', type: 'depository', subtype: 'checking', balance: 150_000, opened_at: '2010-01-01' });
       const plan = await h.request
-        .post(`${user}/payment_plans`).set(h.auth)
-        .send({ strategy: 'custom', monthly_payment: 45_000, account_ids: [card, loan], custom_order: [loan, card], extra_payments: [{ month: 4, amount: 100_000 }, { month: 9, amount: 50_000 }], start_date: '2025-12-31' })
+        .post(`${user}/payment_plans`)
+        .set(h.auth)
+        .send({
+          strategy: 'custom',
+          monthly_payment: 45_000,
+          account_ids: [card, loan],
+          custom_order: [loan, card],
+          extra_payments: [
+            { month: 4, amount: 100_000 },
+            { month: 9, amount: 50_000 },
+          ],
+          start_date: '2025-12-31',
+        })
         .expect(201);
       const outlook = await expectAgreement(user, plan.body.id);
       // The charge-off 21st of 24 falls off in month 4 (24 − 20 stored codes ahead of it).
@@ -256,7 +308,11 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
 
     it('follows the current APRs and minimums and a closed plan account, exactly as progress.forecast does', async () => {
       const user = `/api/users/${h.demo.user.id}`;
-      const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'snowball', monthly_payment: 300_000 }).expect(201);
+      const plan = await h.request
+        .post(`${user}/payment_plans`)
+        .set(h.auth)
+        .send({ strategy: 'snowball', monthly_payment: 300_000 })
+        .expect(201);
       const [visa, travel] = h.demo.accounts;
       await h.request.patch(`${user}/accounts/${visa!.id}`).set(h.auth).send({ user_apr: 12.5, user_minimum_payment: 20_000 }).expect(200);
       await h.request.patch(`${user}/accounts/${travel!.id}`).set(h.auth).send({ status: 'closed' }).expect(200);
@@ -266,13 +322,20 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
       expect(outlook.months[outlook.months.length - 1]!.date).to.equal(progress.forecast.payoff_date);
     });
 
-    it('answers 409 when the plan can no longer be forecast, 404 for an unknown or another client\'s plan, 400 for bad ids', async () => {
+    it("answers 409 when the plan can no longer be forecast, 404 for an unknown or another client's plan, 400 for bad ids", async () => {
       const user = `/api/users/${h.demo.user.id}`;
-      const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 300_000 }).expect(201);
+      const plan = await h.request
+        .post(`${user}/payment_plans`)
+        .set(h.auth)
+        .send({ strategy: 'avalanche', monthly_payment: 300_000 })
+        .expect(201);
       const path = `${user}/payment_plans/${plan.body.id}`;
       const before = (await h.request.get(path).set(h.auth).expect(200)).body;
 
-      await h.request.get(`${user}/payment_plans/${plan.body.id + 100}/credit_outlook`).set(h.auth).expect(404);
+      await h.request
+        .get(`${user}/payment_plans/${plan.body.id + 100}/credit_outlook`)
+        .set(h.auth)
+        .expect(404);
       await h.request.get(`${user}/payment_plans/abc/credit_outlook`).set(h.auth).expect(400);
       await h.request.get(`/api/users/abc/payment_plans/${plan.body.id}/credit_outlook`).set(h.auth).expect(400);
       await h.request.get(`/api/users/987654/payment_plans/${plan.body.id}/credit_outlook`).set(h.auth).expect(404);
@@ -295,7 +358,11 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
 
     it('is the same answer under an explicit API-Version, and refuses an unknown one', async () => {
       const user = `/api/users/${h.demo.user.id}`;
-      const plan = await h.request.post(`${user}/payment_plans`).set(h.auth).send({ strategy: 'avalanche', monthly_payment: 300_000 }).expect(201);
+      const plan = await h.request
+        .post(`${user}/payment_plans`)
+        .set(h.auth)
+        .send({ strategy: 'avalanche', monthly_payment: 300_000 })
+        .expect(201);
       const path = `${user}/payment_plans/${plan.body.id}/credit_outlook`;
       const plain = await h.request.get(path).set(h.auth).expect(200);
       const pinned = await h.request.get(path).set(h.auth).set('API-Version', '2024-07-01').expect(200);
@@ -309,10 +376,18 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
       const body = { monthly_payment: 300_000 };
       const res = await h.request.post(`${user}/payment_plans/compare`).set(h.auth).send(body).expect(200);
       const accounts = await allAccounts(user);
-      for (const c of res.body.comparisons as Array<{ strategy: ApiPlan['strategy']; credit_utilization_good_month: number | null; order: number[] }>) {
+      for (const c of res.body.comparisons as Array<{
+        strategy: ApiPlan['strategy'];
+        credit_utilization_good_month: number | null;
+        order: number[];
+      }>) {
         const plan: ApiPlan = {
-          strategy: c.strategy, monthly_payment: body.monthly_payment, account_ids: accounts.filter((a) => a.type === 'loan' && a.balance > 0).map((a) => a.id),
-          custom_order: null, extra_payments: [], start_date: TODAY,
+          strategy: c.strategy,
+          monthly_payment: body.monthly_payment,
+          account_ids: accounts.filter((a) => a.type === 'loan' && a.balance > 0).map((a) => a.id),
+          custom_order: null,
+          extra_payments: [],
+          start_date: TODAY,
         };
         // compare's month m is dated start_date + m; the independent run from today is the same run.
         const months = expectedOutlook(plan, accounts, plusMonths(TODAY, 0)).months;
@@ -320,7 +395,12 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
         expect(c.credit_utilization_good_month, c.strategy).to.equal(first?.month ?? null);
       }
       // The demo's cards: $4,725.52 of $13,000 (36.35%), Poor today; avalanche pays the 24.99% Visa first.
-      const goodMonths = Object.fromEntries(res.body.comparisons.map((c: { strategy: string; credit_utilization_good_month: number }) => [c.strategy, c.credit_utilization_good_month]));
+      const goodMonths = Object.fromEntries(
+        res.body.comparisons.map((c: { strategy: string; credit_utilization_good_month: number }) => [
+          c.strategy,
+          c.credit_utilization_good_month,
+        ]),
+      );
       expect(goodMonths['avalanche']).to.be.a('number').and.to.be.greaterThan(0);
       expect(res.body.recommended).to.equal('avalanche');
     });
@@ -328,10 +408,15 @@ function creditOutlookSuite(name: string, makeStore: () => Promise<StorePorts>):
 }
 
 describe('the OpenAPI example of GET …/credit_outlook', () => {
-  it('is a real outlook that the document\'s own schema accepts, with a utilization milestone', () => {
+  it("is a real outlook that the document's own schema accepts, with a utilization milestone", () => {
     const path = '/api/users/{id}/payment_plans/{payment_plan_id}/credit_outlook';
-    const document = buildOpenApiDocument() as unknown as { paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }> };
-    const example = document.paths[path]!.get.responses['200']!.content['application/json']!.example as { months: Month[]; milestones: unknown[] };
+    const document = buildOpenApiDocument() as unknown as {
+      paths: Record<string, { get: { responses: Record<string, { content: Record<string, { example?: unknown }> }> } }>;
+    };
+    const example = document.paths[path]!.get.responses['200']!.content['application/json']!.example as {
+      months: Month[];
+      milestones: unknown[];
+    };
     expectMatchesOpenApi('GET', '/api/users/1/payment_plans/2/credit_outlook', 200, example);
     expect(example.months.length).to.be.greaterThan(2);
     expect(example.milestones).to.deep.include({ factor: 'credit_utilization', from: 'Poor', to: 'Good', month: 2, date: '2026-08-15' });

@@ -15,8 +15,11 @@ const compositionModule = fileURLToPath(new URL('../src/main/composition.js', im
 const stderrOfCompose = (options: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const script = `const { compose } = await import(${JSON.stringify(compositionModule)}); const c = await compose(${options}); await c.close();`;
-    execFile(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, NODE_OPTIONS: '' } }, (error, _stdout, stderr) =>
-      error === null ? resolve(stderr) : reject(new Error(`${error.message}\n${stderr}`)),
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { env: { ...process.env, NODE_OPTIONS: '' } },
+      (error, _stdout, stderr) => (error === null ? resolve(stderr) : reject(new Error(`${error.message}\n${stderr}`))),
     );
   });
 
@@ -25,7 +28,10 @@ describe('embedding: compose() defaults', function () {
 
   it('logs pino JSON on stderr at warn by default: a production start on the sandbox bureau says so', async () => {
     const stderr = await stderrOfCompose("{ config: { environment: 'production', bureau: 'sandbox' } }");
-    const lines = stderr.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { level: number; msg: string });
+    const lines = stderr
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(lines.map((l) => [l.level, l.msg.slice(0, 22)])).to.deep.equal([[40, 'DEBTKIT_BUREAU=sandbox']]);
   });
 

@@ -37,7 +37,9 @@ const NICKNAME = 'Zephy renamed card';
 /** Every personal value, as it would appear in a JSON text (strings quoted). */
 const PERSONAL_VALUES: ReadonlyArray<string> = [
   ...Object.values(PERSON).map((v) => JSON.stringify(v)),
-  ...[ACCOUNT.name, ACCOUNT.mask, ACCOUNT.nickname, ACCOUNT.institution_name, ACCOUNT.institution_logo, NICKNAME].map((v) => JSON.stringify(v)),
+  ...[ACCOUNT.name, ACCOUNT.mask, ACCOUNT.nickname, ACCOUNT.institution_name, ACCOUNT.institution_logo, NICKNAME].map((v) =>
+    JSON.stringify(v),
+  ),
   String(ACCOUNT.balance),
 ];
 
@@ -85,13 +87,21 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         // account.created is fanned out and attempted once (503): its delivery is pending at the delete.
         await h.worker.drain();
         expect(r.received, 'the first attempt was made').to.have.length(1);
-        expect(leaks(r.received[0]!.body), 'what the receiver got before the delete (the search finds it)').to.include(JSON.stringify(ACCOUNT.name));
+        expect(leaks(r.received[0]!.body), 'what the receiver got before the delete (the search finds it)').to.include(
+          JSON.stringify(ACCOUNT.name),
+        );
 
         // Not fanned out before the delete: a credit score carrying the last name, an account update.
         ok(await h.request.post(`${u}/bureau/auth/invoke`).set(client.auth).send({ device_ip: '203.0.113.7' }), 200);
         ok(await h.request.post(`${u}/bureau/auth/consent`).set(client.auth).send({ accepted: true }), 200);
         ok(await h.request.post(`${u}/bureau/auth/validate_otp`).set(client.auth).send({ code: '123456' }), 200);
-        ok(await h.request.post(`${u}/bureau/auth/identity`).set(client.auth).send({ ssn_last4: '1234', date_of_birth: PERSON.date_of_birth }), 200);
+        ok(
+          await h.request
+            .post(`${u}/bureau/auth/identity`)
+            .set(client.auth)
+            .send({ ssn_last4: '1234', date_of_birth: PERSON.date_of_birth }),
+          200,
+        );
         ok(await h.request.patch(`${u}/accounts/${account['id']}`).set(client.auth).send({ nickname: NICKNAME }), 200);
         const before = ok(await h.request.get(`/api/events?limit=100&user_id=${user['id']}`).set(client.auth), 200);
         expect(leaks(JSON.stringify(before)), 'the events carry personal data before the delete').to.include.members([
@@ -125,14 +135,34 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         const deletedEvent = events.find((e) => e['type'] === 'user.deleted')!;
         expect(deletedEvent['api_version']).to.equal('2026-11-26');
         expect(deletedEvent['data']).to.deep.equal({ user_id: user['id'], object: { id: user['id'] } });
-        const deletedOld = ok(await h.request.get(`/api/events/${deletedEvent['id']}`).set(client.auth).set('API-Version', '2024-07-01'), 200);
+        const deletedOld = ok(
+          await h.request.get(`/api/events/${deletedEvent['id']}`).set(client.auth).set('API-Version', '2024-07-01'),
+          200,
+        );
         expect(deletedOld['api_version']).to.equal('2024-07-01');
         expect(deletedOld['data']).to.deep.equal({
           user_id: user['id'],
-          object: { id: user['id'], first_name: null, last_name: '', email: null, date_of_birth: null, phone: null, created_at: user['created_at'] },
+          object: {
+            id: user['id'],
+            first_name: null,
+            last_name: '',
+            email: null,
+            date_of_birth: null,
+            phone: null,
+            created_at: user['created_at'],
+          },
         });
         const created = events.find((e) => e['type'] === 'account.created')!['data']['object'] as Json;
-        expect(created).to.include({ id: account['id'], type: 'loan', subtype: 'credit_card_loan', status: 'active', name: '', balance: 0, mask: null, nickname: null });
+        expect(created).to.include({
+          id: account['id'],
+          type: 'loan',
+          subtype: 'credit_card_loan',
+          status: 'active',
+          name: '',
+          balance: 0,
+          mask: null,
+          nickname: null,
+        });
         expect(Object.keys(created)).to.deep.equal(Object.keys(account));
         const score = events.find((e) => e['type'] === 'credit_score.created')!['data']['object'] as Json;
         expect(score['last_name']).to.equal(null);
@@ -157,7 +187,9 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         const sentAfter = r.received.slice(sentBefore);
         expect(sentAfter.map((x) => (JSON.parse(x.body) as Json)['type'])).to.deep.equal(['user.deleted']);
         for (const x of sentAfter) expect(leaks(x.body), x.body).to.deep.equal([]);
-        const deliveries = ok(await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries?limit=100`).set(client.auth), 200)['deliveries'] as Json[];
+        const deliveries = ok(await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries?limit=100`).set(client.auth), 200)[
+          'deliveries'
+        ] as Json[];
         expect(deliveries.map((d) => [d['event_type'], d['status']])).to.deep.equal([
           ['account.created', 'canceled'],
           ['credit_score.created', 'canceled'],
@@ -177,11 +209,17 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         const createSpellings = ['/api/users', '/api/users/', '/api//users', '//api/users', '/api/users//', '/api/%75sers', '/api/Users'];
         const created: Array<{ path: string; key: string; id: number }> = [];
         for (const [i, path] of createSpellings.entries()) {
-          const res = await h.request.post(path).set(keyed(`create-${i}`)).send(PERSON);
+          const res = await h.request
+            .post(path)
+            .set(keyed(`create-${i}`))
+            .send(PERSON);
           if (res.status === 201) created.push({ path, key: `create-${i}`, id: (res.body as Json)['id'] as number });
           else expect(res.status, `${path}: ${res.text}`).to.be.oneOf([404, 405]);
         }
-        expect(created.map((c) => c.path), 'the spellings the router accepts').to.include.members(['/api/users', '/api/users/']);
+        expect(
+          created.map((c) => c.path),
+          'the spellings the router accepts',
+        ).to.include.members(['/api/users', '/api/users/']);
         // One user's subtree under every spelling of its id and path.
         const owner = created[0]!.id;
         const id = String(owner);
@@ -197,15 +235,28 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
           `/api/users/${id}//accounts`,
           `/api//users/${id}/accounts`,
         ];
-        const planSpellings = [`/api/users/${id}/payment_plans`, `/api/users/${encoded}/payment_plans/`, `/api/users/${id}/payment%5Fplans`, `/api/users/${id}/payment%5fplans`];
+        const planSpellings = [
+          `/api/users/${id}/payment_plans`,
+          `/api/users/${encoded}/payment_plans/`,
+          `/api/users/${id}/payment%5Fplans`,
+          `/api/users/${id}/payment%5fplans`,
+        ];
         const linked: Array<{ path: string; key: string; body: Json }> = [];
         for (const [i, path] of [...linkSpellings, ...planSpellings].entries()) {
-          const body: Json = path.includes('ccounts') ? { ...ACCOUNT, name: `${ACCOUNT.name} ${i}` } : { strategy: 'avalanche', monthly_payment: 500_000 };
-          const res = await h.request.post(path).set(keyed(`link-${i}`)).send(body);
+          const body: Json = path.includes('ccounts')
+            ? { ...ACCOUNT, name: `${ACCOUNT.name} ${i}` }
+            : { strategy: 'avalanche', monthly_payment: 500_000 };
+          const res = await h.request
+            .post(path)
+            .set(keyed(`link-${i}`))
+            .send(body);
           if (res.status === 201) linked.push({ path, key: `link-${i}`, body });
           else expect(res.status, `${path}: ${res.text}`).to.be.oneOf([404, 405]);
         }
-        expect(linked.map((l) => l.path), 'the spellings the router accepts').to.include.members([
+        expect(
+          linked.map((l) => l.path),
+          'the spellings the router accepts',
+        ).to.include.members([
           `/api/users/${id}/accounts`,
           `/api/users/${id}/accounts/`,
           `/api/users/${encoded}/accounts`,
@@ -239,10 +290,20 @@ describe('erasure on delete (docs/decisions/tenancy.md)', function () {
         expect((await h.request.delete(`/api/users/${gone['id']}`).set(client.auth)).status).to.equal(204);
         const events = (await h.request.get(`/api/events?user_id=${kept['id']}`).set(client.auth)).body['events'] as Json[];
         expect(events.map((e) => e['data']['object']['name'])).to.deep.equal([ACCOUNT.name]);
-        const replay = await h.request.post('/api/users').set({ ...client.auth, 'Idempotency-Key': 'kept' }).send(PERSON);
+        const replay = await h.request
+          .post('/api/users')
+          .set({ ...client.auth, 'Idempotency-Key': 'kept' })
+          .send(PERSON);
         expect(replay.status).to.equal(201);
-        const again = await h.request.post('/api/users').set({ ...client.auth, 'Idempotency-Key': 'kept' }).send(PERSON);
-        expect([again.status, again.headers['idempotent-replayed'], again.body['last_name']]).to.deep.equal([201, 'true', PERSON.last_name]);
+        const again = await h.request
+          .post('/api/users')
+          .set({ ...client.auth, 'Idempotency-Key': 'kept' })
+          .send(PERSON);
+        expect([again.status, again.headers['idempotent-replayed'], again.body['last_name']]).to.deep.equal([
+          201,
+          'true',
+          PERSON.last_name,
+        ]);
       });
     });
   }

@@ -11,7 +11,13 @@ import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { versioning } from '@debtkit/core';
 import type { RouteDef } from '../src/http/app-context.js';
-import { createAdmissionQueue, type AdmissionQueue, type AdmissionSettings, type Release, type SetTimer } from '../src/http/admission-queue.js';
+import {
+  createAdmissionQueue,
+  type AdmissionQueue,
+  type AdmissionSettings,
+  type Release,
+  type SetTimer,
+} from '../src/http/admission-queue.js';
 import { createMetrics, type Metrics } from '../src/http/metrics.js';
 import { deferred, harness, type Harness } from './support/http-harness.js';
 
@@ -27,10 +33,12 @@ const observed = (queue: AdmissionQueue) => {
   const check = (): void => {
     watchers = watchers.filter((w) => (w.ok() ? (w.resolve(), false) : true));
   };
-  const watched = (release: Release): Release => () => {
-    release();
-    check();
-  };
+  const watched =
+    (release: Release): Release =>
+    () => {
+      release();
+      check();
+    };
   const wrapped: AdmissionQueue = {
     settings: queue.settings,
     inProgress: () => queue.inProgress(),
@@ -49,8 +57,7 @@ const observed = (queue: AdmissionQueue) => {
       });
     },
   };
-  const until = (ok: () => boolean): Promise<void> =>
-    ok() ? Promise.resolve() : new Promise((resolve) => watchers.push({ ok, resolve }));
+  const until = (ok: () => boolean): Promise<void> => (ok() ? Promise.resolve() : new Promise((resolve) => watchers.push({ ok, resolve })));
   return { queue: wrapped, until, check };
 };
 
@@ -109,14 +116,26 @@ describe('fair share of the process over HTTP (docs/decisions/tenancy.md)', () =
         req.on('response', (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') }));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'),
+            }),
+          );
         });
         req.on('error', reject);
       });
       req.end();
       return { req, answer };
     };
-    return { ...p, ...q, metrics, heavy: (name: string) => send(name, h.auth.Authorization), light: (name: string) => send(name, lightAuth) };
+    return {
+      ...p,
+      ...q,
+      metrics,
+      heavy: (name: string) => send(name, h.auth.Authorization),
+      light: (name: string) => send(name, lightAuth),
+    };
   };
 
   it("admits a light client's request at once while a heavy client's own queue is full", async () => {
@@ -139,7 +158,7 @@ describe('fair share of the process over HTTP (docs/decisions/tenancy.md)', () =
     expect(waited).to.include('debtkit_admission_wait_seconds_count 6');
   });
 
-  it("holds a client to its own limit: its next request enters only when one of its requests has been answered", async () => {
+  it('holds a client to its own limit: its next request enters only when one of its requests has been answered', async () => {
     const t = await setUp({ maxInProgress: 8, clientConcurrency: 2, queueWaitMs: 60_000 });
     const [r1, , r3] = ['a', 'b', 'c'].map((n) => t.heavy(n));
     await t.until(() => t.queue.waiting() === 1);

@@ -62,15 +62,33 @@ const viaFetch =
 const aLoanWithPlan = async (send: Send): Promise<{ accountPath: string; paymentsPath: string; accountId: number }> => {
   const users = (await send('GET', '/api/users')).body as { users?: Array<{ id: number }> };
   const userId = users.users![0]!.id;
-  const account = await send('POST', `/api/users/${userId}/accounts`, {
-    name: 'Busy loan', type: 'loan', subtype: 'personal_loan', balance: 1_000_000, apr: 10, minimum_payment: 1_000,
-    // The request as 2024-07-01 shapes it, whatever the client's pin (a process's bootstrap client is pinned to the latest).
-  }, { 'API-Version': '2024-07-01' });
+  const account = await send(
+    'POST',
+    `/api/users/${userId}/accounts`,
+    {
+      name: 'Busy loan',
+      type: 'loan',
+      subtype: 'personal_loan',
+      balance: 1_000_000,
+      apr: 10,
+      minimum_payment: 1_000,
+      // The request as 2024-07-01 shapes it, whatever the client's pin (a process's bootstrap client is pinned to the latest).
+    },
+    { 'API-Version': '2024-07-01' },
+  );
   expect(account.status, JSON.stringify(account.body)).to.equal(201);
   const accountId = account.body.id!;
-  const plan = await send('POST', `/api/users/${userId}/payment_plans`, { strategy: 'avalanche', monthly_payment: 50_000, account_ids: [accountId] });
+  const plan = await send('POST', `/api/users/${userId}/payment_plans`, {
+    strategy: 'avalanche',
+    monthly_payment: 50_000,
+    account_ids: [accountId],
+  });
   expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
-  return { accountPath: `/api/users/${userId}/accounts/${accountId}`, paymentsPath: `/api/users/${userId}/payment_plans/${plan.body.id}/payments`, accountId };
+  return {
+    accountPath: `/api/users/${userId}/accounts/${accountId}`,
+    paymentsPath: `/api/users/${userId}/payment_plans/${plan.body.id}/payments`,
+    accountId,
+  };
 };
 
 /** 100 concurrent keyed payments of 1.00 (spread over `senders`): all 201, the balance down by exactly 100.00, 100 records. */
@@ -80,7 +98,12 @@ const hundredPayments = async (senders: ReadonlyArray<Send>, what: string): Prom
   const started = performance.now();
   const answers = await Promise.all(
     Array.from({ length: 100 }, (_, i) =>
-      senders[i % senders.length]!('POST', paymentsPath, { account_id: accountId, amount: 100 }, { 'Idempotency-Key': `hot-${what.replace(/\W+/g, '-')}-${i}` }),
+      senders[i % senders.length]!(
+        'POST',
+        paymentsPath,
+        { account_id: accountId, amount: 100 },
+        { 'Idempotency-Key': `hot-${what.replace(/\W+/g, '-')}-${i}` },
+      ),
     ),
   );
   const ms = Math.round(performance.now() - started);
@@ -132,7 +155,9 @@ describe('hot records: 100 concurrent keyed payments on one account all commit (
       try {
         const started = performance.now();
         const answers = await Promise.all(
-          Array.from({ length: 5 }, (_, i) => send('POST', paymentsPath, { account_id: accountId, amount: 100 }, { 'Idempotency-Key': `outage-${i}` })),
+          Array.from({ length: 5 }, (_, i) =>
+            send('POST', paymentsPath, { account_id: accountId, amount: 100 }, { 'Idempotency-Key': `outage-${i}` }),
+          ),
         );
         const ms = performance.now() - started;
         expect(answers.map((a) => a.status)).to.deep.equal([503, 503, 503, 503, 503]);
@@ -161,7 +186,10 @@ describe('hot records: 100 concurrent keyed payments on one account all commit (
         DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: String(TEST_DEADLINE_MS),
       };
       running.push(...(await Promise.all([startCli(env), startCli(env)])));
-      await hundredPayments(running.map((p) => viaFetch(p.url, token)), 'mongo, two processes');
+      await hundredPayments(
+        running.map((p) => viaFetch(p.url, token)),
+        'mongo, two processes',
+      );
     });
   });
 });
@@ -195,7 +223,9 @@ describe('hot records: what a change that keeps losing answers', () => {
     interfere = false;
     const retried = await send('POST', paymentsPath, { account_id: accountId, amount: 100 }, key);
     expect(retried.status).to.equal(201);
-    expect((await send('GET', paymentsPath, undefined, {})).body).to.have.property('payments').with.length(1);
+    expect((await send('GET', paymentsPath, undefined, {})).body)
+      .to.have.property('payments')
+      .with.length(1);
     const replayed = await send('POST', paymentsPath, { account_id: accountId, amount: 100 }, key);
     expect(replayed.status).to.equal(201);
     expect(replayed.headers['idempotent-replayed']).to.equal('true');

@@ -177,7 +177,11 @@ describe('HTTP conventions', () => {
     }
 
     it('400 for a prototype-poisoning body rather than a 500', async () => {
-      const res = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'application/json').send('{"__proto__": {"x": 1}, "payload": "p"}');
+      const res = await h.request
+        .post('/api/ping')
+        .set(h.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"__proto__": {"x": 1}, "payload": "p"}');
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('validation_error');
     });
@@ -291,7 +295,12 @@ describe('HTTP conventions', () => {
 
   describe('request log', () => {
     it('writes one line per request with the route pattern, status, duration and request id', async () => {
-      const byId: RouteDef = { method: 'GET', path: '/api/things/:thing_id', auth: 'client', handler: async (ctx) => void (ctx.status = 204) };
+      const byId: RouteDef = {
+        method: 'GET',
+        path: '/api/things/:thing_id',
+        auth: 'client',
+        handler: async (ctx) => void (ctx.status = 204),
+      };
       const t = await harness({ routes: [byId] });
       await t.request.get('/api/things/77?secret=q').set(t.auth).set('X-Request-Id', 'log-1');
       const lines = t.log.lines.filter((l) => l['request_id'] === 'log-1');

@@ -45,7 +45,12 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       const first = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'create-grace').send(USER).expect(201);
       expect(first.headers['idempotent-replayed']).to.equal(undefined);
       clock.advance(60 * 60 * 1000);
-      const again = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'create-grace').send({ first_name: 'Grace', last_name: 'Hopper' }).expect(201);
+      const again = await h.request
+        .post('/api/users')
+        .set(h.auth)
+        .set('Idempotency-Key', 'create-grace')
+        .send({ first_name: 'Grace', last_name: 'Hopper' })
+        .expect(201);
       expect(again.text).to.equal(first.text);
       expect(again.headers['idempotent-replayed']).to.equal('true');
       expect(again.headers['api-version']).to.equal(first.headers['api-version']);
@@ -64,7 +69,12 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
     it('the same key with another body or path: 422 idempotency_key_reused, nothing runs', async () => {
       await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'k1').send(USER).expect(201);
       const before = await userCount(h);
-      const otherBody = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'k1').send({ ...USER, first_name: 'Amazing' }).expect(422);
+      const otherBody = await h.request
+        .post('/api/users')
+        .set(h.auth)
+        .set('Idempotency-Key', 'k1')
+        .send({ ...USER, first_name: 'Amazing' })
+        .expect(422);
       expect(otherBody.body.error.code).to.equal('idempotency_key_reused');
       expectResponseMatchesOpenApi(otherBody);
       const otherPath = await h.request
@@ -78,15 +88,29 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
     });
 
     it('the key is tied to the route and its decoded parameters: another spelling of the same path replays, another id is reused', async () => {
-      const user = (await h.request.post('/api/users/').set(h.auth).set('Idempotency-Key', 'spelled').send(USER).expect(201)).body as { id: number };
+      const user = (await h.request.post('/api/users/').set(h.auth).set('Idempotency-Key', 'spelled').send(USER).expect(201)).body as {
+        id: number;
+      };
       const plain = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'spelled').send(USER).expect(201);
       expect([plain.headers['idempotent-replayed'], plain.body.id]).to.deep.equal(['true', user.id]);
       const card = { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 };
       const encoded = [...String(user.id)].map((d) => `%3${d}`).join('');
-      const linked = (await h.request.post(`/api/users/${encoded}/accounts/`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(201)).body as { id: number };
-      const again = await h.request.post(`/api/users/${user.id}/accounts`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(201);
+      const linked = (
+        await h.request.post(`/api/users/${encoded}/accounts/`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(201)
+      ).body as { id: number };
+      const again = await h.request
+        .post(`/api/users/${user.id}/accounts`)
+        .set(h.auth)
+        .set('Idempotency-Key', 'spelled-link')
+        .send(card)
+        .expect(201);
       expect([again.headers['idempotent-replayed'], again.body.id]).to.deep.equal(['true', linked.id]);
-      const other = await h.request.post(`/api/users/${user.id + 1000}/accounts`).set(h.auth).set('Idempotency-Key', 'spelled-link').send(card).expect(422);
+      const other = await h.request
+        .post(`/api/users/${user.id + 1000}/accounts`)
+        .set(h.auth)
+        .set('Idempotency-Key', 'spelled-link')
+        .send(card)
+        .expect(422);
       expect(other.body.error.code).to.equal('idempotency_key_reused');
     });
 
@@ -103,12 +127,27 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
     });
 
     it('a domain error is kept and replayed; a 401 is not kept', async () => {
-      const missing = await h.request.post('/api/users/999999/accounts').set(h.auth).set('Idempotency-Key', 'nf').send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 }).expect(404);
-      const replayed = await h.request.post('/api/users/999999/accounts').set(h.auth).set('Idempotency-Key', 'nf').send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 }).expect(404);
+      const missing = await h.request
+        .post('/api/users/999999/accounts')
+        .set(h.auth)
+        .set('Idempotency-Key', 'nf')
+        .send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 })
+        .expect(404);
+      const replayed = await h.request
+        .post('/api/users/999999/accounts')
+        .set(h.auth)
+        .set('Idempotency-Key', 'nf')
+        .send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100 })
+        .expect(404);
       expect(replayed.text).to.equal(missing.text);
       expect(replayed.headers['idempotent-replayed']).to.equal('true');
 
-      await h.request.post('/api/users').set('Authorization', 'Bearer dk_sandbox_nope').set('Idempotency-Key', 'auth').send(USER).expect(401);
+      await h.request
+        .post('/api/users')
+        .set('Authorization', 'Bearer dk_sandbox_nope')
+        .set('Idempotency-Key', 'auth')
+        .send(USER)
+        .expect(401);
       const ran = await h.request.post('/api/users').set(h.auth).set('Idempotency-Key', 'auth').send(USER).expect(201);
       expect(ran.headers['idempotent-replayed']).to.equal(undefined);
     });
@@ -165,7 +204,14 @@ function idempotencySuite(name: string, makeStore: () => Promise<StorePorts>): v
       const h2 = await resourceHarness(interleaved, clock);
       const before = await userCount(h2);
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () => h2.request.post('/api/users').set(h2.auth).set('Idempotency-Key', 'together').send(USER).then((r) => r)),
+        Array.from({ length: 10 }, () =>
+          h2.request
+            .post('/api/users')
+            .set(h2.auth)
+            .set('Idempotency-Key', 'together')
+            .send(USER)
+            .then((r) => r),
+        ),
       );
       const ran = responses.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === undefined);
       expect(ran).to.have.length(1);

@@ -93,7 +93,10 @@ describe('interactive docs in a browser (GET /docs, headless Chromium)', functio
 
     // Paste the token into the client token's authorization.
     await page.locator('.auth-wrapper .authorize').click();
-    const bearer = page.locator('.auth-container').filter({ hasText: /^bearer/ }).first();
+    const bearer = page
+      .locator('.auth-container')
+      .filter({ hasText: /^bearer/ })
+      .first();
     await bearer.locator('input').fill(token);
     await bearer.locator('button.authorize').click();
     await page.locator('.btn-done').first().click();
@@ -136,7 +139,10 @@ describe('interactive docs in a browser (GET /docs, headless Chromium)', functio
     await page.locator('#operations-Ping-postPing').waitFor({ timeout: STEP_MS });
     // Not authorized any more: the dialog's bearer entry offers an empty field again.
     await page.locator('.auth-wrapper .authorize').click();
-    const bearer = page.locator('.auth-container').filter({ hasText: /^bearer/ }).first();
+    const bearer = page
+      .locator('.auth-container')
+      .filter({ hasText: /^bearer/ })
+      .first();
     expect(await bearer.locator('input').inputValue()).to.equal('');
     await page.locator('.btn-done').first().click();
   });

@@ -27,7 +27,11 @@ const raw = (req: supertest.Test): supertest.Test =>
   });
 
 /** A GET through node:http, which (unlike supertest) never decodes the body: the bytes as they were sent. */
-const sentBytes = (server: Server, path: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> =>
+const sentBytes = (
+  server: Server,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> =>
   new Promise((resolve, reject) => {
     const { port } = server.address() as AddressInfo;
     get({ host: '127.0.0.1', port, path, headers }, (res) => {
@@ -61,7 +65,13 @@ describe('interactive docs over HTTP (GET /docs)', () => {
     const res = await request.get('/docs');
     expect(res.headers['content-type']).to.equal('text/html; charset=utf-8');
     expect(res.headers['content-security-policy']).to.equal(DOCS_CONTENT_SECURITY_POLICY);
-    for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) {
+    for (const directive of [
+      "default-src 'none'",
+      "script-src 'self'",
+      "style-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+    ]) {
       expect(res.headers['content-security-policy']).to.include(directive);
     }
     expect(res.headers['content-security-policy']).not.to.include('unsafe');
@@ -81,7 +91,7 @@ describe('interactive docs over HTTP (GET /docs)', () => {
     for (const [, attributes, text] of scripts) {
       // Either an external file of this server, or the JSON data block (not run).
       if (attributes!.includes('type="application/json"')) JSON.parse(text!);
-      else expect(attributes, 'a script').to.match(/ src="docs\/assets\/[^"]+"/), expect(text).to.equal('');
+      else (expect(attributes, 'a script').to.match(/ src="docs\/assets\/[^"]+"/), expect(text).to.equal(''));
     }
     expect(html).not.to.match(/<style|\sstyle=|\son[a-z]+=/i);
     for (const url of linked) expect(url, 'a relative URL of this server').to.match(/^docs\/assets\/[a-z0-9.-]+\?v=[A-Za-z0-9_-]{27}$/);
@@ -121,7 +131,10 @@ describe('interactive docs over HTTP (GET /docs)', () => {
     expect(gz.headers['content-encoding']).to.equal('gzip');
     expect(gz.headers['etag']).to.match(/-gzip"$/);
     expect(gunzipSync(gz.body).equals(bundle)).to.equal(true);
-    const unchanged = await request.get('/docs/assets/swagger-ui-bundle.js').set('Accept-Encoding', 'br').set('If-None-Match', br.headers['etag']!);
+    const unchanged = await request
+      .get('/docs/assets/swagger-ui-bundle.js')
+      .set('Accept-Encoding', 'br')
+      .set('If-None-Match', br.headers['etag']!);
     expect(unchanged.status).to.equal(304);
     // A small file (under the 1 KiB threshold) is sent as it is.
     const icon = await raw(request.get('/docs/assets/favicon-32x32.png').set('Accept-Encoding', 'br, gzip'));
@@ -130,7 +143,13 @@ describe('interactive docs over HTTP (GET /docs)', () => {
   });
 
   it('answers 404 for anything else under /docs: other files of the package, a trailing slash', async () => {
-    for (const path of ['/docs/', '/docs/assets/package.json', '/docs/assets/swagger-ui-bundle.js.map', '/docs/assets/../package.json', '/docs/index.html']) {
+    for (const path of [
+      '/docs/',
+      '/docs/assets/package.json',
+      '/docs/assets/swagger-ui-bundle.js.map',
+      '/docs/assets/../package.json',
+      '/docs/index.html',
+    ]) {
       const res = await request.get(path);
       expect(res.status, path).to.equal(404);
       expect(res.body.error.code, path).to.equal('not_found');

@@ -69,11 +69,20 @@ describe('debtkit serve killed mid-payment (SIGKILL, mongo, child process, wire-
     const users = await call(first, 'GET', '/api/users');
     const userPath = `/api/users/${users.body['users'][0].id}`;
     const account = await call(first, 'POST', `${userPath}/accounts`, {
-      name: 'Killed loan', type: 'loan', subtype: 'personal_loan', balance: 500_000, institution_apr: 12, institution_minimum_payment: 2_000,
+      name: 'Killed loan',
+      type: 'loan',
+      subtype: 'personal_loan',
+      balance: 500_000,
+      institution_apr: 12,
+      institution_minimum_payment: 2_000,
     });
     expect(account.status).to.equal(201);
     const accountId = account.body['id'] as number;
-    const plan = await call(first, 'POST', `${userPath}/payment_plans`, { strategy: 'avalanche', monthly_payment: 20_000, account_ids: [accountId] });
+    const plan = await call(first, 'POST', `${userPath}/payment_plans`, {
+      strategy: 'avalanche',
+      monthly_payment: 20_000,
+      account_ids: [accountId],
+    });
     expect(plan.status).to.equal(201);
     const paymentsPath = `${userPath}/payment_plans/${plan.body['id']}/payments`;
     const db = admin.db(dbName);

@@ -40,7 +40,9 @@ const parse = (text: string): Sample[] => {
 };
 
 const value = (samples: Sample[], name: string, labels: Record<string, string> = {}): number =>
-  samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v)).reduce((sum, s) => sum + s.value, 0);
+  samples
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    .reduce((sum, s) => sum + s.value, 0);
 
 describe('GET /metrics', () => {
   let h: Harness;
@@ -88,7 +90,7 @@ describe('GET /metrics', () => {
     expect(after.some((s) => s.labels['route'] === '/no/such/thing')).to.equal(false);
   });
 
-  it('labels requests answered before routing (401, 415) with their route pattern, and 405 with the path\'s', async () => {
+  it("labels requests answered before routing (401, 415) with their route pattern, and 405 with the path's", async () => {
     await h.request.post('/api/ping').send({ payload: 'no token' }).expect(401);
     await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'text/plain').send('x').expect(415);
     await h.request.get('/api/ping').set(h.auth).expect(405);
@@ -100,7 +102,10 @@ describe('GET /metrics', () => {
 
   it('counts rate-limited requests by limit', async () => {
     const metrics = createMetrics();
-    const limited = await harness({ metrics, rateLimits: createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'memory' }) });
+    const limited = await harness({
+      metrics,
+      rateLimits: createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'memory' }),
+    });
     for (let i = 0; i < 3; i++) await limited.request.post('/api/ping').set(limited.auth).send({ payload: 'p' });
     await limited.request.get('/api/users/1').set('Authorization', 'Bearer nope');
     await limited.request.get('/api/users/1').set('Authorization', 'Bearer nope');
@@ -137,12 +142,22 @@ describe('GET /metrics', () => {
     try {
       const h = await webhookHarness({ metrics, retrySeconds: [1] });
       const client = await h.newClient();
-      for (const url of [ok.url, broken.url]) expect((await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url })).status).to.equal(201);
+      for (const url of [ok.url, broken.url])
+        expect((await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url })).status).to.equal(201);
       const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
-      expect((await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 })).status).to.equal(201);
+      expect(
+        (
+          await h.request
+            .post(`/api/users/${user.body['id']}/accounts`)
+            .set(client.auth)
+            .send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 })
+        ).status,
+      ).to.equal(201);
       const outcomes = async () => {
         const samples = parse(await metrics.registry.metrics());
-        return Object.fromEntries(['delivered', 'retrying', 'failed'].map((outcome) => [outcome, value(samples, 'debtkit_webhook_deliveries_total', { outcome })]));
+        return Object.fromEntries(
+          ['delivered', 'retrying', 'failed'].map((outcome) => [outcome, value(samples, 'debtkit_webhook_deliveries_total', { outcome })]),
+        );
       };
       await h.worker.drain();
       expect(await outcomes()).to.deep.equal({ delivered: 1, retrying: 1, failed: 0 });
@@ -162,6 +177,10 @@ describe('GET /metrics', () => {
     const samples = parse(await metrics.registry.metrics());
     expect(value(samples, 'debtkit_idempotent_replays_total')).to.equal(1);
     expect(value(samples, 'debtkit_webhook_deliveries_total', { outcome: 'delivered' })).to.equal(1);
-    expect(samples.map((s) => s.name)).to.include.members(['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds']);
+    expect(samples.map((s) => s.name)).to.include.members([
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]);
   });
 });

@@ -64,7 +64,9 @@ describe('mongo read cost with the token cache warm (driver command monitoring, 
       const all = server.commands.filter((name) => !UPKEEP.has(name));
 
       // The store's client: one aggregate on users per request; nothing for the token or the client.
-      expect(warm, `store commands of ${N} × GET ${read.path}`).to.deep.equal(Array.from({ length: N }, () => ({ name: 'aggregate', collection: 'users' })));
+      expect(warm, `store commands of ${N} × GET ${read.path}`).to.deep.equal(
+        Array.from({ length: N }, () => ({ name: 'aggregate', collection: 'users' })),
+      );
       // Everything the process sent, the rate limiter's connection included: one more per request.
       expect(all.length / N, `all commands per GET ${read.path}: ${JSON.stringify(all.slice(0, 3))}`).to.equal(2);
     }

@@ -34,7 +34,13 @@ describe('debtkit serve on a standalone MongoDB (child process, wire-protocol te
 
   it('refuses to start when the store answers and is standalone: exit 1 and one line saying why', async () => {
     const child = spawn(process.execPath, [CLI, 'serve'], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', DEBTKIT_STORE: 'mongo', MONGODB_URL: `${server.url}debtkit_standalone` },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DEBTKIT_STORE: 'mongo',
+        MONGODB_URL: `${server.url}debtkit_standalone`,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
@@ -54,7 +60,7 @@ describe('debtkit serve on a standalone MongoDB (child process, wire-protocol te
     // The process finds the server on its driver's next check, and /readyz asks the store
     // at most once a second (docs/decisions/proxies.md): probe until a bounded deadline.
     let body: { error?: { code?: string; message?: string } } = {};
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline && body.error?.message !== STANDALONE_REASON; ) {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && body.error?.message !== STANDALONE_REASON;) {
       const ready = await fetch(`${cli.url}/readyz`);
       expect(ready.status).to.equal(503);
       body = (await ready.json()) as typeof body;
@@ -62,9 +68,14 @@ describe('debtkit serve on a standalone MongoDB (child process, wire-protocol te
     }
     expect(body.error).to.deep.include({ code: 'service_unavailable', message: STANDALONE_REASON });
     expect((await fetch(`${cli.url}/readyz`)).status).to.equal(503);
-    const loggedLines = (): string[] => cli!.stdout().split('\n').filter((line) => line.includes(STANDALONE_REASON));
+    const loggedLines = (): string[] =>
+      cli!
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes(STANDALONE_REASON));
     // The log line travels through a pipe: a few more probes give it time to arrive (bounded, no sleep).
-    for (let attempt = 0; attempt < 20 && loggedLines().length === 0; attempt++) expect((await fetch(`${cli.url}/readyz`)).status).to.equal(503);
+    for (let attempt = 0; attempt < 20 && loggedLines().length === 0; attempt++)
+      expect((await fetch(`${cli.url}/readyz`)).status).to.equal(503);
     const logged = loggedLines();
     expect(logged, cli.stdout()).to.have.length(1);
     expect(JSON.parse(logged[0]!)).to.include({ level: 50 });

@@ -60,23 +60,29 @@ describe('mongo write cost: a plan payment with an Idempotency-Key (wire-protoco
     expect(events.body.data ?? events.body.events).to.have.length(N);
   });
 
-  it('costs at most 11 commands on a card with rate segments (the allocation\'s compare-and-set), and keeps balance the segments\' sum', async () => {
+  it("costs at most 11 commands on a card with rate segments (the allocation's compare-and-set), and keeps balance the segments' sum", async () => {
     const { request, user, auth } = await fixture.open(`debtkit_write_cost_segments_${process.pid}`);
     const server = fixture.server();
     expect((await request.get(`${user}/credit_scores`).set(auth)).status).to.equal(200);
-    const card = await request.post(`${user}/accounts`).set(auth).send({
-      name: 'Rewards Card',
-      type: 'loan',
-      subtype: 'credit_card_loan',
-      balance: 1_000_000,
-      minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] },
-      apr_segments: [
-        { kind: 'purchase', balance: 600_000, apr: 24 },
-        { kind: 'balance_transfer', balance: 400_000, apr: 0, promo_ends_on: '2031-01-01', go_to_apr: 19.99 },
-      ],
-    });
+    const card = await request
+      .post(`${user}/accounts`)
+      .set(auth)
+      .send({
+        name: 'Rewards Card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 1_000_000,
+        minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true }] },
+        apr_segments: [
+          { kind: 'purchase', balance: 600_000, apr: 24 },
+          { kind: 'balance_transfer', balance: 400_000, apr: 0, promo_ends_on: '2031-01-01', go_to_apr: 19.99 },
+        ],
+      });
     expect(card.status, JSON.stringify(card.body)).to.equal(201);
-    const plan = await request.post(`${user}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 400_000, account_ids: [card.body.id] });
+    const plan = await request
+      .post(`${user}/payment_plans`)
+      .set(auth)
+      .send({ strategy: 'avalanche', monthly_payment: 400_000, account_ids: [card.body.id] });
     expect(plan.status, JSON.stringify(plan.body)).to.equal(201);
 
     const N = 3;

@@ -33,7 +33,9 @@ const npmStart = (token: string): Promise<Started> =>
     });
     let out = '';
     const waiters: Array<{ pattern: RegExp; done: () => void }> = [];
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+      child.once('exit', (code, signal) => r({ code, signal })),
+    );
     const onData = (chunk: string): void => {
       out += chunk;
       for (const w of waiters.splice(0)) (w.pattern.test(out) ? w.done : () => waiters.push(w))();
@@ -72,7 +74,10 @@ const requestInFlight = (port: number, token: string): Promise<{ socket: Socket;
 
 /** `promise`, or a failure after `ms` (so the test's cleanup still runs when the server never reacts). */
 const within = <A>(ms: number, what: string, promise: Promise<A>): Promise<A> =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms).unref())]);
+  Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing after ${ms} ms`)), ms).unref()),
+  ]);
 
 describe('npm start and signals', function () {
   this.timeout(60_000);

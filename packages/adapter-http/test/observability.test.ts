@@ -62,11 +62,20 @@ describe('observability: logs and metrics', () => {
       const receiver = await new Receiver((n) => (n === 0 ? 500 : 204)).start();
       try {
         const t = await setup();
-        const hook = await t.request.post('/api/webhook_endpoints').set(t.auth).send({ url: receiver.url, events: ['account.created'] });
+        const hook = await t.request
+          .post('/api/webhook_endpoints')
+          .set(t.auth)
+          .send({ url: receiver.url, events: ['account.created'] });
         expect(hook.status).to.equal(201);
         const user = await t.request.post('/api/users').set(t.auth).send({ last_name: 'Doe' });
         await t.request.post(`/api/users/${user.body.id}/accounts`).set(t.auth).send({
-          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1_000, institution_apr: 10, institution_minimum_payment: 100, opened_at: '2020-01-01',
+          name: 'Card',
+          type: 'loan',
+          subtype: 'credit_card_loan',
+          balance: 1_000,
+          institution_apr: 10,
+          institution_minimum_payment: 100,
+          opened_at: '2020-01-01',
         });
         const event = (await t.request.get('/api/events?type=account.created').set(t.auth)).body.events[0];
         const worker = resolve(t.container, HTTP.DeliveryWorker);
@@ -97,7 +106,15 @@ describe('observability: logs and metrics', () => {
       expect(text).to.match(/debtkit_http_requests_total\{method="GET",route="\/healthz",status="200"\} 1/);
       expect(text).to.not.include('PROPFIND');
       expect(['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS', 'PUT', 'MKCOL', 'get'].map(methodLabel)).to.deep.equal([
-        'GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'OPTIONS', '_OTHER', '_OTHER', '_OTHER',
+        'GET',
+        'HEAD',
+        'POST',
+        'PATCH',
+        'DELETE',
+        'OPTIONS',
+        '_OTHER',
+        '_OTHER',
+        '_OTHER',
       ]);
     });
 
@@ -106,7 +123,8 @@ describe('observability: logs and metrics', () => {
       const text = await metricsText(t.request);
       for (const limit of KNOWN_LABELS.rateLimited) expect(text).to.include(`debtkit_rate_limited_total{limit="${limit}"} 0`);
       for (const kind of KNOWN_LABELS.storeErrors) expect(text).to.include(`debtkit_store_errors_total{kind="${kind}"} 0`);
-      for (const outcome of KNOWN_LABELS.webhookDeliveries) expect(text).to.include(`debtkit_webhook_deliveries_total{outcome="${outcome}"} 0`);
+      for (const outcome of KNOWN_LABELS.webhookDeliveries)
+        expect(text).to.include(`debtkit_webhook_deliveries_total{outcome="${outcome}"} 0`);
     });
   });
 });

@@ -27,14 +27,30 @@ describe('the OpenAPI compatibility guard: every released version', () => {
     it(`${version}: the served document breaks nothing of the kept one, and adds nothing not yet kept`, () => {
       const changes = compareOpenApi(keptDocument(version), servedDocument(version));
       const breaking = changes.filter((c) => c.breaking);
-      expect(breaking, `the OpenAPI document of ${version} changed incompatibly; release a new API version instead:\n${describeChanges(breaking)}`).to.deep.equal([]);
-      expect(changes, `the OpenAPI document of ${version} gained additions: keep them with \`npm run openapi:accept\`:\n${describeChanges(changes)}`).to.deep.equal([]);
+      expect(
+        breaking,
+        `the OpenAPI document of ${version} changed incompatibly; release a new API version instead:\n${describeChanges(breaking)}`,
+      ).to.deep.equal([]);
+      expect(
+        changes,
+        `the OpenAPI document of ${version} gained additions: keep them with \`npm run openapi:accept\`:\n${describeChanges(changes)}`,
+      ).to.deep.equal([]);
     });
   }
 });
 
-type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, Schema> }; webhooks: Record<string, unknown> };
-type Schema = { type?: string | string[]; enum?: unknown[]; properties?: Record<string, Schema>; required?: string[]; description?: string };
+type Doc = {
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, Schema> };
+  webhooks: Record<string, unknown>;
+};
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  description?: string;
+};
 
 describe('the OpenAPI compatibility guard itself', () => {
   const released = keptDocument(keptVersions()[0]!) as Doc;
@@ -55,7 +71,9 @@ describe('the OpenAPI compatibility guard itself', () => {
     if (p === undefined) throw new Error(`the kept document's ${name} has no ${field}`);
     return p;
   };
-  const kinds = (changes: ReadonlyArray<Change>, breaking: boolean): ChangeKind[] => [...new Set(changes.filter((c) => c.breaking === breaking).map((c) => c.kind))];
+  const kinds = (changes: ReadonlyArray<Change>, breaking: boolean): ChangeKind[] => [
+    ...new Set(changes.filter((c) => c.breaking === breaking).map((c) => c.kind)),
+  ];
 
   it('finds nothing between a kept document and itself (and is fast enough for every run)', () => {
     const started = performance.now();
@@ -66,20 +84,48 @@ describe('the OpenAPI compatibility guard itself', () => {
   const breakingEdits: ReadonlyArray<[ChangeKind, string, (d: Doc) => void]> = [
     ['operation removed', 'POST /api/ping removed', (d) => void delete d.paths['/api/ping']!['post']],
     ['path removed', '/api/articles/{article_id} removed', (d) => void delete d.paths['/api/articles/{article_id}']],
-    ['response field removed', 'Account.mask removed', (d) => {
-      delete schema(d, 'Account').properties!['mask'];
-      schema(d, 'Account').required = schema(d, 'Account').required!.filter((f) => f !== 'mask');
-    }],
-    ['enum value removed', "AccountStatus loses 'disabled'", (d) => void (schema(d, 'AccountStatus').enum = schema(d, 'AccountStatus').enum!.filter((v) => v !== 'disabled'))],
+    [
+      'response field removed',
+      'Account.mask removed',
+      (d) => {
+        delete schema(d, 'Account').properties!['mask'];
+        schema(d, 'Account').required = schema(d, 'Account').required!.filter((f) => f !== 'mask');
+      },
+    ],
+    [
+      'enum value removed',
+      "AccountStatus loses 'disabled'",
+      (d) => void (schema(d, 'AccountStatus').enum = schema(d, 'AccountStatus').enum!.filter((v) => v !== 'disabled')),
+    ],
     ['type changed', 'Account.balance integer → string', (d) => void (property(d, 'Account', 'balance').type = 'string')],
-    ['type changed', 'Account.limit [integer, null] → [string, null]', (d) => void (property(d, 'Account', 'limit').type = ['string', 'null'])],
-    ['type changed', 'Account.name string → [string, null] (a response may now be null)', (d) => void (property(d, 'Account', 'name').type = ['string', 'null'])],
-    ['type changed', 'PatchUserBody.first_name loses null (a request may no longer send null)', (d) => {
-      const p = property(d, 'PatchUserBody', 'first_name');
-      p.type = (p.type as string[]).filter((t) => t !== 'null');
-    }],
-    ['request field newly required', 'CreateUserBody.first_name required', (d) => void (schema(d, 'CreateUserBody').required = [...(schema(d, 'CreateUserBody').required ?? []), 'first_name'])],
-    ['response enum value added', "EventType gains 'thing.happened' (events and webhook payloads)", (d) => void schema(d, 'EventType').enum!.push('thing.happened')],
+    [
+      'type changed',
+      'Account.limit [integer, null] → [string, null]',
+      (d) => void (property(d, 'Account', 'limit').type = ['string', 'null']),
+    ],
+    [
+      'type changed',
+      'Account.name string → [string, null] (a response may now be null)',
+      (d) => void (property(d, 'Account', 'name').type = ['string', 'null']),
+    ],
+    [
+      'type changed',
+      'PatchUserBody.first_name loses null (a request may no longer send null)',
+      (d) => {
+        const p = property(d, 'PatchUserBody', 'first_name');
+        p.type = (p.type as string[]).filter((t) => t !== 'null');
+      },
+    ],
+    [
+      'request field newly required',
+      'CreateUserBody.first_name required',
+      (d) => void (schema(d, 'CreateUserBody').required = [...(schema(d, 'CreateUserBody').required ?? []), 'first_name']),
+    ],
+    [
+      'response enum value added',
+      "EventType gains 'thing.happened' (events and webhook payloads)",
+      (d) => void schema(d, 'EventType').enum!.push('thing.happened'),
+    ],
   ];
   for (const [kind, what, edit] of breakingEdits) {
     it(`fails on a breaking edit: ${kind} (${what})`, () => {
@@ -103,7 +149,12 @@ describe('the OpenAPI compatibility guard itself', () => {
       }),
     );
     expect(kinds(changes, true), describeChanges(changes)).to.deep.equal([]);
-    expect(kinds(changes, false)).to.include.members(['path added', 'response field added', 'request field added', 'request enum value added']);
+    expect(kinds(changes, false)).to.include.members([
+      'path added',
+      'response field added',
+      'request field added',
+      'request enum value added',
+    ]);
   });
 
   it('ignores annotations: descriptions and examples', () => {

@@ -19,7 +19,15 @@ import supertest from 'supertest';
 import * as E from 'fp-ts/lib/Either.js';
 import { ContainerModule } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
-import { EVENT_TYPES, FAILING_ENDPOINT_DISABLE_MS, PORTS, recordEndpointAttempt, versioning, type SecretGenerator, type Timestamp } from '@debtkit/core';
+import {
+  EVENT_TYPES,
+  FAILING_ENDPOINT_DISABLE_MS,
+  PORTS,
+  recordEndpointAttempt,
+  versioning,
+  type SecretGenerator,
+  type Timestamp,
+} from '@debtkit/core';
 import { seedDemo } from '@debtkit/adapter-memory';
 import { compose } from '../src/main/composition.js';
 import { resolve } from '../src/main/container.js';
@@ -50,13 +58,16 @@ const institutionTerms = (version: string): Record<string, number> =>
 const metricsExample = (text: string): string =>
   text
     .split('\n')
-    .filter((line) => /^(# (HELP|TYPE) )?debtkit_(http_requests|rate_limited|store_errors|idempotent_replays|webhook_deliveries)_total\b/.test(line))
+    .filter((line) =>
+      /^(# (HELP|TYPE) )?debtkit_(http_requests|rate_limited|store_errors|idempotent_replays|webhook_deliveries)_total\b/.test(line),
+    )
     .join('\n') + '\n';
 
 const operationIndex = (): Map<string, string> => {
   const index = new Map<string, string>();
   for (const [path, item] of Object.entries(buildOpenApiDocument()['paths'] as Record<string, Json>)) {
-    for (const [method, op] of Object.entries(item)) if (METHODS.includes(method)) index.set(`${method.toUpperCase()} ${path}`, op['operationId']);
+    for (const [method, op] of Object.entries(item))
+      if (METHODS.includes(method)) index.set(`${method.toUpperCase()} ${path}`, op['operationId']);
   }
   return index;
 };
@@ -74,7 +85,10 @@ const captureExamples = async (version: string): Promise<Captured> => {
     webhooks: { resolveHost: offlineResolveHost },
     modules: [new ContainerModule(({ rebind }) => void rebind(PORTS.SecretGenerator).toConstantValue(new CountingSecrets()))],
   });
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token: DEMO_TOKEN, apiVersion: version })();
+  const seeded = await seedDemo(
+    { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) },
+    { token: DEMO_TOKEN, apiVersion: version },
+  )();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const demo = seeded.right;
   const request = supertest(app.callback());
@@ -84,7 +98,12 @@ const captureExamples = async (version: string): Promise<Captured> => {
   // A fixed request id: the audit log's example shows it, and examples must not change from run to run.
   const admin = { Authorization: `Bearer ${ADMIN_TOKEN}`, 'X-Request-Id': 'req_admin_example' };
 
-  const call = async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, headers: Record<string, string>, body?: unknown): Promise<Json> => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    headers: Record<string, string>,
+    body?: unknown,
+  ): Promise<Json> => {
     let req = request[method.toLowerCase() as 'get'](url).set(headers);
     if (body !== undefined) req = req.send(body as object);
     const res = await req;
@@ -92,14 +111,19 @@ const captureExamples = async (version: string): Promise<Captured> => {
     const template = templateOf(url);
     const id = index.get(`${method} ${template}`);
     if (id === undefined) throw new Error(`${method} ${url} is no operation of the document`);
-    if (template?.startsWith('/api/') === true) expect(res.headers['api-version'], `${method} ${url} answered in ${version}`).to.equal(version);
+    if (template?.startsWith('/api/') === true)
+      expect(res.headers['api-version'], `${method} ${url} answered in ${version}`).to.equal(version);
     if (operations[id] === undefined) {
       const response =
-        res.status === 204 ? undefined
-        : template === '/metrics' ? metricsExample(res.text)
-        : template === '/openapi.json' ? { ...(res.body as Json), tags: (res.body as Json)['tags'].slice(0, 1), paths: {}, webhooks: {}, components: {} }
-        : template?.endsWith('/credit_outlook') === true ? { ...(res.body as Json), months: (res.body as Json)['months'].slice(0, 3) }
-        : res.body;
+        res.status === 204
+          ? undefined
+          : template === '/metrics'
+            ? metricsExample(res.text)
+            : template === '/openapi.json'
+              ? { ...(res.body as Json), tags: (res.body as Json)['tags'].slice(0, 1), paths: {}, webhooks: {}, components: {} }
+              : template?.endsWith('/credit_outlook') === true
+                ? { ...(res.body as Json), months: (res.body as Json)['months'].slice(0, 3) }
+                : res.body;
       // A POST without fields is sent without a body, which is decoded as the empty object its example shows.
       const sent = body ?? (method === 'POST' ? {} : undefined);
       operations[id] = { ...(sent === undefined ? {} : { request: sent }), ...(response === undefined ? {} : { response }) };
@@ -115,7 +139,11 @@ const captureExamples = async (version: string): Promise<Captured> => {
   await call('GET', '/api/versions', auth);
 
   const created = await call('POST', '/api/users', auth, {
-    last_name: 'Doe', first_name: 'Jane', email: 'jane@example.com', date_of_birth: '1990-01-02', phone: '+1 555 0101',
+    last_name: 'Doe',
+    first_name: 'Jane',
+    email: 'jane@example.com',
+    date_of_birth: '1990-01-02',
+    phone: '+1 555 0101',
   });
   const jane = `/api/users/${created['id']}`;
   await call('GET', '/api/users?limit=2', auth);
@@ -124,14 +152,29 @@ const captureExamples = async (version: string): Promise<Captured> => {
 
   const hook = await call('POST', '/api/webhook_endpoints', auth, { url: 'https://hooks.example.com/debtkit', description: 'Ledger sync' });
   const account = await call('POST', `${jane}/accounts`, auth, {
-    name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, ...institutionTerms(version),
-    limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
+    name: 'Card',
+    type: 'loan',
+    subtype: 'credit_card_loan',
+    balance: 120_000,
+    ...institutionTerms(version),
+    limit: 500_000,
+    opened_at: '2020-01-01',
+    payments_history: ['1', '1', '2'],
+    mask: '1234',
     // Statement terms (docs/decisions/payoff-and-outlook.md#statement-grade-money), so the Account's examples show them filled in.
     interest_method: 'daily_compound',
     minimum_payment_formula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] },
     apr_segments: [
       { kind: 'purchase', balance: 70_000, apr: 19.99 },
-      { kind: 'promotional', balance: 50_000, apr: 0, promo_ends_on: '2026-09-15', go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 0 },
+      {
+        kind: 'promotional',
+        balance: 50_000,
+        apr: 0,
+        promo_ends_on: '2026-09-15',
+        go_to_apr: 26.99,
+        deferred_interest: true,
+        accrued_deferred_interest: 0,
+      },
     ],
   });
   await call('GET', `${jane}/accounts?type=loan`, auth);
@@ -165,7 +208,9 @@ const captureExamples = async (version: string): Promise<Captured> => {
   await call('GET', `${demoUser}/accounts/${demo.accounts[0]?.id}/repayment_disclosure`, auth);
   await call('GET', `${demoUser}/accounts/${demo.accounts[0]?.id}/payoff_quote?date=2026-03-25`, auth);
   await call('POST', `${demoUser}/payment_plans/compare`, auth, {
-    monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],
+    monthly_payment: 500_000,
+    custom_order: plan['account_ids'],
+    extra_payments: [{ month: 2, amount: 25_000 }],
   });
   await call('DELETE', planPath, auth);
 
@@ -179,7 +224,10 @@ const captureExamples = async (version: string): Promise<Captured> => {
   // Test webhooks and replay (docs/sandbox-over-time.md).
   await call('POST', `/api/webhook_endpoints/${hook['id']}/test`, auth, { type: 'account.created' });
   await call('POST', `/api/events/${events['events'][0]['id']}/redeliver`, auth, { endpoint_id: hook['id'] });
-  await call('POST', `/api/webhook_endpoints/${hook['id']}/replay`, auth, { since: '2026-03-15T00:00:00.000Z', until: '2026-03-16T00:00:00.000Z' });
+  await call('POST', `/api/webhook_endpoints/${hook['id']}/replay`, auth, {
+    since: '2026-03-15T00:00:00.000Z',
+    until: '2026-03-16T00:00:00.000Z',
+  });
   await call('DELETE', jane, auth);
   const afterDelete = (await request.get('/api/events?limit=100').set(auth)).body as Json;
   // The sandbox over time (docs/sandbox-over-time.md): a month of minimum payments for the demo user.
@@ -212,51 +260,57 @@ const captureExamples = async (version: string): Promise<Captured> => {
   const disabledEvents = await call('GET', '/api/events?type=webhook_endpoint.disabled', auth);
 
   const webhooks: Captured['webhooks'] = {};
-  for (const event of [...(events['events'] as Json[]), ...(disabledEvents['events'] as Json[]), ...(afterDelete['events'] as Json[])]) webhooks[event['type']] ??= event;
+  for (const event of [...(events['events'] as Json[]), ...(disabledEvents['events'] as Json[]), ...(afterDelete['events'] as Json[])])
+    webhooks[event['type']] ??= event;
   return { operations, webhooks };
 };
 
 /** A version's data file: what the document of that version shows as examples (read by openapi-document.ts). */
-const render = (captured: Captured): string => `${JSON.stringify({ operations: captured.operations, webhooks: captured.webhooks }, null, 2)}\n`;
+const render = (captured: Captured): string =>
+  `${JSON.stringify({ operations: captured.operations, webhooks: captured.webhooks }, null, 2)}\n`;
 
-for (const version of versioning.known) describe(`OpenAPI examples of ${version}`, function () {
-  this.timeout(20_000);
-  let captured: Captured;
-  before(async () => {
-    captured = await captureExamples(version);
-    if (process.env['DEBTKIT_UPDATE_OPENAPI_EXAMPLES'] === '1') writeFileSync(examplesFile(version), render(captured));
-  });
+for (const version of versioning.known)
+  describe(`OpenAPI examples of ${version}`, function () {
+    this.timeout(20_000);
+    let captured: Captured;
+    before(async () => {
+      captured = await captureExamples(version);
+      if (process.env['DEBTKIT_UPDATE_OPENAPI_EXAMPLES'] === '1') writeFileSync(examplesFile(version), render(captured));
+    });
 
-  it('cover every operation: a response example on each, a request example on each that takes a body', () => {
-    const doc = buildOpenApiDocument(version) as Json;
-    for (const [path, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
-      for (const [method, op] of Object.entries(item)) {
-        if (!METHODS.includes(method)) continue;
-        const where = `${method.toUpperCase()} ${path}`;
-        expect(captured.operations[op['operationId']], `${where} was driven`).to.not.equal(undefined);
-        for (const [status, response] of Object.entries(op['responses'] as Record<string, Json>)) {
-          if (Number(status) >= 300 || response['content'] === undefined) continue;
-          const media = Object.values(response['content'] as Record<string, Json>)[0]!;
-          expect(media['example'], `${where} ${status} has an example`).to.not.equal(undefined);
-        }
-        for (const media of Object.values((op['requestBody']?.['content'] ?? {}) as Record<string, Json>)) {
-          expect(media['example'], `${where} has a request example`).to.not.equal(undefined);
+    it('cover every operation: a response example on each, a request example on each that takes a body', () => {
+      const doc = buildOpenApiDocument(version) as Json;
+      for (const [path, item] of Object.entries(doc['paths'] as Record<string, Json>)) {
+        for (const [method, op] of Object.entries(item)) {
+          if (!METHODS.includes(method)) continue;
+          const where = `${method.toUpperCase()} ${path}`;
+          expect(captured.operations[op['operationId']], `${where} was driven`).to.not.equal(undefined);
+          for (const [status, response] of Object.entries(op['responses'] as Record<string, Json>)) {
+            if (Number(status) >= 300 || response['content'] === undefined) continue;
+            const media = Object.values(response['content'] as Record<string, Json>)[0]!;
+            expect(media['example'], `${where} ${status} has an example`).to.not.equal(undefined);
+          }
+          for (const media of Object.values((op['requestBody']?.['content'] ?? {}) as Record<string, Json>)) {
+            expect(media['example'], `${where} has a request example`).to.not.equal(undefined);
+          }
         }
       }
-    }
-    for (const type of EVENT_TYPES) {
-      expect(doc['webhooks'][type]['post']['requestBody']['content']['application/json']['example'], `webhook ${type} has an example`).to.not.equal(undefined);
-    }
-  });
+      for (const type of EVENT_TYPES) {
+        expect(
+          doc['webhooks'][type]['post']['requestBody']['content']['application/json']['example'],
+          `webhook ${type} has an example`,
+        ).to.not.equal(undefined);
+      }
+    });
 
-  it('are what the server answers today (stale examples fail: regenerate with DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1)', () => {
-    expect(existsSync(examplesFile(version)), `${examplesFile(version)} exists`).to.equal(true);
-    const kept = JSON.parse(readFileSync(examplesFile(version), 'utf8')) as Captured;
-    expect(kept.operations, 'operation examples').to.deep.equal(JSON.parse(JSON.stringify(captured.operations)));
-    expect(kept.webhooks, 'webhook examples').to.deep.equal(JSON.parse(JSON.stringify(captured.webhooks)));
-  });
+    it('are what the server answers today (stale examples fail: regenerate with DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1)', () => {
+      expect(existsSync(examplesFile(version)), `${examplesFile(version)} exists`).to.equal(true);
+      const kept = JSON.parse(readFileSync(examplesFile(version), 'utf8')) as Captured;
+      expect(kept.operations, 'operation examples').to.deep.equal(JSON.parse(JSON.stringify(captured.operations)));
+      expect(kept.webhooks, 'webhook examples').to.deep.equal(JSON.parse(JSON.stringify(captured.webhooks)));
+    });
 
-  it('an event of every type was captured for the webhooks section', () => {
-    expect(Object.keys(captured.webhooks).sort()).to.deep.equal([...EVENT_TYPES].sort());
+    it('an event of every type was captured for the webhooks section', () => {
+      expect(Object.keys(captured.webhooks).sort()).to.deep.equal([...EVENT_TYPES].sort());
+    });
   });
-});

@@ -25,7 +25,12 @@ describe('OpenAPI document under spectral:oas', function () {
     spectral.setRuleset({ extends: [[oas, 'recommended']] });
     const document = new Document(JSON.stringify(buildOpenApiDocument(), null, 2), spectralParsers.Json, 'openapi.json');
     const results = await spectral.run(document);
-    findings = results.map((r) => ({ severity: SEVERITY[r.severity] ?? String(r.severity), code: String(r.code), path: r.path.join('.'), message: r.message }));
+    findings = results.map((r) => ({
+      severity: SEVERITY[r.severity] ?? String(r.severity),
+      code: String(r.code),
+      path: r.path.join('.'),
+      message: r.message,
+    }));
   });
 
   it('has no errors and no warnings', () => {

@@ -16,7 +16,16 @@ const typecheck = (dir: string, files: Record<string, string>): string[] => {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const program = ts.createProgram(
     Object.keys(files).map((name) => join(dir, name)),
-    { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: false, types: [] },
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      lib: ['lib.es2022.d.ts'],
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: false,
+      types: [],
+    },
   );
   return ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 };
@@ -48,7 +57,8 @@ describe('a client generated with openapi-typescript', function () {
 
   it('has a webhooks interface with every event type', () => {
     expect(generated).to.match(/export interface webhooks \{/);
-    for (const type of ['account.created', 'credit_score.created', 'user.deleted', 'plan_payment.created']) expect(generated).to.include(`"${type}": {`);
+    for (const type of ['account.created', 'credit_score.created', 'user.deleted', 'plan_payment.created'])
+      expect(generated).to.include(`"${type}": {`);
   });
 
   it('types the webhook payloads: a snippet using them typechecks', () => {
@@ -56,9 +66,18 @@ describe('a client generated with openapi-typescript', function () {
   });
 
   it('and rejects a field the payload does not have, or a wrong event type', () => {
-    const wrong = SNIPPET.replace('event.data.object.balance', 'event.data.object.no_such_field').replace("const type: 'account.created'", "const type: 'account.closed'");
+    const wrong = SNIPPET.replace('event.data.object.balance', 'event.data.object.no_such_field').replace(
+      "const type: 'account.created'",
+      "const type: 'account.closed'",
+    );
     const errors = typecheck(dir, { 'debtkit-api.ts': generated, 'handler.ts': wrong });
-    expect(errors.some((e) => e.includes('no_such_field')), errors.join('\n')).to.equal(true);
-    expect(errors.some((e) => e.includes('"account.closed"')), errors.join('\n')).to.equal(true);
+    expect(
+      errors.some((e) => e.includes('no_such_field')),
+      errors.join('\n'),
+    ).to.equal(true);
+    expect(
+      errors.some((e) => e.includes('"account.closed"')),
+      errors.join('\n'),
+    ).to.equal(true);
   });
 });

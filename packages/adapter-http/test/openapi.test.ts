@@ -76,7 +76,12 @@ interface Setup {
 
 /** The full app, composed as the server composes it, on a seeded store (default: a fresh memory store). */
 const setup = async (given?: StorePorts): Promise<Setup> => {
-  const { app, store, container } = await compose({ config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0 }, clock, webhooks: { resolveHost: offlineResolveHost }, ...(given === undefined ? {} : { store: given }) });
+  const { app, store, container } = await compose({
+    config: { adminToken: ADMIN_TOKEN, rateLimit: 0, authFailureLimit: 0 },
+    clock,
+    webhooks: { resolveHost: offlineResolveHost },
+    ...(given === undefined ? {} : { store: given }),
+  });
   const token = generateToken('sandbox');
   const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token })();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
@@ -125,7 +130,12 @@ const OPENAPI_SHAPE = {
     webhooks: {
       type: 'object',
       propertyNames: { type: 'string', pattern: '^[a-z_]+\\.[a-z_]+$' },
-      additionalProperties: { type: 'object', required: ['post'], additionalProperties: false, properties: { post: { $ref: '#/$defs/operation' } } },
+      additionalProperties: {
+        type: 'object',
+        required: ['post'],
+        additionalProperties: false,
+        properties: { post: { $ref: '#/$defs/operation' } },
+      },
     },
     paths: {
       type: 'object',
@@ -231,7 +241,12 @@ const OPENAPI_SHAPE = {
       // JSON everywhere, but for the Prometheus text of /metrics.
       propertyNames: { type: 'string', enum: ['application/json', 'text/plain'] },
       // An example on every success body and request body (captured from real answers: openapi-examples.test.ts).
-      additionalProperties: { type: 'object', required: ['schema'], additionalProperties: false, properties: { schema: { type: ['object', 'boolean'] }, example: true } },
+      additionalProperties: {
+        type: 'object',
+        required: ['schema'],
+        additionalProperties: false,
+        properties: { schema: { type: ['object', 'boolean'] }, example: true },
+      },
     },
   },
 };
@@ -280,7 +295,10 @@ describe('OpenAPI document', () => {
       for (const { method, path, op } of operations()) {
         const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
         const declared = ((op['parameters'] ?? []) as Json[]).filter((p) => p['in'] === 'path');
-        expect(declared.map((p) => p['name']), `${method} ${path}`).to.deep.equal(inPath);
+        expect(
+          declared.map((p) => p['name']),
+          `${method} ${path}`,
+        ).to.deep.equal(inPath);
         for (const p of declared) expect(p['schema']).to.include({ type: 'integer', minimum: 1 });
       }
     });
@@ -288,7 +306,11 @@ describe('OpenAPI document', () => {
     it('protects /api with the client bearer scheme, /admin with the admin one, and nothing else', () => {
       expect(doc['components']['securitySchemes']['bearer']).to.deep.include({ type: 'http', scheme: 'bearer' });
       for (const { method, path, op } of operations()) {
-        const expected = path.startsWith('/api/') ? [{ bearer: [] }] : path.startsWith('/admin/') || path === '/metrics' ? [{ adminBearer: [] }] : [];
+        const expected = path.startsWith('/api/')
+          ? [{ bearer: [] }]
+          : path.startsWith('/admin/') || path === '/metrics'
+            ? [{ adminBearer: [] }]
+            : [];
         expect(op['security'], `${method} ${path}`).to.deep.equal(expected);
       }
       for (const open of ['/healthz', '/readyz', '/openapi.json']) expect(doc['paths'][open]['get']['security']).to.deep.equal([]);
@@ -330,7 +352,8 @@ describe('OpenAPI document', () => {
         });
         if (op['requestBody'] !== undefined) at.push(['paths', path, method, 'requestBody', 'content', 'application/json', 'schema']);
         for (const [status, response] of Object.entries(op['responses'] as Record<string, Json>)) {
-          for (const mediaType of Object.keys((response['content'] ?? {}) as Json)) at.push(['paths', path, method, 'responses', status, 'content', mediaType, 'schema']);
+          for (const mediaType of Object.keys((response['content'] ?? {}) as Json))
+            at.push(['paths', path, method, 'responses', status, 'content', mediaType, 'schema']);
         }
       }
       expect(at.length).to.be.greaterThan(200);
@@ -348,7 +371,11 @@ describe('OpenAPI document', () => {
       expect(account['properties']['limit']).to.deep.include({ type: ['integer', 'null'] });
       expect(account['properties']['mask']).to.deep.include({ type: ['string', 'null'], pattern: '^[0-9]{4}$' });
       expect(account['additionalProperties']).to.equal(false);
-      expect(doc['components']['schemas']['CreditScore']['properties']['score']).to.deep.include({ type: ['integer', 'null'], minimum: 300, maximum: 850 });
+      expect(doc['components']['schemas']['CreditScore']['properties']['score']).to.deep.include({
+        type: ['integer', 'null'],
+        minimum: 300,
+        maximum: 850,
+      });
       const limit = (doc['paths']['/api/users']['get']['parameters'] as Json[]).find((p) => p['name'] === 'limit');
       expect(limit?.['schema']).to.include({ type: 'integer', minimum: 1, maximum: 100 });
     });
@@ -439,13 +466,22 @@ describe('OpenAPI document', () => {
         required: ['a'],
         additionalProperties: false,
       });
-      expect([validate({ a: 'x' }), validate({ a: 'x', b: true }), validate({ b: true }), validate({ a: 'x', c: 1 })]).to.deep.equal([true, true, false, false]);
+      expect([validate({ a: 'x' }), validate({ a: 'x', b: true }), validate({ b: true }), validate({ a: 'x', c: 1 })]).to.deep.equal([
+        true,
+        true,
+        false,
+        false,
+      ]);
     });
 
     it('admits null: flat type for an inline object, anyOf for a $ref or a union of several', () => {
       const nullableObject = compile(nullable(t.type({ a: t.string })));
       expect(nullableObject.schema['type']).to.deep.equal(['object', 'null']);
-      expect([nullableObject.validate(null), nullableObject.validate({ a: 'x' }), nullableObject.validate('x')]).to.deep.equal([true, true, false]);
+      expect([nullableObject.validate(null), nullableObject.validate({ a: 'x' }), nullableObject.validate('x')]).to.deep.equal([
+        true,
+        true,
+        false,
+      ]);
       const nullableRef = compile(nullable(t.type({ a: t.string }, 'Named')));
       expect(nullableRef.schema).to.deep.equal({ anyOf: [{ $ref: '#/$defs/Named' }, { type: 'null' }] });
       expect([nullableRef.validate(null), nullableRef.validate({ a: 'x' }), nullableRef.validate({})]).to.deep.equal([true, true, false]);
@@ -495,15 +531,22 @@ describe('OpenAPI document', () => {
         expect(op['requestBody'] !== undefined, label).to.equal(e.body !== undefined || e.method === 'POST');
         if (e.body === undefined && op['requestBody'] !== undefined) expect(op['requestBody']['required'], label).to.equal(false);
         const params = (op['parameters'] ?? []) as Json[];
-        expect(params.filter((p) => p['in'] === 'path').map((p) => p['name']), label).to.deep.equal([...e.pathIds]);
+        expect(
+          params.filter((p) => p['in'] === 'path').map((p) => p['name']),
+          label,
+        ).to.deep.equal([...e.pathIds]);
         const query = e.query as (t.Mixed & { required?: t.Props; optional?: t.Props }) | undefined;
         const queryNames = query === undefined ? [] : [...Object.keys(query.required ?? {}), ...Object.keys(query.optional ?? {})];
-        expect(params.filter((p) => p['in'] === 'query').map((p) => p['name']), label).to.deep.equal(queryNames);
+        expect(
+          params.filter((p) => p['in'] === 'query').map((p) => p['name']),
+          label,
+        ).to.deep.equal(queryNames);
         for (const code of e.errors) {
           const status = String(statusOf.get(code));
-          expect(op['responses'][status]?.['content']['application/json']['schema']['properties']['error']['properties']['code']['enum'], `${label} ${code}`).to.include(
-            code,
-          );
+          expect(
+            op['responses'][status]?.['content']['application/json']['schema']['properties']['error']['properties']['code']['enum'],
+            `${label} ${code}`,
+          ).to.include(code);
         }
       }
     });
@@ -513,9 +556,15 @@ describe('OpenAPI document', () => {
       const routes = routesOf(app);
       const byPath = (r: { method: string; path: string }) => `${r.method} ${toOpenApiPath(r.path)}`;
       const gets = new Set(routes.filter((r) => r.method === 'GET').map(byPath));
-      for (const head of routes.filter((r) => r.method === 'HEAD')) expect(gets.has(byPath({ ...head, method: 'GET' })), byPath(head)).to.equal(true);
-      const routed = routes.filter((r) => r.method !== 'HEAD').map(byPath).sort();
-      const documented = operations().map((o) => `${o.method.toUpperCase()} ${o.path}`).sort();
+      for (const head of routes.filter((r) => r.method === 'HEAD'))
+        expect(gets.has(byPath({ ...head, method: 'GET' })), byPath(head)).to.equal(true);
+      const routed = routes
+        .filter((r) => r.method !== 'HEAD')
+        .map(byPath)
+        .sort();
+      const documented = operations()
+        .map((o) => `${o.method.toUpperCase()} ${o.path}`)
+        .sort();
       expect(documented).to.deep.equal(routed);
       // The built-in descriptions are the ones that could go stale by hand: each is a real route.
       for (const b of BUILTIN_ENDPOINTS) expect(routed, `${b.method} ${b.path}`).to.include(`${b.method} ${toOpenApiPath(b.path)}`);
@@ -540,12 +589,22 @@ describe('OpenAPI document', () => {
 
     it('names the configured public address and environment in servers, and never a Host header that is not a plain host', async () => {
       const app = async (publicUrl?: string) =>
-        (await compose({ clock, config: publicUrl === undefined ? { environment: 'production', bureau: 'sandbox' } : { environment: 'production', bureau: 'sandbox', publicUrl } })).app;
+        (
+          await compose({
+            clock,
+            config:
+              publicUrl === undefined
+                ? { environment: 'production', bureau: 'sandbox' }
+                : { environment: 'production', bureau: 'sandbox', publicUrl },
+          })
+        ).app;
       const configured = await supertest((await app('https://api.example.org')).callback()).get('/openapi.json');
       expect(configured.body.servers).to.deep.equal([
         { url: 'https://api.example.org', description: 'This server: production (live data; tokens start with dk_live_)' },
       ]);
-      const odd = await supertest((await app()).callback()).get('/openapi.json').set('Host', 'evil.example/<script>');
+      const odd = await supertest((await app()).callback())
+        .get('/openapi.json')
+        .set('Host', 'evil.example/<script>');
       expect(odd.body.servers[0].url).to.equal('http://127.0.0.1:3000');
     });
 
@@ -575,7 +634,11 @@ describe('OpenAPI document', () => {
         const text = (res.body as Buffer).toString('utf8');
         const expected = JSON.stringify({ ...buildOpenApiDocument(), servers: [{ url: `http://${host}`, description }] });
         const differsAt = [...text].findIndex((c, at) => c !== expected[at]);
-        expect([text.length, differsAt, text.slice(differsAt - 50, differsAt + 50)], `${host}: the document around its URL`).to.deep.equal([expected.length, -1, '']);
+        expect([text.length, differsAt, text.slice(differsAt - 50, differsAt + 50)], `${host}: the document around its URL`).to.deep.equal([
+          expected.length,
+          -1,
+          '',
+        ]);
         expect(res.headers['etag']).to.be.a('string');
       }
       expect((await get('origin-3.example:8443')).headers['content-encoding'], 'a kept origin stays compressed').to.equal('br');
@@ -629,10 +692,21 @@ describe('OpenAPI document', () => {
       verify(await request.patch(jane).set(auth).send({ first_name: 'Janet' }), 200);
 
       const account = verify(
-        await request.post(`${jane}/accounts`).set(auth).send({
-          name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500,
-          limit: 500_000, opened_at: '2020-01-01', payments_history: ['1', '1', '2'], mask: '1234',
-        }),
+        await request
+          .post(`${jane}/accounts`)
+          .set(auth)
+          .send({
+            name: 'Card',
+            type: 'loan',
+            subtype: 'credit_card_loan',
+            balance: 120_000,
+            institution_apr: 19.99,
+            institution_minimum_payment: 3_500,
+            limit: 500_000,
+            opened_at: '2020-01-01',
+            payments_history: ['1', '1', '2'],
+            mask: '1234',
+          }),
         201,
       );
       verify(await request.get(`${jane}/accounts?type=loan`).set(auth), 200);
@@ -649,7 +723,10 @@ describe('OpenAPI document', () => {
       verify(await request.get(`${jane}/credit_scores/history`).set(auth), 200);
       verify(await request.post(`${jane}/bureau/auth/abort`).set(auth), 200);
 
-      const plan = verify(await request.post(`${demoUser}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 500_000 }), 201);
+      const plan = verify(
+        await request.post(`${demoUser}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 500_000 }),
+        201,
+      );
       const planPath = `${demoUser}/payment_plans/${plan['id']}`;
       verify(await request.get(`${demoUser}/payment_plans`).set(auth), 200);
       verify(await request.get(planPath).set(auth), 200);
@@ -662,12 +739,20 @@ describe('OpenAPI document', () => {
       verify(await request.get(`${demoUser}/accounts/${demo.accounts[0]?.id}/repayment_disclosure`).set(auth), 200);
       verify(await request.get(`${demoUser}/accounts/${demo.accounts[0]?.id}/payoff_quote?date=2026-03-20`).set(auth), 200);
       verify(
-        await request.post(`${demoUser}/payment_plans/compare`).set(auth).send({
-          monthly_payment: 500_000, custom_order: plan['account_ids'], extra_payments: [{ month: 2, amount: 25_000 }],
-        }),
+        await request
+          .post(`${demoUser}/payment_plans/compare`)
+          .set(auth)
+          .send({
+            monthly_payment: 500_000,
+            custom_order: plan['account_ids'],
+            extra_payments: [{ month: 2, amount: 25_000 }],
+          }),
         200,
       );
-      verify(await request.post(`${demoUser}/sandbox/advance`).set(auth).send({ months: 1, payments: 'plan', payment_plan_id: plan['id'] }), 200);
+      verify(
+        await request.post(`${demoUser}/sandbox/advance`).set(auth).send({ months: 1, payments: 'plan', payment_plan_id: plan['id'] }),
+        200,
+      );
       verify(await request.delete(planPath).set(auth), 204);
 
       verify(await request.post('/api/debt_calculator').set(auth).send({ balance: 1_000_000, apr: 20, monthly_payment: 50_000 }), 200);
@@ -679,21 +764,39 @@ describe('OpenAPI document', () => {
 
       const events = verify(await request.get('/api/events?type=account.created').set(auth), 200);
       verify(await request.get(`/api/events/${events['events'][0]['id']}`).set(auth), 200);
-      const hook = verify(await request.post('/api/webhook_endpoints').set(auth).send({ url: 'https://hooks.example.com/debtkit', events: ['account.created'] }), 201);
+      const hook = verify(
+        await request
+          .post('/api/webhook_endpoints')
+          .set(auth)
+          .send({ url: 'https://hooks.example.com/debtkit', events: ['account.created'] }),
+        201,
+      );
       verify(await request.get('/api/webhook_endpoints').set(auth), 200);
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}`).set(auth), 200);
       // Test webhooks and replay (docs/sandbox-over-time.md), while the endpoint is enabled.
       verify(await request.post(`/api/webhook_endpoints/${hook['id']}/test`).set(auth).send({ type: 'account.created' }), 202);
       verify(await request.post(`/api/events/${events['events'][0]['id']}/redeliver`).set(auth).send({ endpoint_id: hook['id'] }), 202);
-      verify(await request.post(`/api/webhook_endpoints/${hook['id']}/replay`).set(auth).send({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }), 202);
-      verify(await request.patch(`/api/webhook_endpoints/${hook['id']}`).set(auth).send({ status: 'disabled', description: 'paused' }), 200);
+      verify(
+        await request
+          .post(`/api/webhook_endpoints/${hook['id']}/replay`)
+          .set(auth)
+          .send({ since: '2026-01-01T00:00:00Z', until: '2026-01-02T00:00:00Z' }),
+        202,
+      );
+      verify(
+        await request.patch(`/api/webhook_endpoints/${hook['id']}`).set(auth).send({ status: 'disabled', description: 'paused' }),
+        200,
+      );
       verify(await request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(auth), 200);
       verify(await request.delete(`/api/webhook_endpoints/${hook['id']}`).set(auth), 204);
 
       const client = verify(await request.post('/admin/clients').set(admin).send({ name: 'Acme' }), 201);
       verify(await request.get('/admin/clients').set(admin), 200);
       const issued = verify(await request.post(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 201);
-      const rolled = verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({ expires_in_seconds: 60 }), 201);
+      const rolled = verify(
+        await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({ expires_in_seconds: 60 }),
+        201,
+      );
       verify(await request.get(`/admin/clients/${client['client']['id']}/tokens`).set(admin), 200);
       verify(await request.patch(`/admin/clients/${client['client']['id']}`).set(admin).send({ api_version: '2024-07-01' }), 200);
       verify(await request.delete(`/admin/tokens/${rolled['token_id']}`).set(admin), 204);
@@ -703,7 +806,10 @@ describe('OpenAPI document', () => {
       const covered = coveredResponses();
       for (const { method, path, op } of operations()) {
         const success = Object.keys(op['responses']).find((s) => Number(s) < 300);
-        expect(covered.has(`${method.toUpperCase()} ${path} ${success}`), `${method.toUpperCase()} ${path} ${success} was checked`).to.equal(true);
+        expect(
+          covered.has(`${method.toUpperCase()} ${path} ${success}`),
+          `${method.toUpperCase()} ${path} ${success} was checked`,
+        ).to.equal(true);
       }
     });
 
@@ -713,26 +819,99 @@ describe('OpenAPI document', () => {
       const code = (res: supertest.Response) => (res.body as Json)['error']['code'];
 
       expect(code(await request.get('/api/users').then((r) => (verify(r, 401), r)))).to.equal('unauthorized');
-      expect(code(await request.get('/api/users').set(auth).set('API-Version', '1999-01-01').then((r) => (verify(r, 400), r)))).to.equal('unsupported_version');
-      expect(code(await request.get('/api/users/0').set(auth).then((r) => (verify(r, 400), r)))).to.equal('validation_error');
-      expect(code(await request.get('/api/users?limit=0&colour=red').set(auth).then((r) => (verify(r, 400), r)))).to.equal('validation_error');
-      expect(code(await request.get('/api/users/999999').set(auth).then((r) => (verify(r, 404), r)))).to.equal('not_found');
+      expect(
+        code(
+          await request
+            .get('/api/users')
+            .set(auth)
+            .set('API-Version', '1999-01-01')
+            .then((r) => (verify(r, 400), r)),
+        ),
+      ).to.equal('unsupported_version');
+      expect(
+        code(
+          await request
+            .get('/api/users/0')
+            .set(auth)
+            .then((r) => (verify(r, 400), r)),
+        ),
+      ).to.equal('validation_error');
+      expect(
+        code(
+          await request
+            .get('/api/users?limit=0&colour=red')
+            .set(auth)
+            .then((r) => (verify(r, 400), r)),
+        ),
+      ).to.equal('validation_error');
+      expect(
+        code(
+          await request
+            .get('/api/users/999999')
+            .set(auth)
+            .then((r) => (verify(r, 404), r)),
+        ),
+      ).to.equal('not_found');
       expect(code(await request.get('/no/such/route').then((r) => (verify(r, 404), r)))).to.equal('not_found');
       expect(code(await request.get('/api/no/such/route').then((r) => (verify(r, 401), r)))).to.equal('unauthorized');
-      expect(code(await request.put(demoUser).set(auth).send({}).then((r) => (verify(r, 405), r)))).to.equal('method_not_allowed');
-      expect(code(await request.post(`${demoUser}/bureau/auth/consent`).set(auth).send({ accepted: true }).then((r) => (verify(r, 409), r)))).to.equal('conflict');
       expect(
-        code(await request.post('/api/ping').set(auth).set('Content-Type', 'text/plain').send('hello').then((r) => (verify(r, 415), r))),
+        code(
+          await request
+            .put(demoUser)
+            .set(auth)
+            .send({})
+            .then((r) => (verify(r, 405), r)),
+        ),
+      ).to.equal('method_not_allowed');
+      expect(
+        code(
+          await request
+            .post(`${demoUser}/bureau/auth/consent`)
+            .set(auth)
+            .send({ accepted: true })
+            .then((r) => (verify(r, 409), r)),
+        ),
+      ).to.equal('conflict');
+      expect(
+        code(
+          await request
+            .post('/api/ping')
+            .set(auth)
+            .set('Content-Type', 'text/plain')
+            .send('hello')
+            .then((r) => (verify(r, 415), r)),
+        ),
       ).to.equal('unsupported_media_type');
       expect(
-        code(await request.post('/api/ping').set(auth).send({ payload: 'x'.repeat(1024 * 1024) }).then((r) => (verify(r, 413), r))),
+        code(
+          await request
+            .post('/api/ping')
+            .set(auth)
+            .send({ payload: 'x'.repeat(1024 * 1024) })
+            .then((r) => (verify(r, 413), r)),
+        ),
       ).to.equal('payload_too_large');
-      expect(code(await request.get('/admin/clients').set(auth).then((r) => (verify(r, 403), r)))).to.equal('forbidden');
+      expect(
+        code(
+          await request
+            .get('/admin/clients')
+            .set(auth)
+            .then((r) => (verify(r, 403), r)),
+        ),
+      ).to.equal('forbidden');
       expect(code(await request.get('/admin/clients').then((r) => (verify(r, 401), r)))).to.equal('unauthorized');
       const admin = { Authorization: `Bearer ${ADMIN_TOKEN}` };
       const issued = verify(await request.post(`/admin/clients/${demo.client.id}/tokens`).set(admin), 201);
       verify(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({}), 201);
-      expect(code(await request.post(`/admin/tokens/${issued['token_id']}/roll`).set(admin).send({}).then((r) => (verify(r, 409), r)))).to.equal('conflict');
+      expect(
+        code(
+          await request
+            .post(`/admin/tokens/${issued['token_id']}/roll`)
+            .set(admin)
+            .send({})
+            .then((r) => (verify(r, 409), r)),
+        ),
+      ).to.equal('conflict');
 
       const nomatch = verify(await request.post('/api/users').set(auth).send({ last_name: 'Nomatch' }), 201);
       const invoke = await request.post(`/api/users/${nomatch['id']}/bureau/auth/invoke`).set(auth).send({ device_ip: '203.0.113.7' });
@@ -746,7 +925,15 @@ describe('OpenAPI document', () => {
     });
 
     it('fails on what the document does not say: a status, a field, a type, a body on 204, an operation', () => {
-      const user = { id: 1, first_name: null, last_name: 'Doe', email: null, date_of_birth: null, phone: null, created_at: '2026-03-15T12:00:00.000Z' };
+      const user = {
+        id: 1,
+        first_name: null,
+        last_name: 'Doe',
+        email: null,
+        date_of_birth: null,
+        phone: null,
+        created_at: '2026-03-15T12:00:00.000Z',
+      };
       expect(() => expectMatchesOpenApi('GET', '/api/users/1', 200, user)).to.not.throw();
       expect(() => expectMatchesOpenApi('GET', '/api/users/1', 418, user)).to.throw(/lists only/);
       expect(() => expectMatchesOpenApi('GET', '/api/users/1', 200, { ...user, client_id: 1 })).to.throw(/client_id/);

@@ -22,8 +22,14 @@ describe('operations endpoints', () => {
     });
 
     it('takes a payload of exactly 1024 characters and refuses 1025', async () => {
-      const ok = await h.request.post('/api/ping').set(h.auth).send({ payload: 'p'.repeat(1024) });
-      const long = await h.request.post('/api/ping').set(h.auth).send({ payload: 'p'.repeat(1025) });
+      const ok = await h.request
+        .post('/api/ping')
+        .set(h.auth)
+        .send({ payload: 'p'.repeat(1024) });
+      const long = await h.request
+        .post('/api/ping')
+        .set(h.auth)
+        .send({ payload: 'p'.repeat(1025) });
       expect(ok.status).to.equal(200);
       expect(long.status).to.equal(400);
       expect(long.body.error.details[0].path).to.equal('payload');
@@ -62,7 +68,9 @@ describe('operations endpoints', () => {
     });
 
     it('GET /readyz is 503 service_unavailable with Retry-After when the store does not', async () => {
-      const down = await harness({ store: { ...createMemoryStore(), health: { ping: () => TE.left(unavailable('ECONNREFUSED 10.0.0.7')) } } });
+      const down = await harness({
+        store: { ...createMemoryStore(), health: { ping: () => TE.left(unavailable('ECONNREFUSED 10.0.0.7')) } },
+      });
       const res = await down.request.get('/readyz');
       expect(res.status).to.equal(503);
       expect(res.headers['retry-after']).to.equal('5');

@@ -10,7 +10,14 @@ import 'reflect-metadata';
 import { expect } from 'chai';
 import { Container } from 'inversify';
 import { STORE_PORTS, STORE_PORT_KEYS, type AccountRepository, type StorePortClasses, type UserRepository } from '@debtkit/core';
-import { MEMORY_SESSION, MEMORY_STORE_CLASSES, MemoryAccountRepository, MemoryDatabase, MemoryUserRepository, memoryStoreModule } from '@debtkit/adapter-memory';
+import {
+  MEMORY_SESSION,
+  MEMORY_STORE_CLASSES,
+  MemoryAccountRepository,
+  MemoryDatabase,
+  MemoryUserRepository,
+  memoryStoreModule,
+} from '@debtkit/adapter-memory';
 
 describe('port table types', () => {
   it('binds a class to the token of the port it implements', () => {
@@ -30,22 +37,28 @@ describe('port table types', () => {
     expect(container.isBound(STORE_PORTS.accounts)).to.equal(true);
   });
 
-  it('types a factory\'s parameters from its dependency list', () => {
+  it("types a factory's parameters from its dependency list", () => {
     const container = new Container();
     container.load(memoryStoreModule());
     // Unannotated parameters: Inversify infers them from the tokens.
-    container.bind(Symbol.for('probe.ok')).toResolvedValue((users, accounts) => {
-      const u: UserRepository = users;
-      const a: AccountRepository = accounts;
-      return [u, a];
-    }, [STORE_PORTS.users, STORE_PORTS.accounts]);
-    container.bind(Symbol.for('probe.swapped')).toResolvedValue((users, accounts) => {
-      // @ts-expect-error the list is the other way round: the first is an account repository
-      const u: UserRepository = users;
-      // @ts-expect-error and the second a user repository
-      const a: AccountRepository = accounts;
-      return [u, a];
-    }, [STORE_PORTS.accounts, STORE_PORTS.users]);
+    container.bind(Symbol.for('probe.ok')).toResolvedValue(
+      (users, accounts) => {
+        const u: UserRepository = users;
+        const a: AccountRepository = accounts;
+        return [u, a];
+      },
+      [STORE_PORTS.users, STORE_PORTS.accounts],
+    );
+    container.bind(Symbol.for('probe.swapped')).toResolvedValue(
+      (users, accounts) => {
+        // @ts-expect-error the list is the other way round: the first is an account repository
+        const u: UserRepository = users;
+        // @ts-expect-error and the second a user repository
+        const a: AccountRepository = accounts;
+        return [u, a];
+      },
+      [STORE_PORTS.accounts, STORE_PORTS.users],
+    );
     expect(container.get<unknown[]>(Symbol.for('probe.ok'))[0]).to.be.instanceOf(MemoryUserRepository);
   });
 
@@ -72,8 +85,20 @@ describe('port table types', () => {
     container.load(memoryStoreModule());
     for (const key of STORE_PORT_KEYS) expect(container.isBound(STORE_PORTS[key]), key).to.equal(true);
     expect(STORE_PORT_KEYS).to.deep.equal([
-      'clients', 'tokens', 'users', 'accounts', 'creditScores', 'bureauFlows', 'paymentPlans', 'planPayments',
-      'idempotency', 'events', 'webhookEndpoints', 'webhookDeliveries', 'erasures', 'audit',
+      'clients',
+      'tokens',
+      'users',
+      'accounts',
+      'creditScores',
+      'bureauFlows',
+      'paymentPlans',
+      'planPayments',
+      'idempotency',
+      'events',
+      'webhookEndpoints',
+      'webhookDeliveries',
+      'erasures',
+      'audit',
     ]);
   });
 });

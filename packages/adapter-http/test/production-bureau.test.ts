@@ -29,7 +29,10 @@ interface Exit {
 /** Run the CLI until it exits, or until `until` matches its stdout (then SIGTERM it and wait for the exit). */
 const runCli = (env: Record<string, string>, until?: RegExp): Promise<Exit> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'serve'], { env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve'], {
+      env: { PATH: process.env['PATH'] ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let signalled = false;
@@ -64,7 +67,10 @@ describe('production and the credit bureau', () => {
     });
 
     it('starts production on the simulated bureau when DEBTKIT_BUREAU=sandbox, with a warning', async () => {
-      const run = await runCli({ DEBTKIT_ENV: 'production', DEBTKIT_BUREAU: 'sandbox', LOG_LEVEL: 'warn' }, /^debtkit listening on http:\/\/\S+ \(production, memory store\)$/m);
+      const run = await runCli(
+        { DEBTKIT_ENV: 'production', DEBTKIT_BUREAU: 'sandbox', LOG_LEVEL: 'warn' },
+        /^debtkit listening on http:\/\/\S+ \(production, memory store\)$/m,
+      );
       expect(run.code, run.stdout + run.stderr).to.equal(0);
       expect(run.stdout).to.match(/^debtkit listening on http:\/\/127\.0\.0\.1:\d+ \(production, memory store\)$/m);
       const warnings = run.stdout
@@ -72,7 +78,9 @@ describe('production and the credit bureau', () => {
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as { level: number; msg: string })
         .filter((line) => line.level === 40);
-      expect(warnings.map((w) => w.msg)).to.deep.equal(['DEBTKIT_BUREAU=sandbox: production is serving the simulated credit bureau (test data, not real credit reports)']);
+      expect(warnings.map((w) => w.msg)).to.deep.equal([
+        'DEBTKIT_BUREAU=sandbox: production is serving the simulated credit bureau (test data, not real credit reports)',
+      ]);
     });
 
     it('refuses an unknown DEBTKIT_BUREAU with one line', async () => {

@@ -47,7 +47,12 @@ describe('quotas across two API processes (mongo, child processes)', function ()
   });
 
   /** `n` creations sent at once, alternating between the two processes, then one at a time until `full`; the statuses. */
-  const race = async (n: number, create: (process: number) => Promise<Answer>, count: () => Promise<number>, quota: number): Promise<number> => {
+  const race = async (
+    n: number,
+    create: (process: number) => Promise<Answer>,
+    count: () => Promise<number>,
+    quota: number,
+  ): Promise<number> => {
     const answers = await Promise.all(Array.from({ length: n }, (_, i) => create(i % 2)));
     for (const a of answers) {
       expect([201, 409], JSON.stringify(a.body)).to.include(a.status);

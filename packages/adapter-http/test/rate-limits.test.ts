@@ -55,7 +55,12 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       const limited = await ping();
       expect(limited.status).to.equal(429);
       expect(limited.body.error).to.deep.include({ code: 'rate_limited' });
-      expect(limited.headers).to.include({ 'retry-after': '1', 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      expect(limited.headers).to.include({
+        'retry-after': '1',
+        'ratelimit-limit': '3',
+        'ratelimit-remaining': '0',
+        'ratelimit-reset': '1',
+      });
       expect(limited.headers['api-version']).to.be.a('string');
     });
 
@@ -63,7 +68,12 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       const broken = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'application/json').send('{"payload": not json');
       expect(broken.status).to.equal(429);
-      const gzipGarbage = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').send('not gzip at all');
+      const gzipGarbage = await h.request
+        .post('/api/ping')
+        .set(h.auth)
+        .set('Content-Type', 'application/json')
+        .set('Content-Encoding', 'gzip')
+        .send('not gzip at all');
       expect(gzipGarbage.status).to.equal(429);
       const wrongType = await h.request.post('/api/ping').set(h.auth).set('Content-Type', 'text/plain').send('hello');
       expect(wrongType.status).to.equal(429);
@@ -160,7 +170,8 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
     });
 
     it('counts bad admin tokens too, and lets the address back in when the minute is over', async () => {
-      for (let i = 0; i < 5; i++) expect((await send('/admin/clients', { Authorization: 'Bearer not-the-admin-token-000' })).status).to.equal(401);
+      for (let i = 0; i < 5; i++)
+        expect((await send('/admin/clients', { Authorization: 'Bearer not-the-admin-token-000' })).status).to.equal(401);
       const cut = await send('/admin/clients', { Authorization: 'Bearer not-the-admin-token-001' });
       expect(cut.status).to.equal(429);
       expect((await send('/admin/clients', { Authorization: `Bearer ${ADMIN_TOKEN}` })).status).to.equal(200);
@@ -170,7 +181,8 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
     });
 
     it('counts bad tokens on /metrics, which takes the admin token too', async () => {
-      for (let i = 0; i < 5; i++) expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(401);
+      for (let i = 0; i < 5; i++)
+        expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(401);
       expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' })).status).to.equal(429);
       expect((await send('/admin/clients', {})).status).to.equal(429);
       expect((await send('/metrics', { Authorization: 'Bearer guessing-the-admin-token' }, '127.0.0.2')).status).to.equal(401);
@@ -235,13 +247,20 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
         DEBTKIT_RATE_LIMIT: '2',
         DEBTKIT_TEST_FROZEN_NOW: String(Date.parse('2026-03-15T12:00:00.000Z')),
       };
-      const started = await Promise.allSettled([serveInChild({ ...env, DEBTKIT_SEED: 'true' }), serveInChild({ ...env, DEBTKIT_SEED: 'false' })]);
+      const started = await Promise.allSettled([
+        serveInChild({ ...env, DEBTKIT_SEED: 'true' }),
+        serveInChild({ ...env, DEBTKIT_SEED: 'false' }),
+      ]);
       const children = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
       try {
         for (const s of started) if (s.status === 'rejected') throw s.reason;
         const [a, b] = children as [CliProcess, CliProcess];
         const pingAt = (url: string) =>
-          fetch(`${url}/api/ping`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{"payload":"p"}' });
+          fetch(`${url}/api/ping`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            body: '{"payload":"p"}',
+          });
         const answers = [];
         for (const server of [a, b, a, b, a, b]) {
           const res = await pingAt(server.url);
@@ -258,7 +277,12 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       const open = () =>
         createRateLimits(
           { requestsPerSecond: 0, authFailuresPerMinute: 5 },
-          { kind: 'mongo', client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }), dbName: `debtkit_rl_auth_${process.pid}`, closeClient: true },
+          {
+            kind: 'mongo',
+            client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }),
+            dbName: `debtkit_rl_auth_${process.pid}`,
+            closeClient: true,
+          },
         );
       const [a, b] = [open(), open()];
       try {
@@ -284,13 +308,23 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       const open = () =>
         createRateLimits(
           { requestsPerSecond: 2, authFailuresPerMinute: 0 },
-          { kind: 'mongo', client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }), dbName: `debtkit_rl_block_${process.pid}`, closeClient: true },
+          {
+            kind: 'mongo',
+            client: new MongoClient(wire.url, { serverSelectionTimeoutMS: 2000 }),
+            dbName: `debtkit_rl_block_${process.pid}`,
+            closeClient: true,
+          },
         );
       const [a, b] = [open(), open()];
       // The drivers' own monitoring (hello) is not the limiter's.
       const counted = () => wire.commands.filter((c) => !/^(hello|ismaster|isMaster|endSessions)$/.test(c));
       try {
-        const allowed = [await a.clients!.consume('9'), await b.clients!.consume('9'), await a.clients!.consume('9'), await b.clients!.consume('9')];
+        const allowed = [
+          await a.clients!.consume('9'),
+          await b.clients!.consume('9'),
+          await a.clients!.consume('9'),
+          await b.clients!.consume('9'),
+        ];
         expect(allowed.map((d) => d.allowed)).to.deep.equal([true, true, true, true]);
         // Each process learns that the client is over from the counter at most once a window (here a at once, b
         // by the points it used last); from then on it refuses the client from memory.
@@ -317,7 +351,10 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       const down = await startWireServer();
       const client = new MongoClient(down.url, { serverSelectionTimeoutMS: 200 });
       await down.stop();
-      const limits = createRateLimits({ requestsPerSecond: 1, authFailuresPerMinute: 1 }, { kind: 'mongo', client, dbName: 'debtkit_rl_down', closeClient: true });
+      const limits = createRateLimits(
+        { requestsPerSecond: 1, authFailuresPerMinute: 1 },
+        { kind: 'mongo', client, dbName: 'debtkit_rl_down', closeClient: true },
+      );
       try {
         const decisions = [await limits.clients!.consume('7'), await limits.clients!.consume('7'), await limits.clients!.consume('7')];
         expect(decisions.map((d) => d.allowed)).to.deep.equal([true, true, false]);

@@ -32,7 +32,7 @@ const run = (shell: string, script: string, env: Record<string, string>): Promis
     );
   });
 
-describe('the docs\' tours against a started server', function () {
+describe("the docs' tours against a started server", function () {
   this.timeout(60_000);
   const token = generateToken('sandbox');
   let child: ChildProcess;
@@ -40,7 +40,13 @@ describe('the docs\' tours against a started server', function () {
 
   before(async () => {
     child = spawn(process.execPath, [CLI, 'serve'], {
-      env: { PATH: process.env['PATH'] ?? '', PORT: '0', DEBTKIT_BOOTSTRAP_TOKEN: token, DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        PORT: '0',
+        DEBTKIT_BOOTSTRAP_TOKEN: token,
+        DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     base = await new Promise<string>((resolve, reject) => {
@@ -67,9 +73,15 @@ describe('the docs\' tours against a started server', function () {
       expect(result.stdout).to.match(/"monthly_payment":50000,"months":25,/);
       // The statement-grade card: its terms read back, and the comparison's warnings (docs/decisions/payoff-and-outlook.md#statement-grade-money).
       expect(result.stdout).to.match(/"name":"Store card",.*"minimum_payment_formula":\{"floor":2500,/);
-      expect(result.stdout).to.match(/^\{"as_of":"\d{4}-\d{2}-\d{2}","minimum_payments_only":\{"months":\d+,"years":\d+,"total_cost":\d+\},"three_year":/m);
-      expect(result.stdout).to.match(/"strategy":"avalanche",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_avoided","month":\d,"amount":\d+\}\]/);
-      expect(result.stdout).to.match(/"strategy":"minimum_only",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_charged","month":\d,"amount":\d+\}\]/);
+      expect(result.stdout).to.match(
+        /^\{"as_of":"\d{4}-\d{2}-\d{2}","minimum_payments_only":\{"months":\d+,"years":\d+,"total_cost":\d+\},"three_year":/m,
+      );
+      expect(result.stdout).to.match(
+        /"strategy":"avalanche",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_avoided","month":\d,"amount":\d+\}\]/,
+      );
+      expect(result.stdout).to.match(
+        /"strategy":"minimum_only",.*"warnings":\[\{"account_id":\d+,"code":"deferred_interest_charged","month":\d,"amount":\d+\}\]/,
+      );
       expect(result.stdout).to.match(/\ntour done: user \d+\n$/);
     });
   }

@@ -94,7 +94,11 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
       cached = await compose({ logger, clock: fixedClock(), modules: [noRateLimits], ...(given === undefined ? {} : { store: given }) });
       plain = await compose({ config: { renderCacheBytes: 0 }, logger, clock: fixedClock(), modules: [noRateLimits], store: cached.store });
       [withCache, without] = await Promise.all([listen(cached), listen(plain)]);
-      const client = await resolve(cached.container, HTTP.ClientAccess).createClient({ name: 'Render cache', environment: 'sandbox', apiVersion: versioning.latest })();
+      const client = await resolve(cached.container, HTTP.ClientAccess).createClient({
+        name: 'Render cache',
+        environment: 'sandbox',
+        apiVersion: versioning.latest,
+      })();
       if (E.isLeft(client)) throw new Error(client.left.message);
       auth = { Authorization: `Bearer ${client.right.token}` };
       const post = async (path: string, body: unknown): Promise<Record<string, unknown>> => {
@@ -108,13 +112,26 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
       };
       user = (await post('/api/users', { last_name: 'Cached' }))['id'] as number;
       for (let i = 0; i < LOANS; i++) {
-        const account = anAccount(idOf('user', user), { type: 'loan', subtype: 'personal_loan', balance: cents(1_000_000 + i), apr: 20, minimum_payment: cents(MINIMUM) });
+        const account = anAccount(idOf('user', user), {
+          type: 'loan',
+          subtype: 'personal_loan',
+          balance: cents(1_000_000 + i),
+          apr: 20,
+          minimum_payment: cents(MINIMUM),
+        });
         const stored = await cached.store.accounts.create(account)();
         if (E.isLeft(stored)) throw new Error(stored.left.message);
       }
       plans = [];
       for (const strategy of ['minimum_only', 'avalanche', 'snowball']) {
-        plans.push((await post(`/api/users/${user}/payment_plans`, { strategy, monthly_payment: LOANS * MINIMUM + (strategy === 'minimum_only' ? 0 : 5_000) }))['id'] as number);
+        plans.push(
+          (
+            await post(`/api/users/${user}/payment_plans`, {
+              strategy,
+              monthly_payment: LOANS * MINIMUM + (strategy === 'minimum_only' ? 0 : 5_000),
+            })
+          )['id'] as number,
+        );
       }
     });
     after(async () => {
@@ -126,7 +143,10 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
 
     /** The same request to both apps: the same status, encoding and text (`label` says which). */
     const alike = async (method: string, path: string, headers: Record<string, string>): Promise<RawAnswer> => {
-      const [a, b] = await Promise.all([raw(withCache, method, path, { ...auth, ...headers }), raw(without, method, path, { ...auth, ...headers })]);
+      const [a, b] = await Promise.all([
+        raw(withCache, method, path, { ...auth, ...headers }),
+        raw(without, method, path, { ...auth, ...headers }),
+      ]);
       const what = `${method} ${path} ${JSON.stringify(headers)}`;
       expect(a.status, what).to.equal(b.status);
       expect(a.encoding, what).to.equal(b.encoding);
@@ -217,15 +237,29 @@ describe('render cache', () => {
           {
             version: '2025-01-01',
             description: 'term → months',
-            transforms: { payment_plan: renameField('months', 'term'), payment_plan_list: mapListItems('payment_plans', renameField('months', 'term')) },
+            transforms: {
+              payment_plan: renameField('months', 'term'),
+              payment_plan_list: mapListItems('payment_plans', renameField('months', 'term')),
+            },
           },
         ],
       },
     ]);
     let renders = 0;
-    const counting = { render: (kind: Parameters<typeof twoVersions.render>[0], body: unknown, version: string) => (renders++, twoVersions.render(kind, body, version)) };
-    const plan = (id: number, createdAt = '2026-03-15T12:00:00.000Z', months = 10) => ({ id, months, created_at: createdAt, schedule: [{ month: 1, payments: [{ account_id: 1, payment: 100 }] }] });
-    const uncached = (kind: 'payment_plan' | 'payment_plan_list', body: unknown, version: string): string => JSON.stringify(twoVersions.render(kind, body, version));
+    const counting = {
+      render: (kind: Parameters<typeof twoVersions.render>[0], body: unknown, version: string) => (
+        renders++,
+        twoVersions.render(kind, body, version)
+      ),
+    };
+    const plan = (id: number, createdAt = '2026-03-15T12:00:00.000Z', months = 10) => ({
+      id,
+      months,
+      created_at: createdAt,
+      schedule: [{ month: 1, payments: [{ account_id: 1, payment: 100 }] }],
+    });
+    const uncached = (kind: 'payment_plan' | 'payment_plan_list', body: unknown, version: string): string =>
+      JSON.stringify(twoVersions.render(kind, body, version));
 
     it('keeps each version its own text, after the transforms, and renders a kept one no more', () => {
       const cache = createRenderCache({ maxBytes: MIB, versioning: counting });
@@ -254,7 +288,10 @@ describe('render cache', () => {
         // The size bound still ends the page early, from the kept lengths.
         const one = Buffer.byteLength(JSON.stringify(twoVersions.render('payment_plan', plan(1), version)));
         const early = cache.render('payment_plan_list', page, version, one + 40);
-        expect(JSON.parse(textOf(early))).to.deep.equal({ payment_plans: [twoVersions.render('payment_plan', plan(1), version)], has_more: true });
+        expect(JSON.parse(textOf(early))).to.deep.equal({
+          payment_plans: [twoVersions.render('payment_plan', plan(1), version)],
+          has_more: true,
+        });
       }
     });
 
@@ -307,7 +344,9 @@ describe('render cache', () => {
       expect(bytesOf({ DEBTKIT_RENDER_CACHE_MB: '0' })).to.equal(0);
       expect(bytesOf({ DEBTKIT_RENDER_CACHE_MB: '256' })).to.equal(256 * MIB);
       for (const bad of ['-1', 'lots', '1.5', '16385']) {
-        expect(bytesOf({ DEBTKIT_RENDER_CACHE_MB: bad })).to.be.a('string').and.match(/^DEBTKIT_RENDER_CACHE_MB must be a whole number of MiB/);
+        expect(bytesOf({ DEBTKIT_RENDER_CACHE_MB: bad }))
+          .to.be.a('string')
+          .and.match(/^DEBTKIT_RENDER_CACHE_MB must be a whole number of MiB/);
       }
     });
   });

@@ -45,7 +45,10 @@ describe('request bodies: authentication first, content codings (docs/decisions/
   };
 
   const expectNoErrorLogged = (): void => {
-    expect(h.log.lines.filter((l) => l.level >= 50), h.log.text).to.deep.equal([]);
+    expect(
+      h.log.lines.filter((l) => l.level >= 50),
+      h.log.text,
+    ).to.deep.equal([]);
   };
 
   for (const [encoding, encode] of [
@@ -87,7 +90,10 @@ describe('request bodies: authentication first, content codings (docs/decisions/
     it(`415 unsupported_media_type for Content-Encoding: ${encoding}`, async () => {
       const res = await post(encoding, gzipSync(JSON_BODY));
       expect(res.status).to.equal(415);
-      expect(res.body.error).to.deep.include({ code: 'unsupported_media_type', message: 'Content-Encoding must be one of identity, gzip, deflate, br' });
+      expect(res.body.error).to.deep.include({
+        code: 'unsupported_media_type',
+        message: 'Content-Encoding must be one of identity, gzip, deflate, br',
+      });
     });
   }
 
@@ -157,7 +163,11 @@ describe('request bodies: authentication first, content codings (docs/decisions/
     });
 
     it('401 on /admin with a bad admin token, before the body', async () => {
-      const res = await h.request.post('/admin/clients').set('Authorization', 'Bearer wrong-token-000000000').set('Content-Type', 'application/json').send('{bad');
+      const res = await h.request
+        .post('/admin/clients')
+        .set('Authorization', 'Bearer wrong-token-000000000')
+        .set('Content-Type', 'application/json')
+        .send('{bad');
       expect(res.status).to.equal(401);
     });
 

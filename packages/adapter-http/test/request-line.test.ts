@@ -53,11 +53,17 @@ describe('request line', () => {
   describe('on a plain pino logger: written directly, exactly as logger.info writes it', () => {
     const loggers: ReadonlyArray<readonly [string, () => { logger: Logger; lines: string[] }]> = [
       ['a default logger', () => capturing()],
-      ['a child logger with bindings', () => {
-        const parent = capturing();
-        return { logger: parent.logger.child({ component: 'http', n: 1 }), lines: parent.lines };
-      }],
-      ['a level formatter (labels) and a base', () => capturing({ formatters: { level: (label) => ({ level: label }) }, base: { service: 'debtkit' } })],
+      [
+        'a child logger with bindings',
+        () => {
+          const parent = capturing();
+          return { logger: parent.logger.child({ component: 'http', n: 1 }), lines: parent.lines };
+        },
+      ],
+      [
+        'a level formatter (labels) and a base',
+        () => capturing({ formatters: { level: (label) => ({ level: label }) }, base: { service: 'debtkit' } }),
+      ],
       ['a CRLF line ending', () => capturing({ crlf: true })],
     ];
     for (const [loggerName, make] of loggers) {
@@ -106,7 +112,11 @@ describe('request line', () => {
       ['a nested key', { nestedKey: 'payload' }, (p) => expect(p['payload']).to.include({ status: 200 })],
       ['a message key', { messageKey: 'message' }, (p) => expect(p['message']).to.equal('request')],
       ['a message prefix', { msgPrefix: '[http] ' }, (p) => expect(p['msg']).to.equal('[http] request')],
-      ['a streamWrite hook', { hooks: { streamWrite: (s: string) => s.replace('"msg"', '"hooked":1,"msg"') } }, (p) => expect(p['hooked']).to.equal(1)],
+      [
+        'a streamWrite hook',
+        { hooks: { streamWrite: (s: string) => s.replace('"msg"', '"hooked":1,"msg"') } },
+        (p) => expect(p['hooked']).to.equal(1),
+      ],
     ];
     for (const [name, loggerOptions, check] of options) {
       it(name, () => {

@@ -74,7 +74,10 @@ describe('asynchronous request logging, flushed on shutdown', function () {
       } finally {
         agent.destroy();
       }
-      expect(answers.filter((a) => a.status !== 200), 'answers other than 200').to.deep.equal([]);
+      expect(
+        answers.filter((a) => a.status !== 200),
+        'answers other than 200',
+      ).to.deep.equal([]);
       const ids = answers.map((a) => a.id);
       expect(new Set(ids).size, 'distinct request ids').to.equal(3000);
       const stopping = cli.stop();
@@ -84,7 +87,10 @@ describe('asynchronous request logging, flushed on shutdown', function () {
       expect(code).to.equal(0);
       const lines = logLines(cli.stdout());
       const logged = new Set(lines.filter((l) => l.msg === 'request' && l.status === 200).map((l) => l.request_id));
-      expect(ids.filter((id) => !logged.has(id)), 'requests without a log line').to.deep.equal([]);
+      expect(
+        ids.filter((id) => !logged.has(id)),
+        'requests without a log line',
+      ).to.deep.equal([]);
       const shutdownAt = lines.findIndex((l) => l.msg === 'shutting down');
       expect(shutdownAt, 'the shutdown line').to.be.greaterThan(-1);
       expect(cli.stderr()).to.equal('');
@@ -112,7 +118,10 @@ describe('asynchronous request logging, flushed on shutdown', function () {
       agent.destroy();
     }
     cli.child.kill('SIGTERM');
-    const code = await Promise.race([cli.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref())]);
+    const code = await Promise.race([
+      cli.exited,
+      new Promise<'still running'>((r) => setTimeout(() => r('still running'), 10_000).unref()),
+    ]);
     if (code === 'still running') cli.child.kill('SIGKILL');
     expect(code, 'the process ended by itself after SIGTERM').to.equal(0);
   });

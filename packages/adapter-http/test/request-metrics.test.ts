@@ -17,7 +17,10 @@ import { harness } from './support/http-harness.js';
 type Request = readonly [method: string, route: string, status: number, seconds: number];
 
 const COUNTER = { name: 'debtkit_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status' };
-const HISTOGRAM = { name: 'debtkit_http_request_duration_seconds', help: 'Time from the request to its answer, by method, route pattern and status' };
+const HISTOGRAM = {
+  name: 'debtkit_http_request_duration_seconds',
+  help: 'Time from the request to its answer, by method, route pattern and status',
+};
 const ODD_ROUTE = '/odd "route" \\ with\nnewline';
 
 /** The two families both ways, each in a registry of its own. */
@@ -40,7 +43,8 @@ const pair = () => {
     const text = await registry.metrics();
     expect(text).to.equal(await reference.metrics());
     // getMetricsAsJSON goes through get(); prom-client's histogram adds an empty `exemplar` to each sample.
-    const json = (r: Registry) => r.getMetricsAsJSON().then((m) => JSON.parse(JSON.stringify(m, (k, v: unknown) => (k === 'exemplar' ? undefined : v))) as unknown);
+    const json = (r: Registry) =>
+      r.getMetricsAsJSON().then((m) => JSON.parse(JSON.stringify(m, (k, v: unknown) => (k === 'exemplar' ? undefined : v))) as unknown);
     expect(await json(registry)).to.deep.equal(await json(reference));
     return text;
   };
@@ -67,7 +71,9 @@ describe('request metrics recorder', () => {
     both(REQUESTS);
     const text = await expectSame();
     expect(text).to.include('debtkit_http_requests_total{method="GET",route="/api/users/:id/credit_scores",status="200"} 3\n');
-    expect(text).to.include('debtkit_http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/users/:id/credit_scores",status="200"} 2\n');
+    expect(text).to.include(
+      'debtkit_http_request_duration_seconds_bucket{le="0.001",method="GET",route="/api/users/:id/credit_scores",status="200"} 2\n',
+    );
     expect(text).to.include('debtkit_http_request_duration_seconds_bucket{le="10",method="POST",route="/api/ping",status="400"} 1\n');
     expect(text).to.include('debtkit_http_request_duration_seconds_bucket{le="+Inf",method="POST",route="/api/ping",status="400"} 2\n');
     expect(text).to.include('debtkit_http_request_duration_seconds_sum{method="GET",route="unmatched",status="404"} 0.30000000000000004\n');

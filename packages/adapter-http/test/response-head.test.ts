@@ -63,7 +63,11 @@ const API_HEADERS = [
 ];
 
 const expectEachOnce = (response: RawResponse, names: ReadonlyArray<string>): void => {
-  for (const name of names) expect(response.names.filter((n) => n === name), name).to.have.length(1);
+  for (const name of names)
+    expect(
+      response.names.filter((n) => n === name),
+      name,
+    ).to.have.length(1);
 };
 
 describe('response head', () => {
@@ -149,7 +153,15 @@ describe('response head', () => {
     const res = await exchange(h, 'GET', '/api/learning_modules', { 'Accept-Encoding': 'gzip' });
     expect(res.status).to.equal(200);
     expect(res.headers['content-encoding']).to.equal('gzip');
-    expectEachOnce(res, ['x-request-id', 'cache-control', 'x-content-type-options', 'vary', 'api-version', 'content-type', 'content-encoding']);
+    expectEachOnce(res, [
+      'x-request-id',
+      'cache-control',
+      'x-content-type-options',
+      'vary',
+      'api-version',
+      'content-type',
+      'content-encoding',
+    ]);
   });
 
   it('an error answer carries the headers once, with its own (Allow on a 405)', async () => {

@@ -56,7 +56,9 @@ describe('route kit', () => {
         const res = await h.request.get(`/api/things/${bad}`).set(h.auth);
         expect(res.status).to.equal(400);
         expect(res.body.error.code).to.equal('validation_error');
-        expect(res.body.error.details).to.deep.equal([{ path: 'account_id', message: 'must be a positive integer id (1 to 9007199254740991)' }]);
+        expect(res.body.error.details).to.deep.equal([
+          { path: 'account_id', message: 'must be a positive integer id (1 to 9007199254740991)' },
+        ]);
       });
     }
   });

@@ -22,11 +22,12 @@ const LOANS = [
   { balance: 40_000, apr: 24.99, minimum: 2_500 },
 ];
 
-const storesUnderTest: ReadonlyArray<{ readonly name: string; readonly make: (mongo: () => Promise<StorePorts>) => Promise<StorePorts> }> = [
-  // Forced interleaving: the memory store does no I/O, so without it one request would run to its end before the other began.
-  { name: 'memory store (interleaved)', make: async () => interleavingStore(createMemoryStore()) },
-  { name: 'mongo store (wire-protocol test server)', make: (mongo) => mongo() },
-];
+const storesUnderTest: ReadonlyArray<{ readonly name: string; readonly make: (mongo: () => Promise<StorePorts>) => Promise<StorePorts> }> =
+  [
+    // Forced interleaving: the memory store does no I/O, so without it one request would run to its end before the other began.
+    { name: 'memory store (interleaved)', make: async () => interleavingStore(createMemoryStore()) },
+    { name: 'mongo store (wire-protocol test server)', make: (mongo) => mongo() },
+  ];
 
 describe('two sandbox advances of one user at once: each month applied exactly once, both answer the one target', function () {
   this.timeout(60_000);
@@ -44,10 +45,19 @@ describe('two sandbox advances of one user at once: each month applied exactly o
         expect(user.status, JSON.stringify(user.body)).to.equal(201);
         const path = `/api/users/${user.body.id}`;
         for (const [i, spec] of LOANS.entries()) {
-          const a = await h.request.post(`${path}/accounts`).set(h.auth).send({
-            name: `Loan ${i}`, type: 'loan', subtype: 'personal_loan', balance: spec.balance, apr: spec.apr, minimum_payment: spec.minimum,
-            opened_at: '2020-01-01', payments_history: ['1'],
-          });
+          const a = await h.request
+            .post(`${path}/accounts`)
+            .set(h.auth)
+            .send({
+              name: `Loan ${i}`,
+              type: 'loan',
+              subtype: 'personal_loan',
+              balance: spec.balance,
+              apr: spec.apr,
+              minimum_payment: spec.minimum,
+              opened_at: '2020-01-01',
+              payments_history: ['1'],
+            });
           expect(a.status, JSON.stringify(a.body)).to.equal(201);
         }
         return path;

@@ -25,7 +25,9 @@ const PAGE = `${packageRoot}../../docs/sandbox-over-time.md`;
 
 /** The body of the ```sh block between `<!-- name:start -->` and `<!-- name:end -->`. */
 const block = (name: string): string => {
-  const match = new RegExp(`<!-- ${name}:start -->\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\`\\n<!-- ${name}:end -->`).exec(readFileSync(PAGE, 'utf8'));
+  const match = new RegExp(`<!-- ${name}:start -->\\n\`\`\`sh\\n([\\s\\S]*?)\\n\`\`\`\\n<!-- ${name}:end -->`).exec(
+    readFileSync(PAGE, 'utf8'),
+  );
   if (match?.[1] === undefined) throw new Error(`docs/sandbox-over-time.md has no \`${name}\` block`);
   return match[1];
 };
@@ -41,7 +43,10 @@ describe('docs/sandbox-over-time.md: the tour runs top to bottom', function () {
     // The production composition (sandbox, the memory store) on a fixed clock, with a client for the tour's token.
     const clock = fixedClock();
     composition = await compose({ config: { rateLimit: 0, authFailureLimit: 0 }, clock, webhooks: { resolveHost: offlineResolveHost } });
-    const seeded = await seedDemo({ ...composition.store, clock, tokenHasher: resolve(composition.container, PORTS.TokenHasher) }, { token })();
+    const seeded = await seedDemo(
+      { ...composition.store, clock, tokenHasher: resolve(composition.container, PORTS.TokenHasher) },
+      { token },
+    )();
     if (E.isLeft(seeded)) throw new Error(seeded.left.message);
     server = createServer(composition.app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -55,8 +60,11 @@ describe('docs/sandbox-over-time.md: the tour runs top to bottom', function () {
 
   it('creates a plan, advances 6 months paying it, and reads the clock, progress, outlook and score history', async () => {
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile('sh', ['-c', block('tour-sandbox')], { env: { PATH: process.env['PATH'] ?? '', T: token, B: base }, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }),
+      execFile(
+        'sh',
+        ['-c', block('tour-sandbox')],
+        { env: { PATH: process.env['PATH'] ?? '', T: token, B: base }, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }),
       );
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`).to.equal(0);

@@ -21,7 +21,11 @@ describe('SecretGenerator: the one randomness port', () => {
       modules: [new ContainerModule(({ rebind }) => void rebind(PORTS.SecretGenerator).toConstantValue(recording))],
     });
     try {
-      const created = await resolve(container, HTTP.ClientAccess).createClient({ name: 'c', environment: 'sandbox', apiVersion: versioning.latest })();
+      const created = await resolve(container, HTTP.ClientAccess).createClient({
+        name: 'c',
+        environment: 'sandbox',
+        apiVersion: versioning.latest,
+      })();
       if (E.isLeft(created)) throw new Error(created.left.message);
       expect(created.right.token).to.equal(`dk_sandbox_${drawn[0]}`);
       const res = await supertest(app.callback())

@@ -16,7 +16,13 @@ describe('security headers', () => {
     expect(responses.map((r) => r.status)).to.deep.equal([200, 401, 404]);
     for (const res of responses) {
       expect(res.headers).to.include({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer', 'x-frame-options': 'DENY' });
-      for (const absent of ['strict-transport-security', 'x-powered-by', 'content-security-policy', 'cross-origin-embedder-policy', 'x-xss-protection']) {
+      for (const absent of [
+        'strict-transport-security',
+        'x-powered-by',
+        'content-security-policy',
+        'cross-origin-embedder-policy',
+        'x-xss-protection',
+      ]) {
         expect(res.headers, absent).not.to.have.property(absent);
       }
     }

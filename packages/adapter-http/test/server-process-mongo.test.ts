@@ -113,7 +113,14 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
     const account = await fetch(`${a.url}/api/users/${userId}/accounts`, {
       method: 'POST',
       headers: { ...auth, ...json },
-      body: JSON.stringify({ name: 'Shared loan', type: 'loan', subtype: 'personal_loan', balance: 1_000_000, institution_apr: 10, institution_minimum_payment: 1_000 }),
+      body: JSON.stringify({
+        name: 'Shared loan',
+        type: 'loan',
+        subtype: 'personal_loan',
+        balance: 1_000_000,
+        institution_apr: 10,
+        institution_minimum_payment: 1_000,
+      }),
     });
     expect(account.status).to.equal(201);
     const accountId = ((await account.json()) as { id: number }).id;
@@ -135,14 +142,21 @@ describe('debtkit serve on the mongo store (child processes, wire-protocol test 
       ),
     );
     const created = payments.filter((p) => p.status === 201);
-    expect(payments.filter((p) => p.status !== 201 && p.status !== 409), JSON.stringify(payments.find((p) => p.status !== 201))).to.deep.equal([]);
+    expect(
+      payments.filter((p) => p.status !== 201 && p.status !== 409),
+      JSON.stringify(payments.find((p) => p.status !== 201)),
+    ).to.deep.equal([]);
     // One account, 100 writers at once: the losers of each round run again (bounded, docs/decisions/transactions.md); those that kept
     // losing answered 409 and changed nothing. Every 201 is in the balance and has its record.
     expect(created.length).to.be.at.least(1);
 
-    const balance = ((await (await fetch(`${b.url}/api/users/${userId}/accounts/${accountId}`, { headers: auth })).json()) as { balance: number }).balance;
+    const balance = (
+      (await (await fetch(`${b.url}/api/users/${userId}/accounts/${accountId}`, { headers: auth })).json()) as { balance: number }
+    ).balance;
     expect(balance).to.equal(1_000_000 - 100 * created.length);
-    const recorded = (await (await fetch(`${a.url}/api/users/${userId}/payment_plans/${planId}/payments?limit=100`, { headers: auth })).json()) as {
+    const recorded = (await (
+      await fetch(`${a.url}/api/users/${userId}/payment_plans/${planId}/payments?limit=100`, { headers: auth })
+    ).json()) as {
       payments: Array<{ id: number }>;
     };
     expect(recorded.payments.map((p) => p.id).sort((x, y) => x - y)).to.deep.equal(created.map((p) => p.body.id).sort((x, y) => x! - y!));

@@ -57,7 +57,9 @@ describe('debtkit serve (child process)', function () {
       // The operator's own token is never printed: only a hint (docs/operations.md, the demo seed).
       expect(server.stdout()).not.to.contain(token);
       expect(server.stdout()).to.contain(`demo token: the one in DEBTKIT_BOOTSTRAP_TOKEN (ending …${token.slice(-4)})`);
-      expect(server.stdout()).to.contain(`curl -s -H "Authorization: Bearer $DEBTKIT_BOOTSTRAP_TOKEN" ${server.url}/api/users/1/credit_scores`);
+      expect(server.stdout()).to.contain(
+        `curl -s -H "Authorization: Bearer $DEBTKIT_BOOTSTRAP_TOKEN" ${server.url}/api/users/1/credit_scores`,
+      );
 
       const health = await fetch(`${server.url}/healthz`);
       expect(health.status).to.equal(200);

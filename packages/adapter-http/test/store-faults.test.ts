@@ -69,7 +69,12 @@ describe('the API on the mongo store, database killed and restarted under load (
     server = await startWireServer();
     // A short conflict deadline: a write blocked by a transaction the outage left open ends in 409
     // within 1 s, as the load's workers need (the outage, not the conflict backoff, is under test).
-    store = await connectMongoStore(server.url, { dbName: 'debtkit_load_outage', serverSelectionTimeoutMS: 500, maxTimeMS: 1000, writeConflictDeadlineMs: 1000 });
+    store = await connectMongoStore(server.url, {
+      dbName: 'debtkit_load_outage',
+      serverSelectionTimeoutMS: 500,
+      maxTimeMS: 1000,
+      writeConflictDeadlineMs: 1000,
+    });
     h = await resourceHarness(store);
   });
   after(async () => {
@@ -89,7 +94,11 @@ describe('the API on the mongo store, database killed and restarted under load (
       () => h.request.get(`/api/users/${userId}/accounts/${account.id}`).set(h.auth),
       () => h.request.get(`/api/users/${userId}/accounts`).set(h.auth),
       () => h.request.patch(`/api/users/${userId}/accounts/${account.id}`).set(h.auth).send({ nickname: 'under load' }),
-      () => h.request.post(`/api/users/${userId}/payment_plans/${plan.body.id}/payments`).set(h.auth).send({ account_id: account.id, amount: 1 }),
+      () =>
+        h.request
+          .post(`/api/users/${userId}/payment_plans/${plan.body.id}/payments`)
+          .set(h.auth)
+          .send({ account_id: account.id, amount: 1 }),
       () => h.request.post('/api/users').set(h.auth).send({ last_name: 'Load' }),
     ];
     const statuses = new Map<number, number>();
@@ -120,7 +129,10 @@ describe('the API on the mongo store, database killed and restarted under load (
     await until(() => seen.after200 >= 20);
     stopLoad = true;
     await Promise.all(workers);
-    expect([...statuses.keys()].filter((s) => s >= 500 && s !== 503), JSON.stringify([...statuses])).to.deep.equal([]);
+    expect(
+      [...statuses.keys()].filter((s) => s >= 500 && s !== 503),
+      JSON.stringify([...statuses]),
+    ).to.deep.equal([]);
     expect(statuses.get(503)).to.be.greaterThan(0);
   });
 });

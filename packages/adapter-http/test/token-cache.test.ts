@@ -12,7 +12,13 @@ import type { Client, ClientAccess, Unavailable, Timestamp } from '@debtkit/core
 import { TOKEN_CACHE_TTL_MS, withTokenCache } from '../src/main/token-cache.js';
 
 const client = (id: number): Client =>
-  ({ id, name: `client ${id}`, environment: 'sandbox', api_version: '2024-01-01', created_at: '2026-01-01T00:00:00.000Z' }) as unknown as Client;
+  ({
+    id,
+    name: `client ${id}`,
+    environment: 'sandbox',
+    api_version: '2024-01-01',
+    created_at: '2026-01-01T00:00:00.000Z',
+  }) as unknown as Client;
 
 interface Fake {
   readonly access: ClientAccess;

@@ -48,8 +48,14 @@ describe('token roll across two processes on one mongo (child processes, wire-pr
     expect((await usersVia(b!, oldToken)).status).to.equal(200);
 
     const clients = (await (await fetch(`${a!.url}/admin/clients`, { headers: admin })).json()) as { clients: Array<{ id: number }> };
-    const listed = (await (await fetch(`${a!.url}/admin/clients/${clients.clients[0]!.id}/tokens`, { headers: admin })).json()) as { tokens: Array<{ id: number }> };
-    const res = await fetch(`${a!.url}/admin/tokens/${listed.tokens[0]!.id}/roll`, { method: 'POST', headers: admin, body: JSON.stringify({ expires_in_seconds: 2 }) });
+    const listed = (await (await fetch(`${a!.url}/admin/clients/${clients.clients[0]!.id}/tokens`, { headers: admin })).json()) as {
+      tokens: Array<{ id: number }>;
+    };
+    const res = await fetch(`${a!.url}/admin/tokens/${listed.tokens[0]!.id}/roll`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ expires_in_seconds: 2 }),
+    });
     expect(res.status).to.equal(201);
     const rolled = (await res.json()) as { token: string; replaces: { expires_at: string } };
     const expiresAt = Date.parse(rolled.replaces.expires_at);
@@ -67,7 +73,10 @@ describe('token roll across two processes on one mongo (child processes, wire-pr
           expect(answer.status, `answered ${expiresAt - answer.answered} ms before expires_at`).to.equal(200);
           before += 1;
         } else if (answer.sent >= expiresAt) {
-          expect(answer.status, `sent ${answer.sent - expiresAt} ms after expires_at, by ${cli === a ? 'the rolling process' : 'the other process'}`).to.equal(401);
+          expect(
+            answer.status,
+            `sent ${answer.sent - expiresAt} ms after expires_at, by ${cli === a ? 'the rolling process' : 'the other process'}`,
+          ).to.equal(401);
           after += 1;
         }
       }

@@ -40,7 +40,10 @@ const spansOfOnePayment = async (exporter: InMemorySpanExporter, store: StorePor
   const { app, container, close } = await compose({ store, clock, config: { rateLimit: 0, authFailureLimit: 0 } });
   try {
     const token = generateToken('sandbox');
-    const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion: '2024-07-01' })();
+    const seeded = await seedDemo(
+      { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) },
+      { token, apiVersion: '2024-07-01' },
+    )();
     if (E.isLeft(seeded)) throw new Error(seeded.left.message);
     const request = supertest(app.callback());
     const auth = { Authorization: `Bearer ${token}` };
@@ -64,15 +67,25 @@ const expectTracedPayment = (spans: ReadonlyArray<ReadableSpan>, clientId: numbe
   const servers = spans.filter((s) => s.kind === SERVER);
   expect(servers.map((s) => s.name)).to.deep.equal(['POST /api/users/:id/payment_plans/:payment_plan_id/payments']);
   const [request] = servers;
-  expect(request!.attributes).to.deep.include({ 'http.response.status_code': 201, [CLIENT_ID_ATTRIBUTE]: clientId, 'http.route': '/api/users/:id/payment_plans/:payment_plan_id/payments' });
+  expect(request!.attributes).to.deep.include({
+    'http.response.status_code': 201,
+    [CLIENT_ID_ATTRIBUTE]: clientId,
+    'http.route': '/api/users/:id/payment_plans/:payment_plan_id/payments',
+  });
   // The caller's trace continues: same trace id, the caller's span as parent.
   expect(request!.spanContext().traceId).to.equal(INCOMING_TRACE);
   expect(parentOf(request!)).to.equal(INCOMING_SPAN);
   const store = spans.filter((s) => s.name.startsWith('store '));
   const names = store.map((s) => s.name);
   expect(names).to.include.members(['store planPayments.create']);
-  expect(names.some((n) => n.startsWith('store paymentPlans.')), names.join(', ')).to.equal(true);
-  expect(names.some((n) => n.startsWith('store events.')), names.join(', ')).to.equal(true);
+  expect(
+    names.some((n) => n.startsWith('store paymentPlans.')),
+    names.join(', '),
+  ).to.equal(true);
+  expect(
+    names.some((n) => n.startsWith('store events.')),
+    names.join(', '),
+  ).to.equal(true);
   for (const span of store) {
     expect(span.spanContext().traceId, span.name).to.equal(INCOMING_TRACE);
     expect(parentOf(span), span.name).to.equal(request!.spanContext().spanId);
@@ -92,7 +105,10 @@ const oneEventFor = async (receiver: { readonly url: string }): Promise<() => Pr
     webhooks: { resolveHost: offlineResolveHost },
   });
   const request = supertest(app.callback());
-  const created = await request.post('/admin/clients').set('Authorization', 'Bearer admin-token-for-tracing-tests-01').send({ name: 'Acme' });
+  const created = await request
+    .post('/admin/clients')
+    .set('Authorization', 'Bearer admin-token-for-tracing-tests-01')
+    .send({ name: 'Acme' });
   const auth = { Authorization: `Bearer ${created.body.token}` };
   expect((await request.post('/api/webhook_endpoints').set(auth).send({ url: receiver.url })).status).to.equal(201);
   expect((await request.post('/api/users').set(auth).send({ last_name: 'Doe' })).status).to.equal(201);
@@ -167,7 +183,10 @@ describe('OpenTelemetry tracing', function () {
         const { traceId, spanId } = attempt!.spanContext();
         expect(receiver.received[0]!.headers['traceparent']).to.equal(`00-${traceId}-${spanId}-01`);
         // The store calls of the attempt are its children.
-        const children = exporter.getFinishedSpans().filter((s) => parentOf(s) === spanId).map((s) => s.name);
+        const children = exporter
+          .getFinishedSpans()
+          .filter((s) => parentOf(s) === spanId)
+          .map((s) => s.name);
         expect(children).to.include.members(['store webhookEndpoints.get', 'store events.get', 'store webhookDeliveries.complete']);
       } finally {
         await receiver.stop();
@@ -185,7 +204,12 @@ describe('OpenTelemetry tracing', function () {
         expect(exporter.getFinishedSpans()).to.have.length(0);
         provider.register();
         await supertest(app.callback()).get('/healthz');
-        expect(exporter.getFinishedSpans().filter((s) => s.kind === SERVER).map((s) => s.name)).to.deep.equal(['GET /healthz']);
+        expect(
+          exporter
+            .getFinishedSpans()
+            .filter((s) => s.kind === SERVER)
+            .map((s) => s.name),
+        ).to.deep.equal(['GET /healthz']);
       } finally {
         await close();
         await provider.shutdown();
@@ -200,7 +224,9 @@ describe('OpenTelemetry tracing', function () {
     it('records nothing and sends no traceparent without a tracer provider', async () => {
       const receiver = await new Receiver(() => 200).start();
       try {
-        await (await oneEventFor(receiver))();
+        await (
+          await oneEventFor(receiver)
+        )();
         expect(receiver.received).to.have.length(1);
         expect(receiver.received[0]!.headers).to.not.have.property('traceparent');
       } finally {
@@ -212,7 +238,10 @@ describe('OpenTelemetry tracing', function () {
       await (await startTracing({})).shutdown();
       await (await startTracing({ OTEL_TRACES_EXPORTER: 'none' })).shutdown();
       expect(trace.getTracer('probe').startSpan('x').isRecording()).to.equal(false);
-      const refused = await startTracing({ OTEL_TRACES_EXPORTER: 'jaeger' }).then(() => undefined, (err: unknown) => err);
+      const refused = await startTracing({ OTEL_TRACES_EXPORTER: 'jaeger' }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
       expect(refused).to.be.instanceOf(StartupError);
       expect((refused as Error).message).to.equal('OTEL_TRACES_EXPORTER must be otlp, console or none (got "jaeger")');
     });
@@ -243,14 +272,24 @@ describe('OpenTelemetry tracing', function () {
 
     it('exports the spans of its requests to the OTLP/HTTP endpoint (flushed at shutdown)', async () => {
       const endpoint = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/v1/traces`;
-      const cli = await startCli({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'debtkit-under-test' });
+      const cli = await startCli({
+        OTEL_TRACES_EXPORTER: 'otlp',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint,
+        OTEL_SERVICE_NAME: 'debtkit-under-test',
+      });
       const token = demoTokenOf(cli);
       const res = await fetch(`${cli.url}/api/users`, { headers: { Authorization: `Bearer ${token}` } });
       expect(res.status).to.equal(200);
       expect(await cli.stop()).to.equal(0);
       expect(bodies.length, cli.stderr()).to.be.greaterThan(0);
       expect(bodies.every((b) => b.path === '/v1/traces' && b.type.startsWith('application/json'))).to.equal(true);
-      type Otlp = { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ name: string; kind: number; attributes: Array<{ key: string; value: Record<string, unknown> }> }> }> }> };
+      type Otlp = {
+        resourceSpans: Array<{
+          scopeSpans: Array<{
+            spans: Array<{ name: string; kind: number; attributes: Array<{ key: string; value: Record<string, unknown> }> }>;
+          }>;
+        }>;
+      };
       const spans = bodies.flatMap((b) => (JSON.parse(b.body) as Otlp).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
       const names = spans.map((s) => s.name);
       expect(names).to.include('GET /api/users');

@@ -22,10 +22,29 @@ import { Sha256TokenHasher, generateToken } from '../src/http/token-issuer.js';
 import { compose, type Composition } from '../src/main/composition.js';
 import { fixedClock } from './support/resource-app.js';
 import { ADMIN_TOKEN } from './support/http-harness.js';
-import { SCENARIOS, checkFault, clearMongoRecords, mongoStoreState, probe, supertestApi, type Api } from './support/transaction-scenarios.js';
+import {
+  SCENARIOS,
+  checkFault,
+  clearMongoRecords,
+  mongoStoreState,
+  probe,
+  supertestApi,
+  type Api,
+} from './support/transaction-scenarios.js';
 
 /** Connection upkeep and session cleanup: not a request's work. */
-const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'saslStart', 'saslContinue', 'killCursors']);
+const UPKEEP = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'ping',
+  'buildInfo',
+  'getParameter',
+  'endSessions',
+  'saslStart',
+  'saslContinue',
+  'killCursors',
+]);
 
 describe('a change and its Idempotency-Key commit together over HTTP (mongo, failCommand on the wire-protocol test server)', function () {
   this.timeout(120_000);
@@ -49,7 +68,14 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
     composition = await compose({
       store,
       clock,
-      config: { store: 'mongo', mongodbUrl: `${server.url}${dbName}`, rateLimit: 1_000_000, authFailureLimit: 0, logLevel: 'error', adminToken: ADMIN_TOKEN },
+      config: {
+        store: 'mongo',
+        mongodbUrl: `${server.url}${dbName}`,
+        rateLimit: 1_000_000,
+        authFailureLimit: 0,
+        logLevel: 'error',
+        adminToken: ADMIN_TOKEN,
+      },
     });
     const token = generateToken('sandbox');
     const seeded = await seedDemo({ ...store, clock, tokenHasher: new Sha256TokenHasher() }, { token, apiVersion: '2024-07-01' })();
@@ -60,7 +86,8 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
       // a read of tokens or clients outside any transaction.
       const collection: unknown = e.command[e.commandName];
       const inTransaction = e.command['autocommit'] === false;
-      const authentication = !inTransaction && e.commandName === 'find' && (collection === COLLECTIONS.tokens || collection === COLLECTIONS.clients);
+      const authentication =
+        !inTransaction && e.commandName === 'find' && (collection === COLLECTIONS.tokens || collection === COLLECTIONS.clients);
       if (!UPKEEP.has(e.commandName) && !authentication) storeCommands.push(e.commandName);
     });
   });
@@ -95,7 +122,13 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
           b: api,
           stateOf,
           arm: async () => {
-            await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: { skip: occurrence }, data: { failCommands: [name], errorCode: 50, appName: 'debtkit' } });
+            await admin
+              .db('admin')
+              .command({
+                configureFailPoint: 'failCommand',
+                mode: { skip: occurrence },
+                data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
+              });
           },
           disarm: async () => {
             await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });
@@ -104,7 +137,10 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
         outcomes.push(`${where}: ${outcome}`);
       }
       // Every command is the change's, up to and including the commit: each one failing failed the request (the fail point did fire).
-      expect(outcomes.filter((o) => o.endsWith('succeeded')), JSON.stringify(outcomes)).to.deep.equal([]);
+      expect(
+        outcomes.filter((o) => o.endsWith('succeeded')),
+        JSON.stringify(outcomes),
+      ).to.deep.equal([]);
     });
   }
 });

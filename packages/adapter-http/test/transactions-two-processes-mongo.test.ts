@@ -43,7 +43,11 @@ describe('a change failing on one API process, retried on the other (mongo, fail
     // One client makes a webhook endpoint per fault of every webhook scenario, more than the default quota of 16
     // (quotas are tested in their own suites).
     const env = {
-      DEBTKIT_STORE: 'mongo', MONGODB_URL: url, DEBTKIT_BOOTSTRAP_TOKEN: token, DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN, DEBTKIT_RATE_LIMIT: '0',
+      DEBTKIT_STORE: 'mongo',
+      MONGODB_URL: url,
+      DEBTKIT_BOOTSTRAP_TOKEN: token,
+      DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
+      DEBTKIT_RATE_LIMIT: '0',
       DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: '1000',
     };
     running.push(...(await Promise.all([startCli(env), startCli(env)])));
@@ -70,7 +74,9 @@ describe('a change failing on one API process, retried on the other (mongo, fail
       // The write commands the change sends, each as often as it does (the server's log also holds the
       // processes' background commands: a superset; an occurrence the change does not reach lets it succeed whole).
       const effect = await probe({ scenario, api: a, stateOf, events: COLLECTIONS.events, arm: () => void wire().commands.splice(0) });
-      const sent = wire().commands.splice(0).filter((name) => WRITES.has(name));
+      const sent = wire()
+        .commands.splice(0)
+        .filter((name) => WRITES.has(name));
       expect(sent, 'one transaction').to.include('commitTransaction');
       const failedOn: string[] = [];
       const seen = new Map<string, number>();
@@ -86,7 +92,13 @@ describe('a change failing on one API process, retried on the other (mongo, fail
           b,
           stateOf,
           arm: async () => {
-            await admin!.db('admin').command({ configureFailPoint: 'failCommand', mode: { skip: occurrence }, data: { failCommands: [name], errorCode: 50, appName: 'debtkit' } });
+            await admin!
+              .db('admin')
+              .command({
+                configureFailPoint: 'failCommand',
+                mode: { skip: occurrence },
+                data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
+              });
           },
           disarm: async () => {
             await admin!.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { resourceHarness } from './support/resource-app.js';
 
-const PAGE = fileURLToPath(new URL(`${import.meta.url.includes('/dist/test/') ? '../../../../' : '../../../'}docs/api/versions.md`, import.meta.url));
+const PAGE = fileURLToPath(
+  new URL(`${import.meta.url.includes('/dist/test/') ? '../../../../' : '../../../'}docs/api/versions.md`, import.meta.url),
+);
 
 const walkthrough = (): string => {
   const match = /<!-- walkthrough:start -->\n```sh\n([\s\S]*?)\n```\n<!-- walkthrough:end -->/.exec(readFileSync(PAGE, 'utf8'));
@@ -35,8 +37,11 @@ describe('docs/api/versions.md: the upgrade walkthrough', function () {
   it('runs top to bottom with curl', async () => {
     const { port } = server.address() as AddressInfo;
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile('sh', ['-c', walkthrough()], { env: { PATH: process.env['PATH'] ?? '', T: token, B: `http://127.0.0.1:${port}` }, timeout: 20_000 }, (err, stdout, stderr) =>
-        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }),
+      execFile(
+        'sh',
+        ['-c', walkthrough()],
+        { env: { PATH: process.env['PATH'] ?? '', T: token, B: `http://127.0.0.1:${port}` }, timeout: 20_000 },
+        (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }),
       ),
     );
     expect(result.code, `${result.stdout}\n${result.stderr}`).to.equal(0);

@@ -22,7 +22,10 @@ const DAY_MS = 86_400_000;
 const within = async <A>(ms: number, what: string, promise: Promise<A>): Promise<A> => {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -81,7 +84,10 @@ for (const kind of ['memory', 'mongo'] as const) {
     const oneChange = async (h: Harness, client: ApiClient): Promise<void> => {
       const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
       expect(user.status).to.equal(201);
-      const res = await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 });
+      const res = await h.request
+        .post(`/api/users/${user.body['id']}/accounts`)
+        .set(client.auth)
+        .send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 });
       expect(res.status).to.equal(201);
     };
     /** The endpoint id of a received request (`webhook-id` is `msg_{event}_{endpoint}`). */
@@ -122,16 +128,31 @@ for (const kind of ['memory', 'mongo'] as const) {
         await h.request
           .post(`/api/users/${user['id']}/accounts`)
           .set(advancing.auth)
-          .send({ name: `Loan ${i}`, type: 'loan', subtype: 'personal_loan', balance: 500_000, institution_apr: 12, institution_minimum_payment: 10_000 })
+          .send({
+            name: `Loan ${i}`,
+            type: 'loan',
+            subtype: 'personal_loan',
+            balance: 500_000,
+            institution_apr: 12,
+            institution_minimum_payment: 10_000,
+          })
           .expect(201);
       }
       for (let i = 0; i < 10; i++) {
-        const res = await h.request.post(`/api/users/${user['id']}/sandbox/advance`).set(advancing.auth).send({ months: 6, payments: 'minimum' });
+        const res = await h.request
+          .post(`/api/users/${user['id']}/sandbox/advance`)
+          .set(advancing.auth)
+          .send({ months: 6, payments: 'minimum' });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
       }
       let written = 0;
-      for (let after = 0, more = true; more; ) {
-        const page = (await h.request.get(`/api/events?limit=100${after === 0 ? "" : `&starting_after=${after}`}`).set(advancing.auth).expect(200)).body as { events: Json[]; has_more: boolean };
+      for (let after = 0, more = true; more;) {
+        const page = (
+          await h.request
+            .get(`/api/events?limit=100${after === 0 ? '' : `&starting_after=${after}`}`)
+            .set(advancing.auth)
+            .expect(200)
+        ).body as { events: Json[]; has_more: boolean };
         written += page.events.length;
         more = page.has_more;
         after = (page.events[page.events.length - 1]?.['id'] as number | undefined) ?? after;
@@ -231,7 +252,11 @@ for (const kind of ['memory', 'mongo'] as const) {
       expect(disabled).to.include({ status: 'disabled', disabled_reason: 'failing' });
       const events = await listAll(h.request, client.auth, '&type=webhook_endpoint.disabled');
       expect(events).to.have.length(1);
-      expect(events[0]).to.deep.include({ type: 'webhook_endpoint.disabled', created_at: clock.now().toISOString(), data: { user_id: null, object: disabled } });
+      expect(events[0]).to.deep.include({
+        type: 'webhook_endpoint.disabled',
+        created_at: clock.now().toISOString(),
+        data: { user_id: null, object: disabled },
+      });
       // Its other endpoint got the event; the disabled one gets nothing more (one attempt made it fail, no more after).
       expect(healthy.received.map((r) => JSON.parse(r.body)['type'])).to.include('webhook_endpoint.disabled');
       expect(flaky.received.length - sentBefore).to.equal(1);

@@ -135,7 +135,11 @@ describe('webhooks across API processes on one MongoDB', function () {
     expect((await link(a, token, userId, 'Car')).status).to.equal(201);
     await receiver.waitFor(1);
     a.child.kill('SIGTERM');
-    await until('the shutdown to begin', async () => a.stdout(), (out) => out.includes('shutting down'));
+    await until(
+      'the shutdown to begin',
+      async () => a.stdout(),
+      (out) => out.includes('shutting down'),
+    );
     receiver.release(200);
     expect(await a.exited).to.equal(0);
     running.splice(running.indexOf(a), 1);
@@ -168,7 +172,11 @@ describe('webhooks across API processes on one MongoDB', function () {
       expect(hook.status).to.equal(201);
       otherEndpoints.push(hook.body['id'] as number);
     }
-    for (const [api, name] of [[a!, 'Other A'], [b!, 'Other B']] as const) expect((await link(api, other.token, other.userId, name)).status).to.equal(201);
+    for (const [api, name] of [
+      [a!, 'Other A'],
+      [b!, 'Other B'],
+    ] as const)
+      expect((await link(api, other.token, other.userId, name)).status).to.equal(201);
     // Both processes at once, each one change after another: creations under one user write the user (docs/decisions/transactions.md),
     // so two at a time conflict and the loser runs again; a dozen at once could exhaust the bounded retries (409).
     const streams = await Promise.all(
@@ -199,7 +207,10 @@ describe('webhooks across API processes on one MongoDB', function () {
         async () => (await call(a!, 'GET', `/api/webhook_endpoints/${id}/deliveries`, other.token)).body['deliveries'] as Json[],
         (d) => d.length === 2 && d.every((x) => x['status'] === 'succeeded'),
       );
-      expect(done.map((d) => [d['attempts'], d['last_response_status']])).to.deep.equal([[2, 200], [2, 200]]);
+      expect(done.map((d) => [d['attempts'], d['last_response_status']])).to.deep.equal([
+        [2, 200],
+        [2, 200],
+      ]);
     }
     expect(refusing.received).to.have.length(12);
     const perId = new Map<string, number>();

@@ -33,7 +33,10 @@ describe(`a replay of at most ${REPLAY_MAX_EVENTS} events (docs/webhook-replay.m
 
   it(`${REPLAY_MAX_EVENTS + 1} events in the window: 400 naming until and the limit, nothing armed; narrowed to ${REPLAY_MAX_EVENTS}: 202, ${REPLAY_MAX_EVENTS} armed`, async () => {
     const client = await h.newClient();
-    const hook = await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: receiver.url, events: ['*'] });
+    const hook = await h.request
+      .post('/api/webhook_endpoints')
+      .set(client.auth)
+      .send({ url: receiver.url, events: ['*'] });
     expect(hook.status, JSON.stringify(hook.body)).to.equal(201);
     // The endpoint existed before the window; each event is one millisecond after the previous.
     const start = h.clock.now().getTime() + 1000;
@@ -52,7 +55,10 @@ describe(`a replay of at most ${REPLAY_MAX_EVENTS} events (docs/webhook-replay.m
     }
     h.clock.advance(REPLAY_MAX_EVENTS + 2000);
     const replay = (since: Timestamp) =>
-      h.request.post(`/api/webhook_endpoints/${hook.body.id}/replay`).set(client.auth).send({ since, until: at(REPLAY_MAX_EVENTS + 1) });
+      h.request
+        .post(`/api/webhook_endpoints/${hook.body.id}/replay`)
+        .set(client.auth)
+        .send({ since, until: at(REPLAY_MAX_EVENTS + 1) });
     const deliveries = async (): Promise<number> =>
       (await h.request.get(`/api/webhook_endpoints/${hook.body.id}/deliveries?limit=1`).set(client.auth)).body.deliveries.length;
 

@@ -67,9 +67,19 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
       const card = await h.request
         .post(`/api/users/${user.body['id']}/accounts`)
         .set(client.auth)
-        .send({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500 });
+        .send({
+          name: 'Card',
+          type: 'loan',
+          subtype: 'credit_card_loan',
+          balance: 120_000,
+          institution_apr: 19.99,
+          institution_minimum_payment: 3_500,
+        });
       expect(card.status).to.equal(201);
-      expect((await h.request.patch(`/api/users/${user.body['id']}/accounts/${card.body['id']}`).set(client.auth).send({ nickname: 'Main' })).status).to.equal(200);
+      expect(
+        (await h.request.patch(`/api/users/${user.body['id']}/accounts/${card.body['id']}`).set(client.auth).send({ nickname: 'Main' }))
+          .status,
+      ).to.equal(200);
     };
     const expectError = (res: { status: number; body: Json }, status: number, code: string, path?: string): void => {
       expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -130,14 +140,20 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         const client = await h.newClient();
         const stranger = await h.newClient('Stranger');
         const hook = await endpointTo(client, (await receiver()).url);
-        const test = (c: ApiClient, id: number | string, body: unknown) => h.request.post(`/api/webhook_endpoints/${id}/test`).set(c.auth).send(body as object);
+        const test = (c: ApiClient, id: number | string, body: unknown) =>
+          h.request
+            .post(`/api/webhook_endpoints/${id}/test`)
+            .set(c.auth)
+            .send(body as object);
         expectError(await test(client, hook.id, { type: 'account.deleted' }), 400, 'validation_error', 'type');
         expectError(await test(client, hook.id, {}), 400, 'validation_error', 'type');
         expectError(await test(client, hook.id, { type: 'account.created', extra: 1 }), 400, 'validation_error');
         expectError(await test(client, 'x', { type: 'account.created' }), 400, 'validation_error');
         expectError(await test(client, 999_999, { type: 'account.created' }), 404, 'not_found');
         expectError(await test(stranger, hook.id, { type: 'account.created' }), 404, 'not_found');
-        expect((await h.request.patch(`/api/webhook_endpoints/${hook.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
+        expect((await h.request.patch(`/api/webhook_endpoints/${hook.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(
+          200,
+        );
         expectError(await test(client, hook.id, { type: 'account.created' }), 409, 'conflict');
         expect(await deliveries(client, hook.id)).to.deep.equal([]);
       });
@@ -145,7 +161,12 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
       it('with an Idempotency-Key: one test event, the same answer replayed', async () => {
         const client = await h.newClient();
         const hook = await endpointTo(client, (await receiver()).url);
-        const send = () => h.request.post(`/api/webhook_endpoints/${hook.id}/test`).set(client.auth).set('Idempotency-Key', 'test-once').send({ type: 'user.deleted' });
+        const send = () =>
+          h.request
+            .post(`/api/webhook_endpoints/${hook.id}/test`)
+            .set(client.auth)
+            .set('Idempotency-Key', 'test-once')
+            .send({ type: 'user.deleted' });
         const first = await send();
         const again = await send();
         expect(first.status).to.equal(202);
@@ -187,7 +208,10 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         await h.worker.drain();
         expect([a.received.length, b.received.length, c.received.length]).to.deep.equal([4, 2, 0]);
         expect(b.received[1]!.headers['webhook-id']).to.equal(b.received[0]!.headers['webhook-id']);
-        expect((await deliveries(client, hookA.id)).find((d) => d['event_id'] === created!['id'])).to.include({ status: 'succeeded', attempts: 1 });
+        expect((await deliveries(client, hookA.id)).find((d) => d['event_id'] === created!['id'])).to.include({
+          status: 'succeeded',
+          attempts: 1,
+        });
       });
 
       it('with an Idempotency-Key: sent again, the answer is replayed and nothing is re-armed', async () => {
@@ -197,7 +221,8 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         await changes(client);
         await h.worker.drain();
         const [event] = await listAll(h.request, client.auth);
-        const send = () => h.request.post(`/api/events/${event!['id']}/redeliver`).set(client.auth).set('Idempotency-Key', 'redeliver-once').send({});
+        const send = () =>
+          h.request.post(`/api/events/${event!['id']}/redeliver`).set(client.auth).set('Idempotency-Key', 'redeliver-once').send({});
         const first = await send();
         expect(first.body).to.deep.equal({ event_id: event!['id'], deliveries: 1 });
         await h.worker.drain();
@@ -231,7 +256,11 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         const hook = await endpointTo(client, (await receiver()).url, ['user.deleted']);
         await changes(client);
         const [event] = await listAll(h.request, client.auth);
-        const redeliver = (c: ApiClient, id: number | string, body: unknown) => h.request.post(`/api/events/${id}/redeliver`).set(c.auth).send(body as object);
+        const redeliver = (c: ApiClient, id: number | string, body: unknown) =>
+          h.request
+            .post(`/api/events/${id}/redeliver`)
+            .set(c.auth)
+            .send(body as object);
         expectError(await redeliver(client, 999_999, {}), 404, 'not_found');
         expectError(await redeliver(stranger, event!['id'], {}), 404, 'not_found');
         expectError(await redeliver(client, event!['id'], { endpoint_id: 999_999 }), 400, 'validation_error', 'endpoint_id');
@@ -239,7 +268,9 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expectError(await redeliver(client, event!['id'], { endpoint_id: 'one' }), 400, 'validation_error', 'endpoint_id');
         expectError(await redeliver(client, event!['id'], { endpoint: 1 }), 400, 'validation_error');
         const all = await endpointTo(client, (await receiver()).url);
-        expect((await h.request.patch(`/api/webhook_endpoints/${all.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
+        expect((await h.request.patch(`/api/webhook_endpoints/${all.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(
+          200,
+        );
         expectError(await redeliver(client, event!['id'], { endpoint_id: all.id }), 409, 'conflict');
         // Without endpoint_id: every enabled endpoint subscribed, here none.
         expect((await redeliver(client, event!['id'], {})).body).to.deep.equal({ event_id: event!['id'], deliveries: 0 });
@@ -264,7 +295,12 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         h.clock.advance(1000);
         await h.worker.drain();
         const failing = await deliveries(client, hook.id);
-        expect(failing.map((d) => [d['status'], d['attempts']])).to.deep.equal([['succeeded', 1], ['succeeded', 1], ['pending', 1], ['pending', 1]]);
+        expect(failing.map((d) => [d['status'], d['attempts']])).to.deep.equal([
+          ['succeeded', 1],
+          ['succeeded', 1],
+          ['pending', 1],
+          ['pending', 1],
+        ]);
         // Back up, on the same address.
         const back = await new Receiver().start('/hooks', port);
         receivers.push(back);
@@ -274,7 +310,8 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expect(res.body).to.deep.equal({ since: new Date(since).toISOString(), until, events: 4, deliveries: 4 });
         await h.worker.drain();
         const events = await listAll(h.request, client.auth);
-        for (const received of [...r.received, ...back.received]) processed.set(String(received.headers['webhook-id']), verified(hook.secret, received));
+        for (const received of [...r.received, ...back.received])
+          processed.set(String(received.headers['webhook-id']), verified(hook.secret, received));
         // Every event once, in order; the two the receiver had before arrived again under the same webhook-id.
         expect(back.received.map((x) => JSON.parse(x.body)['id'])).to.deep.equal(events.map((e) => e['id']));
         expect(back.received.slice(0, 2).map((x) => x.headers['webhook-id'])).to.deep.equal(r.received.map((x) => x.headers['webhook-id']));
@@ -300,7 +337,9 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expect(second.body['error']['message']).to.match(/replay/);
         // Another endpoint's replay is not held up.
         const other = await endpointTo(client, (await receiver()).url);
-        expect((await h.request.post(`/api/webhook_endpoints/${other.id}/replay`).set(client.auth).send({ since, until })).status).to.equal(202);
+        expect((await h.request.post(`/api/webhook_endpoints/${other.id}/replay`).set(client.auth).send({ since, until })).status).to.equal(
+          202,
+        );
         await h.worker.drain();
         expectError(await replay(), 409, 'conflict');
         receivers.push(await new Receiver().start('/hooks', port));
@@ -331,14 +370,30 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         const client = await h.newClient();
         const stranger = await h.newClient('Stranger');
         const hook = await endpointTo(client, (await receiver()).url);
-        const replay = (c: ApiClient, id: number | string, body: unknown) => h.request.post(`/api/webhook_endpoints/${id}/replay`).set(c.auth).send(body as object);
+        const replay = (c: ApiClient, id: number | string, body: unknown) =>
+          h.request
+            .post(`/api/webhook_endpoints/${id}/replay`)
+            .set(c.auth)
+            .send(body as object);
         const since = '2026-01-01T00:00:00Z';
         expectError(await replay(client, hook.id, { since: 'yesterday', until: '2026-01-02T00:00:00Z' }), 400, 'validation_error', 'since');
         expectError(await replay(client, hook.id, { since, until: '2026-01-32T00:00:00Z' }), 400, 'validation_error', 'until');
         expectError(await replay(client, hook.id, { since }), 400, 'validation_error', 'until');
         // Impossible moments are refused, not rolled over to another day (2026-02-30 is not 2 March).
-        for (const impossible of ['2026-02-30T00:00:00Z', '2026-02-29T00:00:00Z', '2026-04-31T00:00:00.000Z', '2026-01-05T24:00:00Z', '2026-01-05T10:60:00Z', '2026-01-05T10:00:60Z']) {
-          expectError(await replay(client, hook.id, { since: impossible, until: '2026-03-10T00:00:00Z' }), 400, 'validation_error', 'since');
+        for (const impossible of [
+          '2026-02-30T00:00:00Z',
+          '2026-02-29T00:00:00Z',
+          '2026-04-31T00:00:00.000Z',
+          '2026-01-05T24:00:00Z',
+          '2026-01-05T10:60:00Z',
+          '2026-01-05T10:00:60Z',
+        ]) {
+          expectError(
+            await replay(client, hook.id, { since: impossible, until: '2026-03-10T00:00:00Z' }),
+            400,
+            'validation_error',
+            'since',
+          );
         }
         expectError(await replay(client, hook.id, { since, until: since }), 400, 'validation_error', 'until');
         const tooLong = await replay(client, hook.id, { since, until: '2026-01-31T00:00:01Z' });
@@ -347,7 +402,9 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
         expect((await replay(client, hook.id, { since, until: '2026-01-31T00:00:00Z' })).status).to.equal(202);
         expectError(await replay(client, 999_999, { since, until: '2026-01-02T00:00:00Z' }), 404, 'not_found');
         expectError(await replay(stranger, hook.id, { since, until: '2026-01-02T00:00:00Z' }), 404, 'not_found');
-        expect((await h.request.patch(`/api/webhook_endpoints/${hook.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
+        expect((await h.request.patch(`/api/webhook_endpoints/${hook.id}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(
+          200,
+        );
         expectError(await replay(client, hook.id, { since, until: '2026-01-02T00:00:00Z' }), 409, 'conflict');
       });
     });

@@ -58,7 +58,9 @@ describe('events and webhooks on the mongo store', () => {
     expect(events.map((e) => e['type'])).to.deep.equal(EXPECTED_TYPES);
     const wh = new Webhook(hook['secret']);
     expect(r.received.map((x) => wh.verify(x.body, x.headers as Record<string, string>))).to.deep.equal(events);
-    const deliveries = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries?limit=100`).set(client.auth)).body['deliveries'] as Json[];
+    const deliveries = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries?limit=100`).set(client.auth)).body[
+      'deliveries'
+    ] as Json[];
     expect(deliveries.map((d) => [d['status'], d['attempts']])).to.deep.equal(EXPECTED_TYPES.map(() => ['succeeded', 1]));
   });
 
@@ -75,8 +77,13 @@ describe('events and webhooks on the mongo store', () => {
     expect(r.received).to.have.length(1);
     h.clock.advance(1);
     await h.worker.drain();
-    expect(r.received.map((x) => x.headers['webhook-id'])).to.deep.equal([r.received[0]!.headers['webhook-id'], r.received[0]!.headers['webhook-id']]);
-    const [delivery] = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(client.auth)).body['deliveries'] as Json[];
+    expect(r.received.map((x) => x.headers['webhook-id'])).to.deep.equal([
+      r.received[0]!.headers['webhook-id'],
+      r.received[0]!.headers['webhook-id'],
+    ]);
+    const [delivery] = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(client.auth)).body[
+      'deliveries'
+    ] as Json[];
     expect(delivery).to.include({ event_type: 'user.deleted', status: 'succeeded', attempts: 2, last_response_status: 200 });
   });
 });

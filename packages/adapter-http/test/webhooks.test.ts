@@ -9,7 +9,16 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { EVENT_RETENTION_MS } from '@debtkit/core';
 import { WebhookUrlGuard, isAllowedAddress } from '../src/webhooks/webhook-url-guard.js';
-import { EXPECTED_TYPES, MovableClock, Receiver, listAll, scenario, webhookHarness, type ApiClient, type Json } from './support/webhook-harness.js';
+import {
+  EXPECTED_TYPES,
+  MovableClock,
+  Receiver,
+  listAll,
+  scenario,
+  webhookHarness,
+  type ApiClient,
+  type Json,
+} from './support/webhook-harness.js';
 
 describe('events API (docs/decisions/webhooks.md)', () => {
   it('each change records exactly its event, in order, with the object as its endpoint answers it', async () => {
@@ -47,7 +56,14 @@ describe('events API (docs/decisions/webhooks.md)', () => {
     const user = (await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' })).body as Json;
     expect((await h.request.post(`/api/users/${user['id']}/accounts`).set(client.auth).send({ name: 'X' })).status).to.equal(400);
     expect((await h.request.patch(`/api/users/${user['id']}/accounts/99`).set(client.auth).send({ nickname: 'n' })).status).to.equal(404);
-    expect((await h.request.post(`/api/users/${user['id']}/payment_plans`).set(client.auth).send({ strategy: 'avalanche', monthly_payment: 100 })).status).to.equal(400);
+    expect(
+      (
+        await h.request
+          .post(`/api/users/${user['id']}/payment_plans`)
+          .set(client.auth)
+          .send({ strategy: 'avalanche', monthly_payment: 100 })
+      ).status,
+    ).to.equal(400);
     expect(await listAll(h.request, client.auth)).to.deep.equal([]);
   });
 
@@ -121,16 +137,31 @@ describe('webhook endpoints API (docs/decisions/webhooks.md)', () => {
     expect(Buffer.from((body['secret'] as string).slice(6), 'base64')).to.have.length(32);
     const { secret: _secret, ...view } = body;
     expect(view).to.deep.equal({
-      id: body['id'], url: 'http://127.0.0.1:9/hooks', events: ['*'], description: null, status: 'enabled', api_version: '2026-11-26', disabled_reason: null, created_at: body['created_at'],
+      id: body['id'],
+      url: 'http://127.0.0.1:9/hooks',
+      events: ['*'],
+      description: null,
+      status: 'enabled',
+      api_version: '2026-11-26',
+      disabled_reason: null,
+      created_at: body['created_at'],
     });
     const path = `/api/webhook_endpoints/${body['id']}`;
     expect((await h.request.get(path).set(client.auth)).body).to.deep.equal(view);
-    const second = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: 'https://example.com/h', events: ['user.deleted', 'account.closed'], description: 'ops' })).body as Json;
+    const second = (
+      await h.request
+        .post('/api/webhook_endpoints')
+        .set(client.auth)
+        .send({ url: 'https://example.com/h', events: ['user.deleted', 'account.closed'], description: 'ops' })
+    ).body as Json;
     expect(second['secret']).to.not.equal(body['secret']);
     const page = await h.request.get('/api/webhook_endpoints?limit=1').set(client.auth);
     expect(page.body).to.deep.equal({ webhook_endpoints: [view], has_more: true });
     expect(JSON.stringify((await h.request.get('/api/webhook_endpoints').set(client.auth)).body)).to.not.contain('whsec_');
-    const patched = await h.request.patch(path).set(client.auth).send({ status: 'disabled', events: ['account.created'], description: 'paused' });
+    const patched = await h.request
+      .patch(path)
+      .set(client.auth)
+      .send({ status: 'disabled', events: ['account.created'], description: 'paused' });
     expect(patched.status).to.equal(200);
     expect(patched.body).to.deep.equal({ ...view, status: 'disabled', events: ['account.created'], description: 'paused' });
     expect((await h.request.patch(path).set(client.auth).send({ description: null })).body['description']).to.equal(null);
@@ -186,7 +217,14 @@ describe('webhook endpoints API (docs/decisions/webhooks.md)', () => {
       expect(res.body['error']['code']).to.equal('validation_error');
       expect(JSON.stringify(res.body['error']['details']), JSON.stringify(body).slice(0, 80)).to.contain(field);
     }
-    expect((await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: 'https://example.com/h', description: 'x'.repeat(500) })).status).to.equal(201);
+    expect(
+      (
+        await h.request
+          .post('/api/webhook_endpoints')
+          .set(client.auth)
+          .send({ url: 'https://example.com/h', description: 'x'.repeat(500) })
+      ).status,
+    ).to.equal(201);
     const id = ((await h.request.get('/api/webhook_endpoints').set(client.auth)).body['webhook_endpoints'] as Json[])[0]!['id'];
     for (const body of [{ status: 'paused' }, { url: 'gopher://x' }, { events: ['nope'] }, { id: 3 }]) {
       const res = await h.request.patch(`/api/webhook_endpoints/${id}`).set(client.auth).send(body);
@@ -214,7 +252,12 @@ describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
     const h = await webhookHarness({ environment: 'production', resolveHost });
     const client = await h.newClient();
     const create = (url: string) => h.request.post('/api/webhook_endpoints').set(client.auth).send({ url });
-    for (const url of ['https://hooks.example.test/h', 'https://v6.example.test/h', 'https://93.184.216.34/h', 'https://[2606:2800:220:1:248:1893:25c8:1946]/h']) {
+    for (const url of [
+      'https://hooks.example.test/h',
+      'https://v6.example.test/h',
+      'https://93.184.216.34/h',
+      'https://[2606:2800:220:1:248:1893:25c8:1946]/h',
+    ]) {
       expect((await create(url)).status, url).to.equal(201);
     }
     const refused = [
@@ -250,7 +293,9 @@ describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
       expect(res.body['error']['details'][0]['path']).to.equal('url');
     }
     const id = ((await create('https://hooks.example.test/ok')).body as Json)['id'];
-    expect((await h.request.patch(`/api/webhook_endpoints/${id}`).set(client.auth).send({ url: 'https://sneaky.example.test/h' })).status).to.equal(400);
+    expect(
+      (await h.request.patch(`/api/webhook_endpoints/${id}`).set(client.auth).send({ url: 'https://sneaky.example.test/h' })).status,
+    ).to.equal(400);
     expect((await h.request.get(`/api/webhook_endpoints/${id}`).set(client.auth)).body['url']).to.equal('https://hooks.example.test/ok');
   });
 
@@ -285,7 +330,13 @@ describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
     '2001:0:5db8:d822:0:0:f5ff:fffe', // Teredo: client 10.0.0.1
     '2001:0:a00:1:0:0:a247:27dd', // Teredo: private server 10.0.0.1, public client
   ];
-  const EMBEDDED_PUBLIC = ['::5db8:d822', '::ffff:0:5db8:d822', '64:ff9b::93.184.216.34', '2002:5db8:d822::1', '2001:0:5db8:d822:0:0:a247:27dd'];
+  const EMBEDDED_PUBLIC = [
+    '::5db8:d822',
+    '::ffff:0:5db8:d822',
+    '64:ff9b::93.184.216.34',
+    '2002:5db8:d822::1',
+    '2001:0:5db8:d822:0:0:a247:27dd',
+  ];
   const embeddedName = (i: number, kind: string) => `${kind}-${i}.embedded.example.test`;
   const embeddedResolve = async (host: string) => {
     const m = /^(refused|public)-(\d+)\.embedded\.example\.test$/.exec(host);
@@ -338,13 +389,27 @@ describe('webhook URL guard (SSRF, docs/decisions/webhooks.md)', () => {
         resolveHost: async () => [{ address: target, family: 4 }],
       });
       const client = await h.newClient();
-      const hook = (await h.request.post('/api/webhook_endpoints').set(client.auth).send({ url: `https://rebind.example.test:${port}/hooks` })).body as Json;
+      const hook = (
+        await h.request
+          .post('/api/webhook_endpoints')
+          .set(client.auth)
+          .send({ url: `https://rebind.example.test:${port}/hooks` })
+      ).body as Json;
       target = '127.0.0.1';
-      await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' }).then(async (res) =>
-        h.request.post(`/api/users/${res.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 }),
-      );
+      await h.request
+        .post('/api/users')
+        .set(client.auth)
+        .send({ last_name: 'Doe' })
+        .then(async (res) =>
+          h.request
+            .post(`/api/users/${res.body['id']}/accounts`)
+            .set(client.auth)
+            .send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 }),
+        );
       await h.worker.drain();
-      const deliveries = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(client.auth)).body['deliveries'] as Json[];
+      const deliveries = (await h.request.get(`/api/webhook_endpoints/${hook['id']}/deliveries`).set(client.auth)).body[
+        'deliveries'
+      ] as Json[];
       expect(deliveries).to.have.length(1);
       expect(deliveries[0]).to.include({ status: 'pending', attempts: 1, last_response_status: null });
       expect(receiver.received).to.deep.equal([]);
@@ -375,7 +440,10 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
   /** One change: a new user with a linked account (one account.created event). */
   const oneChange = async (h: Awaited<ReturnType<typeof webhookHarness>>, client: ApiClient): Promise<void> => {
     const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
-    const res = await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 });
+    const res = await h.request
+      .post(`/api/users/${user.body['id']}/accounts`)
+      .set(client.auth)
+      .send({ name: 'A', type: 'loan', subtype: 'auto_loan', balance: 1 });
     expect(res.status).to.equal(201);
   };
   const verified = (secret: string, r: { headers: Json; body: string }): Json =>
@@ -394,7 +462,9 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
     const allHook = await register(h, client, { url: all.url });
     const someHook = await register(h, client, { url: some.url, events: ['user.deleted', 'account.closed'] });
     const offHook = await register(h, client, { url: off.url });
-    expect((await h.request.patch(`/api/webhook_endpoints/${offHook['id']}`).set(client.auth).send({ status: 'disabled' })).status).to.equal(200);
+    expect(
+      (await h.request.patch(`/api/webhook_endpoints/${offHook['id']}`).set(client.auth).send({ status: 'disabled' })).status,
+    ).to.equal(200);
     // Delivered before the user's delete: after it, the user's pending deliveries are canceled (docs/decisions/tenancy.md).
     let live: Json[] = [];
     await scenario(h.request, client.auth, async () => {
@@ -418,9 +488,9 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
     expect(off.received).to.deep.equal([]);
     expect(await deliveriesOf(h, client, offHook)).to.deep.equal([]);
     const delivered = await deliveriesOf(h, client, allHook);
-    expect(delivered.map((d) => [d['event_id'], d['event_type'], d['status'], d['attempts'], d['last_response_status'], d['next_attempt_at']])).to.deep.equal(
-      events.map((e) => [e['id'], e['type'], 'succeeded', 1, 200, null]),
-    );
+    expect(
+      delivered.map((d) => [d['event_id'], d['event_type'], d['status'], d['attempts'], d['last_response_status'], d['next_attempt_at']]),
+    ).to.deep.equal(events.map((e) => [e['id'], e['type'], 'succeeded', 1, 200, null]));
   });
 
   it('fails twice, then succeeds: three attempts with the same webhook-id, retried after the configured delays', async () => {
@@ -432,7 +502,12 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
     await h.worker.drain();
     expect(flaky.received).to.have.length(1);
     const [first] = await deliveriesOf(h, client, hook);
-    expect(first).to.include({ status: 'pending', attempts: 1, last_response_status: 500, next_attempt_at: new Date(h.clock.now().getTime() + 1000).toISOString() });
+    expect(first).to.include({
+      status: 'pending',
+      attempts: 1,
+      last_response_status: 500,
+      next_attempt_at: new Date(h.clock.now().getTime() + 1000).toISOString(),
+    });
     await h.worker.drain();
     expect(flaky.received, 'not due yet').to.have.length(1);
     h.clock.advance(1000);
@@ -447,7 +522,12 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
     expect(flaky.received).to.have.length(3);
     expect(new Set(flaky.received.map((r) => r.headers['webhook-id'])).size).to.equal(1);
     for (const r of flaky.received) expect(verified(hook['secret'], r)['type']).to.equal('account.created');
-    expect((await deliveriesOf(h, client, hook))[0]).to.include({ status: 'succeeded', attempts: 3, last_response_status: 200, next_attempt_at: null });
+    expect((await deliveriesOf(h, client, hook))[0]).to.include({
+      status: 'succeeded',
+      attempts: 3,
+      last_response_status: 200,
+      next_attempt_at: null,
+    });
   });
 
   it('after the last delay the delivery is failed and never tried again; a redirect is not followed', async () => {
@@ -464,7 +544,12 @@ describe('webhook delivery (docs/decisions/webhooks.md)', () => {
     await h.worker.drain();
     expect(redirecting.received).to.have.length(2);
     expect(target.received).to.deep.equal([]);
-    expect((await deliveriesOf(h, client, hook))[0]).to.include({ status: 'failed', attempts: 2, last_response_status: 307, next_attempt_at: null });
+    expect((await deliveriesOf(h, client, hook))[0]).to.include({
+      status: 'failed',
+      attempts: 2,
+      last_response_status: 307,
+      next_attempt_at: null,
+    });
   });
 
   it('a receiver that never answers is cut at the timeout, and the attempt is recorded for a retry', async () => {

@@ -36,7 +36,8 @@ import { MemoryUserRepository } from './memory-user-repository.js';
 /** Stored records are frozen: a page hands them out as they are. */
 const asStored = (a: AccountRecord): AccountRecord => a;
 
-const storedAccount = (a: AccountRecord): AccountRecord => Object.freeze({
+const storedAccount = (a: AccountRecord): AccountRecord =>
+  Object.freeze({
     ...a,
     // Frozen at run time (a write to it throws); the codec's type is a plain array.
     payments_history: Object.freeze([...a.payments_history]) as AccountRecord['payments_history'],
@@ -84,7 +85,12 @@ export class MemoryAccountRepository implements AccountRepository {
     return readOwned(this.users, clientId, userId, () => this.get(userId, accountId));
   }
 
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
+  listOwned(
+    clientId: ClientId,
+    userId: UserId,
+    page: PageRequest,
+    filter: AccountFilter,
+  ): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
     return readOwned(this.users, clientId, userId, () => this.list(userId, page, filter));
   }
 
@@ -93,7 +99,12 @@ export class MemoryAccountRepository implements AccountRepository {
   }
 
   /** Read, compare and write in one synchronous step: nothing else can run in between. */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
+  update(
+    userId: UserId,
+    accountId: AccountId,
+    expectedVersion: number,
+    patch: AccountPatch,
+  ): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     return lazyEither(() => {
       const found = this.accounts.get(this.s, userId, accountId);
       if (found === undefined) return E.right(O.none);

@@ -39,7 +39,12 @@ export class MemoryAuditLog implements AuditLog {
 
   list(page: PageRequest, filter: AuditFilter, now: Date): TE.TaskEither<StoreError, Page<AuditRecord>> {
     return lazyRight(() =>
-      pageOf(this.records.committedPrefix(this.s, ALL), page, copyRecord, (r) => live(r, now) && (filter.action === undefined || r.action === filter.action)),
+      pageOf(
+        this.records.committedPrefix(this.s, ALL),
+        page,
+        copyRecord,
+        (r) => live(r, now) && (filter.action === undefined || r.action === filter.action),
+      ),
     );
   }
 

@@ -8,7 +8,18 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { portToken } from '@debtkit/core';
 import type { MemorySession } from './memory-database.js';
-import { noOwner, owned, ownerFactsOf, type ClientId, type StoreError, type OwnedRead, type Page, type PageRequest, type UserId, type UserRepository } from '@debtkit/core';
+import {
+  noOwner,
+  owned,
+  ownerFactsOf,
+  type ClientId,
+  type StoreError,
+  type OwnedRead,
+  type Page,
+  type PageRequest,
+  type UserId,
+  type UserRepository,
+} from '@debtkit/core';
 
 /**
  * Run `f` when the task runs, not when it is built: a TaskEither that is never
@@ -65,12 +76,13 @@ export const applyPatch = <R extends object>(record: R, patch: NoInfer<Partial<R
  * or the latest commit), then `read`. In memory the two steps cost no I/O; they are kept as two port calls
  * so the answer follows whatever `UserRepository` the store was given.
  */
-export const readOwned = <A>(
-  users: UserRepository,
-  clientId: ClientId,
-  userId: UserId,
-  read: () => TE.TaskEither<StoreError, A>,
-): TE.TaskEither<StoreError, OwnedRead<A>> =>
+export const readOwned =
+  <A>(
+    users: UserRepository,
+    clientId: ClientId,
+    userId: UserId,
+    read: () => TE.TaskEither<StoreError, A>,
+  ): TE.TaskEither<StoreError, OwnedRead<A>> =>
   // Written out rather than with TE.chain/TE.map: every read request runs it (docs/performance.md).
   () =>
     users
@@ -80,7 +92,9 @@ export const readOwned = <A>(
           ? user
           : O.isNone(user.right)
             ? E.right(noOwner)
-            : ((facts) => read()().then((found) => (E.isLeft(found) ? found : E.right(owned(found.right, facts)))))(ownerFactsOf(user.right.value)),
+            : ((facts) => read()().then((found) => (E.isLeft(found) ? found : E.right(owned(found.right, facts)))))(
+                ownerFactsOf(user.right.value),
+              ),
       );
 
 /** The session a memory repository runs in (the store's own, outside transactions; a transaction's, inside one). */

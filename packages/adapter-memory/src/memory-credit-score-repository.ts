@@ -33,13 +33,13 @@ const copyNullableFactor = (f: FactorObject | null): FactorObject | null => (f =
  */
 const storedScore = (s: CreditScoreRecord): CreditScoreRecord =>
   Object.freeze({
-  ...s,
-  payment_history: copyNullableFactor(s.payment_history),
-  credit_utilization: copyNullableFactor(s.credit_utilization),
-  derogatory_marks: copyNullableFactor(s.derogatory_marks),
-  credit_age: copyNullableFactor(s.credit_age),
-  credit_mix: copyFactor(s.credit_mix),
-  new_credit: copyFactor(s.new_credit),
+    ...s,
+    payment_history: copyNullableFactor(s.payment_history),
+    credit_utilization: copyNullableFactor(s.credit_utilization),
+    derogatory_marks: copyNullableFactor(s.derogatory_marks),
+    credit_age: copyNullableFactor(s.credit_age),
+    credit_mix: copyFactor(s.credit_mix),
+    new_credit: copyFactor(s.new_credit),
   });
 
 @injectable()

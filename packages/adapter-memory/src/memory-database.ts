@@ -21,7 +21,21 @@
  * Each record keeps the versions an open snapshot may still read.
  */
 import * as E from 'fp-ts/lib/Either.js';
-import { writeConflict, type StoreError, type Id, type AccountId, type ClientId, type CreditScoreId, type EventId, type PaymentPlanId, type PlanPaymentId, type TokenId, type UserId, type WebhookDeliveryId, type WebhookEndpointId } from '@debtkit/core';
+import {
+  writeConflict,
+  type StoreError,
+  type Id,
+  type AccountId,
+  type ClientId,
+  type CreditScoreId,
+  type EventId,
+  type PaymentPlanId,
+  type PlanPaymentId,
+  type TokenId,
+  type UserId,
+  type WebhookDeliveryId,
+  type WebhookEndpointId,
+} from '@debtkit/core';
 
 interface Version<V> {
   /** `undefined`: deleted. */

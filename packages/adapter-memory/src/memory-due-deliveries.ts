@@ -114,7 +114,8 @@ export class DueDeliveries {
   /** How many deliveries the client has armed that have not expired at `now`. */
   armedFor(client: number, now: number): number {
     let count = 0;
-    for (const endpoint of this.endpointsByClient.get(client) ?? []) for (const e of this.byEndpoint.get(endpoint) ?? []) if (e.expires > now) count += 1;
+    for (const endpoint of this.endpointsByClient.get(client) ?? [])
+      for (const e of this.byEndpoint.get(endpoint) ?? []) if (e.expires > now) count += 1;
     return count;
   }
 

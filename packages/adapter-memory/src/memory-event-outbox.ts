@@ -11,7 +11,19 @@ import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, FanOutTurn, Id, NewEvent, Page, PageRequest, Timestamp } from '@debtkit/core';
+import type {
+  ClientId,
+  StoreError,
+  EventFilter,
+  EventOutbox,
+  EventRecord,
+  FanOutTurn,
+  Id,
+  NewEvent,
+  Page,
+  PageRequest,
+  Timestamp,
+} from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -134,7 +146,13 @@ export class MemoryEventOutbox implements EventOutbox {
     );
   }
 
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
+  listWindow(
+    clientId: ClientId,
+    since: Timestamp,
+    until: Timestamp,
+    limit: number,
+    now: Date,
+  ): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return lazyRight(() => {
       const found: EventRecord[] = [];
       for (const e of this.events.values(this.s, ALL)) {

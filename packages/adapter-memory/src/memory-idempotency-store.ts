@@ -8,7 +8,15 @@ import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { IDEMPOTENCY_KEY_TTL_MS, decideClaim, pendingRecord } from '@debtkit/core';
-import type { ClientId, StoreError, IdempotencyClaim, IdempotencyClaimRequest, IdempotencyRecord, IdempotencyStore, StoredResponse } from '@debtkit/core';
+import type {
+  ClientId,
+  StoreError,
+  IdempotencyClaim,
+  IdempotencyClaimRequest,
+  IdempotencyRecord,
+  IdempotencyStore,
+  StoredResponse,
+} from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 
@@ -46,7 +54,11 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
       const id = slot(clientId, key);
       const held = O.fromNullable(this.records.get(this.s, ALL, id));
       if (O.isNone(held) || held.value.claimId !== claimId) return E.right(undefined);
-      return this.records.set(this.s, ALL, id, { ...held.value, response: { ...response }, expiresAt: now.getTime() + IDEMPOTENCY_KEY_TTL_MS });
+      return this.records.set(this.s, ALL, id, {
+        ...held.value,
+        response: { ...response },
+        expiresAt: now.getTime() + IDEMPOTENCY_KEY_TTL_MS,
+      });
     });
   }
 

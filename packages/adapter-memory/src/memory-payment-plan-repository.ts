@@ -39,7 +39,9 @@ const storedPlan = (p: PaymentPlanRecord): PaymentPlanRecord =>
     custom_order: p.custom_order === null ? null : Object.freeze([...p.custom_order]),
     extra_payments: Object.freeze(p.extra_payments.map((x) => Object.freeze({ ...x }))),
     schedule: Object.freeze(
-      p.schedule.map((m) => Object.freeze({ month: m.month, date: m.date, payments: Object.freeze(m.payments.map((x) => Object.freeze({ ...x }))) })),
+      p.schedule.map((m) =>
+        Object.freeze({ month: m.month, date: m.date, payments: Object.freeze(m.payments.map((x) => Object.freeze({ ...x }))) }),
+      ),
     ),
   }) as PaymentPlanRecord;
 

@@ -5,7 +5,17 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { StoreError, Id, NewPlanPayment, Page, PageRequest, PaymentPlanId, PlanPaymentRecord, PlanPaymentRepository, UserId } from '@debtkit/core';
+import type {
+  StoreError,
+  Id,
+  NewPlanPayment,
+  Page,
+  PageRequest,
+  PaymentPlanId,
+  PlanPaymentRecord,
+  PlanPaymentRepository,
+  UserId,
+} from '@debtkit/core';
 import { MEMORY_SESSION, lazyEither, lazyRight, pageOf } from './memory-collection.js';
 import type { MemorySession } from './memory-database.js';
 

@@ -18,7 +18,8 @@ export const memoryStoreModule = (options?: TransactionRunnerOptions): Container
   new ContainerModule(({ bind }) => {
     bind(MEMORY_SESSION).toConstantValue(new MemoryDatabase().autocommit);
     // Generic in the key, so Inversify checks each class against its token's type.
-    const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).to(MEMORY_STORE_CLASSES[key]).inSingletonScope();
+    const bindPort = <K extends StorePortKey>(key: K): void =>
+      void bind(storePortTokens[key]).to(MEMORY_STORE_CLASSES[key]).inSingletonScope();
     for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).to(MemoryStoreHealth).inSingletonScope();
     bind(PORTS.UnitOfWork).toResolvedValue((session) => memoryUnitOfWork(session.db, options), [MEMORY_SESSION]);

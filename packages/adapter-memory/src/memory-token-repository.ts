@@ -42,7 +42,14 @@ export class MemoryTokenRepository implements TokenRepository {
     return lazyEither(() => {
       // The unique index of the mongo adapter, as a value: a duplicate is a Left, not a throw.
       if (this.byHash.get(this.s, ALL, hash) !== undefined) return E.left(conflict('A token with this hash already exists'));
-      const record: TokenRecord = { id: this.ids.next(), client_id: clientId, hash, created_at: createdAt, revoked_at: null, expires_at: null };
+      const record: TokenRecord = {
+        id: this.ids.next(),
+        client_id: clientId,
+        hash,
+        created_at: createdAt,
+        revoked_at: null,
+        expires_at: null,
+      };
       return this.store(record);
     });
   }

@@ -90,13 +90,28 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
         const existing = this.pairs.get(this.s, ALL, pairKey(d.endpoint_id, d.event_id));
         const found = existing === undefined ? undefined : this.deliveries.get(this.s, ALL, existing);
         if (found === undefined) {
-          const record: WebhookDeliveryRecord = { ...d, id: this.ids.next(), status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null };
+          const record: WebhookDeliveryRecord = {
+            ...d,
+            id: this.ids.next(),
+            status: 'pending',
+            attempts: 0,
+            last_response_status: null,
+            lease_until: null,
+            lease_token: null,
+          };
           const pair = this.pairs.set(this.s, ALL, pairKey(d.endpoint_id, d.event_id), record.id);
           if (E.isLeft(pair)) return pair;
           const done = this.store(record);
           if (E.isLeft(done)) return done;
         } else {
-          const done = this.store({ ...found, status: 'pending', attempts: 0, next_attempt_at: d.next_attempt_at, lease_until: null, lease_token: null });
+          const done = this.store({
+            ...found,
+            status: 'pending',
+            attempts: 0,
+            next_attempt_at: d.next_attempt_at,
+            lease_until: null,
+            lease_token: null,
+          });
           if (E.isLeft(done)) return done;
         }
       }
@@ -135,9 +150,15 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
             }
             const d = this.deliveries.get(this.s, ALL, entry.id);
             // The index follows commits; this session's view decides (a record it cannot see, or has seen change, is skipped).
-            if (d === undefined || d.status !== 'pending' || d.next_attempt_at === null || Date.parse(d.next_attempt_at) !== entry.at) continue;
+            if (d === undefined || d.status !== 'pending' || d.next_attempt_at === null || Date.parse(d.next_attempt_at) !== entry.at)
+              continue;
             if (d.lease_until !== null && Date.parse(d.lease_until) > at) continue;
-            if (best === undefined || (d.next_attempt_at as string) < (best.next_attempt_at as string) || (d.next_attempt_at === best.next_attempt_at && d.id < best.id)) best = d;
+            if (
+              best === undefined ||
+              (d.next_attempt_at as string) < (best.next_attempt_at as string) ||
+              (d.next_attempt_at === best.next_attempt_at && d.id < best.id)
+            )
+              best = d;
             break;
           }
         }
@@ -161,7 +182,12 @@ export class MemoryWebhookDeliveryRepository implements WebhookDeliveryRepositor
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    page: PageRequest,
+    now: Date,
+  ): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return lazyRight(() =>
       pageOf(
         // Up to the first delivery a transaction created and has not committed: paging never skips it.

@@ -66,7 +66,12 @@ export class MemoryWebhookEndpointRepository implements WebhookEndpointRepositor
       if (found === undefined) return E.right(O.none);
       if (found.version !== expectedVersion) return E.left(conflict('The webhook endpoint changed since it was read'));
       const next: WebhookEndpointRecord = {
-        ...applyPatch(found, { ...patch, events: patch.events === undefined ? undefined : [...patch.events] }, ['id', 'client_id', 'secret', 'created_at']),
+        ...applyPatch(found, { ...patch, events: patch.events === undefined ? undefined : [...patch.events] }, [
+          'id',
+          'client_id',
+          'secret',
+          'created_at',
+        ]),
         // `description: null` clears it; applyPatch skips only undefined.
         version: found.version + 1,
       };

@@ -33,9 +33,7 @@ export class SandboxCreditBureau implements CreditBureau {
       : TE.right(undefined);
 
   deleteIdentity: CreditBureau['deleteIdentity'] = (user) =>
-    hasLastName(user.last_name, LOCKED_LAST_NAME)
-      ? TE.left(validationError('The identity cannot be deleted'))
-      : TE.right(undefined);
+    hasLastName(user.last_name, LOCKED_LAST_NAME) ? TE.left(validationError('The identity cannot be deleted')) : TE.right(undefined);
 
   fetchReport: CreditBureau['fetchReport'] = (_user, accounts, today) => TE.right(deriveCreditReport(accounts, today));
 }

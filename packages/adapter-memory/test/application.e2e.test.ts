@@ -5,16 +5,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import {
-  Application,
-  ClientId,
-  CreditScore,
-  DomainError,
-  IsoDate,
-  UserScope,
-  createApplication,
-  idOf,
-} from '@debtkit/core';
+import { Application, ClientId, CreditScore, DomainError, IsoDate, UserScope, createApplication, idOf } from '@debtkit/core';
 import { aSandboxToken, readableTokenHasher, sequentialSecrets } from '@debtkit/core/testing';
 import { SandboxCreditBureau, createMemoryStore, seedDemo } from '../src/index.js';
 
@@ -40,7 +31,14 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
   beforeEach(async () => {
     store = createMemoryStore();
     app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
-    const client = await run(store.clients.create({ name: 'test', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as never }));
+    const client = await run(
+      store.clients.create({
+        name: 'test',
+        environment: 'sandbox',
+        api_version: '2024-07-01',
+        created_at: '2026-03-15T12:00:00.000Z' as never,
+      }),
+    );
     clientId = client.id;
   });
 
@@ -67,7 +65,17 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     const scope = await newUser('Garcia');
     await linkLoan(scope, 1_000_000, 20, 25_000, 'Big loan');
     const small = await linkLoan(scope, 200_000, 10, 5_000, 'Small loan');
-    await run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 50_000 as never, limit: 200_000 as never, institution_apr: 25, institution_minimum_payment: 2_500 as never }));
+    await run(
+      app.linkAccount(scope, {
+        name: 'Card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 50_000 as never,
+        limit: 200_000 as never,
+        institution_apr: 25,
+        institution_minimum_payment: 2_500 as never,
+      }),
+    );
 
     expect((await fail(app.getLatestCreditScore(scope)))._tag).to.equal('not_found');
     expect(await run(app.invokeBureau(scope, { device_ip: '203.0.113.7' }))).to.deep.equal({ step: 'consent' });
@@ -108,11 +116,21 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     const paid = schedule.months.flatMap((m) => m.payments).reduce((s, p) => s + p.payment, 0);
     expect(paid).to.equal(avalanche.total_paid);
     // A store written for core 2.0 has no getScheduleOwned: the use case cuts the same pages from the whole plan.
-    const withoutProjection = new Proxy(store.paymentPlans, { get: (target, key, receiver) => (key === 'getScheduleOwned' ? undefined : Reflect.get(target, key, receiver)) });
+    const withoutProjection = new Proxy(store.paymentPlans, {
+      get: (target, key, receiver) => (key === 'getScheduleOwned' ? undefined : Reflect.get(target, key, receiver)),
+    });
     expect(withoutProjection.getScheduleOwned).to.equal(undefined);
-    const older = createApplication({ ...store, paymentPlans: withoutProjection, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
+    const older = createApplication({
+      ...store,
+      paymentPlans: withoutProjection,
+      clock,
+      bureau: new SandboxCreditBureau(),
+      secrets: sequentialSecrets(),
+    });
     for (const query of [{ limit: 120 }, { limit: 2 }, { limit: 3, starting_after: 1 }, { limit: 5, starting_after: 999 }]) {
-      expect(await run(older.getPaymentPlanSchedule(scope, avalanche.id, query)), JSON.stringify(query)).to.deep.equal(await run(app.getPaymentPlanSchedule(scope, avalanche.id, query)));
+      expect(await run(older.getPaymentPlanSchedule(scope, avalanche.id, query)), JSON.stringify(query)).to.deep.equal(
+        await run(app.getPaymentPlanSchedule(scope, avalanche.id, query)),
+      );
     }
 
     const payment = await run(app.recordPlanPayment(scope, avalanche.id, { account_id: small.id, amount: 12_345 as never }));
@@ -184,7 +202,14 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
 
   it("treats another client's user as missing", async () => {
     const scope = await newUser();
-    const other = await run(store.clients.create({ name: 'other', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as never }));
+    const other = await run(
+      store.clients.create({
+        name: 'other',
+        environment: 'sandbox',
+        api_version: '2024-07-01',
+        created_at: '2026-03-15T12:00:00.000Z' as never,
+      }),
+    );
     const foreign: UserScope = { clientId: other.id, userId: scope.userId };
     expect((await fail(app.getUser(foreign)))._tag).to.equal('not_found');
     expect((await fail(app.listAccounts(foreign, {})))._tag).to.equal('not_found');
@@ -207,7 +232,9 @@ describe('application (memory store + sandbox bureau, no HTTP)', () => {
     expect(closed.status).to.equal('closed');
     expect(closed.closed_at).to.equal('2026-03-15');
     expect((await fail(app.updateAccount(scope, loan.id, { status: 'active' })))._tag).to.equal('conflict');
-    const unknown = await fail(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: 10_000 as never, account_ids: [idOf('account', 999)] }));
+    const unknown = await fail(
+      app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: 10_000 as never, account_ids: [idOf('account', 999)] }),
+    );
     expect(unknown._tag).to.equal('validation_error');
   });
 

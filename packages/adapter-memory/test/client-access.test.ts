@@ -37,14 +37,27 @@ describe('client access use cases (memory store)', () => {
 
   beforeEach(() => {
     store = createMemoryStore();
-    access = createClientAccess({ clients: store.clients, tokens: store.tokens, audit: store.audit, clock, tokenHasher: hasher, secrets: counting(), unitOfWork: store.unitOfWork });
+    access = createClientAccess({
+      clients: store.clients,
+      tokens: store.tokens,
+      audit: store.audit,
+      clock,
+      tokenHasher: hasher,
+      secrets: counting(),
+      unitOfWork: store.unitOfWork,
+    });
   });
 
   describe('createClient', () => {
     it('creates the client with its first token; only the hash is stored', async () => {
       const created = await expectRight(access.createClient({ name: 'Budget app', environment: 'sandbox', apiVersion: VERSION }));
       expect(created.token).to.equal(`dk_sandbox_${'1'.padStart(43, 'A')}`);
-      expect(created.client).to.include({ name: 'Budget app', environment: 'sandbox', api_version: VERSION, created_at: '2026-03-15T12:00:00.000Z' });
+      expect(created.client).to.include({
+        name: 'Budget app',
+        environment: 'sandbox',
+        api_version: VERSION,
+        created_at: '2026-03-15T12:00:00.000Z',
+      });
       const stored = await expectRight(store.tokens.findByHash(`hashed:${created.token}`));
       expect(O.isSome(stored) && stored.value).to.include({ id: created.tokenId, client_id: created.client.id, revoked_at: null });
     });
@@ -61,7 +74,10 @@ describe('client access use cases (memory store)', () => {
     });
 
     it('refuses a malformed given token and creates nothing', async () => {
-      const error = await expectLeft(access.createClient({ name: 'Demo', environment: 'sandbox', apiVersion: VERSION }, 'dk_live_short'), 'validation_error');
+      const error = await expectLeft(
+        access.createClient({ name: 'Demo', environment: 'sandbox', apiVersion: VERSION }, 'dk_live_short'),
+        'validation_error',
+      );
       expect(error.message).to.equal('A sandbox token must be dk_sandbox_ followed by 43 base64url characters');
       expect((await expectRight(access.listClients({}))).items).to.deep.equal([]);
     });
@@ -96,7 +112,8 @@ describe('client access use cases (memory store)', () => {
     });
 
     it('finds nothing for a malformed, unknown, other-environment or revoked token', async () => {
-      const none = async (environment: 'sandbox' | 'production', t: string) => O.isNone(await expectRight(access.authenticateToken(environment, t)));
+      const none = async (environment: 'sandbox' | 'production', t: string) =>
+        O.isNone(await expectRight(access.authenticateToken(environment, t)));
       expect(await none('sandbox', 'dk_sandbox_short')).to.equal(true);
       expect(await none('sandbox', `dk_sandbox_${'z'.repeat(43)}`)).to.equal(true);
       expect(await none('production', token)).to.equal(true);

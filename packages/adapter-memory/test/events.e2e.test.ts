@@ -20,20 +20,31 @@ const run = async <A>(te: TE.TaskEither<DomainError, A>): Promise<A> => {
 /** A registry where 2025-01-01 renamed the account's `alias` to `nickname`. */
 const registry = makeVersioning([
   { version: '2024-07-01', changes: [] },
-  { version: '2025-01-01', changes: [{ version: '2025-01-01', description: 'alias → nickname', transforms: { account: renameField('nickname', 'alias') } }] },
+  {
+    version: '2025-01-01',
+    changes: [{ version: '2025-01-01', description: 'alias → nickname', transforms: { account: renameField('nickname', 'alias') } }],
+  },
 ]);
 
 describe('events recorded by the use cases', () => {
   const setUp = async (pinned: string) => {
     const store = createMemoryStore();
-    const app = createApplication({ ...store, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(), versioning: registry });
-    const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: pinned, created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
+    const app = createApplication({
+      ...store,
+      clock,
+      bureau: new SandboxCreditBureau(),
+      secrets: sequentialSecrets(),
+      versioning: registry,
+    });
+    const client = await run(
+      store.clients.create({ name: 'c', environment: 'sandbox', api_version: pinned, created_at: '2026-03-15T12:00:00.000Z' as Timestamp }),
+    );
     const user = await run(app.createUser(client.id, { last_name: 'Doe' }));
     return { store, app, scope: { clientId: client.id, userId: user.id } };
   };
   const body = { name: 'Card', type: 'loan' as const, subtype: 'credit_card_loan' as const, balance: 100 as never, nickname: 'Main' };
 
-  it("stores the event in the latest shape and renders it in the version asked for, saying which", async () => {
+  it('stores the event in the latest shape and renders it in the version asked for, saying which', async () => {
     const old = await setUp('2024-07-01');
     const account = await run(old.app.linkAccount(old.scope, body));
     expect(account).to.have.property('nickname', 'Main');

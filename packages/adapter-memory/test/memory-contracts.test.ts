@@ -3,7 +3,24 @@
  * adapter promises (ids from 1 per collection, independent stores, lazy tasks).
  */
 import { expect } from 'chai';
-import { aClient, aCreditScore, aPaymentPlan, aPlanPayment, aTokenHash, aUser, anAccount, anId, CREATED_AT, expectNone, expectRight, expectSome, runStoreContracts, concurrencyContract, atomicityContract, interleavingStore } from '@debtkit/core/testing';
+import {
+  aClient,
+  aCreditScore,
+  aPaymentPlan,
+  aPlanPayment,
+  aTokenHash,
+  aUser,
+  anAccount,
+  anId,
+  CREATED_AT,
+  expectNone,
+  expectRight,
+  expectSome,
+  runStoreContracts,
+  concurrencyContract,
+  atomicityContract,
+  interleavingStore,
+} from '@debtkit/core/testing';
 import type { StorePorts } from '@debtkit/core';
 import { createMemoryStore } from '../src/memory-store.js';
 import { MemoryDatabase } from '../src/memory-database.js';
@@ -22,7 +39,9 @@ runStoreContracts(
   {
     writeStoredEndpoint: async (store, record) => {
       const db = databases.get(store)!;
-      const written = db.table<unknown, unknown, unknown>('webhookEndpoints').set(db.autocommit, record['client_id'], record['id'], { ...record });
+      const written = db
+        .table<unknown, unknown, unknown>('webhookEndpoints')
+        .set(db.autocommit, record['client_id'], record['id'], { ...record });
       if (written._tag === 'Left') throw new Error(written.left.message);
     },
     // A token as stored before `expires_at` existed, in both of the repository's tables (by id, by hash).
@@ -51,7 +70,9 @@ describe('memory store', () => {
     const score = await expectRight(store.creditScores.add(aCreditScore(user.id)));
     const plan = await expectRight(store.paymentPlans.create(aPaymentPlan(user.id)));
     const payment = await expectRight(store.planPayments.create(aPlanPayment(user.id, plan.id)));
-    expect([client.id, token.id, user.id, account.id, secondAccount.id, score.id, plan.id, payment.id]).to.deep.equal([1, 1, 1, 1, 2, 1, 1, 1]);
+    expect([client.id, token.id, user.id, account.id, secondAccount.id, score.id, plan.id, payment.id]).to.deep.equal([
+      1, 1, 1, 1, 2, 1, 1, 1,
+    ]);
   });
 
   it('each createMemoryStore() is a separate, empty store', async () => {

@@ -53,15 +53,31 @@ describe('memory store: armed webhook deliveries are indexed', () => {
     const store = createMemoryStore();
     const busy = idOf('client', 1);
     const light = idOf('client', 2);
-    const many = Array.from({ length: 20_000 }, (_, i) => aDelivery(busy, idOf('webhook_endpoint', 1), idOf('event', i + 1), { created_at: T0.toISOString() as Timestamp, next_attempt_at: T0.toISOString() as Timestamp }));
+    const many = Array.from({ length: 20_000 }, (_, i) =>
+      aDelivery(busy, idOf('webhook_endpoint', 1), idOf('event', i + 1), {
+        created_at: T0.toISOString() as Timestamp,
+        next_attempt_at: T0.toISOString() as Timestamp,
+      }),
+    );
     await run(store.webhookDeliveries.createMany(many));
     // All sent: they stay stored (listed until they expire) but are no longer armed.
     for (;;) {
       const claimed = await run(store.webhookDeliveries.claimDue(T0, lease('w'), ANY));
       if (O.isNone(claimed)) break;
-      await run(store.webhookDeliveries.complete(claimed.value.id, 'w', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }));
+      await run(
+        store.webhookDeliveries.complete(claimed.value.id, 'w', {
+          status: 'succeeded',
+          attempts: 1,
+          last_response_status: 200,
+          next_attempt_at: null,
+        }),
+      );
     }
-    await run(store.webhookDeliveries.createMany([aDelivery(light, idOf('webhook_endpoint', 2), idOf('event', 1), { next_attempt_at: T0.toISOString() as Timestamp })]));
+    await run(
+      store.webhookDeliveries.createMany([
+        aDelivery(light, idOf('webhook_endpoint', 2), idOf('event', 1), { next_attempt_at: T0.toISOString() as Timestamp }),
+      ]),
+    );
     let claimed: O.Option<{ readonly client_id: number }> = O.none;
     const read = await recordsRead(async () => {
       claimed = await run(store.webhookDeliveries.claimDue(T0, lease('x'), ANY));
@@ -78,12 +94,20 @@ describe('memory store: armed webhook deliveries are indexed', () => {
     const inTx = (eventId: number, outcome: 'commit' | 'abort') =>
       run(
         store.unitOfWork.run((tx) => async () => {
-          const made = await tx.webhookDeliveries.createMany([aDelivery(client, idOf('webhook_endpoint', 1), idOf('event', eventId), { next_attempt_at: T0.toISOString() as Timestamp })])();
-          return E.isLeft(made) ? made : outcome === 'commit' ? E.right(undefined) : E.left<DomainError>({ _tag: 'validation_error', message: 'abort' });
+          const made = await tx.webhookDeliveries.createMany([
+            aDelivery(client, idOf('webhook_endpoint', 1), idOf('event', eventId), { next_attempt_at: T0.toISOString() as Timestamp }),
+          ])();
+          return E.isLeft(made)
+            ? made
+            : outcome === 'commit'
+              ? E.right(undefined)
+              : E.left<DomainError>({ _tag: 'validation_error', message: 'abort' });
         }),
       ).catch(() => undefined);
     await inTx(1, 'abort');
-    expect(O.isNone(await run(store.webhookDeliveries.claimDue(T0, lease('a'), ANY))), 'nothing from an aborted transaction').to.equal(true);
+    expect(O.isNone(await run(store.webhookDeliveries.claimDue(T0, lease('a'), ANY))), 'nothing from an aborted transaction').to.equal(
+      true,
+    );
     await inTx(2, 'commit');
     const claimed = await run(store.webhookDeliveries.claimDue(T0, lease('b'), ANY));
     expect(O.isSome(claimed) && claimed.value.event_id).to.equal(2);

@@ -123,7 +123,9 @@ describe('memory store transactions', () => {
     const always = await store.unitOfWork.run((tx) => {
       runs += 1;
       return () =>
-        store.users.update(client.id, user.id, { last_name: `outside ${runs}` })().then(() => tx.users.touch(client.id, user.id)());
+        store.users
+          .update(client.id, user.id, { last_name: `outside ${runs}` })()
+          .then(() => tx.users.touch(client.id, user.id)());
     })();
     expect(E.isLeft(always) && always.left._tag).to.equal('conflict');
     expect(E.isLeft(always) && isWriteConflict(always.left), 'answered as a plain conflict').to.equal(false);

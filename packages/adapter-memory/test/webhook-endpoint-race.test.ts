@@ -41,7 +41,14 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
     const store = createMemoryStore(db, { deadlineMs: 50, now: () => ms++, random: () => 0 });
     // Another process on the same database: its changes are transactions of their own, never joined to the racing one.
     const elsewhere = createMemoryStore(db);
-    const client = await run(store.clients.create({ name: 'c', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-03-15T12:00:00.000Z' as Timestamp }));
+    const client = await run(
+      store.clients.create({
+        name: 'c',
+        environment: 'sandbox',
+        api_version: '2024-07-01',
+        created_at: '2026-03-15T12:00:00.000Z' as Timestamp,
+      }),
+    );
     const plain = createApplication({ ...elsewhere, clock, bureau: new SandboxCreditBureau(), secrets: sequentialSecrets() });
     const endpoint = await run(plain.createWebhookEndpoint(client.id, { url: 'https://example.com/h' }));
     let left = interferences;
@@ -53,10 +60,12 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
     const racing = createApplication({
       ...store,
       unitOfWork: {
-        run: (work) => store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
+        run: (work) =>
+          store.unitOfWork.run((ports) => work({ ...ports, webhookEndpoints: interleaved(ports.webhookEndpoints, interfere) })),
       },
       clock,
-      bureau: new SandboxCreditBureau(), secrets: sequentialSecrets(),
+      bureau: new SandboxCreditBureau(),
+      secrets: sequentialSecrets(),
     });
     return { store, client, endpoint, racing };
   };
@@ -66,7 +75,11 @@ describe('webhook endpoint update under forced interleaving (memory store)', () 
     const result = await run(racing.updateWebhookEndpoint(client.id, endpoint.id, { status: 'disabled' }));
     expect(result).to.include({ status: 'disabled', description: 'other 1' });
     const stored = await store.webhookEndpoints.get(client.id, endpoint.id)();
-    expect(E.isRight(stored) && stored.right._tag === 'Some' ? stored.right.value : undefined).to.include({ status: 'disabled', description: 'other 1', version: 3 });
+    expect(E.isRight(stored) && stored.right._tag === 'Some' ? stored.right.value : undefined).to.include({
+      status: 'disabled',
+      description: 'other 1',
+      version: 3,
+    });
   });
 
   it('a race lost on every try is 409 conflict, and its change is not applied', async () => {

@@ -23,6 +23,16 @@ export { COLLECTIONS, INDEXES, PORT_COLLECTIONS, ensureIndexes } from './mongo-c
 export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
 export { COMMIT_ATTEMPTS, TRANSACTION_OPTIONS, mongoTransactionDriver, mongoUnitOfWork } from './mongo-unit-of-work.js';
 export { MONGO_STORE_CLASSES, mongoTransactionPorts } from './mongo-store-ports.js';
-export { STANDALONE_REASON, STORE_UNAVAILABLE, StandaloneServerError, StoreClosedError, isTransientTransactionError, StoredDocumentError, isDuplicateKeyError, isUnavailableError, toDomainError } from './mongo-errors.js';
+export {
+  STANDALONE_REASON,
+  STORE_UNAVAILABLE,
+  StandaloneServerError,
+  StoreClosedError,
+  isTransientTransactionError,
+  StoredDocumentError,
+  isDuplicateKeyError,
+  isUnavailableError,
+  toDomainError,
+} from './mongo-errors.js';
 export * from './mongo-store.module.js';
 export { RATE_LIMIT_SERVER_SELECTION_MS, openRateLimitConnection, type RateLimitConnection } from './mongo-rate-limit-connection.js';

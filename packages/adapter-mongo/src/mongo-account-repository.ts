@@ -53,7 +53,9 @@ export class MongoAccountRepository implements AccountRepository {
   }
 
   create(account: NewAccount): TE.TaskEither<StoreError, AccountRecord> {
-    return this.accounts.task(async () => this.accounts.insert({ ...account, id: await this.accounts.nextId(), version: initialAccountVersion }));
+    return this.accounts.task(async () =>
+      this.accounts.insert({ ...account, id: await this.accounts.nextId(), version: initialAccountVersion }),
+    );
   }
 
   get(userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
@@ -70,7 +72,12 @@ export class MongoAccountRepository implements AccountRepository {
   }
 
   /** One `aggregate`: the user, and one page of its accounts (`findOwnedPage`). */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
+  listOwned(
+    clientId: ClientId,
+    userId: UserId,
+    page: PageRequest,
+    filter: AccountFilter,
+  ): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>> {
     return this.accounts.task(() => this.accounts.findOwnedPage(visibleUser(clientId, userId), filterOf(filter), page));
   }
 
@@ -79,7 +86,12 @@ export class MongoAccountRepository implements AccountRepository {
   }
 
   /** One `findOneAndUpdate` whose filter names the expected version: of two writes from one version, the server applies one. */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
+  update(
+    userId: UserId,
+    accountId: AccountId,
+    expectedVersion: number,
+    patch: AccountPatch,
+  ): TE.TaskEither<StoreError, O.Option<AccountRecord>> {
     const set = setOf(patch);
     return pipe(
       this.accounts.task(async () => {
@@ -88,7 +100,9 @@ export class MongoAccountRepository implements AccountRepository {
           Object.keys(set).length === 0 ? { $inc: { version: 1 } } : { $set: set, $inc: { version: 1 } },
         );
         // No match: tell a missing account from one at another version.
-        return O.isSome(updated) ? { updated } : { updated, exists: O.isSome(await this.accounts.findOne({ user_id: userId, _id: accountId })) };
+        return O.isSome(updated)
+          ? { updated }
+          : { updated, exists: O.isSome(await this.accounts.findOne({ user_id: userId, _id: accountId })) };
       }),
       TE.flatMap((r) => ('exists' in r && r.exists === true ? TE.left(conflict(CHANGED)) : TE.right(r.updated))),
     );

@@ -59,7 +59,12 @@ export class MongoBureauFlowRepository implements BureauFlowRepository {
         ),
       ),
       // No match: the flow is missing or at another version.
-      TE.flatMap(O.match(() => TE.left(conflict(CHANGED)), (saved) => TE.right(saved))),
+      TE.flatMap(
+        O.match(
+          () => TE.left(conflict(CHANGED)),
+          (saved) => TE.right(saved),
+        ),
+      ),
     );
   }
 

@@ -74,7 +74,12 @@ const UNAVAILABLE_LABELS = [
 ];
 
 /** Driver errors that are not exported as classes, by their stable `name`. */
-const UNAVAILABLE_NAMES = new Set(['MongoPoolClosedError', 'MongoPoolClearedError', 'PoolClearedOnNetworkError', 'MongoWaitQueueTimeoutError']);
+const UNAVAILABLE_NAMES = new Set([
+  'MongoPoolClosedError',
+  'MongoPoolClearedError',
+  'PoolClearedOnNetworkError',
+  'MongoWaitQueueTimeoutError',
+]);
 
 /**
  * Socket error codes that mean the connection to the server failed or was

@@ -12,7 +12,20 @@ import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Collection } from 'mongodb';
-import type { ClientId, StoreError, EventFilter, EventOutbox, EventRecord, FanOutTurn, Id, NewEvent, Page, PageRequest, Timestamp, EventId } from '@debtkit/core';
+import type {
+  ClientId,
+  StoreError,
+  EventFilter,
+  EventOutbox,
+  EventRecord,
+  FanOutTurn,
+  Id,
+  NewEvent,
+  Page,
+  PageRequest,
+  Timestamp,
+  EventId,
+} from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
@@ -35,7 +48,9 @@ export class MongoEventOutbox implements EventOutbox {
   }
 
   append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {
-    return this.events.task(() => this.sequence.append(event.created_at, (id) => this.events.insert({ ...event, id, fanned_out: false } as EventRecord)));
+    return this.events.task(() =>
+      this.sequence.append(event.created_at, (id) => this.events.insert({ ...event, id, fanned_out: false } as EventRecord)),
+    );
   }
 
   get(clientId: ClientId, eventId: Id, now: Date): TE.TaskEither<StoreError, O.Option<EventRecord>> {
@@ -60,9 +75,21 @@ export class MongoEventOutbox implements EventOutbox {
     );
   }
 
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
+  listWindow(
+    clientId: ClientId,
+    since: Timestamp,
+    until: Timestamp,
+    limit: number,
+    now: Date,
+  ): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>> {
     return this.events.task(
-      async () => (await this.events.findPage({ client_id: clientId, created_at: { $gte: since, $lt: until }, test: { $ne: true }, ...unexpired(now) }, { limit })).items,
+      async () =>
+        (
+          await this.events.findPage(
+            { client_id: clientId, created_at: { $gte: since, $lt: until }, test: { $ne: true }, ...unexpired(now) },
+            { limit },
+          )
+        ).items,
     );
   }
 
@@ -74,7 +101,10 @@ export class MongoEventOutbox implements EventOutbox {
       // The next client with a pending event after `after` (none: from the lowest), by the index's order.
       const nextClient = async (after: number | undefined): Promise<number | undefined> => {
         const [first] = await this.raw
-          .find({ ...pending, ...(after === undefined ? {} : { client_id: { $gt: after } }) }, { ...commandOptions(this.ctx), sort: { fanned_out: 1, client_id: 1, _id: 1 }, limit: 1, projection: { client_id: 1 } })
+          .find(
+            { ...pending, ...(after === undefined ? {} : { client_id: { $gt: after } }) },
+            { ...commandOptions(this.ctx), sort: { fanned_out: 1, client_id: 1, _id: 1 }, limit: 1, projection: { client_id: 1 } },
+          )
           .toArray();
         return first === undefined ? undefined : (first['client_id'] as number);
       };

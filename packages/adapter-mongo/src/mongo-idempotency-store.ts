@@ -64,7 +64,8 @@ const KeyDocumentCodec = t.type({
 
 const decodeDocument = (document: unknown): KeyDocument => {
   const result = KeyDocumentCodec.decode(document);
-  if (E.isLeft(result)) throw new StoredDocumentError(COLLECTIONS.idempotencyKeys, (document as { _id?: unknown })._id, toDetails(result.left));
+  if (E.isLeft(result))
+    throw new StoredDocumentError(COLLECTIONS.idempotencyKeys, (document as { _id?: unknown })._id, toDetails(result.left));
   return result.right;
 };
 

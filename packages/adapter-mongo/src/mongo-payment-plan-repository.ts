@@ -94,7 +94,8 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   }
 
   create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<StoreError, PaymentPlanRecord> {
-    const beside = owner === undefined ? {} : { [OWNER]: owner, ...(ownerFacts === undefined ? {} : { [OWNER_DATE]: ownerFacts.sandboxDate }) };
+    const beside =
+      owner === undefined ? {} : { [OWNER]: owner, ...(ownerFacts === undefined ? {} : { [OWNER_DATE]: ownerFacts.sandboxDate }) };
     return this.plans.task(async () => this.plans.insert({ ...plan, id: await this.plans.nextId() }, beside));
   }
 
@@ -124,7 +125,9 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
     count: number,
   ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> {
     const months = { $slice: [{ $filter: { input: '$schedule', as: 'month', cond: { $gt: ['$$month.month', after] } } }, count] };
-    return this.plans.task(() => this.plans.findOwnedProjection(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }, { _id: 1, months }, scheduleMonthsOf));
+    return this.plans.task(() =>
+      this.plans.findOwnedProjection(visibleUser(clientId, userId), { _id: planId, ...NOT_DELETING }, { _id: 1, months }, scheduleMonthsOf),
+    );
   }
 
   /** One `aggregate`: the user, and one page of its plans not being deleted (`findOwnedPage`). */

@@ -8,7 +8,17 @@
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { ClientSession, Collection, Document, Filter, Sort, UpdateFilter } from 'mongodb';
-import { IsoDate, noOwner, owned, type StoreError, type Id, type OwnedRead, type OwnerFacts, type Page, type PageRequest } from '@debtkit/core';
+import {
+  IsoDate,
+  noOwner,
+  owned,
+  type StoreError,
+  type Id,
+  type OwnedRead,
+  type OwnerFacts,
+  type Page,
+  type PageRequest,
+} from '@debtkit/core';
 import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
 import { commandOptions, type MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
@@ -35,7 +45,6 @@ const OWNED = 'owned';
 
 /** Fields a patch can never change, whatever it holds at run time. */
 const FROZEN = new Set(['_id', 'id', 'client_id', 'user_id', 'created_at', 'version', DELETING, WRITES]);
-
 
 /**
  * The `$set` of a patch: its defined values (a key whose value is `undefined`
@@ -125,9 +134,7 @@ export class MongoRecordCollection<A> {
    */
   async findPage(filter: Filter<StoredDocument>, page: PageRequest): Promise<Page<A>> {
     const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
-    const documents = await this.collection
-      .find(scoped, { ...this.options(), sort: { _id: 1 }, limit: page.limit + 1 })
-      .toArray();
+    const documents = await this.collection.find(scoped, { ...this.options(), sort: { _id: 1 }, limit: page.limit + 1 }).toArray();
     return { items: documents.slice(0, page.limit).map(this.codec.decode), hasMore: documents.length > page.limit };
   }
 
@@ -140,7 +147,11 @@ export class MongoRecordCollection<A> {
    * `findPage`, and which of `ids` have a document (whatever their other fields),
    * in ONE `aggregate` (a `$facet` per answer) so both answers come from one snapshot.
    */
-  async findPageAndIds(filter: Filter<StoredDocument>, page: PageRequest, ids: ReadonlyArray<number>): Promise<{ page: Page<A>; stored: Set<number> }> {
+  async findPageAndIds(
+    filter: Filter<StoredDocument>,
+    page: PageRequest,
+    ids: ReadonlyArray<number>,
+  ): Promise<{ page: Page<A>; stored: Set<number> }> {
     if (ids.length === 0) return { page: await this.findPage(filter, page), stored: new Set() };
     const scoped = page.startingAfter === undefined ? filter : { ...filter, _id: { $gt: page.startingAfter } };
     const listed = { _id: { $in: [...ids] } };
@@ -148,7 +159,12 @@ export class MongoRecordCollection<A> {
       .aggregate<{ page: StoredDocument[]; stored: Array<{ _id: number }> }>(
         [
           { $match: { $or: [scoped, listed] } },
-          { $facet: { page: [{ $match: scoped }, { $sort: { _id: 1 } }, { $limit: page.limit + 1 }], stored: [{ $match: listed }, { $project: { _id: 1 } }] } },
+          {
+            $facet: {
+              page: [{ $match: scoped }, { $sort: { _id: 1 } }, { $limit: page.limit + 1 }],
+              stored: [{ $match: listed }, { $project: { _id: 1 } }],
+            },
+          },
         ],
         this.options(),
       )
@@ -179,7 +195,12 @@ export class MongoRecordCollection<A> {
    * get (a page) have all of it in the first reply, with no `getMore`. The
    * user's sandbox clock (docs/sandbox-over-time.md) comes along in the same projection.
    */
-  async findOwned(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, stages: ReadonlyArray<Document>, batchSize?: number): Promise<OwnedRead<A[]>> {
+  async findOwned(
+    owner: Filter<StoredDocument>,
+    match: Filter<StoredDocument>,
+    stages: ReadonlyArray<Document>,
+    batchSize?: number,
+  ): Promise<OwnedRead<A[]>> {
     return this.ownedDocuments(owner, match, stages, (document) => this.codec.decode(document), batchSize);
   }
 
@@ -222,7 +243,12 @@ export class MongoRecordCollection<A> {
    * of a `$project` stage) of its first document matching `match`, decoded
    * with `decode`; the rest of the document is not sent. `none` when no user matched.
    */
-  async findOwnedProjection<B>(owner: Filter<StoredDocument>, match: Filter<StoredDocument>, project: Document, decode: (document: Document) => B): Promise<OwnedRead<O.Option<B>>> {
+  async findOwnedProjection<B>(
+    owner: Filter<StoredDocument>,
+    match: Filter<StoredDocument>,
+    project: Document,
+    decode: (document: Document) => B,
+  ): Promise<OwnedRead<O.Option<B>>> {
     const found = await this.ownedDocuments(owner, match, [{ $limit: 1 }, { $project: project }], decode);
     return O.isNone(found) ? found : owned(O.fromNullable(found.value[0]), found.owner);
   }
@@ -242,7 +268,9 @@ export class MongoRecordCollection<A> {
     const scoped = page.startingAfter === undefined ? match : { ...match, _id: { $gt: page.startingAfter } };
     const read = page.limit + 1;
     const found = await this.findOwned(owner, scoped, [{ $sort: { _id: 1 } }, { $limit: read }], read);
-    return O.isNone(found) ? found : owned({ items: found.value.slice(0, page.limit), hasMore: found.value.length > page.limit }, found.owner);
+    return O.isNone(found)
+      ? found
+      : owned({ items: found.value.slice(0, page.limit), hasMore: found.value.length > page.limit }, found.owner);
   }
 
   /** `$set` the patch's defined fields on the one match; the record after the update, or none. */
@@ -265,8 +293,15 @@ export class MongoRecordCollection<A> {
   }
 
   /** `touchAndGet` that also answers the stored document's field `beside` (a field kept beside the record, which it does not answer). */
-  async touchAndGetBeside(filter: Filter<StoredDocument>, beside: string): Promise<O.Option<{ readonly record: A; readonly beside: unknown }>> {
-    const document = await this.collection.findOneAndUpdate(filter, { $inc: { [WRITES]: 1 } }, { ...this.options(), returnDocument: 'after' });
+  async touchAndGetBeside(
+    filter: Filter<StoredDocument>,
+    beside: string,
+  ): Promise<O.Option<{ readonly record: A; readonly beside: unknown }>> {
+    const document = await this.collection.findOneAndUpdate(
+      filter,
+      { $inc: { [WRITES]: 1 } },
+      { ...this.options(), returnDocument: 'after' },
+    );
     return document === null ? O.none : O.some({ record: this.codec.decode(document), beside: document[beside] });
   }
 

@@ -15,7 +15,8 @@ export const mongoStoreModule = (ctx: MongoContext): ContainerModule =>
   new ContainerModule(({ bind }) => {
     bind(MONGO_CONTEXT).toConstantValue(ctx);
     // Generic in the key, so Inversify checks each class against its token's type.
-    const bindPort = <K extends StorePortKey>(key: K): void => void bind(storePortTokens[key]).to(MONGO_STORE_CLASSES[key]).inSingletonScope();
+    const bindPort = <K extends StorePortKey>(key: K): void =>
+      void bind(storePortTokens[key]).to(MONGO_STORE_CLASSES[key]).inSingletonScope();
     for (const key of STORE_PORT_KEYS) bindPort(key);
     bind(PORTS.StoreHealth).to(MongoStoreHealth).inSingletonScope();
     bind(PORTS.UnitOfWork).toConstantValue(mongoUnitOfWork(ctx));

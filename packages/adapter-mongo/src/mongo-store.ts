@@ -56,7 +56,8 @@ const describeError = (error: unknown): string => (error instanceof Error ? erro
  *   const client = await store.clients.create({ name: 'Acme', environment: 'sandbox', api_version: '2024-07-01', created_at })();
  *   await store.close();
  */
-export const connectMongoStore = async (url: string, options: MongoStoreOptions = {}): Promise<StorePorts> => mongoStorePorts(await openMongoContext(url, options));
+export const connectMongoStore = async (url: string, options: MongoStoreOptions = {}): Promise<StorePorts> =>
+  mongoStorePorts(await openMongoContext(url, options));
 
 /**
  * Open the connection and the index gate `connectMongoStore` builds its

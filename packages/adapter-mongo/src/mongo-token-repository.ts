@@ -8,7 +8,16 @@ import { inject, injectable } from 'inversify';
 import * as O from 'fp-ts/lib/Option.js';
 import type { Document } from 'mongodb';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { TokenRecord, type ClientId, type StoreError, type Page, type PageRequest, type Timestamp, type TokenId, type TokenRepository } from '@debtkit/core';
+import {
+  TokenRecord,
+  type ClientId,
+  type StoreError,
+  type Page,
+  type PageRequest,
+  type Timestamp,
+  type TokenId,
+  type TokenRepository,
+} from '@debtkit/core';
 import { COLLECTIONS } from './mongo-collections.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
@@ -32,7 +41,15 @@ export class MongoTokenRepository implements TokenRepository {
 
   create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<StoreError, TokenRecord> {
     return this.tokens.task(
-      async () => this.tokens.insert({ id: await this.tokens.nextId(), client_id: clientId, hash, created_at: createdAt, revoked_at: null, expires_at: null }),
+      async () =>
+        this.tokens.insert({
+          id: await this.tokens.nextId(),
+          client_id: clientId,
+          hash,
+          created_at: createdAt,
+          revoked_at: null,
+          expires_at: null,
+        }),
       'A token with this hash already exists',
     );
   }

@@ -152,7 +152,9 @@ export class MongoVisibleSequence<I extends Id = Id> {
     if (document === null) return { items: [], hasMore: false };
     const counter = decodeCounter(document);
     const cutoff = now.getTime() - ABANDONED_APPEND_MS;
-    const listed = (counter.appending ?? []).filter((entry) => entry.id <= counter.seq && Date.parse(entry.started_at) > cutoff).map((entry) => entry.id);
+    const listed = (counter.appending ?? [])
+      .filter((entry) => entry.id <= counter.seq && Date.parse(entry.started_at) > cutoff)
+      .map((entry) => entry.id);
     // In `$and`, so that the page's own `_id` bound (`starting_after`) does not replace it.
     const bounded = { ...filter, $and: [{ _id: { $lte: counter.seq } }] };
     const { page: found, stored } = await records.findPageAndIds(bounded, page, listed);
@@ -180,7 +182,12 @@ export class MongoVisibleSequence<I extends Id = Id> {
                     $filter: {
                       input: { $ifNull: ['$appending', []] },
                       as: 'entry',
-                      cond: { $and: [{ $gt: ['$$entry.started_at', { $literal: cutoff }] }, { $not: [{ $in: ['$$entry.id', { $literal: drop }] }] }] },
+                      cond: {
+                        $and: [
+                          { $gt: ['$$entry.started_at', { $literal: cutoff }] },
+                          { $not: [{ $in: ['$$entry.id', { $literal: drop }] }] },
+                        ],
+                      },
                     },
                   },
                   [{ id: '$seq', started_at: { $literal: startedAt } }],

@@ -55,7 +55,15 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
       for (const d of deliveries) {
         try {
           await this.sequence.append(d.created_at, (id) =>
-            this.deliveries.insert({ ...d, id, status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null }),
+            this.deliveries.insert({
+              ...d,
+              id,
+              status: 'pending',
+              attempts: 0,
+              last_response_status: null,
+              lease_until: null,
+              lease_token: null,
+            }),
           );
         } catch (error) {
           // The pair exists: another fan-out of the same event got there first.
@@ -72,7 +80,10 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
       for (const d of deliveries) byEndpoint.set(d.endpoint_id, [...(byEndpoint.get(d.endpoint_id) ?? []), d]);
       for (const [endpointId, list] of byEndpoint) {
         const existing = await this.raw
-          .find({ endpoint_id: endpointId, event_id: { $in: list.map((d) => d.event_id) } }, { ...commandOptions(this.ctx), projection: { event_id: 1 } })
+          .find(
+            { endpoint_id: endpointId, event_id: { $in: list.map((d) => d.event_id) } },
+            { ...commandOptions(this.ctx), projection: { event_id: 1 } },
+          )
           .toArray();
         const stored = new Set(existing.map((e) => e['event_id'] as number));
         const rearmed = list.filter((d) => stored.has(d.event_id));
@@ -82,7 +93,9 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
             rearmed.map((d) => ({
               updateOne: {
                 filter: { endpoint_id: endpointId, event_id: d.event_id },
-                update: { $set: { status: 'pending', attempts: 0, next_attempt_at: d.next_attempt_at, lease_until: null, lease_token: null } },
+                update: {
+                  $set: { status: 'pending', attempts: 0, next_attempt_at: d.next_attempt_at, lease_until: null, lease_token: null },
+                },
               },
             })),
             { ...commandOptions(this.ctx), ordered: true },
@@ -90,7 +103,15 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
         }
         for (const d of list.filter((x) => !stored.has(x.event_id))) {
           await this.sequence.append(d.created_at, (id) =>
-            this.deliveries.insert({ ...d, id, status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null }),
+            this.deliveries.insert({
+              ...d,
+              id,
+              status: 'pending',
+              attempts: 0,
+              last_response_status: null,
+              lease_until: null,
+              lease_token: null,
+            }),
           );
         }
       }
@@ -100,11 +121,20 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
 
   countArmed(clientId: ClientId, now: Date): TE.TaskEither<StoreError, number> {
     // The index (status, client_id, next_attempt_at) covers it: the client's pending deliveries only.
-    return this.deliveries.task(() => this.deliveries.count({ status: 'pending', client_id: clientId, expires_at: { $gt: now.toISOString() } }));
+    return this.deliveries.task(() =>
+      this.deliveries.count({ status: 'pending', client_id: clientId, expires_at: { $gt: now.toISOString() } }),
+    );
   }
 
   countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: Id, toEventId: Id): TE.TaskEither<StoreError, number> {
-    return this.deliveries.task(() => this.deliveries.count({ client_id: clientId, endpoint_id: endpointId, status: 'pending', event_id: { $gte: fromEventId, $lte: toEventId } }));
+    return this.deliveries.task(() =>
+      this.deliveries.count({
+        client_id: clientId,
+        endpoint_id: endpointId,
+        status: 'pending',
+        event_id: { $gte: fromEventId, $lte: toEventId },
+      }),
+    );
   }
 
   claimDue(now: Date, lease: DeliveryLease, filter: ClaimFilter): TE.TaskEither<StoreError, O.Option<WebhookDeliveryRecord>> {
@@ -142,9 +172,19 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     });
   }
 
-  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
+  listForEndpoint(
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    page: PageRequest,
+    now: Date,
+  ): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>> {
     return this.deliveries.task(() =>
-      this.sequence.page(this.deliveries, { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } }, page, now),
+      this.sequence.page(
+        this.deliveries,
+        { client_id: clientId, endpoint_id: endpointId, expires_at: { $gt: now.toISOString() } },
+        page,
+        now,
+      ),
     );
   }
 

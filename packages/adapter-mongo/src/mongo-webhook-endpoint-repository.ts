@@ -70,7 +70,13 @@ export class MongoWebhookEndpointRepository implements WebhookEndpointRepository
         // Nothing matched: missing (none) or changed since it was read (conflict).
         return O.isSome(updated) ? E.right(updated) : E.left(await this.endpoints.findOne({ client_id: clientId, _id: endpointId }));
       }),
-      TE.chainW(E.match((current): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> => (O.isSome(current) ? TE.left(conflict('The webhook endpoint changed since it was read')) : TE.right(O.none)), TE.right)),
+      TE.chainW(
+        E.match(
+          (current): TE.TaskEither<StoreError, O.Option<WebhookEndpointRecord>> =>
+            O.isSome(current) ? TE.left(conflict('The webhook endpoint changed since it was read')) : TE.right(O.none),
+          TE.right,
+        ),
+      ),
     );
   }
 

@@ -97,12 +97,18 @@ describe(`mongo store (${target})`, () => {
     },
     writeStoredEndpoint: async (store, record) => {
       const { id, ...rest } = record;
-      await admin.db(databases.get(store)!).collection<Stored>(COLLECTIONS.webhookEndpoints).insertOne({ _id: id as number, ...rest });
+      await admin
+        .db(databases.get(store)!)
+        .collection<Stored>(COLLECTIONS.webhookEndpoints)
+        .insertOne({ _id: id as number, ...rest });
     },
     // A token document as releases before `expires_at` wrote it.
     writeLegacyToken: async (store, record) => {
       const { id, ...rest } = record;
-      await admin.db(databases.get(store)).collection<Stored>(COLLECTIONS.tokens).insertOne({ _id: id, ...rest });
+      await admin
+        .db(databases.get(store))
+        .collection<Stored>(COLLECTIONS.tokens)
+        .insertOne({ _id: id, ...rest });
     },
   });
   concurrencyContract(
@@ -194,10 +200,15 @@ describe(`mongo store (${target})`, () => {
     });
 
     it('stores purge_at as a BSON date, and the TTL monitor removes what expired (wire-protocol test server only)', async function () {
-      const expired = await expectRight(store.events.append(anEvent(anId('client', 1), { expires_at: '2000-01-01T00:00:00.000Z' as never })));
+      const expired = await expectRight(
+        store.events.append(anEvent(anId('client', 1), { expires_at: '2000-01-01T00:00:00.000Z' as never })),
+      );
       const kept = await expectRight(store.events.append(anEvent(anId('client', 1))));
       await expectRight(
-        store.webhookDeliveries.createMany([aDelivery(anId('client', 1), anId('webhook_endpoint', 2), expired.id, { expires_at: '2000-01-01T00:00:00.000Z' as never }), aDelivery(anId('client', 1), anId('webhook_endpoint', 2), kept.id)]),
+        store.webhookDeliveries.createMany([
+          aDelivery(anId('client', 1), anId('webhook_endpoint', 2), expired.id, { expires_at: '2000-01-01T00:00:00.000Z' as never }),
+          aDelivery(anId('client', 1), anId('webhook_endpoint', 2), kept.id),
+        ]),
       );
       const events = admin.db(dbName).collection<Stored>(COLLECTIONS.events);
       const stored = await events.findOne({ _id: expired.id });
@@ -267,8 +278,12 @@ describe(`mongo store (${target})`, () => {
     it('demo seeds racing through both stores on an empty database converge on one demo', async () => {
       const clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
       const token = aSandboxToken(77);
-      const seeds = await Promise.all([a, b, a, b].map((store) => settle(seedDemo({ ...store, clock, tokenHasher: readableTokenHasher }, { token }))));
-      const answers = seeds.map((seed) => (E.isRight(seed) ? seed.right : expect.fail(`a racing seed failed: ${JSON.stringify(seed.left)}`)));
+      const seeds = await Promise.all(
+        [a, b, a, b].map((store) => settle(seedDemo({ ...store, clock, tokenHasher: readableTokenHasher }, { token }))),
+      );
+      const answers = seeds.map((seed) =>
+        E.isRight(seed) ? seed.right : expect.fail(`a racing seed failed: ${JSON.stringify(seed.left)}`),
+      );
       for (const answer of answers) expect(answer).to.deep.equal(answers[0]);
       const demo = answers[0]!;
       expect((await expectRight(b.clients.list({ limit: 10 }))).items).to.deep.equal([demo.client]);
@@ -277,7 +292,9 @@ describe(`mongo store (${target})`, () => {
       expect(await expectRight(b.accounts.listAll(demo.user.id))).to.deep.equal(demo.accounts);
       expect(await expectRight(b.accounts.listAll(demo.statementUser!.id))).to.deep.equal(demo.statementAccounts);
       expect(await admin.db(dbName).collection(COLLECTIONS.users).countDocuments({})).to.equal(2);
-      expect(await admin.db(dbName).collection(COLLECTIONS.accounts).countDocuments({})).to.equal(demo.accounts.length + demo.statementAccounts!.length);
+      expect(await admin.db(dbName).collection(COLLECTIONS.accounts).countDocuments({})).to.equal(
+        demo.accounts.length + demo.statementAccounts!.length,
+      );
       expect(await admin.db(dbName).collection(COLLECTIONS.creditScores).countDocuments({})).to.equal(2);
     });
 

@@ -57,7 +57,11 @@ describe('mongo: a process killed mid-transaction (SIGKILL, child process, wire-
     await admin.db('admin').command({ setParameter: 1, transactionLifetimeLimitSeconds: LIFETIME_S });
     // A short conflict deadline: a change blocked by the dead process's transaction is to end
     // in a conflict, not to back off for the default 10 s.
-    ctx = await openMongoContext(server.url, { dbName: `crash_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 1000, writeConflictDeadlineMs: 1000 });
+    ctx = await openMongoContext(server.url, {
+      dbName: `crash_${process.pid}_${++databases}`,
+      serverSelectionTimeoutMS: 1000,
+      writeConflictDeadlineMs: 1000,
+    });
     store = mongoStorePorts(ctx);
   });
   afterEach(async () => {
@@ -87,7 +91,8 @@ describe('mongo: a process killed mid-transaction (SIGKILL, child process, wire-
 
     // The abandoned transaction still holds the account: a change writing it loses, bounded.
     const uow = mongoUnitOfWork(ctx);
-    const pay = () => uow.run((tx) => tx.accounts.applyPayment(user.id, account.id, { amount: cents(100), date: TODAY, updatedOn: TODAY }))();
+    const pay = () =>
+      uow.run((tx) => tx.accounts.applyPayment(user.id, account.id, { amount: cents(100), date: TODAY, updatedOn: TODAY }))();
     expect(await pay()).to.deep.equal(E.left({ ...conflict('The change lost to concurrent changes; retry'), retryAfterSeconds: 1 }));
     expect(server.expireTransactions(), 'not yet past the lifetime').to.equal(0);
 
@@ -111,7 +116,8 @@ describe('mongo: a process killed mid-transaction (SIGKILL, child process, wire-
 
     // The commit runs once released; the reads that follow see it.
     let balance = 10_000;
-    for (let attempt = 0; attempt < 20 && balance === 10_000; attempt++) balance = (await expectSome(store.accounts.get(user.id, account.id))).balance;
+    for (let attempt = 0; attempt < 20 && balance === 10_000; attempt++)
+      balance = (await expectSome(store.accounts.get(user.id, account.id))).balance;
     expect(balance).to.equal(9_900);
     // Its append's entry is still listed (the dead process never appended again), but its event is stored: listed now.
     expect((await listed(client.id, now)).map((e) => e.data.object)).to.deep.equal([{ paid: 100 }]);

@@ -6,7 +6,14 @@
  */
 import { expect } from 'chai';
 import { MongoNetworkError, MongoServerError, MongoServerSelectionError, MongoNetworkTimeoutError } from 'mongodb';
-import { STANDALONE_REASON, StandaloneServerError, isTransientTransactionError, isUnavailableError, toDomainError, STORE_UNAVAILABLE } from '../src/index.js';
+import {
+  STANDALONE_REASON,
+  StandaloneServerError,
+  isTransientTransactionError,
+  isUnavailableError,
+  toDomainError,
+  STORE_UNAVAILABLE,
+} from '../src/index.js';
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
 
@@ -26,7 +33,23 @@ describe('mongo error classification', () => {
   it('network errors, network timeouts, server selection and a cleared pool are unavailable', () => {
     expect(isUnavailableError(new MongoNetworkError('connection closed'))).to.equal(true);
     expect(isUnavailableError(new MongoNetworkTimeoutError('timed out'))).to.equal(true);
-    expect(isUnavailableError(new MongoServerSelectionError('no server', { type: 'Unknown', servers: new Map(), stale: false, compatible: true, heartbeatFrequencyMS: 10000, localThresholdMS: 15, setName: null, maxElectionId: null, maxSetVersion: null, commonWireVersion: 0, logicalSessionTimeoutMinutes: null } as never))).to.equal(true);
+    expect(
+      isUnavailableError(
+        new MongoServerSelectionError('no server', {
+          type: 'Unknown',
+          servers: new Map(),
+          stale: false,
+          compatible: true,
+          heartbeatFrequencyMS: 10000,
+          localThresholdMS: 15,
+          setName: null,
+          maxElectionId: null,
+          maxSetVersion: null,
+          commonWireVersion: 0,
+          logicalSessionTimeoutMinutes: null,
+        } as never),
+      ),
+    ).to.equal(true);
     class MongoPoolClearedError extends MongoNetworkError {
       override get name(): string {
         return 'MongoPoolClearedError';
@@ -51,7 +74,9 @@ describe('mongo error classification', () => {
 
     it('WriteConflict (112) is a write conflict the unit of work runs again, with or without the label', () => {
       const expected = { _tag: 'conflict', message: 'The record was changed by a concurrent request', transient: true };
-      expect(toDomainError(new MongoServerError({ message: 'WriteConflict', code: 112, codeName: 'WriteConflict' }), 'dup')).to.deep.equal(expected);
+      expect(toDomainError(new MongoServerError({ message: 'WriteConflict', code: 112, codeName: 'WriteConflict' }), 'dup')).to.deep.equal(
+        expected,
+      );
       expect(toDomainError(transient(new MongoServerError({ message: 'WriteConflict', code: 112 })), 'dup')).to.deep.equal(expected);
       // A transaction the server aborted (e.g. past transactionLifetimeLimitSeconds) is run again too.
       expect(toDomainError(transient(new MongoServerError({ message: 'no such transaction', code: 251 })), 'dup')).to.deep.equal(expected);
@@ -59,15 +84,25 @@ describe('mongo error classification', () => {
     });
 
     it('a lost server is unavailable at once, even though the driver labels it TransientTransactionError in a transaction', () => {
-      expect(toDomainError(transient(new MongoNetworkError('connection closed')), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STORE_UNAVAILABLE });
+      expect(toDomainError(transient(new MongoNetworkError('connection closed')), 'dup')).to.deep.equal({
+        _tag: 'unavailable',
+        message: STORE_UNAVAILABLE,
+      });
     });
 
     it('a duplicate key stays a plain conflict (not run again)', () => {
-      expect(toDomainError(new MongoServerError({ message: 'E11000', code: 11000 }), 'taken')).to.deep.equal({ _tag: 'conflict', message: 'taken' });
+      expect(toDomainError(new MongoServerError({ message: 'E11000', code: 11000 }), 'taken')).to.deep.equal({
+        _tag: 'conflict',
+        message: 'taken',
+      });
     });
 
     it('a standalone server is unavailable with the reason', () => {
-      expect(toDomainError(new StandaloneServerError(), 'dup')).to.deep.equal({ _tag: 'unavailable', message: STANDALONE_REASON, explained: true });
+      expect(toDomainError(new StandaloneServerError(), 'dup')).to.deep.equal({
+        _tag: 'unavailable',
+        message: STANDALONE_REASON,
+        explained: true,
+      });
     });
   });
 });

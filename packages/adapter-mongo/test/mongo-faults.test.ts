@@ -150,7 +150,9 @@ describe('mongo store faults (wire-protocol test server)', () => {
         error = e;
       }
       expect(error).to.be.instanceOf(StoredDocumentError);
-      expect((error as StoredDocumentError).message).to.include('"clients"').and.to.include('environment');
+      expect((error as StoredDocumentError).message)
+        .to.include('"clients"')
+        .and.to.include('environment');
     } finally {
       await admin.close();
     }

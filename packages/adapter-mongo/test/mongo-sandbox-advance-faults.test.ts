@@ -24,7 +24,20 @@ import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-serve
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
 
 const clock: Clock = { now: () => new Date('2026-03-15T12:00:00.000Z') };
-const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'configureFailPoint', 'saslStart', 'saslContinue', 'createIndexes', 'killCursors']);
+const UPKEEP = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'ping',
+  'buildInfo',
+  'getParameter',
+  'endSessions',
+  'configureFailPoint',
+  'saslStart',
+  'saslContinue',
+  'createIndexes',
+  'killCursors',
+]);
 
 const sandboxBureau: CreditBureau = {
   invoke: () => TE.right(undefined),
@@ -58,22 +71,51 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
 
   /** A fresh database with one sandbox user and two loans. */
   const fresh = async (): Promise<{ ctx: MongoContext; deps: ApplicationDeps & TransactionPorts; scope: UserScope }> => {
-    const ctx = await openMongoContext(server.url, { dbName: `sandbox_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
+    const ctx = await openMongoContext(server.url, {
+      dbName: `sandbox_faults_${process.pid}_${++databases}`,
+      serverSelectionTimeoutMS: 500,
+      maxTimeMS: 2000,
+    });
     open.push(ctx);
     const store = mongoStorePorts(ctx);
     const deps: ApplicationDeps & TransactionPorts = {
-      ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets: { secret: () => 'x'.repeat(43) }, bureau: sandboxBureau, sandboxClock: true,
+      ...store,
+      unitOfWork: mongoUnitOfWork(ctx),
+      clock,
+      secrets: { secret: () => 'x'.repeat(43) },
+      bureau: sandboxBureau,
+      sandboxClock: true,
     };
-    const client = await store.clients.create({ name: 'Sandbox', environment: 'sandbox', api_version: '2024-07-01', created_at: '2026-01-01T00:00:00.000Z' as never })();
+    const client = await store.clients.create({
+      name: 'Sandbox',
+      environment: 'sandbox',
+      api_version: '2024-07-01',
+      created_at: '2026-01-01T00:00:00.000Z' as never,
+    })();
     if (E.isLeft(client)) throw new Error(client.left.message);
     const user = await store.users.create({
-      client_id: client.right.id, last_name: 'Doe', first_name: null, email: null, date_of_birth: null, phone: null, created_at: '2026-01-01T00:00:00.000Z' as never,
+      client_id: client.right.id,
+      last_name: 'Doe',
+      first_name: null,
+      email: null,
+      date_of_birth: null,
+      phone: null,
+      created_at: '2026-01-01T00:00:00.000Z' as never,
     })();
     if (E.isLeft(user)) throw new Error(user.left.message);
     const scope = { clientId: client.right.id, userId: user.right.id, apiVersion: '2024-07-01' };
-    for (const [balance, apr, minimum] of [[300_000, 18, 9_000], [80_000, 7.5, 2_000]] as const) {
+    for (const [balance, apr, minimum] of [
+      [300_000, 18, 9_000],
+      [80_000, 7.5, 2_000],
+    ] as const) {
       const linked = await linkAccount(deps)(scope, {
-        name: 'Loan', type: 'loan', subtype: 'personal_loan', balance: balance as never, institution_apr: apr as never, institution_minimum_payment: minimum as never, payments_history: ['1'],
+        name: 'Loan',
+        type: 'loan',
+        subtype: 'personal_loan',
+        balance: balance as never,
+        institution_apr: apr as never,
+        institution_minimum_payment: minimum as never,
+        payments_history: ['1'],
       })();
       if (E.isLeft(linked)) throw new Error(linked.left.message);
     }
@@ -83,14 +125,27 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
   /** What the advance changes, as stored (ids left out: an aborted attempt's ids are skipped). */
   const stateOf = async (ctx: MongoContext) => ({
     clock: (await ctx.db.collection(COLLECTIONS.users).find({}).toArray()).map((u) => u['sandbox_date'] ?? null),
-    accounts: (await ctx.db.collection(COLLECTIONS.accounts).find({}, { sort: { _id: 1 } }).toArray()).map((a) => [
-      a['balance'], a['payments_history'], a['last_payment_date'], a['next_payment_due_date'], a['version'],
-    ]),
-    scores: (await ctx.db.collection(COLLECTIONS.creditScores).find({}, { sort: { _id: 1 } }).toArray()).map((s) => [s['date'], s['score'], s['increase']]),
-    events: (await ctx.db.collection(COLLECTIONS.events).find({}, { sort: { _id: 1 } }).toArray()).map((e) => e['type']),
+    accounts: (
+      await ctx.db
+        .collection(COLLECTIONS.accounts)
+        .find({}, { sort: { _id: 1 } })
+        .toArray()
+    ).map((a) => [a['balance'], a['payments_history'], a['last_payment_date'], a['next_payment_due_date'], a['version']]),
+    scores: (
+      await ctx.db
+        .collection(COLLECTIONS.creditScores)
+        .find({}, { sort: { _id: 1 } })
+        .toArray()
+    ).map((s) => [s['date'], s['score'], s['increase']]),
+    events: (
+      await ctx.db
+        .collection(COLLECTIONS.events)
+        .find({}, { sort: { _id: 1 } })
+        .toArray()
+    ).map((e) => e['type']),
   });
 
-  it('each command of month 2 failing in turn: unavailable, month 1 kept whole, nothing of month 2; run again: the clean run\'s state, and no month past the target', async () => {
+  it("each command of month 2 failing in turn: unavailable, month 1 kept whole, nothing of month 2; run again: the clean run's state, and no month past the target", async () => {
     const oneMonth = await fresh();
     expect(E.isRight(await advanceSandbox(oneMonth.deps)(oneMonth.scope, { months: 1, payments: 'minimum' })())).to.equal(true);
     const afterMonth1 = await stateOf(oneMonth.ctx);

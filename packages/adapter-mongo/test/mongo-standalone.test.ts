@@ -38,7 +38,11 @@ describe('mongo store on a standalone server (wire-protocol test server, standal
     server = await startWireServer({ standalone: true });
     await server.stop();
     const reported: string[] = [];
-    const ctx = await openMongoContext(server.url, { dbName: 'standalone_later', serverSelectionTimeoutMS: 300, onStandalone: (reason) => reported.push(reason) });
+    const ctx = await openMongoContext(server.url, {
+      dbName: 'standalone_later',
+      serverSelectionTimeoutMS: 300,
+      onStandalone: (reason) => reported.push(reason),
+    });
     const store = mongoStorePorts(ctx);
     try {
       expect(await store.health.ping()()).to.deep.include({ _tag: 'Left' });

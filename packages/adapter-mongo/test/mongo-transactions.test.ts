@@ -12,7 +12,16 @@ import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { MongoClient } from 'mongodb';
-import { conflict, type AccountId, type AccountPayment, type DomainError, type StorePorts, type TransactionPorts, type UnitOfWork, type UserId } from '@debtkit/core';
+import {
+  conflict,
+  type AccountId,
+  type AccountPayment,
+  type DomainError,
+  type StorePorts,
+  type TransactionPorts,
+  type UnitOfWork,
+  type UserId,
+} from '@debtkit/core';
 import { CREATED_AT, TODAY, aClient, anId, cents, aUser, anAccount, expectRight, expectSome } from '@debtkit/core/testing';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { STORE_UNAVAILABLE, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -26,7 +35,10 @@ const gate = (): { opened: Promise<void>; open: () => void } => {
 
 const pay = (amount: number): AccountPayment => ({ amount: cents(amount), date: TODAY, updatedOn: TODAY });
 
-const waitFor = <A>(promise: Promise<A>): TE.TaskEither<DomainError, A> => () => promise.then(E.right);
+const waitFor =
+  <A>(promise: Promise<A>): TE.TaskEither<DomainError, A> =>
+  () =>
+    promise.then(E.right);
 
 describe('mongo unit of work (wire-protocol test server as a one-node replica set)', function () {
   this.timeout(20_000);
@@ -47,12 +59,19 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   });
   beforeEach(async () => {
     // A 1.5 s write conflict deadline (DEBTKIT_WRITE_CONFLICT_DEADLINE_MS; default 10 s): the conflict case below answers within it.
-    ctx = await openMongoContext(server.url, { dbName: `uow_${process.pid}_${++dbCount}`, serverSelectionTimeoutMS: 500, writeConflictDeadlineMs: 1500 });
+    ctx = await openMongoContext(server.url, {
+      dbName: `uow_${process.pid}_${++dbCount}`,
+      serverSelectionTimeoutMS: 500,
+      writeConflictDeadlineMs: 1500,
+    });
     store = mongoStorePorts(ctx);
     uow = mongoUnitOfWork(ctx);
   });
   afterEach(async () => {
-    await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' }).catch(() => undefined);
+    await admin
+      .db('admin')
+      .command({ configureFailPoint: 'failCommand', mode: 'off' })
+      .catch(() => undefined);
     await store.close();
   });
 
@@ -66,7 +85,12 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   it('commits every write of a Right, and none of a Left or a throw', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const committed = await expectRight(
-      uow.run((tx) => pipe(tx.users.create(aUser(client.id, { first_name: 'Ada' })), TE.chainW((u) => tx.accounts.create(anAccount(u.id))))),
+      uow.run((tx) =>
+        pipe(
+          tx.users.create(aUser(client.id, { first_name: 'Ada' })),
+          TE.chainW((u) => tx.accounts.create(anAccount(u.id))),
+        ),
+      ),
     );
     await expectSome(store.accounts.get(committed.user_id, committed.id));
 
@@ -128,7 +152,14 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
         TE.fromIO(() => void attempts++),
         TE.chainW(() => tx.accounts.get(userId, accountId)),
         // The first attempt waits, holding its snapshot, until another transaction has paid and committed.
-        TE.chainFirstW(() => (attempts === 1 ? pipe(TE.fromIO(read.open), TE.chainW(() => waitFor(otherCommitted.opened))) : TE.right(undefined))),
+        TE.chainFirstW(() =>
+          attempts === 1
+            ? pipe(
+                TE.fromIO(read.open),
+                TE.chainW(() => waitFor(otherCommitted.opened)),
+              )
+            : TE.right(undefined),
+        ),
         TE.chainW(() => tx.accounts.applyPayment(userId, accountId, pay(10))),
       ),
     )();
@@ -151,7 +182,16 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
         pipe(
           TE.fromIO(() => void attempts++),
           TE.chainW(() => tx.accounts.create(anAccount(user.id))),
-          TE.chainW(() => tx.events.append({ client_id: client.id, type: 'account.created', created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: user.id, object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never })),
+          TE.chainW(() =>
+            tx.events.append({
+              client_id: client.id,
+              type: 'account.created',
+              created_at: CREATED_AT,
+              api_version: '2024-07-01',
+              data: { user_id: user.id, object: {} },
+              expires_at: '2999-01-01T00:00:00.000Z' as never,
+            }),
+          ),
           // Each waits until both have written: their transactions overlap.
           TE.chainFirstW(() => TE.fromIO(bothWrote[i]!.open)),
           TE.chainFirstW(() => waitFor(Promise.all(bothWrote.map((g) => g.opened)))),
@@ -163,7 +203,7 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect(attempts).to.equal(2);
   });
 
-  it('a record another transaction keeps locked: attempts with backoff, then conflict (409, Retry-After) within the store\'s deadline; nothing written', async () => {
+  it("a record another transaction keeps locked: attempts with backoff, then conflict (409, Retry-After) within the store's deadline; nothing written", async () => {
     const { userId, accountId } = await aUserWithAccount();
     const start = await expectSome(store.accounts.get(userId, accountId));
     const locked = gate();
@@ -201,7 +241,12 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     try {
       const started = performance.now();
       let attempts = 0;
-      const result = await uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id)))))();
+      const result = await uow.run((tx) =>
+        pipe(
+          TE.fromIO(() => void attempts++),
+          TE.chainW(() => tx.users.create(aUser(client.id))),
+        ),
+      )();
       expect(result).to.deep.equal(E.left({ _tag: 'unavailable', message: STORE_UNAVAILABLE }));
       expect(attempts).to.be.at.most(1);
       expect(performance.now() - started).to.be.below(2000);
@@ -215,11 +260,24 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     await admin.db('admin').command({
       configureFailPoint: 'failCommand',
       mode: { times: 1 },
-      data: { failCommands: ['commitTransaction'], closeConnection: false, errorCode: 91, errorLabels: ['UnknownTransactionCommitResult'], appName: 'debtkit' },
+      data: {
+        failCommands: ['commitTransaction'],
+        closeConnection: false,
+        errorCode: 91,
+        errorLabels: ['UnknownTransactionCommitResult'],
+        appName: 'debtkit',
+      },
     });
     let attempts = 0;
     server.commands.length = 0;
-    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id))))));
+    await expectRight(
+      uow.run((tx) =>
+        pipe(
+          TE.fromIO(() => void attempts++),
+          TE.chainW(() => tx.users.create(aUser(client.id))),
+        ),
+      ),
+    );
     expect(attempts).to.equal(1);
     expect(server.commands.filter((name) => name === 'commitTransaction')).to.have.length(2);
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
@@ -228,7 +286,13 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   it('a commit that failed leaves no transaction open on the server: another process writes the same record at once', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const user = await expectRight(store.users.create(aUser(client.id)));
-    await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: { times: 1 }, data: { failCommands: ['commitTransaction'], errorCode: 50, appName: 'debtkit' } });
+    await admin
+      .db('admin')
+      .command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['commitTransaction'], errorCode: 50, appName: 'debtkit' },
+      });
     const failed = await uow.run((tx) => tx.users.touch(client.id, user.id))();
     expect(E.isLeft(failed) && failed.left._tag, JSON.stringify(failed)).to.equal('unavailable');
     // Another process (its own connections and sessions): without `killSessions` after the failed
@@ -251,18 +315,39 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
       data: { failCommands: ['commitTransaction'], errorCode: 112, errorLabels: ['TransientTransactionError'], appName: 'debtkit' },
     });
     let attempts = 0;
-    await expectRight(uow.run((tx) => pipe(TE.fromIO(() => void attempts++), TE.chainW(() => tx.users.create(aUser(client.id))))));
+    await expectRight(
+      uow.run((tx) =>
+        pipe(
+          TE.fromIO(() => void attempts++),
+          TE.chainW(() => tx.users.create(aUser(client.id))),
+        ),
+      ),
+    );
     expect(attempts).to.equal(2);
     expect((await expectRight(store.users.list(client.id, { limit: 10 }))).items).to.have.length(1);
   });
 
   it('an event appended in a transaction that aborts: its id holds nothing back (its entry leaves at once); one that commits costs no command after the commit', async () => {
     const client = await expectRight(store.clients.create(aClient()));
-    const event = { client_id: client.id, type: 'account.created' as const, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId('user', 1), object: {} }, expires_at: '2999-01-01T00:00:00.000Z' as never };
-    const aborted = await uow.run((tx) => pipe(tx.events.append(event), TE.chainW(() => TE.left(conflict('no')))))();
+    const event = {
+      client_id: client.id,
+      type: 'account.created' as const,
+      created_at: CREATED_AT,
+      api_version: '2024-07-01',
+      data: { user_id: anId('user', 1), object: {} },
+      expires_at: '2999-01-01T00:00:00.000Z' as never,
+    };
+    const aborted = await uow.run((tx) =>
+      pipe(
+        tx.events.append(event),
+        TE.chainW(() => TE.left(conflict('no'))),
+      ),
+    )();
     expect(E.isLeft(aborted)).to.equal(true);
     const later = await expectRight(store.events.append(event));
-    expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, new Date(CREATED_AT)))).items.map((e) => e.id)).to.deep.equal([later.id]);
+    expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, new Date(CREATED_AT)))).items.map((e) => e.id)).to.deep.equal(
+      [later.id],
+    );
     server.commands.length = 0;
     await expectRight(uow.run((tx) => tx.events.append(event)));
     const sent = server.commands.filter((name) => !['hello', 'ismaster', 'isMaster', 'endSessions'].includes(name));
@@ -281,7 +366,13 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     });
     const appended = gate();
     const commit = gate();
-    const inTx = uow.run((tx) => pipe(tx.events.append(event(1)), TE.chainFirstW(() => TE.fromIO(appended.open)), TE.chainFirstW(() => waitFor(commit.opened))))();
+    const inTx = uow.run((tx) =>
+      pipe(
+        tx.events.append(event(1)),
+        TE.chainFirstW(() => TE.fromIO(appended.open)),
+        TE.chainFirstW(() => waitFor(commit.opened)),
+      ),
+    )();
     await appended.opened;
     // A later append, outside the transaction, lands first.
     await expectRight(store.events.append(event(2)));
@@ -289,6 +380,8 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
     expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, now))).items).to.deep.equal([]);
     commit.open();
     await inTx;
-    expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, now))).items.map((e) => e.data.user_id)).to.deep.equal([1, 2]);
+    expect((await expectRight(store.events.list(client.id, { limit: 10 }, {}, now))).items.map((e) => e.data.user_id)).to.deep.equal([
+      1, 2,
+    ]);
   });
 });

@@ -54,7 +54,20 @@ const tokenHasher = { hash: (token: string) => createHash('sha256').update(token
 let secretCount = 0;
 const secrets = { secret: () => String(++secretCount).padStart(43, 'x') };
 /** Connection upkeep and the fail point's own commands: not the change's. */
-const UPKEEP = new Set(['hello', 'isMaster', 'ismaster', 'ping', 'buildInfo', 'getParameter', 'endSessions', 'configureFailPoint', 'saslStart', 'saslContinue', 'createIndexes', 'killCursors']);
+const UPKEEP = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'ping',
+  'buildInfo',
+  'getParameter',
+  'endSessions',
+  'configureFailPoint',
+  'saslStart',
+  'saslContinue',
+  'createIndexes',
+  'killCursors',
+]);
 
 interface Fixture {
   readonly demo: DemoSeed;
@@ -73,7 +86,15 @@ interface Scenario {
 }
 
 const clientAccess = (deps: ApplicationDeps & TransactionPorts) =>
-  createClientAccess({ clients: deps.clients, tokens: deps.tokens, audit: deps.audit, unitOfWork: deps.unitOfWork, clock, tokenHasher, secrets });
+  createClientAccess({
+    clients: deps.clients,
+    tokens: deps.tokens,
+    audit: deps.audit,
+    unitOfWork: deps.unitOfWork,
+    clock,
+    tokenHasher,
+    secrets,
+  });
 
 const scope = (f: Fixture) => ({ clientId: f.demo.client.id, userId: f.demo.user.id });
 const accountOf = (f: Fixture, i: number) => {
@@ -96,16 +117,39 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'a plan payment (payment record, debit, event)',
     change: (deps, f) => recordPlanPayment(deps)(scope(f), f.planId as never, { account_id: accountOf(f, 1).id, amount: 5000 as never }),
   },
-  { name: 'a plan creation (plan, event)', change: (deps, f) => createPaymentPlan(deps)(scope(f), { strategy: 'snowball', monthly_payment: 400_000 as never }) },
+  {
+    name: 'a plan creation (plan, event)',
+    change: (deps, f) => createPaymentPlan(deps)(scope(f), { strategy: 'snowball', monthly_payment: 400_000 as never }),
+  },
   { name: 'a plan deletion (payments, plan, event)', change: (deps, f) => deletePaymentPlan(deps)(scope(f), f.planId as never) },
-  { name: "a user deletion (everything of the user, erasure marker, the pending deliveries of the user's events canceled, event)", change: (deps, f) => deleteUser(deps)(scope(f)) },
+  {
+    name: "a user deletion (everything of the user, erasure marker, the pending deliveries of the user's events canceled, event)",
+    change: (deps, f) => deleteUser(deps)(scope(f)),
+  },
   {
     name: 'an account creation (account, event)',
-    change: (deps, f) => linkAccount(deps)(scope(f), { name: 'Store card', type: 'loan', subtype: 'credit_card_loan', balance: 12_000 as never, institution_apr: 0.25 as never, institution_minimum_payment: 2500 as never }),
+    change: (deps, f) =>
+      linkAccount(deps)(scope(f), {
+        name: 'Store card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 12_000 as never,
+        institution_apr: 0.25 as never,
+        institution_minimum_payment: 2500 as never,
+      }),
   },
-  { name: 'an account edit (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }) },
-  { name: 'an account close (account, event)', change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }) },
-  { name: 'a webhook endpoint deletion (endpoint, its deliveries)', change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never) },
+  {
+    name: 'an account edit (account, event)',
+    change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { nickname: 'Main' }),
+  },
+  {
+    name: 'an account close (account, event)',
+    change: (deps, f) => updateAccount(deps)(scope(f), accountOf(f, 0).id, { status: 'closed' }),
+  },
+  {
+    name: 'a webhook endpoint deletion (endpoint, its deliveries)',
+    change: (deps, f) => deleteWebhookEndpoint(deps)(f.demo.client.id, f.endpointId as never),
+  },
   {
     name: 'a failing webhook endpoint disabled (endpoint, webhook_endpoint.disabled event)',
     // Failing since 3 days before the clock: the next failed attempt disables it (docs/decisions/tenancy.md).
@@ -116,7 +160,9 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     change: (deps, f) =>
       pipe(
         deps.webhookEndpoints.get(f.demo.client.id, f.endpointId as never),
-        TE.chain((found) => (found._tag === 'Some' ? recordEndpointAttempt(deps)(found.value, false) : TE.left(unavailable('the endpoint is gone')))),
+        TE.chain((found) =>
+          found._tag === 'Some' ? recordEndpointAttempt(deps)(found.value, false) : TE.left(unavailable('the endpoint is gone')),
+        ),
       ),
   },
   {
@@ -127,7 +173,8 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
         invokeBureau(deps)(scope(f), { device_ip: '203.0.113.7' }),
         TE.chainW(() => validateBureauOtp(deps)(scope(f), { code: '123456' })),
       ),
-    change: (deps, f) => submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
+    change: (deps, f) =>
+      submitBureauIdentity(deps)(scope(f), { ssn_last4: '1234', date_of_birth: (f.demo.user.date_of_birth ?? '1990-12-10') as never }),
   },
   {
     name: 'a test webhook (test event, its delivery)',
@@ -139,7 +186,13 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
       pipe(
         deps.events.list(f.demo.client.id, { limit: 1 }, {}, clock.now()),
         // A minute on: the re-armed delivery is due then, not when the fan-out made it due.
-        TE.chain((page) => redeliverEvent({ ...deps, clock: { now: () => new Date(clock.now().getTime() + 60_000) } })(f.demo.client.id, page.items[0]!.id, {})),
+        TE.chain((page) =>
+          redeliverEvent({ ...deps, clock: { now: () => new Date(clock.now().getTime() + 60_000) } })(
+            f.demo.client.id,
+            page.items[0]!.id,
+            {},
+          ),
+        ),
       ),
   },
   {
@@ -160,7 +213,10 @@ const SCENARIOS: ReadonlyArray<Scenario> = [
     change: (deps, f) => clientAccess(deps).changeClientApiVersion(f.demo.client.id, '2024-07-01'),
   },
   { name: 'a token issue (token, audit record)', change: (deps, f) => clientAccess(deps).issueToken(f.demo.client.id) },
-  { name: 'a token roll (old token expiring, new token, two audit records)', change: (deps, f) => clientAccess(deps).rollToken(f.tokenId as never, 3600) },
+  {
+    name: 'a token roll (old token expiring, new token, two audit records)',
+    change: (deps, f) => clientAccess(deps).rollToken(f.tokenId as never, 3600),
+  },
   { name: 'a token revocation (token, audit record)', change: (deps, f) => clientAccess(deps).revokeToken(f.tokenId as never) },
 ];
 
@@ -180,7 +236,17 @@ type KnownIds = ReadonlyMap<string, ReadonlySet<unknown>>;
 const idsOf = async (ctx: MongoContext): Promise<KnownIds> => {
   const known = new Map<string, Set<unknown>>();
   for (const name of Object.values(COLLECTIONS)) {
-    known.set(name, new Set((await ctx.db.collection(name).find({}, { projection: { _id: 1 } }).toArray()).map((d) => d['_id'])));
+    known.set(
+      name,
+      new Set(
+        (
+          await ctx.db
+            .collection(name)
+            .find({}, { projection: { _id: 1 } })
+            .toArray()
+        ).map((d) => d['_id']),
+      ),
+    );
   }
   return known;
 };
@@ -200,7 +266,10 @@ const contentsOf = async (ctx: MongoContext, known: KnownIds): Promise<Record<st
       // An event's render context keys each plan's schedule by the plan's id (docs/api/webhook-versions.md).
       if (key === 'plan_schedules' && inner !== null && typeof inner === 'object') {
         out[key] = Object.fromEntries(
-          Object.entries(inner).map(([planId, schedule]) => [known.get(COLLECTIONS.paymentPlans)?.has(Number(planId)) === true ? planId : 'new', strip(schedule)]),
+          Object.entries(inner).map(([planId, schedule]) => [
+            known.get(COLLECTIONS.paymentPlans)?.has(Number(planId)) === true ? planId : 'new',
+            strip(schedule),
+          ]),
         );
         continue;
       }
@@ -212,8 +281,14 @@ const contentsOf = async (ctx: MongoContext, known: KnownIds): Promise<Record<st
   const contents: Record<string, unknown[]> = {};
   for (const name of Object.values(COLLECTIONS)) {
     if (name === COLLECTIONS.counters) continue;
-    const documents = await ctx.db.collection(name).find({}, { sort: { _id: 1 } }).toArray();
-    contents[name] = documents.map(strip).map((d) => JSON.stringify(d)).sort();
+    const documents = await ctx.db
+      .collection(name)
+      .find({}, { sort: { _id: 1 } })
+      .toArray();
+    contents[name] = documents
+      .map(strip)
+      .map((d) => JSON.stringify(d))
+      .sort();
   }
   return contents;
 };
@@ -242,8 +317,14 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
   });
 
   /** A fresh database with the demo and one plan; its store, unit of work and deps. */
-  const fresh = async (prepare?: Scenario['prepare']): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
-    const ctx = await openMongoContext(server.url, { dbName: `use_case_faults_${process.pid}_${++databases}`, serverSelectionTimeoutMS: 500, maxTimeMS: 2000 });
+  const fresh = async (
+    prepare?: Scenario['prepare'],
+  ): Promise<{ ctx: MongoContext; store: StorePorts; fixture: Fixture; deps: ApplicationDeps & TransactionPorts }> => {
+    const ctx = await openMongoContext(server.url, {
+      dbName: `use_case_faults_${process.pid}_${++databases}`,
+      serverSelectionTimeoutMS: 500,
+      maxTimeMS: 2000,
+    });
     open.push(ctx);
     const store = mongoStorePorts(ctx);
     const demoToken = `dk_sandbox_${'a'.repeat(43)}`;
@@ -251,10 +332,16 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     if (E.isLeft(demo)) throw new Error(demo.left.message);
     // The use cases run their own transactions, on the store's unit of work (the mongo one).
     const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: passingBureau };
-    const plan = await createPaymentPlan(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, { strategy: 'avalanche', monthly_payment: 400_000 as never })();
+    const plan = await createPaymentPlan(deps)(
+      { clientId: demo.right.client.id, userId: demo.right.user.id },
+      { strategy: 'avalanche', monthly_payment: 400_000 as never },
+    )();
     if (E.isLeft(plan)) throw new Error(plan.left.message);
     // A payment already recorded, so that deletes have payments to remove.
-    const paid = await recordPlanPayment(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, { account_id: demo.right.accounts[1]!.id, amount: 1000 as never })();
+    const paid = await recordPlanPayment(deps)({ clientId: demo.right.client.id, userId: demo.right.user.id }, plan.right.id, {
+      account_id: demo.right.accounts[1]!.id,
+      amount: 1000 as never,
+    })();
     if (E.isLeft(paid)) throw new Error(paid.left.message);
     const endpoint = await createWebhookEndpoint(deps)(demo.right.client.id, { url: 'https://hooks.example.com/debtkit' as never })();
     if (E.isLeft(endpoint)) throw new Error(endpoint.left.message);

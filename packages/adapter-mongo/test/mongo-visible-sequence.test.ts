@@ -52,9 +52,12 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     await admin.db(dbName).dropDatabase();
   });
 
-  const counter = async (): Promise<Counter | null> => admin.db(dbName).collection<Counter>(COLLECTIONS.counters).findOne({ _id: COLLECTIONS.events });
-  const listed = async (now: Date): Promise<number[]> => idsOf((await expectRight(store.events.list(CLIENT, { limit: 10 }, {}, now))).items);
-  const holdEventInsert = (): CommandHold => server.holdNext((command) => command.name === 'insert' && command.body['insert'] === COLLECTIONS.events);
+  const counter = async (): Promise<Counter | null> =>
+    admin.db(dbName).collection<Counter>(COLLECTIONS.counters).findOne({ _id: COLLECTIONS.events });
+  const listed = async (now: Date): Promise<number[]> =>
+    idsOf((await expectRight(store.events.list(CLIENT, { limit: 10 }, {}, now))).items);
+  const holdEventInsert = (): CommandHold =>
+    server.holdNext((command) => command.name === 'insert' && command.body['insert'] === COLLECTIONS.events);
 
   it('an append in flight holds later events back until it is ABANDONED_APPEND_MS old; then it lands and is listed', async () => {
     hold = holdEventInsert();
@@ -81,7 +84,10 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     await expectRight(store.events.append(anEvent(CLIENT)));
     const stale = { id: 90, started_at: at(-ABANDONED_APPEND_MS).toISOString() };
     const live = { id: 91, started_at: at(-ABANDONED_APPEND_MS + 1).toISOString() };
-    await admin.db(dbName).collection<Counter>(COLLECTIONS.counters).updateOne({ _id: COLLECTIONS.events }, { $set: { seq: 91, appending: [stale, live] } });
+    await admin
+      .db(dbName)
+      .collection<Counter>(COLLECTIONS.counters)
+      .updateOne({ _id: COLLECTIONS.events }, { $set: { seq: 91, appending: [stale, live] } });
     const next = await expectRight(store.events.append(anEvent(CLIENT)));
     expect(next.id).to.equal(92);
     expect((await counter())?.appending).to.deep.equal([live, { id: 92, started_at: anEvent(CLIENT).created_at }]);
@@ -94,7 +100,11 @@ describe('mongo visible sequence: the events horizon (wire-protocol test server)
     await admin.db(dbName).collection<Counter>(COLLECTIONS.counters).insertOne({ _id: COLLECTIONS.events, seq: 41 });
     const event = await expectRight(store.events.append(anEvent(CLIENT)));
     expect(event.id).to.equal(42);
-    expect(await counter()).to.deep.equal({ _id: COLLECTIONS.events, seq: 42, appending: [{ id: 42, started_at: anEvent(CLIENT).created_at }] });
+    expect(await counter()).to.deep.equal({
+      _id: COLLECTIONS.events,
+      seq: 42,
+      appending: [{ id: 42, started_at: anEvent(CLIENT).created_at }],
+    });
     expect(await listed(T0)).to.deep.equal([42]);
   });
 

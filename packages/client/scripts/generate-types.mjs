@@ -27,7 +27,9 @@ export const RELEASED = resolve(PACKAGE, '../adapter-http/openapi/released');
 export const GENERATED = join(PACKAGE, 'src/generated');
 
 const VERSION_FILE = /^(\d{4}-\d{2}-\d{2})\.json$/;
-const generatorVersion = JSON.parse(await readFile(createRequire(import.meta.url).resolve('openapi-typescript/package.json'), 'utf8')).version;
+const generatorVersion = JSON.parse(
+  await readFile(createRequire(import.meta.url).resolve('openapi-typescript/package.json'), 'utf8'),
+).version;
 
 const header = (source) =>
   [
@@ -58,7 +60,8 @@ const listsOf = (version, doc) => {
     if (op === undefined || !(op.parameters ?? []).some((p) => p.name === 'starting_after' && p.in === 'query')) continue;
     const page = schemaOf(doc, op.responses?.['200']?.content?.['application/json']?.schema);
     const arrays = Object.entries(page?.properties ?? {}).filter(([, s]) => s.type === 'array');
-    if (arrays.length !== 1 || page.properties.has_more === undefined) throw new Error(`${version} GET ${path}: a paged list answers { <items>: [...], has_more }`);
+    if (arrays.length !== 1 || page.properties.has_more === undefined)
+      throw new Error(`${version} GET ${path}: a paged list answers { <items>: [...], has_more }`);
     const [items, arraySchema] = arrays[0];
     const props = schemaOf(doc, arraySchema.items)?.properties ?? {};
     const cursor = 'id' in props ? 'id' : 'month' in props ? 'month' : undefined;
@@ -92,7 +95,13 @@ const forTypes = (node, parentKey) => {
   const out = {};
   for (const [key, value] of Object.entries(node)) {
     if (parentKey !== 'properties' && (key === 'example' || key === 'examples')) continue;
-    if (parentKey !== 'properties' && key === 'headers' && (node.content !== undefined || node.description !== undefined) && parentKey !== 'components') continue;
+    if (
+      parentKey !== 'properties' &&
+      key === 'headers' &&
+      (node.content !== undefined || node.description !== undefined) &&
+      parentKey !== 'components'
+    )
+      continue;
     out[key] = forTypes(value, key);
   }
   return out;
@@ -115,14 +124,15 @@ const index = (versions) => {
     '/** The latest released version (what a client that names none is pinned to when it is created). */',
     `export const LATEST_API_VERSION = ${JSON.stringify(newestFirst[0])} as const;`,
     '',
-    '/** Each version\'s types, as openapi-typescript generated them (an operation\'s error responses type its `error.code`). */',
+    "/** Each version's types, as openapi-typescript generated them (an operation's error responses type its `error.code`). */",
     'export interface VersionTypes {',
     ...newestFirst.map(
-      (v) => `  ${JSON.stringify(v)}: { paths: ${identifier(v)}.paths; webhooks: ${identifier(v)}.webhooks; components: ${identifier(v)}.components };`,
+      (v) =>
+        `  ${JSON.stringify(v)}: { paths: ${identifier(v)}.paths; webhooks: ${identifier(v)}.webhooks; components: ${identifier(v)}.components };`,
     ),
     '}',
     '',
-    '/** Each version\'s paged lists. */',
+    "/** Each version's paged lists. */",
     'export const LISTS = {',
     ...newestFirst.map((v) => `  ${JSON.stringify(v)}: ${identifier(v)}.lists,`),
     '} as const;',
@@ -133,7 +143,10 @@ const index = (versions) => {
 
 /** What the generated folder should hold now: file name → text. */
 export const generate = async () => {
-  const versions = (await readdir(RELEASED)).map((f) => VERSION_FILE.exec(f)?.[1]).filter((v) => v !== undefined).sort();
+  const versions = (await readdir(RELEASED))
+    .map((f) => VERSION_FILE.exec(f)?.[1])
+    .filter((v) => v !== undefined)
+    .sort();
   if (versions.length === 0) throw new Error(`no released OpenAPI documents in ${RELEASED}`);
   const files = new Map();
   for (const version of versions) {

@@ -24,12 +24,15 @@ type ListPage<V extends ApiVersion, P extends ListPath<V>> =
   ListOperation<V, P> extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 type ItemsKey<V extends ApiVersion, P extends ListPath<V>> = Lists<V>[P] extends { items: infer K } ? K & keyof ListPage<V, P> : never;
 /** An item of the list at `P` (a user, an account, a schedule month…). */
-export type ListItem<V extends ApiVersion, P extends ListPath<V>> = ListPage<V, P>[ItemsKey<V, P>] extends ReadonlyArray<infer I> ? I : never;
+export type ListItem<V extends ApiVersion, P extends ListPath<V>> =
+  ListPage<V, P>[ItemsKey<V, P>] extends ReadonlyArray<infer I> ? I : never;
 type ListParameters<V extends ApiVersion, P extends ListPath<V>> = ListOperation<V, P> extends { parameters: infer Q } ? Q : never;
 type PathPart<Q> = Q extends { path: infer PP } ? { path: PP } : { path?: never };
 type QueryPart<Q> = Q extends { query?: infer QQ } ? { query?: Omit<NonNullable<QQ>, 'starting_after'> } : { query?: never };
 /** `paginate`'s parameters: the list's path parameters and its query without `starting_after` (the cursor is the client's). */
-export type PaginateOptions<V extends ApiVersion, P extends ListPath<V>> = { params: PathPart<ListParameters<V, P>> & QueryPart<ListParameters<V, P>> };
+export type PaginateOptions<V extends ApiVersion, P extends ListPath<V>> = {
+  params: PathPart<ListParameters<V, P>> & QueryPart<ListParameters<V, P>>;
+};
 
 export interface ClientOptions<V extends ApiVersion> {
   /** Where debtkit answers, e.g. `http://127.0.0.1:3000` (the paths start with `/api`). */
@@ -74,14 +77,19 @@ export type ErrorCodeOf<E> = E extends { error: { code: infer C } } ? C : never;
  */
 export const unwrap = async <D, E>(pending: Promise<{ data?: D; error?: E; response: Response }>): Promise<D> => {
   const answer = await pending;
-  if (answer.error !== undefined) throw new DebtkitApiError<ErrorCodeOf<E> & string>(answer.response.status, answer.error as unknown as ApiErrorBody<ErrorCodeOf<E> & string>);
+  if (answer.error !== undefined)
+    throw new DebtkitApiError<ErrorCodeOf<E> & string>(
+      answer.response.status,
+      answer.error as unknown as ApiErrorBody<ErrorCodeOf<E> & string>,
+    );
   return answer.data as D;
 };
 
 const isApiVersion = (v: unknown): v is ApiVersion => (API_VERSIONS as ReadonlyArray<unknown>).includes(v);
 
 export const createClient = <V extends ApiVersion>(options: ClientOptions<V>): DebtkitClient<V> => {
-  if (!isApiVersion(options.apiVersion)) throw new TypeError(`apiVersion must be one of ${API_VERSIONS.join(', ')}; got ${String(options.apiVersion)}`);
+  if (!isApiVersion(options.apiVersion))
+    throw new TypeError(`apiVersion must be one of ${API_VERSIONS.join(', ')}; got ${String(options.apiVersion)}`);
   const policy: RetryPolicy = {
     ...DEFAULT_RETRY_POLICY,
     ...options.retry,
@@ -91,7 +99,11 @@ export const createClient = <V extends ApiVersion>(options: ClientOptions<V>): D
   const environment: RetryEnvironment = { ...defaultRetryEnvironment(), ...options.environment };
   const headers: Record<string, string> = { ...options.headers, 'API-Version': options.apiVersion };
   if (options.token !== undefined) headers['Authorization'] = `Bearer ${options.token}`;
-  const client = createFetchClient<Paths<V>, 'application/json'>({ baseUrl: options.baseUrl, headers, fetch: retryingFetch(policy, environment) });
+  const client = createFetchClient<Paths<V>, 'application/json'>({
+    baseUrl: options.baseUrl,
+    headers,
+    fetch: retryingFetch(policy, environment),
+  });
   const lists = LISTS[options.apiVersion] as Record<string, { readonly items: string; readonly cursor: 'id' | 'month' }>;
 
   async function* paginate(path: string, paging: { params: { path?: unknown; query?: Record<string, unknown> } }): AsyncGenerator<unknown> {
@@ -101,7 +113,10 @@ export const createClient = <V extends ApiVersion>(options: ClientOptions<V>): D
     for (;;) {
       const query = { ...paging.params.query, ...(startingAfter === undefined ? {} : { starting_after: startingAfter }) };
       // The table names only GET lists of this version; openapi-fetch's types cannot follow a path chosen at run time.
-      const get = client.GET as unknown as (path: string, init: unknown) => Promise<{ data?: Record<string, unknown>; error?: ApiErrorBody; response: Response }>;
+      const get = client.GET as unknown as (
+        path: string,
+        init: unknown,
+      ) => Promise<{ data?: Record<string, unknown>; error?: ApiErrorBody; response: Response }>;
       const page = await unwrap(get(path, { params: { ...paging.params, query } }));
       const items = page?.[list.items];
       if (!Array.isArray(items)) throw new TypeError(`${path}: the answer has no "${list.items}" list`);

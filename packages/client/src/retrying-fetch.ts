@@ -28,7 +28,13 @@ export interface RetryPolicy {
   readonly maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxRetries: 2, timeoutMs: 30_000, baseDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxRetries: 2,
+  timeoutMs: 30_000,
+  baseDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
 
 /** What the retrying fetch needs from its surroundings (injected by tests: a fetch that fails, a sleep that records). */
 export interface RetryEnvironment {
@@ -103,7 +109,9 @@ export const retryingFetch =
       } catch (cause) {
         if (request.signal.aborted) throw cause; // the caller's own abort is not ours to retry
         if (attempt >= attempts) {
-          throw timeout.aborted ? new DebtkitTimeoutError(method, request.url, attempt, policy.timeoutMs) : new DebtkitConnectionError(method, request.url, attempt, cause);
+          throw timeout.aborted
+            ? new DebtkitTimeoutError(method, request.url, attempt, policy.timeoutMs)
+            : new DebtkitConnectionError(method, request.url, attempt, cause);
         }
         await env.sleep(backoffMs(attempt, policy, env.random), request.signal);
         continue;

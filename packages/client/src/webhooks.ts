@@ -76,15 +76,24 @@ export const verifyWebhook = async <V extends ApiVersion = typeof LATEST_API_VER
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  for (const [name, value] of [['webhook-id', id], ['webhook-timestamp', timestamp], ['webhook-signature', signatures]] as const) {
+  for (const [name, value] of [
+    ['webhook-id', id],
+    ['webhook-timestamp', timestamp],
+    ['webhook-signature', signatures],
+  ] as const) {
     if (value === undefined || value === '') throw new WebhookVerificationError('missing_header', `the ${name} header is missing`);
   }
   if (!/^\d{1,15}$/.test(timestamp!)) throw new WebhookVerificationError('invalid_timestamp', 'webhook-timestamp is not unix seconds');
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const tolerance = options.toleranceSeconds ?? 300;
   const age = now - Number(timestamp);
-  if (age > tolerance) throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${age} s old (more than ${tolerance} s): a replayed or delayed message`);
-  if (-age > tolerance) throw new WebhookVerificationError('timestamp_in_future', `webhook-timestamp is ${-age} s in the future (more than ${tolerance} s)`);
+  if (age > tolerance)
+    throw new WebhookVerificationError(
+      'timestamp_too_old',
+      `webhook-timestamp is ${age} s old (more than ${tolerance} s): a replayed or delayed message`,
+    );
+  if (-age > tolerance)
+    throw new WebhookVerificationError('timestamp_in_future', `webhook-timestamp is ${-age} s in the future (more than ${tolerance} s)`);
 
   const key = await keyOf(secret);
   const body = bodyText(rawBody);
@@ -116,13 +125,21 @@ export const verifyWebhook = async <V extends ApiVersion = typeof LATEST_API_VER
   const expected = options.apiVersion ?? LATEST_API_VERSION;
   const got = (event as { api_version?: unknown } | null)?.api_version;
   if (got !== expected) {
-    throw new WebhookVerificationError('unexpected_api_version', `the event is in API version ${String(got)}, not ${expected}: the endpoint's api_version and the receiver's disagree`);
+    throw new WebhookVerificationError(
+      'unexpected_api_version',
+      `the event is in API version ${String(got)}, not ${expected}: the endpoint's api_version and the receiver's disagree`,
+    );
   }
   return event as WebhookEvent<V>;
 };
 
 export interface SignedWebhook {
-  readonly headers: { readonly 'webhook-id': string; readonly 'webhook-timestamp': string; readonly 'webhook-signature': string; readonly 'content-type': 'application/json' };
+  readonly headers: {
+    readonly 'webhook-id': string;
+    readonly 'webhook-timestamp': string;
+    readonly 'webhook-signature': string;
+    readonly 'content-type': 'application/json';
+  };
   readonly body: string;
 }
 
@@ -139,5 +156,13 @@ export const signWebhook = async (
   const id = options.id ?? `msg_${globalThis.crypto.randomUUID()}`;
   const timestamp = String(Math.floor((options.timestamp ?? new Date()).getTime() / 1000));
   const signature = await sign(await keyOf(secret), id, timestamp, body);
-  return { headers: { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}`, 'content-type': 'application/json' }, body };
+  return {
+    headers: {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': `v1,${signature}`,
+      'content-type': 'application/json',
+    },
+    body,
+  };
 };

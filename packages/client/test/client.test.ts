@@ -16,10 +16,12 @@ const terms = (version: ApiVersion, apr: number, minimum: number) =>
   version === '2024-07-01' ? { apr, minimum_payment: minimum } : { institution_apr: apr, institution_minimum_payment: minimum };
 
 /** Every request the client sent, as it left it (after the client added its headers). */
-const recordingFetch = (sent: Request[]) => async (request: Request): Promise<Response> => {
-  sent.push(request.clone());
-  return fetch(request);
-};
+const recordingFetch =
+  (sent: Request[]) =>
+  async (request: Request): Promise<Response> => {
+    sent.push(request.clone());
+    return fetch(request);
+  };
 
 describe('@debtkit/client against a started debtkit', function () {
   this.timeout(60_000);
@@ -39,7 +41,12 @@ describe('@debtkit/client against a started debtkit', function () {
       const sent: Request[] = [];
 
       before(() => {
-        client = createClient({ baseUrl: debtkit.url, token: debtkit.token, apiVersion: version, environment: { fetch: recordingFetch(sent) } });
+        client = createClient({
+          baseUrl: debtkit.url,
+          token: debtkit.token,
+          apiVersion: version,
+          environment: { fetch: recordingFetch(sent) },
+        });
       });
 
       it('sends API-Version and the token, and is answered in that version', async () => {
@@ -94,7 +101,10 @@ describe('@debtkit/client against a started debtkit', function () {
 
       it("pages a plan's schedule by month, and the months add up to the plan", async () => {
         const plan = await unwrap(
-          client.POST('/api/users/{id}/payment_plans', { params: { path: { id: debtkit.demoUserId } }, body: { strategy: 'avalanche', monthly_payment: 500_000 } }),
+          client.POST('/api/users/{id}/payment_plans', {
+            params: { path: { id: debtkit.demoUserId } },
+            body: { strategy: 'avalanche', monthly_payment: 500_000 },
+          }),
         );
         const months: number[] = [];
         const balances: number[] = [];
@@ -140,7 +150,10 @@ describe('@debtkit/client against a started debtkit', function () {
         const paging = async () => {
           for await (const _ of client.paginate('/api/users/{id}/accounts', { params: { path: { id: 987_654 } } })) expect.fail('no page');
         };
-        const fromPaging = await paging().then(() => undefined, (e: unknown) => e);
+        const fromPaging = await paging().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(isApiError(fromPaging, 'not_found')).to.equal(true);
       });
 
@@ -149,7 +162,14 @@ describe('@debtkit/client against a started debtkit', function () {
         await unwrap(
           client.POST('/api/users/{id}/accounts', {
             params: { path: { id: user.id } },
-            body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100_000, limit: 500_000, ...terms(version, 24, 5_000) },
+            body: {
+              name: 'Card',
+              type: 'loan',
+              subtype: 'credit_card_loan',
+              balance: 100_000,
+              limit: 500_000,
+              ...terms(version, 24, 5_000),
+            },
           }),
         );
         const advanced = await client.sandbox.advance(user.id, { months: 2, payments: 'minimum' });
@@ -159,7 +179,10 @@ describe('@debtkit/client against a started debtkit', function () {
         const endpoint = await unwrap(client.POST('/api/webhook_endpoints', { body: { url: 'http://127.0.0.1:9/hook' } }));
         const test = await client.sandbox.sendTestEvent(endpoint.id, 'account.created');
         expect(test.deliveries).to.equal(1);
-        const replay = await client.sandbox.replay(endpoint.id, { since: new Date(`${TODAY}T00:00:00Z`), until: new Date(`${TODAY}T23:59:59Z`) });
+        const replay = await client.sandbox.replay(endpoint.id, {
+          since: new Date(`${TODAY}T00:00:00Z`),
+          until: new Date(`${TODAY}T23:59:59Z`),
+        });
         expect(replay.events).to.be.greaterThan(0);
         expect(replay.deliveries).to.equal(replay.events);
         const events = client.paginate('/api/events', { params: { query: { type: 'account.created', user_id: user.id } } });
@@ -220,7 +243,12 @@ describe('@debtkit/client against a started debtkit', function () {
     for (const version of API_VERSIONS) {
       it(`retries with the same key and records one payment, not two (${version})`, async () => {
         const waits: number[] = [];
-        const client = createClient({ baseUrl: relayUrl, token: debtkit.token, apiVersion: version as ApiVersion, environment: { sleep: async (ms) => void waits.push(ms) } });
+        const client = createClient({
+          baseUrl: relayUrl,
+          token: debtkit.token,
+          apiVersion: version as ApiVersion,
+          environment: { sleep: async (ms) => void waits.push(ms) },
+        });
         const direct = createClient({ baseUrl: debtkit.url, token: debtkit.token, apiVersion: version as ApiVersion });
         const user = await unwrap(direct.POST('/api/users', { body: { last_name: `Lost ${version}` } }));
         const account = await unwrap(
@@ -229,7 +257,12 @@ describe('@debtkit/client against a started debtkit', function () {
             body: { name: 'Loan', type: 'loan', subtype: 'personal_loan', balance: 300_000, ...terms(version, 9.5, 10_000) },
           }),
         );
-        const plan = await unwrap(direct.POST('/api/users/{id}/payment_plans', { params: { path: { id: user.id } }, body: { strategy: 'avalanche', monthly_payment: 20_000 } }));
+        const plan = await unwrap(
+          direct.POST('/api/users/{id}/payment_plans', {
+            params: { path: { id: user.id } },
+            body: { strategy: 'avalanche', monthly_payment: 20_000 },
+          }),
+        );
 
         keysSeen.length = 0;
         cutNextAnswer = true;
@@ -244,15 +277,25 @@ describe('@debtkit/client against a started debtkit', function () {
         expect(waits).to.have.length(1);
 
         const payments = [];
-        for await (const p of direct.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/payments', { params: { path: { id: user.id, payment_plan_id: plan.id } } })) payments.push(p);
+        for await (const p of direct.paginate('/api/users/{id}/payment_plans/{payment_plan_id}/payments', {
+          params: { path: { id: user.id, payment_plan_id: plan.id } },
+        }))
+          payments.push(p);
         expect(payments).to.have.length(1);
-        const after = await unwrap(direct.GET('/api/users/{id}/accounts/{account_id}', { params: { path: { id: user.id, account_id: account.id } } }));
+        const after = await unwrap(
+          direct.GET('/api/users/{id}/accounts/{account_id}', { params: { path: { id: user.id, account_id: account.id } } }),
+        );
         expect(after.balance, 'paid once').to.equal(300_000 - 25_000);
       });
     }
 
     it('does not retry a PATCH whose answer is lost: the caller gets a DebtkitConnectionError after one attempt', async () => {
-      const client = createClient({ baseUrl: relayUrl, token: debtkit.token, apiVersion: API_VERSIONS[0], environment: { sleep: async () => undefined } });
+      const client = createClient({
+        baseUrl: relayUrl,
+        token: debtkit.token,
+        apiVersion: API_VERSIONS[0],
+        environment: { sleep: async () => undefined },
+      });
       const user = await unwrap(client.POST('/api/users', { body: { last_name: 'Patch' } }));
       keysSeen.length = 0;
       cutNextAnswer = true;

@@ -45,7 +45,9 @@ describe('@debtkit/client: the README runs', function () {
   /** Imports block `i`, with what it prints collected. */
   const run = async (i: number): Promise<Ran> => {
     const file = join(OUT, `block-${i + 1}.mjs`);
-    const { outputText } = ts.transpileModule(blocks[i]!, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    const { outputText } = ts.transpileModule(blocks[i]!, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    });
     await writeFile(file, outputText);
     const { value, printed } = await capture(async () => (await import(pathToFileURL(file).href)) as Record<string, unknown>);
     return { exports: value, printed };
@@ -92,12 +94,20 @@ describe('@debtkit/client: the README runs', function () {
     expect(printed[1]).to.match(/^\d+ months$/);
   });
 
-  it("verifies a webhook in a fetch-style receiver, and refuses a forged one", async () => {
+  it('verifies a webhook in a fetch-style receiver, and refuses a forged one', async () => {
     const { exports } = await run(3);
     const receive = exports['receive'] as (request: Request) => Promise<Response>;
-    const event = { id: 9, type: 'plan_payment.created', created_at: new Date().toISOString(), api_version: '2026-11-26', data: { user_id: 1, object: { amount: 12_345 } } };
+    const event = {
+      id: 9,
+      type: 'plan_payment.created',
+      created_at: new Date().toISOString(),
+      api_version: '2026-11-26',
+      data: { user_id: 1, object: { amount: 12_345 } },
+    };
     const { headers, body } = await signWebhook(SECRET, event);
-    const { value: accepted, printed } = await capture(() => receive(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body })));
+    const { value: accepted, printed } = await capture(() =>
+      receive(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body })),
+    );
     expect(accepted.status).to.equal(204);
     expect(printed).to.deep.equal(['user 1 paid 12345 cents']);
     const forged = await receive(new Request('http://127.0.0.1/hooks', { method: 'POST', headers, body: body.replace('12345', '99999') }));
@@ -105,7 +115,7 @@ describe('@debtkit/client: the README runs', function () {
     expect(await forged.text()).to.equal('invalid_signature');
   });
 
-  it("signs a test webhook that the receiver accepts", async () => {
+  it('signs a test webhook that the receiver accepts', async () => {
     const { exports } = await run(4);
     const receiver = (await run(3)).exports['receive'] as (request: Request) => Promise<Response>;
     expect((await receiver(exports['signed'] as Request)).status).to.equal(204);

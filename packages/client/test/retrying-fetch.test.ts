@@ -45,7 +45,15 @@ const refused = (): never => {
   throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
 };
 
-const user = { id: 1, first_name: 'Ada', last_name: 'Okafor', email: null, date_of_birth: null, phone: null, created_at: '2026-03-15T12:00:00.000Z' };
+const user = {
+  id: 1,
+  first_name: 'Ada',
+  last_name: 'Okafor',
+  email: null,
+  date_of_birth: null,
+  phone: null,
+  created_at: '2026-03-15T12:00:00.000Z',
+};
 
 describe('@debtkit/client: retries, keys and timeouts', () => {
   it('retries a GET on 429 after Retry-After, then answers the success', async () => {
@@ -57,9 +65,12 @@ describe('@debtkit/client: retries, keys and timeouts', () => {
   });
 
   it('retries at most twice (three attempts) on 503 with backoff and jitter, then answers the last error as data', async () => {
-    const { client, requests, waits } = scripted([apiError(503, 'service_unavailable'), apiError(503, 'service_unavailable'), apiError(503, 'service_unavailable')], {
-      random: 1,
-    });
+    const { client, requests, waits } = scripted(
+      [apiError(503, 'service_unavailable'), apiError(503, 'service_unavailable'), apiError(503, 'service_unavailable')],
+      {
+        random: 1,
+      },
+    );
     const { error, response } = await client.GET('/api/users/{id}', { params: { path: { id: 1 } } });
     expect(response.status).to.equal(503);
     expect(error?.error.code).to.equal('service_unavailable');
@@ -114,7 +125,10 @@ describe('@debtkit/client: retries, keys and timeouts', () => {
     expect(patch.requests[0]!.headers.get('idempotency-key'), 'no key on a PATCH').to.equal(null);
 
     const del = scripted([refused]);
-    const failed = await del.client.DELETE('/api/users/{id}', { params: { path: { id: 1 } } }).then(() => undefined, (e: unknown) => e);
+    const failed = await del.client.DELETE('/api/users/{id}', { params: { path: { id: 1 } } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failed).to.be.instanceOf(DebtkitConnectionError);
     expect((failed as DebtkitConnectionError).attempts).to.equal(1);
     expect(del.requests).to.have.length(1);
@@ -122,7 +136,10 @@ describe('@debtkit/client: retries, keys and timeouts', () => {
 
   it('throws DebtkitConnectionError for a GET that never connects, after three attempts', async () => {
     const { client, requests, waits } = scripted([refused, refused, refused]);
-    const failed = await client.GET('/api/users').then(() => undefined, (e: unknown) => e);
+    const failed = await client.GET('/api/users').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failed).to.be.instanceOf(DebtkitConnectionError);
     expect((failed as DebtkitConnectionError).attempts).to.equal(3);
     expect((failed as Error).message).to.include('ECONNREFUSED');
@@ -160,7 +177,10 @@ describe('@debtkit/client: retries, keys and timeouts', () => {
           }),
       },
     });
-    const failed = await client.GET('/api/users').then(() => undefined, (e: unknown) => e);
+    const failed = await client.GET('/api/users').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(failed).to.be.instanceOf(DebtkitTimeoutError);
     expect((failed as DebtkitTimeoutError).attempts).to.equal(2);
     expect(attempts).to.equal(2);
@@ -174,12 +194,18 @@ describe('@debtkit/client: retries, keys and timeouts', () => {
         throw controller.signal.reason as Error;
       },
     ]);
-    const failed = await client.GET('/api/users', { signal: controller.signal }).then(() => undefined, (e: unknown) => e);
+    const failed = await client.GET('/api/users', { signal: controller.signal }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((failed as Error).message).to.equal('the caller gave up');
     expect(requests).to.have.length(1);
   });
 
   it('refuses an API version it has no types for', () => {
-    expect(() => createClient({ baseUrl: BASE, apiVersion: '1999-01-01' as '2026-11-26' })).to.throw(TypeError, /apiVersion must be one of 2026-11-26, 2024-07-01/);
+    expect(() => createClient({ baseUrl: BASE, apiVersion: '1999-01-01' as '2026-11-26' })).to.throw(
+      TypeError,
+      /apiVersion must be one of 2026-11-26, 2024-07-01/,
+    );
   });
 });

@@ -21,10 +21,19 @@ const typedPerVersion = async (): Promise<void> => {
   void latestPlan.schedule;
 
   // Request bodies are the version's own: 2024-07-01 links an account with `apr`, the latest with `institution_apr`.
-  await old.POST('/api/users/{id}/accounts', { params: { path: { id: 1 } }, body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, apr: 20 } });
-  await latest.POST('/api/users/{id}/accounts', { params: { path: { id: 1 } }, body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, institution_apr: 20 } });
+  await old.POST('/api/users/{id}/accounts', {
+    params: { path: { id: 1 } },
+    body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, apr: 20 },
+  });
+  await latest.POST('/api/users/{id}/accounts', {
+    params: { path: { id: 1 } },
+    body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, institution_apr: 20 },
+  });
   // @ts-expect-error the latest version has no `apr` in the body
-  await latest.POST('/api/users/{id}/accounts', { params: { path: { id: 1 } }, body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, apr: 20 } });
+  await latest.POST('/api/users/{id}/accounts', {
+    params: { path: { id: 1 } },
+    body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, apr: 20 },
+  });
 
   // Paths and their parameters are checked.
   // @ts-expect-error no such path
@@ -35,11 +44,22 @@ const typedPerVersion = async (): Promise<void> => {
   // An error's code is one the operation documents.
   const { error } = await latest.GET('/api/users/{id}', { params: { path: { id: 1 } } });
   if (error !== undefined) {
-    const code: 'validation_error' | 'unsupported_version' | 'unauthorized' | 'not_found' | 'method_not_allowed' | 'unsupported_media_type' | 'rate_limited' | 'internal_server_error' | 'service_unavailable' =
-      error.error.code;
+    const code:
+      | 'validation_error'
+      | 'unsupported_version'
+      | 'unauthorized'
+      | 'not_found'
+      | 'method_not_allowed'
+      | 'unsupported_media_type'
+      | 'rate_limited'
+      | 'internal_server_error'
+      | 'service_unavailable' = error.error.code;
     void code;
   }
-  const created = await latest.POST('/api/users/{id}/payment_plans', { params: { path: { id: 1 } }, body: { strategy: 'avalanche', monthly_payment: 1 } });
+  const created = await latest.POST('/api/users/{id}/payment_plans', {
+    params: { path: { id: 1 } },
+    body: { strategy: 'avalanche', monthly_payment: 1 },
+  });
   const quota: ErrorCodeOf<NonNullable<typeof created.error>> = 'quota_exceeded';
   // @ts-expect-error reading a user never answers quota_exceeded
   const notForGet: NonNullable<typeof error>['error']['code'] = 'quota_exceeded';

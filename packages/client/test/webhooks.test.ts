@@ -10,11 +10,25 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import { API_VERSIONS, WebhookVerificationError, createClient, signWebhook, unwrap, verifyWebhook, type WebhookEvent } from '../src/index.js';
+import {
+  API_VERSIONS,
+  WebhookVerificationError,
+  createClient,
+  signWebhook,
+  unwrap,
+  verifyWebhook,
+  type WebhookEvent,
+} from '../src/index.js';
 import { NOW, startDebtkit, type TestDebtkit } from './support/debtkit-server.js';
 
 const SECRET = `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`;
-const EVENT = { id: 7, type: 'user.deleted', created_at: NOW.toISOString(), api_version: '2026-11-26', data: { user_id: 3, object: { id: 3 } } };
+const EVENT = {
+  id: 7,
+  type: 'user.deleted',
+  created_at: NOW.toISOString(),
+  api_version: '2026-11-26',
+  data: { user_id: 3, object: { id: 3 } },
+};
 
 const refusal = async (pending: Promise<unknown>): Promise<string> =>
   pending.then(
@@ -51,23 +65,36 @@ describe('@debtkit/client: webhooks', function () {
 
   it('accepts a header with several signatures when one matches (a rolled secret)', async () => {
     const { headers, body } = await signWebhook(SECRET, EVENT, { timestamp: NOW });
-    const other = await signWebhook(`whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`, EVENT, { id: headers['webhook-id'], timestamp: NOW });
+    const other = await signWebhook(`whsec_${Buffer.from('another secret of 32 bytes......').toString('base64')}`, EVENT, {
+      id: headers['webhook-id'],
+      timestamp: NOW,
+    });
     const both = { ...headers, 'webhook-signature': `${other.headers['webhook-signature']} ${headers['webhook-signature']}` };
     expect((await verifyWebhook(SECRET, both, body, { now: NOW })).type).to.equal('user.deleted');
   });
 
   it('refuses a changed body, another secret, an old or future timestamp, a missing header, another version', async () => {
     const { headers, body } = await signWebhook(SECRET, EVENT, { timestamp: NOW });
-    expect(await refusal(verifyWebhook(SECRET, headers, body.replace('"user_id":3', '"user_id":4'), { now: NOW }))).to.equal('invalid_signature');
-    expect(await refusal(verifyWebhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`, headers, body, { now: NOW }))).to.equal('invalid_signature');
-    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-signature': 'v1,not base64!' }, body, { now: NOW }))).to.equal('invalid_signature');
-    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-signature': 'v2,abc' }, body, { now: NOW }))).to.equal('invalid_signature');
+    expect(await refusal(verifyWebhook(SECRET, headers, body.replace('"user_id":3', '"user_id":4'), { now: NOW }))).to.equal(
+      'invalid_signature',
+    );
+    expect(await refusal(verifyWebhook(`whsec_${Buffer.from('x'.repeat(32)).toString('base64')}`, headers, body, { now: NOW }))).to.equal(
+      'invalid_signature',
+    );
+    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-signature': 'v1,not base64!' }, body, { now: NOW }))).to.equal(
+      'invalid_signature',
+    );
+    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-signature': 'v2,abc' }, body, { now: NOW }))).to.equal(
+      'invalid_signature',
+    );
     const later = new Date(NOW.getTime() + 301_000);
     expect(await refusal(verifyWebhook(SECRET, headers, body, { now: later }))).to.equal('timestamp_too_old');
     expect(await refusal(verifyWebhook(SECRET, headers, body, { now: new Date(NOW.getTime() + 300_000) }))).to.equal('verified');
     expect(await refusal(verifyWebhook(SECRET, headers, body, { now: new Date(NOW.getTime() - 301_000) }))).to.equal('timestamp_in_future');
     expect(await refusal(verifyWebhook(SECRET, headers, body, { now: later, toleranceSeconds: 600 }))).to.equal('verified');
-    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-timestamp': 'yesterday' }, body, { now: NOW }))).to.equal('invalid_timestamp');
+    expect(await refusal(verifyWebhook(SECRET, { ...headers, 'webhook-timestamp': 'yesterday' }, body, { now: NOW }))).to.equal(
+      'invalid_timestamp',
+    );
     const { ['webhook-id']: _, ...withoutId } = headers;
     expect(await refusal(verifyWebhook(SECRET, withoutId, body, { now: NOW }))).to.equal('missing_header');
     expect(await refusal(verifyWebhook(SECRET, headers, body, { now: NOW, apiVersion: '2024-07-01' }))).to.equal('unexpected_api_version');
@@ -76,7 +103,7 @@ describe('@debtkit/client: webhooks', function () {
     expect(await refusal(verifyWebhook('whsec_%%%', headers, body, { now: NOW }))).to.equal('invalid_secret');
   });
 
-  it('types the event by version: narrowing on type gives that event\'s object', () => {
+  it("types the event by version: narrowing on type gives that event's object", () => {
     const read = (event: WebhookEvent<'2026-11-26'>): string => {
       if (event.type === 'plan_payment.created') return `payment ${event.data.object.amount}`;
       if (event.type === 'user.deleted') return `user ${event.data.object.id}`;
@@ -123,8 +150,12 @@ describe('@debtkit/client: webhooks', function () {
         expect(event.type).to.equal('account.created');
         expect(event.api_version).to.equal(version);
         const other = API_VERSIONS.find((v) => v !== version)!;
-        expect(await refusal(verifyWebhook(endpoint.secret, delivery.headers, delivery.body, { apiVersion: other, now: NOW }))).to.equal('unexpected_api_version');
-        expect(await refusal(verifyWebhook(SECRET, delivery.headers, delivery.body, { apiVersion: version, now: NOW }))).to.equal('invalid_signature');
+        expect(await refusal(verifyWebhook(endpoint.secret, delivery.headers, delivery.body, { apiVersion: other, now: NOW }))).to.equal(
+          'unexpected_api_version',
+        );
+        expect(await refusal(verifyWebhook(SECRET, delivery.headers, delivery.body, { apiVersion: version, now: NOW }))).to.equal(
+          'invalid_signature',
+        );
         await unwrap(client.DELETE('/api/webhook_endpoints/{endpoint_id}', { params: { path: { endpoint_id: endpoint.id } } }));
       });
     }

@@ -5,11 +5,35 @@ import { IsoDate } from '../src/shared/primitives.js';
 
 const record = (over: Partial<AccountRecord> = {}): AccountRecord => {
   const base = {
-    id: 3, user_id: 1, name: 'Loan', type: 'loan', subtype: 'personal_loan', mask: '0042', status: 'active', nickname: null,
-    apr: 12, minimum_payment: 10_000, user_apr: null, user_minimum_payment: null, original_loan_amount: null, balance: 100_000,
-    limit: null, last_payment_amount: null, last_payment_date: null, opened_at: null, closed_at: null, institution_name: null,
-    institution_logo: null, next_payment_due_date: null, user_next_payment_date: null, first_time_payment: null,
-    payments_history: ['1', '2'], last_updated_at: '2026-01-31', created_at: '2026-01-31T00:00:00.000Z', version: 1, ...over,
+    id: 3,
+    user_id: 1,
+    name: 'Loan',
+    type: 'loan',
+    subtype: 'personal_loan',
+    mask: '0042',
+    status: 'active',
+    nickname: null,
+    apr: 12,
+    minimum_payment: 10_000,
+    user_apr: null,
+    user_minimum_payment: null,
+    original_loan_amount: null,
+    balance: 100_000,
+    limit: null,
+    last_payment_amount: null,
+    last_payment_date: null,
+    opened_at: null,
+    closed_at: null,
+    institution_name: null,
+    institution_logo: null,
+    next_payment_due_date: null,
+    user_next_payment_date: null,
+    first_time_payment: null,
+    payments_history: ['1', '2'],
+    last_updated_at: '2026-01-31',
+    created_at: '2026-01-31T00:00:00.000Z',
+    version: 1,
+    ...over,
   };
   if (!AccountRecord.is(base)) throw new Error('invalid test record');
   return base;
@@ -18,9 +42,15 @@ const record = (over: Partial<AccountRecord> = {}): AccountRecord => {
 describe('account', () => {
   describe('status transitions (active ⇄ disabled, → closed terminal)', () => {
     const table: ReadonlyArray<[AccountStatus, AccountStatus, AccountStatus | 'conflict']> = [
-      ['active', 'active', 'active'], ['active', 'disabled', 'disabled'], ['active', 'closed', 'closed'],
-      ['disabled', 'active', 'active'], ['disabled', 'disabled', 'disabled'], ['disabled', 'closed', 'closed'],
-      ['closed', 'active', 'conflict'], ['closed', 'disabled', 'conflict'], ['closed', 'closed', 'closed'],
+      ['active', 'active', 'active'],
+      ['active', 'disabled', 'disabled'],
+      ['active', 'closed', 'closed'],
+      ['disabled', 'active', 'active'],
+      ['disabled', 'disabled', 'disabled'],
+      ['disabled', 'closed', 'closed'],
+      ['closed', 'active', 'conflict'],
+      ['closed', 'disabled', 'conflict'],
+      ['closed', 'closed', 'closed'],
     ];
     for (const [from, to, expected] of table) {
       it(`${from} → ${to}: ${expected}`, () => {
@@ -61,7 +91,13 @@ describe('account', () => {
       // The spec's 26 fields, and the institution's terms under their Account names (2026-11-26, docs/api/changelog.md).
       expect(view).to.include.keys('institution_apr', 'institution_minimum_payment');
       // And the statement terms of docs/decisions/payoff-and-outlook.md, null when absent.
-      expect(view).to.deep.include({ interest_method: null, minimum_payment_formula: null, apr_segments: null, escrow_payment: null, accrued_interest: null });
+      expect(view).to.deep.include({
+        interest_method: null,
+        minimum_payment_formula: null,
+        apr_segments: null,
+        escrow_payment: null,
+        accrued_interest: null,
+      });
       expect(Object.keys(view)).to.have.length(33);
     });
   });

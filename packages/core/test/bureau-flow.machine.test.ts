@@ -195,13 +195,7 @@ describe('bureau flow machine', () => {
         seen.push(state);
       }
       expect(MAX_OTP_FAILURES).to.equal(5);
-      expect(seen).to.deep.equal([
-        validateOtp(true, 1),
-        validateOtp(true, 2),
-        validateOtp(true, 3),
-        validateOtp(true, 4),
-        initial(false),
-      ]);
+      expect(seen).to.deep.equal([validateOtp(true, 1), validateOtp(true, 2), validateOtp(true, 3), validateOtp(true, 4), initial(false)]);
       // Consent was forgotten: the next invoke asks for it again.
       expect(run(state, ['invoke'])).to.deep.equal(consent());
     });

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { changelogMarkdown, versioning } from '../src/versioning/versions.js';
 
-const PAGE = fileURLToPath(new URL(`${import.meta.url.includes('/dist/test/') ? '../../../../' : '../../../'}docs/api/changelog.md`, import.meta.url));
+const PAGE = fileURLToPath(
+  new URL(`${import.meta.url.includes('/dist/test/') ? '../../../../' : '../../../'}docs/api/changelog.md`, import.meta.url),
+);
 
 describe('docs/api/changelog.md', () => {
   it('is what the version-change modules say (regenerate with npm run docs:changelog)', () => {

@@ -31,7 +31,16 @@ describe('plain-value constructors', () => {
   it('a whole body decodes in one go, listing every problem', () => {
     const ok = decode(LinkAccountBody)({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 120_000 });
     expect(E.isRight(ok)).to.equal(true);
-    const bad = decode(LinkAccountBody)({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 12.5, opened_at: '2023-02-30' });
-    expect(E.isLeft(bad) && bad.left._tag === 'validation_error' ? bad.left.details?.map((d) => d.path) : []).to.deep.equal(['balance', 'opened_at']);
+    const bad = decode(LinkAccountBody)({
+      name: 'Card',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      balance: 12.5,
+      opened_at: '2023-02-30',
+    });
+    expect(E.isLeft(bad) && bad.left._tag === 'validation_error' ? bad.left.details?.map((d) => d.path) : []).to.deep.equal([
+      'balance',
+      'opened_at',
+    ]);
   });
 });

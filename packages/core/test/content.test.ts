@@ -41,7 +41,10 @@ const htmlProblems = (html: string): string[] => {
 };
 
 const wordCount = (html: string): number =>
-  html.replace(/<[^>]*>/g, ' ').split(/\s+/).filter((w) => w !== '').length;
+  html
+    .replace(/<[^>]*>/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w !== '').length;
 
 const ids = (page: Page<ArticleSummary>): number[] => page.items.map((a) => a.id);
 
@@ -64,7 +67,10 @@ describe('content: learning modules', () => {
 
   it('has at least two modules in every category', () => {
     for (const c of CATEGORIES) {
-      expect(LEARNING_MODULES.filter((m) => m.category === c), c).to.have.length.of.at.least(2);
+      expect(
+        LEARNING_MODULES.filter((m) => m.category === c),
+        c,
+      ).to.have.length.of.at.least(2);
     }
     expect(LEARNING_MODULES.length).to.be.at.least(16);
   });
@@ -145,10 +151,13 @@ describe('content: catalog', () => {
       expect(modulesByCategory().map((m) => m.title)).to.deep.equal(all.map((m) => m.title));
     });
 
-    it('with a category: exactly that category\'s modules, in catalog order', () => {
+    it("with a category: exactly that category's modules, in catalog order", () => {
       for (const c of CATEGORIES) {
         const expected = LEARNING_MODULES.filter((m) => m.category === c).map((m) => m.title);
-        expect(modulesByCategory(c).map((m) => m.title), c).to.deep.equal(expected);
+        expect(
+          modulesByCategory(c).map((m) => m.title),
+          c,
+        ).to.deep.equal(expected);
       }
     });
 

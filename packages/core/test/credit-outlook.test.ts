@@ -205,7 +205,8 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
           }
           const rated = fixedRated + 24 * rolling;
           const expected = rated === 0 ? 100 : Math.round((10_000 * (fixedOnTime + 24 * rolling)) / rated) / 100;
-          for (const m of outlook.months.filter((x) => x.month >= 24)) expect(m.factors.payment_history.amount).to.be.closeTo(expected, 0.005);
+          for (const m of outlook.months.filter((x) => x.month >= 24))
+            expect(m.factors.payment_history.amount).to.be.closeTo(expected, 0.005);
           for (const r of referenceMonths(input)) for (const a of r.accounts) expect(a.payments_history.length).to.be.at.most(24);
         }),
         { numRuns: 60 },
@@ -257,11 +258,13 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       fc.assert(
         fc.property(userAndPlanArb, (input) => {
           const { months, milestones } = outlookOf(input);
-          const changes = months.slice(1).flatMap((m, k) =>
-            (Object.keys(m.factors) as Array<keyof CreditFactors>)
-              .filter((f) => m.factors[f].factor !== months[k]!.factors[f].factor)
-              .map((f) => `${m.month}:${f}`),
-          );
+          const changes = months
+            .slice(1)
+            .flatMap((m, k) =>
+              (Object.keys(m.factors) as Array<keyof CreditFactors>)
+                .filter((f) => m.factors[f].factor !== months[k]!.factors[f].factor)
+                .map((f) => `${m.month}:${f}`),
+            );
           expect(milestones.map((x) => `${x.month}:${x.factor}`)).to.deep.equal(changes);
           expect(CreditOutlook.is({ as_of: TODAY, basis: 'linked_accounts', months, milestones })).to.equal(true);
         }),
@@ -273,7 +276,15 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
   describe('examples', () => {
     // A $5,000 card on an $8,000 limit (62.5%), $150 minimum at 24%, paid $500 a month; a $10,000 car loan outside the plan.
     const card = () =>
-      anAccount({ subtype: 'credit_card_loan', balance: 500_000, limit: 800_000, apr: 24, minimum_payment: 15_000, opened_at: '2020-06-15', payments_history: ['1', '1', '2'] });
+      anAccount({
+        subtype: 'credit_card_loan',
+        balance: 500_000,
+        limit: 800_000,
+        apr: 24,
+        minimum_payment: 15_000,
+        opened_at: '2020-06-15',
+        payments_history: ['1', '1', '2'],
+      });
     const car = () => anAccount({ subtype: 'auto_loan', balance: 1_000_000, apr: 6, minimum_payment: 30_000, opened_at: '2025-12-01' });
 
     it('follows the plan month by month and names the month utilization turns Good', () => {
@@ -316,7 +327,14 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
 
     it("uses the accounts' current APRs and minimums, and keeps a closed plan account's balance in the plan but out of utilization", () => {
       const c = anAccount({ ...card(), user_apr: 12, user_minimum_payment: 40_000 });
-      const closedCard = anAccount({ subtype: 'credit_card_loan', status: 'closed', balance: 100_000, limit: 200_000, apr: 20, minimum_payment: 5_000 });
+      const closedCard = anAccount({
+        subtype: 'credit_card_loan',
+        status: 'closed',
+        balance: 100_000,
+        limit: 200_000,
+        apr: 20,
+        minimum_payment: 5_000,
+      });
       const plan = aPlan({ account_ids: [c.id, closedCard.id], monthly_payment: 60_000 as Cents });
       const outlook = outlookOf({ plan, accounts: [c, closedCard], today: TODAY });
       const progress = planProgress({
@@ -355,7 +373,11 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       expect(E.isLeft(lost) && lost.left.message).to.contain(`account ${noApr.id} has no APR`);
 
       const raised = anAccount({ balance: 100_000, apr: 10, user_minimum_payment: 90_000 });
-      const short = creditOutlook({ plan: aPlan({ account_ids: [raised.id], monthly_payment: 50_000 as Cents }), accounts: [raised], today: TODAY });
+      const short = creditOutlook({
+        plan: aPlan({ account_ids: [raised.id], monthly_payment: 50_000 as Cents }),
+        accounts: [raised],
+        today: TODAY,
+      });
       expect(E.isLeft(short) && short.left._tag).to.equal('conflict');
       expect(E.isLeft(short) && short.left.message).to.contain('must cover the sum of minimum payments');
     });
@@ -374,7 +396,12 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       const good: FactorObject = { amount: 0, factor: 'Good' };
       const poor: FactorObject = { amount: 99, factor: 'Poor' };
       const f = (ph: FactorObject, cu: FactorObject): CreditFactors => ({
-        payment_history: ph, credit_utilization: cu, derogatory_marks: good, credit_age: good, credit_mix: good, new_credit: good,
+        payment_history: ph,
+        credit_utilization: cu,
+        derogatory_marks: good,
+        credit_age: good,
+        credit_mix: good,
+        new_credit: good,
       });
       const months = [
         { month: 0, date: TODAY, factors: f(poor, poor) },
@@ -394,7 +421,12 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       // Two cards: A $3,000 of $4,000 at 29% (min $100), B $1,000 of $6,000 at 9% (min $30); limits $10,000, 40% today.
       const a = anAccount({ subtype: 'credit_card_loan', balance: 300_000, limit: 400_000, apr: 29, minimum_payment: 10_000 });
       const b = anAccount({ subtype: 'credit_card_loan', balance: 100_000, limit: 600_000, apr: 9, minimum_payment: 3_000 });
-      const debts = [a, b].map((x) => ({ id: x.id, balance: x.balance, apr: effectiveApr(x)!, minimumPayment: effectiveMinimumPayment(x)! }));
+      const debts = [a, b].map((x) => ({
+        id: x.id,
+        balance: x.balance,
+        apr: effectiveApr(x)!,
+        minimumPayment: effectiveMinimumPayment(x)!,
+      }));
       const result = comparePayoffStrategies({ monthlyPayment: 40_000 as Cents, debts, today: TODAY }, [a, b]);
       if (E.isLeft(result)) throw new Error(result.left.message);
       const byStrategy = Object.fromEntries(result.right.comparisons.map((c) => [c.strategy, c.credit_utilization_good_month]));
@@ -410,7 +442,11 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
 
       const low = anAccount({ subtype: 'credit_card_loan', balance: 10_000, limit: 100_000, apr: 20, minimum_payment: 2_000 });
       const already = comparePayoffStrategies(
-        { monthlyPayment: 5_000 as Cents, debts: [{ id: low.id, balance: low.balance, apr: 20, minimumPayment: 2_000 as Cents }], today: TODAY },
+        {
+          monthlyPayment: 5_000 as Cents,
+          debts: [{ id: low.id, balance: low.balance, apr: 20, minimumPayment: 2_000 as Cents }],
+          today: TODAY,
+        },
         [low],
       );
       expect(E.isRight(already) && already.right.comparisons.map((c) => c.credit_utilization_good_month)).to.deep.equal([0, 0, 0]);
@@ -419,7 +455,11 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
       const maxed = anAccount({ subtype: 'credit_card_loan', balance: 500_000, limit: 500_000 });
       const loan = anAccount({ balance: 1_000_000, apr: 30, minimum_payment: 20_000 });
       const never = comparePayoffStrategies(
-        { monthlyPayment: 60_000 as Cents, debts: [{ id: loan.id, balance: loan.balance, apr: 30, minimumPayment: 20_000 as Cents }], today: TODAY },
+        {
+          monthlyPayment: 60_000 as Cents,
+          debts: [{ id: loan.id, balance: loan.balance, apr: 30, minimumPayment: 20_000 as Cents }],
+          today: TODAY,
+        },
         [maxed, loan],
       );
       if (E.isLeft(never)) throw new Error(never.left.message);

@@ -25,7 +25,13 @@ describe('deriveCreditReport (docs/decisions/payoff-and-outlook.md)', () => {
         opened_at: '2014-07-01',
         payments_history: ['1', '1', '2', '1', 'E', '0', '*', ''],
       }),
-      anAccount({ type: 'loan', subtype: 'auto_loan', balance: 1_000_000, opened_at: '2020-07-01', payments_history: ['1', '1', '1', '1', '1', '6'] }),
+      anAccount({
+        type: 'loan',
+        subtype: 'auto_loan',
+        balance: 1_000_000,
+        opened_at: '2020-07-01',
+        payments_history: ['1', '1', '1', '1', '1', '6'],
+      }),
       anAccount({ type: 'loan', subtype: 'credit_card_loan', status: 'closed', balance: 90_000, limit: 100_000, opened_at: '2024-01-01' }),
       anAccount({ type: 'depository', subtype: 'checking', balance: 5_000, payments_history: ['1'] }),
     ];

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { CreditScore, CreditScoreRecord, creditScoreFields, factorObjectCodec, toCreditScoreView } from '../src/credit-scores/credit-score.js';
+import {
+  CreditScore,
+  CreditScoreRecord,
+  creditScoreFields,
+  factorObjectCodec,
+  toCreditScoreView,
+} from '../src/credit-scores/credit-score.js';
 import type { CreditReport } from '../src/bureau/credit-report.js';
 import { toDetails } from '../src/shared/codec.js';
 import type { IsoDate } from '../src/shared/primitives.js';

@@ -19,8 +19,7 @@ const left = <A>(e: E.Either<DomainError, A>): DomainError => {
   return e.left;
 };
 
-const paths = (err: DomainError): string[] =>
-  err._tag === 'validation_error' ? (err.details ?? []).map((d) => d.path) : [];
+const paths = (err: DomainError): string[] => (err._tag === 'validation_error' ? (err.details ?? []).map((d) => d.path) : []);
 
 /** Months a payment needs, or Infinity when it does not pay off within 600. */
 const monthsAt = (balance: number, apr: number, payment: number): number => {

@@ -17,27 +17,65 @@ const user: User = {
 
 describe('erasure redaction (docs/decisions/tenancy.md)', () => {
   it('user.deleted in 2024-07-01: "" for last_name, null for the other personal fields, ids and created_at kept', () => {
-    expect(erasedUserView(user)).to.deep.equal({ id: 7, first_name: null, last_name: '', email: null, date_of_birth: null, phone: null, created_at: CREATED_AT });
+    expect(erasedUserView(user)).to.deep.equal({
+      id: 7,
+      first_name: null,
+      last_name: '',
+      email: null,
+      date_of_birth: null,
+      phone: null,
+      created_at: CREATED_AT,
+    });
     expect(User.is(erasedUserView(user))).to.equal(true);
     expect(user.last_name, 'the argument is not changed').to.equal('Lovelace');
   });
 
   it('an account keeps its id, type, subtype, status and last_updated_at; the rest is emptied and still an Account', () => {
-    const record = { ...anAccount(anId('user', 7), { name: 'Card', mask: '1234' as never, nickname: 'Mine', institution_name: 'Bank', payments_history: ['1', '2'] as never }), id: anId('account', 3), version: 1 };
+    const record = {
+      ...anAccount(anId('user', 7), {
+        name: 'Card',
+        mask: '1234' as never,
+        nickname: 'Mine',
+        institution_name: 'Bank',
+        payments_history: ['1', '2'] as never,
+      }),
+      id: anId('account', 3),
+      version: 1,
+    };
     const view = toAccountView(record as never, TODAY);
     const redacted = redactObject('account', view);
     expect(Account.is(redacted), JSON.stringify(redacted)).to.equal(true);
     expect(Object.keys(redacted)).to.deep.equal(Object.keys(view));
-    expect(redacted).to.include({ id: 3, type: view.type, subtype: view.subtype, status: view.status, last_updated_at: view.last_updated_at, name: '', mask: null, nickname: null, balance: 0, institution_name: null });
+    expect(redacted).to.include({
+      id: 3,
+      type: view.type,
+      subtype: view.subtype,
+      status: view.status,
+      last_updated_at: view.last_updated_at,
+      name: '',
+      mask: null,
+      nickname: null,
+      balance: 0,
+      institution_name: null,
+    });
     expect(redacted.payments_history).to.deep.equal([]);
   });
 
   it('an event of a kind without personal fields passes unchanged; a credit score loses its last_name only', () => {
-    const event = (type: WebhookEvent['type'], object: Record<string, unknown>): WebhookEvent =>
-      ({ id: anId('event', 1), type, created_at: CREATED_AT, api_version: '2024-07-01', data: { user_id: anId('user', 7), object } });
+    const event = (type: WebhookEvent['type'], object: Record<string, unknown>): WebhookEvent => ({
+      id: anId('event', 1),
+      type,
+      created_at: CREATED_AT,
+      api_version: '2024-07-01',
+      data: { user_id: anId('user', 7), object },
+    });
     const plan = event('payment_plan.created', { id: 1, monthly_payment: 500 });
     expect(redactEvent(plan)).to.equal(plan);
-    expect(redactEvent(event('credit_score.created', { id: 1, last_name: 'Lovelace', score: 700 })).data.object).to.deep.equal({ id: 1, last_name: null, score: 700 });
+    expect(redactEvent(event('credit_score.created', { id: 1, last_name: 'Lovelace', score: 700 })).data.object).to.deep.equal({
+      id: 1,
+      last_name: null,
+      score: 700,
+    });
     // A field an older version's shape lacks stays absent.
     expect(redactEvent(event('user.deleted', { id: 7, last_name: 'Lovelace' })).data.object).to.deep.equal({ id: 7, last_name: '' });
   });

@@ -30,7 +30,11 @@ import { getCreditOutlook } from '../src/payment-plans/credit-outlook.use-cases.
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 /** The errors a bound use case answers. */
 type ErrorsOf<U extends (...args: never[]) => (...args: never[]) => unknown> =
-  ReturnType<ReturnType<U>> extends Change<unknown, infer E> ? E : ReturnType<ReturnType<U>> extends TE.TaskEither<infer E, unknown> ? E : never;
+  ReturnType<ReturnType<U>> extends Change<unknown, infer E>
+    ? E
+    : ReturnType<ReturnType<U>> extends TE.TaskEither<infer E, unknown>
+      ? E
+      : never;
 
 describe('error types', () => {
   it('gives each tag its own type, and its constructor returns it', () => {
@@ -41,7 +45,10 @@ describe('error types', () => {
   });
 
   it('DomainError is the tags core produces: no unauthorized, forbidden or unsupported_version', () => {
-    const tags: Equals<DomainError['_tag'], 'validation_error' | 'not_found' | 'conflict' | 'bureau_error' | 'quota_exceeded' | 'unavailable'> = true;
+    const tags: Equals<
+      DomainError['_tag'],
+      'validation_error' | 'not_found' | 'conflict' | 'bureau_error' | 'quota_exceeded' | 'unavailable'
+    > = true;
     // @ts-expect-error only the HTTP adapter answers unauthorized (its error table)
     const httpOnly: DomainError = { _tag: 'unauthorized', message: 'no token' };
     expect([tags, httpOnly._tag]).to.deep.equal([true, 'unauthorized']);

@@ -38,7 +38,10 @@ const stored = (overrides: Partial<EventRecord>): EventRecord => ({
 /** 2025-01-01 renamed the account's `alias` to `nickname`. */
 const registry = makeVersioning([
   { version: '2024-07-01', changes: [] },
-  { version: '2025-01-01', changes: [{ version: '2025-01-01', description: 'alias → nickname', transforms: { account: renameField('nickname', 'alias') } }] },
+  {
+    version: '2025-01-01',
+    changes: [{ version: '2025-01-01', description: 'alias → nickname', transforms: { account: renameField('nickname', 'alias') } }],
+  },
 ]);
 
 describe('events through versions', () => {
@@ -50,7 +53,11 @@ describe('events through versions', () => {
   it("a change to a resource's kind transforms the object of the events that carry it, and no other", () => {
     const account = stored({});
     expect(renderEvent(registry, account, '2024-07-01')).to.deep.equal({
-      id: 5, type: 'account.created', created_at: account.created_at, api_version: '2024-07-01', data: { user_id: 3, object: { id: 9, alias: 'Main' } },
+      id: 5,
+      type: 'account.created',
+      created_at: account.created_at,
+      api_version: '2024-07-01',
+      data: { user_id: 3, object: { id: 9, alias: 'Main' } },
     });
     const plan = stored({ type: 'payment_plan.created', data: { user_id: idOf('user', 3), object: { id: 2, nickname: 'kept' } } });
     expect(renderEvent(registry, plan, '2024-07-01').data.object).to.deep.equal({ id: 2, nickname: 'kept' });
@@ -59,7 +66,10 @@ describe('events through versions', () => {
   });
 
   it('an event stored before render contexts is served as stored, in the version it names, whatever is asked', () => {
-    const { render_context: _none, ...legacyRecord } = stored({ api_version: '2024-07-01', data: { user_id: idOf('user', 3), object: { id: 9, alias: 'Old' } } });
+    const { render_context: _none, ...legacyRecord } = stored({
+      api_version: '2024-07-01',
+      data: { user_id: idOf('user', 3), object: { id: 9, alias: 'Old' } },
+    });
     for (const version of ['2024-07-01', '2025-01-01']) {
       const view = renderEvent(registry, legacyRecord, version);
       expect(view.api_version, version).to.equal('2024-07-01');
@@ -69,11 +79,21 @@ describe('events through versions', () => {
 
   describe('2026-11-26: user.deleted carries ids only', () => {
     const user: User = {
-      id: idOf('user', 42), first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', date_of_birth: '1990-12-10' as never, phone: '+15550100',
+      id: idOf('user', 42),
+      first_name: 'Jane',
+      last_name: 'Doe',
+      email: 'jane@example.com',
+      date_of_birth: '1990-12-10' as never,
+      phone: '+15550100',
       created_at: '2026-01-02T03:04:05.000Z' as Timestamp,
     };
     const { object, context } = userDeletedEvent(erasedUserView(user));
-    const event = stored({ type: 'user.deleted', api_version: '2026-11-26', data: { user_id: idOf('user', 42), object }, render_context: context });
+    const event = stored({
+      type: 'user.deleted',
+      api_version: '2026-11-26',
+      data: { user_id: idOf('user', 42), object },
+      render_context: context,
+    });
 
     it('is { id } in 2026-11-26, and its context holds nothing personal', () => {
       expect(renderEvent(versioning, event, '2026-11-26').data.object).to.deep.equal({ id: 42 });

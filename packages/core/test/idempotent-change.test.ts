@@ -57,9 +57,11 @@ const scope = { clientId: 1 as ClientId, userId: 2 as UserId };
 const request = { clientId: 1 as ClientId, key: 'k', claimId: 'c', fingerprint: { method: 'POST', path: '/p', bodyHash: 'h' } };
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
 const render = (answer: E.Either<DomainError, string>): StoredResponse =>
-  E.isRight(answer) ? { status: 201, body: JSON.stringify(answer.right), apiVersion: null } : { status: answer.left._tag === 'not_found' ? 404 : 400, body: '{}', apiVersion: null };
+  E.isRight(answer)
+    ? { status: 201, body: JSON.stringify(answer.right), apiVersion: null }
+    : { status: answer.left._tag === 'not_found' ? 404 : 400, body: '{}', apiVersion: null };
 
-describe('a use case\'s change, run by core', () => {
+describe("a use case's change, run by core", () => {
   it('calling the change commits it as one transaction', async () => {
     const { unitOfWork, log } = loggingRunner();
     const change: Change<string> = inTransaction({ unitOfWork }, () => TE.right('done'));
@@ -83,10 +85,14 @@ describe('a use case\'s change, run by core', () => {
 });
 
 describe('the Idempotency-Key rule (runKeyed)', () => {
-  it('keeps the rendered answer in the change\'s own transaction, then commits', async () => {
+  it("keeps the rendered answer in the change's own transaction, then commits", async () => {
     const { unitOfWork, log, inTx } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => inTransaction({ unitOfWork }, () => TE.right('made')), render)();
+    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+      request,
+      () => inTransaction({ unitOfWork }, () => TE.right('made')),
+      render,
+    )();
     expect(outcome).to.deep.equal(E.right({ _tag: 'answered', response: { status: 201, body: '"made"', apiVersion: null }, kept: true }));
     expect(inTx).to.deep.equal(['complete k 201']);
     expect(outside.calls).to.deep.equal([]);
@@ -96,17 +102,23 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it('keeps a committed error with the writes that answer it', async () => {
     const { unitOfWork, log, inTx } = loggingRunner();
     const outside = recordingStore();
-    const change = inUserTransactionAnswering({ unitOfWork }, scope, () => TE.right(E.left<DomainError, string>(validationError('Wrong one-time code'))));
+    const change = inUserTransactionAnswering({ unitOfWork }, scope, () =>
+      TE.right(E.left<DomainError, string>(validationError('Wrong one-time code'))),
+    );
     const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => change, render)();
     expect(E.isRight(outcome) && outcome.right._tag === 'answered' && outcome.right.response.status).to.equal(400);
     expect(inTx).to.deep.equal(['complete k 400']);
     expect(log).to.deep.equal(['begin', 'commit']);
   });
 
-  it('an aborted change\'s error is kept by a write of its own', async () => {
+  it("an aborted change's error is kept by a write of its own", async () => {
     const { unitOfWork, log, inTx } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(notFound('gone'))), render)();
+    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+      request,
+      () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(notFound('gone'))),
+      render,
+    )();
     expect(E.isRight(outcome) && outcome.right._tag === 'answered' && outcome.right.kept).to.equal(true);
     expect(log).to.deep.equal(['begin', 'abort']);
     expect(inTx).to.deep.equal([]);
@@ -116,7 +128,11 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it('an outage is not kept: the key is released and the outage answered', async () => {
     const { unitOfWork } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(unavailable('down'))), render)();
+    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+      request,
+      () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(unavailable('down'))),
+      render,
+    )();
     expect(outcome).to.deep.equal(E.left(unavailable('down')));
     expect(outside.calls).to.deep.equal(['release k']);
   });
@@ -144,12 +160,19 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it('a key already answered, in use or used for another request runs nothing', async () => {
     const kept: StoredResponse = { status: 201, body: '"made"', apiVersion: '2024-01-01' };
     for (const [claim, expected] of [
-      [{ _tag: 'completed', response: kept }, { _tag: 'replayed', response: kept }],
+      [
+        { _tag: 'completed', response: kept },
+        { _tag: 'replayed', response: kept },
+      ],
       [{ _tag: 'in_progress' }, { _tag: 'in_use' }],
       [{ _tag: 'mismatch' }, { _tag: 'reused' }],
     ] as const) {
       const { unitOfWork, log } = loggingRunner();
-      const outcome = await runKeyed({ idempotency: recordingStore(claim).store, clock })(request, () => inTransaction({ unitOfWork }, () => TE.right('made')), render)();
+      const outcome = await runKeyed({ idempotency: recordingStore(claim).store, clock })(
+        request,
+        () => inTransaction({ unitOfWork }, () => TE.right('made')),
+        render,
+      )();
       expect(outcome).to.deep.equal(E.right(expected));
       expect(log).to.deep.equal([]);
     }

@@ -62,7 +62,9 @@ describe('core layer rule', () => {
   it('does not read the clock or randomness in the domain', () => {
     const files = sourceFiles(srcRoot!).filter((f) => !isTesting(f));
     // Web Crypto is a global, so the import rule alone would not catch it: randomness comes through `SecretGenerator`.
-    const offenders = files.filter((f) => /Date\.now\(|new Date\(\)|Math\.random\(|\bcrypto\.|getRandomValues/.test(readFileSync(f, 'utf8')));
+    const offenders = files.filter((f) =>
+      /Date\.now\(|new Date\(\)|Math\.random\(|\bcrypto\.|getRandomValues/.test(readFileSync(f, 'utf8')),
+    );
     expect(offenders.map((f) => relative(srcRoot!, f))).to.deep.equal([]);
   });
 

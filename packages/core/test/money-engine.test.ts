@@ -5,14 +5,7 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import {
-  DebtBook,
-  runEngine,
-  type DebtTerms,
-  type EngineInput,
-  type MinimumFormula,
-  type RateSegment,
-} from '../src/shared/money/index.js';
+import { DebtBook, runEngine, type DebtTerms, type EngineInput, type MinimumFormula, type RateSegment } from '../src/shared/money/index.js';
 import { addMonths, type AccountId, type Cents, type IsoDate } from '../src/shared/primitives.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js';
@@ -32,7 +25,10 @@ const months = (outcome: ReturnType<typeof runEngine>): number => {
 // Generated accounts
 // ---------------------------------------------------------------------------
 
-const aprArb = fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 3_600 }).map((n) => n / 100));
+const aprArb = fc.oneof(
+  fc.constant(0),
+  fc.integer({ min: 0, max: 3_600 }).map((n) => n / 100),
+);
 const centsArb = (max: number) => fc.integer({ min: 0, max });
 
 const promoDateArb = fc.integer({ min: -40, max: 800 }).map((days) => {
@@ -45,7 +41,9 @@ const segmentArb: fc.Arbitrary<RateSegment> = fc
     kind: fc.constantFrom('purchase', 'balance_transfer', 'cash_advance', 'promotional', 'penalty') as fc.Arbitrary<RateSegment['kind']>,
     balance: centsArb(2_000_000),
     apr: aprArb,
-    promo: fc.option(fc.record({ ends: promoDateArb, goTo: aprArb, deferred: fc.boolean(), accrued: centsArb(50_000) }), { nil: undefined }),
+    promo: fc.option(fc.record({ ends: promoDateArb, goTo: aprArb, deferred: fc.boolean(), accrued: centsArb(50_000) }), {
+      nil: undefined,
+    }),
   })
   .map(({ kind, balance, apr, promo }) =>
     promo === undefined
@@ -63,7 +61,11 @@ const segmentArb: fc.Arbitrary<RateSegment> = fc
 const formulaArb: fc.Arbitrary<MinimumFormula> = fc.record({
   floor: centsArb(5_000),
   terms: fc.array(
-    fc.record({ percent_of_balance: fc.integer({ min: 0, max: 500 }).map((n) => n / 100), plus_interest: fc.boolean(), plus_amount: centsArb(3_000) }),
+    fc.record({
+      percent_of_balance: fc.integer({ min: 0, max: 500 }).map((n) => n / 100),
+      plus_interest: fc.boolean(),
+      plus_amount: centsArb(3_000),
+    }),
     { minLength: 1, maxLength: 3 },
   ),
 });
@@ -192,13 +194,23 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
     it('spends the whole budget while a debt still owes, and more only when the minimums exceed it (with a warning)', () => {
       fc.assert(
         fc.property(inputArb, ({ debts, budget, start }) => {
-          const outcome = runEngine({ debts, strategy: 'avalanche', monthlyPayment: budget, start, maxMonths: 24, schedule: true, warnings: true, toLimit: true });
+          const outcome = runEngine({
+            debts,
+            strategy: 'avalanche',
+            monthlyPayment: budget,
+            start,
+            maxMonths: 24,
+            schedule: true,
+            warnings: true,
+            toLimit: true,
+          });
           for (const month of outcome.schedule) {
             const paid = month.payments.reduce((sum, p) => sum + p.payment, 0);
             // While a debt still owes after the month, the whole budget went out.
             if (month.payments.some((p) => p.balance > 0)) expect(paid).to.be.at.least(budget);
             // More than the budget only when the minimums alone exceed it, with a warning.
-            if (paid > budget) expect(outcome.warnings.some((w) => w.code === 'budget_below_minimums' && w.month === month.month)).to.equal(true);
+            if (paid > budget)
+              expect(outcome.warnings.some((w) => w.code === 'budget_below_minimums' && w.month === month.month)).to.equal(true);
           }
         }),
         { numRuns: 100, seed: 7 },
@@ -241,10 +253,17 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
     it('matches the plain reference loop on generated debts', () => {
       fc.assert(
         fc.property(
-          fc.array(fc.record({ balance: fc.integer({ min: 1, max: 5_000_000 }), apr: fc.integer({ min: 0, max: 3_000 }).map((n) => n / 100), minimum: fc.integer({ min: 1_000, max: 100_000 }) }), {
-            minLength: 1,
-            maxLength: 6,
-          }),
+          fc.array(
+            fc.record({
+              balance: fc.integer({ min: 1, max: 5_000_000 }),
+              apr: fc.integer({ min: 0, max: 3_000 }).map((n) => n / 100),
+              minimum: fc.integer({ min: 1_000, max: 100_000 }),
+            }),
+            {
+              minLength: 1,
+              maxLength: 6,
+            },
+          ),
           fc.integer({ min: 0, max: 300_000 }),
           (raw, more) => {
             const debts = raw.map((d, k) => ({ ...d, id: k + 1 }));
@@ -270,7 +289,13 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
     });
 
     it('keeps the check of docs/decisions/payoff-and-outlook.md: $10,000 at 20%, $250 minimum, $500 budget → 25 months, $2,266.06', () => {
-      const outcome = runEngine({ debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }], strategy: 'avalanche', monthlyPayment: 50_000, start: START, maxMonths: 600 });
+      const outcome = runEngine({
+        debts: [{ id: 1, balance: 1_000_000, apr: 20, minimumPayment: 25_000 }],
+        strategy: 'avalanche',
+        monthlyPayment: 50_000,
+        start: START,
+        maxMonths: 600,
+      });
       expect(outcome.ok && [outcome.months, outcome.totalInterest]).to.deep.equal([25, 226_606]);
     });
   });
@@ -284,7 +309,18 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
     it('the same card with "1% + interest, $25 floor" takes 234 months and $8,886.94 of interest (monthly), 235 and $8,981.73 compounded daily', () => {
       const monthly = run({ debts: [{ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: ONE_PERCENT_PLUS_INTEREST }] });
       expect(monthly.ok && [monthly.months, monthly.totalInterest]).to.deep.equal([234, 888_694]);
-      const daily = run({ debts: [{ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: ONE_PERCENT_PLUS_INTEREST, interestMethod: 'daily_compound' }] });
+      const daily = run({
+        debts: [
+          {
+            id: 1,
+            balance: 500_000,
+            apr: 24,
+            minimumPayment: 0,
+            minimumFormula: ONE_PERCENT_PLUS_INTEREST,
+            interestMethod: 'daily_compound',
+          },
+        ],
+      });
       expect(daily.ok && [daily.months, daily.totalInterest]).to.deep.equal([235, 898_173]);
     });
 
@@ -313,7 +349,17 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
         balance: 120_000,
         apr: 0,
         minimumPayment: 10_000,
-        segments: [{ kind: 'promotional', balance: 120_000, apr: 0, promo_ends_on: '2026-07-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 0 }],
+        segments: [
+          {
+            kind: 'promotional',
+            balance: 120_000,
+            apr: 0,
+            promo_ends_on: '2026-07-15' as IsoDate,
+            go_to_apr: 26.99,
+            deferred_interest: true,
+            accrued_deferred_interest: 0,
+          },
+        ],
       };
       const outcome = run({ debts: [card], schedule: true, warnings: true });
       const charged = outcome.warnings.filter((w) => w.code === 'deferred_interest_charged');
@@ -323,7 +369,9 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
       const accrued = [120_000, 110_000, 100_000, 90_000, 80_000].reduce((sum, b) => sum + Math.floor((b * 2699 + 60_000) / 120_000), 0);
       expect(charged[0]!.amount).to.equal(accrued);
       expect(outcome.schedule[5]!.payments[0]!.interest).to.equal(10_000); // the charge is interest: the whole payment covers it
-      expect(outcome.schedule[4]!.payments[0]!.balance + accrued + Math.floor((70_000 * 2699 + 60_000) / 120_000) - 10_000).to.equal(outcome.schedule[5]!.payments[0]!.balance);
+      expect(outcome.schedule[4]!.payments[0]!.balance + accrued + Math.floor((70_000 * 2699 + 60_000) / 120_000) - 10_000).to.equal(
+        outcome.schedule[5]!.payments[0]!.balance,
+      );
     });
 
     it('a deferred-interest segment paid in time is charged nothing, and the charge avoided is reported', () => {
@@ -332,7 +380,17 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
         balance: 120_000,
         apr: 0,
         minimumPayment: 25_000,
-        segments: [{ kind: 'promotional', balance: 120_000, apr: 0, promo_ends_on: '2026-07-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 1_000 }],
+        segments: [
+          {
+            kind: 'promotional',
+            balance: 120_000,
+            apr: 0,
+            promo_ends_on: '2026-07-15' as IsoDate,
+            go_to_apr: 26.99,
+            deferred_interest: true,
+            accrued_deferred_interest: 1_000,
+          },
+        ],
       };
       const outcome = run({ debts: [card], monthlyPayment: 25_000, warnings: true });
       expect(outcome.ok && [outcome.months, outcome.totalInterest]).to.deep.equal([5, 0]);
@@ -344,7 +402,15 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
       const interests = (ends: string): number[] => {
         const seen: number[] = [];
         run({
-          debts: [{ id: 1, balance: 100_000, apr: 0, minimumPayment: 1_000, segments: [{ kind: 'balance_transfer', balance: 100_000, apr: 0, promo_ends_on: ends as IsoDate, go_to_apr: 12 }] }],
+          debts: [
+            {
+              id: 1,
+              balance: 100_000,
+              apr: 0,
+              minimumPayment: 1_000,
+              segments: [{ kind: 'balance_transfer', balance: 100_000, apr: 0, promo_ends_on: ends as IsoDate, go_to_apr: 12 }],
+            },
+          ],
           maxMonths: 5,
           toLimit: true,
           inspect: (_m, book) => seen.push(book.sCharged[0]!),
@@ -374,19 +440,56 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
     });
 
     it('a daily_simple loan accrues simple interest on its principal, paid before principal', () => {
-      const outcome = run({ debts: [{ id: 1, balance: 1_000_000, apr: 7.3, minimumPayment: 5_000, interestMethod: 'daily_simple', accruedInterest: 2_000 }], maxMonths: 1, toLimit: true, schedule: true, inspect: () => undefined });
+      const outcome = run({
+        debts: [{ id: 1, balance: 1_000_000, apr: 7.3, minimumPayment: 5_000, interestMethod: 'daily_simple', accruedInterest: 2_000 }],
+        maxMonths: 1,
+        toLimit: true,
+        schedule: true,
+        inspect: () => undefined,
+      });
       // 2026-01-15 → 2026-02-15: 31 days × $10,000 × 7.3% / 365 = $62.00; $20 accrued + $62 paid first, $0 principal... the rest $50 − $82 leaves $32 accrued.
       const row = outcome.schedule[0]!.payments[0]!;
-      expect(row).to.deep.equal({ account_id: 1, payment: 5_000, interest: 5_000, principal: 0, balance: 1_000_000 + 2_000 + 6_200 - 5_000 });
+      expect(row).to.deep.equal({
+        account_id: 1,
+        payment: 5_000,
+        interest: 5_000,
+        principal: 0,
+        balance: 1_000_000 + 2_000 + 6_200 - 5_000,
+      });
     });
 
     it('the equal-months mode (Regulation Z Appendix M1 (b)(4)) takes 365/12 days every month whatever the dates', () => {
       const card = (start: IsoDate) =>
-        run({ start, dayCount: 'equal_months', debts: [{ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: ONE_PERCENT_PLUS_INTEREST, interestMethod: 'daily_compound' }] });
+        run({
+          start,
+          dayCount: 'equal_months',
+          debts: [
+            {
+              id: 1,
+              balance: 500_000,
+              apr: 24,
+              minimumPayment: 0,
+              minimumFormula: ONE_PERCENT_PLUS_INTEREST,
+              interestMethod: 'daily_compound',
+            },
+          ],
+        });
       const a = card('2026-01-31' as IsoDate);
       const b = card('2026-06-15' as IsoDate);
       expect(a.ok && b.ok && [a.months, a.totalInterest]).to.deep.equal(b.ok ? [b.months, b.totalInterest] : null);
-      const actual = run({ start: '2026-01-31' as IsoDate, debts: [{ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: ONE_PERCENT_PLUS_INTEREST, interestMethod: 'daily_compound' }] });
+      const actual = run({
+        start: '2026-01-31' as IsoDate,
+        debts: [
+          {
+            id: 1,
+            balance: 500_000,
+            apr: 24,
+            minimumPayment: 0,
+            minimumFormula: ONE_PERCENT_PLUS_INTEREST,
+            interestMethod: 'daily_compound',
+          },
+        ],
+      });
       expect(actual.ok && a.ok && actual.totalInterest !== a.totalInterest).to.equal(true);
     });
 
@@ -410,7 +513,17 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
         balance: 240_000 as Cents,
         apr: 0,
         minimumPayment: 6_000 as Cents,
-        segments: [{ kind: 'promotional', balance: 240_000, apr: 0, promo_ends_on: '2026-08-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 18_420 }],
+        segments: [
+          {
+            kind: 'promotional',
+            balance: 240_000,
+            apr: 0,
+            promo_ends_on: '2026-08-15' as IsoDate,
+            go_to_apr: 26.99,
+            deferred_interest: true,
+            accrued_deferred_interest: 18_420,
+          },
+        ],
       };
       const plan = (budget: number) => {
         const result = planPayoff({ strategy: 'avalanche', monthlyPayment: budget as Cents, debts: [medical], today: START });
@@ -429,9 +542,23 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
 
     it('a projection of accounts never owes more than the maximum balance (issue 42): past it, overflow', () => {
       const growing: PayoffDebt = { id: 1 as AccountId, balance: 9_990_000_000_000 as Cents, apr: 24, minimumPayment: 100 as Cents };
-      const capped = planPayoff({ strategy: 'avalanche', monthlyPayment: 100 as Cents, debts: [growing], today: START, maxBalance: 10_000_000_000_000 });
+      const capped = planPayoff({
+        strategy: 'avalanche',
+        monthlyPayment: 100 as Cents,
+        debts: [growing],
+        today: START,
+        maxBalance: 10_000_000_000_000,
+      });
       expect(E.isLeft(capped) && capped.left.message).to.equal('The payment plan involves amounts beyond the supported range');
-      const run = runEngine({ debts: [growing], strategy: 'minimum_only', monthlyPayment: 100, start: START, maxMonths: 600, maxBalance: 10_000_000_000_000, toLimit: true });
+      const run = runEngine({
+        debts: [growing],
+        strategy: 'minimum_only',
+        monthlyPayment: 100,
+        start: START,
+        maxMonths: 600,
+        maxBalance: 10_000_000_000_000,
+        toLimit: true,
+      });
       expect(!run.ok && [run.reason, run.monthsRun]).to.deep.equal(['overflow', 0]);
     });
 
@@ -441,10 +568,27 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
         balance: 200_000,
         apr: 0,
         minimumPayment: 2_500,
-        segments: [{ kind: 'promotional', balance: 200_000, apr: 0, promo_ends_on: '2026-07-15' as IsoDate, go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 30_000 }],
+        segments: [
+          {
+            kind: 'promotional',
+            balance: 200_000,
+            apr: 0,
+            promo_ends_on: '2026-07-15' as IsoDate,
+            go_to_apr: 26.99,
+            deferred_interest: true,
+            accrued_deferred_interest: 30_000,
+          },
+        ],
       };
       const card: DebtTerms = { id: 1, balance: 300_000, apr: 22, minimumPayment: 9_000 };
-      const outcome = runEngine({ debts: [card, deferred], strategy: 'avalanche', monthlyPayment: 60_000, start: START, maxMonths: 600, warnings: true });
+      const outcome = runEngine({
+        debts: [card, deferred],
+        strategy: 'avalanche',
+        monthlyPayment: 60_000,
+        start: START,
+        maxMonths: 600,
+        warnings: true,
+      });
       expect(outcome.warnings.map((w) => [w.account_id, w.code])).to.deep.equal([[2, 'deferred_interest_avoided']]);
     });
   });

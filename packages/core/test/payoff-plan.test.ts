@@ -113,9 +113,7 @@ describe('payoff-plan', () => {
         date: '2024-02-15',
         payments: [{ account_id: 1, payment: 50_000, interest: 16_667, principal: 33_333, balance: 966_667 }],
       });
-      expect(plan.schedule[24]?.payments).to.deep.equal([
-        { account_id: 1, payment: 26_606, interest: 436, principal: 26_170, balance: 0 },
-      ]);
+      expect(plan.schedule[24]?.payments).to.deep.equal([{ account_id: 1, payment: 26_606, interest: 436, principal: 26_170, balance: 0 }]);
       expectReconciles(planInput(), plan);
     });
 
@@ -163,7 +161,7 @@ describe('payoff-plan', () => {
       expect(plan.schedule[0]?.payments.find((r) => r.account_id === 2)?.payment).to.equal(16_000);
     });
 
-    it('orders snowball on the balances after the month\'s minimums, not the starting balances', () => {
+    it("orders snowball on the balances after the month's minimums, not the starting balances", () => {
       // Starting balances put 1 first; after the minimums 2 owes less (9,550 < 9,900).
       const debts = [debt(1, 10_000, 0, 100), debt(2, 10_050, 0, 500)];
       const plan = right(planPayoff(planInput({ strategy: 'snowball', monthlyPayment: cents(1_000), debts })));
@@ -174,7 +172,7 @@ describe('payoff-plan', () => {
       ]);
     });
 
-    it('rolls a paid-off debt\'s minimum over to the next debt within the same month', () => {
+    it("rolls a paid-off debt's minimum over to the next debt within the same month", () => {
       // Debt 1 needs only 1,000 of its 5,000 minimum: the other 4,000 go to debt 2 in month 1.
       const debts = [debt(1, 1_000, 0, 5_000), debt(2, 100_000, 0, 5_000)];
       const plan = right(planPayoff(planInput({ strategy: 'avalanche', monthlyPayment: cents(10_000), debts })));
@@ -248,9 +246,7 @@ describe('payoff-plan', () => {
         const debts = [debt(1, 100_000, 10, 3_000), debt(2, 100_000, 10, 2_500)];
         const err = left(planPayoff(planInput({ monthlyPayment: cents(5_499), debts })));
         expect(err._tag).to.equal('validation_error');
-        expect(detailsOf(err)).to.deep.equal([
-          { path: 'monthly_payment', message: 'must cover the sum of minimum payments (5500 cents)' },
-        ]);
+        expect(detailsOf(err)).to.deep.equal([{ path: 'monthly_payment', message: 'must cover the sum of minimum payments (5500 cents)' }]);
         // Exactly the sum of minimums is enough.
         expect(E.isRight(planPayoff(planInput({ monthlyPayment: cents(5_500), debts })))).to.equal(true);
       });
@@ -346,7 +342,9 @@ describe('payoff-plan', () => {
           i > 600 ? null : addMonths(date('2024-01-15'), months(100 * i)),
         );
       }
-      expect(expectedPayoffDate({ balance: cents(300), apr: 0, minimumPayment: cents(100) }, date('2024-01-31'), memo)).to.equal('2024-04-30');
+      expect(expectedPayoffDate({ balance: cents(300), apr: 0, minimumPayment: cents(100) }, date('2024-01-31'), memo)).to.equal(
+        '2024-04-30',
+      );
     });
 
     it('is null on an invalid APR', () => {

@@ -39,9 +39,13 @@ describe('payoff quotes', () => {
   });
 
   it('the monthly method quotes simple daily interest too; daily_compound the closed form balance × ((1 + r)^days − 1)', () => {
-    const simple = payoffQuote(terms({ method: 'monthly', segments: [{ balance: c(500_000), apr: 24 }], balance: c(500_000), goodThrough: d('2026-03-31') }));
+    const simple = payoffQuote(
+      terms({ method: 'monthly', segments: [{ balance: c(500_000), apr: 24 }], balance: c(500_000), goodThrough: d('2026-03-31') }),
+    );
     expect(simple.interest_due).to.equal(Math.round((500_000 * 0.24 * 30) / 365));
-    const compound = payoffQuote(terms({ method: 'daily_compound', segments: [{ balance: c(500_000), apr: 24 }], balance: c(500_000), goodThrough: d('2026-03-31') }));
+    const compound = payoffQuote(
+      terms({ method: 'daily_compound', segments: [{ balance: c(500_000), apr: 24 }], balance: c(500_000), goodThrough: d('2026-03-31') }),
+    );
     const grown = (days: number) => Math.round(500_000 * ((1 + 0.24 / 365) ** days - 1));
     expect(compound.interest_due).to.equal(grown(30));
     expect(compound.per_diem).to.equal(grown(31) - grown(30));
@@ -68,7 +72,16 @@ describe('payoff quotes', () => {
       payoffQuote(
         terms({
           balance: c(balance),
-          segments: [{ balance: c(balance), apr: 0, promo_ends_on: d('2026-03-10'), go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: c(31_415) }],
+          segments: [
+            {
+              balance: c(balance),
+              apr: 0,
+              promo_ends_on: d('2026-03-10'),
+              go_to_apr: 26.99,
+              deferred_interest: true,
+              accrued_deferred_interest: c(31_415),
+            },
+          ],
           goodThrough: d(goodThrough),
           isCard: true,
         }),

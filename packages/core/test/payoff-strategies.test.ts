@@ -85,14 +85,18 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
         [311, 0],
         [2_000, 9_906],
       ]);
-      expect(plan.schedule[6]?.payments).to.deep.equal([{ account_id: 2, payment: 2_000, interest: 198, principal: 1_802, balance: 8_104 }]);
+      expect(plan.schedule[6]?.payments).to.deep.equal([
+        { account_id: 2, payment: 2_000, interest: 198, principal: 1_802, balance: 8_104 },
+      ]);
       expect(plan.schedule[11]?.payments).to.deep.equal([{ account_id: 2, payment: 540, interest: 11, principal: 529, balance: 0 }]);
     });
 
     it('minimum_only on one debt is the debt calculator at the minimum: $10,000 at 20% paying $250 → 67 months, $6,616.73', () => {
       const one = { debts: [debt(1, 1_000_000, 20, 25_000)], monthlyPayment: cents(50_000), today: date('2024-01-15') };
       const plan = right(planPayoff({ ...one, strategy: 'minimum_only' }));
-      const calculator = right(calculateByPayment({ balance: cents(1_000_000), apr: 20, monthlyPayment: cents(25_000), today: date('2024-01-15') }));
+      const calculator = right(
+        calculateByPayment({ balance: cents(1_000_000), apr: 20, monthlyPayment: cents(25_000), today: date('2024-01-15') }),
+      );
       expect([plan.months, plan.total_interest, plan.payoff_date]).to.deep.equal([67, 661_673, '2029-08-15']);
       expect([calculator.months, calculator.total_interest, calculator.payoff_date]).to.deep.equal([67, 661_673, '2029-08-15']);
     });
@@ -106,7 +110,9 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
 
     it('orders custom by the given order even against APR and balance', () => {
       const debts = [debt(1, 50_000, 25, 1_000), debt(2, 10_000, 30, 1_000), debt(3, 90_000, 5, 1_000)];
-      const plan = right(planPayoff({ strategy: 'custom', customOrder: ids(3, 1, 2), debts, monthlyPayment: cents(13_000), today: date('2025-01-15') }));
+      const plan = right(
+        planPayoff({ strategy: 'custom', customOrder: ids(3, 1, 2), debts, monthlyPayment: cents(13_000), today: date('2025-01-15') }),
+      );
       expect(plan.order).to.deep.equal([3, 1, 2]);
       expect(plan.schedule[0]?.payments.find((r) => r.account_id === 3)?.payment).to.equal(11_000);
     });
@@ -136,12 +142,21 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
 
     it('minimum_only ignores extra payments', () => {
       const plain = right(planPayoff({ ...handInput, strategy: 'minimum_only' }));
-      expect(right(planPayoff({ ...handInput, strategy: 'minimum_only', extraPayments: [{ month: 1, amount: cents(50_000) }] }))).to.deep.equal(plain);
+      expect(
+        right(planPayoff({ ...handInput, strategy: 'minimum_only', extraPayments: [{ month: 1, amount: cents(50_000) }] })),
+      ).to.deep.equal(plain);
     });
 
     it('dates month n as start_date + n months, clamped (Jan 31 → Feb 28 … Jul 31)', () => {
       const plan = right(planPayoff({ ...handInput, strategy: 'avalanche' }));
-      expect(plan.schedule.map((m) => m.date)).to.deep.equal(['2025-02-28', '2025-03-31', '2025-04-30', '2025-05-31', '2025-06-30', '2025-07-31']);
+      expect(plan.schedule.map((m) => m.date)).to.deep.equal([
+        '2025-02-28',
+        '2025-03-31',
+        '2025-04-30',
+        '2025-05-31',
+        '2025-06-30',
+        '2025-07-31',
+      ]);
       expect(plan.payoff_date).to.equal('2025-07-31');
     });
 
@@ -157,7 +172,9 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
     const plan = (over: Partial<Parameters<typeof planPayoff>[0]>) => planPayoff({ ...handInput, strategy: 'avalanche', ...over });
 
     it('requires custom_order for custom and refuses it for the other strategies', () => {
-      expect(detailsOf(plan({ strategy: 'custom' }))).to.deep.equal([{ path: 'custom_order', message: 'is required when strategy is custom' }]);
+      expect(detailsOf(plan({ strategy: 'custom' }))).to.deep.equal([
+        { path: 'custom_order', message: 'is required when strategy is custom' },
+      ]);
       for (const strategy of ['avalanche', 'snowball', 'minimum_only'] as const) {
         expect(detailsOf(plan({ strategy, customOrder: ids(1, 2) }))).to.deep.equal([
           { path: 'custom_order', message: 'is only allowed when strategy is custom' },
@@ -202,13 +219,23 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
     });
 
     it('rejects a minimum_only plan whose minimum never covers the interest (as longer than 600 months)', () => {
-      const never = planPayoff({ strategy: 'minimum_only', debts: [debt(1, 1_000_000, 20, 16_000), debt(2, 1_000, 0, 100)], monthlyPayment: cents(90_000), today: date('2024-01-15') });
+      const never = planPayoff({
+        strategy: 'minimum_only',
+        debts: [debt(1, 1_000_000, 20, 16_000), debt(2, 1_000, 0, 100)],
+        monthlyPayment: cents(90_000),
+        today: date('2024-01-15'),
+      });
       expect(detailsOf(never)).to.deep.equal([{ path: 'monthly_payment', message: 'would take more than 600 months' }]);
     });
 
     it('lets a later extra payment rescue a budget that does not cover the interest', () => {
       // $160/month never beats $166.67 of interest, but $10,500 in month 3 pays it all.
-      const base = { strategy: 'avalanche' as const, debts: [debt(1, 1_000_000, 20, 16_000)], monthlyPayment: cents(16_000), today: date('2024-01-15') };
+      const base = {
+        strategy: 'avalanche' as const,
+        debts: [debt(1, 1_000_000, 20, 16_000)],
+        monthlyPayment: cents(16_000),
+        today: date('2024-01-15'),
+      };
       expect(E.isLeft(planPayoff(base))).to.equal(true);
       const rescued = right(planPayoff({ ...base, extraPayments: [{ month: 3, amount: cents(1_050_000) }] }));
       expect(rescued.months).to.equal(3);
@@ -221,7 +248,9 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       expect(startDateProblems(date('2024-03-30'), today)).to.deep.equal([
         { path: 'start_date', message: 'must not be more than 24 months in the past (earliest 2024-03-31)' },
       ]);
-      expect(startDateProblems(date('2026-04-01'), today)).to.deep.equal([{ path: 'start_date', message: 'must not be in the future (today is 2026-03-31)' }]);
+      expect(startDateProblems(date('2026-04-01'), today)).to.deep.equal([
+        { path: 'start_date', message: 'must not be in the future (today is 2026-03-31)' },
+      ]);
     });
   });
 
@@ -230,29 +259,91 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       const result = right(comparePayoffStrategies({ ...handInput, customOrder: ids(2, 1) }));
       expect(result).to.deep.equal({
         comparisons: [
-          { strategy: 'avalanche', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
-          { strategy: 'snowball', months: 6, payoff_date: '2025-07-31', total_interest: 1_737, total_paid: 31_737, order: [1, 2], interest_saved: 1_114, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
-          { strategy: 'custom', months: 6, payoff_date: '2025-07-31', total_interest: 1_602, total_paid: 31_602, order: [2, 1], interest_saved: 1_249, months_saved: 6, credit_utilization_good_month: 0, warnings: [] },
-          { strategy: 'minimum_only', months: 12, payoff_date: '2026-01-31', total_interest: 2_851, total_paid: 32_851, order: [1, 2], interest_saved: 0, months_saved: 0, credit_utilization_good_month: 0, warnings: [] },
+          {
+            strategy: 'avalanche',
+            months: 6,
+            payoff_date: '2025-07-31',
+            total_interest: 1_602,
+            total_paid: 31_602,
+            order: [2, 1],
+            interest_saved: 1_249,
+            months_saved: 6,
+            credit_utilization_good_month: 0,
+            warnings: [],
+          },
+          {
+            strategy: 'snowball',
+            months: 6,
+            payoff_date: '2025-07-31',
+            total_interest: 1_737,
+            total_paid: 31_737,
+            order: [1, 2],
+            interest_saved: 1_114,
+            months_saved: 6,
+            credit_utilization_good_month: 0,
+            warnings: [],
+          },
+          {
+            strategy: 'custom',
+            months: 6,
+            payoff_date: '2025-07-31',
+            total_interest: 1_602,
+            total_paid: 31_602,
+            order: [2, 1],
+            interest_saved: 1_249,
+            months_saved: 6,
+            credit_utilization_good_month: 0,
+            warnings: [],
+          },
+          {
+            strategy: 'minimum_only',
+            months: 12,
+            payoff_date: '2026-01-31',
+            total_interest: 2_851,
+            total_paid: 32_851,
+            order: [1, 2],
+            interest_saved: 0,
+            months_saved: 0,
+            credit_utilization_good_month: 0,
+            warnings: [],
+          },
         ],
         recommended: 'avalanche',
       });
     });
 
     it('leaves custom out without a custom order, and recommends whichever costs least', () => {
-      expect(right(comparePayoffStrategies(handInput)).comparisons.map((c) => c.strategy)).to.deep.equal(['avalanche', 'snowball', 'minimum_only']);
+      expect(right(comparePayoffStrategies(handInput)).comparisons.map((c) => c.strategy)).to.deep.equal([
+        'avalanche',
+        'snowball',
+        'minimum_only',
+      ]);
       // APRs 0.01 points apart: cent rounding decides (see the avalanche-vs-snowball counterexample below).
-      const input = { debts: [debt(1, 4_995, 11.42, 123), debt(2, 1_481, 11.43, 16)], monthlyPayment: cents(146), today: date('2024-01-15') };
+      const input = {
+        debts: [debt(1, 4_995, 11.42, 123), debt(2, 1_481, 11.43, 16)],
+        monthlyPayment: cents(146),
+        today: date('2024-01-15'),
+      };
       const summary = (customOrder: AccountId[]) => {
         const r = right(comparePayoffStrategies({ ...input, customOrder }));
         return [r.comparisons.map((c) => [c.strategy, c.total_interest, c.months]), r.recommended];
       };
       expect(summary(ids(1, 2))).to.deep.equal([
-        [['avalanche', 1_985, 58], ['snowball', 1_984, 58], ['custom', 1_973, 58], ['minimum_only', 3_499, 227]],
+        [
+          ['avalanche', 1_985, 58],
+          ['snowball', 1_984, 58],
+          ['custom', 1_973, 58],
+          ['minimum_only', 3_499, 227],
+        ],
         'custom',
       ]);
       expect(summary(ids(2, 1))).to.deep.equal([
-        [['avalanche', 1_985, 58], ['snowball', 1_984, 58], ['custom', 1_985, 58], ['minimum_only', 3_499, 227]],
+        [
+          ['avalanche', 1_985, 58],
+          ['snowball', 1_984, 58],
+          ['custom', 1_985, 58],
+          ['minimum_only', 3_499, 227],
+        ],
         'snowball',
       ]);
     });
@@ -261,7 +352,16 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       const debts = [debt(1, 1_000_000, 20, 16_000)];
       const result = right(comparePayoffStrategies({ debts, monthlyPayment: cents(50_000), today: date('2024-01-15') }));
       expect(result.comparisons[2]).to.deep.equal({
-        strategy: 'minimum_only', months: null, payoff_date: null, total_interest: null, total_paid: null, order: [1], interest_saved: null, months_saved: null, credit_utilization_good_month: 0, warnings: [],
+        strategy: 'minimum_only',
+        months: null,
+        payoff_date: null,
+        total_interest: null,
+        total_paid: null,
+        order: [1],
+        interest_saved: null,
+        months_saved: null,
+        credit_utilization_good_month: 0,
+        warnings: [],
       });
       expect(result.comparisons.slice(0, 2).map((c) => [c.months, c.interest_saved, c.months_saved])).to.deep.equal([
         [25, null, null],
@@ -298,8 +398,13 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
     it('sums the months dated up to today and re-forecasts from the current balances', () => {
       const plan = right(planPayoff({ ...handInput, strategy: 'avalanche' }));
       const stored: PlanProgressInput['plan'] = {
-        strategy: 'avalanche', monthly_payment: cents(6_000), account_ids: ids(1, 2), custom_order: null, extra_payments: [],
-        start_date: date('2025-01-31'), schedule: plan.schedule,
+        strategy: 'avalanche',
+        monthly_payment: cents(6_000),
+        account_ids: ids(1, 2),
+        custom_order: null,
+        extra_payments: [],
+        start_date: date('2025-01-31'),
+        schedule: plan.schedule,
       };
       // On 2025-03-31 months 1 (Feb 28) and 2 (Mar 31) are due: 12,000 scheduled. The balances are the plan's after month 2.
       const progress = planProgress({
@@ -314,21 +419,46 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       });
       // The forecast follows the rest of the plan: months 3..6, dated as the schedule (Apr 30 … Jul 31).
       expect(progress).to.deep.equal({
-        as_of: '2025-03-31', months_elapsed: 2, scheduled_to_date: 12_000, paid_to_date: 12_000, status: 'on_track',
-        remaining_balance: 18_909, forecast: { months: 4, payoff_date: '2025-07-31', total_interest: 1_602 - 100 - 400 - 81 - 328 },
+        as_of: '2025-03-31',
+        months_elapsed: 2,
+        scheduled_to_date: 12_000,
+        paid_to_date: 12_000,
+        status: 'on_track',
+        remaining_balance: 18_909,
+        forecast: { months: 4, payoff_date: '2025-07-31', total_interest: 1_602 - 100 - 400 - 81 - 328 },
       });
     });
 
     it('forecasts null when the plan no longer pays off, and 0 months once everything is paid', () => {
       const stored: PlanProgressInput['plan'] = {
-        strategy: 'custom', monthly_payment: cents(16_000), account_ids: ids(1), custom_order: ids(1), extra_payments: [{ month: 1, amount: cents(5) }],
-        start_date: date('2025-01-15'), schedule: [],
+        strategy: 'custom',
+        monthly_payment: cents(16_000),
+        account_ids: ids(1),
+        custom_order: ids(1),
+        extra_payments: [{ month: 1, amount: cents(5) }],
+        start_date: date('2025-01-15'),
+        schedule: [],
       };
-      const grown = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(1_000_000), apr: 20, minimumPayment: cents(16_000) }], today: date('2025-02-20') });
+      const grown = planProgress({
+        plan: stored,
+        paidToDate: cents(0),
+        accounts: [{ id: idOf('account', 1), balance: cents(1_000_000), apr: 20, minimumPayment: cents(16_000) }],
+        today: date('2025-02-20'),
+      });
       expect(grown.forecast).to.equal(null);
-      const lostApr = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(1_000), apr: null, minimumPayment: cents(100) }], today: date('2025-02-20') });
+      const lostApr = planProgress({
+        plan: stored,
+        paidToDate: cents(0),
+        accounts: [{ id: idOf('account', 1), balance: cents(1_000), apr: null, minimumPayment: cents(100) }],
+        today: date('2025-02-20'),
+      });
       expect(lostApr.forecast).to.equal(null);
-      const done = planProgress({ plan: stored, paidToDate: cents(0), accounts: [{ id: idOf('account', 1), balance: cents(0), apr: null, minimumPayment: null }], today: date('2025-02-20') });
+      const done = planProgress({
+        plan: stored,
+        paidToDate: cents(0),
+        accounts: [{ id: idOf('account', 1), balance: cents(0), apr: null, minimumPayment: null }],
+        today: date('2025-02-20'),
+      });
       expect(done.forecast).to.deep.equal({ months: 0, payoff_date: '2025-02-15', total_interest: 0 });
     });
   });
@@ -347,7 +477,10 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
               ...idList.map((id) =>
                 fc.record({
                   id: fc.constant(id),
-                  balance: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 1, max: 500_000 }) }, { weight: 1, arbitrary: fc.constant(0) }),
+                  balance: fc.oneof(
+                    { weight: 9, arbitrary: fc.integer({ min: 1, max: 500_000 }) },
+                    { weight: 1, arbitrary: fc.constant(0) },
+                  ),
                   apr,
                   principalBps: fc.integer({ min: 1, max: 300 }),
                   cushion: fc.integer({ min: 0, max: 5_000 }),
@@ -359,7 +492,12 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
         )
         .map(([raw, slack]) => {
           const debts = raw.map((d) =>
-            debt(d.id, d.balance, d.apr, Math.max(1, Math.ceil((d.balance * d.apr) / 1200) + Math.ceil((d.balance * d.principalBps) / 10_000) + d.cushion)),
+            debt(
+              d.id,
+              d.balance,
+              d.apr,
+              Math.max(1, Math.ceil((d.balance * d.apr) / 1200) + Math.ceil((d.balance * d.principalBps) / 10_000) + d.cushion),
+            ),
           );
           // At least one debt owes something, or there is no plan to make.
           const owing = debts.some((d) => d.balance > 0) ? debts : debts.map((d, i) => (i === 0 ? { ...d, balance: cents(12_345) } : d));
@@ -367,7 +505,10 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
           return { debts: owing, monthlyPayment: cents(minimums + slack), today: date('2025-01-31') };
         });
 
-    const extras = fc.array(fc.record({ month: fc.integer({ min: 1, max: 40 }), amount: fc.integer({ min: 1, max: 100_000 }).map(cents) }), { maxLength: 4 });
+    const extras = fc.array(
+      fc.record({ month: fc.integer({ min: 1, max: 40 }), amount: fc.integer({ min: 1, max: 100_000 }).map(cents) }),
+      { maxLength: 4 },
+    );
 
     const inputFor = (base: PayoffBudgetInput, strategy: Strategy, order: ReadonlyArray<AccountId>) =>
       ({ ...base, strategy, customOrder: strategy === 'custom' ? order : undefined }) as const;
@@ -474,7 +615,11 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       // Debt 1's minimum repays it faster; in month 44 its balance drops below debt 2's and snowball
       // switches to it, avalanche does not. Over the remaining months the 0.01-point APR difference is
       // worth less than the half-cent roundings it reshuffles: snowball pays one cent less.
-      const input = { debts: [debt(1, 4_995, 11.42, 123), debt(2, 1_481, 11.43, 16)], monthlyPayment: cents(146), today: date('2024-01-15') };
+      const input = {
+        debts: [debt(1, 4_995, 11.42, 123), debt(2, 1_481, 11.43, 16)],
+        monthlyPayment: cents(146),
+        today: date('2024-01-15'),
+      };
       const avalanche = right(planPayoff({ ...input, strategy: 'avalanche' }));
       const snowball = right(planPayoff({ ...input, strategy: 'snowball' }));
       expect([avalanche.months, avalanche.total_interest]).to.deep.equal([58, 1_985]);
@@ -487,7 +632,11 @@ describe('payoff strategies (docs/decisions/payoff-and-outlook.md)', () => {
       // After each month's minimums the 0% debt is one cent below the 20% debt, so snowball sends the
       // spare cent of budget to the 0% debt until the 20% debt's growing principal makes it the smaller.
       // An extra cent in month 1 widens that gap by a cent and delays the switch: more months of 20%.
-      const input = { debts: [debt(1, 244_299, 0, 25), debt(2, 244_300, 20, 4_097)], monthlyPayment: cents(4_123), today: date('2024-01-15') };
+      const input = {
+        debts: [debt(1, 244_299, 0, 25), debt(2, 244_300, 20, 4_097)],
+        monthlyPayment: cents(4_123),
+        today: date('2024-01-15'),
+      };
       const without = right(planPayoff({ ...input, strategy: 'snowball' }));
       const withExtra = right(planPayoff({ ...input, strategy: 'snowball', extraPayments: [{ month: 1, amount: cents(1) }] }));
       expect([without.months, without.total_interest]).to.deep.equal([363, 1_007_611]);

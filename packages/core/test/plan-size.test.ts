@@ -75,7 +75,10 @@ describe('plan-size rule (bounded answers)', () => {
     expect(planSizeProblem(plan, everyVersion)).to.deep.equal(E.right(undefined));
     expect(versioning.known.length).to.be.greaterThan(0);
     for (const render of everyVersion) expect(bytesOf(render(plan))).to.be.at.most(MAX_PLAN_BODY_BYTES);
-    expect(Math.max(...everyVersion.map((render) => bytesOf(render(plan)))), 'the largest rendering (2024-07-01, schedule embedded)').to.be.at.least(900_000);
+    expect(
+      Math.max(...everyVersion.map((render) => bytesOf(render(plan)))),
+      'the largest rendering (2024-07-01, schedule embedded)',
+    ).to.be.at.least(900_000);
   });
 
   it('one month more (50 × 241 = 12,050 account-months) is refused with a validation error naming the limit in account-months', () => {
@@ -85,7 +88,12 @@ describe('plan-size rule (bounded answers)', () => {
       _tag: 'validation_error',
       message:
         'The payment plan is too large: 50 accounts over 241 months is 12,050 account-months; the limit is 12,000 account-months (accounts × months of schedule)',
-      details: [{ path: 'account_ids', message: 'at most 12000 account-months (accounts × months of schedule); plan fewer accounts or pay them off sooner' }],
+      details: [
+        {
+          path: 'account_ids',
+          message: 'at most 12000 account-months (accounts × months of schedule); plan fewer accounts or pay them off sooner',
+        },
+      ],
     });
   });
 

@@ -36,7 +36,14 @@ const m2Account = (promoEnds: IsoDate): DebtTerms => ({
  * transcription allocates to the lowest rate first, as M1 says, which is what the
  * program does whenever its condition and the intended one agree (the worked example).
  */
-const m2Program = (apr: [number, number, number], cbal: [number, number, number], pmin: number, dmin: number, expm: number, rrate: number) => {
+const m2Program = (
+  apr: [number, number, number],
+  cbal: [number, number, number],
+  pmin: number,
+  dmin: number,
+  expm: number,
+  rrate: number,
+) => {
   const round2 = (x: number) => Math.round(x * 100 + Number.EPSILON * 100) / 100;
   const days = 365 / 12;
   const xperrate = apr.map((a) => (a / 365) * days);
@@ -97,7 +104,14 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
   });
 
   it("agrees with M2's program on variants of its account (balances, rates, promotion lengths, percents)", () => {
-    const cases: Array<{ apr: [number, number, number]; cbal: [number, number, number]; pmin: number; dmin: number; expm: number; rrate: number }> = [
+    const cases: Array<{
+      apr: [number, number, number];
+      cbal: [number, number, number];
+      pmin: number;
+      dmin: number;
+      expm: number;
+      rrate: number;
+    }> = [
       { apr: [0, 0.17, 0.21], cbal: [500, 250, 250], pmin: 0.02, dmin: 20, expm: 6, rrate: 0.17 },
       { apr: [0, 0.1999, 0.2499], cbal: [1200, 800, 450], pmin: 0.025, dmin: 25, expm: 12, rrate: 0.1999 },
       { apr: [0.049, 0.1549, 0.2899], cbal: [3000, 1500, 700], pmin: 0.03, dmin: 35, expm: 9, rrate: 0.1549 },
@@ -110,19 +124,32 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
       // A promotion M2 ends at month expm is dated before promo_ends_on in months 1..expm−1 only: it ends on as_of + expm months.
       const segments: RateSegment[] = [
         c.expm > 0
-          ? { kind: 'promotional', balance: cents(c.cbal[0]), apr: c.apr[0] * 100, promo_ends_on: addMonths(AS_OF, c.expm), go_to_apr: c.rrate * 100 }
+          ? {
+              kind: 'promotional',
+              balance: cents(c.cbal[0]),
+              apr: c.apr[0] * 100,
+              promo_ends_on: addMonths(AS_OF, c.expm),
+              go_to_apr: c.rrate * 100,
+            }
           : { kind: 'purchase', balance: cents(c.cbal[0]), apr: c.apr[0] * 100 },
         { kind: 'purchase', balance: cents(c.cbal[1]), apr: c.apr[1] * 100 },
         { kind: 'cash_advance', balance: cents(c.cbal[2]), apr: c.apr[2] * 100 },
       ];
       const debt: DebtTerms = {
-        id: 1, balance: segments.reduce((s, x) => s + x.balance, 0), apr: 0, minimumPayment: 0,
+        id: 1,
+        balance: segments.reduce((s, x) => s + x.balance, 0),
+        apr: 0,
+        minimumPayment: 0,
         minimumFormula: { floor: cents(c.dmin), terms: [{ percent_of_balance: c.pmin * 100, plus_interest: false, plus_amount: 0 }] },
         segments,
       };
       const answer = repaymentDisclosure(debt, AS_OF);
       const label = JSON.stringify(c);
-      expect(answer.minimum_payments_only, label).to.deep.equal({ months: oracle.month, years: disclosedYears(oracle.month), total_cost: cents(Math.round(oracle.sumpmts)) });
+      expect(answer.minimum_payments_only, label).to.deep.equal({
+        months: oracle.month,
+        years: disclosedYears(oracle.month),
+        total_cost: cents(Math.round(oracle.sumpmts)),
+      });
       expect(answer.three_year, label).to.deep.equal({
         monthly_payment: cents(Math.round(oracle.pmt01)),
         total_cost: cents(Math.round(oracle.sumpmts36)),
@@ -133,7 +160,10 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
 
   it('a "1% + interest, $25 floor" card: $5,000 at 24% takes 234 months (about 20 years) and $13,887; a fixed $150 minimum, 56 months', () => {
     const card = (terms: Partial<DebtTerms>): DebtTerms => ({ id: 1, balance: 500_000, apr: 24, minimumPayment: 0, ...terms });
-    const formula = repaymentDisclosure(card({ minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] } }), AS_OF);
+    const formula = repaymentDisclosure(
+      card({ minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] } }),
+      AS_OF,
+    );
     expect(formula.minimum_payments_only).to.deep.equal({ months: 234, years: 20, total_cost: 1_388_700 });
     // 36 payments of $196.14 (the annuity at 2% a month): $7,061.
     expect(formula.three_year).to.deep.equal({ monthly_payment: 19_600, total_cost: 706_100 + 100, savings: 1_388_700 - 706_200 });
@@ -144,7 +174,13 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
 
   it('a minimum that never repays answers never_pays_off, no minimum-only figures, and the 36-month payment alone (§1026.7(b)(12)(ii))', () => {
     const answer = repaymentDisclosure(
-      { id: 1, balance: 500_000, apr: 24, minimumPayment: 0, minimumFormula: { floor: 1_000, terms: [{ percent_of_balance: 1, plus_interest: false, plus_amount: 0 }] } },
+      {
+        id: 1,
+        balance: 500_000,
+        apr: 24,
+        minimumPayment: 0,
+        minimumFormula: { floor: 1_000, terms: [{ percent_of_balance: 1, plus_interest: false, plus_amount: 0 }] },
+      },
       AS_OF,
     );
     expect(answer).to.deep.equal({
@@ -160,9 +196,22 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
   describe('deferred interest (M1 (b)(2), (d)(2))', () => {
     /** A medical card: `balance` at 0%, deferred at 26.99% until as_of + 12 months, with `formula`. */
     const medical = (balance: number, floor: number, plusInterest = false): DebtTerms => ({
-      id: 1, balance, apr: 0, minimumPayment: 0,
+      id: 1,
+      balance,
+      apr: 0,
+      minimumPayment: 0,
       minimumFormula: { floor, terms: [{ percent_of_balance: 1, plus_interest: plusInterest, plus_amount: 0 }] },
-      segments: [{ kind: 'promotional', balance, apr: 0, promo_ends_on: addMonths(AS_OF, 12), go_to_apr: 26.99, deferred_interest: true, accrued_deferred_interest: 1_234 }],
+      segments: [
+        {
+          kind: 'promotional',
+          balance,
+          apr: 0,
+          promo_ends_on: addMonths(AS_OF, 12),
+          go_to_apr: 26.99,
+          deferred_interest: true,
+          accrued_deferred_interest: 1_234,
+        },
+      ],
     });
 
     it('is at 0% when the minimums repay the balance before the promotion ends (months dated before promo_ends_on: 1 to 11)', () => {
@@ -176,7 +225,13 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
       // $600 at $50 a month would end in month 12, the month dated on promo_ends_on: not repaid in time.
       const late = repaymentDisclosure(medical(60_000, 5_000), AS_OF);
       const atRate = repaymentDisclosure(
-        { id: 1, balance: 60_000, apr: 26.99, minimumPayment: 0, minimumFormula: { floor: 5_000, terms: [{ percent_of_balance: 1, plus_interest: false, plus_amount: 0 }] } },
+        {
+          id: 1,
+          balance: 60_000,
+          apr: 26.99,
+          minimumPayment: 0,
+          minimumFormula: { floor: 5_000, terms: [{ percent_of_balance: 1, plus_interest: false, plus_amount: 0 }] },
+        },
         AS_OF,
       );
       expect(late).to.deep.equal(atRate);
@@ -184,11 +239,19 @@ describe('the Minimum Payment Warning (Regulation Z Appendix M1, M2)', () => {
       // A larger balance on "1% + interest, $25": not repaid in 12 months, so 26.99% throughout, and the 36-month payment at 26.99% too.
       const big = repaymentDisclosure(medical(240_000, 2_500, true), AS_OF);
       const plain = repaymentDisclosure(
-        { id: 1, balance: 240_000, apr: 26.99, minimumPayment: 0, minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] } },
+        {
+          id: 1,
+          balance: 240_000,
+          apr: 26.99,
+          minimumPayment: 0,
+          minimumFormula: { floor: 2_500, terms: [{ percent_of_balance: 1, plus_interest: true, plus_amount: 0 }] },
+        },
         AS_OF,
       );
       expect(big).to.deep.equal(plain);
-      expect(big.three_year!.monthly_payment).to.equal(toDollar(threeYearPayment([{ kind: 'purchase', balance: 240_000, apr: 26.99 }], AS_OF, new Set())));
+      expect(big.three_year!.monthly_payment).to.equal(
+        toDollar(threeYearPayment([{ kind: 'purchase', balance: 240_000, apr: 26.99 }], AS_OF, new Set())),
+      );
     });
   });
 

@@ -20,7 +20,11 @@ const driverOf = (commitWith: () => E.Either<StoreError, void> = () => E.right(u
   const driver: TransactionDriver<TransactionPorts> = {
     begin: async () => {
       begun += 1;
-      const tx: StoreTransaction<TransactionPorts> = { ports: {} as TransactionPorts, commit: async () => commitWith(), abort: async () => undefined };
+      const tx: StoreTransaction<TransactionPorts> = {
+        ports: {} as TransactionPorts,
+        commit: async () => commitWith(),
+        abort: async () => undefined,
+      };
       return E.right(tx);
     },
   };
@@ -97,7 +101,9 @@ describe('transaction runner: turns and backoff (hot records)', () => {
       },
     });
     const result = await uow.run(() => TE.right(1), { turn: 'user:1:1' })();
-    expect(result).to.deep.equal(E.left({ _tag: 'conflict', message: 'The change lost to concurrent changes; retry', retryAfterSeconds: 1 }));
+    expect(result).to.deep.equal(
+      E.left({ _tag: 'conflict', message: 'The change lost to concurrent changes; retry', retryAfterSeconds: 1 }),
+    );
     // Half of min(16, 2·2^(n-1)) before attempt n+1 (random 0.5), the last one cut at the deadline.
     expect(waits.slice(0, 6)).to.deep.equal([1, 2, 4, 8, 8, 8]);
     expect(waits.reduce((a, b) => a + b, 0)).to.equal(100);
@@ -134,7 +140,9 @@ describe('transaction runner: turns and backoff (hot records)', () => {
     time.advance(999);
     await settle();
     time.advance(1000);
-    expect(await late).to.deep.equal(E.left({ _tag: 'conflict', message: 'The change lost to concurrent changes; retry', retryAfterSeconds: 1 }));
+    expect(await late).to.deep.equal(
+      E.left({ _tag: 'conflict', message: 'The change lost to concurrent changes; retry', retryAfterSeconds: 1 }),
+    );
     holding.open();
     expect(E.isRight(await first)).to.equal(true);
     expect(begun()).to.equal(1);

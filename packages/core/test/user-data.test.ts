@@ -7,7 +7,15 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { STORE_PORT_KEYS, USER_DATA, USER_OWNED_PORTS, deleteUserData, type TransactionPorts, type UserDataRules, type UserId } from '../src/index.js';
+import {
+  STORE_PORT_KEYS,
+  USER_DATA,
+  USER_OWNED_PORTS,
+  deleteUserData,
+  type TransactionPorts,
+  type UserDataRules,
+  type UserId,
+} from '../src/index.js';
 
 describe('the user data table (users/user-data.ts)', () => {
   it('has one row per store port, and deletes the user-owned ones in the order foreign data needs', () => {
@@ -15,7 +23,7 @@ describe('the user data table (users/user-data.ts)', () => {
     expect(USER_OWNED_PORTS).to.deep.equal(['planPayments', 'paymentPlans', 'creditScores', 'bureauFlows', 'accounts']);
   });
 
-  it('rejects a table missing a port (a new port must say whether its records are the user\'s)', () => {
+  it("rejects a table missing a port (a new port must say whether its records are the user's)", () => {
     const { accounts: _accounts, ...withoutAccounts } = USER_DATA;
     // @ts-expect-error `accounts` has no row
     const rules: UserDataRules = withoutAccounts;
@@ -31,7 +39,7 @@ describe('the user data table (users/user-data.ts)', () => {
     expect(other.accounts).to.equal('deleteForUser');
   });
 
-  it('calls each user-owned port\'s method, as a method of the port, in the table\'s order, and stops at the first failure', async () => {
+  it("calls each user-owned port's method, as a method of the port, in the table's order, and stops at the first failure", async () => {
     const calls: string[] = [];
     const port = (key: string, fail = false) => ({
       key,
@@ -40,7 +48,9 @@ describe('the user data table (users/user-data.ts)', () => {
         return fail ? TE.left({ _tag: 'Unavailable' }) : TE.right(1);
       },
     });
-    const ports = Object.fromEntries(STORE_PORT_KEYS.map((k) => [k, typeof USER_DATA[k] === 'string' ? port(k, k === 'bureauFlows') : {}])) as unknown as TransactionPorts;
+    const ports = Object.fromEntries(
+      STORE_PORT_KEYS.map((k) => [k, typeof USER_DATA[k] === 'string' ? port(k, k === 'bureauFlows') : {}]),
+    ) as unknown as TransactionPorts;
     const result = await deleteUserData(ports, 7 as UserId)();
     expect(E.isLeft(result)).to.equal(true);
     expect(calls).to.deep.equal(['planPayments:7', 'paymentPlans:7', 'creditScores:7', 'bureauFlows:7']);

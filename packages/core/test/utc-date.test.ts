@@ -27,9 +27,15 @@ describe('utcDate', () => {
 
   it('agrees with toISOString for any sequence of instants', () => {
     fc.assert(
-      fc.property(fc.array(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), { minLength: 1, maxLength: 20 }), (dates) => {
-        for (const d of dates) expect(utcDate(d)).to.equal(d.toISOString().slice(0, 10));
-      }),
+      fc.property(
+        fc.array(fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2200-01-01T00:00:00Z'), noInvalidDate: true }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        (dates) => {
+          for (const d of dates) expect(utcDate(d)).to.equal(d.toISOString().slice(0, 10));
+        },
+      ),
     );
   });
 

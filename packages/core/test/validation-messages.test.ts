@@ -5,7 +5,16 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { Category, DebtCalculatorBody, LearningModulesQuery, LinkAccountBody, PlanPaymentBody, decode, describedAs, type ErrorDetail } from '../src/index.js';
+import {
+  Category,
+  DebtCalculatorBody,
+  LearningModulesQuery,
+  LinkAccountBody,
+  PlanPaymentBody,
+  decode,
+  describedAs,
+  type ErrorDetail,
+} from '../src/index.js';
 
 const details = <A>(codec: t.Type<A, unknown, unknown>, input: unknown): ReadonlyArray<ErrorDetail> => {
   const result = decode(codec)(input);
@@ -28,7 +37,9 @@ describe('validation messages', () => {
     ]);
     // The same for a nullable date, and for one that does not exist.
     const account = { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1 };
-    expect(details(LinkAccountBody, { ...account, opened_at: '2023-02-30' })).to.deep.equal([{ path: 'opened_at', message: 'must be a YYYY-MM-DD date' }]);
+    expect(details(LinkAccountBody, { ...account, opened_at: '2023-02-30' })).to.deep.equal([
+      { path: 'opened_at', message: 'must be a YYYY-MM-DD date' },
+    ]);
   });
 
   it('name money and ids in words', () => {
@@ -39,27 +50,36 @@ describe('validation messages', () => {
   });
 
   it('say a missing field is required, in the same words', () => {
-    expect(details(PlanPaymentBody, { amount: 100 })).to.deep.equal([{ path: 'account_id', message: 'is required (a positive integer id)' }]);
+    expect(details(PlanPaymentBody, { amount: 100 })).to.deep.equal([
+      { path: 'account_id', message: 'is required (a positive integer id)' },
+    ]);
   });
 
   it('ask the calculator for exactly one of monthly_payment or months', () => {
     const both = { balance: 100_000, apr: 20, monthly_payment: 5_000, months: 12 };
-    expect(details(DebtCalculatorBody, both)).to.deep.equal([{ path: '(body)', message: 'must have exactly one of monthly_payment or months' }]);
+    expect(details(DebtCalculatorBody, both)).to.deep.equal([
+      { path: '(body)', message: 'must have exactly one of monthly_payment or months' },
+    ]);
     expect(details(DebtCalculatorBody, { balance: 100_000, apr: 20 })).to.deep.equal([
       { path: '(body)', message: 'must have exactly one of monthly_payment or months' },
     ]);
   });
 
-  it('give the calculator only the chosen direction\'s errors', () => {
+  it("give the calculator only the chosen direction's errors", () => {
     expect(details(DebtCalculatorBody, { balance: -1, apr: 20, months: 0 }).map((d) => d.path)).to.deep.equal(['balance', 'months']);
-    expect(details(DebtCalculatorBody, { balance: 100, apr: 20, monthly_payment: 'x' }).map((d) => d.path)).to.deep.equal(['monthly_payment']);
+    expect(details(DebtCalculatorBody, { balance: 100, apr: 20, monthly_payment: 'x' }).map((d) => d.path)).to.deep.equal([
+      'monthly_payment',
+    ]);
     expect(details(DebtCalculatorBody, [1])).to.deep.equal([{ path: '(body)', message: 'must be a JSON object' }]);
     expect(E.isRight(DebtCalculatorBody.decode({ balance: 100, apr: 20, months: 3 }))).to.equal(true);
     expect(DebtCalculatorBody.is({ balance: 100, apr: 20, monthly_payment: 3 })).to.equal(true);
   });
 
   it('describedAs gives any codec its words', () => {
-    const Even = describedAs(t.refinement(t.number, (n) => n % 2 === 0, 'Even'), 'an even number');
+    const Even = describedAs(
+      t.refinement(t.number, (n) => n % 2 === 0, 'Even'),
+      'an even number',
+    );
     expect(details(t.type({ n: Even }), { n: 3 })).to.deep.equal([{ path: 'n', message: 'must be an even number' }]);
   });
 });

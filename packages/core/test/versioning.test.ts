@@ -55,9 +55,13 @@ describe('versioning', () => {
       expect(versioning.latest).to.equal(CURRENT_VERSION);
       expect(versioning.known).to.deep.equal(['2024-07-01', '2026-11-26']);
       expect(versioning.isKnown('2024-07-01')).to.equal(true);
-      expect(versioning.releases.map((r) => r.version), 'the changelog, newest first').to.deep.equal(['2026-11-26', '2024-07-01']);
+      expect(
+        versioning.releases.map((r) => r.version),
+        'the changelog, newest first',
+      ).to.deep.equal(['2026-11-26', '2024-07-01']);
       expect(versioning.releases[0]?.changes.length).to.be.at.least(2);
-      for (const change of versioning.releases[0]?.changes ?? []) expect(change.description.length, change.description).to.be.greaterThan(80);
+      for (const change of versioning.releases[0]?.changes ?? [])
+        expect(change.description.length, change.description).to.be.greaterThan(80);
     });
 
     it('renders every response kind for the current version as the very same object', () => {
@@ -69,35 +73,87 @@ describe('versioning', () => {
 
     it('names all 32 response kinds', () => {
       expect(Object.keys(ResponseKind.keys)).to.have.members([
-        'credit_score', 'account', 'account_list', 'user', 'user_list', 'bureau_status', 'bureau_step', 'learning_modules',
-        'payment_plan', 'payment_plan_list', 'payment_plan_schedule', 'plan_payment', 'plan_payment_list', 'debt_calculation', 'article',
-        'article_list', 'ping', 'credit_score_history', 'payment_plan_comparison', 'payment_plan_progress', 'credit_outlook',
-        'event', 'event_list', 'webhook_endpoint', 'webhook_endpoint_list', 'webhook_delivery_list', 'api_versions',
-        'event_redelivery', 'webhook_replay', 'sandbox_advance', 'repayment_disclosure', 'payoff_quote',
+        'credit_score',
+        'account',
+        'account_list',
+        'user',
+        'user_list',
+        'bureau_status',
+        'bureau_step',
+        'learning_modules',
+        'payment_plan',
+        'payment_plan_list',
+        'payment_plan_schedule',
+        'plan_payment',
+        'plan_payment_list',
+        'debt_calculation',
+        'article',
+        'article_list',
+        'ping',
+        'credit_score_history',
+        'payment_plan_comparison',
+        'payment_plan_progress',
+        'credit_outlook',
+        'event',
+        'event_list',
+        'webhook_endpoint',
+        'webhook_endpoint_list',
+        'webhook_delivery_list',
+        'api_versions',
+        'event_redelivery',
+        'webhook_replay',
+        'sandbox_advance',
+        'repayment_disclosure',
+        'payoff_quote',
       ]);
     });
 
     it('renders a plan for 2024-07-01 with its schedule from the render context, as the last field', () => {
       const schedule = [{ month: 1, date: '2026-12-26', payments: [] }];
       const plan = deepFreeze({ id: 7, strategy: 'avalanche', created_at: '2026-11-26T00:00:00.000Z' });
-      const old = versioning.render('payment_plan', plan, '2024-07-01', planScheduleContext([{ id: 7 as never, schedule: schedule as never }]));
+      const old = versioning.render(
+        'payment_plan',
+        plan,
+        '2024-07-01',
+        planScheduleContext([{ id: 7 as never, schedule: schedule as never }]),
+      );
       expect(Object.keys(old as object)).to.deep.equal(['id', 'strategy', 'created_at', 'schedule']);
       expect((old as { schedule: unknown }).schedule).to.equal(schedule);
-      const list = versioning.render('payment_plan_list', { payment_plans: [plan], has_more: false }, '2024-07-01', planScheduleContext([{ id: 7 as never, schedule: schedule as never }]));
+      const list = versioning.render(
+        'payment_plan_list',
+        { payment_plans: [plan], has_more: false },
+        '2024-07-01',
+        planScheduleContext([{ id: 7 as never, schedule: schedule as never }]),
+      );
       expect(list).to.deep.equal({ payment_plans: [{ ...plan, schedule }], has_more: false });
-      expect(() => versioning.render('payment_plan', plan, '2024-07-01'), 'no context: a loud bug, not a plan without schedule').to.throw(/render context/);
+      expect(() => versioning.render('payment_plan', plan, '2024-07-01'), 'no context: a loud bug, not a plan without schedule').to.throw(
+        /render context/,
+      );
       expect(versioning.render('payment_plan', plan, '2026-11-26')).to.equal(plan);
     });
 
     it('migrates a 2024-07-01 link request forward after validating it with its own codec', () => {
       const body = { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100, apr: 19.5, minimum_payment: 2_500 };
       expect(versioning.migrateRequest('LinkAccountBody', body, '2024-07-01')).to.deep.equal(
-        E.right({ name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 100, institution_apr: 19.5, institution_minimum_payment: 2_500 }),
+        E.right({
+          name: 'Card',
+          type: 'loan',
+          subtype: 'credit_card_loan',
+          balance: 100,
+          institution_apr: 19.5,
+          institution_minimum_payment: 2_500,
+        }),
       );
       const paths = (result: E.Either<{ _tag: string; details?: ReadonlyArray<{ path: string }> }, unknown>) =>
         E.isLeft(result) ? result.left.details?.map((d) => d.path) : result;
-      expect(paths(versioning.migrateRequest('LinkAccountBody', { ...body, apr: 150, minimum_payment: -1 }, '2024-07-01')), 'its own names').to.deep.equal(['apr', 'minimum_payment']);
-      expect(paths(versioning.migrateRequest('LinkAccountBody', { ...body, institution_apr: 1 }, '2024-07-01')), 'the new name is unknown in 2024-07-01').to.deep.equal(['institution_apr']);
+      expect(
+        paths(versioning.migrateRequest('LinkAccountBody', { ...body, apr: 150, minimum_payment: -1 }, '2024-07-01')),
+        'its own names',
+      ).to.deep.equal(['apr', 'minimum_payment']);
+      expect(
+        paths(versioning.migrateRequest('LinkAccountBody', { ...body, institution_apr: 1 }, '2024-07-01')),
+        'the new name is unknown in 2024-07-01',
+      ).to.deep.equal(['institution_apr']);
       expect(versioning.migrateRequest('LinkAccountBody', body, '2026-11-26')).to.deep.equal(E.right(body));
       expect(versioning.migrateRequest('PatchAccountBody', body, '2024-07-01')).to.deep.equal(E.right(body));
       expect(versioning.codecAt('PaymentPlan', '2024-07-01')?.name).to.equal('PaymentPlan');
@@ -211,7 +267,12 @@ describe('versioning', () => {
     });
 
     it('rejects a release listed twice', () => {
-      expect(() => makeVersioning([{ version: '2024-07-01', changes: [] }, { version: '2024-07-01', changes: [] }])).to.throw(/listed twice/);
+      expect(() =>
+        makeVersioning([
+          { version: '2024-07-01', changes: [] },
+          { version: '2024-07-01', changes: [] },
+        ]),
+      ).to.throw(/listed twice/);
     });
 
     it('rejects no release at all', () => {
@@ -223,7 +284,9 @@ describe('versioning', () => {
     });
 
     it('rejects a transform for an unknown response kind', () => {
-      expect(() => makeVersioning([{ version: '2025-01-01', changes: [change('2025-01-01', 'invoice')] }])).to.throw(/unknown response kind "invoice"/);
+      expect(() => makeVersioning([{ version: '2025-01-01', changes: [change('2025-01-01', 'invoice')] }])).to.throw(
+        /unknown response kind "invoice"/,
+      );
     });
   });
 
@@ -246,7 +309,10 @@ describe('versioning', () => {
     });
 
     it('compose left to right', () => {
-      const f = pipeTransforms(renameField('a', 'b'), addField('c', (x) => x['b']));
+      const f = pipeTransforms(
+        renameField('a', 'b'),
+        addField('c', (x) => x['b']),
+      );
       expect(f(deepFreeze({ a: 1 }), {})).to.deep.equal({ b: 1, c: 1 });
     });
   });

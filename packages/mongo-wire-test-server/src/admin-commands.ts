@@ -64,11 +64,15 @@ export const setParameter: CommandHandler = (context, db, body) => {
   if (names.length === 0) throw new CommandError('NoSuchKey', 'no option found to set, use help:true to see options ');
   const reply: Document = {};
   for (const name of names) {
-    if (name !== 'transactionLifetimeLimitSeconds') throw new CommandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
+    if (name !== 'transactionLifetimeLimitSeconds')
+      throw new CommandError('InvalidOptions', `attempted to set unrecognized parameter [${name}], use help:true to see options `);
     const value = body[name];
     const seconds = typeof value === 'number' ? value : Long.isLong(value) ? value.toNumber() : Number.NaN;
     if (!Number.isInteger(seconds) || seconds < 1) {
-      throw new CommandError('BadValue', `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(value)} is not greater than or equal to 1`);
+      throw new CommandError(
+        'BadValue',
+        `Invalid value for parameter transactionLifetimeLimitSeconds: ${String(value)} is not greater than or equal to 1`,
+      );
     }
     reply['was'] = context.server.parameters.transactionLifetimeLimitSeconds;
     context.server.parameters.transactionLifetimeLimitSeconds = seconds;
@@ -76,12 +80,9 @@ export const setParameter: CommandHandler = (context, db, body) => {
   return { ...reply, ok: 1 };
 };
 
-
 export const listDatabases: CommandHandler = (context, _db, body) => {
   const nameOnly = optionalBoolean(body, 'nameOnly') ?? false;
-  const databases = context.store
-    .databaseNames()
-    .map((name) => (nameOnly ? { name } : { name, sizeOnDisk: 0, empty: false }));
+  const databases = context.store.databaseNames().map((name) => (nameOnly ? { name } : { name, sizeOnDisk: 0, empty: false }));
   return nameOnly ? { databases, ok: 1 } : { databases, totalSize: 0, totalSizeMb: 0, ok: 1 };
 };
 
@@ -143,10 +144,16 @@ function checkIndexesInTransaction(transaction: Transaction, db: string, name: s
   }
   if (specs.every((spec) => existing.hasIndex(spec))) return;
   if (!transaction.created.has(namespace)) {
-    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on existing collection ${namespace} in a multi-document transaction.`);
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      `Cannot create new indexes on existing collection ${namespace} in a multi-document transaction.`,
+    );
   }
   if (existing.documents.length > 0) {
-    throw new CommandError('OperationNotSupportedInTransaction', `Cannot create new indexes on non-empty collection ${namespace} in a multi-document transaction.`);
+    throw new CommandError(
+      'OperationNotSupportedInTransaction',
+      `Cannot create new indexes on non-empty collection ${namespace} in a multi-document transaction.`,
+    );
   }
 }
 

@@ -54,7 +54,6 @@ const HANDLERS: ReadonlyMap<string, CommandHandler> = new Map<string, CommandHan
   ['findandmodify', write.findAndModify],
   ['commitTransaction', rejectTransaction],
   ['abortTransaction', rejectTransaction],
-
 ]);
 
 function rejectTransaction(): never {
@@ -73,10 +72,27 @@ export function commandName(body: Document): string {
 }
 
 /** Commands that change data: they advance the cluster time (operationTime). */
-const WRITE_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'create', 'drop', 'dropDatabase', 'createIndexes', 'dropIndexes', 'commitTransaction']);
+const WRITE_COMMANDS = new Set([
+  ...RETRYABLE_WRITE_COMMANDS,
+  'create',
+  'drop',
+  'dropDatabase',
+  'createIndexes',
+  'dropIndexes',
+  'commitTransaction',
+]);
 
 /** What MongoDB runs inside a multi-document transaction (the rest answers OperationNotSupportedInTransaction, 263). */
-const TRANSACTION_COMMANDS = new Set([...RETRYABLE_WRITE_COMMANDS, 'find', 'getMore', 'killCursors', 'aggregate', 'distinct', 'create', 'createIndexes']);
+const TRANSACTION_COMMANDS = new Set([
+  ...RETRYABLE_WRITE_COMMANDS,
+  'find',
+  'getMore',
+  'killCursors',
+  'aggregate',
+  'distinct',
+  'create',
+  'createIndexes',
+]);
 
 /** Commands that create collections or indexes: inside a transaction only with readConcern local (MongoDB 4.4+). */
 const CATALOG_COMMANDS = new Set(['create', 'createIndexes']);
@@ -129,10 +145,7 @@ function guarded(name: string, run: () => Document): Document {
 
 function dispatch(context: CommandContext, request: CommandRequest, name: string): Document {
   if (request.legacy && !HELLO_COMMANDS.has(name)) {
-    throw new CommandError(
-      'UnsupportedOpQueryCommand',
-      `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`,
-    );
+    throw new CommandError('UnsupportedOpQueryCommand', `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`);
   }
   const body = request.body;
   refuseSnapshotOutsideTransaction(name, body);
@@ -165,7 +178,10 @@ function dispatch(context: CommandContext, request: CommandRequest, name: string
   if (txnNumber === undefined) return outside();
   if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction number requires a session ID to also be specified');
   if (!RETRYABLE_WRITE_COMMANDS.has(name)) {
-    throw new CommandError('InvalidOptions', `txnNumber may only be provided for multi-document transactions and retryable write commands. autocommit:false was not provided, and ${name} is not a retryable write command.`);
+    throw new CommandError(
+      'InvalidOptions',
+      `txnNumber may only be provided for multi-document transactions and retryable write commands. autocommit:false was not provided, and ${name} is not a retryable write command.`,
+    );
   }
   return retryableWrite(session, txnNumber, () => guarded(name, outside));
 }
@@ -183,17 +199,25 @@ function inTransaction(
   execute: (store?: StoreView) => Document,
 ): Document {
   if (session === undefined) throw new CommandError('InvalidOptions', 'Transaction requires a session ID (lsid)');
-  if (body['autocommit'] !== false) throw new CommandError('InvalidOptions', "Specifying autocommit=true is not allowed; 'autocommit' must be false in a transaction");
+  if (body['autocommit'] !== false)
+    throw new CommandError('InvalidOptions', "Specifying autocommit=true is not allowed; 'autocommit' must be false in a transaction");
   const txnNumber = txnNumberOf(body);
-  if (txnNumber === undefined) throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
+  if (txnNumber === undefined)
+    throw new CommandError('InvalidOptions', "'autocommit' field requires a transaction number to also be specified");
   const registry = context.transactions;
   if (body['startTransaction'] !== undefined) {
     if (body['startTransaction'] !== true) throw new CommandError('InvalidOptions', 'startTransaction field can only be specified as true');
     if (txnNumber < session.txnNumber) {
-      throw new CommandError('TransactionTooOld', `Cannot start transaction ${txnNumber} on session ${session.key} because a newer transaction with txnNumber ${session.txnNumber} has already started on this session.`);
+      throw new CommandError(
+        'TransactionTooOld',
+        `Cannot start transaction ${txnNumber} on session ${session.key} because a newer transaction with txnNumber ${session.txnNumber} has already started on this session.`,
+      );
     }
     if (txnNumber === session.txnNumber) {
-      throw new CommandError('ConflictingOperationInProgress', `Cannot start a transaction at given transaction number ${txnNumber} a transaction with the same number is in state ${session.transaction?.state ?? 'retryable write'}`);
+      throw new CommandError(
+        'ConflictingOperationInProgress',
+        `Cannot start a transaction at given transaction number ${txnNumber} a transaction with the same number is in state ${session.transaction?.state ?? 'retryable write'}`,
+      );
     }
     if (session.transaction?.active === true) registry.abort(session.transaction, 'a newer transaction started on its session');
     session.txnNumber = txnNumber;
@@ -206,12 +230,21 @@ function inTransaction(
   const transaction = session.transaction;
   if (transaction === undefined || transaction.txnNumber !== txnNumber) {
     if (txnNumber < session.txnNumber) {
-      throw new CommandError('TransactionTooOld', `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in session ${session.key}`);
+      throw new CommandError(
+        'TransactionTooOld',
+        `txnNumber ${txnNumber} is less than last txnNumber ${session.txnNumber} seen in session ${session.key}`,
+      );
     }
-    throw noSuchTransaction(`Given transaction number ${txnNumber} does not match any in-progress transactions. The active transaction number is ${session.txnNumber}`);
+    throw noSuchTransaction(
+      `Given transaction number ${txnNumber} does not match any in-progress transactions. The active transaction number is ${session.txnNumber}`,
+    );
   }
-  const aborted = (): CommandError => noSuchTransaction(`Transaction with { txnNumber: ${txnNumber} } has been aborted${transaction.abortReason === '' ? '' : ` (${transaction.abortReason})`}.`);
-  const committed = (): CommandError => new CommandError('TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
+  const aborted = (): CommandError =>
+    noSuchTransaction(
+      `Transaction with { txnNumber: ${txnNumber} } has been aborted${transaction.abortReason === '' ? '' : ` (${transaction.abortReason})`}.`,
+    );
+  const committed = (): CommandError =>
+    new CommandError('TransactionCommitted', `Transaction with { txnNumber: ${txnNumber} } has been committed.`);
   if (name === 'commitTransaction') {
     // A retried commit answers what the first one did.
     if (transaction.state === 'committed') return transaction.commitReply ?? { ok: 1 };
@@ -235,7 +268,10 @@ function inTransaction(
   const level = transaction.readConcernLevel;
   if (CATALOG_COMMANDS.has(name) && level !== undefined && level !== 'local') {
     registry.abort(transaction, `'${name}' needs readConcern local in a transaction`);
-    throw new CommandError('InvalidOptions', `Cannot run '${name}' in a multi-document transaction with readConcern level '${level}': creating collections and indexes in a transaction requires readConcern level 'local'`);
+    throw new CommandError(
+      'InvalidOptions',
+      `Cannot run '${name}' in a multi-document transaction with readConcern level '${level}': creating collections and indexes in a transaction requires readConcern level 'local'`,
+    );
   }
   // As on MongoDB, a statement that fails aborts its transaction.
   let reply: Document;
@@ -291,7 +327,8 @@ function sessionsCommand(name: 'endSessions' | 'killSessions'): CommandHandler {
  */
 function killSessions(context: CommandContext, matches: (key: string) => boolean): void {
   for (const session of [...context.sessions.all()]) {
-    if (matches(session.key) && session.transaction?.active === true) context.transactions.abort(session.transaction, 'its session was killed');
+    if (matches(session.key) && session.transaction?.active === true)
+      context.transactions.abort(session.transaction, 'its session was killed');
   }
   context.cursors.killSessions(matches);
 }
@@ -322,7 +359,8 @@ function checkUserName(entry: unknown, field: string): void {
  */
 function killAllSessions(...[context, _db, body]: Parameters<CommandHandler>): Document {
   const users = body['killAllSessions'];
-  if (!Array.isArray(users)) throw new CommandError('TypeMismatch', "BSON field 'killAllSessions' is the wrong type, expected type 'array'");
+  if (!Array.isArray(users))
+    throw new CommandError('TypeMismatch', "BSON field 'killAllSessions' is the wrong type, expected type 'array'");
   users.forEach((entry, index) => checkUserName(entry, `killAllSessions.${index}`));
   if (users.length === 0) killSessions(context, () => true);
   return { ok: 1 };
@@ -337,7 +375,8 @@ function killAllSessions(...[context, _db, body]: Parameters<CommandHandler>): D
  */
 function killAllSessionsByPattern(...[context, _db, body]: Parameters<CommandHandler>): Document {
   const patterns = body['killAllSessionsByPattern'];
-  if (!Array.isArray(patterns)) throw new CommandError('TypeMismatch', "BSON field 'killAllSessionsByPattern' is the wrong type, expected type 'array'");
+  if (!Array.isArray(patterns))
+    throw new CommandError('TypeMismatch', "BSON field 'killAllSessionsByPattern' is the wrong type, expected type 'array'");
   const matchers = patterns.map((pattern, index): ((key: string) => boolean) => {
     const field = `killAllSessionsByPattern.${index}`;
     if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) {
@@ -349,18 +388,26 @@ function killAllSessionsByPattern(...[context, _db, body]: Parameters<CommandHan
     const tests: Array<(key: string) => boolean> = [];
     if (lsid !== undefined) {
       const key = context.sessions.keyOf(lsid);
-      if (key === undefined) throw new CommandError('TypeMismatch', `BSON field '${field}.lsid.id' is the wrong type, expected type 'binData'`);
+      if (key === undefined)
+        throw new CommandError('TypeMismatch', `BSON field '${field}.lsid.id' is the wrong type, expected type 'binData'`);
       tests.push((candidate) => candidate === key);
     }
     if (uid !== undefined) {
-      if (!(uid instanceof Binary)) throw new CommandError('TypeMismatch', `BSON field '${field}.uid' is the wrong type, expected type 'binData'`);
+      if (!(uid instanceof Binary))
+        throw new CommandError('TypeMismatch', `BSON field '${field}.uid' is the wrong type, expected type 'binData'`);
       const anonymous = Buffer.from(uid.buffer).equals(NO_AUTH_DIGEST);
       tests.push(() => anonymous);
     }
-    for (const [name, list] of [['users', users], ['roles', roles]] as const) {
+    for (const [name, list] of [
+      ['users', users],
+      ['roles', roles],
+    ] as const) {
       if (list === undefined) continue;
-      if (!Array.isArray(list)) throw new CommandError('TypeMismatch', `BSON field '${field}.${name}' is the wrong type, expected type 'array'`);
-      list.forEach((entry, position) => (name === 'users' ? checkUserName(entry, `${field}.users.${position}`) : checkRoleName(entry, `${field}.roles.${position}`)));
+      if (!Array.isArray(list))
+        throw new CommandError('TypeMismatch', `BSON field '${field}.${name}' is the wrong type, expected type 'array'`);
+      list.forEach((entry, position) =>
+        name === 'users' ? checkUserName(entry, `${field}.users.${position}`) : checkRoleName(entry, `${field}.roles.${position}`),
+      );
       tests.push(() => false);
     }
     return (key) => tests.every((test) => test(key));

@@ -49,7 +49,10 @@ export class CursorRegistry {
     if (cursor === undefined) throw new CommandError('CursorNotFound', `cursor id ${String(id)} not found`);
     const cursorCollection = cursor.namespace.slice(cursor.namespace.indexOf('.') + 1);
     if (cursorCollection !== collection) {
-      throw new CommandError('BadValue', `Requested getMore on namespace '${collection}', but cursor belongs to a different namespace ${cursor.namespace}`);
+      throw new CommandError(
+        'BadValue',
+        `Requested getMore on namespace '${collection}', but cursor belongs to a different namespace ${cursor.namespace}`,
+      );
     }
     // Without batchSize a getMore returns as much as fits in one reply.
     const { batch, next } = takeBatch(cursor.documents, cursor.position, batchSize !== undefined && batchSize > 0 ? batchSize : Infinity);

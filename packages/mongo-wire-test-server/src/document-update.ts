@@ -26,14 +26,7 @@ const UPDATE_OPERATORS = new Set([
   '$setOnInsert',
 ]);
 
-const PIPELINE_UPDATE_STAGES = new Set([
-  '$addFields',
-  '$set',
-  '$project',
-  '$unset',
-  '$replaceRoot',
-  '$replaceWith',
-]);
+const PIPELINE_UPDATE_STAGES = new Set(['$addFields', '$set', '$project', '$unset', '$replaceRoot', '$replaceWith']);
 
 export type UpdateSpec =
   | { readonly kind: 'operators'; readonly modifier: Document }
@@ -61,11 +54,17 @@ export function parseUpdate(u: unknown): UpdateSpec {
   if (operators.length === 0) return { kind: 'replacement', replacement: u };
   if (operators.length !== keys.length) {
     const field = keys.find((key) => !key.startsWith('$'));
-    throw new CommandError('FailedToParse', `Unknown modifier: ${String(field)}. Expected a valid update modifier or pipeline-style update specified as an array`);
+    throw new CommandError(
+      'FailedToParse',
+      `Unknown modifier: ${String(field)}. Expected a valid update modifier or pipeline-style update specified as an array`,
+    );
   }
   for (const operator of operators) {
     if (!UPDATE_OPERATORS.has(operator)) {
-      throw new CommandError('FailedToParse', `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`);
+      throw new CommandError(
+        'FailedToParse',
+        `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
     }
     if (!isPlainDocument(u[operator])) {
       throw new CommandError('FailedToParse', `Modifiers operate on fields but we found type ${typeof u[operator]} instead.`);

@@ -54,7 +54,11 @@ interface FailPointState<T> {
 
 export class FailPoints {
   readonly #failCommand: FailPointState<Configured> = { mode: { kind: 'off' }, configured: undefined, timesEntered: 0 };
-  readonly #transactionalWrite: FailPointState<TransactionalWriteEffect> = { mode: { kind: 'off' }, configured: undefined, timesEntered: 0 };
+  readonly #transactionalWrite: FailPointState<TransactionalWriteEffect> = {
+    mode: { kind: 'off' },
+    configured: undefined,
+    timesEntered: 0,
+  };
 
   /** `configureFailPoint`; answers `{ count }` (times the previous setting fired) as mongod does. */
   configure(body: Document): Document {
@@ -69,7 +73,10 @@ export class FailPoints {
         failBeforeCommitExceptionCode: typeof code === 'number' ? code : undefined,
       });
     }
-    throw new CommandError('FailPointSetFailed', `Unknown fail point: ${String(name)} (this server has failCommand and onPrimaryTransactionalWrite)`);
+    throw new CommandError(
+      'FailPointSetFailed',
+      `Unknown fail point: ${String(name)} (this server has failCommand and onPrimaryTransactionalWrite)`,
+    );
   }
 
   /** The effect for this command, if the fail point fires on it (counting it against `times`/`skip`). */
@@ -128,13 +135,36 @@ const TRANSIENT_CODES = new Set([112, 24, 251, 267, 246]);
 
 /** MongoDB's names (src/mongo/base/error_codes.yml) of the codes tests inject, for the reply's codeName. */
 const CODE_NAMES: ReadonlyMap<number, string> = new Map([
-  [1, 'InternalError'], [2, 'BadValue'], [6, 'HostUnreachable'], [7, 'HostNotFound'], [11, 'UserNotFound'], [13, 'Unauthorized'],
-  [20, 'IllegalOperation'], [24, 'LockTimeout'], [50, 'MaxTimeMSExpired'], [59, 'CommandNotFound'], [64, 'WriteConcernFailed'],
-  [79, 'UnknownReplWriteConcern'], [89, 'NetworkTimeout'], [91, 'ShutdownInProgress'], [100, 'UnsatisfiableWriteConcern'],
-  [112, 'WriteConflict'], [134, 'ReadConcernMajorityNotAvailableYet'], [189, 'PrimarySteppedDown'], [246, 'SnapshotUnavailable'],
-  [251, 'NoSuchTransaction'], [262, 'ExceededTimeLimit'], [267, 'PreparedTransactionInProgress'], [9001, 'SocketException'],
-  [10107, 'NotWritablePrimary'], [11000, 'DuplicateKey'], [11600, 'InterruptedAtShutdown'], [11601, 'Interrupted'],
-  [11602, 'InterruptedDueToReplStateChange'], [13435, 'NotPrimaryNoSecondaryOk'], [13436, 'NotPrimaryOrSecondary'],
+  [1, 'InternalError'],
+  [2, 'BadValue'],
+  [6, 'HostUnreachable'],
+  [7, 'HostNotFound'],
+  [11, 'UserNotFound'],
+  [13, 'Unauthorized'],
+  [20, 'IllegalOperation'],
+  [24, 'LockTimeout'],
+  [50, 'MaxTimeMSExpired'],
+  [59, 'CommandNotFound'],
+  [64, 'WriteConcernFailed'],
+  [79, 'UnknownReplWriteConcern'],
+  [89, 'NetworkTimeout'],
+  [91, 'ShutdownInProgress'],
+  [100, 'UnsatisfiableWriteConcern'],
+  [112, 'WriteConflict'],
+  [134, 'ReadConcernMajorityNotAvailableYet'],
+  [189, 'PrimarySteppedDown'],
+  [246, 'SnapshotUnavailable'],
+  [251, 'NoSuchTransaction'],
+  [262, 'ExceededTimeLimit'],
+  [267, 'PreparedTransactionInProgress'],
+  [9001, 'SocketException'],
+  [10107, 'NotWritablePrimary'],
+  [11000, 'DuplicateKey'],
+  [11600, 'InterruptedAtShutdown'],
+  [11601, 'Interrupted'],
+  [11602, 'InterruptedDueToReplStateChange'],
+  [13435, 'NotPrimaryNoSecondaryOk'],
+  [13436, 'NotPrimaryOrSecondary'],
 ]);
 
 export function codeNameOf(code: number): string | undefined {
@@ -159,7 +189,8 @@ export function writeConcernLabelsFor(code: number, body: Document, commandName:
   if (given !== undefined) return given;
   if (!RETRYABLE_CODES.has(code)) return [];
   if (commandName === 'commitTransaction' || commandName === 'abortTransaction') return ['RetryableWriteError'];
-  if (body['autocommit'] === undefined && body['txnNumber'] !== undefined && RETRYABLE_WRITE_COMMANDS.has(commandName)) return ['RetryableWriteError'];
+  if (body['autocommit'] === undefined && body['txnNumber'] !== undefined && RETRYABLE_WRITE_COMMANDS.has(commandName))
+    return ['RetryableWriteError'];
   return [];
 }
 
@@ -169,7 +200,8 @@ function parseMode(raw: unknown): Mode {
   if (isPlainDocument(raw)) {
     const times = raw['times'];
     const skip = raw['skip'];
-    if (typeof times === 'number' && Number.isInteger(times) && times >= 0) return times === 0 ? { kind: 'off' } : { kind: 'times', left: times };
+    if (typeof times === 'number' && Number.isInteger(times) && times >= 0)
+      return times === 0 ? { kind: 'off' } : { kind: 'times', left: times };
     if (typeof skip === 'number' && Number.isInteger(skip) && skip >= 0) return { kind: 'skip', left: skip };
   }
   throw new CommandError('BadValue', `'mode' must be 'off', 'alwaysOn', { times: n } or { skip: n }, got ${JSON.stringify(raw)}`);
@@ -182,13 +214,15 @@ function parseData(raw: unknown): Configured {
     throw new CommandError('BadValue', "'data.failCommands' must be an array of command names");
   }
   const errorCode = raw['errorCode'];
-  if (errorCode !== undefined && !(typeof errorCode === 'number' && Number.isInteger(errorCode))) throw new CommandError('BadValue', "'data.errorCode' must be an integer");
+  if (errorCode !== undefined && !(typeof errorCode === 'number' && Number.isInteger(errorCode)))
+    throw new CommandError('BadValue', "'data.errorCode' must be an integer");
   const labels = raw['errorLabels'];
   if (labels !== undefined && !(Array.isArray(labels) && labels.every((label): label is string => typeof label === 'string'))) {
     throw new CommandError('BadValue', "'data.errorLabels' must be an array of strings");
   }
   const writeConcernError = raw['writeConcernError'];
-  if (writeConcernError !== undefined && !isPlainDocument(writeConcernError)) throw new CommandError('BadValue', "'data.writeConcernError' must be an object");
+  if (writeConcernError !== undefined && !isPlainDocument(writeConcernError))
+    throw new CommandError('BadValue', "'data.writeConcernError' must be an object");
   const appName = raw['appName'];
   if (appName !== undefined && typeof appName !== 'string') throw new CommandError('BadValue', "'data.appName' must be a string");
   const blockConnection = raw['blockConnection'] === true;

@@ -380,9 +380,12 @@ function normaliseIndex(requested: Document): IndexDescription {
   if (!isPlainDocument(key) || Object.keys(key).length === 0) {
     throw new CommandError('BadValue', "The 'key' field of an index specification must be a non-empty object");
   }
-  const name = typeof requested['name'] === 'string' && requested['name'] !== ''
-    ? requested['name']
-    : Object.entries(key).map(([field, direction]) => `${field}_${String(direction)}`).join('_');
+  const name =
+    typeof requested['name'] === 'string' && requested['name'] !== ''
+      ? requested['name']
+      : Object.entries(key)
+          .map(([field, direction]) => `${field}_${String(direction)}`)
+          .join('_');
   const { key: _key, name: _name, v: _v, ...options } = requested;
   if (options['expireAfterSeconds'] !== undefined) checkTtl(key, options['expireAfterSeconds']);
   return { v: 2, key, name, ...options };
@@ -391,11 +394,16 @@ function normaliseIndex(requested: Document): IndexDescription {
 /** What MongoDB refuses in a TTL index: a compound key, the `_id` key, a value out of range. */
 function checkTtl(key: Document, expireAfterSeconds: unknown): void {
   const fields = Object.keys(key);
-  if (fields.length !== 1) throw new CommandError('CannotCreateIndex', 'TTL indexes are single-field indexes, compound indexes do not support TTL');
-  if (fields[0] === '_id') throw new CommandError('InvalidIndexSpecificationOption', "The field 'expireAfterSeconds' is not valid for an _id index specification");
+  if (fields.length !== 1)
+    throw new CommandError('CannotCreateIndex', 'TTL indexes are single-field indexes, compound indexes do not support TTL');
+  if (fields[0] === '_id')
+    throw new CommandError('InvalidIndexSpecificationOption', "The field 'expireAfterSeconds' is not valid for an _id index specification");
   const value = typeof expireAfterSeconds === 'number' ? expireAfterSeconds : Number.NaN;
   if (!Number.isFinite(value) || value < 0 || value > 2_147_483_647) {
-    throw new CommandError('InvalidOptions', "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number");
+    throw new CommandError(
+      'InvalidOptions',
+      "TTL index 'expireAfterSeconds' option must be within an acceptable range, try a lower number",
+    );
   }
 }
 

@@ -100,12 +100,14 @@ export interface PipelineSpec {
 
 /** Runs an aggregation pipeline over documents the caller has already cloned. */
 export function runPipeline(documents: Document[], pipeline: Document[], spec: PipelineSpec): Document[] {
-  return engine('pipeline', () =>
-    aggregate(documents, pipeline, {
-      ...BASE_OPTIONS,
-      collectionResolver: spec.resolveCollection,
-      ...(spec.variables ? { variables: spec.variables } : {}),
-    }) as Document[],
+  return engine(
+    'pipeline',
+    () =>
+      aggregate(documents, pipeline, {
+        ...BASE_OPTIONS,
+        collectionResolver: spec.resolveCollection,
+        ...(spec.variables ? { variables: spec.variables } : {}),
+      }) as Document[],
   );
 }
 
@@ -123,4 +125,3 @@ export function applyUpdateOperators(
     update(target, modifier, arrayFilters, condition, { cloneMode: 'deep', queryOptions: UPDATE_OPTIONS });
   });
 }
-

@@ -78,7 +78,10 @@ export const aggregate: CommandHandler = (context, db, body) => {
     resolveCollection: (other) => (context.store.collection(db, other)?.documents ?? []).map(cloneDocument),
     variables: optionalDocument(body, 'let'),
   });
-  const cursor = context.cursors.open(`${db}.${name}`, results, { batchSize: nonNegative(cursorOptions, 'batchSize'), session: context.sessionKey });
+  const cursor = context.cursors.open(`${db}.${name}`, results, {
+    batchSize: nonNegative(cursorOptions, 'batchSize'),
+    session: context.sessionKey,
+  });
   return { cursor, ok: 1 };
 };
 

@@ -53,13 +53,17 @@ export function requireSimpleCollation(source: Document, field = 'collation'): v
   const spec = source[field];
   if (spec === undefined || spec === null) return;
   if (!isPlainDocument(spec)) {
-    throw new CommandError('TypeMismatch', `BSON field '${field}' is the wrong type '${Array.isArray(spec) ? 'array' : typeof spec}', expected type 'object'`);
+    throw new CommandError(
+      'TypeMismatch',
+      `BSON field '${field}' is the wrong type '${Array.isArray(spec) ? 'array' : typeof spec}', expected type 'object'`,
+    );
   }
   const locale = spec['locale'];
   if (locale === undefined) throw new CommandError('FailedToParse', `Missing expected field "locale"`);
   if (typeof locale !== 'string') throw new CommandError('FailedToParse', `Field 'locale' must be of type string in: ${bsonText(spec)}`);
   if (locale === 'simple') {
-    if (Object.keys(spec).length > 1) throw new CommandError('FailedToParse', `If locale=simple, no other fields should be present in: ${bsonText(spec)}`);
+    if (Object.keys(spec).length > 1)
+      throw new CommandError('FailedToParse', `If locale=simple, no other fields should be present in: ${bsonText(spec)}`);
     return;
   }
   throw new CommandError(

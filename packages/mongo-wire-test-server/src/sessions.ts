@@ -96,9 +96,13 @@ export function retryableWrite(session: ServerSession, txnNumber: bigint, execut
   }
   if (txnNumber === session.txnNumber && session.retryableReply !== undefined) return session.retryableReply;
   if (txnNumber === session.txnNumber && session.transaction !== undefined && session.transaction.txnNumber === txnNumber) {
-    throw new CommandError('ConflictingOperationInProgress', `txnNumber ${txnNumber} on session ${session.key} is a multi-document transaction, not a retryable write`);
+    throw new CommandError(
+      'ConflictingOperationInProgress',
+      `txnNumber ${txnNumber} on session ${session.key} is a multi-document transaction, not a retryable write`,
+    );
   }
-  if (session.transaction?.active === true) session.transaction.registry.abort(session.transaction, 'a newer txnNumber arrived on its session');
+  if (session.transaction?.active === true)
+    session.transaction.registry.abort(session.transaction, 'a newer txnNumber arrived on its session');
   session.txnNumber = txnNumber;
   session.retryableReply = undefined;
   const reply = execute();

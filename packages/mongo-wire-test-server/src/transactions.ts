@@ -192,8 +192,7 @@ export class TransactionRegistry {
   lock(transaction: Transaction, collection: MemoryCollection, idKey: string): void {
     const key = lockKey(collection, idKey);
     const holder = this.#locks.get(key);
-    const conflict =
-      (holder !== undefined && holder !== transaction) || (this.#lastWrite.get(key) ?? -1) > transaction.snapshotSequence;
+    const conflict = (holder !== undefined && holder !== transaction) || (this.#lastWrite.get(key) ?? -1) > transaction.snapshotSequence;
     if (conflict) {
       throw new WriteConflictError(
         'Caused by :: Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
@@ -214,7 +213,9 @@ export class TransactionRegistry {
       const own = transaction.snapshots.get(namespace);
       if (own !== undefined && own !== null && this.store.collection(own.database, own.name) !== undefined) {
         this.abort(transaction, `commit failed: ${namespace} was created meanwhile`);
-        throw new WriteConflictError(`Write conflict at commit: collection ${namespace} was created by another operation after this transaction started`);
+        throw new WriteConflictError(
+          `Write conflict at commit: collection ${namespace} was created by another operation after this transaction started`,
+        );
       }
     }
     const installs: MemoryCollection[] = [];

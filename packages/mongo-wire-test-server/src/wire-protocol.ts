@@ -236,8 +236,7 @@ export interface OpMsgParts {
  */
 export function encodeOpMsg(parts: OpMsgParts): Buffer {
   const checksum = parts.checksum === true;
-  const flagBits =
-    ((parts.flagBits ?? 0) & ~OpMsgFlag.checksumPresent) | (checksum ? OpMsgFlag.checksumPresent : 0);
+  const flagBits = ((parts.flagBits ?? 0) & ~OpMsgFlag.checksumPresent) | (checksum ? OpMsgFlag.checksumPresent : 0);
   const sections: Buffer[] = [Buffer.from([0]), Buffer.from(BSON.serialize(parts.body))];
   for (const sequence of parts.sequences ?? []) {
     const identifier = Buffer.from(`${sequence.identifier}\0`, 'utf8');

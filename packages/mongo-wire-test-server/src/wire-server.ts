@@ -164,16 +164,22 @@ const COMMAND_LOG_LIMIT = 10_000;
 
 export async function startWireServer(options: WireServerOptions = {}): Promise<WireServer> {
   const lifetime = options.transactionLifetimeLimitSeconds ?? 60;
-  if (!Number.isInteger(lifetime) || lifetime < 1) throw new RangeError(`transactionLifetimeLimitSeconds must be an integer >= 1, got ${lifetime}`);
+  if (!Number.isInteger(lifetime) || lifetime < 1)
+    throw new RangeError(`transactionLifetimeLimitSeconds must be an integer >= 1, got ${lifetime}`);
   if (options.advertisedHost !== undefined && !/^[^\s/]+:\d{1,5}$/.test(options.advertisedHost)) {
     throw new RangeError(`advertisedHost must be host:port, got "${options.advertisedHost}"`);
   }
-  const server = new MongoWireServer(options.host ?? '127.0.0.1', options.now ?? (() => new Date()), options.ttlMonitorIntervalMs ?? 60_000, {
-    standalone: options.standalone ?? false,
-    replicaSetName: options.replicaSetName ?? 'rs0',
-    advertisedHost: options.advertisedHost,
-    lifetime,
-  });
+  const server = new MongoWireServer(
+    options.host ?? '127.0.0.1',
+    options.now ?? (() => new Date()),
+    options.ttlMonitorIntervalMs ?? 60_000,
+    {
+      standalone: options.standalone ?? false,
+      replicaSetName: options.replicaSetName ?? 'rs0',
+      advertisedHost: options.advertisedHost,
+      lifetime,
+    },
+  );
   await server.listen(options.port ?? 0);
   return server;
 }
@@ -345,7 +351,8 @@ class MongoWireServer implements WireServer {
         // A framing or decoding error leaves the stream unusable; a real server drops the connection too.
         socket.destroy();
         // Anything else is a bug of this server: made visible without taking the test process down.
-        if (!(error instanceof WireProtocolError)) process.emitWarning(`mongo wire test server: ${String((error as Error).stack ?? error)}`);
+        if (!(error instanceof WireProtocolError))
+          process.emitWarning(`mongo wire test server: ${String((error as Error).stack ?? error)}`);
       }
     });
     // A client that goes away (ECONNRESET) is normal; 'close' does the bookkeeping.
@@ -362,7 +369,9 @@ class MongoWireServer implements WireServer {
   #handleOpQuery(socket: net.Socket, context: CommandContext, request: OpQueryRequest): void {
     const wrapped = request.query['$query'];
     const body: Document = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Document) : request.query;
-    const db = request.fullCollectionName.endsWith('.$cmd') ? request.fullCollectionName.slice(0, -'.$cmd'.length) : request.fullCollectionName;
+    const db = request.fullCollectionName.endsWith('.$cmd')
+      ? request.fullCollectionName.slice(0, -'.$cmd'.length)
+      : request.fullCollectionName;
     const reply = this.#execute(context, db, body, true);
     if (isBlocked(reply)) throw new Error('a handshake command cannot block');
     socket.write(this.#encode((reply) => encodeOpReply(this.#nextRequestId++, request.header.requestId, reply), reply));
@@ -382,7 +391,10 @@ class MongoWireServer implements WireServer {
       // moreToCome from a client (w: 0 writes) means it reads no reply.
       if ((request.flagBits & OpMsgFlag.moreToCome) !== 0 || socket.destroyed) return;
       socket.write(
-        this.#encode((reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }), reply),
+        this.#encode(
+          (reply) => encodeOpMsg({ requestId: this.#nextRequestId++, responseTo: request.header.requestId, body: reply }),
+          reply,
+        ),
       );
     };
     let logged = false;
@@ -409,7 +421,12 @@ class MongoWireServer implements WireServer {
       }
       clearTimeout(maxTimeTimer);
       if (writeConcernError === undefined || reply['ok'] !== 1) return send(reply);
-      const errorLabels = writeConcernLabelsFor(typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0, body, name, labels);
+      const errorLabels = writeConcernLabelsFor(
+        typeof writeConcernError['code'] === 'number' ? writeConcernError['code'] : 0,
+        body,
+        name,
+        labels,
+      );
       send({ ...reply, writeConcernError, ...(errorLabels.length > 0 ? { errorLabels } : {}) });
     };
     // The failCommand fail point (fail-points.ts), checked when the command would run.

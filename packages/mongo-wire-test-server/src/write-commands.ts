@@ -7,13 +7,7 @@
  * findAndModify has no write errors: its failures are command errors.
  */
 import { ObjectId, type Document } from 'mongodb';
-import {
-  collectionName,
-  documentArray,
-  optionalBoolean,
-  optionalDocument,
-  type CommandHandler,
-} from './command-context.js';
+import { collectionName, documentArray, optionalBoolean, optionalDocument, type CommandHandler } from './command-context.js';
 import { CommandError } from './command-error.js';
 import { applyUpdate, buildUpsertDocument, parseUpdate, withIdFirst, type UpdateContext } from './document-update.js';
 import type { MemoryCollection } from './memory-store.js';
@@ -53,11 +47,14 @@ export const update: CommandHandler = (context, db, body) => {
     }
     const updateContext: UpdateContext = { query, arrayFilters: arrayFiltersOf(statement) };
     const collection = context.store.collection(db, name);
-    const matches = collection === undefined ? [] : selectDocuments(collection.documents, {
-      filter: query,
-      limit: multi ? undefined : 1,
-      variables: optionalDocument(body, 'let'),
-    });
+    const matches =
+      collection === undefined
+        ? []
+        : selectDocuments(collection.documents, {
+            filter: query,
+            limit: multi ? undefined : 1,
+            variables: optionalDocument(body, 'let'),
+          });
     for (const current of matches) {
       n += 1;
       if (collection !== undefined && replaceIfChanged(collection, current, applyUpdate(current, spec, updateContext))) nModified += 1;
@@ -82,7 +79,8 @@ export const deleteCommand: CommandHandler = (context, db, body) => {
   const writeErrors = forEachStatement(statements, ordered, (statement) => {
     const query = requiredDocument(statement, 'q');
     const limit = statement['limit'];
-    if (limit !== 0 && limit !== 1) throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
+    if (limit !== 0 && limit !== 1)
+      throw new CommandError('FailedToParse', `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
     requireSimpleCollation(statement);
     const collection = context.store.collection(db, name);
     if (collection === undefined) return;
@@ -107,16 +105,20 @@ export const findAndModify: CommandHandler = (context, db, body) => {
   const hasUpdate = body['update'] !== undefined;
   if (remove && hasUpdate) throw new CommandError('FailedToParse', 'Cannot specify both an update and remove=true');
   if (!remove && !hasUpdate) throw new CommandError('FailedToParse', 'Either an update or remove=true must be specified');
-  if (remove && (upsert || returnNew)) throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true, or new=true and remove=true');
+  if (remove && (upsert || returnNew))
+    throw new CommandError('FailedToParse', 'Cannot specify both upsert=true and remove=true, or new=true and remove=true');
   requireSimpleCollation(body);
 
   const collection = context.store.collection(db, name);
-  const [target] = collection === undefined ? [] : selectDocuments(collection.documents, {
-    filter: query,
-    sort: optionalDocument(body, 'sort'),
-    limit: 1,
-    variables: optionalDocument(body, 'let'),
-  });
+  const [target] =
+    collection === undefined
+      ? []
+      : selectDocuments(collection.documents, {
+          filter: query,
+          sort: optionalDocument(body, 'sort'),
+          limit: 1,
+          variables: optionalDocument(body, 'let'),
+        });
 
   if (remove) {
     if (collection === undefined || target === undefined) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };

@@ -44,7 +44,10 @@ describe('mongo wire test server: session commands and catalog changes in transa
     server.reset();
     db = client.db('tx');
     counters = db.collection<Counter>('counters');
-    await counters.insertMany([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+    await counters.insertMany([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+    ]);
   });
 
   afterEach(async () => {
@@ -131,7 +134,10 @@ describe('mongo wire test server: session commands and catalog changes in transa
 
       expect((await rejectionOf(killed.commitTransaction())).code).to.equal(251);
       await kept.commitTransaction();
-      expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 0 }, { _id: 2, n: 1 }]);
+      expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, n: 0 },
+        { _id: 2, n: 1 },
+      ]);
     });
 
     it('kills every session with an empty list', async () => {
@@ -145,7 +151,8 @@ describe('mongo wire test server: session commands and catalog changes in transa
 
   describe('create and createIndexes inside a transaction (MongoDB 7.0)', () => {
     const names = async (): Promise<string[]> => (await db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
-    const indexNames = async (name: string): Promise<string[]> => (await db.collection(name).listIndexes().toArray()).map((index) => String(index['name'])).sort();
+    const indexNames = async (name: string): Promise<string[]> =>
+      (await db.collection(name).listIndexes().toArray()).map((index) => String(index['name'])).sort();
 
     it('creates a collection, and indexes on it, that nobody sees before the commit and everybody after', async () => {
       const writer = session();

@@ -59,150 +59,253 @@ const DIRECTORIES = [
  */
 const DRIVER_WTIMEOUT =
   'driver-side: driver 7.x puts wtimeout: 10000 into the writeConcern of commitTransaction/abortTransaction, which the expectation omits; the command is built by the driver, not answered by the server';
-const DRIVER_BYPASS = "driver-side: driver 7.x leaves out bypassDocumentValidation: false, which the expectation wants sent; debtkit never sets it";
-const NO_SECONDARY = 'a one-node replica set has no secondary, so a secondary read preference cannot be served; debtkit reads from the primary only';
+const DRIVER_BYPASS =
+  'driver-side: driver 7.x leaves out bypassDocumentValidation: false, which the expectation wants sent; debtkit never sets it';
+const NO_SECONDARY =
+  'a one-node replica set has no secondary, so a secondary read preference cannot be served; debtkit reads from the primary only';
 const PER_STATEMENT =
   "onPrimaryTransactionalWrite fires per command here, per statement on mongod; the retry itself is answered from the record (the single-statement retry tests pass). debtkit's retried writes are single-statement";
-const CAUSAL = 'the driver adds readConcern.afterClusterTime on a causally consistent session once it has an operationTime; the expectation assumes none was gossiped yet. Not a server behaviour debtkit relies on';
-const OUT_MERGE = '$out/$merge and database-level aggregate are not implemented (answered CommandNotSupported); debtkit never writes through an aggregation';
+const CAUSAL =
+  'the driver adds readConcern.afterClusterTime on a causally consistent session once it has an operationTime; the expectation assumes none was gossiped yet. Not a server behaviour debtkit relies on';
+const OUT_MERGE =
+  '$out/$merge and database-level aggregate are not implemented (answered CommandNotSupported); debtkit never writes through an aggregation';
 const COLLATION =
   "refused: a collation other than simple answers BadValue (2, \"Field 'locale' is not a valid ICU locale\"), as mongod answers a locale its ICU does not know (this server has no ICU; mingo would honour a locale in some places and ignore it in others); debtkit uses MongoDB's default (simple) collation";
 const SNAPSHOT_READ =
-  "refused: readConcern snapshot outside a transaction answers InvalidOptions (72, \"Storage engine does not support read concern\"), as mongod does on a storage engine without snapshot history; this server keeps none outside transactions and would answer with current data. debtkit reads at snapshot only inside its transactions, which pass";
+  'refused: readConcern snapshot outside a transaction answers InvalidOptions (72, "Storage engine does not support read concern"), as mongod does on a storage engine without snapshot history; this server keeps none outside transactions and would answer with current data. debtkit reads at snapshot only inside its transactions, which pass';
 const CLIENT_BULK = 'client-level bulkWrite (MongoDB 8.0) is not supported by this runner; debtkit does not use it';
 const NULL_ID = 'an _id of null is not matched by { _id: null } queries here; debtkit ids are never null';
 const COMMENT = 'find with comment returns an extra projected field here; comment is accepted and ignored, debtkit sends no comment';
 const LET = "let variables in update pipelines are not passed to mingo's update stage; debtkit's only let is in a $lookup (which passes)";
-const PIPELINE_ID = "pipeline-style updates that rebuild the document (e.g. $replaceRoot) trip this server's _id immutability check; debtkit's updates are operator updates";
-const SOCKET_CLIENT = 'the runner classifies a closed connection differently from the format (network error vs client error); the server closes the connection as asked';
-const VIEWS = 'refused: create with viewOn answers CommandNotSupported (115); views are not implemented (accepting one made a plain, empty collection that counted 0). debtkit uses none';
-const VALIDATION = 'refused: create with a validator answers CommandNotSupported (115); document validation is not implemented (accepting one made a validator that never rejects). debtkit uses none';
+const PIPELINE_ID =
+  "pipeline-style updates that rebuild the document (e.g. $replaceRoot) trip this server's _id immutability check; debtkit's updates are operator updates";
+const SOCKET_CLIENT =
+  'the runner classifies a closed connection differently from the format (network error vs client error); the server closes the connection as asked';
+const VIEWS =
+  'refused: create with viewOn answers CommandNotSupported (115); views are not implemented (accepting one made a plain, empty collection that counted 0). debtkit uses none';
+const VALIDATION =
+  'refused: create with a validator answers CommandNotSupported (115); document validation is not implemented (accepting one made a validator that never rejects). debtkit uses none';
 const DOLLAR_ID = 'a $-prefixed field inside _id is accepted here, refused by MongoDB; debtkit ids are integers or strings';
-const CONN_ERRORS = 'the number of commands after repeated closeConnection faults differs from the expectation (driver pool timing); the transaction itself is retried and commits';
+const CONN_ERRORS =
+  'the number of commands after repeated closeConnection faults differs from the expectation (driver pool timing); the transaction itself is retried and commits';
 
 /**
  * Tests that fail here, each with why it does not matter to debtkit. Keys:
  * `<directory>/<file>` (the whole file) or `<directory>/<file>#<test description>`.
  */
 const KNOWN_GAPS: ReadonlyMap<string, string> = new Map([
-  ["source/crud/tests/unified/aggregate-collation.json#Aggregate with collation", COLLATION],
-  ["source/crud/tests/unified/aggregate-let.json#Aggregate to collection with let option", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-let.json#Aggregate with let option", LET],
-  ["source/crud/tests/unified/aggregate-merge-errorResponse.json#aggregate $merge DuplicateKey error is accessible", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and available readConcern", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and batch size of 0", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and local readConcern", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and majority readConcern", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-out-readConcern.json#readConcern available with out stage", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-out-readConcern.json#readConcern local with out stage", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-out-readConcern.json#readConcern majority with out stage", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-out.json#Aggregate with $out", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-out.json#Aggregate with $out and batch size of 0", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-write-readPreference.json#Aggregate with $merge includes read preference for 5.0+ server", OUT_MERGE],
-  ["source/crud/tests/unified/aggregate-write-readPreference.json#Aggregate with $out includes read preference for 5.0+ server", OUT_MERGE],
-  ["source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with delete operations and collation", COLLATION],
-  ["source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with update operations and collation", COLLATION],
-  ["source/crud/tests/unified/bulkWrite-updateOne-pipeline.json#UpdateOne in bulk write using pipelines", PIPELINE_ID],
-  ["source/crud/tests/unified/bypassDocumentValidation.json#Aggregate with $out passes bypassDocumentValidation: false", OUT_MERGE],
-  ["source/crud/tests/unified/bypassDocumentValidation.json#BulkWrite passes bypassDocumentValidation: false", DRIVER_BYPASS],
-  ["source/crud/tests/unified/bypassDocumentValidation.json#FindOneAndReplace passes bypassDocumentValidation: false", DRIVER_BYPASS],
-  ["source/crud/tests/unified/bypassDocumentValidation.json#FindOneAndUpdate passes bypassDocumentValidation: false", DRIVER_BYPASS],
-  ["source/crud/tests/unified/bypassDocumentValidation.json#InsertMany passes bypassDocumentValidation: false", DRIVER_BYPASS],
-  ["source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite replaceOne prohibits atomic modifiers", CLIENT_BULK],
-  ["source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite updateMany requires atomic modifiers", CLIENT_BULK],
-  ["source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite updateOne requires atomic modifiers", CLIENT_BULK],
-  ["source/crud/tests/unified/count-collation.json#Count documents with collation", COLLATION],
-  ["source/crud/tests/unified/count-collation.json#Deprecated count with collation", COLLATION],
-  ["source/crud/tests/unified/create-null-ids.json#inserting _id with type null via bulkWrite", NULL_ID],
-  ["source/crud/tests/unified/create-null-ids.json#inserting _id with type null via insertMany", NULL_ID],
-  ["source/crud/tests/unified/create-null-ids.json#inserting _id with type null via insertOne", NULL_ID],
-  ["source/crud/tests/unified/db-aggregate-rawdata.json#Aggregate with rawData option on less than 8.2.0 - ignore argument", OUT_MERGE],
-  ["source/crud/tests/unified/db-aggregate-write-readPreference.json#Database-level aggregate with $merge includes read preference for 5.0+ server", OUT_MERGE],
-  ["source/crud/tests/unified/db-aggregate-write-readPreference.json#Database-level aggregate with $out includes read preference for 5.0+ server", OUT_MERGE],
-  ["source/crud/tests/unified/db-aggregate.json#Aggregate with $listLocalSessions", OUT_MERGE],
-  ["source/crud/tests/unified/db-aggregate.json#Aggregate with $listLocalSessions and allowDiskUse", OUT_MERGE],
-  ["source/crud/tests/unified/deleteMany-collation.json#DeleteMany when many documents match with collation", COLLATION],
-  ["source/crud/tests/unified/deleteOne-collation.json#DeleteOne when many documents matches with collation", COLLATION],
-  ["source/crud/tests/unified/distinct-collation.json#Distinct with a collation", COLLATION],
-  ["source/crud/tests/unified/estimatedDocumentCount.json#estimatedDocumentCount errors correctly--socket error", SOCKET_CLIENT],
-  ["source/crud/tests/unified/estimatedDocumentCount.json#estimatedDocumentCount works correctly on views", VIEWS],
-  ["source/crud/tests/unified/find-collation.json#Find with a collation", COLLATION],
-  ["source/crud/tests/unified/find-comment.json#find with document comment", COMMENT],
-  ["source/crud/tests/unified/find-comment.json#find with string comment", COMMENT],
-  ["source/crud/tests/unified/findOneAndDelete-collation.json#FindOneAndDelete when one document matches with collation", COLLATION],
-  ["source/crud/tests/unified/findOneAndReplace-collation.json#FindOneAndReplace when one document matches with collation returning the document after modification", COLLATION],
-  ["source/crud/tests/unified/findOneAndUpdate-collation.json#FindOneAndUpdate when many documents match with collation returning the document before modification", COLLATION],
-  ["source/crud/tests/unified/findOneAndUpdate-errorResponse.json#findOneAndUpdate document validation errInfo is accessible", VALIDATION],
-  ["source/crud/tests/unified/findOneAndUpdate-let.json#findOneAndUpdate with let option", LET],
-  ["source/crud/tests/unified/insertOne-dots_and_dollars.json#Inserting document with dollar-prefixed key in _id yields server-side error", DOLLAR_ID],
-  ["source/crud/tests/unified/replaceOne-collation.json#ReplaceOne when one document matches with collation", COLLATION],
-  ["source/crud/tests/unified/updateMany-collation.json#UpdateMany when many documents match with collation", COLLATION],
-  ["source/crud/tests/unified/updateMany-let.json#updateMany with let option", LET],
-  ["source/crud/tests/unified/updateOne-collation.json#UpdateOne when one document matches with collation", COLLATION],
-  ["source/crud/tests/unified/updateOne-let.json#UpdateOne with let option", LET],
-  ["source/crud/tests/unified/updateOne-pipeline.json#UpdateOne using pipelines", PIPELINE_ID],
-  ["source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $merge does not set txnNumber", OUT_MERGE],
-  ["source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $out does not set txnNumber", OUT_MERGE],
-  ["source/retryable-writes/tests/unified/bulkWrite.json#All commands are retried", PER_STATEMENT],
-  ["source/retryable-writes/tests/unified/bulkWrite.json#Both commands are retried after their first statement fails", PER_STATEMENT],
-  ["source/retryable-writes/tests/unified/bulkWrite.json#First insertOne is never committed", PER_STATEMENT],
-  ["source/sessions/tests/implicit-sessions-default-causal-consistency.json#afterClusterTime is not sent on retried read in implicit session when readConcern level is snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Find operation with snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Distinct operation with snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Aggregate operation with snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#countDocuments operation with snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Mixed operation with snapshot", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Write commands with snapshot session do not affect snapshot reads", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#First snapshot read does not send atClusterTime", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Find operation with snapshot and snapshot time", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Distinct operation with snapshot and snapshot time", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Aggregate operation with snapshot and snapshot time", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#countDocuments operation with snapshot and snapshot time", SNAPSHOT_READ],
-  ["source/sessions/tests/snapshot-sessions.json#Mixed operation with snapshot and snapshotTime", SNAPSHOT_READ],
-  ["source/transactions-convenient-api/tests/unified/callback-retry.json#callback succeeds after multiple connection errors", CONN_ERRORS],
-  ["source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options", DRIVER_WTIMEOUT],
-  ["source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options override client options", DRIVER_WTIMEOUT],
-  ["source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options override defaultTransactionOptions", DRIVER_WTIMEOUT],
-  ["source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction inherits transaction options from client", DRIVER_WTIMEOUT],
-  ["source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction inherits transaction options from defaultTransactionOptions", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/delete.json#collection writeConcern ignored for delete", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels-errorLabels.json#add RetryableWriteError and UnknownTransactionCommitResult labels to writeConcernError ShutdownInProgress", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to MaxTimeMSExpired", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError MaxTimeMSExpired", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError WriteConcernTimeout", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError WriteConcernTimeout with wtimeout", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#omit UnknownTransactionCommitResult label from writeConcernError UnknownReplWriteConcern", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/error-labels.json#omit UnknownTransactionCommitResult label from writeConcernError UnsatisfiableWriteConcern", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/findOneAndDelete.json#collection writeConcern ignored for findOneAndDelete", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/findOneAndReplace.json#collection writeConcern ignored for findOneAndReplace", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/findOneAndUpdate.json#collection writeConcern ignored for findOneAndUpdate", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/insert.json#collection writeConcern ignored for insert", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError InterruptedAtShutdown", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError InterruptedDueToReplStateChange", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError PrimarySteppedDown", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError ShutdownInProgress", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-abort.json#abortTransaction does not retry after WriteConcernError Interrupted", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError InterruptedAtShutdown", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError InterruptedDueToReplStateChange", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError PrimarySteppedDown", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError ShutdownInProgress", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/retryable-commit.json#commitTransaction is not retried after UnsatisfiableWriteConcern error", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/run-command.json#run command with secondary read preference in client option and primary read preference in transaction options", NO_SECONDARY],
-  ["source/transactions/tests/unified/transaction-options.json#client writeConcern ignored for bulk", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/transaction-options.json#defaultTransactionOptions override client options", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/transaction-options.json#readConcern local in defaultTransactionOptions", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/transaction-options.json#readPreference inherited from client", NO_SECONDARY],
-  ["source/transactions/tests/unified/transaction-options.json#startTransaction options override defaults", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/transaction-options.json#transaction options inherited from client", CAUSAL],
-  ["source/transactions/tests/unified/transaction-options.json#transaction options inherited from defaultTransactionOptions", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/update.json#collections writeConcern ignored for update", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/write-concern.json#abort with majority", DRIVER_WTIMEOUT],
-  ["source/transactions/tests/unified/write-concern.json#commit with majority", DRIVER_WTIMEOUT],
+  ['source/crud/tests/unified/aggregate-collation.json#Aggregate with collation', COLLATION],
+  ['source/crud/tests/unified/aggregate-let.json#Aggregate to collection with let option', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-let.json#Aggregate with let option', LET],
+  ['source/crud/tests/unified/aggregate-merge-errorResponse.json#aggregate $merge DuplicateKey error is accessible', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and available readConcern', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and batch size of 0', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and local readConcern', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-merge.json#Aggregate with $merge and majority readConcern', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-out-readConcern.json#readConcern available with out stage', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-out-readConcern.json#readConcern local with out stage', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-out-readConcern.json#readConcern majority with out stage', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-out.json#Aggregate with $out', OUT_MERGE],
+  ['source/crud/tests/unified/aggregate-out.json#Aggregate with $out and batch size of 0', OUT_MERGE],
+  [
+    'source/crud/tests/unified/aggregate-write-readPreference.json#Aggregate with $merge includes read preference for 5.0+ server',
+    OUT_MERGE,
+  ],
+  ['source/crud/tests/unified/aggregate-write-readPreference.json#Aggregate with $out includes read preference for 5.0+ server', OUT_MERGE],
+  ['source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with delete operations and collation', COLLATION],
+  ['source/crud/tests/unified/bulkWrite-collation.json#BulkWrite with update operations and collation', COLLATION],
+  ['source/crud/tests/unified/bulkWrite-updateOne-pipeline.json#UpdateOne in bulk write using pipelines', PIPELINE_ID],
+  ['source/crud/tests/unified/bypassDocumentValidation.json#Aggregate with $out passes bypassDocumentValidation: false', OUT_MERGE],
+  ['source/crud/tests/unified/bypassDocumentValidation.json#BulkWrite passes bypassDocumentValidation: false', DRIVER_BYPASS],
+  ['source/crud/tests/unified/bypassDocumentValidation.json#FindOneAndReplace passes bypassDocumentValidation: false', DRIVER_BYPASS],
+  ['source/crud/tests/unified/bypassDocumentValidation.json#FindOneAndUpdate passes bypassDocumentValidation: false', DRIVER_BYPASS],
+  ['source/crud/tests/unified/bypassDocumentValidation.json#InsertMany passes bypassDocumentValidation: false', DRIVER_BYPASS],
+  ['source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite replaceOne prohibits atomic modifiers', CLIENT_BULK],
+  ['source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite updateMany requires atomic modifiers', CLIENT_BULK],
+  ['source/crud/tests/unified/client-bulkWrite-update-validation.json#client bulkWrite updateOne requires atomic modifiers', CLIENT_BULK],
+  ['source/crud/tests/unified/count-collation.json#Count documents with collation', COLLATION],
+  ['source/crud/tests/unified/count-collation.json#Deprecated count with collation', COLLATION],
+  ['source/crud/tests/unified/create-null-ids.json#inserting _id with type null via bulkWrite', NULL_ID],
+  ['source/crud/tests/unified/create-null-ids.json#inserting _id with type null via insertMany', NULL_ID],
+  ['source/crud/tests/unified/create-null-ids.json#inserting _id with type null via insertOne', NULL_ID],
+  ['source/crud/tests/unified/db-aggregate-rawdata.json#Aggregate with rawData option on less than 8.2.0 - ignore argument', OUT_MERGE],
+  [
+    'source/crud/tests/unified/db-aggregate-write-readPreference.json#Database-level aggregate with $merge includes read preference for 5.0+ server',
+    OUT_MERGE,
+  ],
+  [
+    'source/crud/tests/unified/db-aggregate-write-readPreference.json#Database-level aggregate with $out includes read preference for 5.0+ server',
+    OUT_MERGE,
+  ],
+  ['source/crud/tests/unified/db-aggregate.json#Aggregate with $listLocalSessions', OUT_MERGE],
+  ['source/crud/tests/unified/db-aggregate.json#Aggregate with $listLocalSessions and allowDiskUse', OUT_MERGE],
+  ['source/crud/tests/unified/deleteMany-collation.json#DeleteMany when many documents match with collation', COLLATION],
+  ['source/crud/tests/unified/deleteOne-collation.json#DeleteOne when many documents matches with collation', COLLATION],
+  ['source/crud/tests/unified/distinct-collation.json#Distinct with a collation', COLLATION],
+  ['source/crud/tests/unified/estimatedDocumentCount.json#estimatedDocumentCount errors correctly--socket error', SOCKET_CLIENT],
+  ['source/crud/tests/unified/estimatedDocumentCount.json#estimatedDocumentCount works correctly on views', VIEWS],
+  ['source/crud/tests/unified/find-collation.json#Find with a collation', COLLATION],
+  ['source/crud/tests/unified/find-comment.json#find with document comment', COMMENT],
+  ['source/crud/tests/unified/find-comment.json#find with string comment', COMMENT],
+  ['source/crud/tests/unified/findOneAndDelete-collation.json#FindOneAndDelete when one document matches with collation', COLLATION],
+  [
+    'source/crud/tests/unified/findOneAndReplace-collation.json#FindOneAndReplace when one document matches with collation returning the document after modification',
+    COLLATION,
+  ],
+  [
+    'source/crud/tests/unified/findOneAndUpdate-collation.json#FindOneAndUpdate when many documents match with collation returning the document before modification',
+    COLLATION,
+  ],
+  ['source/crud/tests/unified/findOneAndUpdate-errorResponse.json#findOneAndUpdate document validation errInfo is accessible', VALIDATION],
+  ['source/crud/tests/unified/findOneAndUpdate-let.json#findOneAndUpdate with let option', LET],
+  [
+    'source/crud/tests/unified/insertOne-dots_and_dollars.json#Inserting document with dollar-prefixed key in _id yields server-side error',
+    DOLLAR_ID,
+  ],
+  ['source/crud/tests/unified/replaceOne-collation.json#ReplaceOne when one document matches with collation', COLLATION],
+  ['source/crud/tests/unified/updateMany-collation.json#UpdateMany when many documents match with collation', COLLATION],
+  ['source/crud/tests/unified/updateMany-let.json#updateMany with let option', LET],
+  ['source/crud/tests/unified/updateOne-collation.json#UpdateOne when one document matches with collation', COLLATION],
+  ['source/crud/tests/unified/updateOne-let.json#UpdateOne with let option', LET],
+  ['source/crud/tests/unified/updateOne-pipeline.json#UpdateOne using pipelines', PIPELINE_ID],
+  ['source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $merge does not set txnNumber', OUT_MERGE],
+  ['source/retryable-writes/tests/unified/aggregate-out-merge.json#aggregate with $out does not set txnNumber', OUT_MERGE],
+  ['source/retryable-writes/tests/unified/bulkWrite.json#All commands are retried', PER_STATEMENT],
+  ['source/retryable-writes/tests/unified/bulkWrite.json#Both commands are retried after their first statement fails', PER_STATEMENT],
+  ['source/retryable-writes/tests/unified/bulkWrite.json#First insertOne is never committed', PER_STATEMENT],
+  [
+    'source/sessions/tests/implicit-sessions-default-causal-consistency.json#afterClusterTime is not sent on retried read in implicit session when readConcern level is snapshot',
+    SNAPSHOT_READ,
+  ],
+  ['source/sessions/tests/snapshot-sessions.json#Find operation with snapshot', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Distinct operation with snapshot', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Aggregate operation with snapshot', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#countDocuments operation with snapshot', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Mixed operation with snapshot', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Write commands with snapshot session do not affect snapshot reads', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#First snapshot read does not send atClusterTime', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Find operation with snapshot and snapshot time', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Distinct operation with snapshot and snapshot time', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Aggregate operation with snapshot and snapshot time', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#countDocuments operation with snapshot and snapshot time', SNAPSHOT_READ],
+  ['source/sessions/tests/snapshot-sessions.json#Mixed operation with snapshot and snapshotTime', SNAPSHOT_READ],
+  ['source/transactions-convenient-api/tests/unified/callback-retry.json#callback succeeds after multiple connection errors', CONN_ERRORS],
+  [
+    'source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options override client options',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction explicit transaction options override defaultTransactionOptions',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction inherits transaction options from client',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions-convenient-api/tests/unified/transaction-options.json#withTransaction inherits transaction options from defaultTransactionOptions',
+    DRIVER_WTIMEOUT,
+  ],
+  ['source/transactions/tests/unified/delete.json#collection writeConcern ignored for delete', DRIVER_WTIMEOUT],
+  [
+    'source/transactions/tests/unified/error-labels-errorLabels.json#add RetryableWriteError and UnknownTransactionCommitResult labels to writeConcernError ShutdownInProgress',
+    DRIVER_WTIMEOUT,
+  ],
+  ['source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to MaxTimeMSExpired', DRIVER_WTIMEOUT],
+  [
+    'source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError MaxTimeMSExpired',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError WriteConcernTimeout',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/error-labels.json#add UnknownTransactionCommitResult label to writeConcernError WriteConcernTimeout with wtimeout',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/error-labels.json#omit UnknownTransactionCommitResult label from writeConcernError UnknownReplWriteConcern',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/error-labels.json#omit UnknownTransactionCommitResult label from writeConcernError UnsatisfiableWriteConcern',
+    DRIVER_WTIMEOUT,
+  ],
+  ['source/transactions/tests/unified/findOneAndDelete.json#collection writeConcern ignored for findOneAndDelete', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/findOneAndReplace.json#collection writeConcern ignored for findOneAndReplace', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/findOneAndUpdate.json#collection writeConcern ignored for findOneAndUpdate', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/insert.json#collection writeConcern ignored for insert', DRIVER_WTIMEOUT],
+  [
+    'source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError InterruptedAtShutdown',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError InterruptedDueToReplStateChange',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError PrimarySteppedDown',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-abort-errorLabels.json#abortTransaction succeeds after WriteConcernError ShutdownInProgress',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-abort.json#abortTransaction does not retry after WriteConcernError Interrupted',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError InterruptedAtShutdown',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError InterruptedDueToReplStateChange',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError PrimarySteppedDown',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-commit-errorLabels.json#commitTransaction succeeds after WriteConcernError ShutdownInProgress',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/retryable-commit.json#commitTransaction is not retried after UnsatisfiableWriteConcern error',
+    DRIVER_WTIMEOUT,
+  ],
+  [
+    'source/transactions/tests/unified/run-command.json#run command with secondary read preference in client option and primary read preference in transaction options',
+    NO_SECONDARY,
+  ],
+  ['source/transactions/tests/unified/transaction-options.json#client writeConcern ignored for bulk', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/transaction-options.json#defaultTransactionOptions override client options', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/transaction-options.json#readConcern local in defaultTransactionOptions', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/transaction-options.json#readPreference inherited from client', NO_SECONDARY],
+  ['source/transactions/tests/unified/transaction-options.json#startTransaction options override defaults', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/transaction-options.json#transaction options inherited from client', CAUSAL],
+  [
+    'source/transactions/tests/unified/transaction-options.json#transaction options inherited from defaultTransactionOptions',
+    DRIVER_WTIMEOUT,
+  ],
+  ['source/transactions/tests/unified/update.json#collections writeConcern ignored for update', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/write-concern.json#abort with majority', DRIVER_WTIMEOUT],
+  ['source/transactions/tests/unified/write-concern.json#commit with majority', DRIVER_WTIMEOUT],
 ]);
 
 function gitIn(mirror: string, args: string[]): string {
-  return execFileSync('git', [`--git-dir=${mirror}`, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', [`--git-dir=${mirror}`, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 function loadFiles(): { files: Map<string, Array<{ name: string; file: UnifiedFile }>>; missing: string | undefined } {
@@ -217,12 +320,23 @@ function loadFiles(): { files: Map<string, Array<{ name: string; file: UnifiedFi
   const git = (args: string[]): string => gitIn(MIRROR, args);
   try {
     for (const directory of DIRECTORIES) {
-      const names = git(['ls-tree', '--name-only', `${COMMIT}:${directory}`]).split('\n').filter((name) => name.endsWith('.json'));
-      files.set(directory, names.map((name) => ({ name, file: BSON.EJSON.parse(git(['show', `${COMMIT}:${directory}/${name}`]), { relaxed: true }) as UnifiedFile })));
+      const names = git(['ls-tree', '--name-only', `${COMMIT}:${directory}`])
+        .split('\n')
+        .filter((name) => name.endsWith('.json'));
+      files.set(
+        directory,
+        names.map((name) => ({
+          name,
+          file: BSON.EJSON.parse(git(['show', `${COMMIT}:${directory}/${name}`]), { relaxed: true }) as UnifiedFile,
+        })),
+      );
     }
     return { files, missing: undefined };
   } catch (error) {
-    return { files, missing: `the specifications mirror ${MIRROR} at ${COMMIT} cannot be read (${(error as Error).message.split('\n')[0]}); set DEBTKIT_SPECS_GIT_DIR to a git directory of mongodb/specifications holding that commit` };
+    return {
+      files,
+      missing: `the specifications mirror ${MIRROR} at ${COMMIT} cannot be read (${(error as Error).message.split('\n')[0]}); set DEBTKIT_SPECS_GIT_DIR to a git directory of mongodb/specifications holding that commit`,
+    };
   }
 }
 
@@ -259,7 +373,9 @@ describe(`MongoDB unified spec tests through the driver (mongodb/specifications,
   after(async () => {
     await internal?.close();
     await server?.stop();
-    const lines = [...counts].map(([directory, c]) => `      ${directory}: ${c.passed} passed, ${c.failed} failed (known gaps), ${c.skipped} skipped (requirements)`);
+    const lines = [...counts].map(
+      ([directory, c]) => `      ${directory}: ${c.passed} passed, ${c.failed} failed (known gaps), ${c.skipped} skipped (requirements)`,
+    );
     console.log(`    spec test counts (${MODE}):\n${lines.join('\n')}`);
   });
 

@@ -34,7 +34,10 @@ describe('mongo wire test server: transactions and retryable writes (replica set
     server.reset();
     clock = new Date('2026-01-01T00:00:00.000Z');
     counters = client.db('tx').collection<Counter>('counters');
-    await counters.insertMany([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+    await counters.insertMany([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+    ]);
   });
 
   after(async () => {
@@ -49,13 +52,22 @@ describe('mongo wire test server: transactions and retryable writes (replica set
       await counters.updateOne({ _id: 1 }, { $inc: { n: 1 } }, { session });
       await counters.insertOne({ _id: 3, n: 7 }, { session });
       await counters.deleteOne({ _id: 2 }, { session });
-      expect(await counters.find({}, { session }).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 1 }, { _id: 3, n: 7 }]);
-      expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+      expect(await counters.find({}, { session }).sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, n: 1 },
+        { _id: 3, n: 7 },
+      ]);
+      expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, n: 0 },
+        { _id: 2, n: 0 },
+      ]);
       await session.commitTransaction();
     } finally {
       await session.endSession();
     }
-    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 1 }, { _id: 3, n: 7 }]);
+    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+      { _id: 1, n: 1 },
+      { _id: 3, n: 7 },
+    ]);
   });
 
   it('reads a snapshot: a write committed by others after the transaction started is not seen', async () => {
@@ -65,7 +77,10 @@ describe('mongo wire test server: transactions and retryable writes (replica set
       expect(await counters.findOne({ _id: 2 }, { session })).to.deep.equal({ _id: 2, n: 0 });
       await counters.updateOne({ _id: 1 }, { $set: { n: 5 } });
       await counters.insertOne({ _id: 9, n: 9 });
-      expect(await counters.find({}, { session }).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+      expect(await counters.find({}, { session }).sort({ _id: 1 }).toArray()).to.deep.equal([
+        { _id: 1, n: 0 },
+        { _id: 2, n: 0 },
+      ]);
       expect(await counters.countDocuments({}, { session })).to.equal(2);
       await session.commitTransaction();
     } finally {
@@ -83,7 +98,10 @@ describe('mongo wire test server: transactions and retryable writes (replica set
     } finally {
       await session.endSession();
     }
-    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 0 }, { _id: 2, n: 0 }]);
+    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+      { _id: 1, n: 0 },
+      { _id: 2, n: 0 },
+    ]);
   });
 
   it('answers the second writer of a document WriteConflict (112) with TransientTransactionError, and aborts its transaction', async () => {
@@ -160,7 +178,10 @@ describe('mongo wire test server: transactions and retryable writes (replica set
     } finally {
       await session.endSession();
     }
-    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([{ _id: 1, n: 101 }, { _id: 2, n: 1 }]);
+    expect(await counters.find({}).sort({ _id: 1 }).toArray()).to.deep.equal([
+      { _id: 1, n: 101 },
+      { _id: 2, n: 1 },
+    ]);
   });
 
   it('fails a waiting write with MaxTimeMSExpired (50) when its maxTimeMS runs out before the transaction ends, applying nothing', async () => {
@@ -201,7 +222,9 @@ describe('mongo wire test server: transactions and retryable writes (replica set
       await counters.insertOne({ _id: 6, n: 6 }, { session: aborted });
       await aborted.abortTransaction();
       const txnNumber = Long.fromNumber(aborted.serverSession?.txnNumber ?? -1);
-      const error = await rejectionOf(client.db('admin').command({ commitTransaction: 1, txnNumber, autocommit: false }, { session: aborted }));
+      const error = await rejectionOf(
+        client.db('admin').command({ commitTransaction: 1, txnNumber, autocommit: false }, { session: aborted }),
+      );
       expect(error).to.include({ code: 251, codeName: 'NoSuchTransaction' });
     } finally {
       await aborted.endSession();

@@ -156,11 +156,7 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
   it('lets an upsert take its _id from $setOnInsert and accepts $set of _id to its current value', async () => {
     const clients = db.collection<NumberId>('clients');
-    const upsert = await clients.updateOne(
-      { email: 'e@x.test' },
-      { $setOnInsert: { _id: 42, email: 'e@x.test' } },
-      { upsert: true },
-    );
+    const upsert = await clients.updateOne({ email: 'e@x.test' }, { $setOnInsert: { _id: 42, email: 'e@x.test' } }, { upsert: true });
     expect(upsert.upsertedId).to.equal(42);
     const same = await clients.updateOne({ _id: 42 }, { $set: { _id: 42, name: 'n' } });
     expect(same).to.include({ matchedCount: 1, modifiedCount: 1 });
@@ -169,7 +165,10 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
   it('updates only the first match without multi, and applies pipeline updates', async () => {
     const flags = db.collection<NumberId>('flags');
-    await flags.insertMany([{ _id: 1, on: false, n: 1 }, { _id: 2, on: false, n: 2 }]);
+    await flags.insertMany([
+      { _id: 1, on: false, n: 1 },
+      { _id: 2, on: false, n: 2 },
+    ]);
     const first = await flags.updateOne({ on: false }, { $set: { on: true } });
     expect(first).to.include({ matchedCount: 1, modifiedCount: 1 });
     expect(await flags.find({ on: true }, { projection: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1 }]);
@@ -267,9 +266,7 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
     await tokens.insertOne({ hash: 'y' });
     const onUpdate = await rejectionOf(tokens.updateOne({ hash: 'y' }, { $set: { hash: 'x' } }));
     expect(onUpdate).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
-    const onUpsert = await rejectionOf(
-      tokens.findOneAndUpdate({ hash: 'x', other: true }, { $set: { n: 1 } }, { upsert: true }),
-    );
+    const onUpsert = await rejectionOf(tokens.findOneAndUpdate({ hash: 'x', other: true }, { $set: { n: 1 } }, { upsert: true }));
     expect(onUpsert).to.be.instanceOf(MongoServerError).and.to.include({ code: 11000 });
 
     const sameId = await rejectionOf(tokens.insertOne({ _id: (await tokens.findOne({ hash: 'y' }))?._id, hash: 'z' }));
@@ -305,7 +302,10 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
     it('a collation other than simple: BadValue (2) on every command that takes one, and nothing written', async () => {
       const words = db.collection<NumberId>('words');
-      await words.insertMany([{ _id: 1, word: 'cafe' }, { _id: 2, word: 'CAFE' }]);
+      await words.insertMany([
+        { _id: 1, word: 'cafe' },
+        { _id: 2, word: 'CAFE' },
+      ]);
       const french = { locale: 'fr', strength: 1 };
       const attempts: Array<[string, Promise<unknown>]> = [
         ['find', words.find({ word: 'cafe' }, { collation: french }).toArray()],
@@ -320,20 +320,31 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       for (const [what, attempt] of attempts) {
         const error = await refusal(attempt);
         expect([what, error.code, error.codeName], error.message).to.deep.equal([what, 2, 'BadValue']);
-        expect(error.message).to.equal(`Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`);
+        expect(error.message).to.equal(
+          `Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`,
+        );
       }
       // In a write command each statement fails alone, as a write error.
       const updated = await refusal(words.updateMany({ word: 'cafe' }, { $set: { seen: true } }, { collation: french }));
-      expect([updated.code, updated.message]).to.deep.equal([2, `Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`]);
+      expect([updated.code, updated.message]).to.deep.equal([
+        2,
+        `Field 'locale' is not a valid ICU locale in: { locale: "fr", strength: 1 } (the wire test server implements only the simple collation)`,
+      ]);
       const deleted = await refusal(words.deleteOne({ word: 'CAFE' }, { collation: french }));
       expect(deleted.code).to.equal(2);
-      expect(await words.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, word: 'cafe' }, { _id: 2, word: 'CAFE' }]);
+      expect(await words.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([
+        { _id: 1, word: 'cafe' },
+        { _id: 2, word: 'CAFE' },
+      ]);
       expect((await db.listCollections({ name: 'french' }).toArray()).length).to.equal(0);
       expect((await words.listIndexes().toArray()).map((index) => index['name'])).to.deep.equal(['_id_']);
       // The simple collation is binary comparison, as without one; simple with options is malformed (FailedToParse, 9).
       expect(await words.find({ word: 'cafe' }, { collation: { locale: 'simple' } }).toArray()).to.deep.equal([{ _id: 1, word: 'cafe' }]);
       const malformed = await refusal(words.find({}, { collation: { locale: 'simple', strength: 2 } }).toArray());
-      expect([malformed.code, malformed.message]).to.deep.equal([9, 'If locale=simple, no other fields should be present in: { locale: "simple", strength: 2 }']);
+      expect([malformed.code, malformed.message]).to.deep.equal([
+        9,
+        'If locale=simple, no other fields should be present in: { locale: "simple", strength: 2 }',
+      ]);
     });
 
     it('readConcern snapshot outside a transaction: InvalidOptions (72) on reads and writes, nothing written; inside a transaction it still works', async () => {
@@ -341,19 +352,29 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       await items.insertOne({ _id: 1, n: 1 });
       const snapshot = client.startSession({ snapshot: true });
       try {
-        for (const attempt of [items.find({}, { session: snapshot }).toArray(), items.aggregate([], { session: snapshot }).toArray(), items.distinct('n', {}, { session: snapshot })]) {
+        for (const attempt of [
+          items.find({}, { session: snapshot }).toArray(),
+          items.aggregate([], { session: snapshot }).toArray(),
+          items.distinct('n', {}, { session: snapshot }),
+        ]) {
           const error = await refusal(attempt);
           expect([error.code, error.codeName]).to.deep.equal([72, 'InvalidOptions']);
           expect(error.message).to.match(/^Storage engine does not support read concern: \{ level: "snapshot" \}/);
         }
         const write = await refusal(items.insertOne({ _id: 2, n: 2 }, { session: snapshot }));
-        expect([write.code, write.codeName, write.message]).to.deep.equal([72, 'InvalidOptions', 'Command does not support read concern { level: "snapshot" }']);
+        expect([write.code, write.codeName, write.message]).to.deep.equal([
+          72,
+          'InvalidOptions',
+          'Command does not support read concern { level: "snapshot" }',
+        ]);
         const update = await refusal(items.updateOne({ _id: 1 }, { $inc: { n: 1 } }, { session: snapshot }));
         expect(update.code).to.equal(72);
       } finally {
         await snapshot.endSession();
       }
-      const raw = await refusal(db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], readConcern: { level: 'snapshot' } }));
+      const raw = await refusal(
+        db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }], readConcern: { level: 'snapshot' } }),
+      );
       expect(raw.code).to.equal(72);
       expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, n: 1 }]);
       // debtkit's transactions read at snapshot (packages/adapter-mongo/src/mongo-unit-of-work.ts).
@@ -374,14 +395,29 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
 
     it("an update statement's sort (MongoDB 8.0; this server is 7.0): IDLUnknownField (40415) for the whole command, nothing written", async () => {
       const items = db.collection<NumberId>('items');
-      await items.insertMany([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      await items.insertMany([
+        { _id: 1, n: 1 },
+        { _id: 2, n: 2 },
+      ]);
       const raw = await refusal(
-        db.command({ update: 'items', updates: [{ q: { _id: 1 }, u: { $inc: { n: 1 } } }, { q: { _id: { $gt: 0 } }, u: { $inc: { n: 10 } }, sort: { _id: -1 } }] }),
+        db.command({
+          update: 'items',
+          updates: [
+            { q: { _id: 1 }, u: { $inc: { n: 1 } } },
+            { q: { _id: { $gt: 0 } }, u: { $inc: { n: 10 } }, sort: { _id: -1 } },
+          ],
+        }),
       );
       expect([raw.code, raw.message]).to.deep.equal([40415, "BSON field 'update.updates.sort' is an unknown field."]);
-      expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([{ _id: 1, n: 1 }, { _id: 2, n: 2 }]);
+      expect(await items.find({}, { sort: { _id: 1 } }).toArray()).to.deep.equal([
+        { _id: 1, n: 1 },
+        { _id: 2, n: 2 },
+      ]);
       // findAndModify's sort is 7.0's and works.
-      expect(await items.findOneAndUpdate({}, { $inc: { n: 1 } }, { sort: { _id: -1 }, returnDocument: 'after' })).to.deep.equal({ _id: 2, n: 3 });
+      expect(await items.findOneAndUpdate({}, { $inc: { n: 1 } }, { sort: { _id: -1 }, returnDocument: 'after' })).to.deep.equal({
+        _id: 2,
+        n: 3,
+      });
     });
 
     it('views and validators: CommandNotSupported (115), and no collection is made', async () => {
@@ -433,7 +469,15 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
   it('describes a one-node replica set primary in hello, with the cluster time on every reply', async () => {
     const hello = await db.admin().command({ hello: 1 });
     const me = `127.0.0.1:${server.port}`;
-    expect(hello).to.include({ setName: 'rs0', primary: me, me, isWritablePrimary: true, secondary: false, logicalSessionTimeoutMinutes: 30, maxWireVersion: 21 });
+    expect(hello).to.include({
+      setName: 'rs0',
+      primary: me,
+      me,
+      isWritablePrimary: true,
+      secondary: false,
+      logicalSessionTimeoutMinutes: 30,
+      maxWireVersion: 21,
+    });
     expect(hello['hosts']).to.deep.equal([me]);
     expect(server.advertisedHost).to.equal(me);
     expect(server.replicaSetName).to.equal('rs0');
@@ -466,19 +510,32 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       expect([...seen]).to.deep.equal([proxyHost]);
       await behind.restart();
       expect(behind.advertisedHost).to.equal(proxyHost);
-      expect((await viaProxy.db('admin').command({ hello: 1 }).catch(() => viaProxy.db('admin').command({ hello: 1 })))['me']).to.equal(proxyHost);
+      expect(
+        (
+          await viaProxy
+            .db('admin')
+            .command({ hello: 1 })
+            .catch(() => viaProxy.db('admin').command({ hello: 1 }))
+        )['me'],
+      ).to.equal(proxyHost);
       expect(await viaProxy.db('t').collection('c').countDocuments()).to.equal(1);
     } finally {
       await viaProxy.close();
       await behind.stop();
       await new Promise((resolve) => proxy.close(resolve));
     }
-    const refused = await startWireServer({ advertisedHost: 'no-port' }).then(() => undefined, (error: unknown) => error);
+    const refused = await startWireServer({ advertisedHost: 'no-port' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(refused).to.be.instanceOf(RangeError);
   });
 
   it('is discovered as a replica set with a primary, and with directConnection=true as a single primary', async () => {
-    for (const [url, type] of [[server.url, 'ReplicaSetWithPrimary'], [`${server.url}?directConnection=true`, 'Single']] as const) {
+    for (const [url, type] of [
+      [server.url, 'ReplicaSetWithPrimary'],
+      [`${server.url}?directConnection=true`, 'Single'],
+    ] as const) {
       const own = new MongoClient(url, { serverSelectionTimeoutMS: 2000 });
       const types: string[] = [];
       own.on('topologyDescriptionChanged', (event) => types.push(event.newDescription.type));
@@ -524,7 +581,10 @@ describe('mongo wire-protocol test server, through the real mongodb driver', () 
       let found: Document | null = null;
       for (let attempt = 1; found === null; attempt += 1) {
         try {
-          found = await ownClient.db('t').collection('c').findOne({}, { projection: { _id: 0 } });
+          found = await ownClient
+            .db('t')
+            .collection('c')
+            .findOne({}, { projection: { _id: 0 } });
         } catch (error) {
           if (attempt >= 5 || (error as Error).name !== 'MongoServerSelectionError') throw error;
         }
@@ -652,7 +712,9 @@ describe('mongo wire-protocol test server, TTL indexes (as the MongoDB manual de
     const docs = db.collection<NumberId>('bad');
     const codeOf = async (p: Promise<unknown>) => ((await rejectionOf(p)) as MongoServerError).codeName;
     expect(await codeOf(docs.createIndex({ a: 1, b: 1 }, { expireAfterSeconds: 5 }))).to.equal('CannotCreateIndex');
-    expect(await codeOf(docs.createIndex({ _id: 1 }, { name: 'id_ttl', expireAfterSeconds: 5 }))).to.equal('InvalidIndexSpecificationOption');
+    expect(await codeOf(docs.createIndex({ _id: 1 }, { name: 'id_ttl', expireAfterSeconds: 5 }))).to.equal(
+      'InvalidIndexSpecificationOption',
+    );
     expect(await codeOf(docs.createIndex({ a: 1 }, { expireAfterSeconds: -1 }))).to.equal('InvalidOptions');
     expect(await codeOf(docs.createIndex({ a: 1 }, { expireAfterSeconds: 2_147_483_648 }))).to.equal('InvalidOptions');
   });

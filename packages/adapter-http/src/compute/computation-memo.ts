@@ -48,7 +48,8 @@ const deepFreeze = <A>(value: A): A => {
   return value;
 };
 
-const keyOf = (name: string, input: unknown): string => createHash('sha256').update(name).update('\n').update(JSON.stringify(input)).digest('base64url');
+const keyOf = (name: string, input: unknown): string =>
+  createHash('sha256').update(name).update('\n').update(JSON.stringify(input)).digest('base64url');
 
 /**
  * `computations` with the comparison and the outlook answered from kept

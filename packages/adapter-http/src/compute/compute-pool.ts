@@ -18,14 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { memoizeComputations } from './computation-memo.js';
 import type * as E from 'fp-ts/lib/Either.js';
-import type {
-  AccountRecord,
-  Computations,
-  CreditOutlookInput,
-  DomainError,
-  PayoffBudgetInput,
-  PayoffPlanInput,
-} from '@debtkit/core';
+import type { AccountRecord, Computations, CreditOutlookInput, DomainError, PayoffBudgetInput, PayoffPlanInput } from '@debtkit/core';
 
 export type ComputeTask =
   | { readonly kind: 'planPayoff'; readonly input: PayoffPlanInput }

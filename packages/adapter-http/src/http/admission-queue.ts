@@ -35,7 +35,11 @@ export type Release = () => void;
 
 /** What `acquire` answers: the slot, or why there is none. */
 export type Admission =
-  | { readonly admitted: true; readonly release: Release; /** Milliseconds spent in the queue (0 when admitted at once). */ readonly waitedMs: number }
+  | {
+      readonly admitted: true;
+      readonly release: Release;
+      /** Milliseconds spent in the queue (0 when admitted at once). */ readonly waitedMs: number;
+    }
   | { readonly admitted: false; readonly reason: 'timed_out' | 'abandoned'; readonly waitedMs: number };
 
 /** Starts a timer; answers a function that cancels it. */

@@ -80,7 +80,9 @@ const retryAfterOf = (e: DomainError): Readonly<Record<string, string>> =>
 export const fromDomainError = (e: DomainError): ApiError =>
   e._tag === 'unavailable'
     ? new ApiError('unavailable', UNAVAILABLE_MESSAGE)
-    : Object.assign(new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined, retryAfterOf(e)), { transient: isWriteConflict(e) });
+    : Object.assign(new ApiError(e._tag, e.message, e._tag === 'validation_error' ? e.details : undefined, retryAfterOf(e)), {
+        transient: isWriteConflict(e),
+      });
 
 export interface ErrorBody {
   readonly error: {

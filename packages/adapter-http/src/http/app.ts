@@ -136,7 +136,10 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
         metrics,
         environment: config.environment,
         ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
-        openApi: serveOpenApi({ environment: config.environment, ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }) }),
+        openApi: serveOpenApi({
+          environment: config.environment,
+          ...(config.publicUrl === undefined ? {} : { publicUrl: config.publicUrl }),
+        }),
       }),
       ...deps.routes,
     ].map(guarded),
@@ -149,7 +152,8 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   // own 'error' event comes from writing the response (usually a client that left).
   app.silent = true;
   app.on('error', (err: unknown, ctx?: Koa.ParameterizedContext) => {
-    if (ctx !== undefined && isClientGone(ctx, err)) logger.info({ request_id: ctx.state['requestId'] }, 'response not sent: the client left');
+    if (ctx !== undefined && isClientGone(ctx, err))
+      logger.info({ request_id: ctx.state['requestId'] }, 'response not sent: the client left');
     else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
   });
 
@@ -160,7 +164,11 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   app.use(responseHeaders({ environment: config.environment }));
   app.use(requestTelemetry({ logger, metrics, routeOf }));
   app.use(
-    errorResponder({ logger, apiVersionFallback: versioning.latest, onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }) }),
+    errorResponder({
+      logger,
+      apiVersionFallback: versioning.latest,
+      onUnavailable: () => metrics.storeErrors.inc({ kind: 'unavailable' }),
+    }),
   );
   app.use(compression(deps.renderCache === undefined ? {} : { renderCache: deps.renderCache }));
   // docs/sandbox-over-time.md: the interactive docs (no token: outside /api and /admin), when configured.
@@ -175,7 +183,13 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
   if (deps.admission !== undefined) {
     metrics.watchAdmission(deps.admission);
-    app.use(fairAdmission({ queue: deps.admission, onAdmitted: (s) => metrics.admissionWait.observe(s), onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }) }));
+    app.use(
+      fairAdmission({
+        queue: deps.admission,
+        onAdmitted: (s) => metrics.admissionWait.observe(s),
+        onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }),
+      }),
+    );
   }
   app.use(apiVersion({ versioning }));
   if (deps.renderCache !== undefined) app.use(renderedAnswers({ cache: deps.renderCache }));

@@ -160,7 +160,8 @@ const pageHtml = (versions: ReadonlyArray<{ name: string; url: string }>, assetU
 export const interactiveDocs = (options: InteractiveDocsOptions): AppMiddleware => {
   const directory = packageDirectory();
   const assets = new Map<AssetName, Promise<StaticContent>>();
-  for (const [name, { type, text }] of Object.entries(OWN_ASSETS)) assets.set(name as AssetName, Promise.resolve(staticContent(Buffer.from(text, 'utf8'), type)));
+  for (const [name, { type, text }] of Object.entries(OWN_ASSETS))
+    assets.set(name as AssetName, Promise.resolve(staticContent(Buffer.from(text, 'utf8'), type)));
   const assetOf = (name: AssetName): Promise<StaticContent> => {
     let asset = assets.get(name);
     if (asset === undefined) {
@@ -177,7 +178,10 @@ export const interactiveDocs = (options: InteractiveDocsOptions): AppMiddleware 
   let page: Promise<StaticContent> | undefined;
   const pageOf = (): Promise<StaticContent> => {
     if (page !== undefined) return page;
-    const versions = [...options.versions].sort().reverse().map((name) => ({ name, url: `openapi.json?version=${encodeURIComponent(name)}` }));
+    const versions = [...options.versions]
+      .sort()
+      .reverse()
+      .map((name) => ({ name, url: `openapi.json?version=${encodeURIComponent(name)}` }));
     const built = Promise.all(ASSET_NAMES.map(async (name) => [name, (await assetOf(name)).tag] as const)).then((tags) => {
       const tagOf = new Map(tags);
       const html = pageHtml(versions, (name) => `docs/assets/${name}?v=${tagOf.get(name) ?? ''}`);

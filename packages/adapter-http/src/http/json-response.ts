@@ -26,7 +26,9 @@ export const passesBytes = (text: string, max: number): boolean => text.length *
 /** Answer `status` with `text`, a JSON document already serialised; never more than 1 MiB of it (`bytes`: its UTF-8 length, when known). */
 export const writeJsonText = (ctx: ParameterizedContext, status: number, text: string, bytes?: number): void => {
   if (bytes === undefined ? passesBytes(text, MAX_RESPONSE_BODY_BYTES) : bytes > MAX_RESPONSE_BODY_BYTES) {
-    throw new ResponseTooLarge(`refused to send a ${bytes ?? Buffer.byteLength(text)}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
+    throw new ResponseTooLarge(
+      `refused to send a ${bytes ?? Buffer.byteLength(text)}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`,
+    );
   }
   ctx.status = status;
   // Set before the body, so Koa does not guess a type for the string.
@@ -36,10 +38,12 @@ export const writeJsonText = (ctx: ParameterizedContext, status: number, text: s
 
 /** Answer `status` with `data`, a JSON document's UTF-8 bytes; never more than 1 MiB of them. */
 export const writeJsonBytes = (ctx: ParameterizedContext, status: number, data: Buffer): void => {
-  if (data.length > MAX_RESPONSE_BODY_BYTES) throw new ResponseTooLarge(`refused to send a ${data.length}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
+  if (data.length > MAX_RESPONSE_BODY_BYTES)
+    throw new ResponseTooLarge(`refused to send a ${data.length}-byte body for ${ctx.method} ${ctx.path}: over the 1 MiB bound`);
   ctx.status = status;
   ctx.set('Content-Type', JSON_CONTENT_TYPE);
   ctx.body = data;
 };
 
-export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void => writeJsonText(ctx, status, JSON.stringify(body));
+export const writeJson = (ctx: ParameterizedContext, status: number, body: unknown): void =>
+  writeJsonText(ctx, status, JSON.stringify(body));

@@ -147,7 +147,11 @@ const mongoCounters = (backend: Extract<RateLimitBackend, { kind: 'mongo' }>): C
         insuranceLimiter: insurance,
       });
       first ??= mongo;
-      const limiter = (): Promise<Counter> => indexes().then(() => mongo, () => insurance);
+      const limiter = (): Promise<Counter> =>
+        indexes().then(
+          () => mongo,
+          () => insurance,
+        );
       return {
         consume: async (key, n, o) => (await limiter()).consume(key, n, o),
         penalty: async (key, n, o) => (await limiter()).penalty(key, n, o),
@@ -175,7 +179,12 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
     // A promise chain rather than an async function: one step fewer on every request (docs/performance.md).
     consume: (clientKey) =>
       bursty.consume(clientKey).then(
-        (res): RateLimitDecision => ({ allowed: true, limit: perSecond, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) }),
+        (res): RateLimitDecision => ({
+          allowed: true,
+          limit: perSecond,
+          remaining: res.remainingPoints,
+          resetSeconds: seconds(res.msBeforeNext),
+        }),
         (refused: unknown): RateLimitDecision => {
           if (!(refused instanceof RateLimiterRes)) throw refused;
           return { allowed: false, limit: perSecond, remaining: 0, resetSeconds: seconds(refused.msBeforeNext) };

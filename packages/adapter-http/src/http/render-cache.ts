@@ -29,7 +29,13 @@
  *   (DEBTKIT_RENDER_CACHE_MB); 0 keeps nothing.
  */
 import { LRUCache } from 'lru-cache';
-import { MAX_RESPONSE_BODY_BYTES, versioning as productionVersioning, type RenderContext, type ResponseKind, type Versioning } from '@debtkit/core';
+import {
+  MAX_RESPONSE_BODY_BYTES,
+  versioning as productionVersioning,
+  type RenderContext,
+  type ResponseKind,
+  type Versioning,
+} from '@debtkit/core';
 import { computedRevision } from '../compute/computation-memo.js';
 import { boundedItems, boundedJson, listEnvelopeOf, type JsonText } from './routes/paged-list.js';
 

@@ -19,7 +19,18 @@
 import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Client, DomainError, ID_CODECS, ResponseKind, decode, versioning, type IdKind, type IdOf, type RenderContext, type Versioning } from '@debtkit/core';
+import {
+  Client,
+  DomainError,
+  ID_CODECS,
+  ResponseKind,
+  decode,
+  versioning,
+  type IdKind,
+  type IdOf,
+  type RenderContext,
+  type Versioning,
+} from '@debtkit/core';
 import type { AppContext } from './app-context.js';
 import { ApiError, fromDomainError } from './api-error.js';
 import { writeJsonBytes, writeJsonText } from './json-response.js';
@@ -77,9 +88,17 @@ const orThrow = <A>(result: E.Either<DomainError, A>): A => {
  * first validated with that version's codec (its errors name its own fields)
  * and migrated forward to the latest shape (versioning/versions.ts).
  */
-export const decodeBody = <A, O>(ctx: AppContext, codec: t.Type<A, O, unknown>, versions?: Pick<Versioning, 'latest' | 'migrateRequest'>, version?: string): A => {
+export const decodeBody = <A, O>(
+  ctx: AppContext,
+  codec: t.Type<A, O, unknown>,
+  versions?: Pick<Versioning, 'latest' | 'migrateRequest'>,
+  version?: string,
+): A => {
   const body: unknown = ctx.state.body ?? {};
-  const migrated = versions === undefined || version === undefined || version === versions.latest ? body : orThrow(versions.migrateRequest(codec.name, body, version));
+  const migrated =
+    versions === undefined || version === undefined || version === versions.latest
+      ? body
+      : orThrow(versions.migrateRequest(codec.name, body, version));
   return orThrow(decode(codec, 'request body')(migrated));
 };
 

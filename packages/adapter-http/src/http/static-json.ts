@@ -48,7 +48,8 @@ export interface StaticContentOptions {
   readonly compress?: boolean;
 }
 
-export const staticJson = (text: string, options: StaticContentOptions = {}): StaticJson => staticContent(Buffer.from(text, 'utf8'), JSON_CONTENT_TYPE, options);
+export const staticJson = (text: string, options: StaticContentOptions = {}): StaticJson =>
+  staticContent(Buffer.from(text, 'utf8'), JSON_CONTENT_TYPE, options);
 
 /**
  * `body`, served as `contentType`. A body under the compression threshold (as

@@ -18,7 +18,19 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import { AuditEventsQuery, PatchClientBody, RollTokenBody, queryIdOf, toDetails, versioning, type AuditEvent, type ClientAccess, type DomainError, type Page, type RolledToken } from '@debtkit/core';
+import {
+  AuditEventsQuery,
+  PatchClientBody,
+  RollTokenBody,
+  queryIdOf,
+  toDetails,
+  versioning,
+  type AuditEvent,
+  type ClientAccess,
+  type DomainError,
+  type Page,
+  type RolledToken,
+} from '@debtkit/core';
 import { loadConfig, type Config } from './config.js';
 import { HTTP, StartupError, resolve } from './container.js';
 import { composeContainer } from './composition.js';
@@ -66,10 +78,17 @@ const serve = async (config: Config): Promise<number> => {
       stopping = true;
       logger.info({ signal }, 'shutting down');
       // The spans of the last requests are flushed after the server stopped answering.
-      const flushTraces = (): Promise<void> => tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'flushing the traces failed'));
+      const flushTraces = (): Promise<void> =>
+        tracing.shutdown().catch((err: unknown) => logger.warn({ err }, 'flushing the traces failed'));
       running.shutdown().then(
-        () => flushTraces().then(() => log.close()).then(() => resolveExit(0)),
-        () => flushTraces().then(() => log.close()).then(() => resolveExit(1)),
+        () =>
+          flushTraces()
+            .then(() => log.close())
+            .then(() => resolveExit(0)),
+        () =>
+          flushTraces()
+            .then(() => log.close())
+            .then(() => resolveExit(1)),
       );
     };
     process.on('SIGTERM', onSignal);
@@ -90,7 +109,11 @@ const createClient = async (config: Config, args: ReadonlyArray<string>): Promis
   // The server's composition path (its store, its token use cases), stopped before the app: no bureau needed.
   const { container, close } = await composeContainer({ config });
   try {
-    const created = await resolve(container, HTTP.ClientAccess).createClient({ name, environment: config.environment, apiVersion: versioning.latest })();
+    const created = await resolve(container, HTTP.ClientAccess).createClient({
+      name,
+      environment: config.environment,
+      apiVersion: versioning.latest,
+    })();
     if (E.isLeft(created)) return fail(`creating the client failed: ${created.left.message}`);
     process.stdout.write(`${JSON.stringify({ client: created.right.client, token: created.right.token }, null, 2)}\n`);
     return 0;
@@ -116,8 +139,13 @@ const optionsOf = (args: ReadonlyArray<string>, known: ReadonlyArray<string>): R
 };
 
 /** Run an admin command on the persistent store, printing its answer as the admin API would. */
-const adminCommand = async (config: Config, name: string, run: (access: ClientAccess) => Promise<E.Either<DomainError, unknown>>): Promise<number> => {
-  if (config.store === 'memory') return fail(`${name} needs a persistent store (DEBTKIT_STORE=mongo): a memory store is empty when this command starts`);
+const adminCommand = async (
+  config: Config,
+  name: string,
+  run: (access: ClientAccess) => Promise<E.Either<DomainError, unknown>>,
+): Promise<number> => {
+  if (config.store === 'memory')
+    return fail(`${name} needs a persistent store (DEBTKIT_STORE=mongo): a memory store is empty when this command starts`);
   const { container, close } = await composeContainer({ config });
   try {
     const answer = await run(resolve(container, HTTP.ClientAccess));
@@ -134,7 +162,11 @@ const adminCommand = async (config: Config, name: string, run: (access: ClientAc
 
 /** A decoded command-line value, or the one line that says what is wrong with it. */
 const decodeArgs = <A>(codec: t.Decoder<unknown, A>, value: unknown): E.Either<string, A> =>
-  E.mapLeft((errors: t.Errors) => toDetails(errors).map((d) => `--${d.path.replace(/_/g, '-')} ${d.message}`).join('; '))(codec.decode(value));
+  E.mapLeft((errors: t.Errors) =>
+    toDetails(errors)
+      .map((d) => `--${d.path.replace(/_/g, '-')} ${d.message}`)
+      .join('; '),
+  )(codec.decode(value));
 
 const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<number> => {
   const options = optionsOf(args, ['token-id', 'expires-in-seconds']);
@@ -142,11 +174,18 @@ const rollToken = async (config: Config, args: ReadonlyArray<string>): Promise<n
   const tokenId = queryIdOf('token').decode(options['token_id']);
   if (E.isLeft(tokenId)) return fail('tokens roll needs --token-id <a token id>');
   const seconds = options['expires_in_seconds'];
-  const body = decodeArgs(RollTokenBody, seconds === undefined ? {} : { expires_in_seconds: /^[0-9]{1,7}$/.test(seconds) ? Number(seconds) : seconds });
+  const body = decodeArgs(
+    RollTokenBody,
+    seconds === undefined ? {} : { expires_in_seconds: /^[0-9]{1,7}$/.test(seconds) ? Number(seconds) : seconds },
+  );
   if (E.isLeft(body)) return fail(`tokens roll: ${body.left}`);
   return adminCommand(config, 'tokens roll', async (access) => {
     const rolled = await access.rollToken(tokenId.right, body.right.expires_in_seconds)();
-    return E.map((r: RolledToken) => ({ token_id: r.tokenId, token: r.token, replaces: { token_id: r.replaces.tokenId, expires_at: r.replaces.expiresAt } }))(rolled);
+    return E.map((r: RolledToken) => ({
+      token_id: r.tokenId,
+      token: r.token,
+      replaces: { token_id: r.replaces.tokenId, expires_at: r.replaces.expiresAt },
+    }))(rolled);
   });
 };
 

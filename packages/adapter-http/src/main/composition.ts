@@ -14,7 +14,16 @@ import { PORTS, type Clock, type StorePorts } from '@debtkit/core';
 import { SandboxCreditBureau } from '@debtkit/adapter-memory';
 import type { AppState, RouteDef } from '../http/app-context.js';
 import { loadConfig, type Config } from './config.js';
-import { HTTP, StartupError, createContainer, resolve, storePortsOf, systemClock, type DebtkitContainer, type WebhookRuntimeOptions } from './container.js';
+import {
+  HTTP,
+  StartupError,
+  createContainer,
+  resolve,
+  storePortsOf,
+  systemClock,
+  type DebtkitContainer,
+  type WebhookRuntimeOptions,
+} from './container.js';
 
 export interface ComposeOptions {
   /** Over the defaults of an empty environment (sandbox, memory store, no admin API, no seeding). */

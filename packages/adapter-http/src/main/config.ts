@@ -7,7 +7,16 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { DEFAULT_QUOTAS, Environment, IDEMPOTENCY_CLAIM_TIMEOUT_MS, decode, isWellFormedToken, tokenPrefix, WRITE_CONFLICT_DEADLINE_MS, type Quotas } from '@debtkit/core';
+import {
+  DEFAULT_QUOTAS,
+  Environment,
+  IDEMPOTENCY_CLAIM_TIMEOUT_MS,
+  decode,
+  isWellFormedToken,
+  tokenPrefix,
+  WRITE_CONFLICT_DEADLINE_MS,
+  type Quotas,
+} from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
 import { DEFAULT_RENDER_CACHE_MB, MIB } from '../http/render-cache.js';
@@ -179,7 +188,10 @@ const Variables = t.partial({
   DEBTKIT_QUOTA_PLANS_PER_USER: variable(PositiveInt, 'must be a positive whole number of payment plans'),
   DEBTKIT_QUOTA_WEBHOOK_ENDPOINTS_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook endpoints'),
   DEBTKIT_QUOTA_ARMED_DELIVERIES_PER_CLIENT: variable(PositiveInt, 'must be a positive whole number of webhook deliveries'),
-  DEBTKIT_TRUSTED_PROXIES: variable(TrustedProxies, 'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8'),
+  DEBTKIT_TRUSTED_PROXIES: variable(
+    TrustedProxies,
+    'must be comma-separated IP addresses or CIDRs (IPv4 or IPv6), e.g. 10.0.0.0/8,fd00::/8',
+  ),
   DEBTKIT_WRITE_CONFLICT_DEADLINE_MS: variable(ConflictDeadlineMs, 'must be a whole number of milliseconds from 1 to 600000'),
   DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),

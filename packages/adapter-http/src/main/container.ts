@@ -52,7 +52,13 @@ import { StartupError } from './startup-error.js';
 import { traceStorePorts } from './traced-store-ports.js';
 import { processComputePool } from '../compute/compute-pool.js';
 import { DEFAULT_RENDER_CACHE_MB, MIB, createRenderCache, type RenderCache } from '../http/render-cache.js';
-import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, createAdmissionQueue, defaultMaxInProgress, type AdmissionQueue } from '../http/admission-queue.js';
+import {
+  DEFAULT_CLIENT_CONCURRENCY,
+  DEFAULT_QUEUE_WAIT_MS,
+  createAdmissionQueue,
+  defaultMaxInProgress,
+  type AdmissionQueue,
+} from '../http/admission-queue.js';
 
 export { StartupError };
 
@@ -150,7 +156,10 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(PORTS.SecretGenerator).to(RandomSecretGenerator).inSingletonScope();
     const webhooks = input.webhooks ?? {};
     bind(HTTP.WebhookUrlGuard).toConstantValue(
-      new WebhookUrlGuard({ environment: input.config.environment, ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }) }),
+      new WebhookUrlGuard({
+        environment: input.config.environment,
+        ...(webhooks.resolveHost === undefined ? {} : { resolveHost: webhooks.resolveHost }),
+      }),
     );
     bind(HTTP.DeliveryWorker).toResolvedValue(
       (events, webhookEndpoints, webhookDeliveries, erasures, clock, guard, config, logger, metrics, unitOfWork) => {
@@ -166,7 +175,18 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           },
         );
       },
-      [STORE_PORTS.events, STORE_PORTS.webhookEndpoints, STORE_PORTS.webhookDeliveries, STORE_PORTS.erasures, PORTS.Clock, HTTP.WebhookUrlGuard, HTTP.Config, HTTP.Logger, HTTP.Metrics, PORTS.UnitOfWork],
+      [
+        STORE_PORTS.events,
+        STORE_PORTS.webhookEndpoints,
+        STORE_PORTS.webhookDeliveries,
+        STORE_PORTS.erasures,
+        PORTS.Clock,
+        HTTP.WebhookUrlGuard,
+        HTTP.Config,
+        HTTP.Logger,
+        HTTP.Metrics,
+        PORTS.UnitOfWork,
+      ],
     );
     // Every store port by the port table, then what else the use cases need.
     bind(HTTP.Application).toDynamicValue((context) =>
@@ -224,7 +244,20 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           renderCache,
           config: appConfigOf(config),
         }),
-      [HTTP.Config, HTTP.Logger, PORTS.StoreHealth, HTTP.ClientAccess, STORE_PORTS.idempotency, PORTS.Clock, HTTP.Routes, HTTP.RateLimits, HTTP.Metrics, STORE_PORTS.erasures, HTTP.Admission, HTTP.RenderCache],
+      [
+        HTTP.Config,
+        HTTP.Logger,
+        PORTS.StoreHealth,
+        HTTP.ClientAccess,
+        STORE_PORTS.idempotency,
+        PORTS.Clock,
+        HTTP.Routes,
+        HTTP.RateLimits,
+        HTTP.Metrics,
+        STORE_PORTS.erasures,
+        HTTP.Admission,
+        HTTP.RenderCache,
+      ],
     );
   });
 
@@ -262,7 +295,10 @@ export const createContainer = async (input: ContainerInput): Promise<DebtkitCon
     // Config guarantees the URL with the mongo store. A bad URL or refused
     // credentials fail here; an unreachable server does not (requests answer
     // 503 until it is back).
-    const ctx = await openMongoContext(config.mongodbUrl ?? '', { onStandalone: (reason) => input.logger.error(reason), writeConflictDeadlineMs: config.writeConflictDeadlineMs }).catch((err: unknown) => {
+    const ctx = await openMongoContext(config.mongodbUrl ?? '', {
+      onStandalone: (reason) => input.logger.error(reason),
+      writeConflictDeadlineMs: config.writeConflictDeadlineMs,
+    }).catch((err: unknown) => {
       throw new StartupError(`MONGODB_URL: cannot open the mongo store (${err instanceof Error ? err.message : String(err)})`);
     });
     container.load(mongoStoreModule(ctx));

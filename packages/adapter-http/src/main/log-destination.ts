@@ -54,7 +54,11 @@ export interface ServerLoggerOptions {
 
 export const createServerLogger = (options: ServerLoggerOptions): ServerLogger => {
   const dest = options.dest ?? 1;
-  const destination = new sonicBoom.SonicBoom({ ...(typeof dest === 'number' ? { fd: dest } : { dest }), sync: false, contentMode: 'buffer' });
+  const destination = new sonicBoom.SonicBoom({
+    ...(typeof dest === 'number' ? { fd: dest } : { dest }),
+    sync: false,
+    contentMode: 'buffer',
+  });
   // sonic-boom's declarations only describe its text mode: in buffer mode `write` takes a Buffer.
   const bufferSink = destination as unknown as { write(chunk: Buffer): boolean };
   // Lines not yet handed to the destination (at once, too, when the process exits or the log closes).

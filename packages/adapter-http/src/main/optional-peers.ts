@@ -10,7 +10,9 @@ import { StartupError } from './startup-error.js';
 
 const isNotFound = (err: unknown, specifier: string): boolean => {
   const e = err as { code?: unknown; message?: unknown };
-  return (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') && typeof e.message === 'string' && e.message.includes(specifier);
+  return (
+    (e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND') && typeof e.message === 'string' && e.message.includes(specifier)
+  );
 };
 
 /**
@@ -38,7 +40,10 @@ export interface MongoStoreContext {
  * that the real module fits.
  */
 export interface MongoAdapterModule {
-  openMongoContext(url: string, options?: { readonly onStandalone?: (reason: string) => void; readonly writeConflictDeadlineMs?: number }): Promise<MongoStoreContext>;
+  openMongoContext(
+    url: string,
+    options?: { readonly onStandalone?: (reason: string) => void; readonly writeConflictDeadlineMs?: number },
+  ): Promise<MongoStoreContext>;
   mongoStoreModule(ctx: MongoStoreContext): ContainerModule;
   openRateLimitConnection(url: string): { readonly client: MongoClientLike; readonly dbName: string };
 }

@@ -12,7 +12,8 @@ export const openRateLimits = (config: Config, mongo?: MongoAdapterModule): Rate
   const settings = { requestsPerSecond: config.rateLimit, authFailuresPerMinute: config.authFailureLimit };
   const url = config.mongodbUrl;
   if (config.store !== 'mongo' || url === undefined) return createRateLimits(settings, { kind: 'memory' });
-  if (mongo === undefined) throw new Error('rate limits on the mongo store need @debtkit/adapter-mongo: pass the loaded module as `mongo` (createContainer does)');
+  if (mongo === undefined)
+    throw new Error('rate limits on the mongo store need @debtkit/adapter-mongo: pass the loaded module as `mongo` (createContainer does)');
   // Its own connection (the store's is private to the adapter); it connects on the first count.
   const { client, dbName } = mongo.openRateLimitConnection(url);
   return createRateLimits(settings, { kind: 'mongo', client, dbName, closeClient: true });

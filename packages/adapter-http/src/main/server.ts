@@ -52,7 +52,10 @@ export const SEED_RETRY_MS = 1000;
 const FIRST_PING_MS = 1000;
 
 const isUnavailable = (err: unknown): boolean =>
-  err instanceof StartupError && typeof err.cause === 'object' && err.cause !== null && (err.cause as { _tag?: unknown })._tag === 'unavailable';
+  err instanceof StartupError &&
+  typeof err.cause === 'object' &&
+  err.cause !== null &&
+  (err.cause as { _tag?: unknown })._tag === 'unavailable';
 
 /**
  * Seed at start when the store answers; when it does not (the database is
@@ -71,7 +74,9 @@ const seedPatiently = async (
     clearTimeout(timer);
   };
   const ping = await Promise.race([
-    store.health.ping()().then(E.isRight, () => false),
+    store.health
+      .ping()()
+      .then(E.isRight, () => false),
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), FIRST_PING_MS).unref()),
   ]);
   if (ping) {
@@ -146,9 +151,13 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
   try {
     if (config.trustedProxies !== undefined && config.publicUrl === undefined) {
       // Behind a proxy the listen address is not where clients are: the OpenAPI document would name it.
-      logger.warn('DEBTKIT_TRUSTED_PROXIES is set without DEBTKIT_PUBLIC_URL: set it to the address clients reach the proxy at (the OpenAPI document names it)');
+      logger.warn(
+        'DEBTKIT_TRUSTED_PROXIES is set without DEBTKIT_PUBLIC_URL: set it to the address clients reach the proxy at (the OpenAPI document names it)',
+      );
     }
-    const demoToken = config.bootstrapToken ?? (config.store === 'memory' ? newToken(resolve(container, PORTS.SecretGenerator), 'sandbox') : DEFAULT_DEMO_TOKEN);
+    const demoToken =
+      config.bootstrapToken ??
+      (config.store === 'memory' ? newToken(resolve(container, PORTS.SecretGenerator), 'sandbox') : DEFAULT_DEMO_TOKEN);
     const seedDeps = { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) };
     const seeding = config.seed ? await seedPatiently(seedDeps, logger, demoToken) : undefined;
     const demo = seeding?.demo;
@@ -181,10 +190,13 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
           clearTimeout(force);
           workerStopped
             .then(() => close())
-            .then(() => resolvePromise(), (err: unknown) => {
-              logger.error({ err }, 'closing the store failed');
-              resolvePromise();
-            });
+            .then(
+              () => resolvePromise(),
+              (err: unknown) => {
+                logger.error({ err }, 'closing the store failed');
+                resolvePromise();
+              },
+            );
         });
         server.closeIdleConnections();
       }));

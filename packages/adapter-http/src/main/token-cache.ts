@@ -70,7 +70,8 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
   /** The cache's entry for `key` while it may still be answered from; an expired one is dropped. */
   const fresh = (key: string): Entry | undefined => {
     const hit = cache.get(key);
-    if (hit === undefined || (now() < hit.expiresAt && (hit.tokenExpiresAt === Infinity || clock.now().getTime() < hit.tokenExpiresAt))) return hit;
+    if (hit === undefined || (now() < hit.expiresAt && (hit.tokenExpiresAt === Infinity || clock.now().getTime() < hit.tokenExpiresAt)))
+      return hit;
     cache.delete(key);
     return undefined;
   };
@@ -82,14 +83,20 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
       if (hit !== undefined) return Promise.resolve(E.right(hit.client));
       // A revocation that starts while the store answers must not be undone by this answer landing after it.
       const generation = revocations;
-      return access.authenticateTokenWithExpiry(environment, token)().then((found) => {
-        if (E.isLeft(found)) return found;
-        if (O.isSome(found.right) && generation === revocations) {
-          const { client, expiresAt } = found.right.value;
-          cache.set(key, { client: O.some(client), expiresAt: now() + ttlMs, tokenExpiresAt: expiresAt === null ? Infinity : Date.parse(expiresAt) });
-        }
-        return E.right(O.map((authenticated: { readonly client: Client }) => authenticated.client)(found.right));
-      });
+      return access
+        .authenticateTokenWithExpiry(environment, token)()
+        .then((found) => {
+          if (E.isLeft(found)) return found;
+          if (O.isSome(found.right) && generation === revocations) {
+            const { client, expiresAt } = found.right.value;
+            cache.set(key, {
+              client: O.some(client),
+              expiresAt: now() + ttlMs,
+              tokenExpiresAt: expiresAt === null ? Infinity : Date.parse(expiresAt),
+            });
+          }
+          return E.right(O.map((authenticated: { readonly client: Client }) => authenticated.client)(found.right));
+        });
     };
   };
 
@@ -113,11 +120,11 @@ export const withTokenCache = (access: ClientAccess, options: TokenCacheOptions)
       });
     };
   const revokeToken: ClientAccess['revokeToken'] = (tokenId, actor) => emptyingCache(access.revokeToken(tokenId, actor));
-  const rollToken: ClientAccess['rollToken'] = (tokenId, expiresInSeconds, actor) => emptyingCache(access.rollToken(tokenId, expiresInSeconds, actor));
+  const rollToken: ClientAccess['rollToken'] = (tokenId, expiresInSeconds, actor) =>
+    emptyingCache(access.rollToken(tokenId, expiresInSeconds, actor));
   // The cached client carries its pinned version: this process answers in the new one at once, others within `ttlMs`.
   const changeClientApiVersion: ClientAccess['changeClientApiVersion'] = (clientId, apiVersion, actor) =>
     emptyingCache(access.changeClientApiVersion(clientId, apiVersion, actor));
 
   return { ...access, authenticateToken, revokeToken, rollToken, changeClientApiVersion, knownClient };
 };
-

@@ -11,7 +11,16 @@
  */
 import { SpanKind, SpanStatusCode, context, trace, type Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
-import { PORTS, STORE_PORTS, STORE_PORT_KEYS, mapStorePorts, mapUnitOfWork, type PortToken, type TransactionPorts, type UnitOfWork } from '@debtkit/core';
+import {
+  PORTS,
+  STORE_PORTS,
+  STORE_PORT_KEYS,
+  mapStorePorts,
+  mapUnitOfWork,
+  type PortToken,
+  type TransactionPorts,
+  type UnitOfWork,
+} from '@debtkit/core';
 import { TRACER_NAME } from '../http/pipeline/tracing.js';
 
 /** The storage ports bound in the container, by the names their spans carry (`store users.get`): the port table, and the health port. */
@@ -27,7 +36,11 @@ const traced = (tracer: Tracer, name: string, run: () => unknown): unknown => {
   const parent = context.active();
   // Only inside a traced request (or delivery): a store call on its own is no trace of interest.
   if (trace.getSpan(parent)?.isRecording() !== true) return run();
-  const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { 'debtkit.store.call': name.slice('store '.length) } }, parent);
+  const span = tracer.startSpan(
+    name,
+    { kind: SpanKind.INTERNAL, attributes: { 'debtkit.store.call': name.slice('store '.length) } },
+    parent,
+  );
   const end = (result: unknown): unknown => {
     if (isLeft(result)) {
       const left = (result as { left?: { _tag?: unknown } }).left;

@@ -40,7 +40,10 @@ type ExporterName = (typeof EXPORTERS)[number];
 export const startTracing = async (env: Readonly<Record<string, string | undefined>>): Promise<Tracing> => {
   const raw = env['OTEL_TRACES_EXPORTER']?.trim() ?? '';
   if (raw === '') return OFF;
-  const names = raw.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const names = raw
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
   const unknown = names.filter((n) => !(EXPORTERS as ReadonlyArray<string>).includes(n));
   if (unknown.length > 0) throw new StartupError(`OTEL_TRACES_EXPORTER must be otlp, console or none (got ${JSON.stringify(unknown[0])})`);
   const wanted = names.filter((n): n is Exclude<ExporterName, 'none'> => n !== 'none');
@@ -49,7 +52,11 @@ export const startTracing = async (env: Readonly<Record<string, string | undefin
   const exporters = await Promise.all(
     wanted.map(async (name) => {
       if (name === 'console') return new sdk.ConsoleSpanExporter();
-      const otlp = await importPeer(OTLP_EXPORTER_PACKAGE, `OTEL_TRACES_EXPORTER=${raw}`, () => import('@opentelemetry/exporter-trace-otlp-http'));
+      const otlp = await importPeer(
+        OTLP_EXPORTER_PACKAGE,
+        `OTEL_TRACES_EXPORTER=${raw}`,
+        () => import('@opentelemetry/exporter-trace-otlp-http'),
+      );
       return new otlp.OTLPTraceExporter();
     }),
   );

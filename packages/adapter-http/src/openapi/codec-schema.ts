@@ -85,8 +85,7 @@ const typeOf = (s: JsonSchema): string | undefined => (typeof s['type'] === 'str
 
 /** The keywords that bound a value of `type` between `min` and `max`. */
 const bounds = (type: string | undefined, min: number | undefined, max: number | undefined): JsonSchema => {
-  const [lo, hi] =
-    type === 'string' ? ['minLength', 'maxLength'] : type === 'array' ? ['minItems', 'maxItems'] : ['minimum', 'maximum'];
+  const [lo, hi] = type === 'string' ? ['minLength', 'maxLength'] : type === 'array' ? ['minItems', 'maxItems'] : ['minimum', 'maximum'];
   return { ...(min === undefined ? {} : { [lo]: min }), ...(max === undefined ? {} : { [hi]: max }) };
 };
 
@@ -121,7 +120,8 @@ const COMPONENT_TAGS: ReadonlySet<string> = new Set([
 
 const tagOf = (codec: t.Mixed): string | undefined => (codec as { _tag?: unknown })._tag as string | undefined;
 
-const isObjectSchema = (s: JsonSchema): boolean => s['type'] === 'object' && s['$ref'] === undefined && s['allOf'] === undefined && s['anyOf'] === undefined;
+const isObjectSchema = (s: JsonSchema): boolean =>
+  s['type'] === 'object' && s['$ref'] === undefined && s['allOf'] === undefined && s['anyOf'] === undefined;
 
 /** Keywords that apply whatever the instance's type: a schema with one of them cannot admit `null` by widening `type`. */
 const TYPE_BLIND = ['$ref', 'const', 'anyOf', 'allOf', 'oneOf', 'not', 'if'];

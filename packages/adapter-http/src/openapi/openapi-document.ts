@@ -74,7 +74,8 @@ const ERROR_DESCRIPTIONS: { readonly [C in ErrorCode]: string } = {
   bureau_error: 'the bureau finds no product match for the user',
   idempotency_key_in_use: 'a request with the same `Idempotency-Key` is still being processed; retry later',
   idempotency_key_reused: 'the `Idempotency-Key` was used with another method, path or body',
-  quota_exceeded: 'a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value',
+  quota_exceeded:
+    'a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value',
   rate_limited: 'too many requests (per client), or too many failed authentications from this address; retry after `Retry-After` seconds',
   internal_server_error: 'unexpected server failure',
   service_unavailable: 'the store is unreachable; retry after `Retry-After` seconds',
@@ -133,18 +134,37 @@ const ErrorBody = t.type(
 
 /** Schemas for the core codecs written by hand (io-ts cannot show their insides). */
 const namedSchemas = (name: string): JsonSchema | undefined => {
-  if (name === 'WebhookUrl') return { type: 'string', format: 'uri', maxLength: MAX_WEBHOOK_URL_LENGTH, description: 'https:// (http:// too in sandbox); a public host in production' };
-  if (name === 'Token') return { pattern: '^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$', description: 'dk_sandbox_ or dk_live_ and 43 base64url characters' };
+  if (name === 'WebhookUrl')
+    return {
+      type: 'string',
+      format: 'uri',
+      maxLength: MAX_WEBHOOK_URL_LENGTH,
+      description: 'https:// (http:// too in sandbox); a public host in production',
+    };
+  if (name === 'Token')
+    return { pattern: '^dk_(sandbox|live)_[A-Za-z0-9_-]{43}$', description: 'dk_sandbox_ or dk_live_ and 43 base64url characters' };
   const factor = /^FactorObject<([a-z_]+)>$/.exec(name)?.[1];
   if (factor === undefined || !FactorName.is(factor)) return undefined;
   const { kind, min, max, good } = FACTOR_RULES[factor];
   const t0 = good.threshold;
   // The amounts of each verdict, as bounds (one lower and one upper bound each, as linters like them).
   const [goodRange, poorRange]: [JsonSchema, JsonSchema] =
-    good.op === '>=' ? [{ minimum: t0, maximum: max }, { minimum: min, exclusiveMaximum: t0 }]
-    : good.op === '<=' ? [{ minimum: min, maximum: t0 }, { exclusiveMinimum: t0, maximum: max }]
-    : good.op === '>' ? [{ exclusiveMinimum: t0, maximum: max }, { minimum: min, maximum: t0 }]
-    : [{ const: t0 }, { minimum: min, maximum: max, not: { const: t0 } }];
+    good.op === '>='
+      ? [
+          { minimum: t0, maximum: max },
+          { minimum: min, exclusiveMaximum: t0 },
+        ]
+      : good.op === '<='
+        ? [
+            { minimum: min, maximum: t0 },
+            { exclusiveMinimum: t0, maximum: max },
+          ]
+        : good.op === '>'
+          ? [
+              { exclusiveMinimum: t0, maximum: max },
+              { minimum: min, maximum: t0 },
+            ]
+          : [{ const: t0 }, { minimum: min, maximum: max, not: { const: t0 } }];
   // Two closed alternatives rather than if/then/else: every linter's example check reads them the same way.
   const alternative = (range: JsonSchema, verdict: 'Good' | 'Poor'): JsonSchema => ({
     type: 'object',
@@ -164,7 +184,9 @@ const QUERY_DESCRIPTIONS: Readonly<Record<string, JsonSchema>> = {
   starting_after: { description: 'The last id of the previous page; the page starts after it' },
 };
 
-const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): JsonSchema => ({ $ref: `#/components/${kind}/${name}` });
+const ref = (kind: 'schemas' | 'parameters' | 'headers' | 'responses', name: string): JsonSchema => ({
+  $ref: `#/components/${kind}/${name}`,
+});
 
 const objectProps = (codec: t.Mixed): { required: t.Props; optional: t.Props } => {
   const c = codec as t.Mixed & { _tag?: string; required?: t.Props; optional?: t.Props; props?: t.Props };
@@ -251,7 +273,8 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry, captur
   if (area === 'client') {
     commonHeaders['API-Version'] = ref('headers', 'ApiVersion');
     // On every response to an authenticated client while the per-client limit is on (docs/decisions/rate-limits.md).
-    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']) commonHeaders[name] = ref('headers', name.replace(/-/g, ''));
+    for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'])
+      commonHeaders[name] = ref('headers', name.replace(/-/g, ''));
   }
 
   const responses: Record<string, JsonSchema> = {
@@ -260,12 +283,25 @@ const buildOperation = (op: DocumentedOperation, schemas: SchemaRegistry, captur
       headers: takesIdempotencyKey(op) ? { ...commonHeaders, 'Idempotent-Replayed': ref('headers', 'IdempotentReplayed') } : commonHeaders,
       ...(op.response === undefined
         ? {}
-        : { content: { [op.responseMediaType ?? 'application/json']: { schema: schemas.schemaOf(op.response.codec), ...exampleOf(op.response.example ?? examples?.response) } } }),
+        : {
+            content: {
+              [op.responseMediaType ?? 'application/json']: {
+                schema: schemas.schemaOf(op.response.codec),
+                ...exampleOf(op.response.example ?? examples?.response),
+              },
+            },
+          }),
     },
   };
 
   // 405: the path answers other methods than the one asked (with `Allow`); any operation's path can be asked so.
-  const codes = new Set<ErrorCode>([...areaErrors(area), ...bodyErrors(op.method), ...idempotencyErrors(op), 'method_not_allowed', ...op.errors]);
+  const codes = new Set<ErrorCode>([
+    ...areaErrors(area),
+    ...bodyErrors(op.method),
+    ...idempotencyErrors(op),
+    'method_not_allowed',
+    ...op.errors,
+  ]);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of ERROR_CODES) {
     if (!codes.has(code)) continue;
@@ -334,7 +370,8 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     apr_segments:
       'Cards: the balance by rate, summing to `balance`. Payments are allocated as Regulation Z §1026.53 says: the minimum to the lowest rates, ' +
       'the excess to the highest, or to a deferred-interest segment first in its last two months',
-    escrow_payment: 'Mortgages: cents of the minimum payment that go to escrow (taxes, insurance) and never reduce the debt; less than the minimum',
+    escrow_payment:
+      'Mortgages: cents of the minimum payment that go to escrow (taxes, insurance) and never reduce the debt; less than the minimum',
     accrued_interest: 'Loans (not cards): cents of unpaid interest, owed on top of `balance` and paid before principal',
     effective_apr: "`user_apr`, else the institution's APR, else the segments' balance-weighted current APR (2 decimals)",
     effective_minimum_payment: "`user_minimum_payment`, else this month's formula minimum, else the institution's minimum",
@@ -343,7 +380,8 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     kind: 'What the segment is',
     balance: 'Cents owed at this rate',
     apr: "The segment's rate now, percent (a promotion's rate while it runs)",
-    promo_ends_on: 'The promotion applies to the months dated before this date; from the first month dated on or after it the segment is at `go_to_apr`. Given with `go_to_apr` only',
+    promo_ends_on:
+      'The promotion applies to the months dated before this date; from the first month dated on or after it the segment is at `go_to_apr`. Given with `go_to_apr` only',
     go_to_apr: 'The rate after the promotion, percent; also the rate a deferred-interest segment accrues at in the background',
     deferred_interest:
       'A deferred-interest promotion (§1026.16(h)(2)): interest accrues at `go_to_apr` in the background and is charged, all of it, in the first month dated on or after `promo_ends_on` if a balance is left',
@@ -359,7 +397,8 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     plus_amount: 'Add a fixed amount, cents',
   },
   PaymentPlan: {
-    warnings: 'What the plan warns about, computed when it was created and stored ([] when none, and on plans stored before warnings existed)',
+    warnings:
+      'What the plan warns about, computed when it was created and stored ([] when none, and on plans stored before warnings existed)',
   },
   StrategyComparison: {
     warnings: "What this strategy's run warns about, as a plan's `warnings`",
@@ -371,13 +410,15 @@ const PROPERTY_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<string, str
     amount: 'Cents: the deferred interest charged or avoided, or the amount the minimums exceed the budget by',
   },
   SandboxMonth: {
-    deferred_interest: 'Deferred interest charged this month, when a promotion ended with a balance left (not in `interest`); balance before + interest + deferred_interest − paid = balance',
+    deferred_interest:
+      'Deferred interest charged this month, when a promotion ended with a balance left (not in `interest`); balance before + interest + deferred_interest − paid = balance',
   },
 };
 
 /** Descriptions of the statement-grade enums: each value, since a new one later is a breaking change. */
 const COMPONENT_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  InterestMethod: '`monthly`: APR/12, rounded half up; `daily_compound`: APR/365 compounded daily (cards); `daily_simple`: APR/365 a day, not compounded (loans)',
+  InterestMethod:
+    '`monthly`: APR/12, rounded half up; `daily_compound`: APR/365 compounded daily (cards); `daily_simple`: APR/365 a day, not compounded (loans)',
   SegmentKind: '`purchase`, `balance_transfer`, `cash_advance`, `promotional` (an offer with an end date), `penalty` (a penalty APR)',
   PlanWarningCode:
     '`deferred_interest_charged`: a deferred-interest promotion ends with a balance left and its interest posts; ' +
@@ -451,7 +492,10 @@ export const webhookEventCodec = (type: EventType): t.Mixed =>
       api_version: t.string,
       // A change of the client's own (an endpoint disabled for failing) is about no user.
       data: t.type(
-        { user_id: type === 'webhook_endpoint.disabled' ? t.null : Id, object: LATEST_EVENT_OBJECT_CODECS[type] ?? codecOfKind(EVENT_OBJECT_KINDS[type]) },
+        {
+          user_id: type === 'webhook_endpoint.disabled' ? t.null : Id,
+          object: LATEST_EVENT_OBJECT_CODECS[type] ?? codecOfKind(EVENT_OBJECT_KINDS[type]),
+        },
         'event data',
       ),
     },
@@ -459,7 +503,11 @@ export const webhookEventCodec = (type: EventType): t.Mixed =>
   );
 
 const WEBHOOK_HEADERS: ReadonlyArray<{ readonly name: string; readonly description: string; readonly schema: JsonSchema }> = [
-  { name: 'webhook-id', description: 'The delivery id: the same on every attempt of one event to one endpoint; de-duplicate by it', schema: { type: 'string' } },
+  {
+    name: 'webhook-id',
+    description: 'The delivery id: the same on every attempt of one event to one endpoint; de-duplicate by it',
+    schema: { type: 'string' },
+  },
   { name: 'webhook-timestamp', description: 'Unix seconds when the attempt was signed', schema: { type: 'string', pattern: '^[0-9]+$' } },
   {
     name: 'webhook-signature',
@@ -582,7 +630,11 @@ const build = (version: string): JsonSchema => {
       schemas: describeComponents(schemas.components()),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'A client token: dk_sandbox_… or dk_live_…, matching the server' },
-        adminBearer: { type: 'http', scheme: 'bearer', description: 'The operator token (DEBTKIT_ADMIN_TOKEN); without it the admin API answers 404' },
+        adminBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The operator token (DEBTKIT_ADMIN_TOKEN); without it the admin API answers 404',
+        },
       },
       parameters: {
         ApiVersion: {
@@ -612,11 +664,16 @@ const build = (version: string): JsonSchema => {
       },
       headers: {
         XRequestId: {
-          description: 'The request id (a client-sent `X-Request-Id` matching ^[A-Za-z0-9._-]{1,128}$ is kept); also in error bodies and logs',
+          description:
+            'The request id (a client-sent `X-Request-Id` matching ^[A-Za-z0-9._-]{1,128}$ is kept); also in error bodies and logs',
           required: true,
           schema: string,
         },
-        ApiVersion: { description: 'The API version the response is in', required: true, schema: { type: 'string', enum: [...versioning.known] } },
+        ApiVersion: {
+          description: 'The API version the response is in',
+          required: true,
+          schema: { type: 'string', enum: [...versioning.known] },
+        },
         WWWAuthenticate: { description: 'Bearer', required: true, schema: string },
         RetryAfter: { description: 'Seconds to wait before retrying', required: true, schema: string },
         IdempotentReplayed: {
@@ -625,7 +682,11 @@ const build = (version: string): JsonSchema => {
           schema: { type: 'string', enum: ['true'] },
         },
         Allow: { description: 'The methods the path answers, OPTIONS included', required: true, schema: string },
-        RateLimitLimit: { description: "Requests per second of the client's budget (absent when the limit is off)", required: false, schema: string },
+        RateLimitLimit: {
+          description: "Requests per second of the client's budget (absent when the limit is off)",
+          required: false,
+          schema: string,
+        },
         RateLimitRemaining: { description: 'Requests left in the current one-second window', required: false, schema: string },
         RateLimitReset: { description: 'Seconds until the window resets', required: false, schema: string },
       },
@@ -697,7 +758,8 @@ export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] 
       const text = JSON.stringify({ ...buildOpenApiDocument(version), servers: [{ url: URL_MARK, description }] });
       const mark = JSON.stringify(URL_MARK);
       const at = text.indexOf(mark);
-      if (at < 0 || text.indexOf(mark, at + 1) >= 0) throw new Error('serveOpenApi: the server URL mark is not in the document exactly once');
+      if (at < 0 || text.indexOf(mark, at + 1) >= 0)
+        throw new Error('serveOpenApi: the server URL mark is not in the document exactly once');
       halves.set(version, (cut = [text.slice(0, at), text.slice(at + mark.length)]));
     }
     return `${cut[0]}${JSON.stringify(url)}${cut[1]}`;
@@ -721,7 +783,10 @@ export const serveOpenApi = (options: OpenApiRouteOptions): RouteDef['handler'] 
     const asked: unknown = ctx.query['version'];
     const version = asked === undefined ? versioning.latest : typeof asked === 'string' && versioning.isKnown(asked) ? asked : undefined;
     if (version === undefined) {
-      const named = typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? `"${asked}" is not a known API version` : 'version is not a known API version';
+      const named =
+        typeof asked === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(asked)
+          ? `"${asked}" is not a known API version`
+          : 'version is not a known API version';
       throw new ApiError('unsupported_version', `${named}; known versions: ${knownList}`);
     }
     const url = options.publicUrl ?? (PLAIN_HOST.test(ctx.host) ? `${schemeOf(ctx)}://${ctx.host}` : DEFAULT_SERVER_URL);

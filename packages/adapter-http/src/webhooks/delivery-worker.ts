@@ -113,7 +113,10 @@ export class DeliveryWorker {
   private readonly leaseMs: number;
   private readonly pollMs: number;
   /** Attempts in flight, by delivery id, with their endpoint and client. */
-  private readonly inFlight = new Map<WebhookDeliveryId, { readonly endpointId: WebhookEndpointId; readonly clientId: ClientId; readonly done: Promise<void> }>();
+  private readonly inFlight = new Map<
+    WebhookDeliveryId,
+    { readonly endpointId: WebhookEndpointId; readonly clientId: ClientId; readonly done: Promise<void> }
+  >();
   /** The client the last claim went to: the next claim starts after it (round robin). */
   private lastClient: ClientId | undefined;
   /** The client the last fan-out pass ended with: the next pass starts after it. */
@@ -211,7 +214,9 @@ export class DeliveryWorker {
 
   private async pumpOnce(): Promise<number> {
     if (this.stopped !== undefined) return 0;
-    const fanned = await orThrow(fanOutEvents(this.deps)({ ...FAN_OUT_TURN, ...(this.lastFanOutClient === undefined ? {} : { afterClient: this.lastFanOutClient }) }));
+    const fanned = await orThrow(
+      fanOutEvents(this.deps)({ ...FAN_OUT_TURN, ...(this.lastFanOutClient === undefined ? {} : { afterClient: this.lastFanOutClient }) }),
+    );
     this.lastFanOutClient = fanned.lastClient;
     this.lastFannedOut = fanned.events;
     let started = 0;
@@ -219,13 +224,22 @@ export class DeliveryWorker {
       const now = this.deps.clock.now();
       const token = randomUUID();
       const claimed = await orThrow(
-        this.deps.webhookDeliveries.claimDue(now, { token, until: new Date(now.getTime() + this.leaseMs).toISOString() as Timestamp }, this.claimFilter()),
+        this.deps.webhookDeliveries.claimDue(
+          now,
+          { token, until: new Date(now.getTime() + this.leaseMs).toISOString() as Timestamp },
+          this.claimFilter(),
+        ),
       );
       if (O.isNone(claimed)) break;
       const delivery = claimed.value;
       this.lastClient = delivery.client_id;
       const done = this.tracedAttempt(delivery, token)
-        .catch((err: unknown) => this.deps.logger?.error({ err, delivery: delivery.id }, 'webhook attempt could not be recorded; the lease will expire and it is tried again'))
+        .catch((err: unknown) =>
+          this.deps.logger?.error(
+            { err, delivery: delivery.id },
+            'webhook attempt could not be recorded; the lease will expire and it is tried again',
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(delivery.id);
           // A slot is free: look for the next due attempt now rather than at the next poll.
@@ -250,7 +264,11 @@ export class DeliveryWorker {
 
   /** `attempt` in a CLIENT span of its own (one per attempt; off without a tracer provider). */
   private tracedAttempt(delivery: WebhookDeliveryRecord, token: string): Promise<void> {
-    const attributes = { 'debtkit.webhook.endpoint_id': delivery.endpoint_id, 'debtkit.event.id': delivery.event_id, 'debtkit.webhook.delivery_id': delivery.id };
+    const attributes = {
+      'debtkit.webhook.endpoint_id': delivery.endpoint_id,
+      'debtkit.event.id': delivery.event_id,
+      'debtkit.webhook.delivery_id': delivery.id,
+    };
     return trace.getTracer(WEBHOOK_TRACER).startActiveSpan('webhook delivery attempt', { kind: SpanKind.CLIENT, attributes }, (span) =>
       this.attempt(delivery, token, span).then(
         () => span.end(),
@@ -271,7 +289,14 @@ export class DeliveryWorker {
     const event = await orThrow(deps.events.get(delivery.client_id, delivery.event_id, now));
     if (O.isNone(endpoint) || O.isNone(event)) {
       // The endpoint was deleted, or the event expired: nothing can be sent any more.
-      await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'failed', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
+      await orThrow(
+        deps.webhookDeliveries.complete(delivery.id, token, {
+          status: 'failed',
+          attempts: delivery.attempts,
+          last_response_status: delivery.last_response_status,
+          next_attempt_at: null,
+        }),
+      );
       deps.onOutcome?.('dropped');
       return;
     }
@@ -282,7 +307,14 @@ export class DeliveryWorker {
     // Erasure (docs/decisions/tenancy.md): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
     const deliverable = await orThrow(deliverableEvent(deps)(event.value, versions.isKnown(wanted) ? wanted : versions.latest));
     if (O.isNone(deliverable)) {
-      await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { status: 'canceled', attempts: delivery.attempts, last_response_status: delivery.last_response_status, next_attempt_at: null }));
+      await orThrow(
+        deps.webhookDeliveries.complete(delivery.id, token, {
+          status: 'canceled',
+          attempts: delivery.attempts,
+          last_response_status: delivery.last_response_status,
+          next_attempt_at: null,
+        }),
+      );
       deps.onOutcome?.('dropped');
       return;
     }
@@ -302,7 +334,11 @@ export class DeliveryWorker {
     const body = JSON.stringify(deliverable.value);
     const signature = new Webhook(endpoint.value.secret).sign(messageId, now, body);
     const started = performance.now();
-    const headers: Record<string, string> = { 'webhook-id': messageId, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': signature };
+    const headers: Record<string, string> = {
+      'webhook-id': messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signature,
+    };
     // W3C `traceparent` (and `tracestate`) of this attempt's span, for a traced receiver.
     propagation.inject(context.active(), headers);
     // A signal of this attempt's own, tied to the shutdown cut and untied after: the sender's listeners
@@ -341,7 +377,9 @@ export class DeliveryWorker {
       },
       'webhook attempt',
     );
-    const recorded = await orThrow(deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }));
+    const recorded = await orThrow(
+      deps.webhookDeliveries.complete(delivery.id, token, { ...next, attempts, last_response_status: status }),
+    );
     if (!recorded) deps.logger?.warn({ delivery: delivery.id }, 'webhook attempt outlived its lease; another process may retry it');
     deps.onOutcome?.(outcome);
     // An attempt cut by this process's shutdown says nothing about the receiver.
@@ -353,9 +391,15 @@ export class DeliveryWorker {
   private async recordHealth(endpoint: WebhookEndpointRecord, succeeded: boolean): Promise<void> {
     const health = await recordEndpointAttempt(this.deps)(endpoint, succeeded)();
     if (E.isLeft(health)) {
-      this.deps.logger?.warn({ endpoint_id: endpoint.id, err: health.left.message }, 'webhook endpoint health not recorded; the next attempt counts again');
+      this.deps.logger?.warn(
+        { endpoint_id: endpoint.id, err: health.left.message },
+        'webhook endpoint health not recorded; the next attempt counts again',
+      );
     } else if (health.right === 'disable') {
-      this.deps.logger?.warn({ endpoint_id: endpoint.id, client_id: endpoint.client_id }, 'webhook endpoint disabled: its deliveries failed for 3 days');
+      this.deps.logger?.warn(
+        { endpoint_id: endpoint.id, client_id: endpoint.client_id },
+        'webhook endpoint disabled: its deliveries failed for 3 days',
+      );
     }
   }
 }

@@ -60,7 +60,12 @@ export const createHttpWebhookSender =
         url,
         {
           method: 'POST',
-          headers: { ...request.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(request.body), 'user-agent': 'debtkit-webhooks/1' },
+          headers: {
+            ...request.headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(request.body),
+            'user-agent': 'debtkit-webhooks/1',
+          },
           lookup: options.guard.guardedLookup,
           agent: false,
           ...(signal === undefined ? {} : { signal }),
@@ -81,7 +86,9 @@ export const createHttpWebhookSender =
         finish({ error: `no answer within ${options.timeoutMs} ms` });
         req.destroy();
       }, options.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => finish({ error: signal?.aborted === true ? CUT_BY_SHUTDOWN : (err.code ?? err.message) }));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        finish({ error: signal?.aborted === true ? CUT_BY_SHUTDOWN : (err.code ?? err.message) }),
+      );
       req.end(request.body);
     });
   };

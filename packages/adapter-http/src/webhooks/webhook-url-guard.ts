@@ -23,7 +23,9 @@ import { validationError, type ValidationError, type Environment, type WebhookUr
 export type ResolveHost = (hostname: string) => Promise<ReadonlyArray<LookupAddress>>;
 
 export const systemResolveHost: ResolveHost = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))),
+  );
 
 /** The IPv4 address in the 32 bits of `parts` from `at` (two 16-bit parts), XORed with `mask`. */
 const ipv4At = (parts: ReadonlyArray<number>, at: number, mask = 0): ipaddr.IPv4 => {
@@ -118,7 +120,9 @@ export class WebhookUrlGuard implements WebhookUrlPolicy {
       if (addresses.length === 0) return 'the host does not resolve';
     }
     const bad = addresses.find((a) => !isAllowedAddress(a, environment));
-    return bad === undefined ? undefined : 'must be a public host (it is or resolves to a loopback, private, link-local or otherwise non-public address)';
+    return bad === undefined
+      ? undefined
+      : 'must be a public host (it is or resolves to a loopback, private, link-local or otherwise non-public address)';
   }
 
   check(url: string): TE.TaskEither<ValidationError, void> {
@@ -139,7 +143,11 @@ export class WebhookUrlGuard implements WebhookUrlPolicy {
       (addresses) => {
         const allowed = addresses.filter((a) => isAllowedAddress(a.address, this.options.environment));
         if (addresses.length === 0 || allowed.length !== addresses.length) return fail(`webhook host ${host} is not a public address`);
-        if (options.all === true) return callback(null, allowed.map((a) => ({ address: a.address, family: a.family })));
+        if (options.all === true)
+          return callback(
+            null,
+            allowed.map((a) => ({ address: a.address, family: a.family })),
+          );
         const first = allowed[0] as LookupAddress;
         return callback(null, first.address, first.family);
       },

@@ -24,7 +24,10 @@ export interface CliOutcome {
 /** Run one CLI command (`clients create …`, `tokens roll …`) with only `env` (and PATH), to its exit. */
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>): Promise<CliOutcome> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -101,7 +101,7 @@ const overrides = (options: HarnessOptions): ContainerModule =>
 export const harness = async (options: HarnessOptions = {}): Promise<Harness> => {
   const environment = options.environment ?? 'sandbox';
   const log = new CapturedLog();
-  const adminToken = options.adminToken === null ? undefined : options.adminToken ?? ADMIN_TOKEN;
+  const adminToken = options.adminToken === null ? undefined : (options.adminToken ?? ADMIN_TOKEN);
   // The production composition; production here runs on the sandbox bureau, as an operator may say explicitly.
   const { app, store, container } = await compose({
     config: {

@@ -27,7 +27,13 @@ for (const version of knownVersions()) {
     continue;
   }
   keepDocument(version, served);
-  console.log(changes.length === 0 ? `${version}: unchanged (annotations, if any, refreshed)` : `${version}: ${changes.length} addition(s) accepted:\n${describeChanges(changes)}`);
+  console.log(
+    changes.length === 0
+      ? `${version}: unchanged (annotations, if any, refreshed)`
+      : `${version}: ${changes.length} addition(s) accepted:\n${describeChanges(changes)}`,
+  );
 }
-for (const version of kept) if (!knownVersions().includes(version)) console.error(`${version}: kept, but no longer a known version (a released version is never withdrawn)`);
+for (const version of kept)
+  if (!knownVersions().includes(version))
+    console.error(`${version}: kept, but no longer a known version (a released version is never withdrawn)`);
 if (refused) process.exitCode = 1;

@@ -26,7 +26,18 @@ export type Ajv = InstanceType<typeof Ajv2020>;
 export const DOCUMENT_ID = 'https://debtkit.invalid/openapi.json';
 
 /** The OpenAPI fields outside schemas, known to ajv so the whole document can be added as a schema. */
-const OPENAPI_ROOT_KEYWORDS = ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs'];
+const OPENAPI_ROOT_KEYWORDS = [
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'externalDocs',
+];
 
 type Json = { readonly [key: string]: unknown };
 
@@ -60,7 +71,12 @@ interface Matcher {
   readonly literal: number;
 }
 
-type DocumentState = { readonly document: Json; readonly ajv: Ajv; readonly matchers: ReadonlyArray<Matcher>; readonly validators: Map<string, ValidateFunction> };
+type DocumentState = {
+  readonly document: Json;
+  readonly ajv: Ajv;
+  readonly matchers: ReadonlyArray<Matcher>;
+  readonly validators: Map<string, ValidateFunction>;
+};
 
 /** One document, validator and compiled schemas per API version, made when a response of that version is first checked. */
 const states = new Map<string, DocumentState>();
@@ -119,7 +135,7 @@ const errorsText = (errors: ValidateFunction['errors']): string =>
   (errors ?? [])
     .map((e) => {
       const at = e.instancePath === '' ? '(body)' : e.instancePath;
-      const property = (e.params as { additionalProperty?: string; missingProperty?: string });
+      const property = e.params as { additionalProperty?: string; missingProperty?: string };
       const named = property.additionalProperty ?? property.missingProperty;
       return `${at} ${e.message ?? e.keyword}${named === undefined ? '' : ` (${named})`}`;
     })
@@ -139,7 +155,13 @@ const check = (validate: ValidateFunction, body: unknown, what: string): void =>
  * must be answered with an error status and the error body.
  * @example expectMatchesOpenApi('GET', '/api/users/1', 200, res.body)
  */
-export const expectMatchesOpenApi = (method: string, path: string, status: number, body: unknown, version: string = versioning.latest): void => {
+export const expectMatchesOpenApi = (
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  version: string = versioning.latest,
+): void => {
   const { document } = documentState(version);
   const verb = method.toLowerCase();
   const template = templateOf(path);
@@ -158,17 +180,23 @@ export const expectMatchesOpenApi = (method: string, path: string, status: numbe
   // Koa answers HEAD like GET, without the body.
   const operation = item[verb] ?? (verb === 'head' ? item['get'] : undefined);
   if (operation === undefined) {
-    const documented = Object.keys(item).filter((m) => METHODS.includes(m)).map((m) => m.toUpperCase());
+    const documented = Object.keys(item)
+      .filter((m) => METHODS.includes(m))
+      .map((m) => m.toUpperCase());
     // 405 once the request reaches the router; an error raised before it (401, 415, …) is possible too.
-    expect(status, `${what}: ${method.toUpperCase()} ${template} is not in the OpenAPI document (it has ${documented.join(', ')})`).to.be.at.least(400);
+    expect(
+      status,
+      `${what}: ${method.toUpperCase()} ${template} is not in the OpenAPI document (it has ${documented.join(', ')})`,
+    ).to.be.at.least(400);
     check(validatorFor(version, '#Error', ['components', 'schemas', 'Error']), body, what);
     return;
   }
   const responses = operation['responses'] as Record<string, Json>;
   const response = responses[String(status)];
-  expect(response, `${what}: the OpenAPI document lists only ${Object.keys(responses).join(', ')} for ${method.toUpperCase()} ${template}`).to.not.equal(
-    undefined,
-  );
+  expect(
+    response,
+    `${what}: the OpenAPI document lists only ${Object.keys(responses).join(', ')} for ${method.toUpperCase()} ${template}`,
+  ).to.not.equal(undefined);
   const documentedVerb = item[verb] === undefined ? 'get' : verb;
   responsesCovered.add(`${documentedVerb.toUpperCase()} ${template} ${status}`);
   if (response?.['content'] === undefined || verb === 'head') {
@@ -177,7 +205,11 @@ export const expectMatchesOpenApi = (method: string, path: string, status: numbe
   }
   const key = `${documentedVerb} ${template} ${status}`;
   const mediaType = Object.keys(response['content'] as Json)[0] ?? 'application/json';
-  check(validatorFor(version, key, ['paths', template, documentedVerb, 'responses', String(status), 'content', mediaType, 'schema']), body, what);
+  check(
+    validatorFor(version, key, ['paths', template, documentedVerb, 'responses', String(status), 'content', mediaType, 'schema']),
+    body,
+    what,
+  );
 };
 
 const headerRequired = (header: Json, version: string): boolean => {
@@ -212,7 +244,8 @@ export const expectResponseMatchesOpenApi = (res: Response): void => {
   const response = (operation?.['responses'] as Record<string, Json> | undefined)?.[String(res.status)];
   if (response === undefined) return;
   for (const [name, header] of Object.entries((response['headers'] as Record<string, Json> | undefined) ?? {})) {
-    if (headerRequired(header, version)) expect(res.headers[name.toLowerCase()], `${method} ${path} → ${res.status}: header ${name}`).to.be.a('string');
+    if (headerRequired(header, version))
+      expect(res.headers[name.toLowerCase()], `${method} ${path} → ${res.status}: header ${name}`).to.be.a('string');
   }
   if (response['content'] !== undefined && method !== 'HEAD') {
     const mediaType = Object.keys(response['content'] as Json)[0] ?? 'application/json';

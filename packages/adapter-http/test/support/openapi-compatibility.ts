@@ -128,7 +128,9 @@ class Comparison {
   ) {}
 
   private add(kind: ChangeKind, where: string, detail?: string): void {
-    this.changes.push(detail === undefined ? { kind, breaking: BREAKING.has(kind), where } : { kind, breaking: BREAKING.has(kind), where, detail });
+    this.changes.push(
+      detail === undefined ? { kind, breaking: BREAKING.has(kind), where } : { kind, breaking: BREAKING.has(kind), where, detail },
+    );
   }
 
   schema(beforeNode: unknown, afterNode: unknown, direction: Direction, where: string): void {
@@ -156,8 +158,10 @@ class Comparison {
     if (before !== undefined && after !== undefined && before.size === after.size && subset(before, after)) return;
     const detail = `${show(before)} → ${show(after)}`;
     // What a client sends may accept more; what it receives may promise less.
-    if (direction === 'request' && (after === undefined || (before !== undefined && subset(before, after)))) this.add('request type widened', where, detail);
-    else if (direction === 'response' && after !== undefined && (before === undefined || subset(after, before))) this.add('response type narrowed', where, detail);
+    if (direction === 'request' && (after === undefined || (before !== undefined && subset(before, after))))
+      this.add('request type widened', where, detail);
+    else if (direction === 'response' && after !== undefined && (before === undefined || subset(after, before)))
+      this.add('response type narrowed', where, detail);
     else this.add('type changed', where, detail);
   }
 
@@ -169,7 +173,9 @@ class Comparison {
       const afterKeys = new Set(after.map(key));
       const beforeKeys = new Set(before.map(key));
       for (const v of before) if (!afterKeys.has(key(v))) this.add('enum value removed', where, key(v));
-      for (const v of after) if (!beforeKeys.has(key(v))) this.add(direction === 'response' ? 'response enum value added' : 'request enum value added', where, key(v));
+      for (const v of after)
+        if (!beforeKeys.has(key(v)))
+          this.add(direction === 'response' ? 'response enum value added' : 'request enum value added', where, key(v));
     } else if (before === undefined) {
       // A list of values where any was allowed: fewer values accepted in a request; a narrowing in a response.
       this.add(direction === 'request' ? 'type changed' : 'response type narrowed', where, `any value → ${after!.map(key).join(', ')}`);
@@ -205,7 +211,8 @@ class Comparison {
     const before = Array.isArray(b[combinator]) ? (b[combinator] as unknown[]) : [];
     const after = Array.isArray(a[combinator]) ? (a[combinator] as unknown[]) : [];
     if (before.length === 0 && after.length === 0) return;
-    for (let i = 0; i < Math.min(before.length, after.length); i++) this.schema(before[i], after[i], direction, `${where}<${combinator} ${i}>`);
+    for (let i = 0; i < Math.min(before.length, after.length); i++)
+      this.schema(before[i], after[i], direction, `${where}<${combinator} ${i}>`);
     if (before.length === after.length || combinator === 'allOf') return;
     const detail = `${before.length} → ${after.length} alternatives`;
     const widened = after.length > before.length;
@@ -223,9 +230,16 @@ class Comparison {
     const responsesAfter = obj(a['responses']);
     for (const status of Object.keys(responsesBefore)) {
       if (!(status in responsesAfter)) this.add('response status removed', `${where} ${status}`);
-      else this.content(deref(this.before, responsesBefore[status]).schema, deref(this.after, responsesAfter[status]).schema, 'response', `${where} ${status}`);
+      else
+        this.content(
+          deref(this.before, responsesBefore[status]).schema,
+          deref(this.after, responsesAfter[status]).schema,
+          'response',
+          `${where} ${status}`,
+        );
     }
-    for (const status of Object.keys(responsesAfter)) if (!(status in responsesBefore)) this.add('response status added', `${where} ${status}`);
+    for (const status of Object.keys(responsesAfter))
+      if (!(status in responsesBefore)) this.add('response status added', `${where} ${status}`);
   }
 
   /** The JSON content of a request body or a response (each media type both documents list). */
@@ -302,7 +316,8 @@ export const compareOpenApi = (released: unknown, served: unknown): ReadonlyArra
           const contentBefore = obj(b['content']);
           const contentAfter = obj(a['content']);
           for (const media of Object.keys(contentBefore)) {
-            if (!(media in contentAfter)) comparison.changes.push({ kind: 'response field removed', breaking: true, where, detail: `media type ${media}` });
+            if (!(media in contentAfter))
+              comparison.changes.push({ kind: 'response field removed', breaking: true, where, detail: `media type ${media}` });
             else comparison.schema(obj(contentBefore[media])['schema'], obj(contentAfter[media])['schema'], 'response', `${where} payload`);
           }
         } else comparison.operation(obj(itemBefore[method]), obj(itemAfter[method]), where);
@@ -319,4 +334,6 @@ export const compareOpenApi = (released: unknown, served: unknown): ReadonlyArra
 
 /** One line per change, for a test's failure message or the accept command's report. */
 export const describeChanges = (changes: ReadonlyArray<Change>): string =>
-  changes.map((c) => `  ${c.breaking ? 'BREAKING' : 'addition'}: ${c.kind} at ${c.where}${c.detail === undefined ? '' : ` (${c.detail})`}`).join('\n');
+  changes
+    .map((c) => `  ${c.breaking ? 'BREAKING' : 'addition'}: ${c.kind} at ${c.where}${c.detail === undefined ? '' : ` (${c.detail})`}`)
+    .join('\n');

@@ -48,6 +48,8 @@ export const keptVersions = (): ReadonlyArray<string> =>
     .map((f) => f.slice(0, -'.json'.length))
     .sort();
 
-export const keptDocument = (version: string): unknown => withoutAdmin(JSON.parse(readFileSync(`${RELEASED_DIR}${version}.json`, 'utf8')) as { [key: string]: unknown });
+export const keptDocument = (version: string): unknown =>
+  withoutAdmin(JSON.parse(readFileSync(`${RELEASED_DIR}${version}.json`, 'utf8')) as { [key: string]: unknown });
 
-export const keepDocument = (version: string, document: unknown): void => writeFileSync(`${RELEASED_DIR}${version}.json`, `${JSON.stringify(document, null, 2)}\n`);
+export const keepDocument = (version: string, document: unknown): void =>
+  writeFileSync(`${RELEASED_DIR}${version}.json`, `${JSON.stringify(document, null, 2)}\n`);

@@ -53,7 +53,10 @@ export const resourceHarness = async (
     ...(given === undefined ? {} : { store: given }),
   });
   const token = generateToken('sandbox');
-  const seeded = await seedDemo({ ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) }, { token, apiVersion, statementUser })();
+  const seeded = await seedDemo(
+    { ...store, clock, tokenHasher: resolve(container, PORTS.TokenHasher) },
+    { token, apiVersion, statementUser },
+  )();
   if (E.isLeft(seeded)) throw new Error(`seed failed: ${seeded.left.message}`);
   const application = resolve(container, HTTP.Application);
   const responses: supertest.Response[] = [];

@@ -67,17 +67,29 @@ export const aUserWith = async (
   upTo: 'nothing' | 'an account' | 'a plan',
 ): Promise<{ userPath: string; accountPath: string; planPath: string }> => {
   const email = `ada.${process.pid}.${++unique}.${Date.now()}@example.com`;
-  const user = await call(api, { method: 'POST', path: '/api/users', body: { first_name: 'Ada', last_name: 'Lovelace', email, date_of_birth: '1990-01-02' } }, 201);
+  const user = await call(
+    api,
+    { method: 'POST', path: '/api/users', body: { first_name: 'Ada', last_name: 'Lovelace', email, date_of_birth: '1990-01-02' } },
+    201,
+  );
   const userPath = `/api/users/${String(user['id'])}`;
   if (upTo === 'nothing') return { userPath, accountPath: '', planPath: '' };
   const account = await call(
     api,
-    { method: 'POST', path: `${userPath}/accounts`, body: { name: 'Car loan', type: 'loan', subtype: 'auto_loan', balance: 1_000_000, apr: 0.07, minimum_payment: 20_000 } },
+    {
+      method: 'POST',
+      path: `${userPath}/accounts`,
+      body: { name: 'Car loan', type: 'loan', subtype: 'auto_loan', balance: 1_000_000, apr: 0.07, minimum_payment: 20_000 },
+    },
     201,
   );
   const accountPath = `${userPath}/accounts/${String(account['id'])}`;
   if (upTo === 'an account') return { userPath, accountPath, planPath: '' };
-  const plan = await call(api, { method: 'POST', path: `${userPath}/payment_plans`, body: { strategy: 'avalanche', monthly_payment: 50_000 } }, 201);
+  const plan = await call(
+    api,
+    { method: 'POST', path: `${userPath}/payment_plans`, body: { strategy: 'avalanche', monthly_payment: 50_000 } },
+    201,
+  );
   return { userPath, accountPath, planPath: `${userPath}/payment_plans/${String(plan['id'])}` };
 };
 
@@ -117,16 +129,30 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     events: 1,
     make: async (api) => {
       const u = await aUserWith(api, 'a plan');
-      return { method: 'POST', path: `${u.planPath}/payments`, body: { account_id: Number(u.accountPath.split('/').pop()), amount: 1_000 } };
+      return {
+        method: 'POST',
+        path: `${u.planPath}/payments`,
+        body: { account_id: Number(u.accountPath.split('/').pop()), amount: 1_000 },
+      };
     },
   },
   {
     name: 'a plan creation',
     status: 201,
     events: 1,
-    make: async (api) => ({ method: 'POST', path: `${(await aUserWith(api, 'an account')).userPath}/payment_plans`, body: { strategy: 'snowball', monthly_payment: 60_000 } }),
+    make: async (api) => ({
+      method: 'POST',
+      path: `${(await aUserWith(api, 'an account')).userPath}/payment_plans`,
+      body: { strategy: 'snowball', monthly_payment: 60_000 },
+    }),
   },
-  { name: 'a plan deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).planPath }) },
+  {
+    name: 'a plan deletion',
+    status: 204,
+    events: 1,
+    again: 404,
+    make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).planPath }),
+  },
   {
     name: 'an account creation',
     status: 201,
@@ -141,12 +167,37 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'an account update',
     status: 200,
     events: 1,
-    make: async (api) => ({ method: 'PATCH', path: (await aUserWith(api, 'an account')).accountPath, body: { nickname: 'The car', user_apr: 0.05 } }),
+    make: async (api) => ({
+      method: 'PATCH',
+      path: (await aUserWith(api, 'an account')).accountPath,
+      body: { nickname: 'The car', user_apr: 0.05 },
+    }),
   },
-  { name: 'an account close', status: 200, events: 1, make: async (api) => ({ method: 'PATCH', path: (await aUserWith(api, 'an account')).accountPath, body: { status: 'closed' } }) },
-  { name: 'a user deletion', status: 204, events: 1, again: 404, make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).userPath }) },
-  { name: 'a bureau invoke', status: 200, events: 0, make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.invoke(await aUserInBureauFlow(api, [])) }) },
-  { name: 'a bureau consent', status: 200, events: 0, make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.consent(await aUserInBureauFlow(api, ['invoke'])) }) },
+  {
+    name: 'an account close',
+    status: 200,
+    events: 1,
+    make: async (api) => ({ method: 'PATCH', path: (await aUserWith(api, 'an account')).accountPath, body: { status: 'closed' } }),
+  },
+  {
+    name: 'a user deletion',
+    status: 204,
+    events: 1,
+    again: 404,
+    make: async (api) => ({ method: 'DELETE', path: (await aUserWith(api, 'a plan')).userPath }),
+  },
+  {
+    name: 'a bureau invoke',
+    status: 200,
+    events: 0,
+    make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.invoke(await aUserInBureauFlow(api, [])) }),
+  },
+  {
+    name: 'a bureau consent',
+    status: 200,
+    events: 0,
+    make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.consent(await aUserInBureauFlow(api, ['invoke'])) }),
+  },
   {
     name: 'a bureau one-time code',
     status: 200,
@@ -157,16 +208,30 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
     name: 'a bureau identity (the flow, a credit score, two events)',
     status: 200,
     events: 2,
-    make: async (api) => ({ method: 'POST', ...BUREAU_STEPS.identity(await aUserInBureauFlow(api, ['invoke', 'consent', 'validate_otp'])) }),
+    make: async (api) => ({
+      method: 'POST',
+      ...BUREAU_STEPS.identity(await aUserInBureauFlow(api, ['invoke', 'consent', 'validate_otp'])),
+    }),
   },
-  { name: 'a webhook endpoint creation', status: 201, events: 0, make: async () => ({ method: 'POST', path: '/api/webhook_endpoints', body: HOOK }) },
+  {
+    name: 'a webhook endpoint creation',
+    status: 201,
+    events: 0,
+    make: async () => ({ method: 'POST', path: '/api/webhook_endpoints', body: HOOK }),
+  },
   {
     name: 'a webhook endpoint update',
     status: 200,
     events: 0,
     make: async (api) => ({ method: 'PATCH', path: await aWebhookEndpoint(api), body: { description: 'Ledger sync', status: 'disabled' } }),
   },
-  { name: 'a webhook endpoint deletion', status: 204, events: 0, again: 404, make: async (api) => ({ method: 'DELETE', path: await aWebhookEndpoint(api) }) },
+  {
+    name: 'a webhook endpoint deletion',
+    status: 204,
+    events: 0,
+    again: 404,
+    make: async (api) => ({ method: 'DELETE', path: await aWebhookEndpoint(api) }),
+  },
   {
     name: 'a test webhook (test event, its delivery)',
     status: 202,
@@ -183,11 +248,25 @@ export const SCENARIOS: ReadonlyArray<Scenario> = [
       const u = await aUserWith(api, 'an account');
       await call(api, { method: 'PATCH', path: u.accountPath, body: { status: 'closed' } }, 200);
       const now = Date.now();
-      return { method: 'POST', path: `${endpoint}/replay`, body: { since: new Date(now - 3_600_000).toISOString(), until: new Date(now + 3_600_000).toISOString() } };
+      return {
+        method: 'POST',
+        path: `${endpoint}/replay`,
+        body: { since: new Date(now - 3_600_000).toISOString(), until: new Date(now + 3_600_000).toISOString() },
+      };
     },
   },
-  { name: 'an admin client creation (with its first token)', status: 201, events: 0, make: async () => ({ method: 'POST', path: '/admin/clients', admin: true, body: { name: 'Budget app' } }) },
-  { name: 'an admin token issue', status: 201, events: 0, make: async (api) => ({ method: 'POST', path: `${await aClient(api)}/tokens`, admin: true }) },
+  {
+    name: 'an admin client creation (with its first token)',
+    status: 201,
+    events: 0,
+    make: async () => ({ method: 'POST', path: '/admin/clients', admin: true, body: { name: 'Budget app' } }),
+  },
+  {
+    name: 'an admin token issue',
+    status: 201,
+    events: 0,
+    make: async (api) => ({ method: 'POST', path: `${await aClient(api)}/tokens`, admin: true }),
+  },
   {
     name: 'an admin token revocation',
     status: 204,
@@ -305,7 +384,8 @@ export const checkFault = async (options: {
 };
 
 /** The digest of some records (their JSON, in the order given). */
-export const digestOf = (records: ReadonlyArray<unknown>): string => createHash('sha256').update(JSON.stringify(records)).digest('hex').slice(0, 16);
+export const digestOf = (records: ReadonlyArray<unknown>): string =>
+  createHash('sha256').update(JSON.stringify(records)).digest('hex').slice(0, 16);
 
 /** Collections a change's effect is measured in: all but the idempotency keys and the id counters. */
 const EFFECT_COLLECTIONS = Object.values(COLLECTIONS).filter((c) => c !== COLLECTIONS.idempotencyKeys && c !== COLLECTIONS.counters);
@@ -378,7 +458,8 @@ export const memoryStoreState = (db: MemoryDatabase): Promise<StoreState> => {
  * state read per fault stays small however many scenarios ran before.
  */
 export const clearMongoRecords = async (db: Db): Promise<void> => {
-  for (const name of EFFECT_COLLECTIONS) if (name !== COLLECTIONS.clients && name !== COLLECTIONS.tokens) await db.collection(name).deleteMany({});
+  for (const name of EFFECT_COLLECTIONS)
+    if (name !== COLLECTIONS.clients && name !== COLLECTIONS.tokens) await db.collection(name).deleteMany({});
   await db.collection(COLLECTIONS.idempotencyKeys).deleteMany({});
 };
 
@@ -400,9 +481,16 @@ export const fetchApi =
   (baseUrl: string, auth: { readonly client: string; readonly admin: string }): Api =>
   async (r, key) => {
     // The scenarios are 2024-07-01 requests (a process's bootstrap client is pinned to the latest version).
-    const headers: Record<string, string> = { Authorization: `Bearer ${r.admin === true ? auth.admin : auth.client}`, 'API-Version': '2024-07-01' };
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${r.admin === true ? auth.admin : auth.client}`,
+      'API-Version': '2024-07-01',
+    };
     if (r.body !== undefined) headers['Content-Type'] = 'application/json';
     if (key !== undefined) headers['Idempotency-Key'] = key;
-    const res = await fetch(`${baseUrl}${r.path}`, { method: r.method, headers, ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }) });
+    const res = await fetch(`${baseUrl}${r.path}`, {
+      method: r.method,
+      headers,
+      ...(r.body === undefined ? {} : { body: JSON.stringify(r.body) }),
+    });
     return { status: res.status, text: await res.text(), replayed: res.headers.get('idempotent-replayed') ?? undefined };
   };

@@ -82,7 +82,9 @@ export const webhookHarness = async (options: WebhookHarnessOptions = {}) => {
       resolveHost: options.resolveHost ?? offlineResolveHost,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     },
-    ...(options.metrics === undefined ? {} : { modules: [new ContainerModule(({ rebind }) => void rebind(HTTP.Metrics).toConstantValue(options.metrics!))] }),
+    ...(options.metrics === undefined
+      ? {}
+      : { modules: [new ContainerModule(({ rebind }) => void rebind(HTTP.Metrics).toConstantValue(options.metrics!))] }),
   });
   const request = supertest(app.callback());
   const worker: DeliveryWorker = resolve(container, HTTP.DeliveryWorker);
@@ -182,15 +184,33 @@ export const scenario = async (
   const user = ok(await request.post('/api/users').set(auth).send({ last_name: 'Doe', date_of_birth: '1990-01-02' }), 201);
   const u = `/api/users/${user['id']}`;
   const loan = { type: 'loan', subtype: 'credit_card_loan', balance: 120_000, institution_apr: 19.99, institution_minimum_payment: 3_500 };
-  const a = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card A', ...loan }), 201);
-  const b = ok(await request.post(`${u}/accounts`).set(auth).send({ name: 'Card B', ...loan }), 201);
+  const a = ok(
+    await request
+      .post(`${u}/accounts`)
+      .set(auth)
+      .send({ name: 'Card A', ...loan }),
+    201,
+  );
+  const b = ok(
+    await request
+      .post(`${u}/accounts`)
+      .set(auth)
+      .send({ name: 'Card B', ...loan }),
+    201,
+  );
   ok(await request.patch(`${u}/accounts/${a['id']}`).set(auth).send({ nickname: 'Old card' }), 200);
   ok(await request.patch(`${u}/accounts/${a['id']}`).set(auth).send({ status: 'closed' }), 200);
   ok(await request.post(`${u}/bureau/auth/invoke`).set(auth).send({ device_ip: '203.0.113.7' }), 200);
   ok(await request.post(`${u}/bureau/auth/consent`).set(auth).send({ accepted: true }), 200);
   ok(await request.post(`${u}/bureau/auth/validate_otp`).set(auth).send({ code: '123456' }), 200);
   ok(await request.post(`${u}/bureau/auth/identity`).set(auth).send({ ssn_last4: '1234', date_of_birth: '1990-01-02' }), 200);
-  const plan = ok(await request.post(`${u}/payment_plans`).set(auth).send({ strategy: 'avalanche', monthly_payment: 50_000, account_ids: [b['id']] }), 201);
+  const plan = ok(
+    await request
+      .post(`${u}/payment_plans`)
+      .set(auth)
+      .send({ strategy: 'avalanche', monthly_payment: 50_000, account_ids: [b['id']] }),
+    201,
+  );
   ok(await request.post(`${u}/payment_plans/${plan['id']}/payments`).set(auth).send({ account_id: b['id'], amount: 10_000 }), 201);
   ok(await request.delete(`${u}/payment_plans/${plan['id']}`).set(auth), 204);
   await beforeDelete?.();
@@ -203,4 +223,3 @@ export const listAll = async (request: ReturnType<typeof supertest>, auth: ApiCl
   expect(res.status).to.equal(200);
   return (res.body as Json)['events'] as Json[];
 };
-

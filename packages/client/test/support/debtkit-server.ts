@@ -19,9 +19,22 @@ export interface TestDebtkit {
 }
 
 export const startDebtkit = async (env: Readonly<Record<string, string>> = {}): Promise<TestDebtkit> => {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DEBTKIT_ENV: 'sandbox', DEBTKIT_STORE: 'memory', LOG_LEVEL: 'silent', DEBTKIT_RATE_LIMIT: '0', ...env });
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DEBTKIT_ENV: 'sandbox',
+    DEBTKIT_STORE: 'memory',
+    LOG_LEVEL: 'silent',
+    DEBTKIT_RATE_LIMIT: '0',
+    ...env,
+  });
   if (E.isLeft(config)) throw new Error(config.left);
-  const running = await startServer({ config: config.right, logger: pino({ level: 'silent' }), clock: { now: () => NOW }, webhooks: { pollMs: 20 } });
+  const running = await startServer({
+    config: config.right,
+    logger: pino({ level: 'silent' }),
+    clock: { now: () => NOW },
+    webhooks: { pollMs: 20 },
+  });
   const demo = running.demo;
   if (demo?.userId === undefined) throw new Error('the sandbox server seeded no demo user');
   return { url: running.url, token: demo.token, demoUserId: demo.userId, running };

@@ -122,13 +122,18 @@ const rateSegmentsOf = (a: AccountRecord): ReadonlyArray<QuoteSegment> | null =>
  * field when it has no rate (`apr`) or no minimum can be derived (`minimum_payment_formula`).
  */
 export const repaymentDisclosureOf = (a: AccountRecord, today: IsoDate): E.Either<Conflict, RepaymentDisclosure> => {
-  if (!isCard(a.subtype)) return E.left(conflict(`subtype: a repayment disclosure is for cards (credit_card_loan, medical_loan); this account is a ${a.subtype}`));
+  if (!isCard(a.subtype))
+    return E.left(
+      conflict(`subtype: a repayment disclosure is for cards (credit_card_loan, medical_loan); this account is a ${a.subtype}`),
+    );
   const debt = debtTermsOf(a, today);
   if (debt === null && a.balance > 0) {
     return E.left(
       rateSegmentsOf(a) === null
         ? conflict('apr: the account has no APR (apr, user_apr or apr_segments), so no repayment can be estimated')
-        : conflict('minimum_payment_formula: the account has no minimum_payment_formula, minimum_payment or user_minimum_payment, so no minimum payment can be derived'),
+        : conflict(
+            'minimum_payment_formula: the account has no minimum_payment_formula, minimum_payment or user_minimum_payment, so no minimum payment can be derived',
+          ),
     );
   }
   const figures = repaymentDisclosure(debt ?? { id: a.id, balance: 0, apr: 0, minimumPayment: 0 }, today);
@@ -142,12 +147,21 @@ export const repaymentDisclosureOf = (a: AccountRecord, today: IsoDate): E.Eithe
  * `last_payment_date` and `next_payment_due_date` when interest has no start,
  * naming `apr` when a balance has no rate.
  */
-export const payoffQuoteOf = (a: AccountRecord, today: IsoDate, date: IsoDate | undefined): E.Either<ValidationError | Conflict, PayoffQuote> => {
+export const payoffQuoteOf = (
+  a: AccountRecord,
+  today: IsoDate,
+  date: IsoDate | undefined,
+): E.Either<ValidationError | Conflict, PayoffQuote> => {
   const goodThrough = date ?? today;
-  if (goodThrough < today) return E.left(validationError(`date must not be before today (${today})`, [{ path: 'date', message: `must be ${today} or later` }]));
+  if (goodThrough < today)
+    return E.left(validationError(`date must not be before today (${today})`, [{ path: 'date', message: `must be ${today} or later` }]));
   const latest = addDays(today, MAX_PAYOFF_QUOTE_DAYS);
   if (goodThrough > latest) {
-    return E.left(validationError(`date must be at most ${MAX_PAYOFF_QUOTE_DAYS} days after today (${latest})`, [{ path: 'date', message: `must be ${latest} or earlier` }]));
+    return E.left(
+      validationError(`date must be at most ${MAX_PAYOFF_QUOTE_DAYS} days after today (${latest})`, [
+        { path: 'date', message: `must be ${latest} or earlier` },
+      ]),
+    );
   }
   if (a.type !== 'loan') return E.left(conflict(`type: a payoff quote is for debts (type loan); this account is ${a.type}`));
   const interestFrom = a.last_payment_date ?? (a.next_payment_due_date === null ? null : addMonths(a.next_payment_due_date, -1));
@@ -155,7 +169,8 @@ export const payoffQuoteOf = (a: AccountRecord, today: IsoDate, date: IsoDate | 
     return E.left(conflict('last_payment_date, next_payment_due_date: the account has neither, so the day interest runs from is unknown'));
   }
   const segments = rateSegmentsOf(a);
-  if (segments === null && a.balance > 0) return E.left(conflict('apr: the account has no APR (apr, user_apr or apr_segments), so its interest cannot be computed'));
+  if (segments === null && a.balance > 0)
+    return E.left(conflict('apr: the account has no APR (apr, user_apr or apr_segments), so its interest cannot be computed'));
   const figures = payoffQuote({
     balance: a.balance,
     segments: segments ?? [],

@@ -9,7 +9,13 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { type Conflict, type NotFound, type Unavailable, type ValidationError } from '../shared/errors.js';
 import type { AccountId } from '../shared/primitives.js';
 import { ApplicationDeps, UserScope, todayOf, outsideTransaction, ownedOrNotFound, ownedSome } from '../shared/deps.js';
-import { payoffQuoteOf, repaymentDisclosureOf, type PayoffQuote, type PayoffQuoteQuery, type RepaymentDisclosure } from './account-money.js';
+import {
+  payoffQuoteOf,
+  repaymentDisclosureOf,
+  type PayoffQuote,
+  type PayoffQuoteQuery,
+  type RepaymentDisclosure,
+} from './account-money.js';
 
 /**
  * `GET …/accounts/{account_id}/repayment_disclosure`: the card's Minimum Payment
@@ -35,7 +41,11 @@ export const getRepaymentDisclosure =
  */
 export const getPayoffQuote =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock'>) =>
-  (scope: UserScope, accountId: AccountId, query: PayoffQuoteQuery): TE.TaskEither<NotFound | ValidationError | Conflict | Unavailable, PayoffQuote> =>
+  (
+    scope: UserScope,
+    accountId: AccountId,
+    query: PayoffQuoteQuery,
+  ): TE.TaskEither<NotFound | ValidationError | Conflict | Unavailable, PayoffQuote> =>
     pipe(
       outsideTransaction(deps.accounts.getOwned(scope.clientId, scope.userId, accountId)),
       ownedOrNotFound('User'),

@@ -8,7 +8,19 @@ import type { AccountPatch } from './account-repository.js';
 import type { PaymentCode } from './payment-history.js';
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectNone, expectRight, expectSome, idsOf, run, tryToChange, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectLeft,
+  expectNone,
+  expectRight,
+  expectSome,
+  idsOf,
+  run,
+  tryToChange,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aSegmentedCard, anAccount, anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
 
@@ -81,7 +93,7 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       expectAscending(ids);
     });
 
-    it('ownership: another user\'s account is not found, not listed, not updated, not deleted', async () => {
+    it("ownership: another user's account is not found, not listed, not updated, not deleted", async () => {
       const theirs = await expectRight(store().accounts.create(anAccount(OTHER_USER, { name: 'Theirs' })));
       const mine = await expectRight(store().accounts.create(anAccount(USER, { name: 'Mine' })));
       await expectNone(store().accounts.get(USER, theirs.id));
@@ -98,9 +110,11 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       list: (s, page) => expectRight(s.accounts.list(USER, page, {})),
     });
 
-    it('list returns the user\'s accounts exactly, each decoding as an AccountRecord', async () => {
+    it("list returns the user's accounts exactly, each decoding as an AccountRecord", async () => {
       const a = await expectRight(store().accounts.create(anAccount(USER)));
-      const b = await expectRight(store().accounts.create(anAccount(USER, { type: 'depository', subtype: 'savings', payments_history: [] })));
+      const b = await expectRight(
+        store().accounts.create(anAccount(USER, { type: 'depository', subtype: 'savings', payments_history: [] })),
+      );
       const page = await expectRight(store().accounts.list(USER, { limit: 20 }, {}));
       expect(page).to.deep.equal({ items: [a, b], hasMore: false });
       for (const x of page.items) expect(AccountRecord.is(x)).to.equal(true);
@@ -142,7 +156,10 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       it('paging counts only matching accounts: `hasMore` false when exactly `limit` matches are left', async () => {
         const a = await seed();
         const first = await expectRight(store().accounts.list(USER, { limit: 2 }, { type: 'loan' }));
-        expect({ ids: idsOf(first.items), hasMore: first.hasMore }).to.deep.equal({ ids: idsOf([a.loanActive, a.loanClosed]), hasMore: true });
+        expect({ ids: idsOf(first.items), hasMore: first.hasMore }).to.deep.equal({
+          ids: idsOf([a.loanActive, a.loanClosed]),
+          hasMore: true,
+        });
         const rest = await expectRight(store().accounts.list(USER, { limit: 1, startingAfter: a.loanClosed.id }, { type: 'loan' }));
         expect({ ids: idsOf(rest.items), hasMore: rest.hasMore }).to.deep.equal({ ids: [a.loanDisabled.id], hasMore: false });
         const all = await expectRight(store().accounts.list(USER, { limit: 3 }, { type: 'loan' }));
@@ -179,7 +196,9 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
 
     it('update: a patch key whose value is undefined leaves that field unchanged', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER, { nickname: 'Keep' })));
-      const updated = await expectSome(store().accounts.update(USER, account.id, account.version, { nickname: undefined, status: 'disabled' }));
+      const updated = await expectSome(
+        store().accounts.update(USER, account.id, account.version, { nickname: undefined, status: 'disabled' }),
+      );
       expect(updated).to.deep.equal({ ...account, status: 'disabled', version: 2 });
     });
 
@@ -191,11 +210,13 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
     it('update does not change the other accounts, and keeps the list order', async () => {
       const a = await expectRight(store().accounts.create(anAccount(USER)));
       const b = await expectRight(store().accounts.create(anAccount(USER)));
-      const updated = await expectSome(store().accounts.update(USER, a.id, a.version, { status: 'closed', closed_at: isoDate('2024-07-01') }));
+      const updated = await expectSome(
+        store().accounts.update(USER, a.id, a.version, { status: 'closed', closed_at: isoDate('2024-07-01') }),
+      );
       expect(await expectRight(store().accounts.listAll(USER))).to.deep.equal([updated, b]);
     });
 
-    it('deleteAllForUser removes only that user\'s accounts and counts them', async () => {
+    it("deleteAllForUser removes only that user's accounts and counts them", async () => {
       const mine1 = await expectRight(store().accounts.create(anAccount(USER)));
       const theirs = await expectRight(store().accounts.create(anAccount(OTHER_USER)));
       await expectRight(store().accounts.create(anAccount(USER)));
@@ -242,7 +263,9 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
 
     it('update is a compare-and-set: a stale version is a conflict and changes nothing', async () => {
       const account = await expectRight(store().accounts.create(anAccount(USER)));
-      const closed = await expectSome(store().accounts.update(USER, account.id, account.version, { status: 'closed', closed_at: isoDate('2024-07-01') }));
+      const closed = await expectSome(
+        store().accounts.update(USER, account.id, account.version, { status: 'closed', closed_at: isoDate('2024-07-01') }),
+      );
       // A writer that read version 1 before the close must not undo it.
       await expectLeft(store().accounts.update(USER, account.id, account.version, { status: 'active', nickname: 'x' }), 'conflict');
       expect(await expectSome(store().accounts.get(USER, account.id))).to.deep.equal(closed);
@@ -296,7 +319,13 @@ export function accountRepositoryContract(name: string, makeStore: StoreFactory,
       expect(await expectSome(store().accounts.get(USER, card.id))).to.deep.equal(card);
       expect(card.apr_segments).to.have.length(2);
       const plain = await expectRight(store().accounts.create(anAccount(USER)));
-      expect(await expectSome(store().accounts.get(USER, plain.id))).to.not.have.any.keys('interest_method', 'minimum_payment_formula', 'apr_segments', 'escrow_payment', 'accrued_interest');
+      expect(await expectSome(store().accounts.get(USER, plain.id))).to.not.have.any.keys(
+        'interest_method',
+        'minimum_payment_formula',
+        'apr_segments',
+        'escrow_payment',
+        'accrued_interest',
+      );
     });
 
     it('applyPayment leaves an account with segments or accrued interest as stored and answers it (the caller allocates, docs/decisions/payoff-and-outlook.md)', async () => {

@@ -31,7 +31,12 @@ export interface AccountRepository {
   /** `get` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
   getOwned(clientId: ClientId, userId: UserId, accountId: AccountId): TE.TaskEither<StoreError, OwnedRead<O.Option<AccountRecord>>>;
   /** `list` through the owning user, checked in the same read (owned-read.ts): `none` when the client has no such user. */
-  listOwned(clientId: ClientId, userId: UserId, page: PageRequest, filter: AccountFilter): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>>;
+  listOwned(
+    clientId: ClientId,
+    userId: UserId,
+    page: PageRequest,
+    filter: AccountFilter,
+  ): TE.TaskEither<StoreError, OwnedRead<Page<AccountRecord>>>;
   /** Every account of the user, ascending by id. */
   listAll(userId: UserId): TE.TaskEither<StoreError, ReadonlyArray<AccountRecord>>;
   /**
@@ -39,7 +44,12 @@ export interface AccountRepository {
    * only if the stored version is `expectedVersion`; `conflict` when it is not,
    * `none` when there is no such account.
    */
-  update(userId: UserId, accountId: AccountId, expectedVersion: number, patch: AccountPatch): TE.TaskEither<StoreError, O.Option<AccountRecord>>;
+  update(
+    userId: UserId,
+    accountId: AccountId,
+    expectedVersion: number,
+    patch: AccountPatch,
+  ): TE.TaskEither<StoreError, O.Option<AccountRecord>>;
   /**
    * One atomic step, whatever runs beside it: balance := max(0, balance − amount),
    * the last-payment fields set, the version increased. `none` when there is no such account.

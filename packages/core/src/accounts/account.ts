@@ -5,7 +5,15 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { AccountId, Cents, UserId, IsoDate, Timestamp, addMonths, nullable } from '../shared/primitives.js';
-import { AprSegment, InterestMethod, MinimumPaymentFormula, StatementTerms, carriesStatementTerms, debtTermsOf, weightedApr } from './statement-terms.js';
+import {
+  AprSegment,
+  InterestMethod,
+  MinimumPaymentFormula,
+  StatementTerms,
+  carriesStatementTerms,
+  debtTermsOf,
+  weightedApr,
+} from './statement-terms.js';
 import { runEngine, type DebtTerms } from '../shared/money/index.js';
 import { PaymentCode } from './payment-history.js';
 import { MAX_PAYOFF_MONTHS, expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
@@ -180,7 +188,12 @@ export type DebtStatementTerms = Pick<DebtTerms, 'interestMethod' | 'minimumForm
 export const currentDebtOf = (
   a: AccountRecord,
   today: IsoDate,
-): { readonly id: AccountId; readonly balance: Cents; readonly apr: number | null; readonly minimumPayment: Cents | null } & DebtStatementTerms => {
+): {
+  readonly id: AccountId;
+  readonly balance: Cents;
+  readonly apr: number | null;
+  readonly minimumPayment: Cents | null;
+} & DebtStatementTerms => {
   const apr = effectiveApr(a);
   const minimumPayment = effectiveMinimumPayment(a, today);
   if (!carriesStatementTerms(a)) return { id: a.id, balance: a.balance, apr, minimumPayment };
@@ -212,11 +225,35 @@ export const statementPayoffMonths = (a: AccountRecord, today: IsoDate): number 
 
 /** The memo key of an account with statement terms: every input its payoff date depends on, today included. */
 const statementKey = (a: AccountRecord, today: IsoDate): string =>
-  JSON.stringify([today, a.balance, a.apr, a.user_apr, a.minimum_payment, a.user_minimum_payment, a.interest_method, a.minimum_payment_formula, a.apr_segments, a.escrow_payment, a.accrued_interest]);
+  JSON.stringify([
+    today,
+    a.balance,
+    a.apr,
+    a.user_apr,
+    a.minimum_payment,
+    a.user_minimum_payment,
+    a.interest_method,
+    a.minimum_payment_formula,
+    a.apr_segments,
+    a.escrow_payment,
+    a.accrued_interest,
+  ]);
 
-const payoffDateOf = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths, apr: number | null, minimum: Cents | null): IsoDate | null => {
-  if (!carriesStatementTerms(a)) return apr === null || minimum === null ? null : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months);
-  const n = months.statement === undefined ? statementPayoffMonths(a, today) : months.statement(statementKey(a, today), () => statementPayoffMonths(a, today));
+const payoffDateOf = (
+  a: AccountRecord,
+  today: IsoDate,
+  months: MinimumOnlyMonths,
+  apr: number | null,
+  minimum: Cents | null,
+): IsoDate | null => {
+  if (!carriesStatementTerms(a))
+    return apr === null || minimum === null
+      ? null
+      : expectedPayoffDate({ balance: a.balance, apr, minimumPayment: minimum }, today, months);
+  const n =
+    months.statement === undefined
+      ? statementPayoffMonths(a, today)
+      : months.statement(statementKey(a, today), () => statementPayoffMonths(a, today));
   return n === null ? null : addMonths(today, n);
 };
 

@@ -5,7 +5,21 @@
 import * as t from 'io-ts';
 
 export const PaymentCode = t.keyof(
-  { '0': null, '1': null, '2': null, '3': null, '4': null, '5': null, '6': null, '7': null, '8': null, '9': null, E: null, '*': null, '': null },
+  {
+    '0': null,
+    '1': null,
+    '2': null,
+    '3': null,
+    '4': null,
+    '5': null,
+    '6': null,
+    '7': null,
+    '8': null,
+    '9': null,
+    E: null,
+    '*': null,
+    '': null,
+  },
   'PaymentCode',
 );
 export type PaymentCode = t.TypeOf<typeof PaymentCode>;
@@ -31,8 +45,7 @@ export const PAYMENT_CODE_MEANINGS: Readonly<Record<PaymentCode, string>> = {
 export const MAX_PAYMENTS_HISTORY_LENGTH = 24;
 
 /** Whether a history is within the 24-month limit. */
-export const isValidHistoryLength = (history: ReadonlyArray<unknown>): boolean =>
-  history.length <= MAX_PAYMENTS_HISTORY_LENGTH;
+export const isValidHistoryLength = (history: ReadonlyArray<unknown>): boolean => history.length <= MAX_PAYMENTS_HISTORY_LENGTH;
 
 /** A month says something about the payer, i.e. it is not `0`, `*` or empty (docs/decisions/payoff-and-outlook.md). */
 export const isRated = (code: PaymentCode): boolean => code !== '0' && code !== '*' && code !== '';

@@ -47,7 +47,11 @@ export const MinimumPaymentFormulaTerm = strictObject(
 export type MinimumPaymentFormulaTerm = t.TypeOf<typeof MinimumPaymentFormulaTerm>;
 
 /** At least one term, at most five. */
-export const MinimumPaymentFormulaTerms = t.refinement(t.array(MinimumPaymentFormulaTerm), (a) => a.length >= 1 && a.length <= 5, 'terms(1..5 entries)');
+export const MinimumPaymentFormulaTerms = t.refinement(
+  t.array(MinimumPaymentFormulaTerm),
+  (a) => a.length >= 1 && a.length <= 5,
+  'terms(1..5 entries)',
+);
 
 export const MinimumPaymentFormula = strictObject('MinimumPaymentFormula', { floor: Balance, terms: MinimumPaymentFormulaTerms });
 export type MinimumPaymentFormula = t.TypeOf<typeof MinimumPaymentFormula>;
@@ -114,14 +118,16 @@ export const statementTermsProblems = (a: TermsSubject): ErrorDetail[] => {
   if (a.balance > MAX_BALANCE) details.push({ path: 'balance', message: `must be at most ${MAX_BALANCE} cents` });
   const method = a.interest_method ?? null;
   if (method !== null && !loan) details.push({ path: 'interest_method', message: 'is only for loan accounts' });
-  else if (method === 'daily_simple' && card) details.push({ path: 'interest_method', message: 'daily_simple is for loans, not cards (credit_card_loan, medical_loan)' });
+  else if (method === 'daily_simple' && card)
+    details.push({ path: 'interest_method', message: 'daily_simple is for loans, not cards (credit_card_loan, medical_loan)' });
   if ((a.minimum_payment_formula ?? null) !== null && !card)
     details.push({ path: 'minimum_payment_formula', message: 'is only for cards (credit_card_loan, medical_loan)' });
   const segments = a.apr_segments ?? null;
   if (segments !== null) {
     if (!card) details.push({ path: 'apr_segments', message: 'are only for cards (credit_card_loan, medical_loan)' });
     const sum = segments.reduce((s, x) => s + x.balance, 0);
-    if (sum !== a.balance) details.push({ path: 'apr_segments', message: `balances must sum to balance (${a.balance} cents; they sum to ${sum})` });
+    if (sum !== a.balance)
+      details.push({ path: 'apr_segments', message: `balances must sum to balance (${a.balance} cents; they sum to ${sum})` });
     segments.forEach((x, k) => {
       const promo = (x.promo_ends_on ?? null) !== null;
       const goTo = (x.go_to_apr ?? null) !== null;
@@ -147,7 +153,11 @@ export const statementTermsProblems = (a: TermsSubject): ErrorDetail[] => {
 /** The minimum payment formula as the engine takes it. */
 const engineFormula = (f: MinimumPaymentFormula): MinimumFormula => ({
   floor: f.floor,
-  terms: f.terms.map((x) => ({ percent_of_balance: x.percent_of_balance, plus_interest: x.plus_interest ?? false, plus_amount: x.plus_amount ?? 0 })),
+  terms: f.terms.map((x) => ({
+    percent_of_balance: x.percent_of_balance,
+    plus_interest: x.plus_interest ?? false,
+    plus_amount: x.plus_amount ?? 0,
+  })),
 });
 
 /** The account's fields the money engine reads. */
@@ -182,7 +192,8 @@ export const weightedApr = (segments: ReadonlyArray<AprSegment> | null | undefin
 export const debtTermsOf = (a: TermsAccount, today: string): DebtTerms | null => {
   const segments = a.user_apr === null ? (a.apr_segments ?? null) : null;
   const apr = a.user_apr ?? a.apr ?? weightedApr(segments);
-  const formula = a.user_minimum_payment === null && (a.minimum_payment_formula ?? null) !== null ? engineFormula(a.minimum_payment_formula!) : null;
+  const formula =
+    a.user_minimum_payment === null && (a.minimum_payment_formula ?? null) !== null ? engineFormula(a.minimum_payment_formula!) : null;
   const base: DebtTerms = {
     id: a.id,
     balance: a.balance,
@@ -216,5 +227,7 @@ export const toAprSegments = (segments: ReadonlyArray<RateSegment>): AprSegment[
     apr: x.apr,
     ...(x.promo_ends_on !== undefined && x.promo_ends_on !== null ? { promo_ends_on: x.promo_ends_on } : {}),
     ...(x.go_to_apr !== undefined && x.go_to_apr !== null ? { go_to_apr: x.go_to_apr } : {}),
-    ...(x.deferred_interest === true ? { deferred_interest: true, accrued_deferred_interest: (x.accrued_deferred_interest ?? 0) as Cents } : {}),
+    ...(x.deferred_interest === true
+      ? { deferred_interest: true, accrued_deferred_interest: (x.accrued_deferred_interest ?? 0) as Cents }
+      : {}),
   }));

@@ -2,14 +2,37 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { validationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ValidationError } from '../shared/errors.js';
+import {
+  validationError,
+  type NotFound,
+  type QuotaExceeded,
+  type Unavailable,
+  type StoreError,
+  type ValidationError,
+} from '../shared/errors.js';
 import { Account, toAccountView, transitionStatus, type AccountRecord } from './account.js';
 import type { AccountId, IsoDate } from '../shared/primitives.js';
 import { statementTermsProblems, type StatementTerms } from './statement-terms.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
 import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
+import {
+  ApplicationDeps,
+  type Change,
+  UserScope,
+  checkQuota,
+  inUserTransaction,
+  mapPage,
+  nowStamp,
+  orNotFound,
+  ownedOrNotFound,
+  ownedSome,
+  requireUser,
+  toPageRequest,
+  todayOf,
+  touchUser,
+  outsideTransaction,
+} from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { accountMoneyUseCases } from './account-money.use-cases.js';
 
@@ -29,45 +52,49 @@ export const linkAccount =
 
     // One transaction: the owner bump (the user's delete and a concurrent creation conflict with it;
     // it answers the user, whose clock dates the account), the quota counted in the same snapshot, the account and its event.
-    return inUserTransaction(deps, scope, (tx) => pipe(
-      TE.fromEither(problems.length > 0 ? E.left(validationError('Invalid account', problems)) : E.right(undefined)),
-      TE.chainW(() => touchUser(tx, scope)),
-      TE.map((user) => todayOf(deps.clock, user)),
-      TE.chainFirstW(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
-      TE.chainW((date) => pipe(
-        tx.accounts.create({
-          user_id: scope.userId,
-          name: body.name,
-          type: body.type,
-          subtype: body.subtype,
-          mask: body.mask ?? null,
-          status,
-          nickname: body.nickname ?? null,
-          apr: body.institution_apr ?? null,
-          minimum_payment: body.institution_minimum_payment ?? null,
-          user_apr: null,
-          user_minimum_payment: null,
-          original_loan_amount: body.original_loan_amount ?? null,
-          balance: body.balance,
-          limit: body.limit ?? null,
-          last_payment_amount: body.last_payment_amount ?? null,
-          last_payment_date: body.last_payment_date ?? null,
-          opened_at: body.opened_at ?? null,
-          closed_at: status === 'closed' ? date : null,
-          institution_name: body.institution_name ?? null,
-          institution_logo: body.institution_logo ?? null,
-          next_payment_due_date: body.next_payment_due_date ?? null,
-          user_next_payment_date: null,
-          first_time_payment: body.first_time_payment ?? null,
-          payments_history: body.payments_history ?? [],
-          last_updated_at: date,
-          created_at: nowStamp(deps.clock),
-          ...terms,
-        }),
-        TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
-      )),
-      TE.chainFirstW(emitEvent(tx, scope, 'account.created', 'account')),
-    ));
+    return inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        TE.fromEither(problems.length > 0 ? E.left(validationError('Invalid account', problems)) : E.right(undefined)),
+        TE.chainW(() => touchUser(tx, scope)),
+        TE.map((user) => todayOf(deps.clock, user)),
+        TE.chainFirstW(() => checkQuota(deps, 'accountsPerUser', tx.accounts.countForUser(scope.userId))),
+        TE.chainW((date) =>
+          pipe(
+            tx.accounts.create({
+              user_id: scope.userId,
+              name: body.name,
+              type: body.type,
+              subtype: body.subtype,
+              mask: body.mask ?? null,
+              status,
+              nickname: body.nickname ?? null,
+              apr: body.institution_apr ?? null,
+              minimum_payment: body.institution_minimum_payment ?? null,
+              user_apr: null,
+              user_minimum_payment: null,
+              original_loan_amount: body.original_loan_amount ?? null,
+              balance: body.balance,
+              limit: body.limit ?? null,
+              last_payment_amount: body.last_payment_amount ?? null,
+              last_payment_date: body.last_payment_date ?? null,
+              opened_at: body.opened_at ?? null,
+              closed_at: status === 'closed' ? date : null,
+              institution_name: body.institution_name ?? null,
+              institution_logo: body.institution_logo ?? null,
+              next_payment_due_date: body.next_payment_due_date ?? null,
+              user_next_payment_date: null,
+              first_time_payment: body.first_time_payment ?? null,
+              payments_history: body.payments_history ?? [],
+              last_updated_at: date,
+              created_at: nowStamp(deps.clock),
+              ...terms,
+            }),
+            TE.map((a) => toAccountView(a, date, deps.minimumOnly)),
+          ),
+        ),
+        TE.chainFirstW(emitEvent(tx, scope, 'account.created', 'account')),
+      ),
+    );
   };
 
 /** The statement terms a body gives (non-null ones): an account without them is stored exactly as before docs/decisions/payoff-and-outlook.md. */
@@ -83,7 +110,10 @@ const STATEMENT_TERM_KEYS = ['interest_method', 'minimum_payment_formula', 'apr_
 export const listAccounts =
   (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
   (scope: UserScope, query: AccountListQuery): TE.TaskEither<NotFound | Unavailable, Page<Account>> => {
-    const filter = { ...(query.type === undefined ? {} : { type: query.type }), ...(query.status === undefined ? {} : { status: query.status }) };
+    const filter = {
+      ...(query.type === undefined ? {} : { type: query.type }),
+      ...(query.status === undefined ? {} : { status: query.status }),
+    };
     return pipe(
       outsideTransaction(deps.accounts.listOwned(scope.clientId, scope.userId, toPageRequest(query), filter)),
       ownedOrNotFound('User'),
@@ -122,7 +152,12 @@ export const updateAccount =
       pipe(
         requireUser(tx, scope),
         TE.map((user) => todayOf(deps.clock, user)),
-        TE.chainW((date) => pipe(patchAccountOnce(tx, scope, accountId, body, date), TE.map((patched) => ({ ...patched, date })))),
+        TE.chainW((date) =>
+          pipe(
+            patchAccountOnce(tx, scope, accountId, body, date),
+            TE.map((patched) => ({ ...patched, date })),
+          ),
+        ),
         TE.chainW(({ record, closing, date }) =>
           pipe(
             TE.right(toAccountView(record, date, deps.minimumOnly)),
@@ -133,7 +168,13 @@ export const updateAccount =
       ),
     );
 
-const patchAccountOnce = (deps: Pick<ApplicationDeps, 'accounts'>, scope: UserScope, accountId: AccountId, body: PatchAccountBody, date: IsoDate) =>
+const patchAccountOnce = (
+  deps: Pick<ApplicationDeps, 'accounts'>,
+  scope: UserScope,
+  accountId: AccountId,
+  body: PatchAccountBody,
+  date: IsoDate,
+) =>
   pipe(
     pipe(deps.accounts.get(scope.userId, accountId), orNotFound('Account')),
     TE.chainW((current) =>

@@ -6,7 +6,16 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { BureauFlowRecord, BureauFlowState, INITIAL_STATE } from './bureau-flow.machine.js';
-import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, run, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectLeft,
+  expectNone,
+  expectRight,
+  expectSome,
+  run,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { BUREAU_STATES, CREATED_AT, anId, timestamp } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
@@ -73,7 +82,10 @@ export function bureauFlowRepositoryContract(name: string, makeStore: StoreFacto
       await expectRight(store().bureauFlows.save(USER, 0, CONSENT, CREATED_AT));
       const a: BureauFlowState = { _tag: 'validate_otp', consentOnFile: false, otpFailures: 0 };
       const b: BureauFlowState = { _tag: 'initial', consentOnFile: false };
-      const results = await Promise.all([run(store().bureauFlows.save(USER, 1, a, LATER)), run(store().bureauFlows.save(USER, 1, b, LATER))]);
+      const results = await Promise.all([
+        run(store().bureauFlows.save(USER, 1, a, LATER)),
+        run(store().bureauFlows.save(USER, 1, b, LATER)),
+      ]);
       const wins = results.filter(E.isRight);
       const losses = results.filter(E.isLeft);
       expect(wins).to.have.length(1);
@@ -98,14 +110,16 @@ export function bureauFlowRepositoryContract(name: string, makeStore: StoreFacto
     it('many concurrent saves from the same version: exactly one wins', async () => {
       await expectRight(store().bureauFlows.save(USER, 0, INITIAL_STATE, CREATED_AT));
       const results = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => run(store().bureauFlows.save(USER, 1, { _tag: 'validate_otp', consentOnFile: false, otpFailures: i }, LATER))),
+        Array.from({ length: 8 }, (_, i) =>
+          run(store().bureauFlows.save(USER, 1, { _tag: 'validate_otp', consentOnFile: false, otpFailures: i }, LATER)),
+        ),
       );
       expect(results.filter(E.isRight)).to.have.length(1);
       for (const r of results.filter(E.isLeft)) expect(r.left._tag).to.equal('conflict');
       expect((await expectSome(store().bureauFlows.get(USER))).version).to.equal(2);
     });
 
-    it('ownership: flows are per user; saving or deleting one user\'s flow leaves the others alone', async () => {
+    it("ownership: flows are per user; saving or deleting one user's flow leaves the others alone", async () => {
       const theirs = await expectRight(store().bureauFlows.save(OTHER_USER, 0, IDENTITY, CREATED_AT));
       await expectNone(store().bureauFlows.get(USER));
       expect(await expectRight(store().bureauFlows.deleteForUser(USER))).to.equal(false);

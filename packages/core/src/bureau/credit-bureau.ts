@@ -28,5 +28,9 @@ export interface CreditBureau {
   /** Delete the partial identity and consent; `validation_error` when it cannot be deleted. */
   deleteIdentity(user: UserRecord): TE.TaskEither<ValidationError | Unavailable, void>;
   /** The user's credit report as of `today`. */
-  fetchReport(user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate): TE.TaskEither<BureauError | Unavailable, CreditReport>;
+  fetchReport(
+    user: UserRecord,
+    accounts: ReadonlyArray<AccountRecord>,
+    today: IsoDate,
+  ): TE.TaskEither<BureauError | Unavailable, CreditReport>;
 }

@@ -8,7 +8,15 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { validationError, type ValidationError, type NotFound, type Conflict, type BureauError, type Unavailable, type StoreError } from '../shared/errors.js';
+import {
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type Conflict,
+  type BureauError,
+  type Unavailable,
+  type StoreError,
+} from '../shared/errors.js';
 import type { UserRecord } from '../users/user.js';
 import {
   BureauEvent,
@@ -23,7 +31,18 @@ import {
 } from './bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, inUserTransaction, inUserTransactionAnswering, nowStamp, requireUser, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
+import {
+  ApplicationDeps,
+  type Change,
+  UserScope,
+  inUserTransaction,
+  inUserTransactionAnswering,
+  nowStamp,
+  requireUser,
+  todayOf,
+  touchUser,
+  outsideTransaction,
+} from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export interface BureauStatus {
@@ -73,7 +92,10 @@ const save = (tx: Pick<ApplicationDeps, 'bureauFlows' | 'clock' | 'users'>, scop
 export const getBureauStatus =
   (deps: Pick<ApplicationDeps, 'bureauFlows' | 'users'>) =>
   (scope: UserScope): TE.TaskEither<NotFound | Unavailable, BureauStatus> =>
-    pipe(outsideTransaction(load(deps, scope)), TE.map((flow) => statusOf(flow.state)));
+    pipe(
+      outsideTransaction(load(deps, scope)),
+      TE.map((flow) => statusOf(flow.state)),
+    );
 
 /** Start (or, while pending, report) the flow: answers the step to request next. */
 export const invokeBureau =
@@ -110,7 +132,12 @@ export const consentBureau =
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         load(tx, scope),
-        TE.chainW((flow) => pipe(step(flow, { _tag: 'consent' }), TE.chainW((next) => save(tx, scope, flow, next)))),
+        TE.chainW((flow) =>
+          pipe(
+            step(flow, { _tag: 'consent' }),
+            TE.chainW((next) => save(tx, scope, flow, next)),
+          ),
+        ),
         TE.map(statusOf),
       ),
     );
@@ -142,7 +169,9 @@ export const validateBureauOtp =
                     ? E.right(statusOf(state))
                     : E.left(
                         validationError(
-                          state._tag === 'initial' ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again' : 'Wrong one-time code',
+                          state._tag === 'initial'
+                            ? 'Wrong one-time code; too many attempts, the flow was reset: invoke again'
+                            : 'Wrong one-time code',
                           [{ path: 'code', message: 'does not match' }],
                         ),
                       ),
@@ -163,47 +192,49 @@ export const submitBureauIdentity =
   (deps: Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning'>) =>
   (scope: UserScope, body: IdentityBody): Change<BureauStatus, ValidationError | NotFound | BureauError | StoreError> =>
     // One transaction: the flow, the new score and both events commit together.
-    inUserTransaction(deps, scope, (tx) => pipe(
-      load(tx, scope),
-      TE.chainW((flow) => {
-        // The report's ages and recent accounts, and the score's date, are the user's today (docs/sandbox-over-time.md).
-        const date = todayOf(deps.clock, flow.user);
-        return pipe(
-          step(flow, { _tag: 'identity' }),
-          TE.chainFirstW(() => tx.bureau.verifyIdentity(flow.user, body)),
-          TE.chainW((next) =>
-            pipe(
-              TE.Do,
-              TE.bindW('accounts', () => tx.accounts.listAll(scope.userId)),
-              TE.bindW('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
-              TE.bindW('previous', () => tx.creditScores.latest(scope.userId)),
-              TE.bindW('state', () => save(tx, scope, flow, next)),
-              TE.bindW('score', ({ report, previous }) =>
-                tx.creditScores.add({
-                  ...creditScoreFields(
-                    report,
-                    date,
-                    flow.user.last_name,
-                    pipe(
-                      previous,
-                      O.match(
-                        () => null,
-                        (p) => p.score,
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        load(tx, scope),
+        TE.chainW((flow) => {
+          // The report's ages and recent accounts, and the score's date, are the user's today (docs/sandbox-over-time.md).
+          const date = todayOf(deps.clock, flow.user);
+          return pipe(
+            step(flow, { _tag: 'identity' }),
+            TE.chainFirstW(() => tx.bureau.verifyIdentity(flow.user, body)),
+            TE.chainW((next) =>
+              pipe(
+                TE.Do,
+                TE.bindW('accounts', () => tx.accounts.listAll(scope.userId)),
+                TE.bindW('report', ({ accounts }) => tx.bureau.fetchReport(flow.user, accounts, date)),
+                TE.bindW('previous', () => tx.creditScores.latest(scope.userId)),
+                TE.bindW('state', () => save(tx, scope, flow, next)),
+                TE.bindW('score', ({ report, previous }) =>
+                  tx.creditScores.add({
+                    ...creditScoreFields(
+                      report,
+                      date,
+                      flow.user.last_name,
+                      pipe(
+                        previous,
+                        O.match(
+                          () => null,
+                          (p) => p.score,
+                        ),
                       ),
                     ),
-                  ),
-                  user_id: scope.userId,
-                  created_at: nowStamp(tx.clock),
-                }),
+                    user_id: scope.userId,
+                    created_at: nowStamp(tx.clock),
+                  }),
+                ),
+                TE.chainFirstW(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
+                TE.map(({ state }) => statusOf(state)),
+                TE.chainFirstW(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
               ),
-              TE.chainFirstW(({ score }) => emitEvent(tx, scope, 'credit_score.created', 'credit_score')(toCreditScoreView(score))),
-              TE.map(({ state }) => statusOf(state)),
-              TE.chainFirstW(emitEvent(tx, scope, 'bureau_auth.completed', 'bureau_status')),
             ),
-          ),
-        );
-      }),
-    ));
+          );
+        }),
+      ),
+    );
 
 /** Roll the flow back to the initial state (idempotent); the bureau may refuse to delete the identity. */
 export const abortBureau =

@@ -5,7 +5,6 @@ import { DebtCalculation, calculateByMonths, calculateByPayment } from './debt-c
 import type { DebtCalculatorBody } from '../shared/requests.js';
 import { ApplicationDeps, today } from '../shared/deps.js';
 
-
 export const calculateDebt =
   (deps: Pick<ApplicationDeps, 'clock'>) =>
   (body: DebtCalculatorBody): TE.TaskEither<ValidationError, DebtCalculation> =>

@@ -10,7 +10,15 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { AuditRecord, type AuditAction } from './audit.js';
 import { validationError } from '../shared/errors.js';
 import type { NewAuditRecord } from './audit-log.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectRight, tryToChange, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectLeft,
+  expectRight,
+  tryToChange,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { anId, timestamp } from '../testing/record-mothers.js';
 import type { Id } from '../shared/primitives.js';
 
@@ -57,7 +65,9 @@ export function auditLogContract(name: string, makeStore: StoreFactory, opts: St
     });
 
     it('a record is not answered once expired at `now` (kept a year)', async () => {
-      const old = await expectRight(store().audit.append(aRecord('token.revoked', 1, { expires_at: timestamp('2026-03-15T12:00:01.000Z') })));
+      const old = await expectRight(
+        store().audit.append(aRecord('token.revoked', 1, { expires_at: timestamp('2026-03-15T12:00:01.000Z') })),
+      );
       const kept = await expectRight(store().audit.append(aRecord('token.revoked', 2)));
       expect((await expectRight(store().audit.list({ limit: 10 }, {}, NOW))).items.map((r) => r.id)).to.deep.equal([old.id, kept.id]);
       const later = new Date('2026-03-15T12:00:01.000Z');
@@ -85,7 +95,9 @@ export function auditLogContract(name: string, makeStore: StoreFactory, opts: St
       tryToChange(() => ((appended.target as { id: number }).id = 99));
       const [listed] = (await expectRight(store().audit.list({ limit: 1 }, {}, NOW))).items;
       tryToChange(() => ((listed as { action: string }).action = 'token.rolled'));
-      expect((await expectRight(store().audit.list({ limit: 1 }, {}, NOW))).items).to.deep.equal([{ id: appended.id, ...aRecord('client.created', 1) }]);
+      expect((await expectRight(store().audit.list({ limit: 1 }, {}, NOW))).items).to.deep.equal([
+        { id: appended.id, ...aRecord('client.created', 1) },
+      ]);
     });
   });
 }

@@ -3,7 +3,15 @@
  */
 import { expect } from 'chai';
 import { Client } from './client.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectNone,
+  expectRight,
+  expectSome,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aClient, anId, timestamp } from '../testing/record-mothers.js';
 

@@ -6,7 +6,16 @@ import { expect } from 'chai';
 import { TokenRecord } from './client.js';
 import type { StorePorts } from '../shared/store-ports.js';
 import type { ClientId } from '../shared/primitives.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectLeft, expectNone, expectRight, expectSome, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectLeft,
+  expectNone,
+  expectRight,
+  expectSome,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { CREATED_AT, aClient, aTokenHash, anId, timestamp } from '../testing/record-mothers.js';
 import { createClientAccess } from './use-cases.js';
 import { readableTokenHasher, sequentialSecrets } from '../testing/test-secrets.js';
@@ -27,7 +36,14 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
       const clientId = await newClientId(store());
       const created = await expectRight(store().tokens.create(clientId, aTokenHash(1), CREATED_AT));
       expect(TokenRecord.is(created)).to.equal(true);
-      expect(created).to.deep.equal({ id: created.id, client_id: clientId, hash: aTokenHash(1), created_at: CREATED_AT, revoked_at: null, expires_at: null });
+      expect(created).to.deep.equal({
+        id: created.id,
+        client_id: clientId,
+        hash: aTokenHash(1),
+        created_at: CREATED_AT,
+        revoked_at: null,
+        expires_at: null,
+      });
       const found = await expectSome(store().tokens.findByHash(aTokenHash(1)));
       expect(TokenRecord.is(found)).to.equal(true);
       expect(found).to.deep.equal(created);
@@ -43,7 +59,8 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
 
     it('finds each token by its own hash among many, across clients', async () => {
       const created: TokenRecord[] = [];
-      for (let i = 1; i <= 6; i++) created.push(await expectRight(store().tokens.create(anId('client', 1 + (i % 2)), aTokenHash(i), CREATED_AT)));
+      for (let i = 1; i <= 6; i++)
+        created.push(await expectRight(store().tokens.create(anId('client', 1 + (i % 2)), aTokenHash(i), CREATED_AT)));
       for (const token of created) expect(await expectSome(store().tokens.findByHash(token.hash))).to.deep.equal(token);
     });
 
@@ -93,7 +110,11 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
       (token as { revoked_at: string | null }).revoked_at = REVOKED_AT;
       const found = await expectSome(store().tokens.findByHash(aTokenHash(6)));
       (found as { client_id: number }).client_id = 99;
-      expect(await expectSome(store().tokens.findByHash(aTokenHash(6)))).to.deep.equal({ ...found, client_id: anId('client', 1), revoked_at: null });
+      expect(await expectSome(store().tokens.findByHash(aTokenHash(6)))).to.deep.equal({
+        ...found,
+        client_id: anId('client', 1),
+        revoked_at: null,
+      });
     });
 
     it('findById reads a token back exactly; an unknown id → none', async () => {
@@ -147,7 +168,12 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
       expect(await expectSome(store().tokens.findById(anId('token', 7001)))).to.deep.equal(expected);
       expect((await expectRight(store().tokens.listByClient(client.id, { limit: 10 }))).items).to.deep.equal([expected]);
       const now = new Date('2024-07-02T00:00:00.000Z');
-      const access = createClientAccess({ ...store(), clock: { now: () => now }, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
+      const access = createClientAccess({
+        ...store(),
+        clock: { now: () => now },
+        tokenHasher: readableTokenHasher,
+        secrets: sequentialSecrets(),
+      });
       expect(O.isSome(await expectRight(access.authenticateToken('sandbox', token)))).to.equal(true);
       const rolled = await expectRight(access.rollToken(anId('token', 7001), 60));
       expect(rolled.replaces).to.deep.equal({ tokenId: 7001, expiresAt: '2024-07-02T00:01:00.000Z' });

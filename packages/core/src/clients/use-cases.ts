@@ -29,8 +29,25 @@ import {
   tokenSummaryOf,
   tokenWorksAt,
 } from './client.js';
-import { AUDIT_RETENTION_MS, NO_REQUEST, auditEventOf, type AuditAction, type AuditActor, type AuditEvent, type AuditTarget } from './audit.js';
-import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type Unavailable, type StoreError } from '../shared/errors.js';
+import {
+  AUDIT_RETENTION_MS,
+  NO_REQUEST,
+  auditEventOf,
+  type AuditAction,
+  type AuditActor,
+  type AuditEvent,
+  type AuditTarget,
+} from './audit.js';
+import {
+  conflict,
+  notFound,
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type Conflict,
+  type Unavailable,
+  type StoreError,
+} from '../shared/errors.js';
 import { type ClientId, type Timestamp, type TokenId, timestampOf } from '../shared/primitives.js';
 import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 import { AuditAction as AuditActionCodec } from './audit.js';
@@ -135,7 +152,11 @@ const storeToken =
  */
 export const issueToken =
   (deps: ClientAccessDeps) =>
-  (clientId: ClientId, token?: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, IssuedToken> =>
+  (
+    clientId: ClientId,
+    token?: string,
+    actor: AuditActor = NO_REQUEST,
+  ): TE.TaskEither<ValidationError | NotFound | StoreError, IssuedToken> =>
     // One transaction: the client read, the token and its audit record written together (every change is one, docs/decisions/transactions.md).
     inTransaction(deps, (tx) =>
       pipe(
@@ -153,7 +174,12 @@ export const createClient =
       ? TE.left(malformed(input.environment))
       : inTransaction(deps, (tx) =>
           pipe(
-            tx.clients.create({ name: input.name, environment: input.environment, api_version: input.apiVersion, created_at: nowStamp(deps.clock) }),
+            tx.clients.create({
+              name: input.name,
+              environment: input.environment,
+              api_version: input.apiVersion,
+              created_at: nowStamp(deps.clock),
+            }),
             TE.chainFirstW((client) => audit(tx, actor, 'client.created', { type: 'client', id: client.id })),
             TE.chainW((client) =>
               pipe(
@@ -174,10 +200,18 @@ export const createClient =
  */
 export const changeClientApiVersion =
   (deps: Pick<ClientAccessDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
-  (clientId: ClientId, apiVersion: string, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, Client> => {
+  (
+    clientId: ClientId,
+    apiVersion: string,
+    actor: AuditActor = NO_REQUEST,
+  ): TE.TaskEither<ValidationError | NotFound | StoreError, Client> => {
     const versions = deps.versioning ?? productionVersioning;
     return !versions.isKnown(apiVersion)
-      ? TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]))
+      ? TE.left(
+          validationError('Unknown API version', [
+            { path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` },
+          ]),
+        )
       : inTransaction(deps, (tx) =>
           pipe(
             tx.clients.findById(clientId),
@@ -238,10 +272,7 @@ export const authenticateTokenWithExpiry =
 export const authenticateToken =
   (deps: Pick<ClientAccessDeps, 'clients' | 'tokens' | 'tokenHasher' | 'clock'>) =>
   (environment: Environment, token: string): TE.TaskEither<Unavailable, O.Option<Client>> =>
-    pipe(
-      authenticateTokenWithExpiry(deps)(environment, token),
-      TE.map(O.map((found) => found.client)),
-    );
+    pipe(authenticateTokenWithExpiry(deps)(environment, token), TE.map(O.map((found) => found.client)));
 
 /**
  * Revoke a token: it stops working at once. Revoking twice keeps the first time
@@ -296,9 +327,17 @@ const rollable = (record: TokenRecord, now: Date): E.Either<NotFound | Conflict,
  */
 export const rollToken =
   (deps: ClientAccessDeps) =>
-  (tokenId: TokenId, expiresInSeconds: number = DEFAULT_ROLL_EXPIRY_SECONDS, actor: AuditActor = NO_REQUEST): TE.TaskEither<ValidationError | NotFound | StoreError, RolledToken> =>
+  (
+    tokenId: TokenId,
+    expiresInSeconds: number = DEFAULT_ROLL_EXPIRY_SECONDS,
+    actor: AuditActor = NO_REQUEST,
+  ): TE.TaskEither<ValidationError | NotFound | StoreError, RolledToken> =>
     !Number.isInteger(expiresInSeconds) || expiresInSeconds < 0 || expiresInSeconds > MAX_ROLL_EXPIRY_SECONDS
-      ? TE.left(validationError(`expires_in_seconds must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}`, [{ path: 'expires_in_seconds', message: `must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}` }]))
+      ? TE.left(
+          validationError(`expires_in_seconds must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}`, [
+            { path: 'expires_in_seconds', message: `must be an integer from 0 to ${MAX_ROLL_EXPIRY_SECONDS}` },
+          ]),
+        )
       : inTransaction(deps, (tx) => {
           const now = deps.clock.now();
           const expiresAt = timestampOf(new Date(now.getTime() + expiresInSeconds * 1000));
@@ -315,7 +354,9 @@ export const rollToken =
                     tx.tokens.expire(tokenId, expiresAt),
                     orNotFound('Token'),
                     // The record as stored decides: a concurrent roll or revoke that committed first shows here.
-                    TE.chainEitherKW((stored) => (stored.expires_at === expiresAt && stored.revoked_at === null ? E.right(stored) : rollable(stored, now))),
+                    TE.chainEitherKW((stored) =>
+                      stored.expires_at === expiresAt && stored.revoked_at === null ? E.right(stored) : rollable(stored, now),
+                    ),
                   ),
                 ),
               ),

@@ -13,15 +13,12 @@ import { ARTICLES } from './articles.js';
 
 const CATEGORIES: ReadonlyArray<Category> = Object.keys(Category.keys).filter(Category.is);
 
-const groupByCategory = <A extends { readonly category: Category }>(
-  items: ReadonlyArray<A>,
-): ReadonlyMap<Category, ReadonlyArray<A>> =>
+const groupByCategory = <A extends { readonly category: Category }>(items: ReadonlyArray<A>): ReadonlyMap<Category, ReadonlyArray<A>> =>
   new Map(CATEGORIES.map((c) => [c, Object.freeze(items.filter((item) => item.category === c))] as const));
 
 const MODULES_BY_CATEGORY = groupByCategory(LEARNING_MODULES);
 
-const toSummary = (a: Article): ArticleSummary =>
-  Object.freeze({ id: a.id, title: a.title, category: a.category, summary: a.summary });
+const toSummary = (a: Article): ArticleSummary => Object.freeze({ id: a.id, title: a.title, category: a.category, summary: a.summary });
 
 // Sorted here rather than trusted from the data file: paging depends on it.
 const SORTED_ARTICLES: ReadonlyArray<Article> = Object.freeze([...ARTICLES].sort((a, b) => a.id - b.id));

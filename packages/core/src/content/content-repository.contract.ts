@@ -16,7 +16,6 @@ const CATEGORIES = Object.keys(Category.keys) as Category[];
 
 export function contentRepositoryContract(name: string, content: () => ContentRepository): void {
   describe(`${name} ContentRepository contract`, () => {
-
     /** Every article summary, read page by page from the repository. */
     const allSummaries = async (category?: Category): Promise<ArticleSummary[]> => {
       const out: ArticleSummary[] = [];
@@ -39,7 +38,7 @@ export function contentRepositoryContract(name: string, content: () => ContentRe
         for (const m of modules) expect(LearningModule.is(m), m.title).to.equal(true);
       });
 
-      it('by category: exactly that category\'s shipped modules, at least two each (docs/api/reference.md)', async () => {
+      it("by category: exactly that category's shipped modules, at least two each (docs/api/reference.md)", async () => {
         let total = 0;
         for (const category of CATEGORIES) {
           const modules = await expectRight(content().listModules(category));
@@ -88,7 +87,10 @@ export function contentRepositoryContract(name: string, content: () => ContentRe
         const summaries = await allSummaries();
         const last = summaries[summaries.length - 1];
         if (last === undefined) expect.fail('no articles');
-        expect(await expectRight(content().listArticles({ limit: 5, startingAfter: last.id }))).to.deep.equal({ items: [], hasMore: false });
+        expect(await expectRight(content().listArticles({ limit: 5, startingAfter: last.id }))).to.deep.equal({
+          items: [],
+          hasMore: false,
+        });
       });
 
       it('pages the same way as the catalog for every page size', async () => {

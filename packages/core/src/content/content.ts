@@ -25,8 +25,5 @@ export type LearningModule = t.TypeOf<typeof LearningModule>;
 export const ArticleSummary = t.type({ id: ArticleId, title: t.string, category: Category, summary: t.string }, 'ArticleSummary');
 export type ArticleSummary = t.TypeOf<typeof ArticleSummary>;
 
-export const Article = t.intersection(
-  [ArticleSummary, t.type({ content: t.string, published_at: IsoDate })],
-  'Article',
-);
+export const Article = t.intersection([ArticleSummary, t.type({ content: t.string, published_at: IsoDate })], 'Article');
 export type Article = t.TypeOf<typeof Article>;

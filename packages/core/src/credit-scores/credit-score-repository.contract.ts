@@ -4,7 +4,17 @@
  */
 import { expect } from 'chai';
 import { CreditScoreRecord } from './credit-score.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, idsOf, tryToChange, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectNone,
+  expectRight,
+  expectSome,
+  idsOf,
+  tryToChange,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { aCreditScore, anId, isoDate } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
@@ -51,7 +61,9 @@ export function creditScoreRepositoryContract(name: string, makeStore: StoreFact
 
     it('latest is the score added last (highest id), even when an earlier one has a later date', async () => {
       await expectRight(store().creditScores.add(aCreditScore(USER, { date: isoDate('2024-05-01'), score: 700 })));
-      const last = await expectRight(store().creditScores.add(aCreditScore(USER, { date: isoDate('2024-01-01'), score: 650, increase: -50 })));
+      const last = await expectRight(
+        store().creditScores.add(aCreditScore(USER, { date: isoDate('2024-01-01'), score: 650, increase: -50 })),
+      );
       expect(await expectSome(store().creditScores.latest(USER))).to.deep.equal(last);
     });
 
@@ -64,7 +76,7 @@ export function creditScoreRepositoryContract(name: string, makeStore: StoreFact
       for (const s of history) expect(CreditScoreRecord.is(s)).to.equal(true);
     });
 
-    it('ownership: another user\'s scores are not the latest, not in the history, not deleted', async () => {
+    it("ownership: another user's scores are not the latest, not in the history, not deleted", async () => {
       const mine = await expectRight(store().creditScores.add(aCreditScore(USER, { score: 610 })));
       const theirs = await expectRight(store().creditScores.add(aCreditScore(OTHER_USER, { score: 820 })));
       expect(await expectSome(store().creditScores.latest(USER))).to.deep.equal(mine);
@@ -74,7 +86,7 @@ export function creditScoreRepositoryContract(name: string, makeStore: StoreFact
       await expectNone(store().creditScores.latest(anId('user', 3)));
     });
 
-    it('deleteAllForUser removes only that user\'s scores and counts them', async () => {
+    it("deleteAllForUser removes only that user's scores and counts them", async () => {
       await expectRight(store().creditScores.add(aCreditScore(USER)));
       const theirs = await expectRight(store().creditScores.add(aCreditScore(OTHER_USER)));
       await expectRight(store().creditScores.add(aCreditScore(USER)));

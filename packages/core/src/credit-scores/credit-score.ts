@@ -18,10 +18,7 @@ export type FactorObject = t.TypeOf<typeof FactorObject>;
 
 const identity = <A>(a: A): A => a;
 
-const at = (c: t.Context, key: string, type: t.Decoder<unknown, unknown>, actual: unknown): t.Context => [
-  ...c,
-  { key, type, actual },
-];
+const at = (c: t.Context, key: string, type: t.Decoder<unknown, unknown>, actual: unknown): t.Context => [...c, { key, type, actual }];
 
 /**
  * The codec of one named factor's object: the shape, then the amount's kind and
@@ -39,7 +36,11 @@ export const factorObjectCodec = (name: FactorName): t.Type<FactorObject, Factor
       if (E.isLeft(shaped)) return shaped;
       const { amount, factor } = shaped.right;
       if (!amountOk(amount)) {
-        return t.failure(amount, at(c, 'amount', t.number, amount), `must be ${kind === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`);
+        return t.failure(
+          amount,
+          at(c, 'amount', t.number, amount),
+          `must be ${kind === 'integer' ? 'an integer' : 'a number'} from ${min} to ${max}`,
+        );
       }
       const expected = classify(name, amount);
       if (factor !== expected) {

@@ -35,9 +35,13 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
 
     it('seeding twice finds the same demo and adds nothing', async () => {
       const first = await expectRight(seedDemo({ ...store(), clock, tokenHasher }, { token: TOKEN }));
-      const second = await expectRight(seedDemo({ ...store(), clock: { now: () => new Date('2024-08-01T00:00:00.000Z') }, tokenHasher }, { token: TOKEN }));
+      const second = await expectRight(
+        seedDemo({ ...store(), clock: { now: () => new Date('2024-08-01T00:00:00.000Z') }, tokenHasher }, { token: TOKEN }),
+      );
       expect(second).to.deep.equal(first);
-      expect((await expectRight(store().tokens.findByHash(tokenHasher.hash(TOKEN))))._tag, 'the token is stored as its hash').to.equal('Some');
+      expect((await expectRight(store().tokens.findByHash(tokenHasher.hash(TOKEN))))._tag, 'the token is stored as its hash').to.equal(
+        'Some',
+      );
       expect((await expectRight(store().clients.list({ limit: 10 }))).items).to.have.length(1);
       expect((await expectRight(store().users.list(first.client.id, { limit: 10 }))).items).to.have.length(2);
       expect(await expectRight(store().accounts.listAll(first.user.id))).to.have.length(demoAccounts(isoDate('2024-07-01')).length);
@@ -52,7 +56,8 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       const accounts = await expectRight(store().accounts.listAll(seeded.statementUser!.id));
       expect(accounts.map((a) => a.name)).to.deep.equal(statementDemoAccounts(isoDate('2024-07-01')).map((a) => a.name));
       expect(accounts).to.deep.equal(seeded.statementAccounts);
-      for (const a of accounts) expect(statementTermsProblems({ ...a, fixedMinimum: a.user_minimum_payment ?? a.minimum_payment }), a.name).to.deep.equal([]);
+      for (const a of accounts)
+        expect(statementTermsProblems({ ...a, fixedMinimum: a.user_minimum_payment ?? a.minimum_payment }), a.name).to.deep.equal([]);
       expect(accounts.some((a) => a.apr_segments?.some((s) => s.deferred_interest === true))).to.equal(true);
       expect(accounts.some((a) => (a.escrow_payment ?? 0) > 0 && a.subtype === 'mortgage_loan')).to.equal(true);
       expect(accounts.some((a) => (a.accrued_interest ?? 0) > 0 && a.subtype === 'student_loan')).to.equal(true);
@@ -62,7 +67,10 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
 
     it('refuses a token no request could use, and stores nothing', async () => {
       await expectLeft(seedDemo({ ...store(), clock, tokenHasher }, { token: 'dk_sandbox_short' }), 'validation_error');
-      await expectLeft(seedDemo({ ...store(), clock, tokenHasher }, { token: TOKEN.replace('dk_sandbox_', 'dk_live_') }), 'validation_error');
+      await expectLeft(
+        seedDemo({ ...store(), clock, tokenHasher }, { token: TOKEN.replace('dk_sandbox_', 'dk_live_') }),
+        'validation_error',
+      );
       expect((await expectRight(store().clients.list({ limit: 10 }))).items).to.deep.equal([]);
     });
 
@@ -70,7 +78,10 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       let creates = 0;
       const real = store();
       // The store fails the fourth account.
-      const dying = { ...real, accounts: overriding(real.accounts, 'create', (create) => (a) => (++creates > 3 ? TE.left(unavailable('gone')) : create(a))) };
+      const dying = {
+        ...real,
+        accounts: overriding(real.accounts, 'create', (create) => (a) => (++creates > 3 ? TE.left(unavailable('gone')) : create(a))),
+      };
       await expectLeft(seedDemo({ ...dying, clock, tokenHasher }, { token: TOKEN }), 'unavailable');
       expect((await expectRight(real.clients.list({ limit: 10 }))).items, 'nothing left of the failed seed').to.deep.equal([]);
       const seeded = await expectRight(seedDemo({ ...real, clock, tokenHasher }, { token: TOKEN }));
@@ -84,16 +95,34 @@ export function demoSeedContract(name: string, makeStore: StoreFactory, opts: St
       let creates = 0;
       const real = store();
       // The store fails the second user's second account (user 1 has seven).
-      const dying = { ...real, accounts: overriding(real.accounts, 'create', (create) => (a) => (++creates > demoAccounts(isoDate('2024-07-01')).length + 1 ? TE.left(unavailable('gone')) : create(a))) };
+      const dying = {
+        ...real,
+        accounts: overriding(
+          real.accounts,
+          'create',
+          (create) => (a) => (++creates > demoAccounts(isoDate('2024-07-01')).length + 1 ? TE.left(unavailable('gone')) : create(a)),
+        ),
+      };
       await expectLeft(seedDemo({ ...dying, clock, tokenHasher }, { token: TOKEN }), 'unavailable');
       expect((await expectRight(real.clients.list({ limit: 10 }))).items, 'nothing left of the failed seed').to.deep.equal([]);
       const seeded = await expectRight(seedDemo({ ...real, clock, tokenHasher }, { token: TOKEN }));
-      expect(await expectRight(real.accounts.listAll(seeded.statementUser!.id))).to.have.length(statementDemoAccounts(isoDate('2024-07-01')).length);
+      expect(await expectRight(real.accounts.listAll(seeded.statementUser!.id))).to.have.length(
+        statementDemoAccounts(isoDate('2024-07-01')).length,
+      );
     });
 
     it('publishing with an unknown outcome (stored, then the answer lost) deletes nothing; the next seed finds the demo', async () => {
       const real = store();
-      const lost = { ...real, tokens: overriding(real.tokens, 'create', (create) => (...args) => TE.chainW(() => TE.left(unavailable('answer lost')))(create(...args))) };
+      const lost = {
+        ...real,
+        tokens: overriding(
+          real.tokens,
+          'create',
+          (create) =>
+            (...args) =>
+              TE.chainW(() => TE.left(unavailable('answer lost')))(create(...args)),
+        ),
+      };
       await expectLeft(seedDemo({ ...lost, clock, tokenHasher }, { token: TOKEN }), 'unavailable');
       const seeded = await expectRight(seedDemo({ ...real, clock, tokenHasher }, { token: TOKEN }));
       expect((await expectRight(real.clients.list({ limit: 10 }))).items).to.deep.equal([seeded.client]);

@@ -74,38 +74,111 @@ export const demoAccounts = (today: IsoDate): SeedAccount[] => {
   const paid = ago(1);
   return [
     account({
-      name: 'Everyday Rewards Visa', type: 'loan', subtype: 'credit_card_loan', mask: '4821', balance: cents(3_450.12), limit: cents(8_000),
-      apr: 24.99, minimum_payment: cents(105), last_payment_amount: cents(150), last_payment_date: paid, opened_at: ago(74),
-      institution_name: 'First Platinum Bank', next_payment_due_date: due, payments_history: history({ 7: '2' }),
+      name: 'Everyday Rewards Visa',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      mask: '4821',
+      balance: cents(3_450.12),
+      limit: cents(8_000),
+      apr: 24.99,
+      minimum_payment: cents(105),
+      last_payment_amount: cents(150),
+      last_payment_date: paid,
+      opened_at: ago(74),
+      institution_name: 'First Platinum Bank',
+      next_payment_due_date: due,
+      payments_history: history({ 7: '2' }),
     }),
     account({
-      name: 'Travel Plus Mastercard', type: 'loan', subtype: 'credit_card_loan', mask: '9043', balance: cents(1_275.4), limit: cents(5_000),
-      apr: 19.49, minimum_payment: cents(40), last_payment_amount: cents(40), last_payment_date: paid, opened_at: ago(9),
-      institution_name: 'Harbor Credit Union', next_payment_due_date: due, payments_history: history({}, 9),
+      name: 'Travel Plus Mastercard',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      mask: '9043',
+      balance: cents(1_275.4),
+      limit: cents(5_000),
+      apr: 19.49,
+      minimum_payment: cents(40),
+      last_payment_amount: cents(40),
+      last_payment_date: paid,
+      opened_at: ago(9),
+      institution_name: 'Harbor Credit Union',
+      next_payment_due_date: due,
+      payments_history: history({}, 9),
     }),
     account({
-      name: 'Federal Direct Loan', type: 'loan', subtype: 'student_loan', mask: '1177', balance: cents(18_920.55), original_loan_amount: cents(27_000),
-      apr: 5.5, minimum_payment: cents(290), last_payment_amount: cents(290), last_payment_date: paid, opened_at: ago(96),
-      institution_name: 'Nelnet', next_payment_due_date: due, payments_history: history({ 15: '3', 16: '2' }),
+      name: 'Federal Direct Loan',
+      type: 'loan',
+      subtype: 'student_loan',
+      mask: '1177',
+      balance: cents(18_920.55),
+      original_loan_amount: cents(27_000),
+      apr: 5.5,
+      minimum_payment: cents(290),
+      last_payment_amount: cents(290),
+      last_payment_date: paid,
+      opened_at: ago(96),
+      institution_name: 'Nelnet',
+      next_payment_due_date: due,
+      payments_history: history({ 15: '3', 16: '2' }),
     }),
     account({
-      name: 'Auto Loan', type: 'loan', subtype: 'auto_loan', mask: '5530', balance: cents(12_310), original_loan_amount: cents(24_500),
-      apr: 6.9, minimum_payment: cents(455), last_payment_amount: cents(455), last_payment_date: paid, opened_at: ago(38),
-      institution_name: 'Summit Auto Finance', next_payment_due_date: due, payments_history: history(),
+      name: 'Auto Loan',
+      type: 'loan',
+      subtype: 'auto_loan',
+      mask: '5530',
+      balance: cents(12_310),
+      original_loan_amount: cents(24_500),
+      apr: 6.9,
+      minimum_payment: cents(455),
+      last_payment_amount: cents(455),
+      last_payment_date: paid,
+      opened_at: ago(38),
+      institution_name: 'Summit Auto Finance',
+      next_payment_due_date: due,
+      payments_history: history(),
     }),
     account({
-      name: 'Home Improvement Loan', type: 'loan', subtype: 'personal_loan', mask: '2208', balance: cents(4_800), original_loan_amount: cents(7_500),
-      apr: 11.25, minimum_payment: cents(210), last_payment_amount: cents(210), last_payment_date: paid, opened_at: ago(20),
-      institution_name: 'Greenleaf Lending', next_payment_due_date: due, payments_history: history({ 4: '2' }, 20),
+      name: 'Home Improvement Loan',
+      type: 'loan',
+      subtype: 'personal_loan',
+      mask: '2208',
+      balance: cents(4_800),
+      original_loan_amount: cents(7_500),
+      apr: 11.25,
+      minimum_payment: cents(210),
+      last_payment_amount: cents(210),
+      last_payment_date: paid,
+      opened_at: ago(20),
+      institution_name: 'Greenleaf Lending',
+      next_payment_due_date: due,
+      payments_history: history({ 4: '2' }, 20),
     }),
     account({
-      name: '30-year Fixed Mortgage', type: 'loan', subtype: 'mortgage_loan', mask: '6614', balance: cents(231_400), original_loan_amount: cents(260_000),
-      apr: 4.25, minimum_payment: cents(1_279), last_payment_amount: cents(1_279), last_payment_date: paid, opened_at: ago(62),
-      institution_name: 'Keystone Home Loans', next_payment_due_date: due, payments_history: history(),
+      name: '30-year Fixed Mortgage',
+      type: 'loan',
+      subtype: 'mortgage_loan',
+      mask: '6614',
+      balance: cents(231_400),
+      original_loan_amount: cents(260_000),
+      apr: 4.25,
+      minimum_payment: cents(1_279),
+      last_payment_amount: cents(1_279),
+      last_payment_date: paid,
+      opened_at: ago(62),
+      institution_name: 'Keystone Home Loans',
+      next_payment_due_date: due,
+      payments_history: history(),
     }),
     account({
-      name: 'Everyday Checking', type: 'depository', subtype: 'checking', mask: '0042', balance: cents(2_185.37), opened_at: ago(120),
-      institution_name: 'First Platinum Bank', first_time_payment: null, payments_history: [],
+      name: 'Everyday Checking',
+      type: 'depository',
+      subtype: 'checking',
+      mask: '0042',
+      balance: cents(2_185.37),
+      opened_at: ago(120),
+      institution_name: 'First Platinum Bank',
+      first_time_payment: null,
+      payments_history: [],
     }),
   ];
 };
@@ -125,46 +198,103 @@ export const statementDemoAccounts = (today: IsoDate): SeedAccount[] => {
   const paid = ago(1);
   return [
     account({
-      name: 'Cashback Everyday Card', type: 'loan', subtype: 'credit_card_loan', mask: '3310', balance: cents(5_000), limit: cents(9_000),
-      apr: 24.99, interest_method: 'daily_compound',
+      name: 'Cashback Everyday Card',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      mask: '3310',
+      balance: cents(5_000),
+      limit: cents(9_000),
+      apr: 24.99,
+      interest_method: 'daily_compound',
       minimum_payment_formula: { floor: cents(25), terms: [{ percent_of_balance: 1, plus_interest: true }] },
-      last_payment_amount: cents(152), last_payment_date: paid, opened_at: ago(51), institution_name: 'Northwind Card Services',
-      next_payment_due_date: due, payments_history: history(),
+      last_payment_amount: cents(152),
+      last_payment_date: paid,
+      opened_at: ago(51),
+      institution_name: 'Northwind Card Services',
+      next_payment_due_date: due,
+      payments_history: history(),
     }),
     account({
-      name: 'Balance Transfer Card', type: 'loan', subtype: 'credit_card_loan', mask: '7702', balance: cents(6_100), limit: cents(10_000),
+      name: 'Balance Transfer Card',
+      type: 'loan',
+      subtype: 'credit_card_loan',
+      mask: '7702',
+      balance: cents(6_100),
+      limit: cents(10_000),
       interest_method: 'daily_compound',
       minimum_payment_formula: { floor: cents(35), terms: [{ percent_of_balance: 1, plus_interest: true }] },
       apr_segments: [
         { kind: 'purchase', balance: cents(2_100), apr: 22.99 },
         { kind: 'balance_transfer', balance: cents(4_000), apr: 0, promo_ends_on: addMonths(today, 8), go_to_apr: 22.99 },
       ],
-      last_payment_amount: cents(90), last_payment_date: paid, opened_at: ago(6), institution_name: 'Harbor Credit Union',
-      next_payment_due_date: due, payments_history: history({}, 6),
+      last_payment_amount: cents(90),
+      last_payment_date: paid,
+      opened_at: ago(6),
+      institution_name: 'Harbor Credit Union',
+      next_payment_due_date: due,
+      payments_history: history({}, 6),
     }),
     account({
-      name: 'Medical Financing Card', type: 'loan', subtype: 'medical_loan', mask: '4417', balance: cents(2_400), limit: cents(5_000),
-      minimum_payment: cents(60), interest_method: 'daily_compound',
+      name: 'Medical Financing Card',
+      type: 'loan',
+      subtype: 'medical_loan',
+      mask: '4417',
+      balance: cents(2_400),
+      limit: cents(5_000),
+      minimum_payment: cents(60),
+      interest_method: 'daily_compound',
       apr_segments: [
         {
-          kind: 'promotional', balance: cents(2_400), apr: 0, promo_ends_on: addMonths(today, 7), go_to_apr: 26.99,
-          deferred_interest: true, accrued_deferred_interest: cents(184.2),
+          kind: 'promotional',
+          balance: cents(2_400),
+          apr: 0,
+          promo_ends_on: addMonths(today, 7),
+          go_to_apr: 26.99,
+          deferred_interest: true,
+          accrued_deferred_interest: cents(184.2),
         },
       ],
-      last_payment_amount: cents(60), last_payment_date: paid, opened_at: ago(5), institution_name: 'Wellpath Patient Financing',
-      next_payment_due_date: due, payments_history: history({}, 5),
+      last_payment_amount: cents(60),
+      last_payment_date: paid,
+      opened_at: ago(5),
+      institution_name: 'Wellpath Patient Financing',
+      next_payment_due_date: due,
+      payments_history: history({}, 5),
     }),
     account({
-      name: 'Fixed Mortgage with Escrow', type: 'loan', subtype: 'mortgage_loan', mask: '9120', balance: cents(285_000), original_loan_amount: cents(300_000),
-      apr: 6.5, minimum_payment: cents(2_326.39), escrow_payment: cents(525),
-      last_payment_amount: cents(2_326.39), last_payment_date: paid, opened_at: ago(30), institution_name: 'Keystone Home Loans',
-      next_payment_due_date: due, payments_history: history(),
+      name: 'Fixed Mortgage with Escrow',
+      type: 'loan',
+      subtype: 'mortgage_loan',
+      mask: '9120',
+      balance: cents(285_000),
+      original_loan_amount: cents(300_000),
+      apr: 6.5,
+      minimum_payment: cents(2_326.39),
+      escrow_payment: cents(525),
+      last_payment_amount: cents(2_326.39),
+      last_payment_date: paid,
+      opened_at: ago(30),
+      institution_name: 'Keystone Home Loans',
+      next_payment_due_date: due,
+      payments_history: history(),
     }),
     account({
-      name: 'Graduate Student Loan', type: 'loan', subtype: 'student_loan', mask: '0553', balance: cents(24_000), original_loan_amount: cents(26_500),
-      apr: 6.8, minimum_payment: cents(276), interest_method: 'daily_simple', accrued_interest: cents(310.45),
-      last_payment_amount: cents(276), last_payment_date: paid, opened_at: ago(40), institution_name: 'Aidvantage',
-      next_payment_due_date: due, payments_history: history({ 11: '2' }),
+      name: 'Graduate Student Loan',
+      type: 'loan',
+      subtype: 'student_loan',
+      mask: '0553',
+      balance: cents(24_000),
+      original_loan_amount: cents(26_500),
+      apr: 6.8,
+      minimum_payment: cents(276),
+      interest_method: 'daily_simple',
+      accrued_interest: cents(310.45),
+      last_payment_amount: cents(276),
+      last_payment_date: paid,
+      opened_at: ago(40),
+      institution_name: 'Aidvantage',
+      next_payment_due_date: due,
+      payments_history: history({ 11: '2' }),
     }),
   ];
 };
@@ -192,7 +322,12 @@ export interface DemoSeedDeps extends DemoSeedPorts {
 const tokenClient = (store: DemoSeedPorts, clientId: ClientId): TE.TaskEither<StoreError, Client> =>
   pipe(
     store.clients.findById(clientId),
-    TE.chainW(O.match(() => TE.left<Conflict, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }), (c) => TE.right(c))),
+    TE.chainW(
+      O.match(
+        () => TE.left<Conflict, Client>({ _tag: 'conflict', message: 'The demo token belongs to no client' }),
+        (c) => TE.right(c),
+      ),
+    ),
   );
 
 const demoUserFields = (client: Client, createdAt: Timestamp) => ({
@@ -249,7 +384,9 @@ const demoUserAccounts = (
       const names = new Set(existing.map((a) => a.name));
       const missing = accounts(today).filter((a) => !names.has(a.name));
       return pipe(
-        TE.sequenceSeqArray(missing.map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+        TE.sequenceSeqArray(
+          missing.map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today })),
+        ),
         TE.map((created) => [...existing, ...created]),
       );
     }),
@@ -274,7 +411,13 @@ const demoBureauFlow = (store: DemoSeedPorts, user: UserRecord, createdAt: Times
   );
 
 /** The first credit score, from the accounts, unless the user has one. */
-const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArray<AccountRecord>, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, void> =>
+const demoScore = (
+  store: DemoSeedPorts,
+  user: UserRecord,
+  accounts: ReadonlyArray<AccountRecord>,
+  today: IsoDate,
+  createdAt: Timestamp,
+): TE.TaskEither<StoreError, void> =>
   pipe(
     store.creditScores.latest(user.id),
     TE.chainW(
@@ -294,7 +437,13 @@ const demoScore = (store: DemoSeedPorts, user: UserRecord, accounts: ReadonlyArr
   );
 
 /** Complete the demo of `client` where it lacks something, and answer it. */
-const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
+const completeDemo = (
+  store: DemoSeedPorts,
+  client: Client,
+  today: IsoDate,
+  createdAt: Timestamp,
+  withStatementUser = true,
+): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     TE.Do,
     TE.bindW('client', () => TE.right(client)),
@@ -308,7 +457,9 @@ const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, crea
         : pipe(
             statementUser(store, client, createdAt),
             TE.bindTo('statementUser'),
-            TE.bindW('statementAccounts', ({ statementUser }) => demoUserAccounts(store, statementUser, today, createdAt, statementDemoAccounts)),
+            TE.bindW('statementAccounts', ({ statementUser }) =>
+              demoUserAccounts(store, statementUser, today, createdAt, statementDemoAccounts),
+            ),
             TE.chainFirstW(({ statementUser }) => demoBureauFlow(store, statementUser, createdAt)),
             TE.chainFirstW(({ statementUser, statementAccounts }) => demoScore(store, statementUser, statementAccounts, today, createdAt)),
             TE.map((second) => ({ ...demo, ...second })),
@@ -320,7 +471,12 @@ const completeDemo = (store: DemoSeedPorts, client: Client, today: IsoDate, crea
 const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefined): TE.TaskEither<StoreError, void> =>
   pipe(
     // Every user of the client this seed built (the second demo user too, if it got that far).
-    user === undefined ? TE.right<StoreError, ReadonlyArray<UserRecord>>([]) : pipe(store.users.list(client.id, { limit: 10 }), TE.map((page) => page.items)),
+    user === undefined
+      ? TE.right<StoreError, ReadonlyArray<UserRecord>>([])
+      : pipe(
+          store.users.list(client.id, { limit: 10 }),
+          TE.map((page) => page.items),
+        ),
     TE.chainW((users) =>
       TE.sequenceSeqArray(
         users.map((u) =>
@@ -338,7 +494,12 @@ const discard = (store: DemoSeedPorts, client: Client, user: UserRecord | undefi
   );
 
 /** Discard what was built (a failing discard leaves only what no request reaches), then answer `next`. */
-const discardThen = <A, Err>(store: DemoSeedPorts, client: Client, user: UserRecord | undefined, next: TE.TaskEither<Err, A>): TE.TaskEither<Err | StoreError, A> =>
+const discardThen = <A, Err>(
+  store: DemoSeedPorts,
+  client: Client,
+  user: UserRecord | undefined,
+  next: TE.TaskEither<Err, A>,
+): TE.TaskEither<Err | StoreError, A> =>
   pipe(
     discard(store, client, user),
     TE.orElseW(() => TE.right<never, void>(undefined)),
@@ -346,11 +507,26 @@ const discardThen = <A, Err>(store: DemoSeedPorts, client: Client, user: UserRec
   );
 
 /** The demo a found token names, completed. */
-const demoOfToken = (store: DemoSeedPorts, token: TokenRecord, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
-  pipe(tokenClient(store, token.client_id), TE.chainW((client) => completeDemo(store, client, today, createdAt, withStatementUser)));
+const demoOfToken = (
+  store: DemoSeedPorts,
+  token: TokenRecord,
+  today: IsoDate,
+  createdAt: Timestamp,
+  withStatementUser = true,
+): TE.TaskEither<StoreError, DemoSeed> =>
+  pipe(
+    tokenClient(store, token.client_id),
+    TE.chainW((client) => completeDemo(store, client, today, createdAt, withStatementUser)),
+  );
 
 /** The demo the token's hash names, after another seed published it; `conflict` if there is none. */
-const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, createdAt: Timestamp, withStatementUser = true): TE.TaskEither<StoreError, DemoSeed> =>
+const publishedDemo = (
+  store: DemoSeedPorts,
+  tokenHash: string,
+  today: IsoDate,
+  createdAt: Timestamp,
+  withStatementUser = true,
+): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
     store.tokens.findByHash(tokenHash),
     TE.chainW(
@@ -362,16 +538,31 @@ const publishedDemo = (store: DemoSeedPorts, tokenHash: string, today: IsoDate, 
   );
 
 /** Build a whole demo under a new client, then publish it by storing the token (see the module comment). */
-const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedDemoOptions, today: IsoDate, createdAt: Timestamp): TE.TaskEither<StoreError, DemoSeed> =>
+const buildAndPublish = (
+  store: DemoSeedPorts,
+  tokenHash: string,
+  options: SeedDemoOptions,
+  today: IsoDate,
+  createdAt: Timestamp,
+): TE.TaskEither<StoreError, DemoSeed> =>
   pipe(
-    store.clients.create({ name: options.clientName ?? 'Demo app', environment: 'sandbox', api_version: options.apiVersion ?? CURRENT_VERSION, created_at: createdAt }),
+    store.clients.create({
+      name: options.clientName ?? 'Demo app',
+      environment: 'sandbox',
+      api_version: options.apiVersion ?? CURRENT_VERSION,
+      created_at: createdAt,
+    }),
     TE.chainW((client) =>
       pipe(
         store.users.create(demoUserFields(client, createdAt)),
         TE.orElseW((e) => discardThen(store, client, undefined, TE.left<StoreError, UserRecord>(e))),
         TE.chainW((user) =>
           pipe(
-            TE.sequenceSeqArray(demoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }))),
+            TE.sequenceSeqArray(
+              demoAccounts(today).map((a) =>
+                store.accounts.create({ ...a, user_id: user.id, created_at: createdAt, last_updated_at: today }),
+              ),
+            ),
             TE.chainFirstW(() => demoBureauFlow(store, user, createdAt)),
             TE.chainFirstW((accounts) => demoScore(store, user, accounts, today, createdAt)),
             TE.map((accounts): DemoSeed => ({ client, user, accounts })),
@@ -382,10 +573,16 @@ const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedD
                     store.users.create(statementUserFields(client, createdAt)),
                     TE.bindTo('statementUser'),
                     TE.bindW('statementAccounts', ({ statementUser }) =>
-                      TE.sequenceSeqArray(statementDemoAccounts(today).map((a) => store.accounts.create({ ...a, user_id: statementUser.id, created_at: createdAt, last_updated_at: today }))),
+                      TE.sequenceSeqArray(
+                        statementDemoAccounts(today).map((a) =>
+                          store.accounts.create({ ...a, user_id: statementUser.id, created_at: createdAt, last_updated_at: today }),
+                        ),
+                      ),
                     ),
                     TE.chainFirstW(({ statementUser }) => demoBureauFlow(store, statementUser, createdAt)),
-                    TE.chainFirstW(({ statementUser, statementAccounts }) => demoScore(store, statementUser, statementAccounts, today, createdAt)),
+                    TE.chainFirstW(({ statementUser, statementAccounts }) =>
+                      demoScore(store, statementUser, statementAccounts, today, createdAt),
+                    ),
                     TE.map((second) => ({ ...demo, ...second })),
                   ),
             ),
@@ -396,7 +593,9 @@ const buildAndPublish = (store: DemoSeedPorts, tokenHash: string, options: SeedD
                 TE.map((): DemoSeed => demo),
                 TE.orElseW((e) =>
                   // Another seed published first: undo ours and answer theirs. Any other failure may have stored the token: keep everything.
-                  e._tag === 'conflict' ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt, options.statementUser !== false)) : TE.left(e),
+                  e._tag === 'conflict'
+                    ? discardThen(store, client, user, publishedDemo(store, tokenHash, today, createdAt, options.statementUser !== false))
+                    : TE.left(e),
                 ),
               ),
             ),

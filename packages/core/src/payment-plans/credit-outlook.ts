@@ -319,7 +319,10 @@ export interface UtilizationWatch {
  * watch.goodMonth() // 7
  */
 export const utilizationWatch = (accounts: ReadonlyArray<AccountRecord>, input: Pick<PayoffPlanInput, 'debts'>): UtilizationWatch => {
-  const projector = factorProjector(accounts, input.debts.map((d) => d.id));
+  const projector = factorProjector(
+    accounts,
+    input.debts.map((d) => d.id),
+  );
   const initial = new Float64Array(input.debts.map((d) => d.balance));
   let good: number | null = classify('credit_utilization', projector.utilization(initial)) === 'Good' ? 0 : null;
   return {

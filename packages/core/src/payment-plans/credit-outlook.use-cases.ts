@@ -26,8 +26,10 @@ export const getCreditOutlook =
       outsideTransaction(requireOwnedPlan(deps, scope, planId)),
       TE.map(({ value: plan, owner }) => ({ plan, owner })),
       TE.bindW('accounts', () => outsideTransaction(deps.accounts.listAll(scope.userId))),
-      TE.chainW(({ plan, owner, accounts }) => () =>
-        computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: todayOf(deps.clock, owner) }),
+      TE.chainW(
+        ({ plan, owner, accounts }) =>
+          () =>
+            computationsOf(deps).creditOutlook({ plan: forecastPlanOf(plan), accounts, today: todayOf(deps.clock, owner) }),
       ),
     );
 

@@ -4,7 +4,16 @@
  */
 import { expect } from 'chai';
 import { PaymentPlanRecord } from './payment-plan.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, tryToChange, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectNone,
+  expectRight,
+  expectSome,
+  tryToChange,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aPaymentPlan, anId, cents, isoDate } from '../testing/record-mothers.js';
 
@@ -39,7 +48,9 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
           {
             month: 1,
             date: isoDate('2024-08-01'),
-            payments: [{ account_id: anId('account', 9), payment: cents(5_000), interest: cents(0), principal: cents(5_000), balance: cents(0) }],
+            payments: [
+              { account_id: anId('account', 9), payment: cents(5_000), interest: cents(0), principal: cents(5_000), balance: cents(0) },
+            ],
           },
         ],
       });
@@ -72,11 +83,12 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
 
     it('allocates ascending ids across users: each new id is greater than every earlier one', async () => {
       const ids: number[] = [];
-      for (let i = 0; i < 5; i++) ids.push((await expectRight(store().paymentPlans.create(aPaymentPlan(i % 2 === 0 ? USER : OTHER_USER)))).id);
+      for (let i = 0; i < 5; i++)
+        ids.push((await expectRight(store().paymentPlans.create(aPaymentPlan(i % 2 === 0 ? USER : OTHER_USER)))).id);
       expectAscending(ids);
     });
 
-    it('ownership: another user\'s plan is not found, not listed, not deleted', async () => {
+    it("ownership: another user's plan is not found, not listed, not deleted", async () => {
       const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(OTHER_USER)));
       const mine = await expectRight(store().paymentPlans.create(aPaymentPlan(USER, { strategy: 'snowball' })));
       await expectNone(store().paymentPlans.get(USER, theirs.id));
@@ -86,7 +98,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectSome(store().paymentPlans.get(OTHER_USER, theirs.id))).to.deep.equal(theirs);
     });
 
-    it('list returns the user\'s plans exactly, each decoding as a PaymentPlanRecord', async () => {
+    it("list returns the user's plans exactly, each decoding as a PaymentPlanRecord", async () => {
       const a = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
       const b = await expectRight(store().paymentPlans.create(aPaymentPlan(USER, { strategy: 'snowball' })));
       const page = await expectRight(store().paymentPlans.list(USER, { limit: 20 }));
@@ -109,7 +121,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectRight(store().paymentPlans.list(USER, { limit: 20 }))).to.deep.equal({ items: [b], hasMore: false });
     });
 
-    it('paging after a deleted plan\'s id still continues after it', async () => {
+    it("paging after a deleted plan's id still continues after it", async () => {
       const a = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
       const b = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
       const c = await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
@@ -127,7 +139,7 @@ export function paymentPlanRepositoryContract(name: string, makeStore: StoreFact
       expectAscending([a.id, b.id, c.id]);
     });
 
-    it('deleteAllForUser removes only that user\'s plans and counts them', async () => {
+    it("deleteAllForUser removes only that user's plans and counts them", async () => {
       await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));
       const theirs = await expectRight(store().paymentPlans.create(aPaymentPlan(OTHER_USER)));
       await expectRight(store().paymentPlans.create(aPaymentPlan(USER)));

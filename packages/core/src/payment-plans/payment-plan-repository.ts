@@ -74,5 +74,7 @@ export const scheduleThroughPlan = (
 ): TE.TaskEither<StoreError, OwnedRead<O.Option<ReadonlyArray<ScheduleMonth>>>> =>
   pipe(
     plans.getOwned(clientId, userId, planId),
-    TE.map((read) => (O.isNone(read) ? read : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, count))(read.value), read.owner))),
+    TE.map((read) =>
+      O.isNone(read) ? read : owned(O.map((plan: PaymentPlanRecord) => monthsAfter(plan.schedule, after, count))(read.value), read.owner),
+    ),
   );

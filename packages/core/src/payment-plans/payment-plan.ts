@@ -102,7 +102,10 @@ export type PaymentPlan = t.TypeOf<typeof PaymentPlan>;
  * What is stored for a plan: the API object, its owner and its month-by-month
  * schedule (served by `GET …/schedule`, and embedded in the plan by 2024-07-01).
  */
-export const PaymentPlanRecord = t.intersection([PaymentPlan, t.type({ user_id: UserId, schedule: t.array(ScheduleMonth) })], 'PaymentPlanRecord');
+export const PaymentPlanRecord = t.intersection(
+  [PaymentPlan, t.type({ user_id: UserId, schedule: t.array(ScheduleMonth) })],
+  'PaymentPlanRecord',
+);
 export type PaymentPlanRecord = t.TypeOf<typeof PaymentPlanRecord>;
 
 /** The API's plan payment object. */

@@ -8,7 +8,15 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError } from '../shared/errors.js';
 import { PlanWarning, Strategy } from './payment-plan.js';
-import { MAX_PAYOFF_MONTHS, payoffInputProblems, projectionError, projectPayoff, traceBalances, type PayoffBudgetInput, type PayoffPlanInput } from './payoff-plan.js';
+import {
+  MAX_PAYOFF_MONTHS,
+  payoffInputProblems,
+  projectionError,
+  projectPayoff,
+  traceBalances,
+  type PayoffBudgetInput,
+  type PayoffPlanInput,
+} from './payoff-plan.js';
 import type { AccountRecord } from '../accounts/account.js';
 import { utilizationWatch } from './credit-outlook.js';
 import { AccountId, Cents, IsoDate, addMonths, nullable } from '../shared/primitives.js';
@@ -39,10 +47,7 @@ export const StrategyComparison = t.type(
 export type StrategyComparison = t.TypeOf<typeof StrategyComparison>;
 
 /** The API's answer to `POST …/payment_plans/compare`. */
-export const PaymentPlanComparison = t.type(
-  { comparisons: t.array(StrategyComparison), recommended: Strategy },
-  'PaymentPlanComparison',
-);
+export const PaymentPlanComparison = t.type({ comparisons: t.array(StrategyComparison), recommended: Strategy }, 'PaymentPlanComparison');
 export type PaymentPlanComparison = t.TypeOf<typeof PaymentPlanComparison>;
 
 /** The strategies compared, in the order of the answer (`custom` only with a custom order). */

@@ -21,7 +21,15 @@
  */
 import * as E from 'fp-ts/lib/Either.js';
 import { validationError, type ValidationError, type ErrorDetail } from '../shared/errors.js';
-import { MAX_EXTRA_PAYMENTS, MAX_PLAN_MONTH, type ExtraPayment, type PlanWarning, type ScheduleMonth, type ScheduledPayment, type Strategy } from './payment-plan.js';
+import {
+  MAX_EXTRA_PAYMENTS,
+  MAX_PLAN_MONTH,
+  type ExtraPayment,
+  type PlanWarning,
+  type ScheduleMonth,
+  type ScheduledPayment,
+  type Strategy,
+} from './payment-plan.js';
 import { addMonths, type AccountId, type Cents, type IsoDate } from '../shared/primitives.js';
 import { monthlyInterestOf, runEngine, type DebtTerms, type EngineOutcome, type MoneyWarning } from '../shared/money/index.js';
 
@@ -114,7 +122,11 @@ export interface MinimumOnlyInput {
  * more than 600 months. Runs the month loop without building a schedule.
  * @example expectedPayoffDate({ balance: 1_000_000, apr: 20, minimumPayment: 50_000 }, '2024-01-15') === '2026-02-15'
  */
-export const expectedPayoffDate = (input: MinimumOnlyInput, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): IsoDate | null => {
+export const expectedPayoffDate = (
+  input: MinimumOnlyInput,
+  today: IsoDate,
+  months: MinimumOnlyMonths = minimumOnlyMonths,
+): IsoDate | null => {
   const { balance, apr, minimumPayment } = input;
   if (!isCents(balance) || balance === 0 || !isCents(minimumPayment) || minimumPayment === 0 || !isApr(apr)) return null;
   const n = months(balance, apr, minimumPayment);
@@ -250,8 +262,7 @@ const customOrderProblems = (customOrder: ReadonlyArray<number>, debts: Readonly
 
 const extraPaymentProblems = (monthlyPayment: number, extras: ReadonlyArray<ExtraPayment>): ErrorDetail[] => {
   const details: ErrorDetail[] = [];
-  if (extras.length > MAX_EXTRA_PAYMENTS)
-    details.push({ path: 'extra_payments', message: `at most ${MAX_EXTRA_PAYMENTS} extra payments` });
+  if (extras.length > MAX_EXTRA_PAYMENTS) details.push({ path: 'extra_payments', message: `at most ${MAX_EXTRA_PAYMENTS} extra payments` });
   const byMonth = new Map<number, number>();
   extras.forEach((x, k) => {
     if (!Number.isSafeInteger(x.month) || x.month < 1 || x.month > MAX_PLAN_MONTH)
@@ -261,7 +272,7 @@ const extraPaymentProblems = (monthlyPayment: number, extras: ReadonlyArray<Extr
     byMonth.set(x.month, (byMonth.get(x.month) ?? 0) + x.amount);
   });
   if ([...byMonth.values()].some((sum) => !Number.isSafeInteger(monthlyPayment + sum)))
-    details.push({ path: 'extra_payments', message: 'a month\'s budget plus its extra payments is beyond the supported range' });
+    details.push({ path: 'extra_payments', message: "a month's budget plus its extra payments is beyond the supported range" });
   return details;
 };
 
@@ -337,7 +348,11 @@ interface LoopOptions {
 
 const PLAIN_RUN: LoopOptions = { observe: null, toLimit: false, schedule: false, warnings: false };
 
-const runPlan = (input: PayoffPlanInput, maxMonths: number, options: LoopOptions = PLAIN_RUN): { readonly order: AccountId[]; readonly outcome: EngineOutcome } => {
+const runPlan = (
+  input: PayoffPlanInput,
+  maxMonths: number,
+  options: LoopOptions = PLAIN_RUN,
+): { readonly order: AccountId[]; readonly outcome: EngineOutcome } => {
   const customOrder = input.strategy === 'custom' ? input.customOrder : undefined;
   const outcome = runEngine({
     debts: input.debts,

@@ -26,26 +26,32 @@ export const comparePaymentPlans =
   (scope: UserScope, body: ComparePaymentPlansBody): TE.TaskEither<ValidationError | NotFound | Unavailable, PaymentPlanComparison> =>
     pipe(
       outsideTransaction(planInputs(deps, scope, body)),
-      TE.chainW(({ start, debts, accounts }) => () =>
-        computationsOf(deps).comparePayoffStrategies(
-          {
-            // No month of a projection of accounts owes more than an account may (issue 42).
-            maxBalance: MAX_BALANCE,
-            monthlyPayment: body.monthly_payment,
-            debts,
-            today: start,
-            customOrder: body.custom_order,
-            extraPayments: body.extra_payments,
-          },
-          accounts,
-        ),
+      TE.chainW(
+        ({ start, debts, accounts }) =>
+          () =>
+            computationsOf(deps).comparePayoffStrategies(
+              {
+                // No month of a projection of accounts owes more than an account may (issue 42).
+                maxBalance: MAX_BALANCE,
+                monthlyPayment: body.monthly_payment,
+                debts,
+                today: start,
+                customOrder: body.custom_order,
+                extraPayments: body.extra_payments,
+              },
+              accounts,
+            ),
       ),
     );
 
 const PAYMENTS_PAGE = 100;
 
 /** The sum of every payment recorded under a plan, page by page (the port lists; it does not sum). */
-const sumPlanPayments = (deps: Pick<ApplicationDeps, 'planPayments'>, scope: UserScope, planId: PaymentPlanId): TE.TaskEither<StoreError, Cents> => {
+const sumPlanPayments = (
+  deps: Pick<ApplicationDeps, 'planPayments'>,
+  scope: UserScope,
+  planId: PaymentPlanId,
+): TE.TaskEither<StoreError, Cents> => {
   const go = (page: PageRequest, total: number): TE.TaskEither<StoreError, Cents> =>
     pipe(
       deps.planPayments.list(scope.userId, planId, page),

@@ -82,7 +82,11 @@ export const firstMonthAfter = (start: IsoDate, today: IsoDate): number => {
  * adds none, so its debt keeps the plain shape the engine reads fastest.
  */
 const withStatementTerms = (debt: PayoffDebt, a: CurrentDebt): PayoffDebt =>
-  a.interestMethod === undefined && a.minimumFormula === undefined && a.segments === undefined && a.escrow === undefined && a.accruedInterest === undefined
+  a.interestMethod === undefined &&
+  a.minimumFormula === undefined &&
+  a.segments === undefined &&
+  a.escrow === undefined &&
+  a.accruedInterest === undefined
     ? debt
     : {
         ...debt,
@@ -94,7 +98,10 @@ const withStatementTerms = (debt: PayoffDebt, a: CurrentDebt): PayoffDebt =>
       };
 
 /** The plan fields a re-forecast reads. */
-export type ForecastPlan = Pick<PaymentPlan, 'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'>;
+export type ForecastPlan = Pick<
+  PaymentPlan,
+  'strategy' | 'monthly_payment' | 'account_ids' | 'custom_order' | 'extra_payments' | 'start_date'
+>;
 
 /**
  * What a re-forecast runs (docs/decisions/payoff-and-outlook.md, shared by `progress.forecast` and the
@@ -130,8 +137,10 @@ export const forecastBasis = (plan: ForecastPlan, accounts: ReadonlyArray<Curren
       continue;
     }
     if (a.apr === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no APR (set user_apr)` });
-    if (a.minimumPayment === null) missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
-    if (a.apr !== null && a.minimumPayment !== null) debts.push(withStatementTerms({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment }, a));
+    if (a.minimumPayment === null)
+      missing.push({ path: `accounts.${id}`, message: `account ${id} has no minimum payment (set user_minimum_payment)` });
+    if (a.apr !== null && a.minimumPayment !== null)
+      debts.push(withStatementTerms({ id, balance: a.balance, apr: a.apr, minimumPayment: a.minimumPayment }, a));
   }
   if (missing.length > 0) return { _tag: 'unforecastable', offset, problems: missing };
   if (debts.every((d) => d.balance === 0)) return { _tag: 'paid_off', offset };

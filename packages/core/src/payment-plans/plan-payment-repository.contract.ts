@@ -62,7 +62,10 @@ export function planPaymentRepositoryContract(name: string, makeStore: StoreFact
       const theirs = await expectRight(store().planPayments.create(aPlanPayment(OTHER_USER, PLAN)));
       expect(idsOf((await expectRight(store().planPayments.list(USER, PLAN, { limit: 20 }))).items)).to.deep.equal([mine.id]);
       expect(await expectRight(store().planPayments.deleteAllForPlan(USER, PLAN))).to.equal(1);
-      expect(await expectRight(store().planPayments.list(OTHER_USER, PLAN, { limit: 20 }))).to.deep.equal({ items: [theirs], hasMore: false });
+      expect(await expectRight(store().planPayments.list(OTHER_USER, PLAN, { limit: 20 }))).to.deep.equal({
+        items: [theirs],
+        hasMore: false,
+      });
     });
 
     itPagesAscendingById(store, {
@@ -75,7 +78,7 @@ export function planPaymentRepositoryContract(name: string, makeStore: StoreFact
       list: (s, page) => expectRight(s.planPayments.list(USER, PLAN, page)),
     });
 
-    it('deleteAllForPlan removes only that plan\'s payments of that user and counts them', async () => {
+    it("deleteAllForPlan removes only that plan's payments of that user and counts them", async () => {
       await expectRight(store().planPayments.create(aPlanPayment(USER, PLAN)));
       await expectRight(store().planPayments.create(aPlanPayment(USER, PLAN)));
       const keep = await expectRight(store().planPayments.create(aPlanPayment(USER, OTHER_PLAN)));
@@ -84,12 +87,18 @@ export function planPaymentRepositoryContract(name: string, makeStore: StoreFact
       expect(await expectRight(store().planPayments.deleteAllForPlan(USER, THEIR_PLAN))).to.equal(0);
       expect(await expectRight(store().planPayments.deleteAllForPlan(USER, PLAN))).to.equal(2);
       expect(await expectRight(store().planPayments.list(USER, PLAN, { limit: 20 }))).to.deep.equal({ items: [], hasMore: false });
-      expect(await expectRight(store().planPayments.list(USER, OTHER_PLAN, { limit: 20 }))).to.deep.equal({ items: [keep], hasMore: false });
-      expect(await expectRight(store().planPayments.list(OTHER_USER, THEIR_PLAN, { limit: 20 }))).to.deep.equal({ items: [theirs], hasMore: false });
+      expect(await expectRight(store().planPayments.list(USER, OTHER_PLAN, { limit: 20 }))).to.deep.equal({
+        items: [keep],
+        hasMore: false,
+      });
+      expect(await expectRight(store().planPayments.list(OTHER_USER, THEIR_PLAN, { limit: 20 }))).to.deep.equal({
+        items: [theirs],
+        hasMore: false,
+      });
       expect(await expectRight(store().planPayments.deleteAllForPlan(USER, PLAN))).to.equal(0);
     });
 
-    it('deleteAllForUser removes only that user\'s payments (all plans) and counts them', async () => {
+    it("deleteAllForUser removes only that user's payments (all plans) and counts them", async () => {
       await expectRight(store().planPayments.create(aPlanPayment(USER, PLAN)));
       await expectRight(store().planPayments.create(aPlanPayment(USER, OTHER_PLAN)));
       const theirs = await expectRight(store().planPayments.create(aPlanPayment(OTHER_USER, THEIR_PLAN)));

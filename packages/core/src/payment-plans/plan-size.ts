@@ -61,9 +61,15 @@ const utf8Length = (s: string): number => {
 export const planAccountMonths = (plan: Pick<PaymentPlan, 'order' | 'months'>): number => plan.order.length * plan.months;
 
 const tooLarge = (reason: string): ValidationError =>
-  validationError(`The payment plan is too large: ${reason}; the limit is ${MAX_PLAN_ACCOUNT_MONTHS.toLocaleString('en-US')} account-months (accounts × months of schedule)`, [
-    { path: 'account_ids', message: `at most ${MAX_PLAN_ACCOUNT_MONTHS} account-months (accounts × months of schedule); plan fewer accounts or pay them off sooner` },
-  ]);
+  validationError(
+    `The payment plan is too large: ${reason}; the limit is ${MAX_PLAN_ACCOUNT_MONTHS.toLocaleString('en-US')} account-months (accounts × months of schedule)`,
+    [
+      {
+        path: 'account_ids',
+        message: `at most ${MAX_PLAN_ACCOUNT_MONTHS} account-months (accounts × months of schedule); plan fewer accounts or pay them off sooner`,
+      },
+    ],
+  );
 
 /**
  * Right when `plan` may be created: within `MAX_PLAN_ACCOUNT_MONTHS`, and
@@ -72,10 +78,15 @@ const tooLarge = (reason: string): ValidationError =>
  * integer) when it has none yet, so the measure holds for any id it gets.
  * @example planSizeProblem(plan, [(p) => p]) // Left(validation_error) for 50 accounts × 241 months
  */
-export const planSizeProblem = (plan: PaymentPlan, renderings: ReadonlyArray<(plan: PaymentPlan) => unknown>): E.Either<ValidationError, void> => {
+export const planSizeProblem = (
+  plan: PaymentPlan,
+  renderings: ReadonlyArray<(plan: PaymentPlan) => unknown>,
+): E.Either<ValidationError, void> => {
   const accountMonths = planAccountMonths(plan);
   if (accountMonths > MAX_PLAN_ACCOUNT_MONTHS) {
-    return E.left(tooLarge(`${plan.order.length} accounts over ${plan.months} months is ${accountMonths.toLocaleString('en-US')} account-months`));
+    return E.left(
+      tooLarge(`${plan.order.length} accounts over ${plan.months} months is ${accountMonths.toLocaleString('en-US')} account-months`),
+    );
   }
   // Only a plan that could come near the bound at the widest rows is measured (typical plans are far from it).
   // Half the bound: an older version's shape would have to double a plan's text to pass it unmeasured.
@@ -83,7 +94,11 @@ export const planSizeProblem = (plan: PaymentPlan, renderings: ReadonlyArray<(pl
   for (const render of renderings) {
     const bytes = utf8Length(JSON.stringify(render(plan)));
     if (bytes > MAX_PLAN_BODY_BYTES) {
-      return E.left(tooLarge(`its body would be ${bytes.toLocaleString('en-US')} bytes, over ${MAX_PLAN_BODY_BYTES.toLocaleString('en-US')} (1 MiB − 4 KiB), as its ids and amounts are long`));
+      return E.left(
+        tooLarge(
+          `its body would be ${bytes.toLocaleString('en-US')} bytes, over ${MAX_PLAN_BODY_BYTES.toLocaleString('en-US')} (1 MiB − 4 KiB), as its ids and amounts are long`,
+        ),
+      );
     }
   }
   return E.right(undefined);

@@ -2,7 +2,15 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError, type ErrorDetail } from '../shared/errors.js';
+import {
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type QuotaExceeded,
+  type Unavailable,
+  type StoreError,
+  type ErrorDetail,
+} from '../shared/errors.js';
 import { AccountRecord, currentDebtOf } from '../accounts/account.js';
 import { MAX_BALANCE, allocatesPayments } from '../accounts/statement-terms.js';
 import { allocatedPayment } from '../accounts/payment-allocation.js';
@@ -19,7 +27,23 @@ import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
 import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, checkQuota, inUserTransaction, mapPage, nowStamp, orNotFound, ownedOrNotFound, ownedSome, requireUser, toPageRequest, todayOf, touchUser, outsideTransaction } from '../shared/deps.js';
+import {
+  ApplicationDeps,
+  type Change,
+  UserScope,
+  checkQuota,
+  inUserTransaction,
+  mapPage,
+  nowStamp,
+  orNotFound,
+  ownedOrNotFound,
+  ownedSome,
+  requireUser,
+  toPageRequest,
+  todayOf,
+  touchUser,
+  outsideTransaction,
+} from '../shared/deps.js';
 import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { comparePaymentPlans, getPlanProgress } from './payoff-planning.use-cases.js';
@@ -68,7 +92,11 @@ export const selectDebts = (
   if (requested === undefined) {
     const open = accounts.filter((a) => a.type === 'loan' && a.status !== 'closed' && a.balance > 0);
     return open.length === 0
-      ? E.left(validationError('The user has no open loan accounts with a balance to plan', [{ path: 'account_ids', message: 'no open loan accounts with a balance' }]))
+      ? E.left(
+          validationError('The user has no open loan accounts with a balance to plan', [
+            { path: 'account_ids', message: 'no open loan accounts with a balance' },
+          ]),
+        )
       : E.right(open);
   }
   const byId = new Map(accounts.map((a) => [a.id as number, a]));
@@ -93,7 +121,9 @@ export const toDebts = (accounts: ReadonlyArray<AccountRecord>, today: IsoDate) 
       details.push({ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` });
     return apr === null || minimumPayment === null ? [] : [{ ...debt, apr, minimumPayment }];
   });
-  return details.length > 0 ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details)) : E.right(debts);
+  return details.length > 0
+    ? E.left(validationError('Every account in a plan needs an APR and a minimum payment', details))
+    : E.right(debts);
 };
 
 /**
@@ -108,8 +138,18 @@ export const planInputs = (
 ) =>
   pipe(
     requireUser(deps, scope),
-    TE.chainW((user) => pipe(deps.accounts.listAll(scope.userId), TE.map((accounts) => ({ user, accounts })))),
-    TE.chainEitherKW(({ user, accounts }) => pipe(selectDebts(accounts, body.account_ids), E.map((chosen) => ({ user, accounts, chosen })))),
+    TE.chainW((user) =>
+      pipe(
+        deps.accounts.listAll(scope.userId),
+        TE.map((accounts) => ({ user, accounts })),
+      ),
+    ),
+    TE.chainEitherKW(({ user, accounts }) =>
+      pipe(
+        selectDebts(accounts, body.account_ids),
+        E.map((chosen) => ({ user, accounts, chosen })),
+      ),
+    ),
     TE.chainEitherKW(({ user, accounts, chosen }) =>
       pipe(
         E.Do,
@@ -174,31 +214,38 @@ export const checkPlanSize = (versions: Versioning, plan: Omit<PaymentPlanRecord
  */
 export const createPaymentPlan =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'quotas' | 'computations'>) =>
-  (scope: UserScope, body: CreatePaymentPlanBody): Change<InContext<PaymentPlan>, ValidationError | NotFound | QuotaExceeded | StoreError> =>
-    inUserTransaction(deps, scope, (tx) => pipe(
-      planInputs(tx, scope, body),
-      TE.chainFirstW(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
-      TE.chainW(({ user, chosen, start, debts }) => () =>
-        computationsOf(deps)
-          .planPayoff({
-            // No month of a plan of accounts owes more than an account may (issue 42).
-            maxBalance: MAX_BALANCE,
-            strategy: body.strategy,
-            monthlyPayment: body.monthly_payment,
-            debts,
-            today: start,
-            customOrder: body.custom_order,
-            extraPayments: body.extra_payments,
-          })
-          .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
-          .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan)))
-          .then(E.map((plan) => ({ plan, owner: ownerFactsOf(user) }))),
+  (
+    scope: UserScope,
+    body: CreatePaymentPlanBody,
+  ): Change<InContext<PaymentPlan>, ValidationError | NotFound | QuotaExceeded | StoreError> =>
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(
+        planInputs(tx, scope, body),
+        TE.chainFirstW(() => checkQuota(deps, 'paymentPlansPerUser', tx.paymentPlans.countForUser(scope.userId))),
+        TE.chainW(
+          ({ user, chosen, start, debts }) =>
+            () =>
+              computationsOf(deps)
+                .planPayoff({
+                  // No month of a plan of accounts owes more than an account may (issue 42).
+                  maxBalance: MAX_BALANCE,
+                  strategy: body.strategy,
+                  monthlyPayment: body.monthly_payment,
+                  debts,
+                  today: start,
+                  customOrder: body.custom_order,
+                  extraPayments: body.extra_payments,
+                })
+                .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
+                .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan)))
+                .then(E.map((plan) => ({ plan, owner: ownerFactsOf(user) }))),
+        ),
+        TE.chainFirstW(() => touchUser(tx, scope)),
+        TE.chainW(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
+        TE.map(toPlanAnswer),
+        TE.chainFirstW((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
       ),
-      TE.chainFirstW(() => touchUser(tx, scope)),
-      TE.chainW(({ plan, owner }) => tx.paymentPlans.create({ user_id: scope.userId, ...plan }, scope.clientId, owner)),
-      TE.map(toPlanAnswer),
-      TE.chainFirstW((answer) => emitEvent(tx, scope, 'payment_plan.created', 'payment_plan', renderContextOf(answer))(answer)),
-    ));
+    );
 
 /** The user and the page are one owned read (shared/owned-read.ts). */
 export const listPaymentPlans =
@@ -216,7 +263,10 @@ export const listPaymentPlans =
  * as missing, exactly as reading the user and then the plan did.
  */
 export const requirePlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
-  pipe(requireOwnedPlan(deps, scope, planId), TE.map((found) => found.value));
+  pipe(
+    requireOwnedPlan(deps, scope, planId),
+    TE.map((found) => found.value),
+  );
 
 /** `requirePlan` with what the same read learnt of the user (its clock, docs/sandbox-over-time.md). */
 export const requireOwnedPlan = (deps: Pick<ApplicationDeps, 'paymentPlans'>, scope: UserScope, planId: PaymentPlanId) =>
@@ -240,7 +290,11 @@ export const MAX_SCHEDULE_PAGE_MONTHS = 120;
  */
 export const getPaymentPlanSchedule =
   (deps: Pick<ApplicationDeps, 'paymentPlans'>) =>
-  (scope: UserScope, planId: PaymentPlanId, query: { readonly limit?: number; readonly starting_after?: number }): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> => {
+  (
+    scope: UserScope,
+    planId: PaymentPlanId,
+    query: { readonly limit?: number; readonly starting_after?: number },
+  ): TE.TaskEither<NotFound | Unavailable, PaymentPlanSchedulePage> => {
     const after = query.starting_after ?? 0;
     const limit = query.limit ?? DEFAULT_SCHEDULE_PAGE_MONTHS;
     const plans = deps.paymentPlans;
@@ -293,14 +347,28 @@ export const recordPlanPayment =
           body.date !== undefined && body.date > userToday
             ? E.left(validationError('Invalid payment', [{ path: 'date', message: 'must not be in the future' }]))
             : date < plan.start_date
-              ? E.left(validationError('Invalid payment', [{ path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` }]))
-            : plan.account_ids.includes(body.account_id)
-              ? E.right({ userToday, date })
-              : E.left(validationError('Invalid payment', [{ path: 'account_id', message: `account ${body.account_id} is not part of this plan` }])),
+              ? E.left(
+                  validationError('Invalid payment', [
+                    { path: 'date', message: `must not be before the plan's start_date (${plan.start_date})` },
+                  ]),
+                )
+              : plan.account_ids.includes(body.account_id)
+                ? E.right({ userToday, date })
+                : E.left(
+                    validationError('Invalid payment', [
+                      { path: 'account_id', message: `account ${body.account_id} is not part of this plan` },
+                    ]),
+                  ),
         ),
         TE.chainW(({ userToday, date }) =>
           pipe(
-            tx.planPayments.create({ user_id: scope.userId, payment_plan_id: planId, account_id: body.account_id, amount: body.amount, date }),
+            tx.planPayments.create({
+              user_id: scope.userId,
+              payment_plan_id: planId,
+              account_id: body.account_id,
+              amount: body.amount,
+              date,
+            }),
             TE.chainFirstW(() =>
               pipe(
                 tx.accounts.applyPayment(scope.userId, body.account_id, { amount: body.amount, date, updatedOn: userToday }),
@@ -310,7 +378,12 @@ export const recordPlanPayment =
                 TE.chainW((account) =>
                   allocatesPayments(account)
                     ? pipe(
-                        tx.accounts.update(scope.userId, account.id, account.version, allocatedPayment(account, body.amount, date, userToday)),
+                        tx.accounts.update(
+                          scope.userId,
+                          account.id,
+                          account.version,
+                          allocatedPayment(account, body.amount, date, userToday),
+                        ),
                         orNotFound('Account'),
                       )
                     : TE.right(account),

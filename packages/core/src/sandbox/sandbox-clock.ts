@@ -41,7 +41,9 @@ export const accountsMissingTerms = (accounts: ReadonlyArray<AccountRecord>): Re
     .filter((a) => isAdvanced(a) && a.balance > 0)
     .flatMap((a) => [
       ...(effectiveApr(a) === null ? [{ path: `accounts.${a.id}`, message: `account ${a.id} has no APR (set user_apr)` }] : []),
-      ...(effectiveMinimumPayment(a) === null ? [{ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` }] : []),
+      ...(effectiveMinimumPayment(a) === null
+        ? [{ path: `accounts.${a.id}`, message: `account ${a.id} has no minimum payment (set user_minimum_payment)` }]
+        : []),
     ]);
 
 /**
@@ -49,7 +51,13 @@ export const accountsMissingTerms = (accounts: ReadonlyArray<AccountRecord>): Re
  * minimum (or what was owed) was paid, else a missed month: `2`, then `3`, `4`,
  * `5` as misses continue (the previous month's code is the history's first).
  */
-export const monthCode = (previous: PaymentCode | undefined, balanceAfter: number, paid: number, minimum: number, owed: number): PaymentCode => {
+export const monthCode = (
+  previous: PaymentCode | undefined,
+  balanceAfter: number,
+  paid: number,
+  minimum: number,
+  owed: number,
+): PaymentCode => {
   if (balanceAfter === 0) return 'E';
   if (paid >= Math.min(minimum, owed)) return '1';
   switch (previous) {
@@ -80,7 +88,10 @@ export interface AccountMonth {
   readonly paid: Cents;
   readonly balanceAfter: Cents;
   /** The fields to store (balance, segments, accrued interest, history, last payment, next due date, last update). */
-  readonly patch: Pick<AccountRecord, 'balance' | 'payments_history' | 'last_payment_amount' | 'last_payment_date' | 'next_payment_due_date' | 'last_updated_at'> &
+  readonly patch: Pick<
+    AccountRecord,
+    'balance' | 'payments_history' | 'last_payment_amount' | 'last_payment_date' | 'next_payment_due_date' | 'last_updated_at'
+  > &
     Pick<AccountRecord, 'apr_segments' | 'accrued_interest'>;
 }
 
@@ -112,9 +123,20 @@ const termsOfMonth = (a: AccountRecord): DebtTerms => {
     apr: effectiveApr(a) ?? 0,
     minimumPayment: a.user_minimum_payment ?? a.minimum_payment ?? 0,
     ...(a.interest_method !== undefined && a.interest_method !== null ? { interestMethod: a.interest_method } : {}),
-    ...(segments !== null ? { segments: userApr === null ? segments : segments.map((x) => ({ kind: x.kind, balance: x.balance, apr: userApr })) } : {}),
+    ...(segments !== null
+      ? { segments: userApr === null ? segments : segments.map((x) => ({ kind: x.kind, balance: x.balance, apr: userApr })) }
+      : {}),
     ...(formula !== null
-      ? { minimumFormula: { floor: formula.floor, terms: formula.terms.map((x) => ({ percent_of_balance: x.percent_of_balance, plus_interest: x.plus_interest ?? false, plus_amount: x.plus_amount ?? 0 })) } }
+      ? {
+          minimumFormula: {
+            floor: formula.floor,
+            terms: formula.terms.map((x) => ({
+              percent_of_balance: x.percent_of_balance,
+              plus_interest: x.plus_interest ?? false,
+              plus_amount: x.plus_amount ?? 0,
+            })),
+          },
+        }
       : {}),
     ...(a.escrow_payment !== undefined && a.escrow_payment !== null ? { escrow: a.escrow_payment } : {}),
     ...(a.accrued_interest !== undefined && a.accrued_interest !== null ? { accruedInterest: a.accrued_interest } : {}),
@@ -171,7 +193,9 @@ export const applyMonth = (input: MonthInput): ReadonlyArray<AccountMonth> =>
       patch: {
         balance: after.balance as Cents,
         ...(a.apr_segments !== undefined && a.apr_segments !== null ? { apr_segments: storedSegments(a, after) } : {}),
-        ...(a.accrued_interest !== undefined && a.accrued_interest !== null ? { accrued_interest: (after.accruedInterest ?? 0) as Cents } : {}),
+        ...(a.accrued_interest !== undefined && a.accrued_interest !== null
+          ? { accrued_interest: (after.accruedInterest ?? 0) as Cents }
+          : {}),
         payments_history: [code, ...a.payments_history].slice(0, MAX_PAYMENTS_HISTORY_LENGTH),
         last_payment_amount: paid > 0 ? (paid as Cents) : a.last_payment_amount,
         last_payment_date: paid > 0 ? input.date : a.last_payment_date,
@@ -191,7 +215,10 @@ const storedSegments = (a: AccountRecord, after: DebtTerms) =>
 export const accountsPastMaximum = (months: ReadonlyArray<AccountMonth>): ReadonlyArray<ErrorDetail> =>
   months
     .filter((m) => m.balanceAfter > MAX_BALANCE)
-    .map((m) => ({ path: `accounts.${m.accountId}`, message: `account ${m.accountId} would owe more than the maximum balance (${MAX_BALANCE} cents)` }));
+    .map((m) => ({
+      path: `accounts.${m.accountId}`,
+      message: `account ${m.accountId} would owe more than the maximum balance (${MAX_BALANCE} cents)`,
+    }));
 
 /** The plan's schedule month whose date falls in (`after`, `upTo`]: the month of a plan an advance month posts. */
 export const planMonthIn = (schedule: ReadonlyArray<ScheduleMonth>, after: IsoDate, upTo: IsoDate): ScheduleMonth | undefined =>

@@ -17,10 +17,28 @@ import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
 import { toAccountView, type AccountRecord } from '../accounts/account.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
-import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type BureauError, type StoreError, type DomainError } from '../shared/errors.js';
+import {
+  conflict,
+  notFound,
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type Conflict,
+  type BureauError,
+  type StoreError,
+  type DomainError,
+} from '../shared/errors.js';
 import type { PaymentPlanRecord } from '../payment-plans/payment-plan.js';
 import { Cents, IsoDate, nullable, type PaymentPlanId } from '../shared/primitives.js';
-import { accountsMissingTerms, accountsPastMaximum, advanceMonthDate, advanceTarget, applyMonth, monthsLeft, planMonthIn } from './sandbox-clock.js';
+import {
+  accountsMissingTerms,
+  accountsPastMaximum,
+  advanceMonthDate,
+  advanceTarget,
+  applyMonth,
+  monthsLeft,
+  planMonthIn,
+} from './sandbox-clock.js';
 import type { SandboxAdvance, UserRecord } from '../users/user.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { SandboxAdvanceBody } from '../shared/requests.js';
@@ -59,12 +77,21 @@ const checkBody = (body: SandboxAdvanceBody): E.Either<ValidationError, void> =>
       : E.right(undefined);
 
 /** The plan an advance pays: the user's (400 naming `payment_plan_id` for a missing or another user's plan). */
-const planOf = (tx: Tx, scope: UserScope, planId: PaymentPlanId | null): TE.TaskEither<ValidationError | StoreError, O.Option<PaymentPlanRecord>> =>
+const planOf = (
+  tx: Tx,
+  scope: UserScope,
+  planId: PaymentPlanId | null,
+): TE.TaskEither<ValidationError | StoreError, O.Option<PaymentPlanRecord>> =>
   planId === null
     ? TE.right(O.none)
     : pipe(
         tx.paymentPlans.get(scope.userId, planId),
-        TE.chainW(O.match(() => TE.left(badPlan(`no payment plan ${planId} for this user`)), (plan) => TE.right(O.some(plan)))),
+        TE.chainW(
+          O.match(
+            () => TE.left(badPlan(`no payment plan ${planId} for this user`)),
+            (plan) => TE.right(O.some(plan)),
+          ),
+        ),
       );
 
 /** 409 naming every open loan with a balance that has no APR or no minimum. */
@@ -80,14 +107,23 @@ const checkTerms = (accounts: ReadonlyArray<AccountRecord>): E.Either<Conflict, 
  * the user is continued as it was recorded (its retry, or a later advance,
  * goes to the same target and no further); otherwise the body's is recorded.
  */
-const recordAdvance = (tx: Tx, scope: UserScope, body: SandboxAdvanceBody): TE.TaskEither<ValidationError | NotFound | StoreError, { advance: SandboxAdvance; userDate: IsoDate }> =>
+const recordAdvance = (
+  tx: Tx,
+  scope: UserScope,
+  body: SandboxAdvanceBody,
+): TE.TaskEither<ValidationError | NotFound | StoreError, { advance: SandboxAdvance; userDate: IsoDate }> =>
   pipe(
     requireUser(tx, scope),
     TE.chainW((user) => {
       const userDate = todayOf(tx.clock, user);
       const pending = user.sandbox_advance;
       if (pending !== undefined && pending !== null && advanceTarget(pending) > userDate) return TE.right({ advance: pending, userDate });
-      const advance: SandboxAdvance = { from: userDate, months: body.months, payments: body.payments, payment_plan_id: body.payment_plan_id ?? null };
+      const advance: SandboxAdvance = {
+        from: userDate,
+        months: body.months,
+        payments: body.payments,
+        payment_plan_id: body.payment_plan_id ?? null,
+      };
       return pipe(
         planOf(tx, scope, advance.payment_plan_id),
         TE.chainW(() => tx.accounts.listAll(scope.userId)),
@@ -111,7 +147,12 @@ const sum = (xs: ReadonlyArray<number>): Cents => xs.reduce((a, b) => a + b, 0) 
 /** Accounts of one month written between two turns given to other requests (`yieldToOthers`). */
 const ACCOUNTS_PER_TURN = 10;
 
-const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i: number): TE.TaskEither<ValidationError | NotFound | BureauError | StoreError, SandboxMonth | undefined> => {
+const applyAdvanceMonth = (
+  tx: Tx,
+  scope: UserScope,
+  advance: SandboxAdvance,
+  i: number,
+): TE.TaskEither<ValidationError | NotFound | BureauError | StoreError, SandboxMonth | undefined> => {
   const date = advanceMonthDate(advance, i);
   const monthStart = advanceMonthDate(advance, i - 1);
   return pipe(
@@ -137,7 +178,9 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
         // No account past the maximum balance (issue 42): the advance stops here, with the months before it applied.
         TE.chainFirstEitherKW(({ months }) => {
           const past = accountsPastMaximum(months);
-          return past.length === 0 ? E.right(undefined) : E.left(conflict(`The advance stops at ${date}: ${past.map((d) => d.message).join('; ')}`));
+          return past.length === 0
+            ? E.right(undefined)
+            : E.left(conflict(`The advance stops at ${date}: ${past.map((d) => d.message).join('; ')}`));
         }),
         // The plan's payments, recorded as payments under it, each with its event.
         TE.chainFirstW(({ plan, months }) =>
@@ -151,9 +194,20 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
                       .filter((m) => m.paid > 0)
                       .map((m) =>
                         pipe(
-                          tx.planPayments.create({ user_id: scope.userId, payment_plan_id: plan.value.id, account_id: m.accountId, amount: m.paid, date }),
+                          tx.planPayments.create({
+                            user_id: scope.userId,
+                            payment_plan_id: plan.value.id,
+                            account_id: m.accountId,
+                            amount: m.paid,
+                            date,
+                          }),
                           TE.chainW((p) =>
-                            emitEvent(tx, scope, 'plan_payment.created', 'plan_payment')({
+                            emitEvent(
+                              tx,
+                              scope,
+                              'plan_payment.created',
+                              'plan_payment',
+                            )({
                               id: p.id,
                               payment_plan_id: p.payment_plan_id,
                               account_id: p.account_id,
@@ -173,7 +227,10 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
             months.map((m, n) => {
               const current = accounts.find((a) => a.id === m.accountId);
               // A month of many accounts gives other requests a turn every ACCOUNTS_PER_TURN of them.
-              const turn: TE.TaskEither<never, void> = n > 0 && n % ACCOUNTS_PER_TURN === 0 && tx.yieldToOthers !== undefined ? TE.fromTask(tx.yieldToOthers) : TE.right(undefined);
+              const turn: TE.TaskEither<never, void> =
+                n > 0 && n % ACCOUNTS_PER_TURN === 0 && tx.yieldToOthers !== undefined
+                  ? TE.fromTask(tx.yieldToOthers)
+                  : TE.right(undefined);
               return current === undefined
                 ? TE.left(notFound('Account not found'))
                 : pipe(
@@ -225,27 +282,28 @@ const applyAdvanceMonth = (tx: Tx, scope: UserScope, advance: SandboxAdvance, i:
 export const advanceSandbox =
   (deps: Deps) =>
   (scope: UserScope, body: SandboxAdvanceBody): Change<SandboxAdvanceResult, ValidationError | NotFound | BureauError | StoreError> =>
-  // Not one change: the target, then each month, each commits on its own (`run`), so a failure keeps the months
-  // before it. Under an Idempotency-Key the answer is kept once the target is reached; a failure is not kept
-  // (503), so the retry with the key runs again and continues to the same target.
-  noChange(async () => {
-    if (deps.sandboxClock !== true) return E.left(NOT_HERE);
-    const checked = checkBody(body);
-    if (E.isLeft(checked)) return checked;
-    const alone = <A, Err extends DomainError>(work: (tx: Tx) => TE.TaskEither<Err, A>) => deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
-    const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
-    if (E.isLeft(recorded)) return recorded;
-    const { advance, userDate } = recorded.right;
-    const applied: SandboxMonth[] = [];
-    for (const i of monthsLeft(advance, userDate)) {
-      // A fair share (docs/decisions/tenancy.md): each month is one transaction, and other requests get a turn between months.
-      await deps.yieldToOthers?.();
-      const month = await alone((tx) => applyAdvanceMonth(tx, scope, advance, i))();
-      if (E.isLeft(month)) return month;
-      if (month.right !== undefined) applied.push(month.right);
-    }
-    return E.right({ sandbox_date: todayOf(deps.clock, { sandbox_date: advanceTarget(advance) }), months: applied });
-  });
+    // Not one change: the target, then each month, each commits on its own (`run`), so a failure keeps the months
+    // before it. Under an Idempotency-Key the answer is kept once the target is reached; a failure is not kept
+    // (503), so the retry with the key runs again and continues to the same target.
+    noChange(async () => {
+      if (deps.sandboxClock !== true) return E.left(NOT_HERE);
+      const checked = checkBody(body);
+      if (E.isLeft(checked)) return checked;
+      const alone = <A, Err extends DomainError>(work: (tx: Tx) => TE.TaskEither<Err, A>) =>
+        deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
+      const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
+      if (E.isLeft(recorded)) return recorded;
+      const { advance, userDate } = recorded.right;
+      const applied: SandboxMonth[] = [];
+      for (const i of monthsLeft(advance, userDate)) {
+        // A fair share (docs/decisions/tenancy.md): each month is one transaction, and other requests get a turn between months.
+        await deps.yieldToOthers?.();
+        const month = await alone((tx) => applyAdvanceMonth(tx, scope, advance, i))();
+        if (E.isLeft(month)) return month;
+        if (month.right !== undefined) applied.push(month.right);
+      }
+      return E.right({ sandbox_date: todayOf(deps.clock, { sandbox_date: advanceTarget(advance) }), months: applied });
+    });
 
 /** The sandbox over time: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
 export const sandboxUseCases = (deps: ApplicationDeps) => ({

@@ -80,7 +80,8 @@ const observe = async (w: World): Promise<unknown> => {
   };
 };
 
-const eventCount = async (w: World): Promise<number> => (await expectRight(w.store.events.list(w.clientId, { limit: 100 }, {}, clock.now()))).items.length;
+const eventCount = async (w: World): Promise<number> =>
+  (await expectRight(w.store.events.list(w.clientId, { limit: 100 }, {}, clock.now()))).items.length;
 
 interface Change {
   readonly name: string;
@@ -89,7 +90,8 @@ interface Change {
   readonly run: (w: World) => TE.TaskEither<unknown, unknown>;
 }
 
-const clientAccess = (w: World) => createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
+const clientAccess = (w: World) =>
+  createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
 
 const CHANGES: ReadonlyArray<Change> = [
   {
@@ -120,8 +122,16 @@ const CHANGES: ReadonlyArray<Change> = [
   },
   { name: 'an account update (account, event)', events: 1, run: (w) => w.app.updateAccount(w.scope, w.accountId, { nickname: 'Mine' }) },
   { name: 'an account close (account, event)', events: 1, run: (w) => w.app.updateAccount(w.scope, w.accountId, { status: 'closed' }) },
-  { name: 'a webhook endpoint update', events: 0, run: (w) => w.app.updateWebhookEndpoint(w.clientId, w.endpointId, { description: 'changed' }) },
-  { name: 'a webhook endpoint delete (endpoint, deliveries)', events: 0, run: (w) => w.app.deleteWebhookEndpoint(w.clientId, w.endpointId) },
+  {
+    name: 'a webhook endpoint update',
+    events: 0,
+    run: (w) => w.app.updateWebhookEndpoint(w.clientId, w.endpointId, { description: 'changed' }),
+  },
+  {
+    name: 'a webhook endpoint delete (endpoint, deliveries)',
+    events: 0,
+    run: (w) => w.app.deleteWebhookEndpoint(w.clientId, w.endpointId),
+  },
   {
     // The endpoint has failed since 3 days before the clock (set up in `world`): this failed attempt disables it.
     name: 'a failing webhook endpoint disabled (endpoint, webhook_endpoint.disabled event)',
@@ -129,14 +139,22 @@ const CHANGES: ReadonlyArray<Change> = [
     run: (w) =>
       pipe(
         w.store.webhookEndpoints.get(w.clientId, w.endpointId),
-        TE.chain(O.match(() => TE.left(unavailable('the endpoint is gone')), (endpoint) => recordEndpointAttempt({ ...w.store, clock })(endpoint, false))),
+        TE.chain(
+          O.match(
+            () => TE.left(unavailable('the endpoint is gone')),
+            (endpoint) => recordEndpointAttempt({ ...w.store, clock })(endpoint, false),
+          ),
+        ),
         TE.chain((change) => (change === 'disable' ? TE.right(change) : TE.left(unavailable(`expected a disable, got ${change}`)))),
       ),
   },
   {
     name: 'a test webhook (test event, its delivery)',
     events: 0,
-    run: (w) => w.app.sendTestWebhook({ id: w.clientId, environment: 'sandbox', api_version: '2024-07-01' }, w.endpointId, { type: 'payment_plan.created' }),
+    run: (w) =>
+      w.app.sendTestWebhook({ id: w.clientId, environment: 'sandbox', api_version: '2024-07-01' }, w.endpointId, {
+        type: 'payment_plan.created',
+      }),
   },
   {
     name: "an event's redelivery (its deliveries re-armed)",
@@ -196,7 +214,13 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
 
     const world = async (): Promise<World> => {
       const store = faultInjectingStore(await makeStore());
-      const app = createApplication({ ...store, clock, bureau: options.bureau ?? noBureau, secrets: sequentialSecrets(), webhookUrls: { check: () => TE.right(undefined) } });
+      const app = createApplication({
+        ...store,
+        clock,
+        bureau: options.bureau ?? noBureau,
+        secrets: sequentialSecrets(),
+        webhookUrls: { check: () => TE.right(undefined) },
+      });
       const client = await expectRight(store.clients.create(aClient()));
       const user = await expectRight(store.users.create(aUser(client.id)));
       const account = await expectRight(store.accounts.create(anAccount(user.id, { balance: cents(1_000_000) })));
@@ -206,17 +230,34 @@ export function atomicityContract(name: string, makeStore: StoreFactory, options
       await expectRight(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }));
       const endpoint = await expectRight(app.createWebhookEndpoint(client.id, { url: 'https://example.com/hook' }));
       // Failing since 3 days ago: its next failed attempt disables it (docs/decisions/tenancy.md).
-      await expectRight(store.webhookEndpoints.update(client.id, endpoint.id, 1, { failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp }));
+      await expectRight(
+        store.webhookEndpoints.update(client.id, endpoint.id, 1, {
+          failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp,
+        }),
+      );
       const token = await expectRight(store.tokens.create(client.id, aTokenHash(1), CREATED_AT));
       // Pending deliveries of the user's events, which a user delete cancels (docs/decisions/tenancy.md).
-      expect((await expectRight(fanOutEvents({ ...store, clock })({ perClient: 100, clients: 100 }))).events, 'events fanned out').to.be.greaterThan(0);
+      expect(
+        (await expectRight(fanOutEvents({ ...store, clock })({ perClient: 100, clients: 100 }))).events,
+        'events fanned out',
+      ).to.be.greaterThan(0);
       if (options.bureau !== undefined) {
         // The flow waits for the identity step.
         await expectRight(app.invokeBureau(scope, { device_ip: '203.0.113.7' }));
         await expectRight(app.consentBureau(scope));
         await expectRight(app.validateBureauOtp(scope, { code: '123456' }));
       }
-      return { store, app, clientId: client.id, scope, accountId: account.id, cardId: card.id, planId: plan.id, endpointId: endpoint.id, tokenId: token.id };
+      return {
+        store,
+        app,
+        clientId: client.id,
+        scope,
+        accountId: account.id,
+        cardId: card.id,
+        planId: plan.id,
+        endpointId: endpoint.id,
+        tokenId: token.id,
+      };
     };
 
     for (const change of [...CHANGES, ...(options.bureau === undefined ? [] : BUREAU_CHANGES)]) {

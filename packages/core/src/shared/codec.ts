@@ -64,13 +64,10 @@ export const decode =
   <A, O>(codec: t.Type<A, O, unknown>, what = 'request body', root = '') =>
   (input: unknown): E.Either<ValidationError, A> => {
     const result = codec.decode(input);
-    return E.isRight(result)
-      ? result
-      : E.left(validationError(`Invalid ${what}`, toDetails(result.left, root)));
+    return E.isRight(result) ? result : E.left(validationError(`Invalid ${what}`, toDetails(result.left, root)));
   };
 
-const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
  * The codec `strictObject` returns: a plain `t.Type` that also exposes its
@@ -126,7 +123,8 @@ export const strictObject = <R extends t.Props, O extends t.Props = {}>(
       const r = base.validate(u, c);
       // The intersection puts its member index ('0', '1') in each error's context:
       // drop it, so a detail's path reads `name`, not `0.name`.
-      if (E.isLeft(r)) return t.failures(r.left.map((e) => ({ ...e, context: [...e.context.slice(0, c.length), ...e.context.slice(c.length + 1)] })));
+      if (E.isLeft(r))
+        return t.failures(r.left.map((e) => ({ ...e, context: [...e.context.slice(0, c.length), ...e.context.slice(c.length + 1)] })));
       // Keep only the known keys, with their decoded values.
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(u)) out[k] = (r.right as Record<string, unknown>)[k];

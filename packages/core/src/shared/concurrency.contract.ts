@@ -165,14 +165,16 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const apps = [appOn(store()), appOn(secondProcess(store()))];
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
+        Array.from({ length: 20 }, (_, i) =>
+          run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })),
+        ),
       );
       expectOnly(results, []);
       expect(rights(results)).to.equal(20);
       expect((await expectRight(apps[0]!.getAccount(scope, account.id))).balance).to.equal(1_000_000 - 20 * 100);
     });
 
-    it('20 concurrent payments on a card with rate segments from two processes (docs/decisions/payoff-and-outlook.md): exact money, allocated, balance the segments\' sum', async () => {
+    it("20 concurrent payments on a card with rate segments from two processes (docs/decisions/payoff-and-outlook.md): exact money, allocated, balance the segments' sum", async () => {
       const client = await expectRight(store().clients.create(aClient()));
       const user = await expectRight(store().users.create(aUser(client.id)));
       const card = await expectRight(store().accounts.create(aSegmentedCard(user.id)));
@@ -180,7 +182,9 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const apps = [appOn(store()), appOn(secondProcess(store()))];
       const plan = await expectRight(apps[0]!.createPaymentPlan(scope, { strategy: 'avalanche', monthly_payment: cents(50_000) }));
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: card.id, amount: cents(30_000) }))),
+        Array.from({ length: 20 }, (_, i) =>
+          run(apps[i % 2]!.recordPlanPayment(scope, plan.id, { account_id: card.id, amount: cents(30_000) })),
+        ),
       );
       expectOnly(results, []);
       expect(rights(results)).to.equal(20);
@@ -231,7 +235,9 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
     it('payments racing the DELETE of their plan: nothing of the plan remains; a payment either counted (201) or answered 404', async () => {
       const app = appOn(store());
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
-      const payments = Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })));
+      const payments = Array.from({ length: 20 }, () =>
+        run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) })),
+      );
       const deleted = run(app.deletePaymentPlan(scope, plan.id));
       const results = await Promise.all(payments);
       // The delete may lose to the payments (409); repeated alone, it goes through.
@@ -249,7 +255,9 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const app = appOn(store());
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const creations = [
-        ...Array.from({ length: 5 }, () => run(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] }))),
+        ...Array.from({ length: 5 }, () =>
+          run(app.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),
+        ),
         ...Array.from({ length: 20 }, () => run(app.recordPlanPayment(scope, plan.id, { account_id: account.id, amount: cents(100) }))),
         ...Array.from({ length: 5 }, () =>
           run(app.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
@@ -271,7 +279,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect(E.isLeft(gone) && gone.left._tag).to.equal('not_found');
     });
 
-    it('a creation that starts after the user\'s DELETE answers 404 and leaves nothing; a repeated DELETE is 404', async () => {
+    it("a creation that starts after the user's DELETE answers 404 and leaves nothing; a repeated DELETE is 404", async () => {
       const app = appOn(store());
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       expect(E.isRight(await run(app.deleteUser(scope)))).to.equal(true);
@@ -285,7 +293,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect(await expectRight(store().planPayments.deleteAllForUser(anId('user', scope.userId)))).to.equal(0);
     });
 
-    it('no write skew: a payment whose transaction began before the plan\'s DELETE committed conflicts or misses the plan, and answers 404; no record, balance unchanged', async () => {
+    it("no write skew: a payment whose transaction began before the plan's DELETE committed conflicts or misses the plan, and answers 404; no record, balance unchanged", async () => {
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const { gate, open } = opened();
       const arrived = opened();
@@ -302,7 +310,7 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       expect((await expectRight(appOn(store()).getAccount(scope, account.id))).balance).to.equal(1_000_000);
     });
 
-    it('no write skew: an account, plan or payment whose transaction read the user before the user\'s DELETE committed conflicts, runs again, and answers 404; nothing left', async () => {
+    it("no write skew: an account, plan or payment whose transaction read the user before the user's DELETE committed conflicts, runs again, and answers 404; nothing left", async () => {
       const { scope, account, plan } = await aUserWithLoan(1_000_000);
       const { gate, open } = opened();
       const s = store();
@@ -310,7 +318,19 @@ export function concurrencyContract(name: string, makeStore: StoreFactory, opts:
       const allArrived = opened();
       const arrived = () => void (++arrivals === 3 && allArrived.open());
       // Three other processes (one change each): turn-less, so all three reach their owner write together.
-      const held = createApplication(appDeps(holdingIn(anotherProcess(s), [['users', 'touchAndGet'], ['paymentPlans', 'touchOwned']], gate, arrived)));
+      const held = createApplication(
+        appDeps(
+          holdingIn(
+            anotherProcess(s),
+            [
+              ['users', 'touchAndGet'],
+              ['paymentPlans', 'touchOwned'],
+            ],
+            gate,
+            arrived,
+          ),
+        ),
+      );
       const creations = [
         run(held.linkAccount(scope, { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: cents(1_000) })),
         run(held.createPaymentPlan(scope, { strategy: 'snowball', monthly_payment: cents(50_000), account_ids: [account.id] })),

@@ -98,7 +98,11 @@ export const ownedOrNotFound =
   <A, E>(te: TE.TaskEither<E, OwnedRead<A>>): TE.TaskEither<E | NotFound, Owned<A>> =>
   () =>
     te().then((found) =>
-      E.isLeft(found) ? found : O.isSome(found.right) ? E.right({ value: found.right.value, owner: found.right.owner }) : E.left(notFound(`${what} not found`)),
+      E.isLeft(found)
+        ? found
+        : O.isSome(found.right)
+          ? E.right({ value: found.right.value, owner: found.right.owner })
+          : E.left(notFound(`${what} not found`)),
     );
 
 /** Inside an `Owned`, turn an Option into `not_found` (the record under the user). */
@@ -124,7 +128,9 @@ export const orNotFound =
   (what: string) =>
   <A, E>(te: TE.TaskEither<E, O.Option<A>>): TE.TaskEither<E | NotFound, A> =>
   () =>
-    te().then((found) => (E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound(`${what} not found`))));
+    te().then((found) =>
+      E.isLeft(found) ? found : O.isSome(found.right) ? E.right(found.right.value) : E.left(notFound(`${what} not found`)),
+    );
 
 /**
  * A read outside a transaction (docs/decisions/errors.md): no store answers it
@@ -133,11 +139,14 @@ export const orNotFound =
  * `conflict`. A conflict here would be a store bug: it is thrown (a 500), never
  * answered as a 409. Never wrap a read that runs inside a transaction.
  */
-export const outsideTransaction = <E extends DomainError, A>(te: TE.TaskEither<E, A>): TE.TaskEither<Exclude<E, Conflict>, A> => () =>
-  te().then((r) => {
-    if (E.isLeft(r) && r.left._tag === 'conflict') throw new Error(`A store answered a read outside a transaction with a conflict: ${r.left.message}`);
-    return r as E.Either<Exclude<E, Conflict>, A>;
-  });
+export const outsideTransaction =
+  <E extends DomainError, A>(te: TE.TaskEither<E, A>): TE.TaskEither<Exclude<E, Conflict>, A> =>
+  () =>
+    te().then((r) => {
+      if (E.isLeft(r) && r.left._tag === 'conflict')
+        throw new Error(`A store answered a read outside a transaction with a conflict: ${r.left.message}`);
+      return r as E.Either<Exclude<E, Conflict>, A>;
+    });
 
 /** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
 export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, UserRecord> =>
@@ -189,14 +198,21 @@ export interface ChangeSpec<A, E extends DomainError = DomainError> {
 export const commit =
   <A, E extends DomainError>(spec: ChangeSpec<A, E>): TE.TaskEither<E | StoreError, A> =>
   () =>
-    spec.unitOfWork.run(spec.apply, spec.turn === undefined ? undefined : { turn: spec.turn })().then((r) => (E.isLeft(r) ? r : r.right));
+    spec.unitOfWork
+      .run(spec.apply, spec.turn === undefined ? undefined : { turn: spec.turn })()
+      .then((r) => (E.isLeft(r) ? r : r.right));
 
-const changeOf = <A, E extends DomainError>(spec: ChangeSpec<A, E>): Change<A, E | StoreError> => Object.assign(commit(spec), { change: spec });
+const changeOf = <A, E extends DomainError>(spec: ChangeSpec<A, E>): Change<A, E | StoreError> =>
+  Object.assign(commit(spec), { change: spec });
 
 /** An answer that changes nothing (a computation a POST answers): run as it is, no transaction. */
-export const noChange = <A, E extends DomainError>(task: TE.TaskEither<E, A>): Change<A, E> => Object.assign(() => task(), { change: undefined });
+export const noChange = <A, E extends DomainError>(task: TE.TaskEither<E, A>): Change<A, E> =>
+  Object.assign(() => task(), { change: undefined });
 
-const answered = <A, E>(task: TE.TaskEither<E, A>): TE.TaskEither<E, E.Either<E, A>> => () => task().then((r) => (E.isLeft(r) ? r : E.right(r)));
+const answered =
+  <A, E>(task: TE.TaskEither<E, A>): TE.TaskEither<E, E.Either<E, A>> =>
+  () =>
+    task().then((r) => (E.isLeft(r) ? r : E.right(r)));
 
 /**
  * The change `change` makes, as ONE transaction (docs/decisions/transactions.md): it gets `deps`
@@ -230,12 +246,21 @@ export const inUserTransaction = <D extends { readonly unitOfWork: UnitOfWork },
  * `error` (a wrong one-time code: the count commits with the 400), `Left` to
  * abort.
  */
-export const inUserTransactionAnswering = <D extends { readonly unitOfWork: UnitOfWork }, A, E extends DomainError, F extends DomainError = E>(
+export const inUserTransactionAnswering = <
+  D extends { readonly unitOfWork: UnitOfWork },
+  A,
+  E extends DomainError,
+  F extends DomainError = E,
+>(
   deps: D,
   scope: UserScope,
   change: (tx: D & TransactionPorts) => TE.TaskEither<E, E.Either<F, A>>,
 ): Change<A, E | F | StoreError> =>
-  changeOf<A, E | F>({ unitOfWork: deps.unitOfWork, turn: userTurn(scope.clientId, scope.userId), apply: (ports) => change({ ...deps, ...ports }) });
+  changeOf<A, E | F>({
+    unitOfWork: deps.unitOfWork,
+    turn: userTurn(scope.clientId, scope.userId),
+    apply: (ports) => change({ ...deps, ...ports }),
+  });
 
 /**
  * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user
@@ -255,4 +280,7 @@ export const checkQuota = <E>(
   quota: keyof Quotas,
   existing: TE.TaskEither<E, number>,
 ): TE.TaskEither<E | QuotaExceeded, void> =>
-  pipe(existing, TE.chainEitherKW((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)));
+  pipe(
+    existing,
+    TE.chainEitherKW((n) => withinQuota(quota, (deps.quotas ?? DEFAULT_QUOTAS)[quota], n)),
+  );

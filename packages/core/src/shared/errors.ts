@@ -71,5 +71,7 @@ export const quotaExceeded = (message: string): QuotaExceeded => ({ _tag: 'quota
 export const unavailable = (message: string): Unavailable => ({ _tag: 'unavailable', message });
 
 export const isDomainError = (u: unknown): u is DomainError =>
-  typeof u === 'object' && u !== null && typeof (u as { _tag?: unknown })._tag === 'string' &&
+  typeof u === 'object' &&
+  u !== null &&
+  typeof (u as { _tag?: unknown })._tag === 'string' &&
   typeof (u as { message?: unknown }).message === 'string';

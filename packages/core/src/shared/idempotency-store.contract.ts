@@ -33,7 +33,11 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       const keys = store().idempotency;
       expect(await expectRight(keys.claim(aClaim()))).to.deep.equal({ _tag: 'claimed' });
       expect(await expectRight(keys.claim(aClaim({ now: at(1000) })))).to.deep.equal({ _tag: 'in_progress' });
-      for (const other of [{ ...fingerprint, bodyHash: 'def' }, { ...fingerprint, path: '/api/users/1/accounts' }, { ...fingerprint, method: 'PATCH' }]) {
+      for (const other of [
+        { ...fingerprint, bodyHash: 'def' },
+        { ...fingerprint, path: '/api/users/1/accounts' },
+        { ...fingerprint, method: 'PATCH' },
+      ]) {
         expect(await expectRight(keys.claim(aClaim({ fingerprint: other })))).to.deep.equal({ _tag: 'mismatch' });
       }
     });
@@ -44,7 +48,9 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       await expectRight(keys.claim(first));
       await expectRight(keys.complete(CLIENT, 'key-1', first.claimId, response, at(10)));
       expect(await expectRight(keys.claim(aClaim({ now: at(20) })))).to.deep.equal({ _tag: 'completed', response });
-      expect(await expectRight(keys.claim(aClaim({ now: at(20), fingerprint: { ...fingerprint, bodyHash: 'x' } })))).to.deep.equal({ _tag: 'mismatch' });
+      expect(await expectRight(keys.claim(aClaim({ now: at(20), fingerprint: { ...fingerprint, bodyHash: 'x' } })))).to.deep.equal({
+        _tag: 'mismatch',
+      });
     });
 
     it('keys are scoped per client', async () => {
@@ -61,7 +67,9 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       await expectRight(keys.complete(CLIENT, 'key-1', 'someone-else', response, T0));
       expect(await expectRight(keys.claim(aClaim()))).to.deep.equal({ _tag: 'in_progress' });
       await expectRight(keys.release(CLIENT, 'key-1', first.claimId));
-      expect(await expectRight(keys.claim(aClaim({ fingerprint: { ...fingerprint, bodyHash: 'new' } })))).to.deep.equal({ _tag: 'claimed' });
+      expect(await expectRight(keys.claim(aClaim({ fingerprint: { ...fingerprint, bodyHash: 'new' } })))).to.deep.equal({
+        _tag: 'claimed',
+      });
     });
 
     it(`a claim whose request died is free after ${IDEMPOTENCY_CLAIM_TIMEOUT_MS / 1000} s, and the dead claim can no longer complete it`, async () => {
@@ -73,7 +81,10 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       expect(await expectRight(keys.claim(retry))).to.deep.equal({ _tag: 'claimed' });
       await expectRight(keys.complete(CLIENT, 'key-1', dead.claimId, { ...response, body: 'dead' }, at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 1)));
       await expectRight(keys.complete(CLIENT, 'key-1', retry.claimId, response, at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 2)));
-      expect(await expectRight(keys.claim(aClaim({ now: at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 3) })))).to.deep.equal({ _tag: 'completed', response });
+      expect(await expectRight(keys.claim(aClaim({ now: at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 3) })))).to.deep.equal({
+        _tag: 'completed',
+        response,
+      });
     });
 
     it('a claim request naming its own claim timeout (a deployment setting) frees a dead claim after that long', async () => {
@@ -104,7 +115,9 @@ export function idempotencyStoreContract(name: string, makeStore: StoreFactory, 
       const keys = store().idempotency;
       await expectRight(keys.claim(aClaim({ key: 'abandoned' })));
       const later = at(IDEMPOTENCY_CLAIM_TIMEOUT_MS + 5);
-      const results = await Promise.all(Array.from({ length: 10 }, () => expectRight(keys.claim(aClaim({ key: 'abandoned', now: later })))));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => expectRight(keys.claim(aClaim({ key: 'abandoned', now: later })))),
+      );
       expect(results.filter((r) => r._tag === 'claimed')).to.have.length(1);
     });
   });

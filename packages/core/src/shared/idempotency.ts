@@ -54,7 +54,6 @@ export type IdempotencyClaim =
   /** The same request ran already: answer this again. */
   | { readonly _tag: 'completed'; readonly response: StoredResponse };
 
-
 /** What a store keeps per (client, key). Times are epoch milliseconds. */
 export interface IdempotencyRecord {
   readonly fingerprint: IdempotencyFingerprint;

@@ -49,7 +49,11 @@ export type KeyedOutcome =
 /** Errors a retry may not meet: never kept, the key is released. */
 export const isKeptAnswer = (answer: E.Either<DomainError, unknown>): boolean =>
   E.isRight(answer) ||
-  !(answer.left._tag === 'unavailable' || isWriteConflict(answer.left) || (answer.left._tag === 'conflict' && answer.left.retryAfterSeconds !== undefined));
+  !(
+    answer.left._tag === 'unavailable' ||
+    isWriteConflict(answer.left) ||
+    (answer.left._tag === 'conflict' && answer.left.retryAfterSeconds !== undefined)
+  );
 
 export interface KeyedDeps {
   readonly idempotency: IdempotencyStore;
@@ -64,7 +68,11 @@ export interface KeyedDeps {
  */
 export const runKeyed =
   (deps: KeyedDeps) =>
-  <A, Err extends DomainError>(request: KeyedRequest, build: () => Change<A, Err>, render: (answer: E.Either<NoInfer<Err> | StoreError, A>) => StoredResponse): TE.TaskEither<Err | StoreError, KeyedOutcome> =>
+  <A, Err extends DomainError>(
+    request: KeyedRequest,
+    build: () => Change<A, Err>,
+    render: (answer: E.Either<NoInfer<Err> | StoreError, A>) => StoredResponse,
+  ): TE.TaskEither<Err | StoreError, KeyedOutcome> =>
   async () => {
     const { idempotency, clock } = deps;
     const { clientId, key, claimId } = request;
@@ -81,7 +89,10 @@ export const runKeyed =
         break;
     }
     // Best effort: if the store is down too, the claim frees itself after the claim timeout.
-    const release = (): Promise<unknown> => idempotency.release(clientId, key, claimId)().catch(() => undefined);
+    const release = (): Promise<unknown> =>
+      idempotency
+        .release(clientId, key, claimId)()
+        .catch(() => undefined);
     /** Keep an answer by a write of its own: the change (if any) wrote nothing. */
     const keepAlone = async (answer: E.Either<Err | StoreError, A>): Promise<E.Either<Err | StoreError, KeyedOutcome>> => {
       if (!isKeptAnswer(answer)) {
@@ -89,7 +100,9 @@ export const runKeyed =
         return E.isLeft(answer) ? answer : E.right({ _tag: 'answered', response: render(answer), kept: false });
       }
       const response = render(answer);
-      const kept = await idempotency.complete(clientId, key, claimId, response, clock.now())().catch(() => undefined);
+      const kept = await idempotency
+        .complete(clientId, key, claimId, response, clock.now())()
+        .catch(() => undefined);
       // An error is answered even when keeping it failed (the key then stays claimed until the claim timeout; a retry answers the same).
       if ((kept === undefined || E.isLeft(kept)) && E.isRight(answer)) {
         await release();

@@ -48,4 +48,6 @@ export const noOwner: OwnedRead<never> = { _tag: 'None' };
 export const owned = <A>(value: A, owner: OwnerFacts): OwnedRead<A> => ({ _tag: 'Some', value, owner });
 
 /** `OwnerFacts` of a stored user record (its optional sandbox clock field, absent on users stored before it). */
-export const ownerFactsOf = (user: { readonly sandbox_date?: IsoDate | null | undefined }): OwnerFacts => ({ sandboxDate: user.sandbox_date ?? null });
+export const ownerFactsOf = (user: { readonly sandbox_date?: IsoDate | null | undefined }): OwnerFacts => ({
+  sandboxDate: user.sandbox_date ?? null,
+});

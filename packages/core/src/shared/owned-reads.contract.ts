@@ -37,7 +37,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
     const aStoredUser = (clientId: ClientId = CLIENT): Promise<UserRecord> => expectRight(store().users.create(aUser(clientId)));
 
     describe('CreditScoreRepository latestOwned / historyOwned', () => {
-      it('the user\'s latest score and its history, newest first, exactly as latest and history read them', async () => {
+      it("the user's latest score and its history, newest first, exactly as latest and history read them", async () => {
         const user = await aStoredUser();
         const first = await expectRight(store().creditScores.add(aCreditScore(user.id, { score: 600 })));
         const second = await expectRight(store().creditScores.add(aCreditScore(user.id, { score: 650, increase: 50 })));
@@ -53,7 +53,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectOwned(store().creditScores.historyOwned(CLIENT, user.id))).to.deep.equal([]);
       });
 
-      it('tenant isolation: another client\'s user → none, though it has scores', async () => {
+      it("tenant isolation: another client's user → none, though it has scores", async () => {
         const theirs = await aStoredUser(OTHER_CLIENT);
         await expectRight(store().creditScores.add(aCreditScore(theirs.id)));
         await expectNoUser(store().creditScores.latestOwned(CLIENT, theirs.id));
@@ -75,7 +75,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(O.isSome(await expectRight(store().creditScores.latest(user.id))), 'the score is still stored').to.equal(true);
       });
 
-      it('history beyond a cursor\'s first batch (more than 101 scores) comes back whole and in order', async () => {
+      it("history beyond a cursor's first batch (more than 101 scores) comes back whole and in order", async () => {
         const user = await aStoredUser();
         const ids: number[] = [];
         for (let i = 0; i < 105; i++) ids.push((await expectRight(store().creditScores.add(aCreditScore(user.id)))).id);
@@ -85,7 +85,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
     });
 
     describe('AccountRepository getOwned / listOwned', () => {
-      it('the user\'s account, exactly as get reads it', async () => {
+      it("the user's account, exactly as get reads it", async () => {
         const user = await aStoredUser();
         const created = await expectRight(store().accounts.create(anAccount(user.id)));
         expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, created.id))).to.deep.equal(O.some(created));
@@ -97,10 +97,13 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         const theirs = await expectRight(store().accounts.create(anAccount(other.id)));
         expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().accounts.getOwned(CLIENT, user.id, anId('account', 424_242)))).to.deep.equal(O.none);
-        expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 20 }, {}))).to.deep.equal({ items: [], hasMore: false });
+        expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 20 }, {}))).to.deep.equal({
+          items: [],
+          hasMore: false,
+        });
       });
 
-      it('tenant isolation: another client\'s user → none, for its own account too', async () => {
+      it("tenant isolation: another client's user → none, for its own account too", async () => {
         const theirs = await aStoredUser(OTHER_CLIENT);
         const account = await expectRight(store().accounts.create(anAccount(theirs.id)));
         await expectNoUser(store().accounts.getOwned(CLIENT, theirs.id, account.id));
@@ -123,7 +126,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectSome(store().accounts.get(user.id, account.id)), 'the account is still stored').to.deep.equal(account);
       });
 
-      it('a record written after its user was deleted (outside a use case\'s transaction) is not served', async () => {
+      it("a record written after its user was deleted (outside a use case's transaction) is not served", async () => {
         const user = await aStoredUser();
         expect(await expectRight(store().users.delete(CLIENT, user.id))).to.equal(true);
         const late = await expectRight(store().accounts.create(anAccount(user.id)));
@@ -149,13 +152,18 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         ];
         for (const { page, filter } of cases) {
           const listed = await expectRight(store().accounts.list(user.id, page, filter));
-          expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, page, filter)), JSON.stringify({ page, filter })).to.deep.equal(listed);
+          expect(
+            await expectOwned(store().accounts.listOwned(CLIENT, user.id, page, filter)),
+            JSON.stringify({ page, filter }),
+          ).to.deep.equal(listed);
         }
         expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 2 }, { type: 'loan' }))).to.deep.equal({
           items: [loanActive, loanClosed],
           hasMore: true,
         });
-        expect(await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 1, startingAfter: loanClosed.id }, { type: 'loan' }))).to.deep.equal({
+        expect(
+          await expectOwned(store().accounts.listOwned(CLIENT, user.id, { limit: 1, startingAfter: loanClosed.id }, { type: 'loan' })),
+        ).to.deep.equal({
           items: [loanDisabled],
           hasMore: false,
         });
@@ -181,19 +189,22 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
     });
 
     describe('PaymentPlanRepository getOwned / listOwned', () => {
-      it('the user\'s plan and plans, exactly as get and list read them', async () => {
+      it("the user's plan and plans, exactly as get and list read them", async () => {
         const user = await aStoredUser();
         const first = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
         const second = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id, { strategy: 'snowball' })));
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, second.id))).to.deep.equal(O.some(second));
-        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 1 }))).to.deep.equal({ items: [first], hasMore: true });
+        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 1 }))).to.deep.equal({
+          items: [first],
+          hasMore: true,
+        });
         expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 1, startingAfter: first.id }))).to.deep.equal({
           items: [second],
           hasMore: false,
         });
       });
 
-      it('a deleted plan, an unknown one or another user\'s: some(none), and not listed', async () => {
+      it("a deleted plan, an unknown one or another user's: some(none), and not listed", async () => {
         const user = await aStoredUser();
         const other = await aStoredUser();
         const kept = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id)));
@@ -203,7 +214,10 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, going.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, theirs.id))).to.deep.equal(O.none);
         expect(await expectOwned(store().paymentPlans.getOwned(CLIENT, user.id, anId('payment_plan', 424_242)))).to.deep.equal(O.none);
-        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }))).to.deep.equal({ items: [kept], hasMore: false });
+        expect(await expectOwned(store().paymentPlans.listOwned(CLIENT, user.id, { limit: 20 }))).to.deep.equal({
+          items: [kept],
+          hasMore: false,
+        });
       });
 
       it('tenant isolation, no such user, a deleted user: none', async () => {
@@ -223,7 +237,8 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
       it("getScheduleOwned answers the plan's months after a month, at most a count, as getOwned's schedule has them", async () => {
         // Optional in the port (a store written for core 2.0 lacks it, and the use case then cuts the page from the whole plan); this contract asks for it.
         const getScheduleOwned = store().paymentPlans.getScheduleOwned?.bind(store().paymentPlans);
-        if (getScheduleOwned === undefined) expect.fail('PaymentPlanRepository.getScheduleOwned is missing: the schedule page would read the whole plan');
+        if (getScheduleOwned === undefined)
+          expect.fail('PaymentPlanRepository.getScheduleOwned is missing: the schedule page would read the whole plan');
         const user = await aStoredUser();
         const other = await aStoredUser(OTHER_CLIENT);
         const base = aPaymentPlan(user.id);
@@ -232,8 +247,18 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         const schedule = [...base.schedule, ...[3, 4, 5].map((month) => ({ ...last, month }))];
         const plan = await expectRight(store().paymentPlans.create({ ...base, months: 5, schedule }));
         const expected = (after: number, count: number) => O.some(schedule.filter((m) => m.month > after).slice(0, count));
-        for (const [after, count] of [[0, 2], [0, 10], [2, 2], [3, 1], [4, 5], [5, 3], [9, 3]] as const) {
-          expect(await expectOwned(getScheduleOwned(CLIENT, user.id, plan.id, after, count)), `after ${after}, ${count}`).to.deep.equal(expected(after, count));
+        for (const [after, count] of [
+          [0, 2],
+          [0, 10],
+          [2, 2],
+          [3, 1],
+          [4, 5],
+          [5, 3],
+          [9, 3],
+        ] as const) {
+          expect(await expectOwned(getScheduleOwned(CLIENT, user.id, plan.id, after, count)), `after ${after}, ${count}`).to.deep.equal(
+            expected(after, count),
+          );
         }
         expect(await expectOwned(getScheduleOwned(CLIENT, user.id, anId('payment_plan', 424_242), 0, 12))).to.deep.equal(O.none);
         await expectNoUser(getScheduleOwned(OTHER_CLIENT, user.id, plan.id, 0, 12));
@@ -269,7 +294,11 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         if (read._tag === 'None') return expect.fail('expected the user (some), got none');
         return read.owner;
       };
-      const everyOwnedRead = (userId: UserId, accountId: AccountId, planId: PaymentPlanId): ReadonlyArray<TE.TaskEither<DomainError, OwnedRead<unknown>>> => [
+      const everyOwnedRead = (
+        userId: UserId,
+        accountId: AccountId,
+        planId: PaymentPlanId,
+      ): ReadonlyArray<TE.TaskEither<DomainError, OwnedRead<unknown>>> => [
         store().accounts.getOwned(CLIENT, userId, accountId),
         store().accounts.listOwned(CLIENT, userId, { limit: 20 }, {}),
         store().creditScores.latestOwned(CLIENT, userId),
@@ -295,7 +324,8 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         const moved = await expectRight(store().users.update(CLIENT, user.id, { sandbox_date: isoDate('2027-01-31') }));
         expect(O.isSome(moved) && moved.value.sandbox_date).to.equal('2027-01-31');
         for (const planId of [kept.id, older.id]) {
-          for (const read of everyOwnedRead(user.id, account.id, planId)) expect(await ownerOf(read)).to.deep.equal({ sandboxDate: '2027-01-31' });
+          for (const read of everyOwnedRead(user.id, account.id, planId))
+            expect(await ownerOf(read)).to.deep.equal({ sandboxDate: '2027-01-31' });
         }
         // A plan created after the move keeps the date it was created with, and follows the next move.
         const later = await expectRight(store().paymentPlans.create(aPaymentPlan(user.id), CLIENT, { sandboxDate: isoDate('2027-01-31') }));
@@ -303,7 +333,7 @@ export function ownedReadsContract(name: string, makeStore: StoreFactory, opts: 
         expect(await ownerOf(store().paymentPlans.touchOwned(CLIENT, user.id, later.id))).to.deep.equal({ sandboxDate: '2027-02-28' });
       });
 
-      it('touchAndGet writes the user (the owner bump) and answers it with its clock; none for another client\'s or a missing user', async () => {
+      it("touchAndGet writes the user (the owner bump) and answers it with its clock; none for another client's or a missing user", async () => {
         const user = await aStoredUser();
         await expectRight(store().users.update(CLIENT, user.id, { sandbox_date: isoDate('2026-12-01') }));
         const bumped = await expectSome(store().users.touchAndGet(CLIENT, user.id));

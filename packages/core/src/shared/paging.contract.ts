@@ -61,7 +61,7 @@ export const itPagesAscendingById = (store: () => StorePorts, collection: PagedC
 
   const createOther = collection.createOther;
   if (createOther === undefined) return;
-  it('pages: only the owner\'s items; `startingAfter` may name an id that is not in the list', async () => {
+  it("pages: only the owner's items; `startingAfter` may name an id that is not in the list", async () => {
     const s = store();
     const a0 = await collection.create(s);
     const o1 = await createOther(s);

@@ -135,7 +135,13 @@ export const Timestamp = describedAs(
     t.string,
     (s): s is t.Branded<string, TimestampBrand> => {
       const m = ISO_TIMESTAMP.exec(s);
-      return m !== null && isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4]) <= 23 && Number(m[5]) <= 59 && Number(m[6]) <= 59;
+      return (
+        m !== null &&
+        isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
+        Number(m[4]) <= 23 &&
+        Number(m[5]) <= 59 &&
+        Number(m[6]) <= 59
+      );
     },
     'Timestamp',
   ),
@@ -152,8 +158,7 @@ export const dateParts = (date: IsoDate): { year: number; month: number; day: nu
 const pad = (n: number, width: number): string => String(n).padStart(width, '0');
 
 /** Build a date from parts that are known to be valid. */
-export const makeDate = (year: number, month: number, day: number): IsoDate =>
-  `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` as IsoDate;
+export const makeDate = (year: number, month: number, day: number): IsoDate => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}` as IsoDate;
 
 /**
  * Month n of a projection (docs/decisions/api-conventions.md): `date` plus n calendar months, the day

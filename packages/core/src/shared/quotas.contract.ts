@@ -49,7 +49,8 @@ const appOn = (store: StorePorts) =>
     webhookUrls: { check: () => TE.right(undefined) },
   });
 
-const tagsOf = (results: ReadonlyArray<E.Either<DomainError, unknown>>): string[] => results.flatMap((r) => (E.isLeft(r) ? [r.left._tag] : []));
+const tagsOf = (results: ReadonlyArray<E.Either<DomainError, unknown>>): string[] =>
+  results.flatMap((r) => (E.isLeft(r) ? [r.left._tag] : []));
 
 /** Until `full()` says so, run one creation after another; a 409 `conflict` (a lost race) is retried. */
 const fillUp = async (create: () => Promise<E.Either<DomainError, unknown>>, full: () => Promise<boolean>): Promise<void> => {
@@ -87,7 +88,10 @@ export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, 
       expect(results.filter(E.isRight).length).to.be.at.most(1);
       await fillUp(link, async () => (await count()) === QUOTAS.accountsPerUser);
       const over = await link();
-      expect(E.isLeft(over) && over.left).to.deep.equal({ _tag: 'quota_exceeded', message: `Quota reached: at most ${QUOTAS.accountsPerUser} accounts per user` });
+      expect(E.isLeft(over) && over.left).to.deep.equal({
+        _tag: 'quota_exceeded',
+        message: `Quota reached: at most ${QUOTAS.accountsPerUser} accounts per user`,
+      });
       expect(await count()).to.equal(QUOTAS.accountsPerUser);
       // A refused creation wrote nothing: the one place was taken through the use case, with its one event.
       expect(await eventsOf(client.id, 'account.created')).to.equal(1);
@@ -104,7 +108,10 @@ export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, 
       expect(await count(), 'plans after the race').to.be.at.most(QUOTAS.paymentPlansPerUser);
       await fillUp(create, async () => (await count()) === QUOTAS.paymentPlansPerUser);
       const over = await create();
-      expect(E.isLeft(over) && over.left).to.deep.equal({ _tag: 'quota_exceeded', message: `Quota reached: at most ${QUOTAS.paymentPlansPerUser} payment plans per user` });
+      expect(E.isLeft(over) && over.left).to.deep.equal({
+        _tag: 'quota_exceeded',
+        message: `Quota reached: at most ${QUOTAS.paymentPlansPerUser} payment plans per user`,
+      });
       expect(await count()).to.equal(QUOTAS.paymentPlansPerUser);
       expect(await eventsOf(client.id, 'payment_plan.created')).to.equal(QUOTAS.paymentPlansPerUser);
       // Deleting one frees its place.
@@ -139,7 +146,10 @@ export function quotaConcurrencyContract(name: string, makeStore: StoreFactory, 
       for (const tag of tagsOf(results)) expect(['quota_exceeded', 'conflict']).to.include(tag);
       expect(await armed(), 'armed after the race').to.be.at.most(QUOTAS.armedDeliveriesPerClient);
       let next = RACERS;
-      await fillUp(() => redeliver(next++ % events.length), async () => (await armed()) === QUOTAS.armedDeliveriesPerClient);
+      await fillUp(
+        () => redeliver(next++ % events.length),
+        async () => (await armed()) === QUOTAS.armedDeliveriesPerClient,
+      );
       const over = await redeliver(RACERS + 3);
       expect(E.isLeft(over) && over.left).to.deep.equal({
         _tag: 'quota_exceeded',

@@ -25,7 +25,12 @@ export interface Quotas {
   readonly armedDeliveriesPerClient: number;
 }
 
-export const DEFAULT_QUOTAS: Quotas = { accountsPerUser: 200, paymentPlansPerUser: 50, webhookEndpointsPerClient: 16, armedDeliveriesPerClient: 20_000 };
+export const DEFAULT_QUOTAS: Quotas = {
+  accountsPerUser: 200,
+  paymentPlansPerUser: 50,
+  webhookEndpointsPerClient: 16,
+  armedDeliveriesPerClient: 20_000,
+};
 
 /** How each quota is named to a client (in the 409's message) and to an operator (its environment variable). */
 export const QUOTA_NAMES: { readonly [K in keyof Quotas]: { readonly phrase: string; readonly variable: string } } = {

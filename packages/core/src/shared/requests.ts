@@ -13,13 +13,12 @@ import { Category } from '../content/content.js';
 import { SandboxPayments } from '../users/user.js';
 import { MAX_ADVANCE_MONTHS } from '../sandbox/sandbox-clock.js';
 
-const PositiveCents = describedAs(t.refinement(Cents, (n) => n > 0, 'positive cents'), 'a positive whole number of cents');
-const Name = boundedString(1, 100, 'string(1..100)');
-const Email = t.refinement(
-  boundedString(3, 254, 'email'),
-  (s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s),
-  'email',
+const PositiveCents = describedAs(
+  t.refinement(Cents, (n) => n > 0, 'positive cents'),
+  'a positive whole number of cents',
 );
+const Name = boundedString(1, 100, 'string(1..100)');
+const Email = t.refinement(boundedString(3, 254, 'email'), (s) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), 'email');
 const Phone = t.refinement(t.string, (s) => /^\+?[0-9 ()-]{7,20}$/.test(s), 'phone(7..20 digits, spaces, +()-)');
 const Text = (max: number) => boundedString(0, max, `string(0..${max})`);
 
@@ -101,11 +100,7 @@ const isIpv6 = (s: string): boolean => {
   return halves.length === 2 ? count < 8 : count === 8;
 };
 /** The user's IP address: an IPv4 or IPv6 literal of at least 7 characters (docs/api/reference.md). */
-export const DeviceIp = t.refinement(
-  t.string,
-  (s) => s.length >= 7 && (IPV4.test(s) || isIpv6(s)),
-  'IP address (IPv4 or IPv6, ≥7 chars)',
-);
+export const DeviceIp = t.refinement(t.string, (s) => s.length >= 7 && (IPV4.test(s) || isIpv6(s)), 'IP address (IPv4 or IPv6, ≥7 chars)');
 export const InvokeBureauBody = strictObject('InvokeBureauBody', { device_ip: DeviceIp });
 export type InvokeBureauBody = t.TypeOf<typeof InvokeBureauBody>;
 
@@ -140,21 +135,17 @@ export const CreatePaymentPlanBody = strictObject(
 export type CreatePaymentPlanBody = t.TypeOf<typeof CreatePaymentPlanBody>;
 
 /** The plan body minus `strategy` (docs/decisions/payoff-and-outlook.md): every strategy is computed. */
-export const ComparePaymentPlansBody = strictObject(
-  'ComparePaymentPlansBody',
-  { monthly_payment: PositiveCents },
-  planBudgetFields,
-);
+export const ComparePaymentPlansBody = strictObject('ComparePaymentPlansBody', { monthly_payment: PositiveCents }, planBudgetFields);
 export type ComparePaymentPlansBody = t.TypeOf<typeof ComparePaymentPlansBody>;
 
-export const PlanPaymentBody = strictObject(
-  'PlanPaymentBody',
-  { account_id: AccountId, amount: PositiveCents },
-  { date: IsoDate },
-);
+export const PlanPaymentBody = strictObject('PlanPaymentBody', { account_id: AccountId, amount: PositiveCents }, { date: IsoDate });
 export type PlanPaymentBody = t.TypeOf<typeof PlanPaymentBody>;
 
-const DebtCalculatorByPayment = strictObject('DebtCalculatorByPayment', { balance: PositiveCents, apr: Apr, monthly_payment: PositiveCents });
+const DebtCalculatorByPayment = strictObject('DebtCalculatorByPayment', {
+  balance: PositiveCents,
+  apr: Apr,
+  monthly_payment: PositiveCents,
+});
 const DebtCalculatorByMonths = strictObject('DebtCalculatorByMonths', { balance: PositiveCents, apr: Apr, months: boundedInt(1, 600) });
 const EitherDirection = t.union([DebtCalculatorByPayment, DebtCalculatorByMonths], 'DebtCalculatorBody');
 const EXACTLY_ONE = 'must have exactly one of monthly_payment or months';
@@ -221,7 +212,11 @@ export const queryIdOf = <K extends IdKind>(kind: K): t.Type<IdOf<K>, string, un
 export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);
 /** A page of a plan's schedule: `limit` months (1..120) after month `starting_after` (0..600; 0, the default, is before the first). */
-export const PaymentPlanScheduleQuery = strictObject('PaymentPlanScheduleQuery', {}, { limit: QueryInt(1, 120), starting_after: QueryInt(0, 600) });
+export const PaymentPlanScheduleQuery = strictObject(
+  'PaymentPlanScheduleQuery',
+  {},
+  { limit: QueryInt(1, 120), starting_after: QueryInt(0, 600) },
+);
 export type PaymentPlanScheduleQuery = t.TypeOf<typeof PaymentPlanScheduleQuery>;
 export type PageQuery = t.TypeOf<typeof PageQuery>;
 /**

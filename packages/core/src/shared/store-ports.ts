@@ -100,8 +100,10 @@ export const buildStorePorts = (portFor: <K extends StorePortKey>(key: K) => Tra
 };
 
 /** `ports` with each port replaced by `f(key, port)` (e.g. a wrapper that injects faults or interleaving). */
-export const mapStorePorts = (ports: TransactionPorts, f: <K extends StorePortKey>(key: K, port: TransactionPorts[K]) => TransactionPorts[K]): TransactionPorts =>
-  buildStorePorts((key) => f(key, ports[key]));
+export const mapStorePorts = (
+  ports: TransactionPorts,
+  f: <K extends StorePortKey>(key: K, port: TransactionPorts[K]) => TransactionPorts[K],
+): TransactionPorts => buildStorePorts((key) => f(key, ports[key]));
 
 /** Tokens of the ports that are not store ports (and of the store's health and unit of work). */
 export const PORTS = {

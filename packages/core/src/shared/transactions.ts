@@ -35,13 +35,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type Conflict, type DomainError, type StoreError } from './errors.js';
-import {
-  isWriteConflict,
-  type RunOptions,
-  type TransactionDriver,
-  type UnitOfWork,
-  type TransactionPorts,
-} from './unit-of-work.js';
+import { isWriteConflict, type RunOptions, type TransactionDriver, type UnitOfWork, type TransactionPorts } from './unit-of-work.js';
 
 /** DEBTKIT_WRITE_CONFLICT_DEADLINE_MS's default: how long a change keeps trying before it answers 409 `conflict`. */
 export const WRITE_CONFLICT_DEADLINE_MS = 10_000;
@@ -82,7 +76,10 @@ export interface HeldTurn {
   readonly release: (outage: boolean) => void;
 }
 
-export type TurnOutcome = { readonly _tag: 'granted'; readonly turn: HeldTurn; /** After others held it (not at once). */ readonly waited: boolean } | { readonly _tag: 'timeout' } | { readonly _tag: 'outage' };
+export type TurnOutcome =
+  | { readonly _tag: 'granted'; readonly turn: HeldTurn; /** After others held it (not at once). */ readonly waited: boolean }
+  | { readonly _tag: 'timeout' }
+  | { readonly _tag: 'outage' };
 
 interface Waiter {
   readonly grant: (outcome: TurnOutcome) => void;
@@ -108,11 +105,14 @@ export class Turns {
     }
     return new Promise<TurnOutcome>((resolve) => {
       const waiter: Waiter = { grant: resolve, cancelTimer: () => undefined };
-      waiter.cancelTimer = this.schedule(() => {
-        const at = line.indexOf(waiter);
-        if (at >= 0) line.splice(at, 1);
-        resolve({ _tag: 'timeout' });
-      }, Math.max(0, waitMs));
+      waiter.cancelTimer = this.schedule(
+        () => {
+          const at = line.indexOf(waiter);
+          if (at >= 0) line.splice(at, 1);
+          resolve({ _tag: 'timeout' });
+        },
+        Math.max(0, waitMs),
+      );
       line.push(waiter);
     });
   }
@@ -160,7 +160,10 @@ export const contendedConflict = (): Conflict => ({
 
 const TURN_OUTAGE = 'The data store is unavailable; try again later';
 
-export const transactionRunner = <P extends TransactionPorts>(driver: TransactionDriver<P>, options: TransactionRunnerOptions = {}): UnitOfWork => {
+export const transactionRunner = <P extends TransactionPorts>(
+  driver: TransactionDriver<P>,
+  options: TransactionRunnerOptions = {},
+): UnitOfWork => {
   const maxAttempts = options.maxAttempts ?? Number.POSITIVE_INFINITY;
   const deadlineMs = options.deadlineMs ?? WRITE_CONFLICT_DEADLINE_MS;
   const baseMs = options.backoffBaseMs ?? 2;
@@ -183,7 +186,11 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
     return outcome._tag === 'outage' ? unavailable(TURN_OUTAGE) : contendedConflict();
   };
 
-  const attempt = async <A, Err extends DomainError>(work: (ports: P) => TE.TaskEither<Err, A>, state: RunState, n: number): Promise<E.Either<Err | StoreError, A>> => {
+  const attempt = async <A, Err extends DomainError>(
+    work: (ports: P) => TE.TaskEither<Err, A>,
+    state: RunState,
+    n: number,
+  ): Promise<E.Either<Err | StoreError, A>> => {
     const begun = await driver.begin();
     if (E.isLeft(begun)) return begun;
     const tx = begun.right;
@@ -204,7 +211,10 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
   };
 
   /** One run: its turn (if it names one) held across its attempts, released with its outcome. */
-  const run = async <A, Err extends DomainError>(work: (ports: P) => TE.TaskEither<Err, A>, turn: string | undefined): Promise<E.Either<Err | StoreError, A>> => {
+  const run = async <A, Err extends DomainError>(
+    work: (ports: P) => TE.TaskEither<Err, A>,
+    turn: string | undefined,
+  ): Promise<E.Either<Err | StoreError, A>> => {
     const state: RunState = { started: now(), turn: undefined };
     let outage = false;
     try {
@@ -222,7 +232,10 @@ export const transactionRunner = <P extends TransactionPorts>(driver: Transactio
 
   return {
     run:
-      <A, Err extends DomainError = never>(work: (ports: TransactionPorts) => TE.TaskEither<Err, A>, runOptions?: RunOptions): TE.TaskEither<Err | StoreError, A> =>
+      <A, Err extends DomainError = never>(
+        work: (ports: TransactionPorts) => TE.TaskEither<Err, A>,
+        runOptions?: RunOptions,
+      ): TE.TaskEither<Err | StoreError, A> =>
       () =>
         run(work, runOptions?.turn),
   };

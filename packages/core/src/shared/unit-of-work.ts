@@ -39,7 +39,10 @@ export interface UnitOfWork {
    * `inUserTransaction`: a `Change`) and `commit` or `runKeyed` runs it here.
    * It answers the work's own errors `E`, and the store's (`conflict`, `unavailable`).
    */
-  run<A, E extends DomainError = never>(work: (ports: TransactionPorts) => TE.TaskEither<E, A>, options?: RunOptions): TE.TaskEither<E | StoreError, A>;
+  run<A, E extends DomainError = never>(
+    work: (ports: TransactionPorts) => TE.TaskEither<E, A>,
+    options?: RunOptions,
+  ): TE.TaskEither<E | StoreError, A>;
 }
 
 /**

@@ -6,7 +6,10 @@
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../shared/errors.js';
 
-export const mapPortTasks = <P extends object>(port: P, f: (task: TE.TaskEither<DomainError, unknown>) => TE.TaskEither<DomainError, unknown>): P =>
+export const mapPortTasks = <P extends object>(
+  port: P,
+  f: (task: TE.TaskEither<DomainError, unknown>) => TE.TaskEither<DomainError, unknown>,
+): P =>
   new Proxy(port, {
     get(target, key, receiver) {
       const value: unknown = Reflect.get(target, key, receiver);

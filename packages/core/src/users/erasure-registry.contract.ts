@@ -25,7 +25,9 @@ export function erasureRegistryContract(name: string, makeStore: StoreFactory, o
       const marker = erasureMarker(CLIENT, anId('user', 7), NOW);
       expect(ErasureMarker.is(marker)).to.equal(true);
       await expectRight(store().erasures.record(marker));
-      expect([...(await expectRight(store().erasures.erasedAmong(CLIENT, [anId('user', 6), anId('user', 7), anId('user', 8)])))]).to.deep.equal([7]);
+      expect([
+        ...(await expectRight(store().erasures.erasedAmong(CLIENT, [anId('user', 6), anId('user', 7), anId('user', 8)]))),
+      ]).to.deep.equal([7]);
       expect([...(await expectRight(store().erasures.erasedAmong(OTHER_CLIENT, [anId('user', 7)])))]).to.deep.equal([]);
       expect([...(await expectRight(store().erasures.erasedAmong(CLIENT, [])))]).to.deep.equal([]);
     });
@@ -35,12 +37,19 @@ export function erasureRegistryContract(name: string, makeStore: StoreFactory, o
       await expectRight(store().erasures.record(erasureMarker(CLIENT, anId('user', 7), new Date(NOW.getTime() + 1000))));
       await expectRight(store().unitOfWork.run((tx) => tx.erasures.record(erasureMarker(CLIENT, anId('user', 7), NOW))));
       await expectRight(store().erasures.record(erasureMarker(CLIENT, anId('user', 9), NOW)));
-      expect([...(await expectRight(store().erasures.erasedAmong(CLIENT, [anId('user', 9), anId('user', 7)])))].sort()).to.deep.equal([7, 9]);
+      expect([...(await expectRight(store().erasures.erasedAmong(CLIENT, [anId('user', 9), anId('user', 7)])))].sort()).to.deep.equal([
+        7, 9,
+      ]);
     });
 
     it('a marker is part of its transaction: aborted, none; committed, seen by the next read', async () => {
       await expectLeft(
-        store().unitOfWork.run((tx) => pipe(tx.erasures.record(erasureMarker(CLIENT, anId('user', 7), NOW)), TE.chainW(() => TE.left(validationError('abort'))))),
+        store().unitOfWork.run((tx) =>
+          pipe(
+            tx.erasures.record(erasureMarker(CLIENT, anId('user', 7), NOW)),
+            TE.chainW(() => TE.left(validationError('abort'))),
+          ),
+        ),
         'validation_error',
       );
       expect((await expectRight(store().erasures.erasedAmong(CLIENT, [anId('user', 7)]))).size).to.equal(0);

@@ -61,7 +61,9 @@ type PersonalKind = 'user' | 'credit_score' | 'account';
 
 const KEPT_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'subtype', 'status', 'last_updated_at']);
 
-const PERSONAL_FIELDS: { readonly [K in PersonalKind]: { readonly codec: t.InterfaceType<t.Props>; readonly fields: ReadonlyArray<string> } } = {
+const PERSONAL_FIELDS: {
+  readonly [K in PersonalKind]: { readonly codec: t.InterfaceType<t.Props>; readonly fields: ReadonlyArray<string> };
+} = {
   user: { codec: UserFields, fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'] },
   credit_score: { codec: CreditScore, fields: ['last_name'] },
   account: { codec: Account, fields: Object.keys(Account.props).filter((f) => !KEPT_ACCOUNT_FIELDS.has(f)) },

@@ -8,7 +8,21 @@ import { deleteUserData } from './user-data.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, PageInput, UserScope, inTransaction, inUserTransaction, mapPage, nowStamp, orNotFound, requireUser, toPageRequest, todayOf, outsideTransaction } from '../shared/deps.js';
+import {
+  ApplicationDeps,
+  type Change,
+  PageInput,
+  UserScope,
+  inTransaction,
+  inUserTransaction,
+  mapPage,
+  nowStamp,
+  orNotFound,
+  requireUser,
+  toPageRequest,
+  todayOf,
+  outsideTransaction,
+} from '../shared/deps.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
 
@@ -22,18 +36,20 @@ export const userViewFor =
 export const createUser =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'sandboxClock'>) =>
   (clientId: ClientId, body: CreateUserBody): Change<User, StoreError> =>
-    inTransaction(deps, (tx) => pipe(
-      tx.users.create({
-        client_id: clientId,
-        last_name: body.last_name,
-        first_name: body.first_name ?? null,
-        email: body.email ?? null,
-        date_of_birth: body.date_of_birth ?? null,
-        phone: body.phone ?? null,
-        created_at: nowStamp(deps.clock),
-      }),
-      TE.map(userViewFor(deps)),
-    ));
+    inTransaction(deps, (tx) =>
+      pipe(
+        tx.users.create({
+          client_id: clientId,
+          last_name: body.last_name,
+          first_name: body.first_name ?? null,
+          email: body.email ?? null,
+          date_of_birth: body.date_of_birth ?? null,
+          phone: body.phone ?? null,
+          created_at: nowStamp(deps.clock),
+        }),
+        TE.map(userViewFor(deps)),
+      ),
+    );
 
 export const listUsers =
   (deps: Pick<ApplicationDeps, 'users' | 'clock' | 'sandboxClock'>) =>
@@ -48,7 +64,9 @@ export const getUser =
 export const updateUser =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'clock' | 'sandboxClock'>) =>
   (scope: UserScope, body: PatchUserBody): TE.TaskEither<NotFound | StoreError, User> =>
-    inUserTransaction(deps, scope, (tx) => pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(userViewFor(deps))));
+    inUserTransaction(deps, scope, (tx) =>
+      pipe(tx.users.update(scope.clientId, scope.userId, body), orNotFound('User'), TE.map(userViewFor(deps))),
+    );
 
 /**
  * Delete the user and everything the user owns, in one transaction

@@ -5,7 +5,15 @@
 import { expect } from 'chai';
 import { UserRecord } from './user.js';
 import { AccountRecord } from '../accounts/account.js';
-import { StoreContractOptions, StoreFactory, expectAscending, expectNone, expectRight, expectSome, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectAscending,
+  expectNone,
+  expectRight,
+  expectSome,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
 import { aUser, anAccount, anId, isoDate, timestamp } from '../testing/record-mothers.js';
 
@@ -47,7 +55,7 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       expectAscending(ids);
     });
 
-    it('ownership: another client\'s user is not found, not listed, not updated, not deleted', async () => {
+    it("ownership: another client's user is not found, not listed, not updated, not deleted", async () => {
       const theirs = await expectRight(store().users.create(aUser(OTHER_CLIENT, { last_name: 'Theirs' })));
       const mine = await expectRight(store().users.create(aUser(CLIENT, { last_name: 'Mine' })));
       await expectNone(store().users.get(CLIENT, theirs.id));
@@ -57,7 +65,7 @@ export function userRepositoryContract(name: string, makeStore: StoreFactory, op
       expect(await expectSome(store().users.get(OTHER_CLIENT, theirs.id))).to.deep.equal(theirs);
     });
 
-    it('list returns the client\'s users exactly, each decoding as a UserRecord', async () => {
+    it("list returns the client's users exactly, each decoding as a UserRecord", async () => {
       const a = await expectRight(store().users.create(aUser(CLIENT, { first_name: 'A' })));
       const b = await expectRight(store().users.create(aUser(CLIENT, { first_name: null })));
       const page = await expectRight(store().users.list(CLIENT, { limit: 20 }));

@@ -7,7 +7,9 @@ import type { Page, PageRequest } from '../shared/paging.js';
 
 export type NewUser = Omit<UserRecord, 'id'>;
 /** The fields a PATCH sets, and the sandbox clock's (docs/sandbox-over-time.md), which only the advance sets. */
-export type UserPatch = Partial<Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'date_of_birth' | 'phone' | 'sandbox_date' | 'sandbox_advance'>>;
+export type UserPatch = Partial<
+  Pick<UserRecord, 'first_name' | 'last_name' | 'email' | 'date_of_birth' | 'phone' | 'sandbox_date' | 'sandbox_advance'>
+>;
 
 /**
  * Users are always addressed through their owning client. A change under a

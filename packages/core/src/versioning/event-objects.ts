@@ -101,9 +101,11 @@ export const renderEvent = (versioning: Versioning, event: EventRecord, version:
   const view = toEventView(event);
   const context = event.render_context;
   // Only a body in the registry's latest shape can go through its transforms (they start from the latest).
-  if (context === undefined || event.api_version !== versioning.latest || version === event.api_version || version > event.api_version) return view;
+  if (context === undefined || event.api_version !== versioning.latest || version === event.api_version || version > event.api_version)
+    return view;
   const rendered = versioning.render('event', view, version, context);
   // A transform that breaks the envelope is a bug: better a 500 than a malformed event sent.
-  if (!WebhookEvent.is(rendered)) throw new Error(`renderEvent: rendering event ${event.id} (${event.type}) for ${version} broke its envelope`);
+  if (!WebhookEvent.is(rendered))
+    throw new Error(`renderEvent: rendering event ${event.id} (${event.type}) for ${version} broke its envelope`);
   return { ...rendered, api_version: version };
 };

@@ -8,8 +8,7 @@ import type { BodyTransform, RenderContext } from './version-change.js';
 
 export type { BodyTransform, RenderContext } from './version-change.js';
 
-const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
+const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
  * Give field `from` its older name `to` (in place: the other fields keep their order).

@@ -31,7 +31,10 @@ export const RESPONSE_CODECS = {
   payoff_quote: PayoffQuote,
   user: User,
   user_list: pagedCodec('users', User),
-  bureau_status: t.type({ status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) }, 'BureauStatus'),
+  bureau_status: t.type(
+    { status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) },
+    'BureauStatus',
+  ),
   bureau_step: t.type({ step: BureauStep }, 'BureauInvokeResult'),
   learning_modules: t.type({ modules: t.readonlyArray(LearningModule) }, 'LearningModules'),
   payment_plan: PaymentPlan,

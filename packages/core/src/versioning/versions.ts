@@ -30,7 +30,14 @@ import * as E from 'fp-ts/lib/Either.js';
 import { IsoDate } from '../shared/primitives.js';
 import { decode } from '../shared/codec.js';
 import type { ValidationError } from '../shared/errors.js';
-import { ResponseKind, NO_RENDER_CONTEXT, type BodyTransform, type RenderContext, type RequestMigration, type VersionRelease } from './version-change.js';
+import {
+  ResponseKind,
+  NO_RENDER_CONTEXT,
+  type BodyTransform,
+  type RenderContext,
+  type RequestMigration,
+  type VersionRelease,
+} from './version-change.js';
 import { paymentPlanSchedulePaged } from './changes/payment-plan-schedule-paged.js';
 import { accountInstitutionFields } from './changes/account-institution-fields.js';
 import { withEventObjectTransforms } from './event-objects.js';
@@ -135,9 +142,11 @@ export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning
       }
       const names = [...(change.requests ?? []).map((r) => r.previous.name), ...(change.previousCodecs ?? []).map((c) => c.name)];
       for (const name of names) {
-        if (!TYPE_LIKE_NAME.test(name)) throw new Error(`makeVersioning: change "${change.description}" has a previous codec named "${name}", not as a latest codec is`);
+        if (!TYPE_LIKE_NAME.test(name))
+          throw new Error(`makeVersioning: change "${change.description}" has a previous codec named "${name}", not as a latest codec is`);
       }
-      if (new Set(names).size !== names.length) throw new Error(`makeVersioning: change "${change.description}" has two previous codecs of one name`);
+      if (new Set(names).size !== names.length)
+        throw new Error(`makeVersioning: change "${change.description}" has two previous codecs of one name`);
     }
   }
 
@@ -201,12 +210,15 @@ export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning
       const steps = migrations.get(version)?.get(codecName);
       const codec = codecs.get(version)?.get(codecName);
       if (steps === undefined || codec === undefined) return E.right(body);
-      return E.map(() => steps.reduce<unknown>((b, step) => step.migrate(b as Readonly<Record<string, unknown>>), body))(decode(codec, 'request body')(body));
+      return E.map(() => steps.reduce<unknown>((b, step) => step.migrate(b as Readonly<Record<string, unknown>>), body))(
+        decode(codec, 'request body')(body),
+      );
     },
     codecAt: (name, version) => {
       check(version, 'codecAt');
       return codecs.get(version)?.get(name);
-if (versioning.latest !== CURRENT_VERSION) throw new Error(`versions: CURRENT_VERSION ${CURRENT_VERSION} is not the newest release ${versioning.latest}`);
+      if (versioning.latest !== CURRENT_VERSION)
+        throw new Error(`versions: CURRENT_VERSION ${CURRENT_VERSION} is not the newest release ${versioning.latest}`);
     },
   };
 };

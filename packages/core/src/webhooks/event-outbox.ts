@@ -51,7 +51,13 @@ export interface EventOutbox {
    * Replay (docs/sandbox-over-time.md): up to `limit` of the client's unexpired events created
    * at or after `since` and before `until`, ascending by id; never a test event.
    */
-  listWindow(clientId: ClientId, since: Timestamp, until: Timestamp, limit: number, now: Date): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
+  listWindow(
+    clientId: ClientId,
+    since: Timestamp,
+    until: Timestamp,
+    limit: number,
+    now: Date,
+  ): TE.TaskEither<StoreError, ReadonlyArray<EventRecord>>;
   /**
    * Unexpired events not yet fanned out, in turn across clients
    * (docs/decisions/tenancy.md, fair webhooks): of each of up to `turn.clients` clients

@@ -63,14 +63,21 @@ export const listEvents =
   (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
   (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<Unavailable, Page<WebhookEvent>> =>
     pipe(
-      outsideTransaction(deps.events.list(
-        clientId,
-        toPageRequest(query),
-        { ...(query.type === undefined ? {} : { type: query.type }), ...(query.user_id === undefined ? {} : { user_id: query.user_id }) },
-        deps.clock.now(),
-      )),
+      outsideTransaction(
+        deps.events.list(
+          clientId,
+          toPageRequest(query),
+          { ...(query.type === undefined ? {} : { type: query.type }), ...(query.user_id === undefined ? {} : { user_id: query.user_id }) },
+          deps.clock.now(),
+        ),
+      ),
       TE.map(mapPage((event) => renderEvent(deps.versioning ?? productionVersioning, event, version))),
-      TE.chainW((page) => pipe(outsideTransaction(redactErasedEvents(deps)(clientId, page.items)), TE.map((items) => ({ items: [...items], hasMore: page.hasMore })))),
+      TE.chainW((page) =>
+        pipe(
+          outsideTransaction(redactErasedEvents(deps)(clientId, page.items)),
+          TE.map((items) => ({ items: [...items], hasMore: page.hasMore })),
+        ),
+      ),
     );
 
 /** One event in `version`; redacted as in `listEvents` when its user is erased. */
@@ -83,5 +90,10 @@ export const getEvent =
       TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
       TE.map((event) => renderEvent(deps.versioning ?? productionVersioning, event, version)),
-      TE.chainW((event) => pipe(outsideTransaction(redactErasedEvents(deps)(clientId, [event])), TE.map((items) => items[0] ?? event))),
+      TE.chainW((event) =>
+        pipe(
+          outsideTransaction(redactErasedEvents(deps)(clientId, [event])),
+          TE.map((items) => items[0] ?? event),
+        ),
+      ),
     );

@@ -15,7 +15,17 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { conflict, notFound, validationError, type ValidationError, type NotFound, type Conflict, type QuotaExceeded, type StoreError, type DomainError } from '../shared/errors.js';
+import {
+  conflict,
+  notFound,
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type Conflict,
+  type QuotaExceeded,
+  type StoreError,
+  type DomainError,
+} from '../shared/errors.js';
 import { DEFAULT_QUOTAS, withinQuotaFor } from '../shared/quotas.js';
 import type { Client } from '../clients/client.js';
 import type { ClientId, EventId, Timestamp, WebhookEndpointId } from '../shared/primitives.js';
@@ -75,11 +85,18 @@ const armedQuota = (
     ? TE.right(undefined)
     : pipe(
         tx.clients.touch(clientId),
-        TE.chainW((found): TE.TaskEither<NotFound | StoreError, number> => (found ? tx.webhookDeliveries.countArmed(clientId, now) : TE.left(notFound('Client not found')))),
-        TE.chainEitherKW((armed) => withinQuotaFor('armedDeliveriesPerClient', (deps.quotas ?? DEFAULT_QUOTAS).armedDeliveriesPerClient, armed, adding)),
+        TE.chainW((found): TE.TaskEither<NotFound | StoreError, number> =>
+          found ? tx.webhookDeliveries.countArmed(clientId, now) : TE.left(notFound('Client not found')),
+        ),
+        TE.chainEitherKW((armed) =>
+          withinQuotaFor('armedDeliveriesPerClient', (deps.quotas ?? DEFAULT_QUOTAS).armedDeliveriesPerClient, armed, adding),
+        ),
       );
 
-const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict => (e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed') ? conflict('The webhook endpoint changed concurrently; try again') : e);
+const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict =>
+  e._tag === 'conflict' && e.message.startsWith('The webhook endpoint changed')
+    ? conflict('The webhook endpoint changed concurrently; try again')
+    : e;
 
 /**
  * Send one sample event of `body.type` to the endpoint (sandbox only: in
@@ -89,7 +106,11 @@ const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict => (e.
  */
 export const sendTestWebhook =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
-  (client: Pick<Client, 'id' | 'environment' | 'api_version'>, endpointId: WebhookEndpointId, body: TestWebhookBody): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
+  (
+    client: Pick<Client, 'id' | 'environment' | 'api_version'>,
+    endpointId: WebhookEndpointId,
+    body: TestWebhookBody,
+  ): Change<EventRedelivery, ValidationError | NotFound | StoreError> => {
     if (client.environment !== 'sandbox') return noChange(TE.left(notFound('Test webhooks are sandbox only')));
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
@@ -113,7 +134,12 @@ export const sendTestWebhook =
                 test: true,
               }),
             ),
-            TE.chainW((event) => pipe(tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]), TE.map(() => ({ event_id: event.id, deliveries: 1 })))),
+            TE.chainW((event) =>
+              pipe(
+                tx.webhookDeliveries.createMany([deliveryOf(event, endpoint, now)]),
+                TE.map(() => ({ event_id: event.id, deliveries: 1 })),
+              ),
+            ),
           ),
         ),
       ),
@@ -128,7 +154,10 @@ const redeliveryTargets = (
   endpointId: WebhookEndpointId | undefined,
 ): TE.TaskEither<ValidationError | StoreError, ReadonlyArray<WebhookEndpointRecord>> =>
   endpointId === undefined
-    ? pipe(tx.webhookEndpoints.listEnabled(clientId), TE.map((all) => all.filter((e) => subscribesTo(e, event.type))))
+    ? pipe(
+        tx.webhookEndpoints.listEnabled(clientId),
+        TE.map((all) => all.filter((e) => subscribesTo(e, event.type))),
+      )
     : pipe(
         tx.webhookEndpoints.get(clientId, endpointId),
         TE.chainEitherKW(
@@ -136,8 +165,15 @@ const redeliveryTargets = (
             () => E.left(validationError('Invalid redelivery', [{ path: 'endpoint_id', message: `no webhook endpoint ${endpointId}` }])),
             (endpoint) =>
               !subscribesTo(endpoint, event.type)
-                ? E.left(validationError('Invalid redelivery', [{ path: 'endpoint_id', message: `webhook endpoint ${endpointId} does not subscribe to ${event.type}` }]))
-                : pipe(requireEnabled(endpoint), E.map((e) => [e])),
+                ? E.left(
+                    validationError('Invalid redelivery', [
+                      { path: 'endpoint_id', message: `webhook endpoint ${endpointId} does not subscribe to ${event.type}` },
+                    ]),
+                  )
+                : pipe(
+                    requireEnabled(endpoint),
+                    E.map((e) => [e]),
+                  ),
           ),
         ),
       );
@@ -149,7 +185,11 @@ const redeliveryTargets = (
  */
 export const redeliverEvent =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'quotas'>) =>
-  (clientId: ClientId, eventId: EventId, body: RedeliverEventBody): Change<EventRedelivery, ValidationError | NotFound | QuotaExceeded | StoreError> => {
+  (
+    clientId: ClientId,
+    eventId: EventId,
+    body: RedeliverEventBody,
+  ): Change<EventRedelivery, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const now = deps.clock.now();
     return inTransaction(deps, (tx) =>
       pipe(
@@ -158,7 +198,9 @@ export const redeliverEvent =
           pipe(
             redeliveryTargets(tx, clientId, event, body.endpoint_id),
             TE.chainFirstW((endpoints) => armedQuota(deps, tx, clientId, endpoints.length, now)),
-            TE.chainW((endpoints) => (endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))))),
+            TE.chainW((endpoints) =>
+              endpoints.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(endpoints.map((e) => deliveryOf(event, e, now))),
+            ),
             TE.map((deliveries) => ({ event_id: event.id, deliveries })),
           ),
         ),
@@ -170,9 +212,12 @@ export const redeliverEvent =
 const replayWindow = (body: ReplayWebhookBody): E.Either<ValidationError, { readonly since: Timestamp; readonly until: Timestamp }> => {
   const since = new Date(body.since);
   const until = new Date(body.until);
-  if (until.getTime() <= since.getTime()) return E.left(validationError('Invalid replay window', [{ path: 'until', message: 'must be after since' }]));
+  if (until.getTime() <= since.getTime())
+    return E.left(validationError('Invalid replay window', [{ path: 'until', message: 'must be after since' }]));
   if (until.getTime() - since.getTime() > REPLAY_MAX_WINDOW_MS) {
-    return E.left(validationError('Invalid replay window', [{ path: 'until', message: `must be at most ${REPLAY_MAX_WINDOW_DAYS} days after since` }]));
+    return E.left(
+      validationError('Invalid replay window', [{ path: 'until', message: `must be at most ${REPLAY_MAX_WINDOW_DAYS} days after since` }]),
+    );
   }
   return E.right({ since: since.toISOString() as Timestamp, until: until.toISOString() as Timestamp });
 };
@@ -186,7 +231,11 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
     TE.chainW((pending) =>
       pending === 0
         ? TE.right(undefined)
-        : TE.left(conflict(`A replay of this webhook endpoint is running (${pending} of its deliveries pending); one replay runs per endpoint at a time`)),
+        : TE.left(
+            conflict(
+              `A replay of this webhook endpoint is running (${pending} of its deliveries pending); one replay runs per endpoint at a time`,
+            ),
+          ),
     ),
   );
 };
@@ -202,49 +251,57 @@ const noReplayRunning = (tx: TransactionPorts, endpoint: WebhookEndpointRecord):
  */
 export const replayWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'quotas'>) =>
-  (clientId: ClientId, endpointId: WebhookEndpointId, body: ReplayWebhookBody): Change<WebhookReplay, ValidationError | NotFound | QuotaExceeded | StoreError> => {
+  (
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    body: ReplayWebhookBody,
+  ): Change<WebhookReplay, ValidationError | NotFound | QuotaExceeded | StoreError> => {
     const now = deps.clock.now();
     const window = replayWindow(body);
     if (E.isLeft(window)) return noChange(TE.left(window.left));
     const { since, until } = window.right;
     return inTransaction(deps, (tx) =>
+      pipe(
+        pipe(tx.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint')),
+        TE.chainEitherKW(requireEnabled),
+        TE.chainFirstW((endpoint) => noReplayRunning(tx, endpoint)),
+        TE.chainW((endpoint) =>
           pipe(
-            pipe(tx.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint')),
-            TE.chainEitherKW(requireEnabled),
-            TE.chainFirstW((endpoint) => noReplayRunning(tx, endpoint)),
-            TE.chainW((endpoint) =>
+            tx.events.listWindow(clientId, since, until, REPLAY_MAX_EVENTS + 1, now),
+            TE.chainEitherKW((events) =>
+              events.length > REPLAY_MAX_EVENTS
+                ? E.left(
+                    validationError(`A replay covers at most ${REPLAY_MAX_EVENTS} events; narrow the window`, [
+                      { path: 'until', message: `the window holds more than ${REPLAY_MAX_EVENTS} events` },
+                    ]),
+                  )
+                : E.right(events.filter((e) => subscribesTo(endpoint, e.type))),
+            ),
+            TE.chainFirstW((events) => armedQuota(deps, tx, clientId, events.length, now)),
+            TE.chainW((events) =>
               pipe(
-                tx.events.listWindow(clientId, since, until, REPLAY_MAX_EVENTS + 1, now),
-                TE.chainEitherKW((events) =>
-                  events.length > REPLAY_MAX_EVENTS
-                    ? E.left(
-                        validationError(`A replay covers at most ${REPLAY_MAX_EVENTS} events; narrow the window`, [
-                          { path: 'until', message: `the window holds more than ${REPLAY_MAX_EVENTS} events` },
-                        ]),
-                      )
-                    : E.right(events.filter((e) => subscribesTo(endpoint, e.type))),
+                tx.webhookEndpoints.update(clientId, endpointId, endpoint.version, {
+                  replay: {
+                    since,
+                    until,
+                    started_at: now.toISOString() as Timestamp,
+                    first_event_id: events[0]?.id ?? null,
+                    last_event_id: events[events.length - 1]?.id ?? null,
+                    deliveries: events.length,
+                  },
+                }),
+                orNotFound('Webhook endpoint'),
+                TE.chainW(() =>
+                  events.length === 0
+                    ? TE.right(0)
+                    : tx.webhookDeliveries.rearm(events.map((e, i) => deliveryOf(e, endpoint, now, i - (events.length - 1)))),
                 ),
-                TE.chainFirstW((events) => armedQuota(deps, tx, clientId, events.length, now)),
-                TE.chainW((events) =>
-                  pipe(
-                    tx.webhookEndpoints.update(clientId, endpointId, endpoint.version, {
-                      replay: {
-                        since,
-                        until,
-                        started_at: now.toISOString() as Timestamp,
-                        first_event_id: events[0]?.id ?? null,
-                        last_event_id: events[events.length - 1]?.id ?? null,
-                        deliveries: events.length,
-                      },
-                    }),
-                    orNotFound('Webhook endpoint'),
-                    TE.chainW(() => (events.length === 0 ? TE.right(0) : tx.webhookDeliveries.rearm(events.map((e, i) => deliveryOf(e, endpoint, now, i - (events.length - 1)))))),
-                    TE.map((deliveries) => ({ since, until, events: events.length, deliveries })),
-                  ),
-                ),
+                TE.map((deliveries) => ({ since, until, events: events.length, deliveries })),
               ),
             ),
-            TE.mapLeft(conflictMessage),
           ),
+        ),
+        TE.mapLeft(conflictMessage),
+      ),
     );
   };

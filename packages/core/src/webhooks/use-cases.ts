@@ -5,7 +5,16 @@
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
-import { conflict, notFound, validationError, type ValidationError, type NotFound, type QuotaExceeded, type Unavailable, type StoreError } from '../shared/errors.js';
+import {
+  conflict,
+  notFound,
+  validationError,
+  type ValidationError,
+  type NotFound,
+  type QuotaExceeded,
+  type Unavailable,
+  type StoreError,
+} from '../shared/errors.js';
 import {
   CreatedWebhookEndpoint,
   WebhookDelivery,
@@ -24,7 +33,18 @@ import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
 import { versioning as productionVersioning } from '../versioning/versions.js';
-import { ApplicationDeps, type Change, PageInput, checkQuota, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
+import {
+  ApplicationDeps,
+  type Change,
+  PageInput,
+  checkQuota,
+  inTransaction,
+  mapPage,
+  nowStamp,
+  orNotFound,
+  toPageRequest,
+  outsideTransaction,
+} from '../shared/deps.js';
 import { listEvents, getEvent } from './events.use-cases.js';
 import { sendTestWebhook, redeliverEvent, replayWebhookEndpoint } from './replay.use-cases.js';
 
@@ -71,10 +91,18 @@ export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, versi
   const versions = deps.versioning ?? productionVersioning;
   return versions.isKnown(version)
     ? TE.right(version)
-    : TE.left(validationError('Unknown API version', [{ path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` }]));
+    : TE.left(
+        validationError('Unknown API version', [
+          { path: 'api_version', message: `must be a known API version: ${versions.known.join(', ')}` },
+        ]),
+      );
 };
 
-const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<NotFound | StoreError, WebhookEndpointRecord> =>
+const requireEndpoint = (
+  deps: Pick<ApplicationDeps, 'webhookEndpoints'>,
+  clientId: ClientId,
+  endpointId: WebhookEndpointId,
+): TE.TaskEither<NotFound | StoreError, WebhookEndpointRecord> =>
   pipe(deps.webhookEndpoints.get(clientId, endpointId), orNotFound('Webhook endpoint'));
 
 /**
@@ -86,27 +114,42 @@ const requireEndpoint = (deps: Pick<ApplicationDeps, 'webhookEndpoints'>, client
  */
 export const createWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'clock' | 'secrets' | 'unitOfWork' | 'webhookUrls' | 'quotas' | 'versioning'>) =>
-  (clientId: ClientId, body: CreateWebhookEndpointBody): Change<CreatedWebhookEndpoint, ValidationError | NotFound | QuotaExceeded | StoreError> =>
-    inTransaction(deps, (tx) => pipe(
-      body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
-      TE.chainW(() => urlPolicy(deps).check(body.url)),
-      TE.chainW(() => tx.clients.touch(clientId)),
-      TE.chainW((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
-      TE.chainW(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
-      // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
-      TE.chainW(() => (body.api_version === undefined ? pipe(tx.clients.findById(clientId), orNotFound('Client'), TE.map((c) => c.api_version)) : TE.right(body.api_version))),
-      TE.chainW((apiVersion) => tx.webhookEndpoints.create({
-        client_id: clientId,
-        url: body.url,
-        events: body.events ?? ['*'],
-        description: body.description ?? null,
-        status: 'enabled',
-        api_version: apiVersion,
-        secret: newWebhookSecret(deps.secrets),
-        created_at: nowStamp(deps.clock),
-      })),
-      TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
-    ));
+  (
+    clientId: ClientId,
+    body: CreateWebhookEndpointBody,
+  ): Change<CreatedWebhookEndpoint, ValidationError | NotFound | QuotaExceeded | StoreError> =>
+    inTransaction(deps, (tx) =>
+      pipe(
+        body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
+        TE.chainW(() => urlPolicy(deps).check(body.url)),
+        TE.chainW(() => tx.clients.touch(clientId)),
+        TE.chainW((found) => (found ? TE.right(undefined) : TE.left(notFound('Client not found')))),
+        TE.chainW(() => checkQuota(deps, 'webhookEndpointsPerClient', tx.webhookEndpoints.countForClient(clientId))),
+        // Default: the client's pinned version, read in this transaction (docs/decisions/versioning.md).
+        TE.chainW(() =>
+          body.api_version === undefined
+            ? pipe(
+                tx.clients.findById(clientId),
+                orNotFound('Client'),
+                TE.map((c) => c.api_version),
+              )
+            : TE.right(body.api_version),
+        ),
+        TE.chainW((apiVersion) =>
+          tx.webhookEndpoints.create({
+            client_id: clientId,
+            url: body.url,
+            events: body.events ?? ['*'],
+            description: body.description ?? null,
+            status: 'enabled',
+            api_version: apiVersion,
+            secret: newWebhookSecret(deps.secrets),
+            created_at: nowStamp(deps.clock),
+          }),
+        ),
+        TE.map((record) => ({ ...toWebhookEndpointView(record), secret: record.secret })),
+      ),
+    );
 
 export const listWebhookEndpoints =
   (deps: Pick<ApplicationDeps, 'webhookEndpoints'>) =>
@@ -124,7 +167,11 @@ export const getWebhookEndpoint =
  */
 export const updateWebhookEndpoint =
   (deps: Pick<ApplicationDeps, 'unitOfWork' | 'webhookUrls' | 'versioning'>) =>
-  (clientId: ClientId, endpointId: WebhookEndpointId, body: PatchWebhookEndpointBody): TE.TaskEither<ValidationError | NotFound | StoreError, WebhookEndpoint> =>
+  (
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    body: PatchWebhookEndpointBody,
+  ): TE.TaskEither<ValidationError | NotFound | StoreError, WebhookEndpoint> =>
     pipe(
       body.api_version === undefined ? TE.right<ValidationError, unknown>(undefined) : knownApiVersion(deps, body.api_version),
       TE.chainW(() => (body.url === undefined ? TE.right(undefined) : urlPolicy(deps).check(body.url))),
@@ -134,7 +181,10 @@ export const updateWebhookEndpoint =
             requireEndpoint(tx, clientId, endpointId),
             TE.chainW((current) =>
               // A status the client sets resets the health fields (docs/decisions/tenancy.md): see `statusPatchOf`.
-              pipe(tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }), orNotFound('Webhook endpoint')),
+              pipe(
+                tx.webhookEndpoints.update(clientId, endpointId, current.version, { ...body, ...statusPatchOf(current, body.status) }),
+                orNotFound('Webhook endpoint'),
+              ),
             ),
           ),
         ),
@@ -161,7 +211,9 @@ export const listWebhookDeliveries =
   (clientId: ClientId, endpointId: WebhookEndpointId, page: PageInput): TE.TaskEither<NotFound | Unavailable, Page<WebhookDelivery>> =>
     pipe(
       outsideTransaction(requireEndpoint(deps, clientId, endpointId)),
-      TE.chainW(() => outsideTransaction(deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now()))),
+      TE.chainW(() =>
+        outsideTransaction(deps.webhookDeliveries.listForEndpoint(clientId, endpointId, toPageRequest(page), deps.clock.now())),
+      ),
       TE.map(mapPage(toDeliveryView)),
     );
 

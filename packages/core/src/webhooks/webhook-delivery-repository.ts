@@ -65,7 +65,12 @@ export interface WebhookDeliveryRepository {
    */
   countArmed(clientId: ClientId, now: Date): TE.TaskEither<StoreError, number>;
   /** How many of the endpoint's deliveries of events with ids in `fromEventId..toEventId` (inclusive) are pending (a window replay runs while any is). */
-  countPending(clientId: ClientId, endpointId: WebhookEndpointId, fromEventId: EventId, toEventId: EventId): TE.TaskEither<StoreError, number>;
+  countPending(
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    fromEventId: EventId,
+    toEventId: EventId,
+  ): TE.TaskEither<StoreError, number>;
   /**
    * Atomically claim a pending delivery due at `now` (and not under another
    * unexpired lease) that `filter` allows: of the first client after
@@ -77,7 +82,12 @@ export interface WebhookDeliveryRepository {
   /** Record an attempt and release the lease; `false` (nothing changed) when `leaseToken` no longer holds it. */
   complete(deliveryId: WebhookDeliveryId, leaseToken: string, outcome: DeliveryOutcome): TE.TaskEither<StoreError, boolean>;
   /** The endpoint's unexpired deliveries, ascending by id. */
-  listForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId, page: PageRequest, now: Date): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>>;
+  listForEndpoint(
+    clientId: ClientId,
+    endpointId: WebhookEndpointId,
+    page: PageRequest,
+    now: Date,
+  ): TE.TaskEither<StoreError, Page<WebhookDeliveryRecord>>;
   deleteForEndpoint(clientId: ClientId, endpointId: WebhookEndpointId): TE.TaskEither<StoreError, number>;
   /**
    * Erasure (docs/decisions/tenancy.md): every pending delivery of an event of the client's

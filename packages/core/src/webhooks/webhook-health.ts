@@ -10,12 +10,7 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type StoreError } from '../shared/errors.js';
-import {
-  endpointHealthAfter,
-  toWebhookEndpointView,
-  type EndpointHealthChange,
-  type WebhookEndpointRecord,
-} from './webhook.js';
+import { endpointHealthAfter, toWebhookEndpointView, type EndpointHealthChange, type WebhookEndpointRecord } from './webhook.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import { ApplicationDeps, inTransaction, orNotFound } from '../shared/deps.js';
 import { emitEvent } from './events.use-cases.js';
@@ -39,7 +34,14 @@ const disableForFailing = (
       pipe(
         tx.clients.findById(endpoint.client_id),
         orNotFound('Client'),
-        TE.chainW(() => emitEvent({ events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) }, { clientId: endpoint.client_id, userId: null }, 'webhook_endpoint.disabled', 'webhook_endpoint')(toWebhookEndpointView(disabled))),
+        TE.chainW(() =>
+          emitEvent(
+            { events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) },
+            { clientId: endpoint.client_id, userId: null },
+            'webhook_endpoint.disabled',
+            'webhook_endpoint',
+          )(toWebhookEndpointView(disabled)),
+        ),
       ),
     ),
   );
@@ -66,11 +68,13 @@ export const recordEndpointAttempt =
             (current) => {
               const health = endpointHealthAfter(current, succeeded, now);
               const write: TE.TaskEither<NotFound | StoreError, unknown> =
-                health.change === 'unchanged' ? TE.right(undefined)
-                : health.change === 'disable' ? disableForFailing(deps, tx, current, now)
-                : tx.webhookEndpoints.update(current.client_id, current.id, current.version, {
-                    failing_since: health.change === 'failing' ? health.failing_since : null,
-                  });
+                health.change === 'unchanged'
+                  ? TE.right(undefined)
+                  : health.change === 'disable'
+                    ? disableForFailing(deps, tx, current, now)
+                    : tx.webhookEndpoints.update(current.client_id, current.id, current.version, {
+                        failing_since: health.change === 'failing' ? health.failing_since : null,
+                      });
               return pipe(
                 write,
                 TE.map(() => health.change),

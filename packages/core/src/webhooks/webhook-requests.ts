@@ -57,7 +57,13 @@ export type CreateWebhookEndpointBody = t.TypeOf<typeof CreateWebhookEndpointBod
 export const PatchWebhookEndpointBody = strictObject(
   'PatchWebhookEndpointBody',
   {},
-  { url: WebhookUrl, events: EventSelectors, description: t.union([WebhookDescription, t.null]), status: WebhookEndpointStatus, api_version: EndpointApiVersion },
+  {
+    url: WebhookUrl,
+    events: EventSelectors,
+    description: t.union([WebhookDescription, t.null]),
+    status: WebhookEndpointStatus,
+    api_version: EndpointApiVersion,
+  },
 );
 export type PatchWebhookEndpointBody = t.TypeOf<typeof PatchWebhookEndpointBody>;
 

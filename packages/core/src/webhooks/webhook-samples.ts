@@ -54,36 +54,48 @@ const sampleUser = (createdAt: Timestamp): UserRecord => ({
 
 /** The sandbox demo's accounts (demo-seed.ts) as stored records with sample ids. */
 const sampleAccounts = (today: IsoDate, createdAt: Timestamp): AccountRecord[] =>
-  demoAccounts(today).map((a, i) => ({ ...a, id: (SAMPLE_ACCOUNT_ID + i) as AccountId, user_id: SAMPLE_USER_ID, created_at: createdAt, last_updated_at: today, version: 1 }) as AccountRecord);
+  demoAccounts(today).map(
+    (a, i) =>
+      ({
+        ...a,
+        id: (SAMPLE_ACCOUNT_ID + i) as AccountId,
+        user_id: SAMPLE_USER_ID,
+        created_at: createdAt,
+        last_updated_at: today,
+        version: 1,
+      }) as AccountRecord,
+  );
 
 /** The demo's open loans, planned with avalanche at a budget of their minimums plus $300, as plan creation computes it. */
-const samplePlan = (
-  deps: Pick<ApplicationDeps, 'computations'>,
-  accounts: ReadonlyArray<AccountRecord>,
-  today: IsoDate,
-  createdAt: Timestamp,
-): TE.TaskEither<ValidationError, PaymentPlan> => () => {
-  const loans = accounts.filter((a) => a.type === 'loan' && a.subtype !== 'mortgage_loan' && a.balance > 0);
-  return pipe(
-    toDebts(loans, today),
-    E.match(
-      (e) => Promise.resolve(E.left(e)),
-      (debts) => {
-        const monthly = (debts.reduce((sum, d) => sum + d.minimumPayment, 0) + 30_000) as Cents;
-        const body = { strategy: 'avalanche' as const, monthly_payment: monthly };
-        return computationsOf(deps)
-          .planPayoff({ strategy: body.strategy, monthlyPayment: monthly, debts, today })
-          .then(
-            E.map((result): PaymentPlan => {
-              // The plan as the API shows it, carrying its schedule for the versions that embed it (a render context).
-              const record = { id: SAMPLE_PLAN_ID, user_id: SAMPLE_USER_ID, ...computedPlan(body, loans, result, today, createdAt) };
-              return inContext(toPlanView(record), planScheduleContext([record]));
-            }),
-          );
-      },
-    ),
-  );
-};
+const samplePlan =
+  (
+    deps: Pick<ApplicationDeps, 'computations'>,
+    accounts: ReadonlyArray<AccountRecord>,
+    today: IsoDate,
+    createdAt: Timestamp,
+  ): TE.TaskEither<ValidationError, PaymentPlan> =>
+  () => {
+    const loans = accounts.filter((a) => a.type === 'loan' && a.subtype !== 'mortgage_loan' && a.balance > 0);
+    return pipe(
+      toDebts(loans, today),
+      E.match(
+        (e) => Promise.resolve(E.left(e)),
+        (debts) => {
+          const monthly = (debts.reduce((sum, d) => sum + d.minimumPayment, 0) + 30_000) as Cents;
+          const body = { strategy: 'avalanche' as const, monthly_payment: monthly };
+          return computationsOf(deps)
+            .planPayoff({ strategy: body.strategy, monthlyPayment: monthly, debts, today })
+            .then(
+              E.map((result): PaymentPlan => {
+                // The plan as the API shows it, carrying its schedule for the versions that embed it (a render context).
+                const record = { id: SAMPLE_PLAN_ID, user_id: SAMPLE_USER_ID, ...computedPlan(body, loans, result, today, createdAt) };
+                return inContext(toPlanView(record), planScheduleContext([record]));
+              }),
+            );
+        },
+      ),
+    );
+  };
 
 /**
  * The sample object of an event of `type`, as of `today`/`now`; `endpoint`
@@ -100,7 +112,10 @@ export const sampleEventObject = (
   const accounts = sampleAccounts(today, now);
   const card = accounts[0] as AccountRecord;
   const user = (kind: ResponseKind, object: unknown): SampleObject => ({ kind, userId: SAMPLE_USER_ID, object });
-  const right = (sample: SampleObject): TE.TaskEither<never, SampleObject> => () => Promise.resolve(E.right(sample));
+  const right =
+    (sample: SampleObject): TE.TaskEither<never, SampleObject> =>
+    () =>
+      Promise.resolve(E.right(sample));
   switch (type) {
     case 'account.created':
       return right(user('account', toAccountView(card, today)));
@@ -126,12 +141,22 @@ export const sampleEventObject = (
     case 'payment_plan.deleted':
       return pipe(samplePlan(deps, accounts, today, now), (plan) => () => plan().then(E.map((p) => user('payment_plan', p))));
     case 'plan_payment.created': {
-      const payment: PlanPayment = { id: SAMPLE_PAYMENT_ID, payment_plan_id: SAMPLE_PLAN_ID, account_id: card.id, amount: 15_000 as Cents, date: today };
+      const payment: PlanPayment = {
+        id: SAMPLE_PAYMENT_ID,
+        payment_plan_id: SAMPLE_PLAN_ID,
+        account_id: card.id,
+        amount: 15_000 as Cents,
+        date: today,
+      };
       return right(user('plan_payment', payment));
     }
     case 'user.deleted':
       return right(user('user', erasedUserView(toUserView(sampleUser(now)))));
     case 'webhook_endpoint.disabled':
-      return right({ kind: 'webhook_endpoint', userId: null, object: toWebhookEndpointView({ ...endpoint, status: 'disabled', disabled_reason: 'failing' }) });
+      return right({
+        kind: 'webhook_endpoint',
+        userId: null,
+        object: toWebhookEndpointView({ ...endpoint, status: 'disabled', disabled_reason: 'failing' }),
+      });
   }
 };

@@ -13,7 +13,17 @@ import type { ClientId, EventId, Timestamp, WebhookEndpointId } from '../shared/
 import type { NewEvent } from './event-outbox.js';
 import type { NewWebhookEndpoint } from './webhook-endpoint-repository.js';
 import type { ClaimFilter, NewWebhookDelivery } from './webhook-delivery-repository.js';
-import { StoreContractOptions, StoreFactory, expectLeft, expectNone, expectRight, expectSome, idsOf, run, useFreshStore } from '../testing/contract-harness.js';
+import {
+  StoreContractOptions,
+  StoreFactory,
+  expectLeft,
+  expectNone,
+  expectRight,
+  expectSome,
+  idsOf,
+  run,
+  useFreshStore,
+} from '../testing/contract-harness.js';
 import { CREATED_AT, anId } from '../testing/record-mothers.js';
 
 const CLIENT = anId('client', 1);
@@ -48,7 +58,12 @@ export const aWebhookEndpoint = (clientId: ClientId, overrides: Partial<NewWebho
   ...overrides,
 });
 
-export const aDelivery = (clientId: ClientId, endpointId: WebhookEndpointId, eventId: EventId, overrides: Partial<NewWebhookDelivery> = {}): NewWebhookDelivery => ({
+export const aDelivery = (
+  clientId: ClientId,
+  endpointId: WebhookEndpointId,
+  eventId: EventId,
+  overrides: Partial<NewWebhookDelivery> = {},
+): NewWebhookDelivery => ({
   client_id: clientId,
   endpoint_id: endpointId,
   event_id: eventId,
@@ -78,10 +93,17 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
 
     it('an event keeps its render context exactly (docs/decisions/tenancy.md); one stored without (the shape before 2026-11-26) reads back without one', async () => {
       const context = { user_deleted: { emptied_user: { id: 5, last_name: '', email: null, nested: [1, { a: 'b' }] } } };
-      const latest = await expectRight(store().events.append(anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId('user', 5), object: { id: 5 } }, render_context: context })));
+      const latest = await expectRight(
+        store().events.append(
+          anEvent(CLIENT, { api_version: '2026-11-26', data: { user_id: anId('user', 5), object: { id: 5 } }, render_context: context }),
+        ),
+      );
       // The old shape, exactly as releases before 2026-11-26 wrote it: the object already rendered, no render context.
       const legacy = await expectRight(store().events.append(anEvent(CLIENT)));
-      for (const [event, expected] of [[latest, context], [legacy, undefined]] as const) {
+      for (const [event, expected] of [
+        [latest, context],
+        [legacy, undefined],
+      ] as const) {
         const read = await expectSome(store().events.get(CLIENT, event.id, T0));
         expect(EventRecord.is(read)).to.equal(true);
         expect(read.render_context).to.deep.equal(expected);
@@ -102,7 +124,16 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it('lists one client’s events ascending by id, paged with an exact has_more, filtered by type and user', async () => {
       const mine: EventRecord[] = [];
       for (let i = 0; i < 5; i++) {
-        mine.push(await expectRight(store().events.append(anEvent(CLIENT, { type: i % 2 === 0 ? 'account.created' : 'user.deleted', data: { user_id: anId('user', i < 3 ? 5 : 6), object: { i } } }))));
+        mine.push(
+          await expectRight(
+            store().events.append(
+              anEvent(CLIENT, {
+                type: i % 2 === 0 ? 'account.created' : 'user.deleted',
+                data: { user_id: anId('user', i < 3 ? 5 : 6), object: { i } },
+              }),
+            ),
+          ),
+        );
         await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
       }
       const page1 = await expectRight(store().events.list(CLIENT, { limit: 2 }, {}, T0));
@@ -130,7 +161,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(test.test).to.equal(true);
       expect(await expectSome(store().events.get(CLIENT, test.id, T0))).to.deep.equal(test);
       expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, {}, T0))).items)).to.not.include(test.id);
-      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'account.created' }, T0))).items)).to.not.include(test.id);
+      expect(idsOf((await expectRight(store().events.list(CLIENT, { limit: 10 }, { type: 'account.created' }, T0))).items)).to.not.include(
+        test.id,
+      );
       expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(1000), t(3000), 10, T0)))).to.deep.equal([inside.id, last.id]);
       expect(idsOf(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 2, T0)))).to.deep.equal([early.id, inside.id]);
       expect(await expectRight(store().events.listWindow(CLIENT, t(0), t(3000), 10, at(EVENT_RETENTION_MS)))).to.deep.equal([]);
@@ -176,7 +209,8 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const b = await expectRight(store().events.append(anEvent(OTHER_CLIENT)));
       const c = await expectRight(store().events.append(anEvent(CLIENT)));
       const d = await expectRight(store().events.append(anEvent(CLIENT)));
-      const pending = async (turn: { perClient: number; clients: number; afterClient?: typeof CLIENT }) => idsOf(await expectRight(store().events.pendingFanOut(turn, T0)));
+      const pending = async (turn: { perClient: number; clients: number; afterClient?: typeof CLIENT }) =>
+        idsOf(await expectRight(store().events.pendingFanOut(turn, T0)));
       expect(await pending({ perClient: 2, clients: 10 })).to.deep.equal([a.id, c.id, b.id]);
       expect(await pending({ perClient: 10, clients: 1 })).to.deep.equal([a.id, c.id, d.id]);
       // The turn: clients after the last one served first, then wrapping around.
@@ -198,9 +232,15 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     const store = useFreshStore(makeStore, opts);
 
     it('create stores version 1; get, list and listEnabled are scoped to the client', async () => {
-      const created = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] })));
+      const created = await expectRight(
+        store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] })),
+      );
       expect(WebhookEndpointRecord.is(created)).to.equal(true);
-      expect(created).to.deep.equal({ ...aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] }), id: created.id, version: 1 });
+      expect(created).to.deep.equal({
+        ...aWebhookEndpoint(CLIENT, { events: ['account.created', 'user.deleted'] }),
+        id: created.id,
+        version: 1,
+      });
       const disabled = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { status: 'disabled' })));
       const other = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(OTHER_CLIENT)));
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, created.id))).to.deep.equal(created);
@@ -208,16 +248,30 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const page = await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 1 }));
       expect(idsOf(page.items)).to.deep.equal([created.id]);
       expect(page.hasMore).to.equal(true);
-      expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5, startingAfter: created.id }))).items)).to.deep.equal([disabled.id]);
+      expect(
+        idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5, startingAfter: created.id }))).items),
+      ).to.deep.equal([disabled.id]);
       expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([created.id]);
     });
 
     it('update from the stored version applies the patch (null clears the description) and bumps the version', async () => {
       const created = await expectRight(store().webhookEndpoints.create(aWebhookEndpoint(CLIENT, { description: 'old' })));
       const updated = await expectSome(
-        store().webhookEndpoints.update(CLIENT, created.id, 1, { url: 'https://b.example.com/x', description: null, status: 'disabled', events: ['user.deleted'] }),
+        store().webhookEndpoints.update(CLIENT, created.id, 1, {
+          url: 'https://b.example.com/x',
+          description: null,
+          status: 'disabled',
+          events: ['user.deleted'],
+        }),
       );
-      expect(updated).to.deep.equal({ ...created, url: 'https://b.example.com/x', description: null, status: 'disabled', events: ['user.deleted'], version: 2 });
+      expect(updated).to.deep.equal({
+        ...created,
+        url: 'https://b.example.com/x',
+        description: null,
+        status: 'disabled',
+        events: ['user.deleted'],
+        version: 2,
+      });
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, created.id))).to.deep.equal(updated);
     });
 
@@ -265,18 +319,32 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       expect(toWebhookEndpointView(read)).to.include({ status: 'enabled', disabled_reason: null, api_version: '2024-07-01' });
       expect(idsOf(await expectRight(store().webhookEndpoints.listEnabled(CLIENT)))).to.deep.equal([500]);
       expect(idsOf((await expectRight(store().webhookEndpoints.list(CLIENT, { limit: 5 }))).items)).to.deep.equal([500]);
-      const failing = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 1, { failing_since: stamp(T0) }));
+      const failing = await expectSome(
+        store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 1, { failing_since: stamp(T0) }),
+      );
       expect(failing).to.include({ failing_since: stamp(T0), version: 2 });
-      const disabled = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 2, { status: 'disabled', disabled_reason: 'failing' }));
+      const disabled = await expectSome(
+        store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 2, { status: 'disabled', disabled_reason: 'failing' }),
+      );
       expect(toWebhookEndpointView(disabled)).to.include({ status: 'disabled', disabled_reason: 'failing' });
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500)))).to.deep.equal(disabled);
       expect(await expectRight(store().webhookEndpoints.listEnabled(CLIENT))).to.deep.equal([]);
-      const cleared = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 3, { status: 'enabled', disabled_reason: null, failing_since: null }));
+      const cleared = await expectSome(
+        store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 3, {
+          status: 'enabled',
+          disabled_reason: null,
+          failing_since: null,
+        }),
+      );
       expect(cleared).to.include({ status: 'enabled', disabled_reason: null, failing_since: null, version: 4 });
       expect(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500)))).to.deep.equal(cleared);
-      const moved = await expectSome(store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 4, { api_version: '2026-11-26' }));
+      const moved = await expectSome(
+        store().webhookEndpoints.update(CLIENT, anId('webhook_endpoint', 500), 4, { api_version: '2026-11-26' }),
+      );
       expect(moved).to.include({ api_version: '2026-11-26', version: 5 });
-      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500))))).to.include({ api_version: '2026-11-26' });
+      expect(toWebhookEndpointView(await expectSome(store().webhookEndpoints.get(CLIENT, anId('webhook_endpoint', 500))))).to.include({
+        api_version: '2026-11-26',
+      });
     });
   });
 
@@ -285,8 +353,18 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     const ENDPOINT = anId('webhook_endpoint', 3);
 
     it('createMany makes one pending delivery per (endpoint, event), however often it runs', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1))]));
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1)),
+          aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)),
+        ]),
+      );
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1)),
+          aDelivery(CLIENT, ENDPOINT, anId('event', 2)),
+        ]),
+      );
       await Promise.all([
         expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 7))])),
         expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 7))])),
@@ -298,7 +376,9 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
         expect(WebhookDeliveryRecord.is(d)).to.equal(true);
         expect(d).to.include({ status: 'pending', attempts: 0, last_response_status: null, lease_until: null, lease_token: null });
       }
-      expect((await expectRight(store().webhookDeliveries.listForEndpoint(OTHER_CLIENT, ENDPOINT, { limit: 10 }, T0))).items).to.deep.equal([]);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(OTHER_CLIENT, ENDPOINT, { limit: 10 }, T0))).items).to.deep.equal(
+        [],
+      );
     });
 
     it('paging deliveries with starting_after never skips one whose write was overtaken by a later fan-out', async function () {
@@ -311,11 +391,15 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
         const slow = run(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
         await hold?.held;
         await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 3))]));
-        const between = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: first!.id }, T0));
+        const between = await expectRight(
+          store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: first!.id }, T0),
+        );
         hold?.release();
         expect(E.isRight(await slow), 'the held fan-out').to.equal(true);
         const lastSeen = between.items.at(-1)?.id ?? first!.id;
-        const after = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: lastSeen }, T0));
+        const after = await expectRight(
+          store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10, startingAfter: lastSeen }, T0),
+        );
         const seen = [...between.items, ...after.items];
         expectAscendingIds(seen);
         expect(seen.map((d) => d.event_id)).to.deep.equal([2, 3]);
@@ -374,38 +458,84 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
       const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('in-flight', at(60_000)), ANY));
       expect(leased.event_id).to.equal(mineLeased.id);
       // A delivery of the user's event already succeeded: left as it is.
-      const done = await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('done', at(60_000)), { ...ANY, busyEndpoints: [ENDPOINT, anId('webhook_endpoint', 9)] }));
-      await expectRight(store().webhookDeliveries.complete(done.id, 'done', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }));
+      const done = await expectSome(
+        store().webhookDeliveries.claimDue(at(5000), lease('done', at(60_000)), {
+          ...ANY,
+          busyEndpoints: [ENDPOINT, anId('webhook_endpoint', 9)],
+        }),
+      );
+      await expectRight(
+        store().webhookDeliveries.complete(done.id, 'done', {
+          status: 'succeeded',
+          attempts: 1,
+          last_response_status: 200,
+          next_attempt_at: null,
+        }),
+      );
 
       expect(await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER))).to.equal(2);
-      expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'in-flight', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null })), 'the canceled lease records nothing').to.equal(false);
-      const listed = async (clientId: ClientId, endpointId: WebhookEndpointId) => (await expectRight(store().webhookDeliveries.listForEndpoint(clientId, endpointId, { limit: 10 }, T0))).items;
-      const byEvent = (items: ReadonlyArray<WebhookDeliveryRecord>) => items.map((d) => [d.event_id, d.status, d.next_attempt_at, d.lease_token]);
+      expect(
+        await expectRight(
+          store().webhookDeliveries.complete(leased.id, 'in-flight', {
+            status: 'succeeded',
+            attempts: 1,
+            last_response_status: 200,
+            next_attempt_at: null,
+          }),
+        ),
+        'the canceled lease records nothing',
+      ).to.equal(false);
+      const listed = async (clientId: ClientId, endpointId: WebhookEndpointId) =>
+        (await expectRight(store().webhookDeliveries.listForEndpoint(clientId, endpointId, { limit: 10 }, T0))).items;
+      const byEvent = (items: ReadonlyArray<WebhookDeliveryRecord>) =>
+        items.map((d) => [d.event_id, d.status, d.next_attempt_at, d.lease_token]);
       expect(byEvent(await listed(CLIENT, ENDPOINT))).to.deep.equal([
         [mine.id, 'canceled', null, null],
         [mineLeased.id, 'canceled', null, null],
         [another.id, 'pending', stamp(at(5000)), null],
       ]);
       expect(byEvent(await listed(CLIENT, anId('webhook_endpoint', 4)))).to.deep.equal([[mine.id, 'succeeded', null, null]]);
-      expect(byEvent(await listed(OTHER_CLIENT, anId('webhook_endpoint', 9)))).to.deep.equal([[otherClient.id, 'pending', stamp(at(5000)), null]]);
+      expect(byEvent(await listed(OTHER_CLIENT, anId('webhook_endpoint', 9)))).to.deep.equal([
+        [otherClient.id, 'pending', stamp(at(5000)), null],
+      ]);
       // Canceled deliveries are never claimed again; the others still are.
       const claims = [];
-      for (let i = 0; i < 3; i++) claims.push(await expectRight(store().webhookDeliveries.claimDue(at(10_000_000), lease(`late${i}`, at(20_000_000)), ANY)));
-      expect(claims.filter(O.isSome).map((c) => c.value.event_id).sort()).to.deep.equal([another.id, otherClient.id].sort());
-      expect(await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER)), 'a second cancel finds nothing pending').to.equal(0);
+      for (let i = 0; i < 3; i++)
+        claims.push(await expectRight(store().webhookDeliveries.claimDue(at(10_000_000), lease(`late${i}`, at(20_000_000)), ANY)));
+      expect(
+        claims
+          .filter(O.isSome)
+          .map((c) => c.value.event_id)
+          .sort(),
+      ).to.deep.equal([another.id, otherClient.id].sort());
+      expect(
+        await expectRight(store().webhookDeliveries.cancelPendingForUser(CLIENT, USER)),
+        'a second cancel finds nothing pending',
+      ).to.equal(0);
     });
 
     it('succeeded and failed deliveries are never claimed again', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1)),
+          aDelivery(CLIENT, ENDPOINT, anId('event', 2)),
+        ]),
+      );
       for (const status of ['succeeded', 'failed'] as const) {
         const d = await expectSome(store().webhookDeliveries.claimDue(T0, lease(status, at(1000)), ANY));
-        await expectRight(store().webhookDeliveries.complete(d.id, status, { status, attempts: 1, last_response_status: 200, next_attempt_at: null }));
+        await expectRight(
+          store().webhookDeliveries.complete(d.id, status, { status, attempts: 1, last_response_status: 200, next_attempt_at: null }),
+        );
       }
       await expectNone(store().webhookDeliveries.claimDue(at(10_000_000), lease('z', at(20_000_000)), ANY));
     });
 
     it('concurrent claimers: each due delivery is claimed exactly once', async () => {
-      await expectRight(store().webhookDeliveries.createMany([1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId('webhook_endpoint', 10 + n), anId('event', n)))));
+      await expectRight(
+        store().webhookDeliveries.createMany(
+          [1, 2, 3, 4, 5].map((n) => aDelivery(CLIENT, anId('webhook_endpoint', 10 + n), anId('event', n))),
+        ),
+      );
       const claims = await Promise.all(
         Array.from({ length: 12 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), ANY))),
       );
@@ -441,11 +571,20 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
 
     it('concurrent claimers with different turns and caps: each due delivery is claimed exactly once', async () => {
       await expectRight(
-        store().webhookDeliveries.createMany([1, 2, 3, 4, 5, 6].map((n) => aDelivery(anId('client', 1 + (n % 3)), anId('webhook_endpoint', 10 + n), anId('event', n)))),
+        store().webhookDeliveries.createMany(
+          [1, 2, 3, 4, 5, 6].map((n) => aDelivery(anId('client', 1 + (n % 3)), anId('webhook_endpoint', 10 + n), anId('event', n))),
+        ),
       );
-      const filters: ReadonlyArray<ClaimFilter> = [ANY, { ...ANY, afterClient: anId('client', 1) }, { ...ANY, afterClient: anId('client', 3) }, { ...ANY, busyClients: [anId('client', 2)] }];
+      const filters: ReadonlyArray<ClaimFilter> = [
+        ANY,
+        { ...ANY, afterClient: anId('client', 1) },
+        { ...ANY, afterClient: anId('client', 3) },
+        { ...ANY, busyClients: [anId('client', 2)] },
+      ];
       const claims = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), filters[i % filters.length]!))),
+        Array.from({ length: 16 }, (_, i) =>
+          expectRight(store().webhookDeliveries.claimDue(T0, lease(`t${i}`, at(60_000)), filters[i % filters.length]!)),
+        ),
       );
       const won = claims.filter(O.isSome).map((c) => c.value.id);
       expect(won).to.have.length(6);
@@ -453,24 +592,75 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('rearm (docs/sandbox-over-time.md) makes a delivery pending again (same id, attempts 0, no lease, due as given) or creates it; countPending counts an event-id range', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, ENDPOINT, anId('event', 2))]));
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1)),
+          aDelivery(CLIENT, ENDPOINT, anId('event', 2)),
+        ]),
+      );
       const claimed = await expectSome(store().webhookDeliveries.claimDue(T0, lease('a', at(60_000)), ANY));
-      expect(await expectRight(store().webhookDeliveries.complete(claimed.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 204, next_attempt_at: null }))).to.equal(true);
+      expect(
+        await expectRight(
+          store().webhookDeliveries.complete(claimed.id, 'a', {
+            status: 'succeeded',
+            attempts: 1,
+            last_response_status: 204,
+            next_attempt_at: null,
+          }),
+        ),
+      ).to.equal(true);
       const leased = await expectSome(store().webhookDeliveries.claimDue(T0, lease('b', at(60_000)), ANY));
       expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(1);
       const due = stamp(at(5000));
-      expect(await expectRight(store().webhookDeliveries.rearm([aDelivery(CLIENT, ENDPOINT, anId('event', 1), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId('event', 2), { next_attempt_at: due }), aDelivery(CLIENT, ENDPOINT, anId('event', 3), { next_attempt_at: due })]))).to.equal(3);
+      expect(
+        await expectRight(
+          store().webhookDeliveries.rearm([
+            aDelivery(CLIENT, ENDPOINT, anId('event', 1), { next_attempt_at: due }),
+            aDelivery(CLIENT, ENDPOINT, anId('event', 2), { next_attempt_at: due }),
+            aDelivery(CLIENT, ENDPOINT, anId('event', 3), { next_attempt_at: due }),
+          ]),
+        ),
+      ).to.equal(3);
       const page = await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 10 }, T0));
       expect(page.items.map((d) => d.event_id)).to.deep.equal([1, 2, 3]);
-      expect(page.items[0]).to.deep.include({ id: claimed.id, status: 'pending', attempts: 0, last_response_status: 204, next_attempt_at: due, lease_until: null, lease_token: null, created_at: claimed.created_at });
-      expect(page.items[1]).to.deep.include({ id: leased.id, status: 'pending', attempts: 0, next_attempt_at: due, lease_until: null, lease_token: null });
+      expect(page.items[0]).to.deep.include({
+        id: claimed.id,
+        status: 'pending',
+        attempts: 0,
+        last_response_status: 204,
+        next_attempt_at: due,
+        lease_until: null,
+        lease_token: null,
+        created_at: claimed.created_at,
+      });
+      expect(page.items[1]).to.deep.include({
+        id: leased.id,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: due,
+        lease_until: null,
+        lease_token: null,
+      });
       expect(page.items[2]).to.deep.include({ status: 'pending', attempts: 0, last_response_status: null, next_attempt_at: due });
       // The attempt under the old lease can no longer record itself: the new series is what counts.
-      expect(await expectRight(store().webhookDeliveries.complete(leased.id, 'b', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(false);
+      expect(
+        await expectRight(
+          store().webhookDeliveries.complete(leased.id, 'b', {
+            status: 'succeeded',
+            attempts: 1,
+            last_response_status: 200,
+            next_attempt_at: null,
+          }),
+        ),
+      ).to.equal(false);
       expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(3);
       expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, ENDPOINT, anId('event', 2), anId('event', 2)))).to.equal(1);
-      expect(await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId('event', 1), anId('event', 9)))).to.equal(0);
-      expect(await expectRight(store().webhookDeliveries.countPending(CLIENT, anId('webhook_endpoint', 4), anId('event', 1), anId('event', 9)))).to.equal(0);
+      expect(
+        await expectRight(store().webhookDeliveries.countPending(OTHER_CLIENT, ENDPOINT, anId('event', 1), anId('event', 9))),
+      ).to.equal(0);
+      expect(
+        await expectRight(store().webhookDeliveries.countPending(CLIENT, anId('webhook_endpoint', 4), anId('event', 1), anId('event', 9))),
+      ).to.equal(0);
       // Not due before its time; then claimed as any delivery.
       await expectNone(store().webhookDeliveries.claimDue(at(4999), lease('c', at(60_000)), ANY));
       expect((await expectSome(store().webhookDeliveries.claimDue(at(5000), lease('c', at(60_000)), ANY))).id).to.equal(claimed.id);
@@ -479,11 +669,20 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     it('countArmed counts the client’s pending unexpired deliveries, leased ones too; not succeeded, canceled, expired or another client’s', async () => {
       const deliveries = store().webhookDeliveries;
       await expectRight(deliveries.createMany([1, 2, 3, 4].map((e) => aDelivery(CLIENT, ENDPOINT, anId('event', e)))));
-      await expectRight(deliveries.createMany([aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)), aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 5), anId('event', 9))]));
+      await expectRight(
+        deliveries.createMany([
+          aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)),
+          aDelivery(OTHER_CLIENT, anId('webhook_endpoint', 5), anId('event', 9)),
+        ]),
+      );
       expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(5);
       const sent = await expectSome(deliveries.claimDue(T0, lease('a', at(60_000)), ANY));
       expect(await expectRight(deliveries.countArmed(CLIENT, T0)), 'a leased delivery is still armed').to.equal(5);
-      expect(await expectRight(deliveries.complete(sent.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }))).to.equal(true);
+      expect(
+        await expectRight(
+          deliveries.complete(sent.id, 'a', { status: 'succeeded', attempts: 1, last_response_status: 200, next_attempt_at: null }),
+        ),
+      ).to.equal(true);
       expect(await expectRight(deliveries.countArmed(CLIENT, T0))).to.equal(4);
       expect(await expectRight(deliveries.countArmed(OTHER_CLIENT, T0))).to.equal(1);
       expect(await expectRight(deliveries.countArmed(CLIENT, at(EVENT_RETENTION_MS))), 'expired deliveries are not armed').to.equal(0);
@@ -492,14 +691,23 @@ export function webhookStoresContract(name: string, makeStore: StoreFactory, opt
     });
 
     it('retention: an expired delivery is neither listed nor claimed; deleteForEndpoint removes the endpoint’s only', async () => {
-      await expectRight(store().webhookDeliveries.createMany([aDelivery(CLIENT, ENDPOINT, anId('event', 1)), aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1))]));
+      await expectRight(
+        store().webhookDeliveries.createMany([
+          aDelivery(CLIENT, ENDPOINT, anId('event', 1)),
+          aDelivery(CLIENT, anId('webhook_endpoint', 4), anId('event', 1)),
+        ]),
+      );
       const expired = at(EVENT_RETENTION_MS);
-      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, expired))).items).to.deep.equal([]);
+      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, expired))).items).to.deep.equal(
+        [],
+      );
       await expectNone(store().webhookDeliveries.claimDue(expired, lease('late', at(EVENT_RETENTION_MS + 1000)), ANY));
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(OTHER_CLIENT, ENDPOINT))).to.equal(0);
       expect(await expectRight(store().webhookDeliveries.deleteForEndpoint(CLIENT, ENDPOINT))).to.equal(1);
       expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, ENDPOINT, { limit: 5 }, T0))).items).to.deep.equal([]);
-      expect((await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, anId('webhook_endpoint', 4), { limit: 5 }, T0))).items).to.have.length(1);
+      expect(
+        (await expectRight(store().webhookDeliveries.listForEndpoint(CLIENT, anId('webhook_endpoint', 4), { limit: 5 }, T0))).items,
+      ).to.have.length(1);
     });
   });
 }

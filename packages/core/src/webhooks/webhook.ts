@@ -178,7 +178,8 @@ export const WebhookEndpointRecord = t.intersection(
 export type WebhookEndpointRecord = t.TypeOf<typeof WebhookEndpointRecord>;
 
 /** The version `endpoint`'s deliveries are rendered in. */
-export const endpointApiVersion = (e: Pick<WebhookEndpointRecord, 'api_version'>): string => e.api_version ?? ENDPOINT_API_VERSION_BEFORE_THE_FIELD;
+export const endpointApiVersion = (e: Pick<WebhookEndpointRecord, 'api_version'>): string =>
+  e.api_version ?? ENDPOINT_API_VERSION_BEFORE_THE_FIELD;
 
 export const toWebhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
   id: e.id,
@@ -225,9 +226,11 @@ export const statusPatchOf = (
   current: Pick<WebhookEndpointRecord, 'status'>,
   status: WebhookEndpointStatus | undefined,
 ): { readonly disabled_reason?: null; readonly failing_since?: null } =>
-  status === 'disabled' ? { disabled_reason: null }
-  : status === 'enabled' && current.status === 'disabled' ? { disabled_reason: null, failing_since: null }
-  : {};
+  status === 'disabled'
+    ? { disabled_reason: null }
+    : status === 'enabled' && current.status === 'disabled'
+      ? { disabled_reason: null, failing_since: null }
+      : {};
 
 /** Does `endpoint` want events of `type`? */
 export const subscribesTo = (endpoint: Pick<WebhookEndpointRecord, 'events'>, type: EventType): boolean =>

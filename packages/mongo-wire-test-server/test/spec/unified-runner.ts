@@ -62,7 +62,8 @@ function requirementGap(requirement: Document): string | undefined {
     return `needs server <= ${requirement['maxServerVersion']} (this one is ${SERVER_VERSION})`;
   }
   const topologies = requirement['topologies'] as string[] | undefined;
-  if (topologies !== undefined && !topologies.includes('replicaset') && !topologies.includes('single')) return `needs topology ${topologies.join('/')}`;
+  if (topologies !== undefined && !topologies.includes('replicaset') && !topologies.includes('single'))
+    return `needs topology ${topologies.join('/')}`;
   if (requirement['serverless'] === 'require') return 'needs serverless';
   if (requirement['auth'] === true) return 'needs auth';
   if (requirement['csfle'] === true) return 'needs client-side encryption';
@@ -117,7 +118,10 @@ export class UnifiedRun {
   async setUp(file: UnifiedFile): Promise<void> {
     for (const data of file.initialData ?? []) {
       const db = this.internal.db(data['databaseName']);
-      await db.collection(data['collectionName']).drop().catch(() => undefined);
+      await db
+        .collection(data['collectionName'])
+        .drop()
+        .catch(() => undefined);
       await db.createCollection(data['collectionName'], data['createOptions'] ?? {});
       const documents = data['documents'] as Document[];
       if (documents.length > 0) await db.collection(data['collectionName']).insertMany(documents);
@@ -131,8 +135,14 @@ export class UnifiedRun {
       const id = spec['id'] as string;
       if (kind === 'client') {
         const uriOptions: Document = spec['uriOptions'] ?? {};
-        const query = Object.entries(uriOptions).map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
-        const client = new MongoClient(`${this.server.url}${query === '' ? '' : `?${query}`}`, { monitorCommands: true, serverSelectionTimeoutMS: 1000, heartbeatFrequencyMS: 500 });
+        const query = Object.entries(uriOptions)
+          .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+          .join('&');
+        const client = new MongoClient(`${this.server.url}${query === '' ? '' : `?${query}`}`, {
+          monitorCommands: true,
+          serverSelectionTimeoutMS: 1000,
+          heartbeatFrequencyMS: 500,
+        });
         const observe = new Set<string>(spec['observeEvents'] ?? []);
         const ignored = new Set<string>(['configureFailPoint', ...(spec['ignoreCommandMonitoringEvents'] ?? [])]);
         const events: ClientEntity['events'] = [];
@@ -190,7 +200,8 @@ export class UnifiedRun {
       return;
     }
     if (error !== undefined) throw error;
-    if (operation['expectResult'] !== undefined) matches(operation['expectResult'], result, true, this.#sessionLsids, `${operation['name']} result`, this.#entities);
+    if (operation['expectResult'] !== undefined)
+      matches(operation['expectResult'], result, true, this.#sessionLsids, `${operation['name']} result`, this.#entities);
     if (typeof operation['saveResultAsEntity'] === 'string') this.#entities.set(operation['saveResultAsEntity'], result);
   }
 
@@ -199,16 +210,29 @@ export class UnifiedRun {
     const fromServer = error instanceof MongoServerError || (error as Error).name === 'MongoNetworkError';
     if (expected['isClientError'] === true) expect(fromServer, `expected a client error, got ${e.name}: ${e.message}`).to.equal(false);
     if (expected['isClientError'] === false) expect(fromServer, `expected a server error, got ${e.name}: ${e.message}`).to.equal(true);
-    if (expected['errorContains'] !== undefined) expect(e.message.toLowerCase()).to.contain(String(expected['errorContains']).toLowerCase());
+    if (expected['errorContains'] !== undefined)
+      expect(e.message.toLowerCase()).to.contain(String(expected['errorContains']).toLowerCase());
     if (expected['errorCode'] !== undefined) expect(e.code, e.message).to.equal(expected['errorCode']);
     if (expected['errorCodeName'] !== undefined) expect(e.codeName, e.message).to.equal(expected['errorCodeName']);
-    for (const label of (expected['errorLabelsContain'] as string[] | undefined) ?? []) expect(e.hasErrorLabel?.(label), `label ${label} on ${e.message}`).to.equal(true);
-    for (const label of (expected['errorLabelsOmit'] as string[] | undefined) ?? []) expect(e.hasErrorLabel?.(label) ?? false, `no label ${label} on ${e.message}`).to.equal(false);
+    for (const label of (expected['errorLabelsContain'] as string[] | undefined) ?? [])
+      expect(e.hasErrorLabel?.(label), `label ${label} on ${e.message}`).to.equal(true);
+    for (const label of (expected['errorLabelsOmit'] as string[] | undefined) ?? [])
+      expect(e.hasErrorLabel?.(label) ?? false, `no label ${label} on ${e.message}`).to.equal(false);
     if (expected['expectResult'] !== undefined) {
-      const partial = (e as unknown as { result?: unknown; partialResult?: unknown }).result ?? (e as unknown as { partialResult?: unknown }).partialResult;
+      const partial =
+        (e as unknown as { result?: unknown; partialResult?: unknown }).result ??
+        (e as unknown as { partialResult?: unknown }).partialResult;
       matches(expected['expectResult'], plainResult(partial), true, this.#sessionLsids, 'error result', this.#entities);
     }
-    if (expected['errorResponse'] !== undefined) matches(expected['errorResponse'], (e as unknown as { errorResponse?: Document }).errorResponse ?? e, true, this.#sessionLsids, 'errorResponse', this.#entities);
+    if (expected['errorResponse'] !== undefined)
+      matches(
+        expected['errorResponse'],
+        (e as unknown as { errorResponse?: Document }).errorResponse ?? e,
+        true,
+        this.#sessionLsids,
+        'errorResponse',
+        this.#entities,
+      );
   }
 
   async #execute(operation: Document): Promise<unknown> {
@@ -302,7 +326,10 @@ export class UnifiedRun {
     switch (name) {
       case 'listDatabases': {
         const { filter, ...options } = args;
-        return client.db('admin').admin().listDatabases({ ...options, ...(filter === undefined ? {} : { filter }) });
+        return client
+          .db('admin')
+          .admin()
+          .listDatabases({ ...options, ...(filter === undefined ? {} : { filter }) });
       }
       default:
         throw new Unsupported(`client operation ${name}`);
@@ -372,19 +399,28 @@ export class UnifiedRun {
       case 'assertCollectionExists':
       case 'assertCollectionNotExists': {
         const names = (await this.internal.db(args['databaseName']).listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name);
-        expect(names.includes(args['collectionName']), `${args['databaseName']}.${args['collectionName']}`).to.equal(name === 'assertCollectionExists');
+        expect(names.includes(args['collectionName']), `${args['databaseName']}.${args['collectionName']}`).to.equal(
+          name === 'assertCollectionExists',
+        );
         return undefined;
       }
       case 'assertIndexExists':
       case 'assertIndexNotExists': {
-        const indexes = await this.internal.db(args['databaseName']).collection(args['collectionName']).listIndexes().toArray().catch(() => []);
+        const indexes = await this.internal
+          .db(args['databaseName'])
+          .collection(args['collectionName'])
+          .listIndexes()
+          .toArray()
+          .catch(() => []);
         expect(indexes.some((index) => index['name'] === args['indexName'])).to.equal(name === 'assertIndexExists');
         return undefined;
       }
       case 'assertDifferentLsidOnLastTwoCommands':
       case 'assertSameLsidOnLastTwoCommands': {
         const started = this.#clients.get(args['client'])?.events.filter((e) => e.type === 'commandStartedEvent') ?? [];
-        const [a, b] = started.slice(-2).map((e) => Buffer.from(BSON.serialize({ l: (e.event as CommandStartedEvent).command['lsid'] })).toString('hex'));
+        const [a, b] = started
+          .slice(-2)
+          .map((e) => Buffer.from(BSON.serialize({ l: (e.event as CommandStartedEvent).command['lsid'] })).toString('hex'));
         expect(a === b).to.equal(name === 'assertSameLsidOnLastTwoCommands');
         return undefined;
       }
@@ -399,7 +435,11 @@ export class UnifiedRun {
       const recorded = this.#clients.get(block['client'])?.events ?? [];
       const wanted = block['events'] as Document[];
       if (block['ignoreExtraEvents'] === true) expect(recorded.length, 'events').to.be.at.least(wanted.length);
-      else expect(recorded.map((r) => r.event.commandName), 'commands observed').to.have.length(wanted.length);
+      else
+        expect(
+          recorded.map((r) => r.event.commandName),
+          'commands observed',
+        ).to.have.length(wanted.length);
       wanted.forEach((want, index) => {
         const [type, spec] = Object.entries(want)[0] as [string, Document];
         const actual = recorded[index];
@@ -407,15 +447,29 @@ export class UnifiedRun {
         const event = actual?.event as CommandStartedEvent & CommandSucceededEvent;
         if (spec['commandName'] !== undefined) expect(event.commandName, `event ${index} commandName`).to.equal(spec['commandName']);
         if (spec['databaseName'] !== undefined) expect(event.databaseName, `event ${index} databaseName`).to.equal(spec['databaseName']);
-        if (spec['command'] !== undefined) matches(spec['command'], event.command, true, this.#sessionLsids, `event ${index} (${event.commandName}) command`, this.#entities);
-        if (spec['reply'] !== undefined) matches(spec['reply'], event.reply, true, this.#sessionLsids, `event ${index} reply`, this.#entities);
+        if (spec['command'] !== undefined)
+          matches(
+            spec['command'],
+            event.command,
+            true,
+            this.#sessionLsids,
+            `event ${index} (${event.commandName}) command`,
+            this.#entities,
+          );
+        if (spec['reply'] !== undefined)
+          matches(spec['reply'], event.reply, true, this.#sessionLsids, `event ${index} reply`, this.#entities);
       });
     }
   }
 
   async checkOutcome(outcome: Document[] | undefined): Promise<void> {
     for (const expected of outcome ?? []) {
-      const documents = await this.internal.db(expected['databaseName']).collection(expected['collectionName']).find({}).sort({ _id: 1 }).toArray();
+      const documents = await this.internal
+        .db(expected['databaseName'])
+        .collection(expected['collectionName'])
+        .find({})
+        .sort({ _id: 1 })
+        .toArray();
       matches(expected['documents'], documents, false, this.#sessionLsids, `outcome ${expected['collectionName']}`, this.#entities);
     }
   }
@@ -431,7 +485,20 @@ const chaiAssertionError = (() => {
 })();
 
 /** Commands the unified format never observes (security-sensitive, handshake). */
-const SENSITIVE = new Set(['hello', 'isMaster', 'ismaster', 'saslStart', 'saslContinue', 'authenticate', 'getnonce', 'createUser', 'updateUser', 'copydbgetnonce', 'copydbsaslstart', 'copydb']);
+const SENSITIVE = new Set([
+  'hello',
+  'isMaster',
+  'ismaster',
+  'saslStart',
+  'saslContinue',
+  'authenticate',
+  'getnonce',
+  'createUser',
+  'updateUser',
+  'copydbgetnonce',
+  'copydbsaslstart',
+  'copydb',
+]);
 
 /** Driver results as plain documents (BulkWriteResult keeps its counts behind getters). */
 function plainResult(result: unknown): unknown {
@@ -479,8 +546,16 @@ function typeOf(value: unknown): string[] {
 }
 
 function isDocument(value: unknown): value is Document {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && numeric(value) === undefined &&
-    !(value instanceof ObjectId) && !(value instanceof Date) && !(value instanceof Binary) && !(value instanceof Timestamp);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    numeric(value) === undefined &&
+    !(value instanceof ObjectId) &&
+    !(value instanceof Date) &&
+    !(value instanceof Binary) &&
+    !(value instanceof Timestamp)
+  );
 }
 
 function bytesOf(value: unknown): string {
@@ -488,7 +563,14 @@ function bytesOf(value: unknown): string {
 }
 
 /** The unified format's "Evaluating Matches": extra fields are allowed only at the root. */
-export function matches(expected: unknown, actual: unknown, root: boolean, lsids: Map<string, Document>, path: string, entities: Map<string, unknown>): void {
+export function matches(
+  expected: unknown,
+  actual: unknown,
+  root: boolean,
+  lsids: Map<string, Document>,
+  path: string,
+  entities: Map<string, unknown>,
+): void {
   // The driver sends some documents as a Map to keep their key order (createIndexes' `key`): compare it as the document it is.
   if (actual instanceof Map) actual = Object.fromEntries(actual);
   if (isDocument(expected)) {
@@ -505,7 +587,10 @@ export function matches(expected: unknown, actual: unknown, root: boolean, lsids
           return;
         case '$$type': {
           const types = Array.isArray(operand) ? operand : [operand];
-          expect(typeOf(actual).some((t) => types.includes(t)), `${path} type ${typeOf(actual).join('/')} in ${types.join('/')}`).to.equal(true);
+          expect(
+            typeOf(actual).some((t) => types.includes(t)),
+            `${path} type ${typeOf(actual).join('/')} in ${types.join('/')}`,
+          ).to.equal(true);
           return;
         }
         case '$$sessionLsid': {

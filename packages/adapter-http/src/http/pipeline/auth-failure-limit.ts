@@ -35,7 +35,13 @@ export const addressKey = (address: string): string => {
   const kept = ipv6Keys.get(address);
   if (kept !== undefined) return kept;
   const parsed = ipaddr.process(address);
-  const key = parsed.kind() === 'ipv4' ? parsed.toString() : `${(parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  const key =
+    parsed.kind() === 'ipv4'
+      ? parsed.toString()
+      : `${(parsed as ipaddr.IPv6).parts
+          .slice(0, 4)
+          .map((p) => p.toString(16))
+          .join(':')}::/64`;
   ipv6Keys.set(address, key);
   return key;
 };

@@ -58,7 +58,8 @@ const forwardedScheme = (req: IncomingMessage, trustedHops: number): Scheme | un
 };
 
 /** The scheme of the request: as the trusted proxies reported it, else the connection's own. */
-export const schemeOf = (ctx: Pick<RequestContext, 'state' | 'protocol'>): Scheme => ctx.state.scheme ?? (ctx.protocol === 'https' ? 'https' : 'http');
+export const schemeOf = (ctx: Pick<RequestContext, 'state' | 'protocol'>): Scheme =>
+  ctx.state.scheme ?? (ctx.protocol === 'https' ? 'https' : 'http');
 
 export interface ClientAddressOptions {
   /** Addresses and CIDRs of the proxies in front (IPv4 and IPv6); checked at start (`isAddressOrCidr`). */

@@ -17,7 +17,11 @@ export interface ClientRateLimitOptions {
 export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware => {
   const { limiter, onLimited } = options;
   const apply = (ctx: RequestContext, decision: RateLimitDecision): void => {
-    ctx.set({ 'RateLimit-Limit': String(decision.limit), 'RateLimit-Remaining': String(decision.remaining), 'RateLimit-Reset': String(decision.resetSeconds) });
+    ctx.set({
+      'RateLimit-Limit': String(decision.limit),
+      'RateLimit-Remaining': String(decision.remaining),
+      'RateLimit-Reset': String(decision.resetSeconds),
+    });
     if (!decision.allowed) {
       onLimited?.('client');
       const retryAfter = String(decision.resetSeconds);

@@ -93,7 +93,9 @@ export const compression = (options: CompressionOptions = {}): AppMiddleware => 
     if (!mayEncode(ctx)) return false;
     const encoding = encodingOf(ctx);
     if (encoding !== 'br' && encoding !== 'gzip') return true;
-    const data = await kept.encoded(rendered, encoding, (data) => (encoding === 'br' ? brotliBytes(data, brotliOptions) : gzipBytes(data, gzipOptions)));
+    const data = await kept.encoded(rendered, encoding, (data) =>
+      encoding === 'br' ? brotliBytes(data, brotliOptions) : gzipBytes(data, gzipOptions),
+    );
     ctx.body = data;
     ctx.set('Content-Encoding', encoding);
     return true;

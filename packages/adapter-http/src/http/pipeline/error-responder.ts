@@ -43,7 +43,10 @@ export const errorResponder = (options: ErrorResponderOptions): AppMiddleware =>
       writeApiError(ctx, known ?? new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
     } catch (failed) {
       // An error answer that cannot be written (over the bound despite the caps): still the JSON envelope, never Koa's plain text.
-      logger.error({ request_id: ctx.state.requestId, reason: failed instanceof Error ? failed.message : String(failed) }, 'error answer not written: answered 500');
+      logger.error(
+        { request_id: ctx.state.requestId, reason: failed instanceof Error ? failed.message : String(failed) },
+        'error answer not written: answered 500',
+      );
       writeApiError(ctx, new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
     }
   };

@@ -60,9 +60,14 @@ export const fairAdmission = (options: FairAdmissionOptions): AppMiddleware => {
     if (!admission.admitted) {
       if (admission.reason === 'timed_out') onTimedOut?.();
       const seconds = Math.round(admission.waitedMs / 100) / 10;
-      throw new ApiError('rate_limited', `Too many requests in progress for this client; waited ${seconds} s for a slot; retry after ${RETRY_AFTER_SECONDS} s`, undefined, {
-        'Retry-After': RETRY_AFTER_SECONDS,
-      });
+      throw new ApiError(
+        'rate_limited',
+        `Too many requests in progress for this client; waited ${seconds} s for a slot; retry after ${RETRY_AFTER_SECONDS} s`,
+        undefined,
+        {
+          'Retry-After': RETRY_AFTER_SECONDS,
+        },
+      );
     }
     onAdmitted?.(admission.waitedMs / 1000);
     holdUntilWritten(ctx, admission.release);

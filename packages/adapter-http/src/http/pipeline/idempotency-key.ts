@@ -25,7 +25,19 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { UserId, isUserErased, noChange, runKeyed, type Change, type ClientId, type Clock, type DomainError, type ErasureRegistry, type IdempotencyStore, type StoredResponse } from '@debtkit/core';
+import {
+  UserId,
+  isUserErased,
+  noChange,
+  runKeyed,
+  type Change,
+  type ClientId,
+  type Clock,
+  type DomainError,
+  type ErasureRegistry,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '@debtkit/core';
 import type { RequestContext } from '../app-context.js';
 import type { RouteMiddleware } from '../router.js';
 import { ApiError, fromDomainError, toApiError } from '../api-error.js';
@@ -131,7 +143,10 @@ export type { KeyedAnswer };
 const decodingFailure = (err: unknown): Change<never> => {
   const known = toApiError(err);
   if (known === undefined || known.kind !== 'validation_error') throw err;
-  const error: DomainError = known.details === undefined ? { _tag: 'validation_error', message: known.message } : { _tag: 'validation_error', message: known.message, details: known.details };
+  const error: DomainError =
+    known.details === undefined
+      ? { _tag: 'validation_error', message: known.message }
+      : { _tag: 'validation_error', message: known.message, details: known.details };
   return noChange(TE.left(error));
 };
 
@@ -160,7 +175,12 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): RouteMiddleware 
     const route = ctx.state.route;
     if (route === undefined) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} runs outside a route`);
     const path = routedPath(route, ctx.params);
-    const request = { clientId: client.id, key, claimId: randomUUID(), fingerprint: { method: ctx.method, path, bodyHash: bodyHash(ctx.state.body) } };
+    const request = {
+      clientId: client.id,
+      key,
+      claimId: randomUUID(),
+      fingerprint: { method: ctx.method, path, bodyHash: bodyHash(ctx.state.body) },
+    };
     let answered = false;
     ctx.state.idempotency = {
       answer: async (build, render) => {

@@ -29,7 +29,8 @@ const arrivedText = (req: IncomingMessage, limitBytes: number): string | undefin
   if (!(declared > 0 && declared <= limitBytes) || req.readableFlowing === true || req.readableLength !== declared) return undefined;
   const chunk: unknown = req.read(declared);
   // The request stream is in bytes mode (nothing here sets an encoding), and holds exactly `declared` bytes.
-  if (!Buffer.isBuffer(chunk) || chunk.length !== declared) throw new Error('arrivedText: the buffered request body is not the declared bytes');
+  if (!Buffer.isBuffer(chunk) || chunk.length !== declared)
+    throw new Error('arrivedText: the buffered request body is not the declared bytes');
   const text = chunk.toString('utf8');
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 };
@@ -104,7 +105,8 @@ const toBodyError = (ctx: ParameterizedContext, err: unknown): unknown => {
   if (isClientGone(ctx, err)) return err;
   if (err instanceof SyntaxError) return new ApiError('validation_error', 'The request body is not valid JSON');
   // A body that does not decode is the client's mistake: a 400, never an error log line.
-  if (isDecodingError(err)) return new ApiError('validation_error', `The request body is not valid ${ctx.req.headers['content-encoding']} data`);
+  if (isDecodingError(err))
+    return new ApiError('validation_error', `The request body is not valid ${ctx.req.headers['content-encoding']} data`);
   return toApiError(err) ?? err;
 };
 

@@ -141,7 +141,13 @@ export const requestLineWriter = (logger: Logger): WriteRequestLine => {
     const bindings: unknown = Reflect.get(logger, chindingsSym);
     const end: unknown = Reflect.get(logger, endSym);
     const stream: unknown = Reflect.get(logger, streamSym);
-    if (typeof levelPrefix !== 'string' || typeof time !== 'function' || typeof bindings !== 'string' || typeof end !== 'string' || !isWritable(stream)) {
+    if (
+      typeof levelPrefix !== 'string' ||
+      typeof time !== 'function' ||
+      typeof bindings !== 'string' ||
+      typeof end !== 'string' ||
+      !isWritable(stream)
+    ) {
       generic(line);
       return;
     }

@@ -18,7 +18,6 @@ export interface RequestTelemetryOptions {
   readonly routeOf: (ctx: RequestContext) => string | undefined;
 }
 
-
 /**
  * What is recorded once debtkit's middleware has answered a request (with the
  * status the error responder chose): its count and duration by method, route pattern and

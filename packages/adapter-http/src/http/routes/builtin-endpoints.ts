@@ -31,7 +31,19 @@ import type { AppContext, RouteDef } from '../app-context.js';
 import { ApiError } from '../api-error.js';
 import { runUseCase, type PathIdName } from '../route-kit.js';
 import { serveMetrics } from '../metrics.routes.js';
-import { type AgreesWithKind, type Checked, type DeclaredErrors, type DeclaredResponse, type EndpointInput, type EndpointSpec, type KindValue, type NoInput, answer, decodeRequest, resolveResponse } from './endpoint.js';
+import {
+  type AgreesWithKind,
+  type Checked,
+  type DeclaredErrors,
+  type DeclaredResponse,
+  type EndpointInput,
+  type EndpointSpec,
+  type KindValue,
+  type NoInput,
+  answer,
+  decodeRequest,
+  resolveResponse,
+} from './endpoint.js';
 import type { ErrorCode } from '../api-error.js';
 import { ADMIN_ENDPOINTS } from './admin-endpoints.js';
 import type { BuiltinEndpoint, BuiltinServices } from './builtin-endpoint.js';
@@ -48,7 +60,10 @@ type BuiltinRun<Q, B, R, P extends PathIdName, E extends DomainError = DomainErr
   | { readonly handler: (services: BuiltinServices) => RouteDef['handler'] };
 
 /** A built-in endpoint, typed as a resource endpoint is (`TypedEndpoint`): its result must match its response codec (its kind's). */
-interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends PathIdName, E extends DomainError = DomainError> extends Omit<EndpointSpec<Q, B, R, P>, 'response'> {
+interface TypedBuiltinEndpoint<Q, B, K extends ResponseKind, R, P extends PathIdName, E extends DomainError = DomainError> extends Omit<
+  EndpointSpec<Q, B, R, P>,
+  'response'
+> {
   readonly auth: NonNullable<EndpointSpec['auth']>;
   readonly response?: DeclaredResponse<K, R> & AgreesWithKind<K, R>;
   readonly run: BuiltinRun<Q, B, R, P, E>;
@@ -69,7 +84,11 @@ const checkedBuiltin = <
   Au extends NonNullable<EndpointSpec['auth']> = NonNullable<EndpointSpec['auth']>,
   const L extends ReadonlyArray<ErrorCode> = readonly [],
 >(
-  e: TypedBuiltinEndpoint<Q, B, K, R, P, E> & { readonly auth: Au; readonly errors: L; readonly run: Extract<BuiltinRun<Q, B, R, P, E>, (...args: never[]) => unknown> },
+  e: TypedBuiltinEndpoint<Q, B, K, R, P, E> & {
+    readonly auth: Au;
+    readonly errors: L;
+    readonly run: Extract<BuiltinRun<Q, B, R, P, E>, (...args: never[]) => unknown>;
+  },
 ): Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>> =>
   // The list was checked against `E` by the result type: at run time the entry is always a `BuiltinEndpoint`.
   builtin<Q, B, K, R, P>(e) as Checked<BuiltinEndpoint, L[number], DeclaredErrors<E, Au>>;
@@ -87,7 +106,11 @@ const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = K
             async function handleBuiltin(ctx: AppContext): Promise<void> {
               const keyed = ctx.state.idempotency;
               // A built-in endpoint changes nothing: under an Idempotency-Key, its answer is kept all the same.
-              if (keyed !== undefined) return keyed.answer(() => noChange(run(services, decodeRequest(ctx, e))), (value) => answer(ctx, e, value));
+              if (keyed !== undefined)
+                return keyed.answer(
+                  () => noChange(run(services, decodeRequest(ctx, e))),
+                  (value) => answer(ctx, e, value),
+                );
               answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
             }
         : run.handler,
@@ -102,7 +125,10 @@ const OpenApiDocument = t.type(
   {
     openapi: t.literal('3.1.0'),
     info: t.UnknownRecord,
-    servers: t.array(t.intersection([t.type({ url: t.string }), t.partial({ description: t.string, variables: t.UnknownRecord })]), 'Servers'),
+    servers: t.array(
+      t.intersection([t.type({ url: t.string }), t.partial({ description: t.string, variables: t.UnknownRecord })]),
+      'Servers',
+    ),
     tags: t.array(t.intersection([t.type({ name: t.string }), t.partial({ description: t.string })]), 'Tags'),
     security: t.array(t.record(t.string, t.array(t.string)), 'SecurityRequirements'),
     paths: t.UnknownRecord,
@@ -113,7 +139,10 @@ const OpenApiDocument = t.type(
 );
 
 /** `GET /openapi.json`'s query: the API version the document describes. */
-const OpenApiQuery = t.partial({ version: t.keyof(Object.fromEntries(versioning.known.map((v) => [v, null])) as Record<string, null>, 'ApiVersionName') }, 'OpenApiQuery');
+const OpenApiQuery = t.partial(
+  { version: t.keyof(Object.fromEntries(versioning.known.map((v) => [v, null])) as Record<string, null>, 'ApiVersionName') },
+  'OpenApiQuery',
+);
 
 /**
  * How long `/readyz` waits for the store. A probe must answer fast even when the
@@ -158,25 +187,51 @@ const readinessOf = (health: StoreHealth, now: () => number): (() => Promise<E.E
 };
 
 const notReady = (error: unknown): ApiError =>
-  new ApiError('unavailable', isDomainError(error) && error._tag === 'unavailable' && error.explained === true ? error.message : 'The store is not reachable');
+  new ApiError(
+    'unavailable',
+    isDomainError(error) && error._tag === 'unavailable' && error.explained === true ? error.message : 'The store is not reachable',
+  );
 
 export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
   checkedBuiltin({
-    method: 'POST', path: '/api/ping', summary: 'Ping', tag: 'Ping', auth: 'client', pathIds: [], body: PingBody,
+    method: 'POST',
+    path: '/api/ping',
+    summary: 'Ping',
+    tag: 'Ping',
+    auth: 'client',
+    pathIds: [],
+    body: PingBody,
     description: 'Echoes the payload: checks the token, the API version and the round trip.',
-    status: 200, response: { kind: 'ping' }, errors: ['validation_error'],
+    status: 200,
+    response: { kind: 'ping' },
+    errors: ['validation_error'],
     run: (_s, i) => TE.right({ payload: i.body.payload }),
   }),
   checkedBuiltin({
-    method: 'GET', path: '/healthz', summary: 'Liveness probe', tag: 'Operations', auth: 'none', pathIds: [],
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness probe',
+    tag: 'Operations',
+    auth: 'none',
+    pathIds: [],
     description: 'Answers 200 while the process runs. Needs no token.',
-    status: 200, response: { codec: t.type({ status: t.literal('ok') }, 'Health') }, errors: ['validation_error'],
+    status: 200,
+    response: { codec: t.type({ status: t.literal('ok') }, 'Health') },
+    errors: ['validation_error'],
     run: () => TE.right({ status: 'ok' } as const),
   }),
   builtin({
-    method: 'GET', path: '/readyz', summary: 'Readiness probe', tag: 'Operations', auth: 'none', pathIds: [],
-    description: 'Answers 200 when the store answers, else 503. The store is asked at most once a second; probes in between get its last answer. Needs no token.',
-    status: 200, response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') }, errors: ['service_unavailable'],
+    method: 'GET',
+    path: '/readyz',
+    summary: 'Readiness probe',
+    tag: 'Operations',
+    auth: 'none',
+    pathIds: [],
+    description:
+      'Answers 200 when the store answers, else 503. The store is asked at most once a second; probes in between get its last answer. Needs no token.',
+    status: 200,
+    response: { codec: t.type({ status: t.literal('ready') }, 'Readiness') },
+    errors: ['service_unavailable'],
     // Whatever the store says went wrong, or if it says nothing in time, the answer to a probe is "not ready";
     // a reason the store explains for operators (e.g. a standalone MongoDB, docs/decisions/transactions.md) is passed on.
     run: {
@@ -192,22 +247,38 @@ export const BUILTIN_ENDPOINTS: ReadonlyArray<BuiltinEndpoint> = [
     },
   }),
   builtin({
-    method: 'GET', path: '/openapi.json', summary: 'This OpenAPI document', tag: 'Operations', auth: 'none', pathIds: [],
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI document',
+    tag: 'Operations',
+    auth: 'none',
+    pathIds: [],
     description:
       'The OpenAPI 3.1 document of the API, generated from the codecs the server validates with. Needs no token. ' +
       '`version` picks the API version it describes (default: the latest); an unknown one answers 400 `unsupported_version`.',
     query: OpenApiQuery,
-    status: 200, response: { codec: OpenApiDocument }, errors: ['unsupported_version'],
+    status: 200,
+    response: { codec: OpenApiDocument },
+    errors: ['unsupported_version'],
     run: {
       handler: (s) => s.openApi,
     },
   }),
   builtin({
-    method: 'GET', path: '/metrics', summary: 'Prometheus metrics', tag: 'Operations', auth: 'none', pathIds: [],
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    tag: 'Operations',
+    auth: 'none',
+    pathIds: [],
     description:
       'Prometheus text format: requests by method, route pattern and status (count and duration), rate-limited requests, ' +
       'idempotent replays, store errors, webhook deliveries, and Node process metrics. Bearer = the admin token; 404 when no admin token is configured.',
-    status: 200, response: { codec: t.string }, responseMediaType: 'text/plain', adminToken: true, errors: ['unauthorized', 'not_found', 'rate_limited'],
+    status: 200,
+    response: { codec: t.string },
+    responseMediaType: 'text/plain',
+    adminToken: true,
+    errors: ['unauthorized', 'not_found', 'rate_limited'],
     run: { handler: (s) => serveMetrics({ metrics: s.metrics, ...(s.adminToken === undefined ? {} : { adminToken: s.adminToken }) }) },
   }),
   ...ADMIN_ENDPOINTS,

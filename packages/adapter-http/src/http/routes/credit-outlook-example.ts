@@ -11,10 +11,29 @@ const TODAY = '2026-06-15';
 
 const account = (fields: Record<string, unknown>): AccountRecord => {
   const decoded = AccountRecord.decode({
-    user_id: 1, name: 'Account', type: 'loan', mask: null, status: 'active', nickname: null, apr: null, minimum_payment: null,
-    user_apr: null, user_minimum_payment: null, original_loan_amount: null, limit: null, last_payment_amount: null,
-    last_payment_date: null, closed_at: null, institution_name: null, institution_logo: null, next_payment_due_date: null,
-    user_next_payment_date: null, first_time_payment: null, last_updated_at: TODAY, created_at: `${TODAY}T00:00:00.000Z`, version: 1,
+    user_id: 1,
+    name: 'Account',
+    type: 'loan',
+    mask: null,
+    status: 'active',
+    nickname: null,
+    apr: null,
+    minimum_payment: null,
+    user_apr: null,
+    user_minimum_payment: null,
+    original_loan_amount: null,
+    limit: null,
+    last_payment_amount: null,
+    last_payment_date: null,
+    closed_at: null,
+    institution_name: null,
+    institution_logo: null,
+    next_payment_due_date: null,
+    user_next_payment_date: null,
+    first_time_payment: null,
+    last_updated_at: TODAY,
+    created_at: `${TODAY}T00:00:00.000Z`,
+    version: 1,
     ...fields,
   });
   if (E.isLeft(decoded)) throw new Error('the credit outlook example account does not decode');
@@ -22,12 +41,38 @@ const account = (fields: Record<string, unknown>): AccountRecord => {
 };
 
 const accounts = [
-  account({ id: 11, name: 'Visa', subtype: 'credit_card_loan', balance: 200_000, limit: 400_000, apr: 24, minimum_payment: 6_000, opened_at: '2019-04-02', payments_history: ['1', '1', '2', '1'] }),
-  account({ id: 12, name: 'Car loan', subtype: 'auto_loan', balance: 1_200_000, apr: 6.5, minimum_payment: 35_000, opened_at: '2025-09-20', payments_history: ['1', '1'] }),
+  account({
+    id: 11,
+    name: 'Visa',
+    subtype: 'credit_card_loan',
+    balance: 200_000,
+    limit: 400_000,
+    apr: 24,
+    minimum_payment: 6_000,
+    opened_at: '2019-04-02',
+    payments_history: ['1', '1', '2', '1'],
+  }),
+  account({
+    id: 12,
+    name: 'Car loan',
+    subtype: 'auto_loan',
+    balance: 1_200_000,
+    apr: 6.5,
+    minimum_payment: 35_000,
+    opened_at: '2025-09-20',
+    payments_history: ['1', '1'],
+  }),
 ];
 
 const outlook = creditOutlook({
-  plan: { strategy: 'avalanche', monthly_payment: 60_000 as never, account_ids: [11 as never], custom_order: null, extra_payments: [], start_date: TODAY as never },
+  plan: {
+    strategy: 'avalanche',
+    monthly_payment: 60_000 as never,
+    account_ids: [11 as never],
+    custom_order: null,
+    extra_payments: [],
+    start_date: TODAY as never,
+  },
   accounts,
   today: TODAY as never,
 });

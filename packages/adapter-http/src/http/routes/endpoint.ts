@@ -8,7 +8,18 @@
  */
 import * as t from 'io-ts';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import { Application, Client, DomainError, RESPONSE_CODECS, ResponseKind, renderContextOf, strictObject, type Change, type ResponseOf, versioning } from '@debtkit/core';
+import {
+  Application,
+  Client,
+  DomainError,
+  RESPONSE_CODECS,
+  ResponseKind,
+  renderContextOf,
+  strictObject,
+  type Change,
+  type ResponseOf,
+  versioning,
+} from '@debtkit/core';
 import type { ErrorCode } from '../api-error.js';
 import { clientOf, decodeBody, decodeQuery, noContent, parseId, respond, runUseCase, type PathId, type PathIdName } from '../route-kit.js';
 import type { AppContext, RouteAuth, RouteDef } from '../app-context.js';
@@ -107,7 +118,11 @@ export interface DeclaredResponse<K extends ResponseKind, R> {
 export type KindValue<K extends ResponseKind> = [K] extends [never] ? void : ResponseOf<K>;
 
 /** A codec given beside a kind must describe its kind's shape (or more): anything else does not compile. */
-export type AgreesWithKind<K extends ResponseKind, R> = [K] extends [never] ? unknown : [R] extends [ResponseOf<K>] ? unknown : { readonly codec: 'a codec beside a kind must describe a subtype of the kind codec' };
+export type AgreesWithKind<K extends ResponseKind, R> = [K] extends [never]
+  ? unknown
+  : [R] extends [ResponseOf<K>]
+    ? unknown
+    : { readonly codec: 'a codec beside a kind must describe a subtype of the kind codec' };
 
 /**
  * A resource endpoint, typed: `Q` and `B` are inferred from the query and body
@@ -149,7 +164,13 @@ export interface TypedEndpoint<
  * route of the client and admin areas (openapi-document.ts `areaErrors`), so a route
  * there does not list it; a route of no area does.
  */
-export type PublicCodes<E, A> = E extends { readonly _tag: infer T } ? (T extends 'unavailable' ? (A extends 'none' ? 'service_unavailable' : never) : T) : never;
+export type PublicCodes<E, A> = E extends { readonly _tag: infer T }
+  ? T extends 'unavailable'
+    ? A extends 'none'
+      ? 'service_unavailable'
+      : never
+    : T
+  : never;
 
 /**
  * The code a route answers itself, whatever its use case: `validation_error`, since
@@ -177,7 +198,11 @@ export type ErrorListMismatch<Listed extends ErrorCode, X> = [Exclude<X, Listed>
 export type Checked<T, Listed extends ErrorCode, X> = [ErrorListMismatch<Listed, X>] extends [never] ? T : ErrorListMismatch<Listed, X>;
 
 /** What a use case returns for a route: a `Change` for a POST of the client area (it takes an Idempotency-Key), else a task. */
-export type KeyedRun<M, A, R, E extends DomainError = DomainError> = M extends 'POST' ? (A extends 'client' ? Change<R, E> : TE.TaskEither<E, R>) : TE.TaskEither<E, R>;
+export type KeyedRun<M, A, R, E extends DomainError = DomainError> = M extends 'POST'
+  ? A extends 'client'
+    ? Change<R, E>
+    : TE.TaskEither<E, R>
+  : TE.TaskEither<E, R>;
 
 /** The change a keyed route's use case answered with (the endpoint's type requires one; a route built otherwise is a bug). */
 const changeOf = <A>(task: TE.TaskEither<DomainError, A>): Change<A> => {
@@ -209,9 +234,14 @@ export const endpoint = <
 >(
   declared: TypedEndpoint<Q, B, K, R, P, M, A, E, L, U>,
 ): Checked<Endpoint, L[number] | U[number], DeclaredErrors<E, A>> => {
-  const e: EndpointSpec<Q, B, R, P> & Pick<TypedEndpoint<Q, B, K, R, P, M, A, E, L, U>, 'run'> = { ...declared, response: resolveResponse(declared.response) };
+  const e: EndpointSpec<Q, B, R, P> & Pick<TypedEndpoint<Q, B, K, R, P, M, A, E, L, U>, 'run'> = {
+    ...declared,
+    response: resolveResponse(declared.response),
+  };
   // A `Change` is a task: run on its own, it commits on its own.
-  const { run, ...spec } = e as unknown as EndpointSpec<Q, B, R, P> & { run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R> };
+  const { run, ...spec } = e as unknown as EndpointSpec<Q, B, R, P> & {
+    run: (app: Application, input: EndpointInput<Q, B, P>) => TE.TaskEither<DomainError, R>;
+  };
   const entry: Endpoint = {
     ...spec,
     handler: (app) =>
@@ -220,7 +250,11 @@ export const endpoint = <
         const keyed = ctx.state.idempotency;
         const input = { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) };
         // Under an Idempotency-Key, core runs the change and keeps what this renders (pipeline/idempotency-key.ts).
-        if (keyed !== undefined) return keyed.answer(() => changeOf(run(app, input)), (value) => answer(ctx, e, value));
+        if (keyed !== undefined)
+          return keyed.answer(
+            () => changeOf(run(app, input)),
+            (value) => answer(ctx, e, value),
+          );
         answer(ctx, e, await runUseCase(run(app, input)));
       },
   };
@@ -232,7 +266,9 @@ export const endpoint = <
  * A declared response with its codec: its own, else its kind's in `RESPONSE_CODECS`
  * (which describes an `R`: `R` is the kind's value when no codec is declared).
  */
-export const resolveResponse = <K extends ResponseKind, R>(response: DeclaredResponse<K, R> | undefined): EndpointSpec<unknown, unknown, R>['response'] => {
+export const resolveResponse = <K extends ResponseKind, R>(
+  response: DeclaredResponse<K, R> | undefined,
+): EndpointSpec<unknown, unknown, R>['response'] => {
   if (response === undefined) return undefined;
   const codec = response.codec ?? (response.kind === undefined ? undefined : (RESPONSE_CODECS[response.kind] satisfies t.Mixed as t.Mixed));
   if (codec === undefined) throw new Error('endpoint: a response names its kind or its codec');

@@ -13,7 +13,9 @@ export const paged =
     ({ [items]: page.items, has_more: page.hasMore }) as PagedList<K, A>;
 
 /** The items key and items of a list envelope as rendered, or undefined for any other body. */
-export const listEnvelopeOf = (body: unknown): { readonly key: string; readonly items: ReadonlyArray<unknown>; readonly hasMore: boolean } | undefined => {
+export const listEnvelopeOf = (
+  body: unknown,
+): { readonly key: string; readonly items: ReadonlyArray<unknown>; readonly hasMore: boolean } | undefined => {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const keys = Object.keys(body);
   const record = body as Record<string, unknown>;
@@ -69,7 +71,8 @@ export const boundedItems = <P>(
     const piece = pieceOf(item, i);
     const size = (pieces.length === 0 ? 0 : 1) + sizeOf(piece);
     if (bytes + size > max) {
-      if (pieces.length === 0) throw new ResponseTooLarge(`the first of the ${list.key} alone is ${size} bytes, over the ${max}-byte bound`);
+      if (pieces.length === 0)
+        throw new ResponseTooLarge(`the first of the ${list.key} alone is ${size} bytes, over the ${max}-byte bound`);
       return { head, pieces, end: more, bytes, hasMore: true };
     }
     pieces.push(piece);
@@ -88,7 +91,12 @@ export const boundedItems = <P>(
 export const boundedJson = (body: unknown, max: number = MAX_RESPONSE_BODY_BYTES): JsonText => {
   const list = listEnvelopeOf(body);
   if (list === undefined) return { text: JSON.stringify(body) };
-  const page = boundedItems(list, max, (item) => JSON.stringify(item), (text) => Buffer.byteLength(text));
+  const page = boundedItems(
+    list,
+    max,
+    (item) => JSON.stringify(item),
+    (text) => Buffer.byteLength(text),
+  );
   return { text: `${page.head}${page.pieces.join(',')}${page.end}`, bytes: page.bytes };
 };
 

@@ -76,11 +76,20 @@ const m1Segments = (segments: ReadonlyArray<RateSegment>, accruing: ReadonlySet<
   segments.map((s, i) => {
     if (!isDeferred(s)) return s;
     return accruing.has(i)
-      ? { kind: s.kind, balance: s.balance, apr: s.go_to_apr!, promo_ends_on: null, go_to_apr: null, deferred_interest: false, accrued_deferred_interest: 0 }
+      ? {
+          kind: s.kind,
+          balance: s.balance,
+          apr: s.go_to_apr!,
+          promo_ends_on: null,
+          go_to_apr: null,
+          deferred_interest: false,
+          accrued_deferred_interest: 0,
+        }
       : { ...s, apr: 0, deferred_interest: false, accrued_deferred_interest: 0 };
   });
 
-const isDeferred = (s: RateSegment): boolean => s.deferred_interest === true && s.promo_ends_on != null && s.go_to_apr != null && s.balance > 0;
+const isDeferred = (s: RateSegment): boolean =>
+  s.deferred_interest === true && s.promo_ends_on != null && s.go_to_apr != null && s.balance > 0;
 
 /** The first month (≥ 1) dated on or after `date`: the first month past a promotion ending on `date`. */
 const firstMonthOnOrAfter = (asOf: IsoDate, date: IsoDate): number => {
@@ -139,18 +148,28 @@ export const repaymentDisclosure = (debt: DebtTerms, asOf: IsoDate): DisclosureF
   const hopeful = run(new Set(), (month, book) => {
     for (let i = 0; i < segments.length; i++) if (paidOff[i] === Number.POSITIVE_INFINITY && book.sBal[i]! <= 0) paidOff[i] = month;
   });
-  const accruing = new Set(segments.flatMap((s, i) => (isDeferred(s) && paidOff[i]! >= firstMonthOnOrAfter(asOf, s.promo_ends_on!) ? [i] : [])));
+  const accruing = new Set(
+    segments.flatMap((s, i) => (isDeferred(s) && paidOff[i]! >= firstMonthOnOrAfter(asOf, s.promo_ends_on!) ? [i] : [])),
+  );
   const outcome = accruing.size === 0 ? hopeful : run(accruing);
   const payment = threeYearPayment(segments, asOf, accruing);
   const threeYearTotal = toDollar(payment * 36);
   if (!outcome.ok) {
-    return { minimum_payments_only: null, three_year: { monthly_payment: toDollar(payment), total_cost: threeYearTotal, savings: null }, never_pays_off: true, rounding: 'nearest_dollar' };
+    return {
+      minimum_payments_only: null,
+      three_year: { monthly_payment: toDollar(payment), total_cost: threeYearTotal, savings: null },
+      never_pays_off: true,
+      rounding: 'nearest_dollar',
+    };
   }
   const years = disclosedYears(outcome.months);
   const totalCost = toDollar(outcome.totalPaid);
   return {
     minimum_payments_only: { months: outcome.months, years, total_cost: totalCost },
-    three_year: years === null || years <= 3 ? null : { monthly_payment: toDollar(payment), total_cost: threeYearTotal, savings: totalCost - threeYearTotal },
+    three_year:
+      years === null || years <= 3
+        ? null
+        : { monthly_payment: toDollar(payment), total_cost: threeYearTotal, savings: totalCost - threeYearTotal },
     never_pays_off: false,
     rounding: 'nearest_dollar',
   };

@@ -337,7 +337,8 @@ export class DebtBook {
             this.sGoUnits[s] = go.units;
             this.sGoScale[s] = go.scale;
             if (method === METHOD_DAILY_COMPOUND)
-              for (let f = 0; f < FACTORS; f++) this.sGoFactor[s * FACTORS + f] = dailyCompoundFactor(seg.go_to_apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
+              for (let f = 0; f < FACTORS; f++)
+                this.sGoFactor[s * FACTORS + f] = dailyCompoundFactor(seg.go_to_apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
             this.sDeferred[s] = seg.deferred_interest === true ? 1 : 0;
             this.sAccrued[s] = seg.deferred_interest === true ? (seg.accrued_deferred_interest ?? 0) : 0;
             this.pendingPromos[i]! += 1;
@@ -358,7 +359,8 @@ export class DebtBook {
     this.sUnits[s] = scaled.units;
     this.sScale[s] = scaled.scale;
     if (method === METHOD_DAILY_COMPOUND)
-      for (let f = 0; f < FACTORS; f++) this.sFactor[s * FACTORS + f] = dailyCompoundFactor(apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
+      for (let f = 0; f < FACTORS; f++)
+        this.sFactor[s * FACTORS + f] = dailyCompoundFactor(apr, f === EQUAL_INDEX ? EQUAL_MONTH_DAYS : 28 + f);
   }
 
   /** The epoch day of month m's date. */
@@ -413,9 +415,19 @@ export class DebtBook {
     return this.equalMonths ? EQUAL_MONTH_DAYS : this.epochOfMonth(m) - this.epochOfMonth(m - 1);
   }
 
-  private interestOn(balance: number, method: number, units: number, scale: number, apr: number, factors: Float64Array, s: number, days: number): number {
+  private interestOn(
+    balance: number,
+    method: number,
+    units: number,
+    scale: number,
+    apr: number,
+    factors: Float64Array,
+    s: number,
+    days: number,
+  ): number {
     if (balance <= 0 || apr === 0) return 0;
-    if (method === METHOD_MONTHLY || (method === METHOD_DAILY_SIMPLE && this.equalMonths)) return roundedQuotient(balance, units, 1200 * scale);
+    if (method === METHOD_MONTHLY || (method === METHOD_DAILY_SIMPLE && this.equalMonths))
+      return roundedQuotient(balance, units, 1200 * scale);
     if (method === METHOD_DAILY_SIMPLE) return roundedQuotient(balance, units * days, 36_500 * scale);
     const index = this.equalMonths ? EQUAL_INDEX : days - 28;
     const factor = index >= 0 && index < FACTORS ? factors[s * FACTORS + index]! : dailyCompoundFactor(apr, days);
@@ -461,7 +473,8 @@ export class DebtBook {
         if (this.sDeferred[s] === 1) {
           if (this.sBal[s]! > 0 && this.sAccrued[s]! > 0) {
             posted = this.sAccrued[s]!;
-            if (this.warnings !== null) this.warnings.push({ account_id: this.ids[i]!, code: 'deferred_interest_charged', month: m, amount: posted });
+            if (this.warnings !== null)
+              this.warnings.push({ account_id: this.ids[i]!, code: 'deferred_interest_charged', month: m, amount: posted });
           }
           this.sAccrued[s] = 0;
           this.sDeferred[s] = 0;
@@ -470,7 +483,16 @@ export class DebtBook {
       const balance = this.sBal[s]!;
       const interest = this.interestOn(balance, method, this.sUnits[s]!, this.sScale[s]!, this.sApr[s]!, this.sFactor, s, days);
       if (this.sDeferred[s] === 1 && balance > 0) {
-        this.sAccrued[s]! += this.interestOn(balance, method, this.sGoUnits[s]!, this.sGoScale[s]!, this.sGoApr[s]!, this.sGoFactor, s, days);
+        this.sAccrued[s]! += this.interestOn(
+          balance,
+          method,
+          this.sGoUnits[s]!,
+          this.sGoScale[s]!,
+          this.sGoApr[s]!,
+          this.sGoFactor,
+          s,
+          days,
+        );
       }
       this.sPaid[s] = 0;
       if (method === METHOD_DAILY_SIMPLE) {
@@ -569,7 +591,8 @@ export class DebtBook {
       if (balance - part === 0 && this.sDeferred[best] === 1 && this.sPromoMonth[best] !== NO_PROMO) {
         // Paid before its date: the deferred interest is never charged.
         const avoided = this.sAccrued[best]!;
-        if (avoided > 0 && this.warnings !== null) this.warnings.push({ account_id: this.ids[i]!, code: 'deferred_interest_avoided', month: m, amount: avoided });
+        if (avoided > 0 && this.warnings !== null)
+          this.warnings.push({ account_id: this.ids[i]!, code: 'deferred_interest_avoided', month: m, amount: avoided });
         this.sAccrued[best] = 0;
       }
     }
@@ -664,7 +687,11 @@ export class DebtBook {
       ...original,
       balance: this.principalOf(i),
       segments,
-      ...(original.accruedInterest !== undefined && original.accruedInterest !== null ? { accruedInterest: this.accruedInterest[i]! } : this.accruedInterest[i]! > 0 ? { accruedInterest: this.accruedInterest[i]! } : {}),
+      ...(original.accruedInterest !== undefined && original.accruedInterest !== null
+        ? { accruedInterest: this.accruedInterest[i]! }
+        : this.accruedInterest[i]! > 0
+          ? { accruedInterest: this.accruedInterest[i]! }
+          : {}),
     };
   }
 }
@@ -685,16 +712,20 @@ const precedence = (strategy: MoneyStrategy, book: DebtBook, ranks: Float64Array
   switch (strategy) {
     case 'avalanche':
       return (a, b) => {
-        const aa = rankApr[a]!, ab = rankApr[b]!;
+        const aa = rankApr[a]!,
+          ab = rankApr[b]!;
         if (aa !== ab) return aa > ab;
-        const ba = owed[a]!, bb = owed[b]!;
+        const ba = owed[a]!,
+          bb = owed[b]!;
         return ba !== bb ? ba < bb : ids[a]! < ids[b]!;
       };
     case 'snowball':
       return (a, b) => {
-        const ba = owed[a]!, bb = owed[b]!;
+        const ba = owed[a]!,
+          bb = owed[b]!;
         if (ba !== bb) return ba < bb;
-        const aa = rankApr[a]!, ab = rankApr[b]!;
+        const aa = rankApr[a]!,
+          ab = rankApr[b]!;
         return aa !== ab ? aa > ab : ids[a]! < ids[b]!;
       };
     case 'custom':
@@ -727,8 +758,12 @@ const customRanks = (book: DebtBook, customOrder: ReadonlyArray<number> | undefi
 };
 
 /** The strategy order of the debts owing something at the start (month 0 ranks), as indexes of the input. */
-export const engineOrder = (debts: ReadonlyArray<DebtTerms>, strategy: MoneyStrategy, start: IsoDate, customOrder?: ReadonlyArray<number>): number[] =>
-  startOrder(new DebtBook(debts, { start }), strategy, customOrder);
+export const engineOrder = (
+  debts: ReadonlyArray<DebtTerms>,
+  strategy: MoneyStrategy,
+  start: IsoDate,
+  customOrder?: ReadonlyArray<number>,
+): number[] => startOrder(new DebtBook(debts, { start }), strategy, customOrder);
 
 const startOrder = (book: DebtBook, strategy: MoneyStrategy, customOrder: ReadonlyArray<number> | undefined): number[] => {
   for (let i = 0; i < book.count; i++) if (book.plain[i] === 0) book.updateRank(i, 0);
@@ -780,7 +815,14 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
   let order = startingOrder.slice();
   let totalInterest = 0;
   let totalPaid = 0;
-  const fail = (reason: EngineFailure, monthsRun: number) => ({ ok: false as const, reason, schedule, warnings: warnings ?? [], monthsRun, order: startingOrder });
+  const fail = (reason: EngineFailure, monthsRun: number) => ({
+    ok: false as const,
+    reason,
+    schedule,
+    warnings: warnings ?? [],
+    monthsRun,
+    order: startingOrder,
+  });
 
   const { sBal, sCharged, sPaid, segFirst, minimum, plainUnits, plainDenominator } = book;
   const varying = (i: number): boolean => book.method[i] !== METHOD_MONTHLY;
@@ -909,7 +951,16 @@ export const runEngine = (input: EngineInput): EngineOutcome => {
     }
     if (active.length === 0) {
       if (!Number.isSafeInteger(totalInterest) || !Number.isSafeInteger(totalPaid)) return fail('overflow', month);
-      return { ok: true, months: month, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun: month, order: startingOrder };
+      return {
+        ok: true,
+        months: month,
+        totalInterest,
+        totalPaid,
+        schedule,
+        warnings: warnings ?? [],
+        monthsRun: month,
+        order: startingOrder,
+      };
     }
   }
   return { ok: true, months: 0, totalInterest, totalPaid, schedule, warnings: warnings ?? [], monthsRun: 0, order: startingOrder };

@@ -25,7 +25,6 @@ import { addDays, daysBetween, type Cents, type IsoDate } from '../primitives.js
 import { dailyCompoundInterestOf, dailySimpleInterestOf } from './rates.js';
 import type { InterestMethod } from './terms.js';
 
-
 /** One balance at one rate, as the quote reads it. */
 export interface QuoteSegment {
   /** Cents. */
@@ -62,8 +61,10 @@ export interface PayoffQuoteFigures {
   readonly trailing_interest_note: boolean;
 }
 
-const simpleInterest = (balance: number, apr: number, days: number): number => (balance <= 0 || days <= 0 || apr === 0 ? 0 : dailySimpleInterestOf(balance, apr, days));
-const compoundInterest = (balance: number, apr: number, days: number): number => (balance <= 0 || days <= 0 || apr === 0 ? 0 : dailyCompoundInterestOf(balance, apr, days));
+const simpleInterest = (balance: number, apr: number, days: number): number =>
+  balance <= 0 || days <= 0 || apr === 0 ? 0 : dailySimpleInterestOf(balance, apr, days);
+const compoundInterest = (balance: number, apr: number, days: number): number =>
+  balance <= 0 || days <= 0 || apr === 0 ? 0 : dailyCompoundInterestOf(balance, apr, days);
 
 /** The rate of each run of days from `from` to `to`: before and from the promotion's end. */
 const rateRuns = (s: QuoteSegment, from: IsoDate, to: IsoDate): ReadonlyArray<{ apr: number; days: number }> => {
@@ -98,9 +99,11 @@ const interestTo = (terms: PayoffQuoteTerms, date: IsoDate): number =>
  */
 const deferredChargeBy = (terms: PayoffQuoteTerms, date: IsoDate): number =>
   terms.segments.reduce((sum, s) => {
-    if (s.deferred_interest !== true || s.promo_ends_on == null || s.go_to_apr == null || s.balance <= 0 || s.promo_ends_on > date) return sum;
+    if (s.deferred_interest !== true || s.promo_ends_on == null || s.go_to_apr == null || s.balance <= 0 || s.promo_ends_on > date)
+      return sum;
     const days = Math.max(0, daysBetween(terms.interestFrom, s.promo_ends_on));
-    const background = terms.method === 'daily_compound' ? compoundInterest(s.balance, s.go_to_apr, days) : simpleInterest(s.balance, s.go_to_apr, days);
+    const background =
+      terms.method === 'daily_compound' ? compoundInterest(s.balance, s.go_to_apr, days) : simpleInterest(s.balance, s.go_to_apr, days);
     return sum + (s.accrued_deferred_interest ?? 0) + background;
   }, 0);
 

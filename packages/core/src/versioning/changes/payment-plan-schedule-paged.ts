@@ -33,7 +33,8 @@ const isPlainObject = (u: unknown): u is Readonly<Record<string, unknown>> => ty
 const withSchedule: BodyTransform = (body, context) => {
   if (!isPlainObject(body)) return body;
   const schedule = context.plan_schedules?.[String(body['id'])];
-  if (schedule === undefined) throw new Error(`render: plan ${String(body['id'])} needs its schedule in the render context (planScheduleContext)`);
+  if (schedule === undefined)
+    throw new Error(`render: plan ${String(body['id'])} needs its schedule in the render context (planScheduleContext)`);
   return { ...body, schedule };
 };
 
