@@ -122,13 +122,11 @@ describe('a change and its Idempotency-Key commit together over HTTP (mongo, fai
           b: api,
           stateOf,
           arm: async () => {
-            await admin
-              .db('admin')
-              .command({
-                configureFailPoint: 'failCommand',
-                mode: { skip: occurrence },
-                data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
-              });
+            await admin.db('admin').command({
+              configureFailPoint: 'failCommand',
+              mode: { skip: occurrence },
+              data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
+            });
           },
           disarm: async () => {
             await admin.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });

@@ -92,13 +92,11 @@ describe('a change failing on one API process, retried on the other (mongo, fail
           b,
           stateOf,
           arm: async () => {
-            await admin!
-              .db('admin')
-              .command({
-                configureFailPoint: 'failCommand',
-                mode: { skip: occurrence },
-                data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
-              });
+            await admin!.db('admin').command({
+              configureFailPoint: 'failCommand',
+              mode: { skip: occurrence },
+              data: { failCommands: [name], errorCode: 50, appName: 'debtkit' },
+            });
           },
           disarm: async () => {
             await admin!.db('admin').command({ configureFailPoint: 'failCommand', mode: 'off' });

@@ -64,17 +64,14 @@ const replaySuite = (label: string, makeStore: () => Promise<StorePorts>): void 
     /** A user with a linked card (one `account.created`), then its nickname changed (`account.updated`). */
     const changes = async (client: ApiClient): Promise<void> => {
       const user = await h.request.post('/api/users').set(client.auth).send({ last_name: 'Doe' });
-      const card = await h.request
-        .post(`/api/users/${user.body['id']}/accounts`)
-        .set(client.auth)
-        .send({
-          name: 'Card',
-          type: 'loan',
-          subtype: 'credit_card_loan',
-          balance: 120_000,
-          institution_apr: 19.99,
-          institution_minimum_payment: 3_500,
-        });
+      const card = await h.request.post(`/api/users/${user.body['id']}/accounts`).set(client.auth).send({
+        name: 'Card',
+        type: 'loan',
+        subtype: 'credit_card_loan',
+        balance: 120_000,
+        institution_apr: 19.99,
+        institution_minimum_payment: 3_500,
+      });
       expect(card.status).to.equal(201);
       expect(
         (await h.request.patch(`/api/users/${user.body['id']}/accounts/${card.body['id']}`).set(client.auth).send({ nickname: 'Main' }))

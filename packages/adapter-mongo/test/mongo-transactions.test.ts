@@ -286,13 +286,11 @@ describe('mongo unit of work (wire-protocol test server as a one-node replica se
   it('a commit that failed leaves no transaction open on the server: another process writes the same record at once', async () => {
     const client = await expectRight(store.clients.create(aClient()));
     const user = await expectRight(store.users.create(aUser(client.id)));
-    await admin
-      .db('admin')
-      .command({
-        configureFailPoint: 'failCommand',
-        mode: { times: 1 },
-        data: { failCommands: ['commitTransaction'], errorCode: 50, appName: 'debtkit' },
-      });
+    await admin.db('admin').command({
+      configureFailPoint: 'failCommand',
+      mode: { times: 1 },
+      data: { failCommands: ['commitTransaction'], errorCode: 50, appName: 'debtkit' },
+    });
     const failed = await uow.run((tx) => tx.users.touch(client.id, user.id))();
     expect(E.isLeft(failed) && failed.left._tag, JSON.stringify(failed)).to.equal('unavailable');
     // Another process (its own connections and sessions): without `killSessions` after the failed

@@ -29,9 +29,9 @@ const typedPerVersion = async (): Promise<void> => {
     params: { path: { id: 1 } },
     body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, institution_apr: 20 },
   });
-  // @ts-expect-error the latest version has no `apr` in the body
   await latest.POST('/api/users/{id}/accounts', {
     params: { path: { id: 1 } },
+    // @ts-expect-error the latest version has no `apr` in the body
     body: { name: 'Card', type: 'loan', subtype: 'credit_card_loan', balance: 1, apr: 20 },
   });
 
