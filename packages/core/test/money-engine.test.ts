@@ -591,5 +591,31 @@ describe('money engine (shared/money, docs/decisions/payoff-and-outlook.md)', ()
       });
       expect(outcome.warnings.map((w) => [w.account_id, w.code])).to.deep.equal([[2, 'deferred_interest_avoided']]);
     });
+
+    it('ranks a deferred promotion with little accrued yet at least at its go_to_apr, above a 24% card, and avoids the charge', () => {
+      // Nothing accrued at the start: ranked by what has accrued alone, the promotion
+      // would sit below the 24% card until its last months and be charged in month 6.
+      const medical: DebtTerms = {
+        id: 2,
+        balance: 120_000,
+        apr: 0,
+        minimumPayment: 2_500,
+        segments: [
+          {
+            kind: 'promotional',
+            balance: 120_000,
+            apr: 0,
+            promo_ends_on: '2026-07-15' as IsoDate,
+            go_to_apr: 26.99,
+            deferred_interest: true,
+          },
+        ],
+      };
+      const card: DebtTerms = { id: 1, balance: 500_000, apr: 24, minimumPayment: 15_000 };
+      const run = (strategy: 'avalanche' | 'minimum_only') =>
+        runEngine({ debts: [card, medical], strategy, monthlyPayment: 45_000, start: START, maxMonths: 600, warnings: true });
+      expect(run('avalanche').warnings.map((w) => [w.account_id, w.code])).to.deep.equal([[2, 'deferred_interest_avoided']]);
+      expect(run('minimum_only').warnings.map((w) => [w.account_id, w.code])).to.deep.equal([[2, 'deferred_interest_charged']]);
+    });
   });
 });

@@ -647,8 +647,14 @@ export class DebtBook {
     }
     const promoMonth = this.sPromoMonth[best]!;
     if (this.sDeferred[best] === 1 && promoMonth !== NO_PROMO && promoMonth > m) {
-      // 1200 × the charge it would avoid ÷ (balance × months left).
-      const rank = (1200 * this.sAccrued[best]!) / (this.sBal[best]! * (promoMonth - m));
+      // 1200 × the charge it would avoid ÷ (balance × months left), the charge
+      // being what has accrued so far plus what the balance would accrue at
+      // go_to_apr in the months left: go_to_apr + 1200 × accrued ÷ (balance ×
+      // months left). Never below go_to_apr, so avalanche pays a deferred
+      // promotion before its date when the budget allows rather than a card
+      // whose rate is below the one the promotion would post at.
+      const monthsLeft = promoMonth - m;
+      const rank = this.sGoApr[best]! + (1200 * this.sAccrued[best]!) / (this.sBal[best]! * monthsLeft);
       this.rankApr[i] = Math.max(rank, this.sApr[best]!);
     } else this.rankApr[i] = this.sApr[best]!;
   }
