@@ -117,6 +117,9 @@ const readBudgets = (): Budgets | undefined => {
   }
 };
 
+/** How many more runs a count over its budget gets before the guard fails. */
+const MEASURE_AGAIN = 2;
+
 const main = (): number => {
   const args = process.argv.slice(2);
   const write = args.includes('--write');
@@ -130,8 +133,29 @@ const main = (): number => {
   const unknown = names.filter((n) => !all.has(n));
   if (unknown.length > 0) throw new Error(`nothing measured is named ${unknown.join(', ')} (known: ${[...all.keys()].join(', ')})`);
   const counts = names.length === 0 ? all : new Map([...all].filter(([name]) => names.includes(name)));
-  const seconds = ((Date.now() - started) / 1000).toFixed(0);
   const current = readBudgets();
+  // A count over its budget is measured again (at most twice more) and the least
+  // count kept: what varies between runs of one build is work added by V8 (a
+  // compilation or a collection landing inside a window), never work taken away,
+  // so the least count is the build's own. Seen once in a clean-clone CI run: the
+  // outlook 12% over, then within on the next run.
+  if (!write && current !== undefined && major(current.node) === major(process.version)) {
+    const overBudget = (): string[] =>
+      [...counts]
+        .filter(([name, count]) => {
+          const budget = current.budgets[name];
+          return budget !== undefined && count / budget - 1 > current.slack;
+        })
+        .map(([name]) => name);
+    for (let again = 1; again <= MEASURE_AGAIN && overBudget().length > 0; again++) {
+      console.log(
+        `instruction guard: over budget: ${overBudget().join(', ')}; measuring again (${again} of ${MEASURE_AGAIN}), the least count is kept`,
+      );
+      const next = measure(root);
+      for (const [name, count] of counts) counts.set(name, Math.min(count, next.get(name) ?? count));
+    }
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
 
   if (write) {
     const kept = current !== undefined && current.node === process.version ? current.budgets : {};
