@@ -567,21 +567,7 @@ export class DebtBook {
     }
     const last = this.segFirst[i + 1]!;
     while (left > 0) {
-      let best = -1;
-      for (let s = first; s < last; s++) {
-        if (this.sBal[s]! <= 0) continue;
-        if (best < 0) {
-          best = s;
-          continue;
-        }
-        if (excess) {
-          const ws = this.inDeferredWindow(s, m);
-          const wb = this.inDeferredWindow(best, m);
-          if (ws !== wb) {
-            if (ws) best = s;
-          } else if (this.sApr[s]! > this.sApr[best]!) best = s;
-        } else if (this.sApr[s]! < this.sApr[best]!) best = s;
-      }
+      const best = this.nextSegment(first, last, excess, m);
       if (best < 0) break;
       const balance = this.sBal[best]!;
       const part = left < balance ? left : balance;
@@ -608,39 +594,39 @@ export class DebtBook {
    * the debt is ranked again by its next segment.
    */
   excessPortion(i: number, m: number): number {
-    const first = this.segFirst[i]!;
-    const last = this.segFirst[i + 1]!;
+    const best = this.nextSegment(this.segFirst[i]!, this.segFirst[i + 1]!, true, m);
+    return this.accruedInterest[i]! + (best < 0 ? 0 : this.sBal[best]!);
+  }
+
+  /**
+   * The segment of those in [first, last) with a balance that a payment reaches
+   * next (-1 when none): the lowest rate for the minimum, the highest for the
+   * excess, a deferred segment in its last two months first (Regulation Z
+   * §1026.53; docs/decisions/payoff-and-outlook.md).
+   */
+  private nextSegment(first: number, last: number, excess: boolean, m: number): number {
     let best = -1;
     for (let s = first; s < last; s++) {
       if (this.sBal[s]! <= 0) continue;
-      if (best < 0) best = s;
-      else {
+      if (best < 0) {
+        best = s;
+        continue;
+      }
+      if (excess) {
         const ws = this.inDeferredWindow(s, m);
         const wb = this.inDeferredWindow(best, m);
         if (ws !== wb) {
           if (ws) best = s;
         } else if (this.sApr[s]! > this.sApr[best]!) best = s;
-      }
+      } else if (this.sApr[s]! < this.sApr[best]!) best = s;
     }
-    return this.accruedInterest[i]! + (best < 0 ? 0 : this.sBal[best]!);
+    return best;
   }
 
   /** Debt i's avalanche rank in month m: the rate of the segment its extra money reaches first (docs/decisions/payoff-and-outlook.md). */
   updateRank(i: number, m: number): void {
     const first = this.segFirst[i]!;
-    const last = this.segFirst[i + 1]!;
-    let best = -1;
-    for (let s = first; s < last; s++) {
-      if (this.sBal[s]! <= 0) continue;
-      if (best < 0) best = s;
-      else {
-        const ws = this.inDeferredWindow(s, m);
-        const wb = this.inDeferredWindow(best, m);
-        if (ws !== wb) {
-          if (ws) best = s;
-        } else if (this.sApr[s]! > this.sApr[best]!) best = s;
-      }
-    }
+    const best = this.nextSegment(first, this.segFirst[i + 1]!, true, m);
     if (best < 0) {
       this.rankApr[i] = this.sApr[first]!;
       return;
