@@ -6,3 +6,4 @@ export * from './shared/idempotency-store.js';
 export * from './shared/store-ports.js';
 export * from './shared/secret-generator.js';
 export * from './shared/unit-of-work.js';
+export * from './registry/store-ports.js';

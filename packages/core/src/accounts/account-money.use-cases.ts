@@ -8,7 +8,8 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type Conflict, type NotFound, type Unavailable, type ValidationError } from '../shared/errors.js';
 import type { AccountId } from '../shared/primitives.js';
-import { ApplicationDeps, UserScope, todayOf, outsideTransaction, ownedOrNotFound, ownedSome } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, outsideTransaction, ownedOrNotFound, ownedSome } from '../shared/deps.js';
+import { todayOf } from '../users/user-scope.js';
 import {
   payoffQuoteOf,
   repaymentDisclosureOf,

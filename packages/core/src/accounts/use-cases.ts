@@ -15,7 +15,7 @@ import type { AccountId, IsoDate } from '../shared/primitives.js';
 import { statementTermsProblems, type StatementTerms } from './statement-terms.js';
 import type { Page } from '../shared/paging.js';
 import type { AccountPatch } from './account-repository.js';
-import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from '../shared/requests.js';
+import type { AccountListQuery, LinkAccountBody, PatchAccountBody } from './requests.js';
 import {
   ApplicationDeps,
   type Change,
@@ -27,12 +27,10 @@ import {
   orNotFound,
   ownedOrNotFound,
   ownedSome,
-  requireUser,
   toPageRequest,
-  todayOf,
-  touchUser,
   outsideTransaction,
 } from '../shared/deps.js';
+import { requireUser, todayOf, touchUser } from '../users/user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { accountMoneyUseCases } from './account-money.use-cases.js';
 

@@ -30,7 +30,7 @@ import {
   transition,
 } from './bureau-flow.machine.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
-import type { IdentityBody, InvokeBureauBody, OtpBody } from '../shared/requests.js';
+import type { IdentityBody, InvokeBureauBody, OtpBody } from './requests.js';
 import {
   ApplicationDeps,
   type Change,
@@ -38,11 +38,9 @@ import {
   inUserTransaction,
   inUserTransactionAnswering,
   nowStamp,
-  requireUser,
-  todayOf,
-  touchUser,
   outsideTransaction,
 } from '../shared/deps.js';
+import { requireUser, todayOf, touchUser } from '../users/user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 export interface BureauStatus {

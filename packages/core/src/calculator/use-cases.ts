@@ -2,7 +2,7 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { type ValidationError } from '../shared/errors.js';
 import { DebtCalculation, calculateByMonths, calculateByPayment } from './debt-calculator.js';
-import type { DebtCalculatorBody } from '../shared/requests.js';
+import type { DebtCalculatorBody } from './requests.js';
 import { ApplicationDeps, today } from '../shared/deps.js';
 
 export const calculateDebt =

@@ -5,7 +5,7 @@ import { type NotFound, type Unavailable } from '../shared/errors.js';
 import type { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
 import type { ArticleId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
-import type { ArticleListQuery } from '../shared/requests.js';
+import type { ArticleListQuery } from './requests.js';
 import { ApplicationDeps, orNotFound, toPageRequest } from '../shared/deps.js';
 import { shippedContent } from '../content/shipped-content.js';
 

@@ -4,7 +4,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type Unavailable } from '../shared/errors.js';
 import { CreditScore, toCreditScoreView } from './credit-score.js';
 import { ApplicationDeps, UserScope, orNotFound, outsideTransaction } from '../shared/deps.js';
-import type { CreditScoreHistoryQuery } from '../shared/requests.js';
+import type { CreditScoreHistoryQuery } from './requests.js';
 
 /**
  * The latest score; `not_found` until the user completes bureau authentication.

@@ -9,7 +9,8 @@ import type { CreditOutlook } from './credit-outlook.js';
 import type { ForecastPlan } from './payoff-progress.js';
 import { computationsOf } from './computations.js';
 import type { PaymentPlanId } from '../shared/primitives.js';
-import { ApplicationDeps, UserScope, todayOf, outsideTransaction } from '../shared/deps.js';
+import { ApplicationDeps, UserScope, outsideTransaction } from '../shared/deps.js';
+import { todayOf } from '../users/user-scope.js';
 import { requireOwnedPlan } from './use-cases.js';
 
 /**

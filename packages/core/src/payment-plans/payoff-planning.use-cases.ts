@@ -13,8 +13,9 @@ import { computationsOf } from './computations.js';
 import { planProgress, type PaymentPlanProgress } from './payoff-progress.js';
 import type { Cents, PaymentPlanId } from '../shared/primitives.js';
 import type { PageRequest } from '../shared/paging.js';
-import type { ComparePaymentPlansBody } from '../shared/requests.js';
-import { ApplicationDeps, UserScope, todayOf, outsideTransaction } from '../shared/deps.js';
+import type { ComparePaymentPlansBody } from './requests.js';
+import { ApplicationDeps, UserScope, outsideTransaction } from '../shared/deps.js';
+import { todayOf } from '../users/user-scope.js';
 import { planInputs, requireOwnedPlan } from './use-cases.js';
 
 /**

@@ -26,7 +26,8 @@ import { scheduleThroughPlan } from './payment-plan-repository.js';
 import { computationsOf } from './computations.js';
 import type { Page } from '../shared/paging.js';
 import type { PaymentPlanRecord, PlanPaymentRecord } from './payment-plan.js';
-import type { CreatePaymentPlanBody, PageQuery, PlanPaymentBody } from '../shared/requests.js';
+import type { CreatePaymentPlanBody, PlanPaymentBody } from './requests.js';
+import type { PageQuery } from '../shared/requests.js';
 import {
   ApplicationDeps,
   type Change,
@@ -38,12 +39,10 @@ import {
   orNotFound,
   ownedOrNotFound,
   ownedSome,
-  requireUser,
   toPageRequest,
-  todayOf,
-  touchUser,
   outsideTransaction,
 } from '../shared/deps.js';
+import { requireUser, todayOf, touchUser } from '../users/user-scope.js';
 import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { comparePaymentPlans, getPlanProgress } from './payoff-planning.use-cases.js';

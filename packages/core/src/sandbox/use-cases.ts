@@ -41,8 +41,9 @@ import {
 } from './sandbox-clock.js';
 import type { SandboxAdvance, UserRecord } from '../users/user.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
-import type { SandboxAdvanceBody } from '../shared/requests.js';
-import { ApplicationDeps, type Change, UserScope, noChange, nowStamp, orNotFound, requireUser, todayOf } from '../shared/deps.js';
+import type { SandboxAdvanceBody } from './requests.js';
+import { ApplicationDeps, type Change, UserScope, noChange, nowStamp, orNotFound } from '../shared/deps.js';
+import { requireUser, todayOf } from '../users/user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 
 /**

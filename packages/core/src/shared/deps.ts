@@ -5,46 +5,31 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from './clock.js';
 import type { TransactionPorts } from './store-ports.js';
 import type { UnitOfWork } from './unit-of-work.js';
-import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { SecretGenerator } from './secret-generator.js';
-import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
-import type { Versioning } from '../versioning/versions.js';
-import type { Computations } from '../payment-plans/computations.js';
 import type { Page, PageRequest } from './paging.js';
-import { userToday, type UserRecord } from '../users/user.js';
 import type { OwnedRead, OwnerFacts } from './owned-read.js';
 import { DEFAULT_QUOTAS, withinQuota, type Quotas } from './quotas.js';
 import { notFound, type Conflict, type DomainError, type NotFound, type QuotaExceeded, type StoreError } from './errors.js';
 import { IsoDate, Timestamp, utcDate, timestampOf, type ClientId, type UserId, type Id } from './primitives.js';
-import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
-import type { ContentRepository } from '../content/content-repository.js';
 import { DEFAULT_PAGE_LIMIT } from './requests.js';
 import { userTurn } from './transactions.js';
 
 /**
  * What the use cases need from the outside: each port on its own (a use case
  * names the ones it reads), so an embedding service can replace any one of them.
+ * The kernel declares what every feature shares (the store ports, the unit of work,
+ * the clock, randomness, quotas, a fair share); the registry adds each feature's own
+ * (registry/application-deps.ts: the bureau, webhook URLs, versioning, computations,
+ * the sandbox clock, content), by module augmentation, so the kernel names no feature.
  */
 export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
   /** Every use case that writes runs in one of its transactions (docs/decisions/transactions.md; `inTransaction`). */
   readonly unitOfWork: UnitOfWork;
   readonly clock: Clock;
-  readonly bureau: CreditBureau;
   /** Randomness for webhook signing secrets (the same port the token use cases draw from). */
   readonly secrets: SecretGenerator;
-  /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
-  readonly webhookUrls?: WebhookUrlPolicy;
-  /** The registry events are rendered with; default: the production `versioning`. */
-  readonly versioning?: Versioning;
   /** How many accounts, plans and webhook endpoints an owner may have; default `DEFAULT_QUOTAS` (shared/quotas.ts). */
   readonly quotas?: Quotas;
-  /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
-  readonly computations?: Computations;
-  /**
-   * Sandbox (docs/sandbox-over-time.md): users show their `sandbox_date` and their clock can
-   * be advanced. Default false (production: the field is absent, the path 404).
-   */
-  readonly sandboxClock?: boolean;
   /**
    * Give the rest of the process a turn (docs/decisions/tenancy.md, a fair share): a long
    * use case (a sandbox advance: up to 12 months of up to 200 accounts) awaits it
@@ -53,10 +38,6 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
    * service calling core directly gets the same answers).
    */
   readonly yieldToOthers?: () => Promise<void>;
-  /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
-  readonly minimumOnly?: MinimumOnlyMonths;
-  /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */
-  readonly content?: ContentRepository;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */
@@ -81,10 +62,6 @@ export const today = (clock: Clock): IsoDate => {
   return lastDate;
 };
 export const nowStamp = (clock: Clock): Timestamp => timestampOf(clock.now());
-
-/** The user's "today" (docs/sandbox-over-time.md): its sandbox clock's date, read with the user, or the clock's date. */
-export const todayOf = (clock: Clock, owner: OwnerFacts | Pick<UserRecord, 'sandbox_date'>): IsoDate =>
-  userToday(today(clock), 'sandboxDate' in owner ? owner.sandboxDate : owner.sandbox_date);
 
 /** What an owned read found, with what it read of the owning user. */
 export interface Owned<A> {
@@ -147,10 +124,6 @@ export const outsideTransaction =
         throw new Error(`A store answered a read outside a transaction with a conflict: ${r.left.message}`);
       return r as E.Either<Exclude<E, Conflict>, A>;
     });
-
-/** The user addressed by the scope, or `not_found` (identical for a missing user and another client's user). */
-export const requireUser = (deps: Pick<ApplicationDeps, 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, UserRecord> =>
-  pipe(deps.users.get(scope.clientId, scope.userId), orNotFound('User'));
 
 export interface PageInput {
   readonly limit?: number;
@@ -261,14 +234,6 @@ export const inUserTransactionAnswering = <
     turn: userTurn(scope.clientId, scope.userId),
     apply: (ports) => change({ ...deps, ...ports }),
   });
-
-/**
- * The owner bump (docs/decisions/transactions.md): inside a transaction, write the scope's user
- * (`not_found` when there is none for this client), so the transaction
- * conflicts with the user's delete instead of committing under a deleted user.
- */
-export const touchUser = (tx: Pick<TransactionPorts, 'users'>, scope: UserScope): TE.TaskEither<NotFound | StoreError, UserRecord> =>
-  pipe(tx.users.touchAndGet(scope.clientId, scope.userId), orNotFound('User'));
 
 /**
  * Inside a creation's transaction, after (or before) its owner bump: `quota_exceeded`

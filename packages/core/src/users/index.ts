@@ -6,3 +6,4 @@ export * from './user-repository.js';
 export * from './erasure-registry.js';
 export * from './use-cases.js';
 export * from './erasure.use-cases.js';
+export * from './user-scope.js';

@@ -7,7 +7,7 @@ import { erasedUserView, erasureMarker } from './erasure.js';
 import { deleteUserData } from './user-data.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
-import type { CreateUserBody, PatchUserBody } from '../shared/requests.js';
+import type { CreateUserBody, PatchUserBody } from './requests.js';
 import {
   ApplicationDeps,
   type Change,
@@ -18,11 +18,10 @@ import {
   mapPage,
   nowStamp,
   orNotFound,
-  requireUser,
   toPageRequest,
-  todayOf,
   outsideTransaction,
 } from '../shared/deps.js';
+import { requireUser, todayOf } from './user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
 import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
 

@@ -11,7 +11,7 @@
 import * as t from 'io-ts';
 import { Account } from '../../accounts/account.js';
 import { strictObject } from '../../shared/codec.js';
-import { LinkAccountBody } from '../../shared/requests.js';
+import { LinkAccountBody } from '../../accounts/requests.js';
 import { mapListItems, pipeTransforms, removeField, renameField } from '../field-transforms.js';
 import type { VersionChange } from '../version-change.js';
 

@@ -1,0 +1,32 @@
+/**
+ * The features' own entries of `ApplicationDeps` (shared/deps.ts declares what every feature
+ * shares; docs/architecture.md, "Three floors"): added here, on the registry floor, by module
+ * augmentation, so the kernel names no feature and every use case still sees one `ApplicationDeps`.
+ */
+import type { CreditBureau } from '../bureau/credit-bureau.js';
+import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
+import type { Versioning } from '../versioning/versions.js';
+import type { Computations } from '../payment-plans/computations.js';
+import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
+import type { ContentRepository } from '../content/content-repository.js';
+
+declare module '../shared/deps.js' {
+  interface ApplicationDeps {
+    readonly bureau: CreditBureau;
+    /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
+    readonly webhookUrls?: WebhookUrlPolicy;
+    /** The registry events are rendered with; default: the production `versioning`. */
+    readonly versioning?: Versioning;
+    /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
+    readonly computations?: Computations;
+    /**
+     * Sandbox (docs/sandbox-over-time.md): users show their `sandbox_date` and their clock can
+     * be advanced. Default false (production: the field is absent, the path 404).
+     */
+    readonly sandboxClock?: boolean;
+    /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
+    readonly minimumOnly?: MinimumOnlyMonths;
+    /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */
+    readonly content?: ContentRepository;
+  }
+}
