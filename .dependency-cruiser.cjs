@@ -4,12 +4,18 @@
 // the known ones can only shrink; `npm run deps:baseline` rewrites the baseline
 // (after a change that removes violations, or after merges the lead reviews).
 const CORE = '^packages/core/src/';
-const KERNEL = `${CORE}shared/`;
+// The ground floor: the kernel (shared/) and its test support (testing/: the contract harness,
+// the fault-injecting and interleaving stores, the kernel's mothers).
+const KERNEL = `${CORE}(shared|testing)/`;
 const TESTING = `${CORE}testing/`;
-// The registry (top floor): the files at core's root that name every feature.
-const REGISTRY = `${CORE}[^/]+\\.ts$`;
-// A feature folder: any folder of core/src but the kernel and testing/.
-const FEATURE = `${CORE}(?!shared/|testing/)[^/]+/`;
+// The top floor: the registry (registry/ and the files at core's root: application, ports, index),
+// which names every feature.
+const REGISTRY = `${CORE}(registry/|[^/]+\\.ts$)`;
+// A feature folder: any folder of core/src but the kernel's and the registry's.
+const FEATURE = `${CORE}(?!shared/|testing/|registry/)[^/]+/`;
+// Test support outside testing/: the contract suites, each feature's mothers and test tokens, and
+// the `./testing` entry point (registry/testing.ts).
+const TEST_SUPPORT = ['\\.contract\\.ts$', '/record-mothers\\.ts$', '/test-tokens\\.ts$', `${CORE}registry/testing\\.ts$`];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -24,14 +30,14 @@ module.exports = {
     {
       name: 'kernel-imports-no-feature',
       severity: 'error',
-      comment: 'shared/ is the kernel: it imports no feature folder, no registry file and not testing/ (docs/architecture.md).',
+      comment: 'shared/ (the kernel) and testing/ (its test support) import no feature folder and no registry file (docs/architecture.md).',
       from: { path: KERNEL },
-      to: { path: `${CORE}(?!shared/)` },
+      to: { path: `${CORE}(?!shared/|testing/)` },
     },
     {
       name: 'no-feature-imports-registry',
       severity: 'error',
-      comment: 'The registry (core/src/*.ts: application, ports, index) imports features; no feature imports it.',
+      comment: 'The registry (registry/ and core/src/*.ts: application, ports, index) imports features; no feature imports it.',
       from: { path: FEATURE },
       to: { path: REGISTRY },
     },
@@ -39,9 +45,9 @@ module.exports = {
       name: 'no-production-imports-testing',
       severity: 'error',
       comment:
-        'testing/ (the contract harness and fakes) is imported by tests and by the contract suites (*.contract.ts), never by production code of core.',
-      from: { path: CORE, pathNot: [TESTING, '\\.contract\\.ts$'] },
-      to: { path: TESTING },
+        'Test support (testing/, the contract suites, the mothers, the ./testing entry point) is imported by tests and by other test support, never by production code of core.',
+      from: { path: CORE, pathNot: [TESTING, ...TEST_SUPPORT] },
+      to: { path: [TESTING, ...TEST_SUPPORT] },
     },
     {
       name: 'no-feature-folder-cycles',

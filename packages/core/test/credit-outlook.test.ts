@@ -18,7 +18,7 @@ import { monthlyInterest, traceBalances } from '../src/payment-plans/payoff-plan
 import { forecastBasis, planProgress, type ForecastPlan } from '../src/payment-plans/payoff-progress.js';
 import { isDerogatory, isOnTime, isRated, type PaymentCode } from '../src/accounts/payment-history.js';
 import type { Strategy } from '../src/payment-plans/payment-plan.js';
-import { anAccountRecord } from '../src/testing/record-mothers.js';
+import { anAccountRecord } from '../src/accounts/record-mothers.js';
 import { addDays, addMonths, type Cents, type IsoDate } from '../src/shared/primitives.js';
 
 const TODAY = '2026-06-15' as IsoDate;

@@ -3,7 +3,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { AccountRecord } from '../src/accounts/account.js';
 import { deriveCreditReport } from '../src/bureau/credit-report.js';
 import { CreditScore, creditScoreFields } from '../src/credit-scores/credit-score.js';
-import { anAccountRecord } from '../src/testing/record-mothers.js';
+import { anAccountRecord } from '../src/accounts/record-mothers.js';
 import { addDays, type IsoDate } from '../src/shared/primitives.js';
 
 const TODAY = '2024-07-01' as IsoDate;

@@ -3,7 +3,8 @@ import { Account, toAccountView } from '../src/accounts/account.js';
 import { User } from '../src/users/user.js';
 import { redactEvent, redactObject, erasedUserView, deliverableAfterErasure } from '../src/users/erasure.js';
 import { EVENT_TYPES, type WebhookEvent } from '../src/webhooks/webhook.js';
-import { anAccount, anId, CREATED_AT, TODAY } from '../src/testing/record-mothers.js';
+import { anAccount } from '../src/accounts/record-mothers.js';
+import { anId, CREATED_AT, TODAY } from '../src/testing/record-mothers.js';
 
 const user: User = {
   id: anId('user', 7),

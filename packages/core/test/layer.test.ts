@@ -28,8 +28,20 @@ const sourceFiles = (dir: string): string[] =>
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|import\s+['"]([^'"]+)['"]/g;
 const importsOf = (code: string): string[] => [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
-/** A file of the testing entry point: a contract suite or `src/testing/`. */
-const isTesting = (file: string): boolean => relative(srcRoot!, file).startsWith('testing') || file.endsWith('.contract.ts');
+/**
+ * A file of the testing entry point: a contract suite, a feature's mothers (`record-mothers.ts`,
+ * `test-tokens.ts`), `src/testing/` (the kernel's test support) or the entry point itself (`registry/testing.ts`).
+ */
+const isTesting = (file: string): boolean => {
+  const path = relative(srcRoot!, file).split('\\').join('/');
+  return (
+    path.startsWith('testing/') ||
+    path === 'registry/testing.ts' ||
+    path.endsWith('.contract.ts') ||
+    path.endsWith('/record-mothers.ts') ||
+    path.endsWith('/test-tokens.ts')
+  );
+};
 const allowed = (spec: string): boolean => spec.startsWith('./') || spec.startsWith('../') || spec === 'io-ts' || spec.startsWith('fp-ts/');
 
 describe('core layer rule', () => {
@@ -53,7 +65,7 @@ describe('core layer rule', () => {
       .filter((f) => !isTesting(f))
       .flatMap((f) =>
         importsOf(readFileSync(f, 'utf8'))
-          .filter((spec) => spec.endsWith('.contract.js') || /(^|\/)testing\//.test(spec))
+          .filter((spec) => /\.contract\.js$|(^|\/)(record-mothers|test-tokens)\.js$|(^|\/)testing(\/|\.js$)/.test(spec))
           .map((spec) => `${relative(srcRoot!, f)} imports ${spec}`),
       );
     expect(offenders).to.deep.equal([]);

@@ -22,7 +22,8 @@ import {
   useFreshStore,
 } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aSegmentedCard, anAccount, anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
+import { aSegmentedCard, anAccount } from './record-mothers.js';
+import { anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);

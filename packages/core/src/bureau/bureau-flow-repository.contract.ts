@@ -16,7 +16,8 @@ import {
   run,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { BUREAU_STATES, CREATED_AT, anId, timestamp } from '../testing/record-mothers.js';
+import { BUREAU_STATES } from './record-mothers.js';
+import { CREATED_AT, anId, timestamp } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);

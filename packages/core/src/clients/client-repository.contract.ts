@@ -13,7 +13,8 @@ import {
   useFreshStore,
 } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aClient, anId, timestamp } from '../testing/record-mothers.js';
+import { aClient } from './record-mothers.js';
+import { anId, timestamp } from '../testing/record-mothers.js';
 
 export function clientRepositoryContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} ClientRepository contract`, () => {

@@ -16,9 +16,11 @@ import {
   expectSome,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { CREATED_AT, aClient, aTokenHash, anId, timestamp } from '../testing/record-mothers.js';
+import { CREATED_AT, aTokenHash, anId, timestamp } from '../testing/record-mothers.js';
+import { aClient } from './record-mothers.js';
 import { createClientAccess } from './use-cases.js';
-import { readableTokenHasher, sequentialSecrets } from '../testing/test-secrets.js';
+import { readableTokenHasher } from './test-tokens.js';
+import { sequentialSecrets } from '../testing/test-secrets.js';
 import * as O from 'fp-ts/lib/Option.js';
 
 const REVOKED_AT = timestamp('2024-07-02T08:00:00.000Z');

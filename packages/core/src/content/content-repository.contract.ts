@@ -5,8 +5,8 @@
  */
 import { expect } from 'chai';
 import * as O from 'fp-ts/lib/Option.js';
-import { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
-import { findArticle, listArticles, modulesByCategory } from '../content/catalog.js';
+import { Article, ArticleSummary, Category, LearningModule } from './content.js';
+import { findArticle, listArticles, modulesByCategory } from './catalog.js';
 import type { ArticleId } from '../shared/primitives.js';
 import { expectAscending, expectNone, expectRight, expectSome, idsOf } from '../testing/contract-harness.js';
 import type { ContentRepository } from './content-repository.js';

@@ -2,12 +2,12 @@
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type Unavailable } from '../shared/errors.js';
-import type { Article, ArticleSummary, Category, LearningModule } from '../content/content.js';
+import type { Article, ArticleSummary, Category, LearningModule } from './content.js';
 import type { ArticleId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { ArticleListQuery } from './requests.js';
 import { ApplicationDeps, orNotFound, toPageRequest } from '../shared/deps.js';
-import { shippedContent } from '../content/shipped-content.js';
+import { shippedContent } from './shipped-content.js';
 
 export const listLearningModules =
   (deps: Pick<ApplicationDeps, 'content'>) =>

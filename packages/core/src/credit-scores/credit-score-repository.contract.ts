@@ -15,7 +15,8 @@ import {
   tryToChange,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { aCreditScore, anId, isoDate } from '../testing/record-mothers.js';
+import { aCreditScore } from './record-mothers.js';
+import { anId, isoDate } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);

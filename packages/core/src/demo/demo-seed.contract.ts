@@ -13,7 +13,7 @@ import { statementTermsProblems } from '../accounts/statement-terms.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { StoreContractOptions, StoreFactory, expectLeft, expectRight, run, useFreshStore } from '../testing/contract-harness.js';
 import { isoDate } from '../testing/record-mothers.js';
-import { aSandboxToken, readableTokenHasher } from '../testing/test-secrets.js';
+import { aSandboxToken, readableTokenHasher } from '../clients/test-tokens.js';
 
 const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
 

@@ -15,7 +15,8 @@ import {
   useFreshStore,
 } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aPaymentPlan, anId, cents, isoDate } from '../testing/record-mothers.js';
+import { aPaymentPlan } from './record-mothers.js';
+import { anId, cents, isoDate } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);

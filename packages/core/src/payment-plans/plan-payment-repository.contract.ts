@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { PlanPaymentRecord } from './payment-plan.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectRight, idsOf, useFreshStore } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aPlanPayment, anId, cents, isoDate } from '../testing/record-mothers.js';
+import { aPlanPayment } from './record-mothers.js';
+import { anId, cents, isoDate } from '../testing/record-mothers.js';
 
 const USER = anId('user', 1);
 const OTHER_USER = anId('user', 2);

@@ -15,7 +15,9 @@ import {
   useFreshStore,
 } from '../testing/contract-harness.js';
 import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aUser, anAccount, anId, isoDate, timestamp } from '../testing/record-mothers.js';
+import { aUser } from './record-mothers.js';
+import { anAccount } from '../accounts/record-mothers.js';
+import { anId, isoDate, timestamp } from '../testing/record-mothers.js';
 
 const CLIENT = anId('client', 1);
 const OTHER_CLIENT = anId('client', 2);

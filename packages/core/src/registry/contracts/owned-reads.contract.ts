@@ -8,14 +8,18 @@
 import { expect } from 'chai';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
-import type { DomainError } from './errors.js';
-import type { AccountId, ClientId, PaymentPlanId, UserId } from './primitives.js';
-import type { UserRecord } from '../users/user.js';
-import type { OwnedRead } from './owned-read.js';
-import type { StorePorts } from './store-ports.js';
-import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshStore } from '../testing/contract-harness.js';
-import { itPagesAscendingById } from './paging.contract.js';
-import { aCreditScore, aPaymentPlan, aUser, anAccount, anId, isoDate } from '../testing/record-mothers.js';
+import type { DomainError } from '../../shared/errors.js';
+import type { AccountId, ClientId, PaymentPlanId, UserId } from '../../shared/primitives.js';
+import type { UserRecord } from '../../users/user.js';
+import type { OwnedRead } from '../../shared/owned-read.js';
+import type { StorePorts } from '../../shared/store-ports.js';
+import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshStore } from '../../testing/contract-harness.js';
+import { itPagesAscendingById } from '../../shared/paging.contract.js';
+import { aCreditScore } from '../../credit-scores/record-mothers.js';
+import { aPaymentPlan } from '../../payment-plans/record-mothers.js';
+import { aUser } from '../../users/record-mothers.js';
+import { anAccount } from '../../accounts/record-mothers.js';
+import { anId, isoDate } from '../../testing/record-mothers.js';
 
 const CLIENT = anId('client', 1);
 const OTHER_CLIENT = anId('client', 2);

@@ -12,17 +12,20 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
-import { unavailable, type DomainError } from './errors.js';
-import type { Quotas } from './quotas.js';
-import type { EventId, Timestamp } from './primitives.js';
-import type { Clock } from './clock.js';
-import type { CreditBureau } from '../bureau/credit-bureau.js';
-import type { StorePorts } from './store-ports.js';
-import { createApplication } from '../application.js';
-import type { UserScope } from './deps.js';
-import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from '../testing/contract-harness.js';
-import { aClient, aUser, anAccount, cents } from '../testing/record-mothers.js';
-import { sequentialSecrets } from '../testing/test-secrets.js';
+import { unavailable, type DomainError } from '../../shared/errors.js';
+import type { Quotas } from '../../shared/quotas.js';
+import type { EventId, Timestamp } from '../../shared/primitives.js';
+import type { Clock } from '../../shared/clock.js';
+import type { CreditBureau } from '../../bureau/credit-bureau.js';
+import type { StorePorts } from '../../shared/store-ports.js';
+import { createApplication } from '../../application.js';
+import type { UserScope } from '../../shared/deps.js';
+import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from '../../testing/contract-harness.js';
+import { aClient } from '../../clients/record-mothers.js';
+import { aUser } from '../../users/record-mothers.js';
+import { anAccount } from '../../accounts/record-mothers.js';
+import { cents } from '../../testing/record-mothers.js';
+import { sequentialSecrets } from '../../testing/test-secrets.js';
 
 const clock: Clock = { now: () => new Date('2024-07-01T12:00:00.000Z') };
 
