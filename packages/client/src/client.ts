@@ -7,12 +7,12 @@
  */
 import createFetchClient, { type Client } from 'openapi-fetch';
 import { API_VERSIONS, LISTS, type ApiVersion, type VersionTypes } from './generated/versions.js';
+import type { Paths } from './paths.js';
 import { DebtkitApiError, type ApiErrorBody } from './errors.js';
 import { DEFAULT_RETRY_POLICY, defaultRetryEnvironment, retryingFetch, type RetryEnvironment, type RetryPolicy } from './retrying-fetch.js';
 import { sandboxHelpers, type SandboxHelpers } from './sandbox.js';
 
-/** The generated `paths` of version `V`: what `client.GET/POST/PATCH/DELETE` are typed by. */
-export type Paths<V extends ApiVersion> = VersionTypes[V]['paths'];
+export type { Paths } from './paths.js';
 /** The generated `components` of version `V` (`Schemas<'2026-11-26'>['PaymentPlan']`…). */
 export type Schemas<V extends ApiVersion> = VersionTypes[V]['components']['schemas'];
 

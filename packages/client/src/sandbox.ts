@@ -6,7 +6,7 @@
  */
 import type { Client } from 'openapi-fetch';
 import type { ApiVersion } from './generated/versions.js';
-import type { Paths } from './client.js';
+import type { Paths } from './paths.js';
 import { DebtkitApiError, type ApiErrorBody } from './errors.js';
 
 type Operation<P extends keyof Paths<ApiVersion>> = Paths<ApiVersion>[P] extends { post: infer O } ? O : never;

@@ -8,7 +8,7 @@ import { userUseCases } from './users/use-cases.js';
 import { accountUseCases } from './accounts/use-cases.js';
 import { creditScoreUseCases } from './credit-scores/use-cases.js';
 import { bureauUseCases } from './bureau/use-cases.js';
-import { paymentPlanUseCases } from './payment-plans/use-cases.js';
+import { paymentPlanUseCases } from './payment-plans/bundle.js';
 import { contentUseCases } from './content/use-cases.js';
 import { calculatorUseCases } from './calculator/use-cases.js';
 import { webhookUseCases } from './webhooks/use-cases.js';

@@ -2,22 +2,14 @@
  * The sandbox credit report (docs/decisions/payoff-and-outlook.md), derived deterministically from a
  * user's accounts and a date.
  */
-import type { FactorObject } from '../credit-scores/credit-score.js';
+import type { CreditReport } from '../credit-scores/credit-score.js';
 import type { AccountRecord } from '../accounts/account.js';
 import { FACTOR_RULES, factorObject } from '../credit-scores/credit-factors.js';
 import { hasDerogatory, onTimeCount, ratedCount } from '../accounts/payment-history.js';
 import { daysBetween, type IsoDate } from '../shared/primitives.js';
 
-/** What a bureau reports: the score and the six factors, amounts rounded and classified. */
-export interface CreditReport {
-  readonly score: number;
-  readonly payment_history: FactorObject;
-  readonly credit_utilization: FactorObject;
-  readonly derogatory_marks: FactorObject;
-  readonly credit_age: FactorObject;
-  readonly credit_mix: FactorObject;
-  readonly new_credit: FactorObject;
-}
+/** What a bureau reports (defined with the credit score it makes, credit-scores/credit-score.ts). */
+export type { CreditReport };
 
 const DAYS_PER_YEAR = 365.25;
 const NEW_CREDIT_WINDOW_DAYS = 365;

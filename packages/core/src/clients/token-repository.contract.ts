@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { TokenRecord } from './client.js';
-import type { StorePorts } from '../shared/store-ports.js';
+import type { StorePorts } from '../shared/unit-of-work.js';
 import type { ClientId } from '../shared/primitives.js';
 import {
   StoreContractOptions,

@@ -6,8 +6,14 @@
  */
 import * as t from 'io-ts';
 import { round2 } from '../shared/primitives.js';
-// Type-only: credit-score.ts imports this module at runtime, so a value import back would be a cycle.
-import type { FactorObject, FactorRating } from './credit-score.js';
+
+/** A factor's rating (kept here, with the rules that give it, so credit-score.ts imports this file one way). */
+export const FactorRating = t.keyof({ Good: null, Poor: null }, 'FactorRating');
+export type FactorRating = t.TypeOf<typeof FactorRating>;
+
+/** The shape of a factor object, whatever the factor: `{ amount, factor }`. */
+export const FactorObject = t.type({ amount: t.number, factor: FactorRating }, 'FactorObject');
+export type FactorObject = t.TypeOf<typeof FactorObject>;
 
 export const FactorName = t.keyof(
   {

@@ -6,15 +6,9 @@
 import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { CreditScoreId, IsoDate, Timestamp, UserId } from '../shared/primitives.js';
-import { FACTOR_RULES, FactorName, classify, describeGoodCondition, isAmountOfKind } from './credit-factors.js';
-import type { CreditReport } from '../bureau/credit-report.js';
+import { FACTOR_RULES, FactorName, FactorObject, FactorRating, classify, describeGoodCondition, isAmountOfKind } from './credit-factors.js';
 
-export const FactorRating = t.keyof({ Good: null, Poor: null }, 'FactorRating');
-export type FactorRating = t.TypeOf<typeof FactorRating>;
-
-/** The shape of a factor object, whatever the factor: `{ amount, factor }`. */
-export const FactorObject = t.type({ amount: t.number, factor: FactorRating }, 'FactorObject');
-export type FactorObject = t.TypeOf<typeof FactorObject>;
+export { FactorRating, FactorObject };
 
 const identity = <A>(a: A): A => a;
 
@@ -119,6 +113,17 @@ export const toCreditScoreView = (r: CreditScoreRecord): CreditScore => ({
   credit_mix: r.credit_mix,
   new_credit: r.new_credit,
 });
+
+/** What a bureau reports (bureau/credit-report.ts derives one from accounts): the score and the six factors, amounts rounded and classified. */
+export interface CreditReport {
+  readonly score: number;
+  readonly payment_history: FactorObject;
+  readonly credit_utilization: FactorObject;
+  readonly derogatory_marks: FactorObject;
+  readonly credit_age: FactorObject;
+  readonly credit_mix: FactorObject;
+  readonly new_credit: FactorObject;
+}
 
 /**
  * The fields of a new credit score built from a bureau report (docs/decisions/payoff-and-outlook.md):

@@ -38,7 +38,7 @@ import { deriveCreditReport } from '../bureau/credit-report.js';
 import { initialFlowRecordVersion } from '../bureau/bureau-flow.machine.js';
 import { CURRENT_VERSION } from '../versioning/versions.js';
 import type { Clock } from '../shared/clock.js';
-import type { StorePorts } from '../shared/store-ports.js';
+import type { StorePorts } from '../shared/unit-of-work.js';
 import type { TokenHasher } from '../clients/token-hasher.js';
 import { isWellFormedToken } from '../clients/client.js';
 import { validationError } from '../shared/errors.js';

@@ -11,3 +11,4 @@ export * from './computations.js';
 export * from './use-cases.js';
 export * from './payoff-planning.use-cases.js';
 export * from './credit-outlook.use-cases.js';
+export * from './bundle.js';

@@ -45,8 +45,6 @@ import {
 import { requireUser, todayOf, touchUser } from '../users/user-scope.js';
 import { ownerFactsOf } from '../shared/owned-read.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
-import { comparePaymentPlans, getPlanProgress } from './payoff-planning.use-cases.js';
-import { getCreditOutlook } from './credit-outlook.use-cases.js';
 
 export const toPlanView = (p: PaymentPlanRecord): PaymentPlan => ({
   id: p.id,
@@ -404,17 +402,3 @@ export const listPlanPayments =
       TE.chainW(() => outsideTransaction(deps.planPayments.list(scope.userId, planId, toPageRequest(query)))),
       TE.map(mapPage(toPaymentView)),
     );
-
-/** Payment plans, their payoff planning and the credit outlook: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
-export const paymentPlanUseCases = (deps: ApplicationDeps) => ({
-  createPaymentPlan: createPaymentPlan(deps),
-  listPaymentPlans: listPaymentPlans(deps),
-  getPaymentPlan: getPaymentPlan(deps),
-  getPaymentPlanSchedule: getPaymentPlanSchedule(deps),
-  deletePaymentPlan: deletePaymentPlan(deps),
-  recordPlanPayment: recordPlanPayment(deps),
-  listPlanPayments: listPlanPayments(deps),
-  comparePaymentPlans: comparePaymentPlans(deps),
-  getPlanProgress: getPlanProgress(deps),
-  getCreditOutlook: getCreditOutlook(deps),
-});

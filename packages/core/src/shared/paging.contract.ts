@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Id } from './primitives.js';
 import type { Page, PageRequest } from './paging.js';
-import type { StorePorts } from './store-ports.js';
+import type { StorePorts } from './unit-of-work.js';
 import { idsOf } from '../testing/contract-harness.js';
 
 export interface PagedCollection {

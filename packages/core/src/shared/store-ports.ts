@@ -5,8 +5,6 @@
  * against this slot, and the registry's module augmentation gives it every feature's store port,
  * so the compiler still sees each port by its key everywhere in core.
  */
-import type { StoreHealth } from './store-health.js';
-import type { UnitOfWork } from './unit-of-work.js';
 
 /**
  * A typed service identifier. At run time a symbol; its type is also an
@@ -55,12 +53,3 @@ export const mapStorePorts = (
   // Every key of `ports` was set just above, each with the type its key maps to.
   return mapped as TransactionPorts;
 };
-
-/** An opened store: every store port, its health, its unit of work, and how to release it (what a store adapter factory returns). */
-export interface StorePorts extends TransactionPorts {
-  readonly health: StoreHealth;
-  /** Runs a change as one transaction over these ports (docs/decisions/transactions.md). */
-  readonly unitOfWork: UnitOfWork;
-  /** Release connections (no-op for memory). */
-  close(): Promise<void>;
-}

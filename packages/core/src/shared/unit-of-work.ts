@@ -6,6 +6,7 @@ import type * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Conflict, DomainError, StoreError } from './errors.js';
 import type { TransactionPorts } from './store-ports.js';
+import type { StoreHealth } from './store-health.js';
 
 /** The store ports a transaction hands out (the port table, shared/store-ports.ts): every read and write through them is part of it. */
 export type { TransactionPorts };
@@ -73,4 +74,13 @@ export interface StoreTransaction<P> {
 
 export interface TransactionDriver<P> {
   begin(): Promise<E.Either<StoreError, StoreTransaction<P>>>;
+}
+
+/** An opened store: every store port, its health, its unit of work, and how to release it (what a store adapter factory returns). */
+export interface StorePorts extends TransactionPorts {
+  readonly health: StoreHealth;
+  /** Runs a change as one transaction over these ports (docs/decisions/transactions.md). */
+  readonly unitOfWork: UnitOfWork;
+  /** Release connections (no-op for memory). */
+  close(): Promise<void>;
 }

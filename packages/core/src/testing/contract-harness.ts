@@ -7,7 +7,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError, ErrorTag } from '../shared/errors.js';
-import type { StorePorts } from '../shared/store-ports.js';
+import type { StorePorts } from '../shared/unit-of-work.js';
 
 /** Makes a new, empty store. Called once per test. */
 export type StoreFactory = () => Promise<StorePorts>;

@@ -7,8 +7,8 @@
  */
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { unavailable, type DomainError } from '../shared/errors.js';
-import { mapStorePorts, type StorePorts, type TransactionPorts } from '../shared/store-ports.js';
-import { mapUnitOfWork } from '../shared/unit-of-work.js';
+import { mapStorePorts, type TransactionPorts } from '../shared/store-ports.js';
+import { mapUnitOfWork, type StorePorts } from '../shared/unit-of-work.js';
 import { mapPortTasks } from './port-tasks.js';
 
 export interface FaultInjectingStore extends StorePorts {

@@ -9,8 +9,8 @@
  */
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { DomainError } from '../shared/errors.js';
-import { mapStorePorts, type StorePorts, type TransactionPorts } from '../shared/store-ports.js';
-import { mapUnitOfWork } from '../shared/unit-of-work.js';
+import { mapStorePorts, type TransactionPorts } from '../shared/store-ports.js';
+import { mapUnitOfWork, type StorePorts } from '../shared/unit-of-work.js';
 import { mapPortTasks } from './port-tasks.js';
 
 /** One macrotask turn: every task already queued (other requests' continuations) runs first. */

@@ -18,7 +18,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { unavailable } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import type { CreditBureau } from '../../bureau/credit-bureau.js';
-import type { StorePorts } from '../../shared/store-ports.js';
+import type { StorePorts } from '../../shared/unit-of-work.js';
 import { createApplication, type Application } from '../../application.js';
 import { createClientAccess } from '../../clients/use-cases.js';
 import { fanOutEvents } from '../../webhooks/use-cases.js';

@@ -12,7 +12,7 @@ import type { DomainError } from '../../shared/errors.js';
 import type { AccountId, ClientId, PaymentPlanId, UserId } from '../../shared/primitives.js';
 import type { UserRecord } from '../../users/user.js';
 import type { OwnedRead } from '../../shared/owned-read.js';
-import type { StorePorts } from '../../shared/store-ports.js';
+import type { StorePorts } from '../../shared/unit-of-work.js';
 import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshStore } from '../../testing/contract-harness.js';
 import { itPagesAscendingById } from '../../shared/paging.contract.js';
 import { aCreditScore } from '../../credit-scores/record-mothers.js';

@@ -17,7 +17,7 @@ import type { Quotas } from '../../shared/quotas.js';
 import type { EventId, Timestamp } from '../../shared/primitives.js';
 import type { Clock } from '../../shared/clock.js';
 import type { CreditBureau } from '../../bureau/credit-bureau.js';
-import type { StorePorts } from '../../shared/store-ports.js';
+import type { StorePorts } from '../../shared/unit-of-work.js';
 import { createApplication } from '../../application.js';
 import type { UserScope } from '../../shared/deps.js';
 import { StoreContractOptions, StoreFactory, expectRight, run, useFreshStore } from '../../testing/contract-harness.js';
