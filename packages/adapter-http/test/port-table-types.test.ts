@@ -1,5 +1,5 @@
 /**
- * The port table (core's shared/store-ports.ts) is typed so that Inversify's own
+ * The port table (core's registry/store-ports.ts) is typed so that Inversify's own
  * `ServiceIdentifier<T>` checks what is bound to a token: a wrong class, a
  * swapped token in a dependency list or a class table missing a port does not
  * compile. Each `@ts-expect-error` below fails the build (`tsc -b`) the day

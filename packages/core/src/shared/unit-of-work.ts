@@ -8,7 +8,7 @@ import type { Conflict, DomainError, StoreError } from './errors.js';
 import type { TransactionPorts } from './store-ports.js';
 import type { StoreHealth } from './store-health.js';
 
-/** The store ports a transaction hands out (the port table, shared/store-ports.ts): every read and write through them is part of it. */
+/** The store ports a transaction hands out (the kernel's slot, shared/store-ports.ts, filled by the registry's port table): every read and write through them is part of it. */
 export type { TransactionPorts };
 
 /** How a run is scheduled (docs/decisions/transactions.md, hot records). */
