@@ -19,14 +19,6 @@ export * from './shared/deps.js';
 // The features' entries of `ApplicationDeps` (module augmentation): re-exported so every importer of the package sees them.
 export * from './registry/application-deps.js';
 export * from './shared/requests.js';
-export * from './users/requests.js';
-export * from './accounts/requests.js';
-export * from './bureau/requests.js';
-export * from './payment-plans/requests.js';
-export * from './calculator/requests.js';
-export * from './credit-scores/requests.js';
-export * from './content/requests.js';
-export * from './sandbox/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (given: ApplicationDeps) => {

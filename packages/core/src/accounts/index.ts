@@ -7,3 +7,4 @@ export * from './statement-terms.js';
 export * from './payment-allocation.js';
 export * from './account-money.js';
 export * from './account-money.use-cases.js';
+export * from './requests.js';

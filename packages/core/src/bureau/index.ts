@@ -4,3 +4,4 @@ export * from './bureau-flow.machine.js';
 export * from './bureau-flow-repository.js';
 export * from './credit-bureau.js';
 export * from './use-cases.js';
+export * from './requests.js';

@@ -5,3 +5,4 @@ export * from './articles.js';
 export * from './shipped-content.js';
 export * from './content-repository.js';
 export * from './use-cases.js';
+export * from './requests.js';

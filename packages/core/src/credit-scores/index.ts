@@ -3,3 +3,4 @@ export * from './credit-factors.js';
 export * from './credit-score.js';
 export * from './credit-score-repository.js';
 export * from './use-cases.js';
+export * from './requests.js';

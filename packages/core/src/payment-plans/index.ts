@@ -12,3 +12,4 @@ export * from './use-cases.js';
 export * from './payoff-planning.use-cases.js';
 export * from './credit-outlook.use-cases.js';
 export * from './bundle.js';
+export * from './requests.js';

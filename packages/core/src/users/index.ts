@@ -7,3 +7,4 @@ export * from './erasure-registry.js';
 export * from './use-cases.js';
 export * from './erasure.use-cases.js';
 export * from './user-scope.js';
+export * from './requests.js';
