@@ -43,6 +43,7 @@ import {
   accountsPastMaximum,
   advanceMonthDate,
   advanceTarget,
+  isAdvanced,
   monthsLeft,
   planMonthIn,
   type ProjectedMonth,
@@ -187,7 +188,8 @@ const applyAdvanceMonth = (
           ({ plan, accounts }): TE.TaskEither<never, ProjectedMonth> =>
             () =>
               sandboxComputationsOf(tx).sandboxMonth({
-                accounts,
+                // Only the accounts a month moves cross to the pool (a copy each way is the event loop's part).
+                accounts: accounts.filter(isAdvanced),
                 date,
                 from: monthStart,
                 payments: advance.payments,
