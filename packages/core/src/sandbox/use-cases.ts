@@ -163,7 +163,6 @@ const ACCOUNTS_PER_TURN = 10;
  * the write is a write conflict, and the month runs again from a fresh read
  * (docs/decisions/transactions.md): nothing is lost and nothing applied twice.
  */
-
 const applyAdvanceMonth = (
   tx: Tx,
   scope: UserScope,
