@@ -321,8 +321,17 @@ const heavyRole = async (): Promise<void> => {
 const here = fileURLToPath(import.meta.url);
 const childArgs = extname(here) === '.ts' ? ['--conditions=debtkit-source', '--import', 'tsx'] : [];
 
+/** BENCH_SERVER_CPU_PROFILE=<dir>: each run's server writes its CPU profile there (read it with bench/cpu-profile-share.ts). */
+const serverProfileArgs = (): string[] => {
+  const dir = process.env['BENCH_SERVER_CPU_PROFILE'] ?? '';
+  return dir === '' ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval=500'];
+};
+
 const child = (role: 'serve' | 'heavy'): ChildProcess =>
-  fork(here, [role], { execArgv: childArgs, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  fork(here, [role], {
+    execArgv: role === 'serve' ? [...childArgs, ...serverProfileArgs()] : childArgs,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 
 const nextMessage = <A>(c: ChildProcess): Promise<A> =>
   new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
  * functions, and the event loop keeps turning while it computes.
  */
 import { expect } from 'chai';
-import { inThreadComputations, type Computations, type PayoffPlanInput } from '@debtkit/core';
+import { inThreadComputations, inThreadSandboxComputations, type Computations, type IsoDate, type PayoffPlanInput } from '@debtkit/core';
 import { readFileSync, readdirSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { createComputePool, computeThreads, processComputePool, type ComputePool } from '../src/compute/compute-pool.js';
@@ -44,6 +44,8 @@ describe('compute pool (docs/decisions/tenancy.md)', function () {
     const second = await compose();
     expect(resolve(first.container, HTTP.Computations)).to.equal(processComputePool());
     expect(resolve(second.container, HTTP.Computations)).to.equal(processComputePool());
+    // A sandbox advance's months too (core's sandbox-computations.ts).
+    expect(resolve(first.container, HTTP.SandboxComputations)).to.equal(processComputePool());
     await Promise.all([first.close(), second.close()]);
   });
 
@@ -64,6 +66,18 @@ describe('compute pool (docs/decisions/tenancy.md)', function () {
     const refused = await pool.planPayoff(tooSmall);
     expect(refused).to.deep.equal(await inThreadComputations.planPayoff(tooSmall));
     expect(refused._tag).to.equal('Left');
+  });
+
+  it("answers a sandbox advance's month exactly as in-thread: every loan's month and its view after it", async () => {
+    const { accounts } = outlookBenchmarkInput();
+    const loans = accounts.map((a) => ({ ...a, type: 'loan' as const }));
+    const input = { accounts: loans, date: '2026-04-15' as IsoDate, from: '2026-03-15' as IsoDate, payments: 'minimum' as const };
+    const inThread = await inThreadSandboxComputations.sandboxMonth(input);
+    expect(await pool.sandboxMonth(input)).to.deep.equal(inThread);
+    if (inThread._tag !== 'Right') throw new Error('expected a month');
+    expect(inThread.right.months).to.have.length(loans.length);
+    expect(inThread.right.views.map((v) => v.id)).to.deep.equal(inThread.right.months.map((m) => m.accountId));
+    expect(inThread.right.views.map((v) => v.balance)).to.deep.equal(inThread.right.months.map((m) => m.patch.balance));
   });
 
   it('runs its threads below the event loop: each worker thread is COMPUTE_THREAD_NICENESS nicer than the process (Linux)', async function () {

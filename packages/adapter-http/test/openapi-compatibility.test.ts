@@ -157,6 +157,36 @@ describe('the OpenAPI compatibility guard itself', () => {
     ]);
   });
 
+  /** The `error.code` enum of a response of the kept document (an error status's JSON body). */
+  const errorCodes = (d: Doc, path: string, status: string): string[] => {
+    const post = d.paths[path]!['post'] as {
+      responses: Record<
+        string,
+        { content: { 'application/json': { schema: { properties: { error: { properties: { code: Schema } } } } } } }
+      >;
+    };
+    const code = post.responses[status]!.content['application/json'].schema.properties.error.properties.code;
+    if (code.enum === undefined) throw new Error(`the kept document lists no error codes for POST ${path} ${status}`);
+    return code.enum as string[];
+  };
+  const REPLAY = '/api/webhook_endpoints/{endpoint_id}/replay';
+
+  it("passes a code added to an error response's code as an addition (docs/decisions/versioning.md), and fails on one removed", () => {
+    // The kept replay's 409 lists `quota_exceeded`; a document without it stands for the one before it was added.
+    const without = edited((d) => {
+      const codes = errorCodes(d, REPLAY, '409');
+      codes.splice(codes.indexOf('quota_exceeded'), 1);
+    });
+    expect(errorCodes(released, REPLAY, '409')).to.include('quota_exceeded');
+    const added = compareOpenApi(without, released);
+    expect(kinds(added, true), describeChanges(added)).to.deep.equal([]);
+    expect(added.map((c) => [c.kind, c.where, c.detail])).to.deep.equal([
+      ['error code added', `POST ${REPLAY} 409.error.code`, '"quota_exceeded"'],
+    ]);
+    const removed = compareOpenApi(released, without);
+    expect(kinds(removed, true), describeChanges(removed)).to.deep.equal(['enum value removed']);
+  });
+
   it('ignores annotations: descriptions and examples', () => {
     const changes = compareOpenApi(
       released,

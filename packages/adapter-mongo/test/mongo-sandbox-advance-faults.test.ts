@@ -13,12 +13,14 @@ import { MongoClient } from 'mongodb';
 import {
   advanceSandbox,
   deriveCreditReport,
+  inThreadSandboxComputations,
   linkAccount,
   type ApplicationDeps,
   type Clock,
   type CreditBureau,
   type TransactionPorts,
   type UserScope,
+  type SandboxComputations,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -180,5 +182,36 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
       expect(E.isRight(again) && again.right.months.map((m) => m.date), `${where}, run again`).to.deep.equal(['2026-05-15', '2026-06-15']);
       expect(await stateOf(faulted.ctx), `${where}, run again: the clean run's state`).to.deep.equal(afterMonth3);
     }
+  });
+
+  /** Set the first loan's balance to 100,000 as another process would: one committed write, outside the advance's transaction. */
+  const writeBalance = async (ctx: MongoContext): Promise<void> => {
+    const first = await ctx.db.collection(COLLECTIONS.accounts).findOne({}, { sort: { _id: 1 } });
+    if (first === null) throw new Error('no account');
+    const store = mongoStorePorts(ctx);
+    const written = await store.accounts.update(first['user_id'] as never, first['_id'] as never, first['version'] as number, {
+      balance: 100_000 as never,
+    })();
+    if (E.isLeft(written)) throw new Error(written.left.message);
+  };
+
+  it("a write that commits while a month is computed (off the event loop) is not lost: the month's compare-and-set conflicts and it runs again from a fresh read", async () => {
+    const twin = await fresh();
+    await writeBalance(twin.ctx);
+    expect(E.isRight(await advanceSandbox(twin.deps)(twin.scope, { months: 1, payments: 'minimum' })())).to.equal(true);
+
+    const raced = await fresh();
+    const computed: string[] = [];
+    const racing: SandboxComputations = {
+      sandboxMonth: async (input) => {
+        computed.push(input.date);
+        if (computed.length === 1) await writeBalance(raced.ctx);
+        return inThreadSandboxComputations.sandboxMonth(input);
+      },
+    };
+    const result = await advanceSandbox({ ...raced.deps, sandboxComputations: racing })(raced.scope, { months: 1, payments: 'minimum' })();
+    expect(E.isRight(result), JSON.stringify(result)).to.equal(true);
+    expect(computed).to.deep.equal(['2026-04-15', '2026-04-15']);
+    expect(await stateOf(raced.ctx)).to.deep.equal(await stateOf(twin.ctx));
   });
 });

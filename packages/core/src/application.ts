@@ -13,6 +13,7 @@ import { contentUseCases } from './content/use-cases.js';
 import { calculatorUseCases } from './calculator/use-cases.js';
 import { webhookUseCases } from './webhooks/use-cases.js';
 import { sandboxUseCases } from './sandbox/use-cases.js';
+import type { SandboxDeps } from './sandbox/sandbox-computations.js';
 import { minimumOnlyMemo } from './payment-plans/payoff-plan.js';
 
 export * from './shared/deps.js';
@@ -21,9 +22,9 @@ export * from './registry/application-deps.js';
 export * from './shared/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
-export const createApplication = (given: ApplicationDeps) => {
+export const createApplication = (given: ApplicationDeps & SandboxDeps) => {
   // The memo every account view shares (the pure domain keeps none of its own).
-  const deps: ApplicationDeps = { minimumOnly: minimumOnlyMemo(), ...given };
+  const deps: ApplicationDeps & SandboxDeps = { minimumOnly: minimumOnlyMemo(), ...given };
   // One bundle per feature (its `use-cases.ts`): a use case added to a feature is added there, not here.
   return {
     ...userUseCases(deps),

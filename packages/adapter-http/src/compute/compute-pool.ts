@@ -1,8 +1,9 @@
 /**
  * CPU-heavy pure work off the event loop (docs/decisions/tenancy.md): a small pool of
  * `worker_threads` (piscina) that runs core's computations (a plan's schedule,
- * the strategy comparison, a plan's credit outlook), handed to core's use cases
- * as their `computations` dependency. Core stays pure and keeps its in-thread
+ * the strategy comparison, a plan's credit outlook, a sandbox advance's month),
+ * handed to core's use cases as their `computations` and `sandboxComputations`
+ * dependencies. Core stays pure and keeps its in-thread
  * default; only the HTTP adapter's composition passes this pool, so a light
  * request is never stuck behind another client's computation.
  *
@@ -18,14 +19,24 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { memoizeComputations } from './computation-memo.js';
 import type * as E from 'fp-ts/lib/Either.js';
-import type { AccountRecord, Computations, CreditOutlookInput, DomainError, PayoffBudgetInput, PayoffPlanInput } from '@debtkit/core';
+import type {
+  AccountRecord,
+  Computations,
+  CreditOutlookInput,
+  DomainError,
+  MonthInput,
+  PayoffBudgetInput,
+  PayoffPlanInput,
+  SandboxComputations,
+} from '@debtkit/core';
 
 export type ComputeTask =
   | { readonly kind: 'planPayoff'; readonly input: PayoffPlanInput }
   | { readonly kind: 'comparePayoffStrategies'; readonly input: PayoffBudgetInput; readonly accounts: ReadonlyArray<AccountRecord> }
-  | { readonly kind: 'creditOutlook'; readonly input: CreditOutlookInput };
+  | { readonly kind: 'creditOutlook'; readonly input: CreditOutlookInput }
+  | { readonly kind: 'sandboxMonth'; readonly input: MonthInput };
 
-export interface ComputePool extends Computations {
+export interface ComputePool extends Computations, SandboxComputations {
   /** Worker threads the pool runs at most. */
   readonly threads: number;
   /** End the worker threads (pending computations fail). */
@@ -54,6 +65,7 @@ export const createComputePool = (options: { readonly threads?: number } = {}): 
     planPayoff: (input) => run({ kind: 'planPayoff', input }),
     comparePayoffStrategies: (input, accounts) => run({ kind: 'comparePayoffStrategies', input, accounts }),
     creditOutlook: (input) => run({ kind: 'creditOutlook', input }),
+    sandboxMonth: (input) => run({ kind: 'sandboxMonth', input }),
     close: async () => {
       const started = pool;
       pool = undefined;

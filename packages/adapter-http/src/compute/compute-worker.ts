@@ -3,7 +3,7 @@
  * pure computations on the data it is sent and answers its `Either`, as plain
  * data. Loaded by piscina in each worker thread; nothing else runs here.
  */
-import { inThreadComputations } from '@debtkit/core';
+import { inThreadComputations, inThreadSandboxComputations } from '@debtkit/core';
 import type { ComputeTask } from './compute-pool.js';
 import { yieldToTheEventLoop } from './compute-priority.js';
 
@@ -18,5 +18,7 @@ export default function runComputation(task: ComputeTask): Promise<unknown> {
       return inThreadComputations.comparePayoffStrategies(task.input, task.accounts);
     case 'creditOutlook':
       return inThreadComputations.creditOutlook(task.input);
+    case 'sandboxMonth':
+      return inThreadSandboxComputations.sandboxMonth(task.input);
   }
 }

@@ -17,6 +17,7 @@ import {
   ClientAccessDeps,
   Clock,
   Computations,
+  SandboxComputations,
   CreditBureau,
   IdempotencyStore,
   StoreHealth,
@@ -78,6 +79,8 @@ export const HTTP = {
   DeliveryWorker: portToken<DeliveryWorker>('http.DeliveryWorker'),
   /** Where the use cases compute schedules, comparisons and outlooks: the process's worker pool (docs/decisions/tenancy.md); rebind to `inThreadComputations` to keep them on the event loop. */
   Computations: portToken<Computations>('http.Computations'),
+  /** Where a sandbox advance computes its months: the same pool; rebind to `inThreadSandboxComputations` to keep them on the event loop. */
+  SandboxComputations: portToken<SandboxComputations>('http.SandboxComputations'),
   /** The fair share of the process (docs/decisions/tenancy.md): admission of `/api` requests, per client and process-wide. */
   Admission: portToken<AdmissionQueue>('http.Admission'),
   /** Rendered answers of resources that cannot change (render-cache.ts, docs/decisions/tenancy.md), bounded by DEBTKIT_RENDER_CACHE_MB. */
@@ -199,12 +202,14 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         secrets: context.get(PORTS.SecretGenerator),
         ...(input.config.quotas === undefined ? {} : { quotas: input.config.quotas }),
         computations: context.get(HTTP.Computations),
+        sandboxComputations: context.get(HTTP.SandboxComputations),
         sandboxClock: input.config.environment === 'sandbox',
         // A long use case (a sandbox advance) lets the event loop read and answer other requests between its steps.
         yieldToOthers: () => new Promise<void>((resolve) => setImmediate(resolve)),
       }),
     );
     bind(HTTP.Computations).toConstantValue(processComputePool());
+    bind(HTTP.SandboxComputations).toConstantValue(processComputePool());
     bind(HTTP.ClientAccess).toResolvedValue(
       (clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork) =>
         withTokenCache(createClientAccess({ clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork }), { clock }),

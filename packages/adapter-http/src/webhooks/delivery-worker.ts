@@ -123,6 +123,8 @@ export class DeliveryWorker {
   private lastFanOutClient: ClientId | undefined;
   /** How many events the last pass fanned out (`drain` goes on while passes find some). */
   private lastFannedOut = 0;
+  /** Attempts ended (recorded, or given up) since the worker was made: `drain` tells a pass that saw one end. */
+  private attemptsEnded = 0;
   private running = false;
   private timer: NodeJS.Timeout | undefined;
   private pumping: Promise<number> | undefined;
@@ -182,16 +184,21 @@ export class DeliveryWorker {
     return next;
   }
 
-  /** Until nothing is due and nothing in flight (tests: every due attempt made and recorded). */
+  /**
+   * Until nothing is due and nothing in flight (tests: every due attempt made and recorded).
+   * Done after one quiet pass: a pass that started with nothing in flight, during which no
+   * attempt ended, and that fanned out nothing and started nothing. An attempt that ends
+   * during a pass may write an event after that pass's fan-out read (a failing endpoint's
+   * disable and its `webhook_endpoint.disabled`, webhook-health.ts), so such a pass proves
+   * nothing: the next pass fans that event out. (The running worker needs no such care:
+   * an attempt's end schedules the next pass.)
+   */
   async drain(): Promise<void> {
-    // Done after two quiet passes in a row (nothing fanned out, started or in flight): an attempt's last
-    // write (an endpoint disabled with its event, webhook-health.ts) was seen late by one pass on the
-    // mongo wire test server, a timing not yet understood.
-    let quiet = 0;
     for (;;) {
+      const ended = this.attemptsEnded;
+      const idle = this.inFlight.size === 0;
       const started = await this.pump();
-      quiet = this.inFlight.size === 0 && started === 0 && this.lastFannedOut === 0 ? quiet + 1 : 0;
-      if (quiet === 2) return;
+      if (idle && this.inFlight.size === 0 && this.attemptsEnded === ended && started === 0 && this.lastFannedOut === 0) return;
       if (this.inFlight.size > 0) await Promise.race([...this.inFlight.values()].map((f) => f.done));
     }
   }
@@ -242,6 +249,7 @@ export class DeliveryWorker {
         )
         .finally(() => {
           this.inFlight.delete(delivery.id);
+          this.attemptsEnded += 1;
           // A slot is free: look for the next due attempt now rather than at the next poll.
           if (this.running) this.schedule(0);
         });

@@ -15,7 +15,12 @@
  * this walk covers, direction-aware: what a client sends (request bodies,
  * parameters) may widen, what it receives (responses, webhook payloads) may
  * only narrow, except enum values, which are never removed and never added to
- * a response without a new version.
+ * a response without a new version. One exception, narrow: an error response's
+ * `error.code` may gain a code (an addition, `error code added`; removing one is
+ * still breaking). Error codes are one vocabulary for the whole API
+ * (docs/decisions/errors.md); a client handles a code it does not know by its
+ * HTTP status (docs/decisions/versioning.md, "What is compatible"), as
+ * Stripe's error codes gain values within an API version.
  *
  * Not compared: descriptions, summaries and examples (annotations), headers,
  * numeric and string bounds (minimum, pattern, …), security schemes.
@@ -46,6 +51,7 @@ export type ChangeKind =
   | 'request field added'
   | 'parameter added'
   | 'request enum value added'
+  | 'error code added'
   | 'request type widened'
   | 'response type narrowed';
 
@@ -96,6 +102,12 @@ const deref = (root: Json, node: unknown, seen: Set<string> = new Set()): { sche
   }
   return ref === undefined ? { schema: current } : { schema: current, ref };
 };
+
+/**
+ * Where an error response's code is: `<operation> <4xx|5xx status>.error.code`, as the walk names it
+ * (the `code` of the `error` object of an error status's JSON body).
+ */
+const ERROR_CODE_AT = / [45]\d\d\.error\.code$/;
 
 /** The schema's types as a set; `undefined` when it says nothing (any type). `const` and `enum` alone imply theirs. */
 const typesOf = (s: Json): ReadonlySet<string> | undefined => {
@@ -175,7 +187,15 @@ class Comparison {
       for (const v of before) if (!afterKeys.has(key(v))) this.add('enum value removed', where, key(v));
       for (const v of after)
         if (!beforeKeys.has(key(v)))
-          this.add(direction === 'response' ? 'response enum value added' : 'request enum value added', where, key(v));
+          this.add(
+            direction === 'request'
+              ? 'request enum value added'
+              : ERROR_CODE_AT.test(where)
+                ? 'error code added'
+                : 'response enum value added',
+            where,
+            key(v),
+          );
     } else if (before === undefined) {
       // A list of values where any was allowed: fewer values accepted in a request; a narrowing in a response.
       this.add(direction === 'request' ? 'type changed' : 'response type narrowed', where, `any value → ${after!.map(key).join(', ')}`);

@@ -39,7 +39,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description Create a user. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`CreateUserBody`); unknown fields are rejected. Answers 201 Created.
+         * @description Create a user. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`CreateUserBody`); unknown fields are rejected. Answers 201 Created. Besides the common errors: `conflict`.
          */
         post: operations["postUsers"];
         delete?: never;
@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Link an account
-         * @description Link an account. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`LinkAccountBody`); unknown fields are rejected. Answers 201 Created. Besides the common errors: `not_found`, `quota_exceeded`.
+         * @description Link an account. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`LinkAccountBody`); unknown fields are rejected. Answers 201 Created. Besides the common errors: `not_found`, `quota_exceeded`, `conflict`.
          */
         post: operations["postUsersByIdAccounts"];
         delete?: never;
@@ -295,7 +295,7 @@ export interface paths {
         put?: never;
         /**
          * Answer the identity questions
-         * @description Answer the identity questions. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`IdentityBody`); unknown fields are rejected. Answers 200 OK. Besides the common errors: `not_found`, `conflict`.
+         * @description Answer the identity questions. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`IdentityBody`); unknown fields are rejected. Answers 200 OK. Besides the common errors: `not_found`, `conflict`, `bureau_error`.
          */
         post: operations["postUsersByIdBureauAuthIdentity"];
         delete?: never;
@@ -339,7 +339,7 @@ export interface paths {
         put?: never;
         /**
          * Create a debt payoff plan
-         * @description Create a debt payoff plan. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`CreatePaymentPlanBody`); unknown fields are rejected. Answers 201 Created. Besides the common errors: `not_found`, `quota_exceeded`.
+         * @description Create a debt payoff plan. Needs a client token (`Authorization: Bearer dk_…`). The body is a JSON object (`CreatePaymentPlanBody`); unknown fields are rejected. Answers 201 Created. Besides the common errors: `not_found`, `quota_exceeded`, `conflict`.
          */
         post: operations["postUsersByIdPaymentPlans"];
         delete?: never;
@@ -2492,7 +2492,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2501,7 +2501,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_in_use";
+                            code?: "conflict" | "idempotency_key_in_use";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -3305,7 +3305,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3314,7 +3314,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_in_use" | "quota_exceeded";
+                            code?: "conflict" | "idempotency_key_in_use" | "quota_exceeded";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -5152,7 +5152,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
+            /** @description `bureau_error`: the bureau finds no product match for the user; `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5161,7 +5161,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_reused";
+                            code?: "bureau_error" | "idempotency_key_reused";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -5631,7 +5631,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5640,7 +5640,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_in_use" | "quota_exceeded";
+                            code?: "conflict" | "idempotency_key_in_use" | "quota_exceeded";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -7706,7 +7706,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
+            /** @description `bureau_error`: the bureau finds no product match for the user; `idempotency_key_reused`: the `Idempotency-Key` was used with another method, path or body */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7715,7 +7715,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_reused";
+                            code?: "bureau_error" | "idempotency_key_reused";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -8370,7 +8370,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8379,7 +8379,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "idempotency_key_in_use" | "quota_exceeded";
+                            code?: "conflict" | "idempotency_key_in_use" | "quota_exceeded";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -9369,7 +9369,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9378,7 +9378,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "conflict" | "idempotency_key_in_use";
+                            code?: "conflict" | "idempotency_key_in_use" | "quota_exceeded";
                         };
                     } & components["schemas"]["Error"];
                 };
@@ -9557,7 +9557,7 @@ export interface operations {
                     } & components["schemas"]["Error"];
                 };
             };
-            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later */
+            /** @description `conflict`: the state transition is not allowed now, or lost a concurrent race; `idempotency_key_in_use`: a request with the same `Idempotency-Key` is still being processed; retry later; `quota_exceeded`: a quota is reached (accounts or payment plans per user, webhook endpoints per client); the message names the quota and its value */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -9566,7 +9566,7 @@ export interface operations {
                     "application/json": {
                         error?: {
                             /** @enum {string} */
-                            code?: "conflict" | "idempotency_key_in_use";
+                            code?: "conflict" | "idempotency_key_in_use" | "quota_exceeded";
                         };
                     } & components["schemas"]["Error"];
                 };

@@ -3,8 +3,8 @@
  * a month does to a user's accounts. The use case (sandbox/use-cases.ts)
  * stores it, one transaction per month.
  */
-import type { AccountRecord } from '../accounts/account.js';
-import { effectiveApr, effectiveMinimumPayment } from '../accounts/account.js';
+import type { Account, AccountRecord } from '../accounts/account.js';
+import { effectiveApr, effectiveMinimumPayment, toAccountView } from '../accounts/account.js';
 import type { ErrorDetail } from '../shared/errors.js';
 import { MAX_PAYMENTS_HISTORY_LENGTH, type PaymentCode } from '../accounts/payment-history.js';
 import type { ScheduleMonth } from '../payment-plans/payment-plan.js';
@@ -204,6 +204,31 @@ export const applyMonth = (input: MonthInput): ReadonlyArray<AccountMonth> =>
       },
     };
   });
+
+/**
+ * One month of an advance as the compute pool works it out (sandbox-computations.ts):
+ * `applyMonth`, and each moved account's view on the month's date as it will
+ * be once its patch is stored (the account read in the month's transaction
+ * with the patch over it: the use case writes the patch by compare-and-set on
+ * that read's version, so the stored account is exactly this, or the month
+ * runs again from a fresh read). The views are what the month's
+ * `account.updated` events carry; their `expected_payoff_date` is a
+ * minimum-only projection, the month's heaviest part.
+ */
+export interface ProjectedMonth {
+  readonly months: ReadonlyArray<AccountMonth>;
+  /** `views[k]` is the view of `months[k]`'s account after the month. */
+  readonly views: ReadonlyArray<Account>;
+}
+
+export const projectMonth = (input: MonthInput): ProjectedMonth => {
+  const months = applyMonth(input);
+  const byId = new Map(input.accounts.map((a) => [a.id, a]));
+  return {
+    months,
+    views: months.map((m) => toAccountView({ ...byId.get(m.accountId)!, ...m.patch }, input.date)),
+  };
+};
 
 /** The segments as the account stores them after the month: the engine's (promotions ended, deferred interest accrued), or, under a `user_apr`, the stored ones with the new balances. */
 const storedSegments = (a: AccountRecord, after: DebtTerms) =>

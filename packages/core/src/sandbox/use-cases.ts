@@ -9,13 +9,21 @@
  * Idempotency-Key's enclosing transaction), so a request that fails midway
  * keeps the months it applied, and whatever advance comes next (its retry, or
  * any later one) continues to the recorded target and never past it.
+ *
+ * A fair share (docs/decisions/tenancy.md): every transaction of an advance
+ * takes the user's turn (`userTurn`), so concurrent advances of one user (and
+ * the user's other changes) in this process go one after the other instead of
+ * each computing and writing the same month only to lose it as a write
+ * conflict; a month's CPU-heavy projection runs in `sandboxComputations` (the
+ * HTTP adapter's worker pool); and the writes give other requests a turn
+ * before each month and every 10 accounts (`yieldToOthers`).
  */
 import * as E from 'fp-ts/lib/Either.js';
 import * as O from 'fp-ts/lib/Option.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import * as t from 'io-ts';
-import { toAccountView, type AccountRecord } from '../accounts/account.js';
+import type { AccountRecord } from '../accounts/account.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import {
   conflict,
@@ -35,9 +43,10 @@ import {
   accountsPastMaximum,
   advanceMonthDate,
   advanceTarget,
-  applyMonth,
+  isAdvanced,
   monthsLeft,
   planMonthIn,
+  type ProjectedMonth,
 } from './sandbox-clock.js';
 import type { SandboxAdvance, UserRecord } from '../users/user.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
@@ -45,6 +54,8 @@ import type { SandboxAdvanceBody } from './requests.js';
 import { ApplicationDeps, type Change, UserScope, noChange, nowStamp, orNotFound } from '../shared/deps.js';
 import { requireUser, todayOf } from '../users/user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
+import { userTurn } from '../shared/transactions.js';
+import { sandboxComputationsOf, type SandboxDeps } from './sandbox-computations.js';
 
 /**
  * One month of an advance, as the answer lists it (sums over the user's open
@@ -62,7 +73,7 @@ export type SandboxMonth = t.TypeOf<typeof SandboxMonth>;
 export const SandboxAdvanceResult = t.type({ sandbox_date: IsoDate, months: t.array(SandboxMonth) }, 'SandboxAdvanceResult');
 export type SandboxAdvanceResult = t.TypeOf<typeof SandboxAdvanceResult>;
 
-type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock' | 'yieldToOthers'>;
+type Deps = Pick<ApplicationDeps, 'bureau' | 'clock' | 'unitOfWork' | 'versioning' | 'sandboxClock' | 'yieldToOthers'> & SandboxDeps;
 type Tx = Deps & TransactionPorts;
 
 const NOT_HERE: NotFound = notFound('Not found');
@@ -138,16 +149,21 @@ const recordAdvance = (
 
 const sum = (xs: ReadonlyArray<number>): Cents => xs.reduce((a, b) => a + b, 0) as Cents;
 
+/** Accounts of one month written between two turns given to other requests (`yieldToOthers`). */
+const ACCOUNTS_PER_TURN = 10;
+
 /**
  * One month, one transaction: `undefined` when the user's clock is already
  * past it (another request applied it), else what it did. Everything it
  * reads and writes is the user's: the user (whose clock it moves), the
  * accounts, the plan (bumped, so the plan's delete conflicts), its payments,
- * the new score and the events.
+ * the new score and the events. The month's projection (`projectMonth`) is
+ * computed from the accounts this transaction read, off the event loop where
+ * the adapter gives a pool; each account is then written by compare-and-set on
+ * the version it was read at, so a change that committed between the read and
+ * the write is a write conflict, and the month runs again from a fresh read
+ * (docs/decisions/transactions.md): nothing is lost and nothing applied twice.
  */
-/** Accounts of one month written between two turns given to other requests (`yieldToOthers`). */
-const ACCOUNTS_PER_TURN = 10;
-
 const applyAdvanceMonth = (
   tx: Tx,
   scope: UserScope,
@@ -165,17 +181,22 @@ const applyAdvanceMonth = (
         TE.bindW('plan', () => planOf(tx, scope, advance.payment_plan_id)),
         TE.bindW('accounts', () => tx.accounts.listAll(scope.userId)),
         TE.chainFirstEitherKW(({ accounts }) => checkTerms(accounts)),
-        TE.bindW('months', ({ plan, accounts }) =>
-          TE.right(
-            applyMonth({
-              accounts,
-              date,
-              from: monthStart,
-              payments: advance.payments,
-              planMonth: O.isSome(plan) ? planMonthIn(plan.value.schedule, monthStart, date) : undefined,
-            }),
-          ),
+        // The month's projection, computed off the event loop where the adapter gives a pool (sandbox-computations.ts), from
+        // the accounts read in this transaction; written below by compare-and-set on their versions.
+        TE.bindW(
+          'projected',
+          ({ plan, accounts }): TE.TaskEither<never, ProjectedMonth> =>
+            () =>
+              sandboxComputationsOf(tx).sandboxMonth({
+                // Only the accounts a month moves cross to the pool (a copy each way is the event loop's part).
+                accounts: accounts.filter(isAdvanced),
+                date,
+                from: monthStart,
+                payments: advance.payments,
+                planMonth: O.isSome(plan) ? planMonthIn(plan.value.schedule, monthStart, date) : undefined,
+              }),
         ),
+        TE.let('months', ({ projected }) => projected.months),
         // No account past the maximum balance (issue 42): the advance stops here, with the months before it applied.
         TE.chainFirstEitherKW(({ months }) => {
           const past = accountsPastMaximum(months);
@@ -223,22 +244,24 @@ const applyAdvanceMonth = (
               ),
         ),
         // Each moved account: one compare-and-set write and one account.updated.
-        TE.bindW('updated', ({ accounts, months }) =>
+        TE.bindW('updated', ({ accounts, months, projected }) =>
           TE.sequenceSeqArray(
             months.map((m, n) => {
               const current = accounts.find((a) => a.id === m.accountId);
+              const view = projected.views[n];
               // A month of many accounts gives other requests a turn every ACCOUNTS_PER_TURN of them.
               const turn: TE.TaskEither<never, void> =
                 n > 0 && n % ACCOUNTS_PER_TURN === 0 && tx.yieldToOthers !== undefined
                   ? TE.fromTask(tx.yieldToOthers)
                   : TE.right(undefined);
-              return current === undefined
+              return current === undefined || view === undefined
                 ? TE.left(notFound('Account not found'))
                 : pipe(
                     turn,
                     TE.chainW(() => tx.accounts.update(scope.userId, m.accountId, current.version, m.patch)),
                     orNotFound('Account'),
-                    TE.chainFirstW((a) => emitEvent(tx, scope, 'account.updated', 'account')(toAccountView(a, date))),
+                    // The view the projection made of this account after the month: the stored account is its read with the patch over it.
+                    TE.chainFirstW(() => emitEvent(tx, scope, 'account.updated', 'account')(view)),
                   );
             }),
           ),
@@ -290,8 +313,9 @@ export const advanceSandbox =
       if (deps.sandboxClock !== true) return E.left(NOT_HERE);
       const checked = checkBody(body);
       if (E.isLeft(checked)) return checked;
+      // Each transaction on its own (`run`, not the key's), in the user's turn (docs/decisions/transactions.md, hot records).
       const alone = <A, Err extends DomainError>(work: (tx: Tx) => TE.TaskEither<Err, A>) =>
-        deps.unitOfWork.run((ports) => work({ ...deps, ...ports }));
+        deps.unitOfWork.run((ports) => work({ ...deps, ...ports }), { turn: userTurn(scope.clientId, scope.userId) });
       const recorded = await alone((tx) => recordAdvance(tx, scope, body))();
       if (E.isLeft(recorded)) return recorded;
       const { advance, userDate } = recorded.right;
@@ -307,6 +331,6 @@ export const advanceSandbox =
     });
 
 /** The sandbox over time: this feature's use cases bound to `deps`, as `createApplication` spreads them (docs/adding-a-resource.md). */
-export const sandboxUseCases = (deps: ApplicationDeps) => ({
+export const sandboxUseCases = (deps: ApplicationDeps & SandboxDeps) => ({
   advanceSandbox: advanceSandbox(deps),
 });

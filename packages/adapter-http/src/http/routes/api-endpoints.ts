@@ -43,10 +43,6 @@ const scope = (input: EndpointInput<unknown, unknown, 'id'>) => ({ clientId: inp
 
 const USER_ERRORS = ['not_found', 'validation_error'] as const;
 
-// `undocumentedErrors`: codes a route answers (its use case's type says so) that the released
-// OpenAPI documents do not list; adding them there would be breaking (a new enum value in a
-// response that already has that status), so they wait for a new API version (docs/decisions/errors.md).
-
 export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
   // Users (docs/api/reference.md)
   endpoint({
@@ -58,8 +54,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: CreateUserBody,
     status: 201,
     response: { kind: 'user' },
-    errors: ['validation_error'],
-    undocumentedErrors: ['conflict'],
+    errors: ['validation_error', 'conflict'],
     run: (app, i) => app.createUser(i.client.id, i.body),
   }),
   endpoint({
@@ -118,8 +113,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: LinkAccountBody,
     status: 201,
     response: { kind: 'account' },
-    errors: [...USER_ERRORS, 'quota_exceeded'],
-    undocumentedErrors: ['conflict'],
+    errors: [...USER_ERRORS, 'quota_exceeded', 'conflict'],
     run: (app, i) => app.linkAccount(scope(i), i.body),
   }),
   endpoint({
@@ -283,8 +277,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: IdentityBody,
     status: 200,
     response: { kind: 'bureau_status' },
-    errors: [...USER_ERRORS, 'conflict'],
-    undocumentedErrors: ['bureau_error'],
+    errors: [...USER_ERRORS, 'conflict', 'bureau_error'],
     run: (app, i) => app.submitBureauIdentity(scope(i), i.body),
   }),
   endpoint({
@@ -309,8 +302,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: CreatePaymentPlanBody,
     status: 201,
     response: { kind: 'payment_plan' },
-    errors: [...USER_ERRORS, 'quota_exceeded'],
-    undocumentedErrors: ['conflict'],
+    errors: [...USER_ERRORS, 'quota_exceeded', 'conflict'],
     run: (app, i) => app.createPaymentPlan(scope(i), i.body),
   }),
   endpoint({
@@ -499,8 +491,7 @@ export const API_ENDPOINTS: ReadonlyArray<Endpoint> = [
     body: SandboxAdvanceBody,
     status: 200,
     response: { kind: 'sandbox_advance' },
-    errors: [...USER_ERRORS, 'conflict'],
-    undocumentedErrors: ['bureau_error'],
+    errors: [...USER_ERRORS, 'conflict', 'bureau_error'],
     run: (app, i) => app.advanceSandbox(scope(i), i.body),
   }),
 

@@ -85,10 +85,9 @@ export interface EndpointSpec<Q = any, B = any, R = any, P extends PathIdName = 
   /** Error codes this endpoint answers besides the ones every route of its area can (e.g. 401, 400 version, 500, 503). */
   readonly errors: ReadonlyArray<ErrorCode>;
   /**
-   * Codes the route can answer that the OpenAPI document does not list: documenting
-   * them in a released version's document would be a breaking change there (a new enum
-   * value in a response, docs/testing.md), so they wait for a new API version. Checked
-   * with `errors` against the use case (docs/decisions/errors.md); never served.
+   * Codes the route can answer that the OpenAPI document must not list yet. A code added
+   * to an error response is an addition (docs/decisions/versioning.md), so no route uses
+   * this today. Checked with `errors` against the use case (docs/decisions/errors.md); never served.
    */
   readonly undocumentedErrors?: ReadonlyArray<ErrorCode>;
   /** The success body's media type when it is not JSON (`/metrics`). */
