@@ -31,7 +31,10 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
   return async function clientRateLimit(ctx, next) {
     const client = ctx.state.client;
     if (ctx.state.area !== 'client' || client === undefined) return next();
-    apply(ctx, await limiter.consume(String(client.id)));
+    const key = String(client.id);
+    // Blocked in this process for the rest of its window: refused at once, before any counting (docs/performance.md, cheap refusals).
+    const blocked = limiter.blocked(key);
+    apply(ctx, blocked ?? (await limiter.consume(key)));
     return next();
   };
 };
