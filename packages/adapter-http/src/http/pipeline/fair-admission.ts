@@ -24,6 +24,18 @@ const holdUntilWritten = (ctx: RequestContext, release: Release): void => {
   res.once('close', release);
 };
 
+/**
+ * Resolves after the event loop's next poll for I/O (`setImmediate`). A queued
+ * request is admitted when another request's response finishes, and that
+ * happens in the finished request's own turn (its `finish` is a next-tick
+ * callback): without this step, a client's queue would run request after
+ * request in one turn, each finish admitting the next, and no other client's
+ * request could even be read until the queue was empty. Measured with a client
+ * flooding from 128 connections: 100–300 ms stalls at each rate-limit window
+ * (docs/performance.md, round 5).
+ */
+const afterPoll = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Wait for a slot; a client that leaves while waiting gives its place up. */
 const waitForSlot = (ctx: RequestContext, queue: AdmissionQueue, clientKey: string): Promise<Admission> => {
   const left = new AbortController();
@@ -71,6 +83,8 @@ export const fairAdmission = (options: FairAdmissionOptions): AppMiddleware => {
     }
     onAdmitted?.(admission.waitedMs / 1000);
     holdUntilWritten(ctx, admission.release);
+    // Admitted from the queue: go on after the event loop has read what else has arrived (other clients' requests).
+    await afterPoll();
     return next();
   };
 };
