@@ -237,7 +237,7 @@ describe('fair share of the process over HTTP (docs/decisions/tenancy.md)', () =
   it('goes on with a request admitted from its queue only after the event loop has read what else arrived', async () => {
     // A request admitted from the queue is admitted in the turn where another response finished. Were it to go on
     // at once, a client's queue would run request after request in that one turn, each finish admitting the next,
-    // and no other client's request could be read meanwhile (a flood's 100–300 ms stalls, docs/performance.md).
+    // and no other client's request could be read meanwhile (a flood's 88–150 ms stalls, docs/performance.md).
     const queue = createAdmissionQueue({ maxInProgress: 8, clientConcurrency: 1, queueWaitMs: 60_000 });
     const admission = fairAdmission({ queue });
     const contextOf = (): RequestContext => {

@@ -31,8 +31,8 @@ const holdUntilWritten = (ctx: RequestContext, release: Release): void => {
  * callback): without this step, a client's queue would run request after
  * request in one turn, each finish admitting the next, and no other client's
  * request could even be read until the queue was empty. Measured with a client
- * flooding from 128 connections: 100–300 ms stalls at each rate-limit window
- * (docs/performance.md, round 5).
+ * flooding from 128 connections: busy stretches of 88–150 ms of its served
+ * requests without a poll for I/O (docs/performance.md, round 5).
  */
 const afterPoll = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
