@@ -52,6 +52,9 @@
  * alternating rounds (its answers are not compared with today's), its own pure timings
  * run beside today's, and the targets add: CPU per request within 10% of the ref's at
  * the equal load, and the payoff plan, comparison and outlook no slower than the ref's.
+ * `--runs <n>`: n whole runs one after another (the ref built once), then every target's
+ * line again with its median over the runs and each run's value (the targets are each
+ * the median of three runs: `npm run bench -- --against round-3 --runs 3`).
  * Run without a build: node --conditions=debtkit-source --import tsx packages/adapter-http/bench/bench.ts
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -184,6 +187,35 @@ const ratio = (a: number, b: number): number => (b === 0 ? Number.POSITIVE_INFIN
 
 const verdict = (ok: boolean): string => (ok ? 'PASS' : 'FAIL');
 
+/** One target's measure in one run: its line without the value, the value, and whether a value meets it. */
+interface Score {
+  readonly label: string;
+  readonly value: number;
+  readonly meets: (value: number) => boolean;
+  readonly show: (value: number) => string;
+}
+
+/** Print a target's line (PASS/FAIL, what, the value and its note) and keep it for the median of the runs. */
+const scored = (
+  scores: Score[],
+  label: string,
+  value: number,
+  meets: (v: number) => boolean,
+  show: (v: number) => string,
+  note = '',
+): void => {
+  scores.push({ label, value, meets, show });
+  console.log(`  ${verdict(meets(value))}  ${label}: ${show(value)}${note}`);
+};
+const times = (v: number): string => `${v.toFixed(2)}×`;
+const millis = (v: number): string => `${v.toFixed(3)} ms`;
+
+const middle = (xs: ReadonlyArray<number>): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
 /** Sum runs of one server into one result: totals and CPU added up, rates and latencies averaged over the runs. */
 const combine = (runs: ReadonlyArray<LoadResult>): LoadResult => {
   const total = runs.reduce((n, r) => n + r.total, 0);
@@ -287,23 +319,15 @@ interface RouteOutcome {
   };
 }
 
-const main = async (): Promise<void> => {
+/** One whole run (every route, the pure timings): the target lines it printed, for the median of `--runs`. */
+const runOnce = async (prepared: PreparedRef | undefined, against: string | undefined): Promise<Score[]> => {
+  const scores: Score[] = [];
   const settings: LoadSettings = {
     connections: Math.max(1, Math.round(setting('BENCH_CONNECTIONS', 50))),
     warmupSeconds: setting('BENCH_WARMUP', 1.5),
     durationSeconds: setting('BENCH_DURATION', 6),
   };
   const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
-  const against = againstArgument();
-  console.log(`debtkit benchmark: node ${process.version}, ${availableParallelism()} cores`);
-  let prepared: PreparedRef | undefined;
-  if (against !== undefined) {
-    prepared = prepareRef(against);
-    const how = prepared.cached
-      ? `cached in ${prepared.dir} (its npm ci and build took ${prepared.buildSeconds} s)`
-      : `built in ${prepared.dir}: npm ci and build took ${prepared.buildSeconds} s`;
-    console.log(`against ${against} (${prepared.commit.slice(0, 7)}): ${how}`);
-  }
   const refLabel = against ?? 'ref';
   console.log(
     `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), then ${rounds} rounds of ${fmt(settings.durationSeconds / rounds, 1)} s on each server, alternating; servers in child processes, autocannon in this one`,
@@ -497,48 +521,90 @@ const main = async (): Promise<void> => {
           ? ratio(mine.cpuMicrosPerRequest, tight.cpuMicrosPerRequest)
           : ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.results.tight.cpuMicrosPerRequest);
       const where = equal === undefined ? ' (saturated)' : ` at ${fmt(equal.rate)} req/s each`;
-      console.log(
-        `  ${verdict(overTight >= TIGHT_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight: ${overTight.toFixed(2)}×`,
-      );
-      console.log(`  ${verdict(cpu <= TIGHT_CPU_TARGET)}  ${name} CPU/request ≤ ${TIGHT_CPU_TARGET} × tight: ${cpu.toFixed(2)}×${where}`);
-      console.log(
-        `  ${verdict(overPeer >= PEER_THROUGHPUT_TARGET)}  ${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer: ${overPeer.toFixed(2)}×`,
-      );
+      scored(scores, `${name} req/s ≥ ${TIGHT_THROUGHPUT_TARGET} × tight`, overTight, (v) => v >= TIGHT_THROUGHPUT_TARGET, times);
+      scored(scores, `${name} CPU/request ≤ ${TIGHT_CPU_TARGET} × tight`, cpu, (v) => v <= TIGHT_CPU_TARGET, times, where);
+      scored(scores, `${name} req/s ≥ ${PEER_THROUGHPUT_TARGET} × peer`, overPeer, (v) => v >= PEER_THROUGHPUT_TARGET, times);
       if (equal?.ref !== undefined) {
         const overRef = ratio(equal.results.debtkit.cpuMicrosPerRequest, equal.ref.cpuMicrosPerRequest);
-        console.log(
-          `  ${verdict(overRef <= REF_CPU_TARGET)}  ${name} CPU/request ≤ ${REF_CPU_TARGET} × ${refLabel}'s: ${overRef.toFixed(2)}×${where}`,
-        );
+        scored(scores, `${name} CPU/request ≤ ${REF_CPU_TARGET} × ${refLabel}'s`, overRef, (v) => v <= REF_CPU_TARGET, times, where);
       }
       console.log(
         `        (reported: debtkit ${ratio(mine.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}× the floor's req/s; tight, the required work alone, ${ratio(tight.requestsPerSecond, floor.requestsPerSecond).toFixed(2)}×)`,
       );
     }
-    console.log(
-      `  ${verdict(payoff.medianMs < PAYOFF_TARGET_MS)}  payoff plan median < ${PAYOFF_TARGET_MS} ms: ${payoff.medianMs.toFixed(3)} ms`,
+    scored(scores, `payoff plan median < ${PAYOFF_TARGET_MS} ms`, payoff.medianMs, (v) => v < PAYOFF_TARGET_MS, millis);
+    scored(
+      scores,
+      `payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms`,
+      comparison.medianMs,
+      (v) => v < COMPARISON_TARGET_MS,
+      millis,
     );
-    console.log(
-      `  ${verdict(comparison.medianMs < COMPARISON_TARGET_MS)}  payoff comparison (4 strategies) median < ${COMPARISON_TARGET_MS} ms: ${comparison.medianMs.toFixed(3)} ms`,
-    );
-    console.log(
-      `  ${verdict(outlook.medianMs < OUTLOOK_TARGET_MS)}  credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms: ${outlook.medianMs.toFixed(3)} ms`,
+    scored(
+      scores,
+      `credit outlook (50 debts, ${outlook.months} months) median < ${OUTLOOK_TARGET_MS} ms`,
+      outlook.medianMs,
+      (v) => v < OUTLOOK_TARGET_MS,
+      millis,
     );
     if (refTimings !== undefined && todayTimings !== undefined) {
+      // Scored as today ÷ the ref (≤ 1: no slower), so the median of the runs is of the ratio of each run's alternated pair.
       const noSlower = (what: string, today: number, theirs: number): void =>
-        console.log(
-          `  ${verdict(today <= theirs)}  ${what} median no slower than ${refLabel}'s (alternated): ${today.toFixed(3)} ms vs ${theirs.toFixed(3)} ms (${ratio(today, theirs).toFixed(2)}×)`,
+        scored(
+          scores,
+          `${what} median no slower than ${refLabel}'s (alternated)`,
+          ratio(today, theirs),
+          (v) => v <= 1,
+          times,
+          ` (${today.toFixed(3)} ms vs ${theirs.toFixed(3)} ms)`,
         );
       noSlower('payoff plan', todayTimings.payoffMedianMs, refTimings.payoffMedianMs);
       noSlower('payoff comparison', todayTimings.comparisonMedianMs, refTimings.comparisonMedianMs);
       noSlower('credit outlook', todayTimings.outlookMedianMs, refTimings.outlookMedianMs);
     }
     for (const [timing, target] of statement)
-      console.log(
-        `  ${verdict(timing.medianMs < target)}  statement-grade ${timing.what} median < ${target} ms: ${timing.medianMs.toFixed(3)} ms`,
-      );
+      scored(scores, `statement-grade ${timing.what} median < ${target} ms`, timing.medianMs, (v) => v < target, millis);
     if (!clean) console.log('  note: some requests failed or answered non-2xx (see the tables); their numbers are not comparable');
   } finally {
     await Promise.all([stopChild(debtkit), ...others.map(stopChild)]);
+  }
+  return scores;
+};
+
+/** `--runs <n>` from the command line (default 1): whole runs one after another, then each target's median. */
+const runsArgument = (): number => {
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--runs');
+  if (at === -1) return 1;
+  const n = Number(args[at + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error('--runs takes a whole number of runs, at least 1 (e.g. --runs 3)');
+  return n;
+};
+
+const main = async (): Promise<void> => {
+  const runs = runsArgument();
+  const against = againstArgument();
+  console.log(`debtkit benchmark: node ${process.version}, ${availableParallelism()} cores${runs > 1 ? `, ${runs} runs` : ''}`);
+  let prepared: PreparedRef | undefined;
+  if (against !== undefined) {
+    prepared = prepareRef(against);
+    const how = prepared.cached
+      ? `cached in ${prepared.dir} (its npm ci and build took ${prepared.buildSeconds} s)`
+      : `built in ${prepared.dir}: npm ci and build took ${prepared.buildSeconds} s`;
+    console.log(`against ${against} (${prepared.commit.slice(0, 7)}): ${how}`);
+  }
+  const all: Score[][] = [];
+  for (let i = 0; i < runs; i++) {
+    if (runs > 1) console.log(`\n======== run ${i + 1} of ${runs}`);
+    all.push(await runOnce(prepared, against));
+  }
+  if (runs === 1) return;
+  // The targets are judged on the median of the runs (docs/performance.md): each line's value, median over the runs.
+  console.log(`\ntargets, the median of ${runs} runs (each run's values in brackets)`);
+  for (const first of all[0] ?? []) {
+    const values = all.map((scores) => scores.find((s) => s.label === first.label)?.value).filter((v): v is number => v !== undefined);
+    const m = middle(values);
+    console.log(`  ${verdict(first.meets(m))}  ${first.label}: ${first.show(m)} [${values.map(first.show).join(', ')}]`);
   }
 };
 

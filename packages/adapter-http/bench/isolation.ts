@@ -47,6 +47,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { loadavg, setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as E from 'fp-ts/lib/Either.js';
@@ -162,6 +163,10 @@ export interface HeavyReport {
   readonly byStatus: Readonly<Record<string, number>>;
   readonly bytes: number;
   readonly errors: number;
+  /** The heavy client's own CPU over its load (user + system), microseconds: what the load generator took of the shared cores. */
+  readonly cpuMicros: number;
+  /** Seconds its load ran. */
+  readonly seconds: number;
 }
 
 const send = (message: unknown): void => {
@@ -309,10 +314,17 @@ const heavyRole = async (): Promise<void> => {
       await one();
     }
   };
+  const cpuAtStart = process.cpuUsage();
+  const startedAt = performance.now();
   await Promise.all(Array.from({ length: start.inFlight }, loop));
+  const cpu = process.cpuUsage(cpuAtStart);
+  const seconds = (performance.now() - startedAt) / 1000;
   agent.destroy();
   await new Promise<void>((resolve) =>
-    process.send?.({ kind: 'report', requests, byStatus, bytes, errors } satisfies HeavyReport, () => resolve()),
+    process.send?.(
+      { kind: 'report', requests, byStatus, bytes, errors, cpuMicros: cpu.user + cpu.system, seconds } satisfies HeavyReport,
+      () => resolve(),
+    ),
   );
 };
 
@@ -693,6 +705,8 @@ export interface RunResult {
   readonly heavyLoad: HeavyReport;
   /** The server's CPU (all threads), microseconds, over the light phase alone and the phase beside the heavy client. */
   readonly cpuMicros: { readonly alone: number; readonly beside: number };
+  /** The machine's one-minute load average at the end of each phase: other work on the shared cores. */
+  readonly loadAverage: { readonly alone: number; readonly beside: number };
 }
 
 /** The server's CPU (user + system, all threads) so far, microseconds. */
@@ -731,9 +745,14 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     const cpu0 = await cpuOf(server);
     const alone = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
     const cpu1 = await cpuOf(server);
+    const loadAlone = loadavg()[0] ?? Number.NaN;
     log('  heavy client set-up…');
     const setup = await setUpHeavy(ready.url, settings, hole.url);
     heavy = child('heavy');
+    // The load generator at the lowest CPU priority: a flooding client runs on a machine of its own, and on
+    // these 2 cores an unpaced generator would otherwise take CPU from the server and from the light client
+    // (its own CPU is printed with each run). It still takes every cycle they leave.
+    if (heavy.pid !== undefined) setPriority(heavy.pid, 19);
     await nextMessage<{ kind: 'ready' }>(heavy);
     const report = nextMessage<HeavyReport>(heavy);
     heavy.send({
@@ -753,9 +772,17 @@ export const isolationRun = async (settings: IsolationSettings, log: (line: stri
     const cpu2 = await cpuOf(server);
     const beside = await lightLoad(ready.url, ready.token, ready.userId, settings.lightRate, settings.durationSeconds, hook);
     const cpu3 = await cpuOf(server);
+    const loadBeside = loadavg()[0] ?? Number.NaN;
     heavy.send({ kind: 'stop' } satisfies HeavyStop);
     const heavyLoad = await report;
-    return { alone, beside, heavy: setup, heavyLoad, cpuMicros: { alone: cpu1 - cpu0, beside: cpu3 - cpu2 } };
+    return {
+      alone,
+      beside,
+      heavy: setup,
+      heavyLoad,
+      cpuMicros: { alone: cpu1 - cpu0, beside: cpu3 - cpu2 },
+      loadAverage: { alone: loadAlone, beside: loadBeside },
+    };
   } finally {
     if (heavy !== undefined) await stopChild(heavy);
     await stopChild(server);
@@ -793,7 +820,8 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
       .map(([s, n]) => `${s}: ${n}`)
       .join(', ');
     print(
-      `  heavy load: ${r.heavyLoad.requests} requests (${statuses}; ${r.heavyLoad.errors} errors), ${(r.heavyLoad.bytes / 1e6).toFixed(0)} MB received`,
+      `  heavy load: ${r.heavyLoad.requests} requests (${statuses}; ${r.heavyLoad.errors} errors), ${(r.heavyLoad.bytes / 1e6).toFixed(0)} MB received; ` +
+        `its load generator took ${(r.heavyLoad.cpuMicros / 1e6).toFixed(2)} s of CPU in ${r.heavyLoad.seconds.toFixed(1)} s (${Math.round((100 * r.heavyLoad.cpuMicros) / 1e6 / r.heavyLoad.seconds)}% of a core)`,
     );
     const refused = r.heavyLoad.byStatus['429'] ?? 0;
     const heavyCpu = r.cpuMicros.beside - r.cpuMicros.alone;
@@ -802,6 +830,9 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
         (refused > 0
           ? `${fmtMicros(heavyCpu / refused)} per refused request (${refused} refused; the heavy client's served requests charged to it too)`
           : 'no heavy request refused'),
+    );
+    print(
+      `  machine load average (1 min) at the end of each phase: ${r.loadAverage.alone.toFixed(1)} alone, ${r.loadAverage.beside.toFixed(1)} beside`,
     );
     print(`  light alone:  ${describeLight(r.alone)}`);
     print(`  light beside: ${describeLight(r.beside)}`);

@@ -5,6 +5,7 @@
  * given back when a client leaves. Requests are held in a probe route until
  * the test opens their gate; the queue is observed, never slept on.
  */
+import { EventEmitter } from 'node:events';
 import { createServer, request as httpRequest, type ClientRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -19,6 +20,8 @@ import {
   type SetTimer,
 } from '../src/http/admission-queue.js';
 import { createMetrics, type Metrics } from '../src/http/metrics.js';
+import { fairAdmission } from '../src/http/pipeline/fair-admission.js';
+import type { RequestContext } from '../src/http/app-context.js';
 import { deferred, harness, type Harness } from './support/http-harness.js';
 
 interface Answer {
@@ -229,5 +232,28 @@ describe('fair share of the process over HTTP (docs/decisions/tenancy.md)', () =
     expect(t.entered).to.deep.equal(['h1', 'l1']);
     t.open('h1');
     await t.until(() => t.queue.inProgress() === 0);
+  });
+
+  it('goes on with a request admitted from its queue only after the event loop has read what else arrived', async () => {
+    // A request admitted from the queue is admitted in the turn where another response finished. Were it to go on
+    // at once, a client's queue would run request after request in that one turn, each finish admitting the next,
+    // and no other client's request could be read meanwhile (a flood's 88–150 ms stalls, docs/performance.md).
+    const queue = createAdmissionQueue({ maxInProgress: 8, clientConcurrency: 1, queueWaitMs: 60_000 });
+    const admission = fairAdmission({ queue });
+    const contextOf = (): RequestContext => {
+      const res = Object.assign(new EventEmitter(), { writableFinished: false, destroyed: false });
+      return { state: { area: 'client', client: { id: 7 } }, res } as unknown as RequestContext;
+    };
+    const order: string[] = [];
+    const first = contextOf();
+    await admission(first, async () => void order.push('first'));
+    const second = admission(contextOf(), async () => void order.push('second'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queue.waiting()).to.equal(1);
+    first.res.emit('finish');
+    // What the event loop would read next (another client's request), arrived before the queued one goes on.
+    setImmediate(() => order.push('other client'));
+    await second;
+    expect(order).to.deep.equal(['first', 'other client', 'second']);
   });
 });

@@ -79,6 +79,39 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       expect(wrongType.status).to.equal(429);
     });
 
+    it('once refused, a client is refused from memory for the rest of the window without being counted, then counted again', async () => {
+      const limits = memoryLimits(3, 0);
+      const clients = limits.clients!;
+      let counted = 0;
+      h = await harness({
+        rateLimits: {
+          ...limits,
+          clients: {
+            consume: (key) => {
+              counted += 1;
+              return clients.consume(key);
+            },
+            blocked: (key) => clients.blocked(key),
+          },
+        },
+      });
+      for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
+      expect((await ping()).status).to.equal(429);
+      expect(counted).to.equal(7);
+      mock.timers.tick(400);
+      const refused = [await ping(), await ping(), await ping()];
+      expect(refused.map((r) => r.status)).to.deep.equal([429, 429, 429]);
+      for (const r of refused) {
+        expect(r.body.error).to.deep.include({ code: 'rate_limited' });
+        expect(r.headers).to.include({ 'retry-after': '1', 'ratelimit-limit': '3', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' });
+      }
+      // Not counted: the counters were not asked while the client was blocked here.
+      expect(counted).to.equal(7);
+      mock.timers.tick(600);
+      expect((await ping()).status).to.equal(200);
+      expect(counted).to.equal(8);
+    });
+
     it('recovers once Retry-After has passed: the per-second budget again, the burst not yet', async () => {
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       const limited = await ping();

@@ -55,7 +55,14 @@ export const ERROR_TABLE: { readonly [K in ErrorKind]: ErrorRule } = {
   unavailable: { status: 503, code: 'service_unavailable', headers: { 'Retry-After': '5' } },
 };
 
-/** An error to answer with. `headers` add to (or override) the table's headers for the kind. */
+/**
+ * An error to answer with. `headers` add to (or override) the table's headers for the kind.
+ *
+ * One that answers the client's own request (a 4xx) carries no stack: it is
+ * answered, never logged with one (pipeline/error-responder.ts logs a stack only
+ * for the unexpected), and capturing it was a tenth of a refused request's cost
+ * under a flood of 429s (docs/performance.md, round 5). A 5xx keeps its stack.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   /** A write conflict between transactions: the change may be run again (shared/unit-of-work.ts in core). */
@@ -66,7 +73,13 @@ export class ApiError extends Error {
     readonly details?: ReadonlyArray<ErrorDetail>,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(message);
+    const limit = Error.stackTraceLimit;
+    if (ERROR_TABLE[kind].status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
   }
 }
 

@@ -25,6 +25,12 @@ export interface RateLimitDecision {
 
 export interface ClientRateLimiter {
   consume(clientKey: string): Promise<RateLimitDecision>;
+  /**
+   * The refusal of a client this process has already seen over its limit, for
+   * the rest of that window, without counting (no store command, no promise);
+   * `undefined` when the client is not blocked here and must be counted.
+   */
+  blocked(clientKey: string): RateLimitDecision | undefined;
 }
 
 export interface AuthFailureLimiter {
@@ -175,6 +181,16 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
   // BurstyRateLimiter only calls `consume` on the two limiters it is given.
   const limiter = (prefix: string, window: number) => counters.counter(prefix, perSecond, window, true) as unknown as RateLimiterAbstract;
   const bursty = new BurstyRateLimiter(limiter('clients', 1), limiter('clients_burst', BURST_WINDOW_SECONDS));
+  // A client refused by the counters, until the end of the window they named (on `Date`, like the library's
+  // windows): every request before then would be refused by them too, since a window's count only grows
+  // until it ends. Kept per client (clients are few and made by an operator), an entry dropped once past.
+  const blockedUntil = new Map<string, number>();
+  const refusal = (msLeft: number): RateLimitDecision => ({
+    allowed: false,
+    limit: perSecond,
+    remaining: 0,
+    resetSeconds: seconds(msLeft),
+  });
   return {
     // A promise chain rather than an async function: one step fewer on every request (docs/performance.md).
     consume: (clientKey) =>
@@ -187,9 +203,18 @@ const clientLimiter = (counters: Counters, perSecond: number): ClientRateLimiter
         }),
         (refused: unknown): RateLimitDecision => {
           if (!(refused instanceof RateLimiterRes)) throw refused;
-          return { allowed: false, limit: perSecond, remaining: 0, resetSeconds: seconds(refused.msBeforeNext) };
+          if (refused.msBeforeNext > 0) blockedUntil.set(clientKey, Date.now() + refused.msBeforeNext);
+          return refusal(refused.msBeforeNext);
         },
       ),
+    blocked: (clientKey) => {
+      const until = blockedUntil.get(clientKey);
+      if (until === undefined) return undefined;
+      const left = until - Date.now();
+      if (left > 0) return refusal(left);
+      blockedUntil.delete(clientKey);
+      return undefined;
+    },
   };
 };
 

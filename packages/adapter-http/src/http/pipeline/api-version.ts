@@ -18,7 +18,8 @@ const DATE_LIKE = /^\d{4}-\d{2}-\d{2}$/;
 export const apiVersion = (options: ApiVersionOptions): AppMiddleware => {
   const { versioning } = options;
   const knownList = versioning.known.join(', ');
-  return async function apiVersion(ctx, next) {
+  // A plain function, not `async`: a step that passes a request on returns `next()`'s own promise, without an async function's wrapper (docs/performance.md, round 5).
+  return function apiVersion(ctx, next) {
     if (ctx.state.area !== 'client') return next();
     const requested = requestHeader(ctx.req, 'api-version').trim();
     let version: string;

@@ -28,10 +28,20 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
       throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
     }
   };
-  return async function clientRateLimit(ctx, next) {
+  // A plain function, not `async`: a step that passes a request on returns `next()`'s own promise, without an async function's wrapper (docs/performance.md, round 5).
+  return function clientRateLimit(ctx, next) {
     const client = ctx.state.client;
     if (ctx.state.area !== 'client' || client === undefined) return next();
-    apply(ctx, await limiter.consume(String(client.id)));
-    return next();
+    const key = String(client.id);
+    // Blocked in this process for the rest of its window: refused at once, before any counting (docs/performance.md, cheap refusals).
+    const blocked = limiter.blocked(key);
+    if (blocked !== undefined) {
+      apply(ctx, blocked);
+      return next();
+    }
+    return limiter.consume(key).then((decision) => {
+      apply(ctx, decision);
+      return next();
+    });
   };
 };

@@ -10,7 +10,8 @@ import type { RenderCache } from '../render-cache.js';
  */
 export const renderedAnswers = (options: { readonly cache: RenderCache }): AppMiddleware => {
   const { cache } = options;
-  return async function renderedAnswers(ctx, next) {
+  // A plain function, not `async`: a step that passes a request on returns `next()`'s own promise, without an async function's wrapper (docs/performance.md, round 5).
+  return function renderedAnswers(ctx, next) {
     ctx.state.renderCache = cache;
     return next();
   };
