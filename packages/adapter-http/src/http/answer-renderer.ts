@@ -1,7 +1,7 @@
 /**
  * The HTTP adapter's `AnswerRenderer`, core's port (shared/idempotent-change.ts):
  * the answer of a change run under an Idempotency-Key, as it is sent and kept
- * (docs/decisions/idempotency.md; DESIGN 4.2: a replay answers these bytes). A
+ * (docs/decisions/idempotency.md: a replay answers these bytes). A
  * pure function of the answer, the route's shape, the request id and the
  * request's API version: an error by the status table and the error body
  * (api-error.ts), a success by the route's status and its versioned JSON (core's

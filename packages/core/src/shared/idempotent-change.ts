@@ -16,7 +16,7 @@
  *
  * The caller (the HTTP adapter) parses the key and hands over the use case's
  * `Change` itself; what is kept is made by the `AnswerRenderer` port, bound once
- * at composition: the answer as it is sent (DESIGN 4.2; docs/decisions/transaction-owner.md).
+ * at composition: the answer as it is sent (docs/decisions/idempotency.md; docs/decisions/transaction-owner.md).
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -30,7 +30,7 @@ import type { Change } from './deps.js';
 
 /**
  * Turns the answer of a change run under a key into what is sent, and kept:
- * its status, its body's text and its API version (DESIGN 4.2: the kept answer
+ * its status, its body's text and its API version (docs/decisions/idempotency.md: the kept answer
  * is the response as sent, replayed byte for byte). A port, bound once at
  * composition (the HTTP adapter's: its status table and versioned JSON), that
  * `runKeyed` calls inside the change's transaction. A pure function of the

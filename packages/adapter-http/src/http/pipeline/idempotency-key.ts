@@ -125,12 +125,21 @@ const userOfKeptResponse = (path: string, response: StoredResponse): UserId | un
   return UserId.is(id) ? id : undefined;
 };
 
-/** Answer `response`, the renderer's (just kept) or a replayed one: the same status, bytes and headers either way. */
+/**
+ * Answer `response`, the renderer's (just kept) or a replayed one: the same status, bytes
+ * and headers either way (`API-Version`: the request's, set by the apiVersion step, is the
+ * one the renderer was given; a replay sets the kept one).
+ */
 const send = (ctx: RequestContext, response: StoredResponse): void => {
   if (response.body !== '') writeJsonText(ctx, response.status, response.body);
   else ctx.status = response.status;
+};
+
+const replay = (ctx: RequestContext, response: StoredResponse): void => {
+  send(ctx, response);
   if (response.apiVersion === null) ctx.remove('API-Version');
   else ctx.set('API-Version', response.apiVersion);
+  ctx.set(REPLAYED_HEADER, 'true');
 };
 
 export type { KeyedAnswer };
@@ -208,8 +217,7 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): RouteMiddleware 
         throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
       case 'replayed':
         if (await aboutErasedUser(path, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
-        send(ctx, outcome.right.response);
-        ctx.set(REPLAYED_HEADER, 'true');
+        replay(ctx, outcome.right.response);
         onReplay?.();
         return;
       case 'answered':
