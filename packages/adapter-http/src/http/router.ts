@@ -107,9 +107,10 @@ export const createRouter = (
     if (seen.has(key)) throw new Error(`router: ${key} is registered twice`);
     seen.add(key);
     checkPattern(route.path);
-    // The handler is the stack's last middleware itself (it never calls `next`): no wrapper, so a
-    // request enters this file once, at `routeName` (docs/decisions/transaction-owner.md, the keyed walk).
-    const answer: RouteMiddleware = route.handler;
+    const { handler } = route;
+    const answer: RouteMiddleware = function routeHandler(ctx: RouterContext<AppState>) {
+      return handler(ctx);
+    };
     // The route names itself (telemetry reads `ctx.state.route`), before anything of its own can refuse the request.
     const named: RouteMiddleware = function routeName(ctx, next) {
       ctx.state.route = route.path;

@@ -26,7 +26,7 @@
  *   every other request about that user is, and nothing runs. So a replay
  *   never serves the user's personal data, and the key still has its one effect.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -80,10 +80,8 @@ const canonicalJson = (value: unknown): string => {
 };
 
 /** A request without a body and one with `{}` are different requests. */
-export const bodyHash = (body: unknown): string =>
-  createHash('sha256')
-    .update(body === undefined ? '' : `json:${canonicalJson(body)}`)
-    .digest('hex');
+// One-shot `hash` (no Hash object per request; the same digest as `createHash(...).update(...).digest('hex')`).
+export const bodyHash = (body: unknown): string => hash('sha256', body === undefined ? '' : `json:${canonicalJson(body)}`, 'hex');
 
 /** Run a store task; a `Left` (the store is down) is answered like any domain error (503). */
 const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
@@ -91,6 +89,9 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
   if (E.isLeft(result)) throw fromDomainError(result.left);
   return result.right;
 };
+
+/** Each route pattern's segments: a literal, or the name of a parameter. */
+const PATTERN_SEGMENTS = new Map<string, ReadonlyArray<string | { readonly param: string }>>();
 
 /**
  * The request's path as the route it matched spells it: the route's pattern
@@ -100,11 +101,21 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
  * is tied to what the request is about, not to how its path was written; the
  * plain spelling is the path itself (keys kept before this rule still match).
  */
-export const routedPath = (pattern: string, params: Readonly<Record<string, string>>): string =>
-  pattern
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? encodeURIComponent(params[segment.slice(1)] ?? '') : segment))
-    .join('/');
+export const routedPath = (pattern: string, params: Readonly<Record<string, string>>): string => {
+  let segments = PATTERN_SEGMENTS.get(pattern);
+  if (segments === undefined) {
+    // Split once per pattern (the route table's, so the map holds one entry per route).
+    segments = pattern.split('/').map((segment) => (segment.startsWith(':') ? { param: segment.slice(1) } : segment));
+    PATTERN_SEGMENTS.set(pattern, segments);
+  }
+  let path = '';
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (i > 0) path += '/';
+    path += typeof segment === 'string' ? segment : encodeURIComponent(params[segment.param] ?? '');
+  }
+  return path;
+};
 
 /** A path under one user: `/api/users/{id}` and below (a routed path, so the id is plainly spelled). */
 const USER_PATH = /^\/api\/users\/([1-9][0-9]{0,15})(?:\/|$)/;
