@@ -24,8 +24,8 @@
  * Every run measures all of them, in one process and one order (what runs
  * before a window changes what V8 has compiled and collected, so a count is
  * only comparable with one measured in the same sequence); names pick what is
- * reported or written. Names are the budgets' keys (`credit_score`, `account`, `ping`, `payoff_plan`, `refusal`,
- * `payoff_comparison`, `credit_outlook`). The budgets record the node version
+ * reported or written. Names are the budgets' keys (`credit_score`, `account`, `ping`, `payoff_plan`,
+ * `payoff_comparison`, `credit_outlook`, `keyed_payment`, `refusal`). The budgets record the node version
  * they were measured with: on another major version the guard fails and asks
  * for the budgets to be re-set, since V8's code differs.
  */

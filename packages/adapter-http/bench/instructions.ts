@@ -67,6 +67,8 @@ const MEASURED: ReadonlyArray<Measured> = [
   { name: 'payoff plan', kind: 'computation', iterations: 30, warmup: 60 },
   { name: 'payoff comparison', kind: 'computation', iterations: 10, warmup: 30 },
   { name: 'credit outlook', kind: 'computation', iterations: 12, warmup: 30 },
+  // Then a keyed payment, after the windows that were there before it (issue 44 item 3).
+  { name: 'keyed payment', kind: 'route', iterations: 200, warmup: 10_000 },
   // Last, on a second server whose client is over its rate limit: what a flood's refusals cost (issue 43 item 2).
   { name: 'refusal', kind: 'refusal', iterations: 200, warmup: 3000 },
 ];
@@ -77,7 +79,12 @@ interface Route {
   readonly path: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** Each request carries an `Idempotency-Key` of its own (a new key: the change runs, nothing is replayed). */
+  readonly keyed?: true;
 }
+
+/** Keys drawn so far by keyed routes (one new key per request). */
+let keys = 0;
 
 /** Answer `route` once through `listener` on a socket that swallows what is written; resolves with the status and the body once finished. */
 const inject = (
@@ -104,6 +111,7 @@ const inject = (
     req.httpVersionMinor = 1;
     Object.assign(req.headers, headers);
     for (const [name, value] of Object.entries(route.headers)) req.headers[name.toLowerCase()] = value;
+    if (route.keyed === true) req.headers['idempotency-key'] = `guard-${(keys += 1)}`;
     if (route.body !== undefined) {
       req.headers['content-length'] = String(Buffer.byteLength(route.body));
       req.push(route.body);
@@ -180,7 +188,29 @@ const main = async (): Promise<void> => {
     );
     const accountId = (JSON.parse(list.body) as { accounts: Array<{ id: number }> }).accounts[0]?.id;
     if (accountId === undefined) throw new Error(`could not list the demo user's accounts (status ${list.status})`);
-    const routes = benchRoutes({ userId, accountId }) as ReadonlyArray<Route>;
+    // The keyed payment (docs/decisions/transaction-owner.md): a payment of 1 cent under a plan over the demo accounts, a new key each time.
+    const created = await inject(
+      listener,
+      {
+        name: 'plan',
+        method: 'POST',
+        path: `/api/users/${userId}/payment_plans`,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ strategy: 'avalanche', monthly_payment: 500_000 }),
+      },
+      headers,
+    );
+    const planId = (JSON.parse(created.body) as { id?: number }).id;
+    if (planId === undefined) throw new Error(`could not create a payment plan (status ${created.status}): ${created.body}`);
+    const keyedPayment: Route = {
+      name: 'keyed payment',
+      method: 'POST',
+      path: `/api/users/${userId}/payment_plans/${planId}/payments`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account_id: accountId, amount: 1 }),
+      keyed: true,
+    };
+    const routes = [...(benchRoutes({ userId, accountId }) as ReadonlyArray<Route>), keyedPayment];
 
     const plan = benchmarkInput();
     const { strategy: _avalanche, ...budget } = plan;

@@ -13,7 +13,7 @@ import { notFound, unavailable, validationError, type DomainError } from '../src
 import type { IdempotencyClaim, StoredResponse } from '../src/shared/idempotency.js';
 import type { ClientId, UserId } from '../src/shared/primitives.js';
 import { inTransaction, inUserTransactionAnswering, noChange, type Change } from '../src/shared/deps.js';
-import { runKeyed } from '../src/shared/idempotent-change.js';
+import { runKeyed, type AnswerRenderer } from '../src/shared/idempotent-change.js';
 import { transactionRunner } from '../src/shared/transactions.js';
 import type { IdempotencyStore } from '../src/shared/idempotency-store.js';
 import type { StoreTransaction, TransactionDriver, TransactionPorts } from '../src/shared/unit-of-work.js';
@@ -54,12 +54,28 @@ const loggingRunner = () => {
 };
 
 const scope = { clientId: 1 as ClientId, userId: 2 as UserId };
-const request = { clientId: 1 as ClientId, key: 'k', claimId: 'c', fingerprint: { method: 'POST', path: '/p', bodyHash: 'h' } };
+/** What this test's renderer is told about an answer besides itself: its success status (an adapter's own data). */
+interface Form {
+  readonly status: number;
+}
+const request = {
+  clientId: 1 as ClientId,
+  key: 'k',
+  claimId: 'c',
+  fingerprint: { method: 'POST', path: '/p', bodyHash: 'h' },
+  form: { status: 201 },
+  apiVersion: '2026-01-01',
+};
 const clock = { now: () => new Date('2026-01-01T00:00:00Z') };
-const render = (answer: E.Either<DomainError, string>): StoredResponse =>
-  E.isRight(answer)
-    ? { status: 201, body: JSON.stringify(answer.right), apiVersion: null }
-    : { status: answer.left._tag === 'not_found' ? 404 : 400, body: '{}', apiVersion: null };
+/** The port: a pure function of the answer, the request's form and its version. */
+const renderer: AnswerRenderer<Form> = {
+  render: (answer, form, apiVersion) =>
+    E.isRight(answer)
+      ? { status: form.status, body: JSON.stringify(answer.right), apiVersion }
+      : { status: answer.left._tag === 'not_found' ? 404 : 400, body: '{}', apiVersion },
+};
+/** The rule bound once, as the composition binds it, over `idempotency`. */
+const keyed = (idempotency: IdempotencyStore) => runKeyed({ idempotency, clock, renderer });
 
 describe("a use case's change, run by core", () => {
   it('calling the change commits it as one transaction', async () => {
@@ -88,12 +104,13 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it("keeps the rendered answer in the change's own transaction, then commits", async () => {
     const { unitOfWork, log, inTx } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+    const outcome = await keyed(outside.store)(
       request,
-      () => inTransaction({ unitOfWork }, () => TE.right('made')),
-      render,
+      inTransaction({ unitOfWork }, () => TE.right('made')),
     )();
-    expect(outcome).to.deep.equal(E.right({ _tag: 'answered', response: { status: 201, body: '"made"', apiVersion: null }, kept: true }));
+    expect(outcome).to.deep.equal(
+      E.right({ _tag: 'answered', response: { status: 201, body: '"made"', apiVersion: '2026-01-01' }, kept: true }),
+    );
     expect(inTx).to.deep.equal(['complete k 201']);
     expect(outside.calls).to.deep.equal([]);
     expect(log).to.deep.equal(['begin', 'commit']);
@@ -105,7 +122,7 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
     const change = inUserTransactionAnswering({ unitOfWork }, scope, () =>
       TE.right(E.left<DomainError, string>(validationError('Wrong one-time code'))),
     );
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => change, render)();
+    const outcome = await keyed(outside.store)(request, change)();
     expect(E.isRight(outcome) && outcome.right._tag === 'answered' && outcome.right.response.status).to.equal(400);
     expect(inTx).to.deep.equal(['complete k 400']);
     expect(log).to.deep.equal(['begin', 'commit']);
@@ -114,10 +131,9 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it("an aborted change's error is kept by a write of its own", async () => {
     const { unitOfWork, log, inTx } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+    const outcome = await keyed(outside.store)(
       request,
-      () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(notFound('gone'))),
-      render,
+      inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(notFound('gone'))),
     )();
     expect(E.isRight(outcome) && outcome.right._tag === 'answered' && outcome.right.kept).to.equal(true);
     expect(log).to.deep.equal(['begin', 'abort']);
@@ -128,10 +144,9 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it('an outage is not kept: the key is released and the outage answered', async () => {
     const { unitOfWork } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(
+    const outcome = await keyed(outside.store)(
       request,
-      () => inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(unavailable('down'))),
-      render,
+      inTransaction({ unitOfWork }, () => TE.left<DomainError, string>(unavailable('down'))),
     )();
     expect(outcome).to.deep.equal(E.left(unavailable('down')));
     expect(outside.calls).to.deep.equal(['release k']);
@@ -142,7 +157,7 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
     const outside = recordingStore();
     const boom = inTransaction({ unitOfWork }, (): TE.TaskEither<DomainError, string> => () => Promise.reject(new Error('boom')));
     let thrown: unknown;
-    await runKeyed({ idempotency: outside.store, clock })(request, () => boom, render)().catch((err: unknown) => (thrown = err));
+    await keyed(outside.store)(request, boom)().catch((err: unknown) => (thrown = err));
     expect(thrown).to.be.instanceOf(Error);
     expect(log).to.deep.equal(['begin', 'abort']);
     expect(outside.calls).to.deep.equal(['release k']);
@@ -151,7 +166,7 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
   it('an answer that changes nothing is kept by a write of its own, with no transaction', async () => {
     const { log } = loggingRunner();
     const outside = recordingStore();
-    const outcome = await runKeyed({ idempotency: outside.store, clock })(request, () => noChange(TE.right('computed')), render)();
+    const outcome = await keyed(outside.store)(request, noChange(TE.right('computed')))();
     expect(E.isRight(outcome) && outcome.right._tag).to.equal('answered');
     expect(log).to.deep.equal([]);
     expect(outside.calls).to.deep.equal(['complete k 201']);
@@ -168,10 +183,9 @@ describe('the Idempotency-Key rule (runKeyed)', () => {
       [{ _tag: 'mismatch' }, { _tag: 'reused' }],
     ] as const) {
       const { unitOfWork, log } = loggingRunner();
-      const outcome = await runKeyed({ idempotency: recordingStore(claim).store, clock })(
+      const outcome = await keyed(recordingStore(claim).store)(
         request,
-        () => inTransaction({ unitOfWork }, () => TE.right('made')),
-        render,
+        inTransaction({ unitOfWork }, () => TE.right('made')),
       )();
       expect(outcome).to.deep.equal(E.right(expected));
       expect(log).to.deep.equal([]);

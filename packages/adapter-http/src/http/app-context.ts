@@ -5,12 +5,21 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../logger.js';
-import type { Client, ClientAccess, Clock, Environment, ErasureRegistry, IdempotencyStore, StoreHealth } from '@debtkit/core';
+import type {
+  AnswerRenderer,
+  Client,
+  ClientAccess,
+  Clock,
+  Environment,
+  ErasureRegistry,
+  IdempotencyStore,
+  StoreHealth,
+} from '@debtkit/core';
 import type { RateLimits } from './rate-limits.js';
 import type { Metrics } from './metrics.js';
 import type { AdmissionQueue } from './admission-queue.js';
 import type { KnownClient } from './pipeline/bearer-token.js';
-import type { KeyedAnswer } from './pipeline/keyed-answer.js';
+import type { AnswerForm, KeyedAnswer } from './pipeline/keyed-answer.js';
 import type { KeyedBytes, RenderCache } from './render-cache.js';
 
 /** What the HTTP adapter needs to know about the server's configuration. */
@@ -43,6 +52,11 @@ export interface AppDeps {
   /** Erasure markers: an Idempotency-Key's kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
   readonly clock: Clock;
+  /**
+   * What makes the answer of a request under an Idempotency-Key, the answer sent and kept
+   * (answer-renderer.ts, core's `AnswerRenderer` port): one, bound at composition.
+   */
+  readonly answerRenderer: AnswerRenderer<AnswerForm>;
   /** docs/decisions/rate-limits.md's limits; absent, nothing is limited (an embedding service may limit in front of it). */
   readonly rateLimits?: RateLimits;
   /** Where requests are counted for `GET /metrics`; absent, the app makes its own (without process metrics). */
@@ -69,8 +83,13 @@ export interface AppState {
   area?: RouteAuth;
   /** The parsed JSON body (a plain object), when the request had one (see the JSON body step). */
   body?: unknown;
-  /** How the route answers under the request's Idempotency-Key, when it carries one (pipeline/idempotency-key.ts). */
-  idempotency?: KeyedAnswer;
+  /**
+   * Set when the request carries an Idempotency-Key (pipeline/idempotency-key.ts): the route's
+   * handler then hands back its change in `keyedAnswer` instead of running it.
+   */
+  underIdempotencyKey?: true;
+  /** The change a route answers with under the request's Idempotency-Key, not run, and the shape of its answer (set by its handler). */
+  keyedAnswer?: KeyedAnswer;
   /**
    * The pattern of the route the request's path matched, for the metrics and
    * the log line: set by the router when it ran, else when the request is

@@ -108,6 +108,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     store: idempotency,
     clock,
     erasures: deps.erasures,
+    renderer: deps.answerRenderer,
     apiVersionFallback: versioning.latest,
     onReplay: () => metrics.idempotentReplays.inc(),
   });

@@ -11,6 +11,7 @@ import { Container, ContainerModule } from 'inversify';
 import type Koa from 'koa';
 import type { Logger } from '../logger.js';
 import {
+  AnswerRenderer,
   Application,
   ApplicationDeps,
   ClientAccess,
@@ -37,6 +38,8 @@ import {
 } from '@debtkit/core';
 import { memoryStoreModule, sandboxBureauModule } from '@debtkit/adapter-memory';
 import type { AppConfig, AppState, RouteDef } from '../http/app-context.js';
+import { answerRenderer } from '../http/answer-renderer.js';
+import type { AnswerForm } from '../http/pipeline/keyed-answer.js';
 import { createApp } from '../http/app.js';
 import { createApiRoutes } from '../http/routes/index.js';
 import { RandomSecretGenerator, Sha256TokenHasher } from '../http/token-issuer.js';
@@ -72,6 +75,11 @@ export const HTTP = {
   ClientAccess: portToken<ClientAccessMaybeCached>('http.ClientAccess'),
   Routes: portToken<ReadonlyArray<RouteDef>>('http.Routes'),
   App: portToken<Koa<AppState>>('http.App'),
+  /**
+   * Core's `AnswerRenderer` port, the HTTP adapter's (answer-renderer.ts): what the answer of a request
+   * under an Idempotency-Key is sent and kept as. One, bound here; the app hands it to core's `runKeyed` once.
+   */
+  AnswerRenderer: portToken<AnswerRenderer<AnswerForm>>('http.AnswerRenderer'),
   RateLimits: portToken<RateLimits>('http.RateLimits'),
   /** The metrics registry `GET /metrics` serves; other parts inject it to count what they own. */
   Metrics: portToken<Metrics>('http.Metrics'),
@@ -231,8 +239,9 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
       (config) => createRenderCache({ maxBytes: config.renderCacheBytes ?? DEFAULT_RENDER_CACHE_MB * MIB }),
       [HTTP.Config],
     );
+    bind(HTTP.AnswerRenderer).toResolvedValue((renderCache) => answerRenderer({ renderCache }), [HTTP.RenderCache]);
     bind(HTTP.App).toResolvedValue(
-      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics, erasures, admission, renderCache) =>
+      (config, logger, health, clientAccess, idempotency, clock, routes, rateLimits, metrics, erasures, admission, renderCache, renderer) =>
         createApp({
           health,
           clientAccess,
@@ -240,6 +249,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
           // The deployment's claim timeout decides when a dead request's key is free again.
           idempotency: withClaimTimeout(idempotency, config.idempotencyClaimTimeoutSeconds * 1000),
           erasures,
+          answerRenderer: renderer,
           clock,
           logger,
           routes,
@@ -262,6 +272,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         STORE_PORTS.erasures,
         HTTP.Admission,
         HTTP.RenderCache,
+        HTTP.AnswerRenderer,
       ],
     );
   });

@@ -14,8 +14,9 @@
  * - Not kept (the key is released, a retry runs again): `unavailable`, and a
  *   conflict that kept losing (`retryAfterSeconds`) or a write conflict.
  *
- * The caller (the HTTP adapter) parses the key and supplies `render`, which
- * turns the answer into what is kept: the answer as it is sent.
+ * The caller (the HTTP adapter) parses the key and hands over the use case's
+ * `Change` itself; what is kept is made by the `AnswerRenderer` port, bound once
+ * at composition: the answer as it is sent (docs/decisions/idempotency.md; docs/decisions/transaction-owner.md).
  */
 import * as E from 'fp-ts/lib/Either.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
@@ -27,13 +28,32 @@ import type { IdempotencyStore } from './idempotency-store.js';
 import { isWriteConflict } from './unit-of-work.js';
 import type { Change } from './deps.js';
 
-export interface KeyedRequest {
+/**
+ * Turns the answer of a change run under a key into what is sent, and kept:
+ * its status, its body's text and its API version (docs/decisions/idempotency.md: the kept answer
+ * is the response as sent, replayed byte for byte). A port, bound once at
+ * composition (the HTTP adapter's: its status table and versioned JSON), that
+ * `runKeyed` calls inside the change's transaction. A pure function of the
+ * answer, the request's `form` (what the adapter says about the answer's shape:
+ * for HTTP, the route's status and response kind, and the request id) and the
+ * request's API version. A throw is a bug (an answer over the size bound): the
+ * change aborts, and the key is released.
+ */
+export interface AnswerRenderer<Form> {
+  render(answer: E.Either<DomainError, unknown>, form: Form, apiVersion: string): StoredResponse;
+}
+
+export interface KeyedRequest<Form> {
   readonly clientId: ClientId;
   readonly key: string;
   /** Method, path and body hash: a key used with another is `reused`. */
   readonly fingerprint: IdempotencyFingerprint;
   /** A new random id naming this request's claim (the caller draws it). */
   readonly claimId: string;
+  /** The shape of the answer, for the renderer (data the adapter defines). */
+  readonly form: Form;
+  /** The API version the answer is rendered in. */
+  readonly apiVersion: string;
 }
 
 export type KeyedOutcome =
@@ -55,27 +75,27 @@ export const isKeptAnswer = (answer: E.Either<DomainError, unknown>): boolean =>
     (answer.left._tag === 'conflict' && answer.left.retryAfterSeconds !== undefined)
   );
 
-export interface KeyedDeps {
+export interface KeyedDeps<Form> {
   readonly idempotency: IdempotencyStore;
   readonly clock: Clock;
+  /** What the kept answer is made by: one renderer, bound at composition. */
+  readonly renderer: AnswerRenderer<Form>;
 }
 
 /**
  * Run `change` under an Idempotency-Key. `Left`: nothing was committed and the
  * key is released (a store fault, a conflict that kept losing): answer it. A
- * throw (`build`, `render` or the change threw: a bug) releases the key and is rethrown.
- * @example runKeyed({ idempotency, clock })(request, () => app.recordPlanPayment(scope, planId, body), render)()
+ * throw (the change or the renderer threw: a bug) releases the key and is rethrown.
+ * Bound once (`runKeyed(deps)`, at composition), then called per request with
+ * data and the use case's change: no callback of the request's.
+ * @example runKeyed({ idempotency, clock, renderer })(request, app.recordPlanPayment(scope, planId, body))()
  */
 export const runKeyed =
-  (deps: KeyedDeps) =>
-  <A, Err extends DomainError>(
-    request: KeyedRequest,
-    build: () => Change<A, Err>,
-    render: (answer: E.Either<NoInfer<Err> | StoreError, A>) => StoredResponse,
-  ): TE.TaskEither<Err | StoreError, KeyedOutcome> =>
+  <Form>(deps: KeyedDeps<Form>) =>
+  <A, Err extends DomainError>(request: KeyedRequest<Form>, change: Change<A, Err>): TE.TaskEither<Err | StoreError, KeyedOutcome> =>
   async () => {
-    const { idempotency, clock } = deps;
-    const { clientId, key, claimId } = request;
+    const { idempotency, clock, renderer } = deps;
+    const { clientId, key, claimId, form, apiVersion } = request;
     const claim = await idempotency.claim({ clientId, key, fingerprint: request.fingerprint, claimId, now: clock.now() })();
     if (E.isLeft(claim)) return claim;
     switch (claim.right._tag) {
@@ -97,9 +117,9 @@ export const runKeyed =
     const keepAlone = async (answer: E.Either<Err | StoreError, A>): Promise<E.Either<Err | StoreError, KeyedOutcome>> => {
       if (!isKeptAnswer(answer)) {
         await release();
-        return E.isLeft(answer) ? answer : E.right({ _tag: 'answered', response: render(answer), kept: false });
+        return E.isLeft(answer) ? answer : E.right({ _tag: 'answered', response: renderer.render(answer, form, apiVersion), kept: false });
       }
-      const response = render(answer);
+      const response = renderer.render(answer, form, apiVersion);
       const kept = await idempotency
         .complete(clientId, key, claimId, response, clock.now())()
         .catch(() => undefined);
@@ -111,7 +131,6 @@ export const runKeyed =
       return E.right({ _tag: 'answered', response, kept: kept !== undefined && E.isRight(kept) });
     };
     try {
-      const change = build();
       const spec = change.change;
       if (spec === undefined) return await keepAlone(await change());
       let rendered: StoredResponse | undefined;
@@ -121,7 +140,7 @@ export const runKeyed =
           const applied = await spec.apply(ports)();
           // Aborted: kept (or not) below, by a write of its own.
           if (E.isLeft(applied) || !isKeptAnswer(applied.right)) return applied;
-          rendered = render(applied.right);
+          rendered = renderer.render(applied.right, form, apiVersion);
           // Kept in the change's own transaction: both commit, or neither.
           const kept = await ports.idempotency.complete(clientId, key, claimId, rendered, clock.now())();
           return E.isLeft(kept) ? kept : applied;
@@ -132,7 +151,9 @@ export const runKeyed =
       if (rendered !== undefined) return E.right({ _tag: 'answered', response: rendered, kept: true });
       // Committed, and answered an error that is not kept.
       await release();
-      return E.isLeft(outcome.right) ? outcome.right : E.right({ _tag: 'answered', response: render(outcome.right), kept: false });
+      return E.isLeft(outcome.right)
+        ? outcome.right
+        : E.right({ _tag: 'answered', response: renderer.render(outcome.right, form, apiVersion), kept: false });
     } catch (err) {
       await release();
       throw err;

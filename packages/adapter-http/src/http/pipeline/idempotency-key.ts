@@ -2,10 +2,14 @@
  * `Idempotency-Key` on every POST under /api (docs/decisions/idempotency.md), so that a client can
  * retry a POST whose answer it did not get (a timeout, a 503) without doing it
  * twice. The rule itself (claim the key, run the change, keep the answer in the
- * change's transaction) is core's `runKeyed`; this step only parses the header
- * and hands the route's handler what it needs to answer under the key
- * (`ctx.state.idempotency`): the handler gives core the use case's change and
- * the renderer, whose output (the answer as sent) is what the key keeps.
+ * change's transaction) is core's `runKeyed`, bound here once with the
+ * renderer the composition made (answer-renderer.ts). This step parses the
+ * header and tells the route's handler that the request is keyed
+ * (`ctx.state.underIdempotencyKey`); the handler decodes the request and hands
+ * back the use case's change, not run, with the shape of its answer
+ * (`ctx.state.keyedAnswer`); this step gives both to `runKeyed` as data and
+ * answers what it returns. What is sent is what the key keeps: the renderer's
+ * output, written here as a replay writes it (docs/decisions/transaction-owner.md).
  *
  * - Runs after client authentication (keys are scoped per client) and after
  *   the body is parsed (the body is part of what makes a retry "the same").
@@ -22,7 +26,7 @@
  *   every other request about that user is, and nothing runs. So a replay
  *   never serves the user's personal data, and the key still has its one effect.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import * as E from 'fp-ts/lib/Either.js';
 import * as TE from 'fp-ts/lib/TaskEither.js';
 import {
@@ -30,6 +34,7 @@ import {
   isUserErased,
   noChange,
   runKeyed,
+  type AnswerRenderer,
   type Change,
   type ClientId,
   type Clock,
@@ -41,9 +46,8 @@ import {
 import type { RequestContext } from '../app-context.js';
 import type { RouteMiddleware } from '../router.js';
 import { ApiError, fromDomainError, toApiError } from '../api-error.js';
-import { writeApiError } from './error-responder.js';
 import { writeJsonText } from '../json-response.js';
-import type { KeyedAnswer } from './keyed-answer.js';
+import type { AnswerForm, KeyedAnswer } from './keyed-answer.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -55,7 +59,9 @@ export interface IdempotencyKeyOptions {
   readonly clock: Clock;
   /** Erasure markers: a kept response about a deleted user is not replayed (docs/decisions/tenancy.md). */
   readonly erasures: ErasureRegistry;
-  /** `API-Version` of an error answered before the version was resolved (see errorHandler). */
+  /** What makes the answer that is sent and kept: the one renderer, bound at composition (answer-renderer.ts). */
+  readonly renderer: AnswerRenderer<AnswerForm>;
+  /** The API version of an answer when the request's was not resolved (as errorResponder's). */
   readonly apiVersionFallback: string;
   /** Told about every kept response replayed (the metrics count them). */
   readonly onReplay?: () => void;
@@ -74,10 +80,8 @@ const canonicalJson = (value: unknown): string => {
 };
 
 /** A request without a body and one with `{}` are different requests. */
-export const bodyHash = (body: unknown): string =>
-  createHash('sha256')
-    .update(body === undefined ? '' : `json:${canonicalJson(body)}`)
-    .digest('hex');
+// One-shot `hash` (no Hash object per request; the same digest as `createHash(...).update(...).digest('hex')`).
+export const bodyHash = (body: unknown): string => hash('sha256', body === undefined ? '' : `json:${canonicalJson(body)}`, 'hex');
 
 /** Run a store task; a `Left` (the store is down) is answered like any domain error (503). */
 const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
@@ -86,15 +90,8 @@ const runStore = async <A>(task: TE.TaskEither<DomainError, A>): Promise<A> => {
   return result.right;
 };
 
-/** The response as sent: every answer is a JSON text (or its UTF-8 bytes, render-cache.ts), or no body. */
-const responseOf = (ctx: RequestContext): StoredResponse => {
-  const body: unknown = ctx.body;
-  const apiVersion = ctx.response.get('API-Version') || null;
-  if (body === undefined || body === null) return { status: ctx.status, body: '', apiVersion };
-  if (typeof body === 'string') return { status: ctx.status, body, apiVersion };
-  if (Buffer.isBuffer(body)) return { status: ctx.status, body: body.toString('utf8'), apiVersion };
-  throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered a body that is not JSON text`);
-};
+/** Each route pattern's segments: a literal, or the name of a parameter. */
+const PATTERN_SEGMENTS = new Map<string, ReadonlyArray<string | { readonly param: string }>>();
 
 /**
  * The request's path as the route it matched spells it: the route's pattern
@@ -104,11 +101,21 @@ const responseOf = (ctx: RequestContext): StoredResponse => {
  * is tied to what the request is about, not to how its path was written; the
  * plain spelling is the path itself (keys kept before this rule still match).
  */
-export const routedPath = (pattern: string, params: Readonly<Record<string, string>>): string =>
-  pattern
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? encodeURIComponent(params[segment.slice(1)] ?? '') : segment))
-    .join('/');
+export const routedPath = (pattern: string, params: Readonly<Record<string, string>>): string => {
+  let segments = PATTERN_SEGMENTS.get(pattern);
+  if (segments === undefined) {
+    // Split once per pattern (the route table's, so the map holds one entry per route).
+    segments = pattern.split('/').map((segment) => (segment.startsWith(':') ? { param: segment.slice(1) } : segment));
+    PATTERN_SEGMENTS.set(pattern, segments);
+  }
+  let path = '';
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    if (i > 0) path += '/';
+    path += typeof segment === 'string' ? segment : encodeURIComponent(params[segment.param] ?? '');
+  }
+  return path;
+};
 
 /** A path under one user: `/api/users/{id}` and below (a routed path, so the id is plainly spelled). */
 const USER_PATH = /^\/api\/users\/([1-9][0-9]{0,15})(?:\/|$)/;
@@ -129,9 +136,18 @@ const userOfKeptResponse = (path: string, response: StoredResponse): UserId | un
   return UserId.is(id) ? id : undefined;
 };
 
-const replay = (ctx: RequestContext, response: StoredResponse): void => {
+/**
+ * Answer `response`, the renderer's (just kept) or a replayed one: the same status, bytes
+ * and headers either way (`API-Version`: the request's, set by the apiVersion step, is the
+ * one the renderer was given; a replay sets the kept one).
+ */
+const send = (ctx: RequestContext, response: StoredResponse): void => {
   if (response.body !== '') writeJsonText(ctx, response.status, response.body);
   else ctx.status = response.status;
+};
+
+const replay = (ctx: RequestContext, response: StoredResponse): void => {
+  send(ctx, response);
   if (response.apiVersion === null) ctx.remove('API-Version');
   else ctx.set('API-Version', response.apiVersion);
   ctx.set(REPLAYED_HEADER, 'true');
@@ -139,7 +155,11 @@ const replay = (ctx: RequestContext, response: StoredResponse): void => {
 
 export type { KeyedAnswer };
 
-/** An error `build` threw that is an answer of the endpoint's (a bad path id, query or body), as a change that changes nothing. */
+/**
+ * An error the handler threw that is an answer of the endpoint's (a bad path
+ * id, query or body), as a change that changes nothing: kept under the key as
+ * any answer. Anything else is rethrown (nothing was claimed yet).
+ */
 const decodingFailure = (err: unknown): Change<never> => {
   const known = toApiError(err);
   if (known === undefined || known.kind !== 'validation_error') throw err;
@@ -152,11 +172,13 @@ const decodingFailure = (err: unknown): Change<never> => {
 
 /**
  * The route middleware of every POST route under /api: for a request that
- * carries the header, checks it and gives the handler its `KeyedAnswer`.
+ * carries the header, checks it, lets the handler hand over its change
+ * (`ctx.state.keyedAnswer`), and answers it under the key with core's `runKeyed`.
  */
 export const idempotencyKey = (options: IdempotencyKeyOptions): RouteMiddleware => {
-  const { store, clock, apiVersionFallback, onReplay, erasures } = options;
-  const keyed = runKeyed({ idempotency: store, clock });
+  const { store, clock, onReplay, erasures, renderer, apiVersionFallback } = options;
+  // Bound once: per request, core is handed data and the use case's change, no callback.
+  const keyed = runKeyed({ idempotency: store, clock, renderer });
   const aboutErasedUser = async (path: string, clientId: ClientId, response: StoredResponse): Promise<boolean> => {
     const userId = userOfKeptResponse(path, response);
     return userId !== undefined && runStore(isUserErased({ erasures })(clientId, userId));
@@ -174,51 +196,45 @@ export const idempotencyKey = (options: IdempotencyKeyOptions): RouteMiddleware 
     // The route the router matched (this step runs as its route middleware) and its decoded parameters.
     const route = ctx.state.route;
     if (route === undefined) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} runs outside a route`);
-    const path = routedPath(route, ctx.params);
-    const request = {
-      clientId: client.id,
-      key,
-      claimId: randomUUID(),
-      fingerprint: { method: ctx.method, path, bodyHash: bodyHash(ctx.state.body) },
-    };
-    let answered = false;
-    ctx.state.idempotency = {
-      answer: async (build, render) => {
-        answered = true;
-        const outcome = await keyed(
-          request,
-          () => {
-            try {
-              return build();
-            } catch (err) {
-              return decodingFailure(err);
-            }
-          },
-          (answer) => {
-            if (E.isRight(answer)) render(answer.right);
-            else writeApiError(ctx, fromDomainError(answer.left), apiVersionFallback);
-            return responseOf(ctx);
-          },
-        )();
-        if (E.isLeft(outcome)) throw fromDomainError(outcome.left);
-        switch (outcome.right._tag) {
-          case 'reused':
-            throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with another method, path or body');
-          case 'in_use':
-            throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
-          case 'replayed':
-            if (await aboutErasedUser(path, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
-            replay(ctx, outcome.right.response);
-            onReplay?.();
-            return;
-          case 'answered':
-            // Rendered on the response already (the renderer's output is what was kept).
-            return;
-        }
-      },
-    };
-    await next();
+    ctx.state.underIdempotencyKey = true;
+    let handed: KeyedAnswer | undefined;
+    try {
+      // The handler decodes and hands back its change, not run (routes/endpoint.ts).
+      await next();
+      handed = ctx.state.keyedAnswer;
+    } catch (err) {
+      // A request that does not decode is the endpoint's answer too, and kept (anything else goes on).
+      handed = { change: decodingFailure(err), shape: { method: ctx.method, path: route, status: 400 } };
+    }
     // A route that answered without its key would have run the change twice on a retry: a bug, never silent.
-    if (!answered) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered without its Idempotency-Key`);
+    if (handed === undefined) throw new Error(`idempotencyKey: ${ctx.method} ${ctx.path} answered without its Idempotency-Key`);
+    const path = routedPath(route, ctx.params);
+    const outcome = await keyed(
+      {
+        clientId: client.id,
+        key,
+        claimId: randomUUID(),
+        fingerprint: { method: ctx.method, path, bodyHash: bodyHash(ctx.state.body) },
+        form: { shape: handed.shape, requestId: ctx.state.requestId },
+        apiVersion: ctx.state.apiVersion ?? apiVersionFallback,
+      },
+      handed.change,
+    )();
+    if (E.isLeft(outcome)) throw fromDomainError(outcome.left);
+    switch (outcome.right._tag) {
+      case 'reused':
+        throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was used with another method, path or body');
+      case 'in_use':
+        throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed; retry later');
+      case 'replayed':
+        if (await aboutErasedUser(path, client.id, outcome.right.response)) throw new ApiError('not_found', 'User not found');
+        replay(ctx, outcome.right.response);
+        onReplay?.();
+        return;
+      case 'answered':
+        // The renderer's output: what was kept is what is sent.
+        send(ctx, outcome.right.response);
+        return;
+    }
   };
 };

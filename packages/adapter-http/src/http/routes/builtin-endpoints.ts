@@ -104,13 +104,11 @@ const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = K
       typeof run === 'function'
         ? (services) =>
             async function handleBuiltin(ctx: AppContext): Promise<void> {
-              const keyed = ctx.state.idempotency;
-              // A built-in endpoint changes nothing: under an Idempotency-Key, its answer is kept all the same.
-              if (keyed !== undefined)
-                return keyed.answer(
-                  () => noChange(run(services, decodeRequest(ctx, e))),
-                  (value) => answer(ctx, e, value),
-                );
+              // A built-in endpoint changes nothing: under an Idempotency-Key, its answer is kept all the same (pipeline/idempotency-key.ts).
+              if (ctx.state.underIdempotencyKey === true) {
+                ctx.state.keyedAnswer = { change: noChange(run(services, decodeRequest(ctx, e))), shape: e };
+                return;
+              }
               answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
             }
         : run.handler,

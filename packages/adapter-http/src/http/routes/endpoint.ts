@@ -246,14 +246,12 @@ export const endpoint = <
     handler: (app) =>
       async function handleEndpoint(ctx: AppContext): Promise<void> {
         const client = clientOf(ctx);
-        const keyed = ctx.state.idempotency;
         const input = { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) };
-        // Under an Idempotency-Key, core runs the change and keeps what this renders (pipeline/idempotency-key.ts).
-        if (keyed !== undefined)
-          return keyed.answer(
-            () => changeOf(run(app, input)),
-            (value) => answer(ctx, e, value),
-          );
+        // Under an Idempotency-Key the change is handed back, not run: core runs it and keeps its answer (pipeline/idempotency-key.ts).
+        if (ctx.state.underIdempotencyKey === true) {
+          ctx.state.keyedAnswer = { change: changeOf(run(app, input)), shape: e };
+          return;
+        }
         answer(ctx, e, await runUseCase(run(app, input)));
       },
   };
