@@ -19,6 +19,7 @@ import {
   type CreditBureau,
   type TransactionPorts,
   type UserScope,
+  versioning,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -80,6 +81,7 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
     const store = mongoStorePorts(ctx);
     const deps: ApplicationDeps & TransactionPorts = {
       ...store,
+      versioning,
       unitOfWork: mongoUnitOfWork(ctx),
       clock,
       secrets: { secret: () => 'x'.repeat(43) },

@@ -50,4 +50,4 @@ export { modulesByCategory, listArticles, findArticle } from './content/catalog.
 export * from './demo/index.js';
 export * from './ports.js';
 export * from './application.js';
-export * from './versioning/versions.js';
+export * from './registry/versioning/versions.js';

@@ -9,10 +9,9 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { type StoreError } from '../shared/errors.js';
 import { deliverableAfterErasure, redactEvent } from './erasure.js';
 import type { EventRecord, WebhookEvent } from '../webhooks/webhook.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
 import type { ClientId, UserId } from '../shared/primitives.js';
 import type { ApplicationDeps } from '../shared/deps.js';
-import { renderEvent } from '../versioning/event-objects.js';
+import { renderEvent } from '../webhooks/event-objects.js';
 
 /** `events` (all of one client) with those of erased users redacted, in one registry read. */
 export const redactErasedEvents =
@@ -50,12 +49,12 @@ export const deliverableEvent =
   (event: EventRecord, version: string): TE.TaskEither<StoreError, O.Option<WebhookEvent & { readonly test?: true }>> =>
     // A test event (docs/webhook-replay.md) carries sample data, no user's: it goes out as it is, marked `"test": true`.
     event.test === true
-      ? TE.right(O.some({ ...renderEvent(deps.versioning ?? productionVersioning, event, version), test: true as const }))
+      ? TE.right(O.some({ ...renderEvent(deps.versioning, event, version), test: true as const }))
       : pipe(
           event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
           TE.map((erased) => {
             if (erased && !deliverableAfterErasure(event.type)) return O.none;
-            const rendered = renderEvent(deps.versioning ?? productionVersioning, event, version);
+            const rendered = renderEvent(deps.versioning, event, version);
             return O.some(erased ? redactEvent(rendered) : rendered);
           }),
         );

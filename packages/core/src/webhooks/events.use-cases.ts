@@ -13,9 +13,8 @@ import { type NotFound, type Unavailable, type StoreError } from '../shared/erro
 import { EVENT_RETENTION_MS, EventType, WebhookEvent } from './webhook.js';
 import type { ClientId, EventId, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
-import { renderEvent, type EventObjectKind } from '../versioning/event-objects.js';
-import type { RenderContext } from '../versioning/field-transforms.js';
+import { renderEvent, type EventObjectKind } from './event-objects.js';
+import type { RenderContext } from '../shared/versioning/version-change.js';
 import type { EventListQuery } from './webhook-requests.js';
 import { ApplicationDeps, mapPage, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 import { redactErasedEvents } from '../users/erasure.use-cases.js';
@@ -46,7 +45,7 @@ export const emitEvent =
         client_id: scope.clientId,
         type,
         created_at: now.toISOString() as Timestamp,
-        api_version: (deps.versioning ?? productionVersioning).latest,
+        api_version: deps.versioning.latest,
         data: { user_id: scope.userId, object: isRecordObject(object) ? object : { value: object } },
         expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
         render_context: context,
@@ -71,7 +70,7 @@ export const listEvents =
           deps.clock.now(),
         ),
       ),
-      TE.map(mapPage((event) => renderEvent(deps.versioning ?? productionVersioning, event, version))),
+      TE.map(mapPage((event) => renderEvent(deps.versioning, event, version))),
       TE.chainW((page) =>
         pipe(
           outsideTransaction(redactErasedEvents(deps)(clientId, page.items)),
@@ -89,7 +88,7 @@ export const getEvent =
       // A test event (docs/sandbox-over-time.md) is not one of the client's events.
       TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
-      TE.map((event) => renderEvent(deps.versioning ?? productionVersioning, event, version)),
+      TE.map((event) => renderEvent(deps.versioning, event, version)),
       TE.chainW((event) =>
         pipe(
           outsideTransaction(redactErasedEvents(deps)(clientId, [event])),

@@ -42,7 +42,7 @@ import {
 } from './webhook.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
-import { renderContextOf, versioning as productionVersioning } from '../versioning/versions.js';
+import { renderContextOf } from '../shared/versioning/version-change.js';
 import { ApplicationDeps, type Change, inTransaction, noChange, nowStamp, orNotFound, today } from '../shared/deps.js';
 import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
 import { sampleEventObject } from './webhook-samples.js';
@@ -127,7 +127,7 @@ export const sendTestWebhook =
                 client_id: client.id,
                 type: body.type,
                 created_at: now.toISOString() as Timestamp,
-                api_version: (deps.versioning ?? productionVersioning).latest,
+                api_version: deps.versioning.latest,
                 data: { user_id: sample.userId, object: isRecordObject(sample.object) ? sample.object : { value: sample.object } },
                 expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
                 render_context: renderContextOf(sample.object) ?? {},

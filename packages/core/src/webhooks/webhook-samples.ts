@@ -19,12 +19,13 @@ import type { AccountId, Cents, ClientId, IsoDate, PaymentPlanId, Timestamp, Use
 import { idOf } from '../shared/constructors.js';
 import { toUserView, type UserRecord } from '../users/user.js';
 import { toWebhookEndpointView, type EventType, type WebhookEndpointRecord } from './webhook.js';
-import type { ResponseKind } from '../versioning/versions.js';
+import type { ResponseKind } from '../shared/versioning/version-change.js';
 import { computationsOf } from '../payment-plans/computations.js';
 import { demoAccounts } from '../demo/demo-seed.js';
 import type { ApplicationDeps } from '../shared/deps.js';
 import { computedPlan, toDebts, toPlanView } from '../payment-plans/use-cases.js';
-import { inContext, planScheduleContext } from '../versioning/versions.js';
+import { inContext } from '../shared/versioning/version-change.js';
+import { planScheduleContext } from '../payment-plans/payment-plan-schedule-paged.js';
 
 /** The sample resources' ids. */
 export const SAMPLE_USER_ID = 1001 as UserId;
