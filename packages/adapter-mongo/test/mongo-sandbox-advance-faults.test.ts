@@ -19,6 +19,7 @@ import {
   type CreditBureau,
   type TransactionPorts,
   type UserScope,
+  sampleEventObject,
   versioning,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
@@ -82,6 +83,7 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
     const deps: ApplicationDeps & TransactionPorts = {
       ...store,
       versioning,
+      webhookSamples: sampleEventObject,
       unitOfWork: mongoUnitOfWork(ctx),
       clock,
       secrets: { secret: () => 'x'.repeat(43) },

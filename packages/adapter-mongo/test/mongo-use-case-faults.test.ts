@@ -45,6 +45,7 @@ import {
   type DomainError,
   type StorePorts,
   type TransactionPorts,
+  sampleEventObject,
   versioning,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
@@ -340,6 +341,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
       secrets,
       bureau: passingBureau,
       versioning,
+      webhookSamples: sampleEventObject,
     };
     const plan = await createPaymentPlan(deps)(
       { clientId: demo.right.client.id, userId: demo.right.user.id },

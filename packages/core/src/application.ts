@@ -6,6 +6,8 @@
 import type { ApplicationDeps } from './shared/deps.js';
 import type { Versioning } from './shared/versioning/version-change.js';
 import { versioning } from './registry/versioning/versions.js';
+import { sampleEventObject } from './registry/webhook-samples.js';
+import type { SampleEventObject } from './webhooks/sample-events.js';
 import { userUseCases } from './users/use-cases.js';
 import { accountUseCases } from './accounts/use-cases.js';
 import { creditScoreUseCases } from './credit-scores/use-cases.js';
@@ -23,10 +25,20 @@ export * from './registry/application-deps.js';
 export * from './shared/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
-export const createApplication = (given: Omit<ApplicationDeps, 'versioning'> & { readonly versioning?: Versioning }) => {
+export const createApplication = (
+  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples'> & {
+    readonly versioning?: Versioning;
+    readonly webhookSamples?: SampleEventObject;
+  },
+) => {
   // The memo every account view shares (the pure domain keeps none of its own); the production
   // versioning (the registry's table of every feature's changes) unless another is given.
-  const deps: ApplicationDeps = { minimumOnly: minimumOnlyMemo(), ...given, versioning: given.versioning ?? versioning };
+  const deps: ApplicationDeps = {
+    minimumOnly: minimumOnlyMemo(),
+    ...given,
+    versioning: given.versioning ?? versioning,
+    webhookSamples: given.webhookSamples ?? sampleEventObject,
+  };
   // One bundle per feature (its `use-cases.ts`): a use case added to a feature is added there, not here.
   return {
     ...userUseCases(deps),

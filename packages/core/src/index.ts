@@ -51,3 +51,4 @@ export * from './demo/index.js';
 export * from './ports.js';
 export * from './application.js';
 export * from './registry/versioning/versions.js';
+export * from './registry/webhook-samples.js';

@@ -6,6 +6,7 @@
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
 import type { Versioning } from '../shared/versioning/version-change.js';
+import type { SampleEventObject } from '../webhooks/sample-events.js';
 import type { Computations } from '../payment-plans/computations.js';
 import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import type { ContentRepository } from '../content/content-repository.js';
@@ -20,6 +21,8 @@ declare module '../shared/deps.js' {
      * fills in the production `versioning` when none is given); no feature imports the production table.
      */
     readonly versioning: Versioning;
+    /** The sample objects test webhooks send: given by the registry (`createApplication` fills in `sampleEventObject`, registry/webhook-samples.ts). */
+    readonly webhookSamples: SampleEventObject;
     /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
     readonly computations?: Computations;
     /**

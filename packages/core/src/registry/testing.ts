@@ -18,7 +18,7 @@ export { runStoreContracts } from './contracts/store.contract.js';
 export { clientRepositoryContract } from '../clients/client-repository.contract.js';
 export { tokenRepositoryContract } from '../clients/token-repository.contract.js';
 export { auditLogContract } from '../clients/audit-log.contract.js';
-export { userRepositoryContract } from '../users/user-repository.contract.js';
+export { userRepositoryContract } from './contracts/user-repository.contract.js';
 export { accountRepositoryContract } from '../accounts/account-repository.contract.js';
 export { creditScoreRepositoryContract } from '../credit-scores/credit-score-repository.contract.js';
 export { ownedReadsContract } from './contracts/owned-reads.contract.js';

@@ -45,7 +45,6 @@ import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
 import { renderContextOf } from '../shared/versioning/version-change.js';
 import { ApplicationDeps, type Change, inTransaction, noChange, nowStamp, orNotFound, today } from '../shared/deps.js';
 import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
-import { sampleEventObject } from './webhook-samples.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -105,7 +104,7 @@ const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict =>
  * its delivery, due now.
  */
 export const sendTestWebhook =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations' | 'webhookSamples'>) =>
   (
     client: Pick<Client, 'id' | 'environment' | 'api_version'>,
     endpointId: WebhookEndpointId,
@@ -119,7 +118,7 @@ export const sendTestWebhook =
         TE.chainEitherKW(requireEnabled),
         TE.chainW((endpoint) =>
           pipe(
-            sampleEventObject(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
+            deps.webhookSamples(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
             // Stored as `emitEvent` stores a real event: in the latest shape with its render context, so the
             // delivery renders it in its endpoint's version (docs/api/webhook-versions.md).
             TE.chainW((sample) =>

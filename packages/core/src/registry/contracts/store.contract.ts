@@ -14,7 +14,7 @@ import { planPaymentRepositoryContract } from '../../payment-plans/plan-payment-
 import { storeHealthContract } from '../../shared/store-health.contract.js';
 import { tokenRepositoryContract } from '../../clients/token-repository.contract.js';
 import { auditLogContract } from '../../clients/audit-log.contract.js';
-import { userRepositoryContract } from '../../users/user-repository.contract.js';
+import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from '../../shared/idempotency-store.contract.js';
 import { webhookStoresContract } from '../../webhooks/webhook-stores.contract.js';
