@@ -82,10 +82,9 @@ module.exports = {
     },
     {
       name: 'no-feature-folder-cycles',
-      // A warning until it reaches 0: dependency-cruiser 17's --ignore-known
-      // softens module-level violations only (src/analyze/analyze-modules.mjs),
-      // so a folder-level baseline cannot hold; `npm run deps:count` counts them.
-      severity: 'warn',
+      // An error since it reached 0 (dependency-cruiser 17's --ignore-known softens module-level
+      // violations only, so a folder-level one could never sit in the baseline).
+      severity: 'error',
       comment: 'Features import each other in one direction only: no pair (or ring) of core folders imports each other.',
       scope: 'folder',
       from: { path: `${CORE}[^/]+$` },

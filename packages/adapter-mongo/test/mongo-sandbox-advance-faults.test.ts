@@ -19,6 +19,7 @@ import {
   type CreditBureau,
   type TransactionPorts,
   type UserScope,
+  redactEvent,
   sampleEventObject,
   versioning,
 } from '@debtkit/core';
@@ -84,6 +85,7 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
       ...store,
       versioning,
       webhookSamples: sampleEventObject,
+      eventRedaction: redactEvent,
       unitOfWork: mongoUnitOfWork(ctx),
       clock,
       secrets: { secret: () => 'x'.repeat(43) },

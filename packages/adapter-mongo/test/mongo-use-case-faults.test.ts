@@ -45,6 +45,7 @@ import {
   type DomainError,
   type StorePorts,
   type TransactionPorts,
+  redactEvent,
   sampleEventObject,
   versioning,
 } from '@debtkit/core';
@@ -342,6 +343,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
       bureau: passingBureau,
       versioning,
       webhookSamples: sampleEventObject,
+      eventRedaction: redactEvent,
     };
     const plan = await createPaymentPlan(deps)(
       { clientId: demo.right.client.id, userId: demo.right.user.id },

@@ -8,6 +8,8 @@ import type { Versioning } from './shared/versioning/version-change.js';
 import { versioning } from './registry/versioning/versions.js';
 import { sampleEventObject } from './registry/webhook-samples.js';
 import type { SampleEventObject } from './webhooks/sample-events.js';
+import type { EventRedaction } from './webhooks/event-redaction.js';
+import { redactEvent } from './registry/erasure.js';
 import { userUseCases } from './users/use-cases.js';
 import { accountUseCases } from './accounts/use-cases.js';
 import { creditScoreUseCases } from './credit-scores/use-cases.js';
@@ -26,9 +28,10 @@ export * from './shared/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (
-  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples'> & {
+  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples' | 'eventRedaction'> & {
     readonly versioning?: Versioning;
     readonly webhookSamples?: SampleEventObject;
+    readonly eventRedaction?: EventRedaction;
   },
 ) => {
   // The memo every account view shares (the pure domain keeps none of its own); the production
@@ -38,6 +41,7 @@ export const createApplication = (
     ...given,
     versioning: given.versioning ?? versioning,
     webhookSamples: given.webhookSamples ?? sampleEventObject,
+    eventRedaction: given.eventRedaction ?? redactEvent,
   };
   // One bundle per feature (its `use-cases.ts`): a use case added to a feature is added there, not here.
   return {

@@ -52,3 +52,5 @@ export * from './ports.js';
 export * from './application.js';
 export * from './registry/versioning/versions.js';
 export * from './registry/webhook-samples.js';
+export * from './registry/erasure.js';
+export * from './registry/erasure.use-cases.js';

@@ -7,6 +7,7 @@ import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
 import type { Versioning } from '../shared/versioning/version-change.js';
 import type { SampleEventObject } from '../webhooks/sample-events.js';
+import type { EventRedaction } from '../webhooks/event-redaction.js';
 import type { Computations } from '../payment-plans/computations.js';
 import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import type { ContentRepository } from '../content/content-repository.js';
@@ -23,6 +24,8 @@ declare module '../shared/deps.js' {
     readonly versioning: Versioning;
     /** The sample objects test webhooks send: given by the registry (`createApplication` fills in `sampleEventObject`, registry/webhook-samples.ts). */
     readonly webhookSamples: SampleEventObject;
+    /** An erased user's event with its personal fields emptied: given by the registry (`createApplication` fills in `redactEvent`, registry/erasure.ts). */
+    readonly eventRedaction: EventRedaction;
     /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
     readonly computations?: Computations;
     /**

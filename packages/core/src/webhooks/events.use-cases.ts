@@ -17,7 +17,7 @@ import { renderEvent, type EventObjectKind } from './event-objects.js';
 import type { RenderContext } from '../shared/versioning/version-change.js';
 import type { EventListQuery } from './webhook-requests.js';
 import { ApplicationDeps, mapPage, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
-import { redactErasedEvents } from '../users/erasure.use-cases.js';
+import { redactErasedEventsWith } from './event-redaction.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -59,7 +59,7 @@ export const emitEvent =
  * with their personal fields emptied (docs/decisions/tenancy.md).
  */
 export const listEvents =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning' | 'eventRedaction'>) =>
   (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<Unavailable, Page<WebhookEvent>> =>
     pipe(
       outsideTransaction(
@@ -73,7 +73,7 @@ export const listEvents =
       TE.map(mapPage((event) => renderEvent(deps.versioning, event, version))),
       TE.chainW((page) =>
         pipe(
-          outsideTransaction(redactErasedEvents(deps)(clientId, page.items)),
+          outsideTransaction(redactErasedEventsWith(deps)(clientId, page.items)),
           TE.map((items) => ({ items: [...items], hasMore: page.hasMore })),
         ),
       ),
@@ -81,7 +81,7 @@ export const listEvents =
 
 /** One event in `version`; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning' | 'eventRedaction'>) =>
   (clientId: ClientId, eventId: EventId, version: string): TE.TaskEither<NotFound | Unavailable, WebhookEvent> =>
     pipe(
       outsideTransaction(deps.events.get(clientId, eventId, deps.clock.now())),
@@ -91,7 +91,7 @@ export const getEvent =
       TE.map((event) => renderEvent(deps.versioning, event, version)),
       TE.chainW((event) =>
         pipe(
-          outsideTransaction(redactErasedEvents(deps)(clientId, [event])),
+          outsideTransaction(redactErasedEventsWith(deps)(clientId, [event])),
           TE.map((items) => items[0] ?? event),
         ),
       ),

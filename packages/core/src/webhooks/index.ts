@@ -10,3 +10,4 @@ export * from './webhook-health.js';
 export * from './webhook-requests.js';
 export * from './replay.use-cases.js';
 export * from './sample-events.js';
+export * from './event-redaction.js';

@@ -14,7 +14,7 @@ import {
   expectSome,
   useFreshStore,
 } from '../../testing/contract-harness.js';
-import { itPagesAscendingById } from '../../shared/paging.contract.js';
+import { itPagesAscendingById } from '../../testing/paging.contract.js';
 import { aUser } from '../../users/record-mothers.js';
 import { anAccount } from '../../accounts/record-mothers.js';
 import { anId, isoDate, timestamp } from '../../testing/record-mothers.js';
