@@ -17,9 +17,40 @@ const FEATURE = `${CORE}(?!shared/|testing/|registry/)[^/]+/`;
 // the `./testing` entry point (registry/testing.ts).
 const TEST_SUPPORT = ['\\.contract\\.ts$', '/record-mothers\\.ts$', '/test-tokens\\.ts$', `${CORE}registry/testing\\.ts$`];
 
+// The direction between features (docs/architecture.md, "The dependency rule"), lowest first: a
+// feature may import the kernel and the features before it in this list, never one after it.
+const FEATURE_RANKS = [
+  'content',
+  'clients',
+  'webhooks',
+  'users',
+  'accounts',
+  'credit-scores',
+  'bureau',
+  'payment-plans',
+  'calculator',
+  'sandbox',
+  'demo',
+];
+const rankRules = FEATURE_RANKS.slice(0, -1).map((feature, i) => ({
+  name: `feature-rank-${feature}`,
+  severity: 'error',
+  comment: `${feature}/ imports only the kernel and the features below it (${FEATURE_RANKS.slice(0, i).join(', ') || 'none'}): the features above it are ${FEATURE_RANKS.slice(i + 1).join(', ')}.`,
+  from: { path: `${CORE}${feature}/` },
+  to: { path: `${CORE}(${FEATURE_RANKS.slice(i + 1).join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...rankRules,
+    {
+      name: 'feature-has-a-rank',
+      severity: 'error',
+      comment: 'Every folder of core/src is the kernel (shared/, testing/), the registry (registry/) or a feature listed in FEATURE_RANKS.',
+      from: { path: CORE },
+      to: { path: `${CORE}(?!shared/|testing/|registry/|(${FEATURE_RANKS.join('|')})/)[^/]+/` },
+    },
     {
       name: 'no-circular',
       severity: 'error',
@@ -51,10 +82,9 @@ module.exports = {
     },
     {
       name: 'no-feature-folder-cycles',
-      // A warning until it reaches 0: dependency-cruiser 17's --ignore-known
-      // softens module-level violations only (src/analyze/analyze-modules.mjs),
-      // so a folder-level baseline cannot hold; `npm run deps:count` counts them.
-      severity: 'warn',
+      // An error since it reached 0 (dependency-cruiser 17's --ignore-known softens module-level
+      // violations only, so a folder-level one could never sit in the baseline).
+      severity: 'error',
       comment: 'Features import each other in one direction only: no pair (or ring) of core folders imports each other.',
       scope: 'folder',
       from: { path: `${CORE}[^/]+$` },

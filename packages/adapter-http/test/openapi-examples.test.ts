@@ -50,7 +50,7 @@ class CountingSecrets implements SecretGenerator {
   }
 }
 
-/** What each version's link request calls the institution's terms (2026-11-26 renamed them: versioning/changes/account-institution-fields.ts). */
+/** What each version's link request calls the institution's terms (2026-11-26 renamed them: accounts/account-institution-fields.ts). */
 const institutionTerms = (version: string): Record<string, number> =>
   version === '2024-07-01' ? { apr: 19.99, minimum_payment: 3_500 } : { institution_apr: 19.99, institution_minimum_payment: 3_500 };
 
@@ -255,7 +255,7 @@ const captureExamples = async (version: string): Promise<Captured> => {
     failing_since: new Date(clock.now().getTime() - FAILING_ENDPOINT_DISABLE_MS).toISOString() as Timestamp,
   })();
   if (E.isLeft(streak) || O.isNone(streak.right)) throw new Error('the failing endpoint could not be set up');
-  const disabled = await recordEndpointAttempt({ ...store, clock })(streak.right.value, false)();
+  const disabled = await recordEndpointAttempt({ ...store, clock, versioning })(streak.right.value, false)();
   expect(disabled).to.deep.equal(E.right('disable'));
   const disabledEvents = await call('GET', '/api/events?type=webhook_endpoint.disabled', auth);
 

@@ -16,6 +16,7 @@ import {
   type TokenId,
   createClientAccess,
   unavailable,
+  versioning,
 } from '@debtkit/core';
 import { expectLeft, expectRight } from '@debtkit/core/testing';
 import { createMemoryStore } from '../src/index.js';
@@ -38,6 +39,7 @@ describe('client access use cases (memory store)', () => {
   beforeEach(() => {
     store = createMemoryStore();
     access = createClientAccess({
+      versioning,
       clients: store.clients,
       tokens: store.tokens,
       audit: store.audit,
@@ -123,6 +125,7 @@ describe('client access use cases (memory store)', () => {
 
     it('keeps a store failure an error, not "no such client"', async () => {
       const failing = createClientAccess({
+        versioning,
         clients: store.clients,
         tokens: { ...store.tokens, findByHash: (): TE.TaskEither<StoreError, never> => TE.left(unavailable('store down')) },
         audit: store.audit,

@@ -21,6 +21,9 @@ import {
   type TransactionPorts,
   type UserScope,
   type SandboxComputations,
+  redactEvent,
+  sampleEventObject,
+  versioning,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -82,6 +85,9 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
     const store = mongoStorePorts(ctx);
     const deps: ApplicationDeps & TransactionPorts = {
       ...store,
+      versioning,
+      webhookSamples: sampleEventObject,
+      eventRedaction: redactEvent,
       unitOfWork: mongoUnitOfWork(ctx),
       clock,
       secrets: { secret: () => 'x'.repeat(43) },

@@ -45,6 +45,9 @@ import {
   type DomainError,
   type StorePorts,
   type TransactionPorts,
+  redactEvent,
+  sampleEventObject,
+  versioning,
 } from '@debtkit/core';
 import { startWireServer, type WireServer } from '@debtkit/mongo-wire-test-server';
 import { COLLECTIONS, mongoStorePorts, mongoUnitOfWork, openMongoContext, type MongoContext } from '../src/index.js';
@@ -87,6 +90,7 @@ interface Scenario {
 
 const clientAccess = (deps: ApplicationDeps & TransactionPorts) =>
   createClientAccess({
+    versioning,
     clients: deps.clients,
     tokens: deps.tokens,
     audit: deps.audit,
@@ -331,7 +335,16 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
     const demo = await seedDemo({ ...store, clock, tokenHasher }, { token: demoToken })();
     if (E.isLeft(demo)) throw new Error(demo.left.message);
     // The use cases run their own transactions, on the store's unit of work (the mongo one).
-    const deps: ApplicationDeps & TransactionPorts = { ...store, unitOfWork: mongoUnitOfWork(ctx), clock, secrets, bureau: passingBureau };
+    const deps: ApplicationDeps & TransactionPorts = {
+      ...store,
+      unitOfWork: mongoUnitOfWork(ctx),
+      clock,
+      secrets,
+      bureau: passingBureau,
+      versioning,
+      webhookSamples: sampleEventObject,
+      eventRedaction: redactEvent,
+    };
     const plan = await createPaymentPlan(deps)(
       { clientId: demo.right.client.id, userId: demo.right.user.id },
       { strategy: 'avalanche', monthly_payment: 400_000 as never },

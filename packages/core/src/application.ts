@@ -4,6 +4,12 @@
  * `index.ts`) to one set of ports.
  */
 import type { ApplicationDeps } from './shared/deps.js';
+import type { Versioning } from './shared/versioning/version-change.js';
+import { versioning } from './registry/versioning/versions.js';
+import { sampleEventObject } from './registry/webhook-samples.js';
+import type { SampleEventObject } from './webhooks/sample-events.js';
+import type { EventRedaction } from './webhooks/event-redaction.js';
+import { redactEvent } from './registry/erasure.js';
 import { userUseCases } from './users/use-cases.js';
 import { accountUseCases } from './accounts/use-cases.js';
 import { creditScoreUseCases } from './credit-scores/use-cases.js';
@@ -22,9 +28,22 @@ export * from './registry/application-deps.js';
 export * from './shared/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
-export const createApplication = (given: ApplicationDeps & SandboxDeps) => {
-  // The memo every account view shares (the pure domain keeps none of its own).
-  const deps: ApplicationDeps & SandboxDeps = { minimumOnly: minimumOnlyMemo(), ...given };
+export const createApplication = (
+  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples' | 'eventRedaction'> & {
+    readonly versioning?: Versioning;
+    readonly webhookSamples?: SampleEventObject;
+    readonly eventRedaction?: EventRedaction;
+  } & SandboxDeps,
+) => {
+  // The memo every account view shares (the pure domain keeps none of its own); the production
+  // versioning (the registry's table of every feature's changes) unless another is given.
+  const deps: ApplicationDeps & SandboxDeps = {
+    minimumOnly: minimumOnlyMemo(),
+    ...given,
+    versioning: given.versioning ?? versioning,
+    webhookSamples: given.webhookSamples ?? sampleEventObject,
+    eventRedaction: given.eventRedaction ?? redactEvent,
+  };
   // One bundle per feature (its `use-cases.ts`): a use case added to a feature is added there, not here.
   return {
     ...userUseCases(deps),

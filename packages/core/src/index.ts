@@ -50,4 +50,7 @@ export { modulesByCategory, listArticles, findArticle } from './content/catalog.
 export * from './demo/index.js';
 export * from './ports.js';
 export * from './application.js';
-export * from './versioning/versions.js';
+export * from './registry/versioning/versions.js';
+export * from './registry/webhook-samples.js';
+export * from './registry/erasure.js';
+export * from './registry/erasure.use-cases.js';

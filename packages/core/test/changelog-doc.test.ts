@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { changelogMarkdown, versioning } from '../src/versioning/versions.js';
+import { changelogMarkdown, versioning } from '../src/registry/versioning/versions.js';
 
 const PAGE = fileURLToPath(
   new URL(`${import.meta.url.includes('/dist/test/') ? '../../../../' : '../../../'}docs/api/changelog.md`, import.meta.url),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Account, toAccountView } from '../src/accounts/account.js';
 import { User } from '../src/users/user.js';
-import { redactEvent, redactObject, erasedUserView, deliverableAfterErasure } from '../src/users/erasure.js';
+import { redactEvent, redactObject, erasedUserView, deliverableAfterErasure } from '../src/index.js';
 import { EVENT_TYPES, type WebhookEvent } from '../src/webhooks/webhook.js';
 import { anAccount } from '../src/accounts/record-mothers.js';
 import { anId, CREATED_AT, TODAY } from '../src/testing/record-mothers.js';

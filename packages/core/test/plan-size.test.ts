@@ -13,7 +13,7 @@ import { planPayoff, type PayoffDebt } from '../src/payment-plans/payoff-plan.js
 import { MAX_PLAN_ACCOUNT_MONTHS, MAX_PLAN_BODY_BYTES, planSizeProblem } from '../src/payment-plans/plan-size.js';
 import type { Timestamp } from '../src/shared/primitives.js';
 import { idOf } from '../src/shared/constructors.js';
-import { planScheduleContext, versioning } from '../src/versioning/versions.js';
+import { planScheduleContext, versioning } from '../src/registry/versioning/versions.js';
 import { cents, date, debt } from './payoff-builders.js';
 
 /**

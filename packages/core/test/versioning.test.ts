@@ -11,7 +11,7 @@ import {
   renameField,
   versioning,
   planScheduleContext,
-} from '../src/versioning/versions.js';
+} from '../src/registry/versioning/versions.js';
 import * as E from 'fp-ts/lib/Either.js';
 
 /** Freeze a body and everything inside it, so a transform that mutates throws. */

@@ -86,7 +86,7 @@ const orThrow = <A>(result: E.Either<DomainError, A>): A => {
  * The JSON body decoded with `codec`; a request without a body decodes as `{}`.
  * With a registry and the request's version, a body sent in an older version is
  * first validated with that version's codec (its errors name its own fields)
- * and migrated forward to the latest shape (versioning/versions.ts).
+ * and migrated forward to the latest shape (registry/versioning/versions.ts).
  */
 export const decodeBody = <A, O>(
   ctx: AppContext,

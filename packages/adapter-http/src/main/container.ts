@@ -34,6 +34,7 @@ import {
   storePortTokens,
   createApplication,
   createClientAccess,
+  versioning,
   withClaimTimeout,
 } from '@debtkit/core';
 import { memoryStoreModule, sandboxBureauModule } from '@debtkit/adapter-memory';
@@ -220,7 +221,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
     bind(HTTP.SandboxComputations).toConstantValue(processComputePool());
     bind(HTTP.ClientAccess).toResolvedValue(
       (clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork) =>
-        withTokenCache(createClientAccess({ clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork }), { clock }),
+        withTokenCache(createClientAccess({ clients, tokens, audit, clock, tokenHasher, secrets, unitOfWork, versioning }), { clock }),
       [STORE_PORTS.clients, STORE_PORTS.tokens, STORE_PORTS.audit, PORTS.Clock, PORTS.TokenHasher, PORTS.SecretGenerator, PORTS.UnitOfWork],
     );
     bind(HTTP.Routes).toResolvedValue((application) => [...createApiRoutes(application), ...(input.extraRoutes ?? [])], [HTTP.Application]);

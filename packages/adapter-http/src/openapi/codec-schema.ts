@@ -34,7 +34,7 @@ export interface CodecSchemaOptions {
   readonly named?: (name: string) => JsonSchema | undefined;
   /**
    * The codec to describe in place of `codec` (an older API version's codec of
-   * the same name: versioning/versions.ts `codecAt`); default: `codec` itself.
+   * the same name: registry/versioning/versions.ts `codecAt`); default: `codec` itself.
    */
   readonly substitute?: (codec: t.Mixed) => t.Mixed;
 }

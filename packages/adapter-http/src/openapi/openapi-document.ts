@@ -583,7 +583,7 @@ const deepFreeze = <A>(value: A): A => {
 };
 
 const build = (version: string): JsonSchema => {
-  // An older version's document: its own codecs wherever a later change replaced one (versioning/changes/).
+  // An older version's document: its own codecs wherever a later change replaced one (each feature's version-change module, listed in core's registry/versioning/versions.ts).
   const schemas = createSchemaRegistry({ named: namedSchemas, substitute: (codec) => versioning.codecAt(codec.name, version) ?? codec });
   const captured = loadExamples(version);
   schemas.schemaOf(ErrorBody);

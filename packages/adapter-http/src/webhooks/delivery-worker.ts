@@ -313,7 +313,9 @@ export class DeliveryWorker {
     const versions = deps.versioning ?? versioning;
     const wanted = endpointApiVersion(endpoint.value);
     // Erasure (docs/decisions/tenancy.md): an erased user's event goes out redacted (its `user.deleted`) or not at all (canceled).
-    const deliverable = await orThrow(deliverableEvent(deps)(event.value, versions.isKnown(wanted) ? wanted : versions.latest));
+    const deliverable = await orThrow(
+      deliverableEvent({ erasures: deps.erasures, versioning: versions })(event.value, versions.isKnown(wanted) ? wanted : versions.latest),
+    );
     if (O.isNone(deliverable)) {
       await orThrow(
         deps.webhookDeliveries.complete(delivery.id, token, {
@@ -397,7 +399,7 @@ export class DeliveryWorker {
 
   /** The attempt's count for its endpoint's health; a store error is logged (the next attempt counts again). */
   private async recordHealth(endpoint: WebhookEndpointRecord, succeeded: boolean): Promise<void> {
-    const health = await recordEndpointAttempt(this.deps)(endpoint, succeeded)();
+    const health = await recordEndpointAttempt({ ...this.deps, versioning: this.deps.versioning ?? versioning })(endpoint, succeeded)();
     if (E.isLeft(health)) {
       this.deps.logger?.warn(
         { endpoint_id: endpoint.id, err: health.left.message },

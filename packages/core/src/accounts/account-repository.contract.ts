@@ -21,7 +21,7 @@ import {
   tryToChange,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { itPagesAscendingById } from '../shared/paging.contract.js';
+import { itPagesAscendingById } from '../testing/paging.contract.js';
 import { aSegmentedCard, anAccount } from './record-mothers.js';
 import { anId, cents, isoDate, timestamp } from '../testing/record-mothers.js';
 

@@ -16,7 +16,7 @@ import {
 } from './statement-terms.js';
 import { runEngine, type DebtTerms } from '../shared/money/index.js';
 import { PaymentCode } from './payment-history.js';
-import { MAX_PAYOFF_MONTHS, expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
+import { MAX_PAYOFF_MONTHS, expectedPayoffDate, minimumOnlyMonths, type MinimumOnlyMonths } from '../shared/money/single-debt.js';
 import { conflict, type Conflict } from '../shared/errors.js';
 import { boundedInt, boundedNumber, boundedString } from '../shared/codec.js';
 

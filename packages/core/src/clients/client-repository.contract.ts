@@ -12,7 +12,7 @@ import {
   expectSome,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { itPagesAscendingById } from '../shared/paging.contract.js';
+import { itPagesAscendingById } from '../testing/paging.contract.js';
 import { aClient } from './record-mothers.js';
 import { anId, timestamp } from '../testing/record-mothers.js';
 

@@ -2,6 +2,7 @@
  * Contract of `TokenRepository`: run against every store adapter. Token lookup
  * by hash happens on every request, so it is covered from every side.
  */
+import { latestOnlyVersioning } from '../testing/versioning.js';
 import { expect } from 'chai';
 import { TokenRecord } from './client.js';
 import type { StorePorts } from '../shared/unit-of-work.js';
@@ -175,6 +176,7 @@ export function tokenRepositoryContract(name: string, makeStore: StoreFactory, o
         clock: { now: () => now },
         tokenHasher: readableTokenHasher,
         secrets: sequentialSecrets(),
+        versioning: latestOnlyVersioning,
       });
       expect(O.isSome(await expectRight(access.authenticateToken('sandbox', token)))).to.equal(true);
       const rolled = await expectRight(access.rollToken(anId('token', 7001), 60));

@@ -52,7 +52,7 @@ import { type ClientId, type Timestamp, type TokenId, timestampOf } from '../sha
 import { type PageInput, inTransaction, mapPage, nowStamp, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
 import { AuditAction as AuditActionCodec } from './audit.js';
 import { boundedInt, boundedString, strictObject } from '../shared/codec.js';
-import { type Versioning, versioning as productionVersioning } from '../versioning/versions.js';
+import type { Versioning } from '../shared/versioning/version-change.js';
 import { pageFields } from '../shared/requests.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 
@@ -68,7 +68,7 @@ export interface ClientAccessDeps {
   /** Creating a client and its first token is one transaction (docs/decisions/transactions.md). */
   readonly unitOfWork: UnitOfWork;
   /** The versions a client may be moved to; default: the production registry. */
-  readonly versioning?: Versioning;
+  readonly versioning: Versioning;
 }
 
 export interface IssuedToken {
@@ -205,7 +205,7 @@ export const changeClientApiVersion =
     apiVersion: string,
     actor: AuditActor = NO_REQUEST,
   ): TE.TaskEither<ValidationError | NotFound | StoreError, Client> => {
-    const versions = deps.versioning ?? productionVersioning;
+    const versions = deps.versioning;
     return !versions.isKnown(apiVersion)
       ? TE.left(
           validationError('Unknown API version', [

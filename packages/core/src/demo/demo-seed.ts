@@ -36,7 +36,7 @@ import { addMonths, timestampOf, utcDate, type Cents, type ClientId, type IsoDat
 import { creditScoreFields } from '../credit-scores/credit-score.js';
 import { deriveCreditReport } from '../bureau/credit-report.js';
 import { initialFlowRecordVersion } from '../bureau/bureau-flow.machine.js';
-import { CURRENT_VERSION } from '../versioning/versions.js';
+import { CURRENT_VERSION } from '../shared/versioning/version-names.js';
 import type { Clock } from '../shared/clock.js';
 import type { StorePorts } from '../shared/unit-of-work.js';
 import type { TokenHasher } from '../clients/token-hasher.js';

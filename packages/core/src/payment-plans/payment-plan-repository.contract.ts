@@ -14,7 +14,7 @@ import {
   tryToChange,
   useFreshStore,
 } from '../testing/contract-harness.js';
-import { itPagesAscendingById } from '../shared/paging.contract.js';
+import { itPagesAscendingById } from '../testing/paging.contract.js';
 import { aPaymentPlan } from './record-mothers.js';
 import { anId, cents, isoDate } from '../testing/record-mothers.js';
 

@@ -73,7 +73,7 @@ export type ScheduleMonth = t.TypeOf<typeof ScheduleMonth>;
 export const monthsAfter = (schedule: ReadonlyArray<ScheduleMonth>, after: number, count: number): ScheduleMonth[] =>
   schedule.filter((m) => m.month > after).slice(0, count);
 
-/** The API's PaymentPlan object (since 2026-11-26 without its schedule: versioning/changes/payment-plan-schedule-paged.ts). */
+/** The API's PaymentPlan object (since 2026-11-26 without its schedule: payment-plans/payment-plan-schedule-paged.ts). */
 export const PaymentPlan = t.type(
   {
     id: PaymentPlanId,

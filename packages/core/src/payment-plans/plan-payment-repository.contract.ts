@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import { PlanPaymentRecord } from './payment-plan.js';
 import { StoreContractOptions, StoreFactory, expectAscending, expectRight, idsOf, useFreshStore } from '../testing/contract-harness.js';
-import { itPagesAscendingById } from '../shared/paging.contract.js';
+import { itPagesAscendingById } from '../testing/paging.contract.js';
 import { aPlanPayment } from './record-mothers.js';
 import { anId, cents, isoDate } from '../testing/record-mothers.js';
 

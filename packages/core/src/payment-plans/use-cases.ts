@@ -18,9 +18,8 @@ import type { PaymentPlan, PlanPayment } from './payment-plan.js';
 import type { IsoDate, PaymentPlanId, Timestamp } from '../shared/primitives.js';
 import { startDateProblems, type PayoffDebt, type PayoffPlanResult } from './payoff-plan.js';
 import { planSizeProblem } from './plan-size.js';
-import { versioning as productionVersioning, type Versioning } from '../versioning/versions.js';
-import { inContext, renderContextOf, type InContext } from '../versioning/version-change.js';
-import { planScheduleContext } from '../versioning/changes/payment-plan-schedule-paged.js';
+import { inContext, renderContextOf, type InContext, type Versioning } from '../shared/versioning/version-change.js';
+import { planScheduleContext } from './payment-plan-schedule-paged.js';
 import type { PaymentPlanSchedulePage, ScheduleMonth } from './payment-plan.js';
 import { scheduleThroughPlan } from './payment-plan-repository.js';
 import { computationsOf } from './computations.js';
@@ -234,7 +233,7 @@ export const createPaymentPlan =
                   extraPayments: body.extra_payments,
                 })
                 .then(E.map((result) => computedPlan(body, chosen, result, start, nowStamp(deps.clock))))
-                .then(E.chainFirst((plan) => checkPlanSize(deps.versioning ?? productionVersioning, plan)))
+                .then(E.chainFirst((plan) => checkPlanSize(deps.versioning, plan)))
                 .then(E.map((plan) => ({ plan, owner: ownerFactsOf(user) }))),
         ),
         TE.chainFirstW(() => touchUser(tx, scope)),

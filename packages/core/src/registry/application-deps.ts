@@ -5,7 +5,9 @@
  */
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { WebhookUrlPolicy } from '../webhooks/webhook-url-policy.js';
-import type { Versioning } from '../versioning/versions.js';
+import type { Versioning } from '../shared/versioning/version-change.js';
+import type { SampleEventObject } from '../webhooks/sample-events.js';
+import type { EventRedaction } from '../webhooks/event-redaction.js';
 import type { Computations } from '../payment-plans/computations.js';
 import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import type { ContentRepository } from '../content/content-repository.js';
@@ -15,8 +17,15 @@ declare module '../shared/deps.js' {
     readonly bureau: CreditBureau;
     /** Which webhook URLs may be registered; default: https only, no IP literal that is not public (webhook-endpoints.ts). */
     readonly webhookUrls?: WebhookUrlPolicy;
-    /** The registry events are rendered with; default: the production `versioning`. */
-    readonly versioning?: Versioning;
+    /**
+     * The API versions answers and events are rendered with: given by the registry (`createApplication`
+     * fills in the production `versioning` when none is given); no feature imports the production table.
+     */
+    readonly versioning: Versioning;
+    /** The sample objects test webhooks send: given by the registry (`createApplication` fills in `sampleEventObject`, registry/webhook-samples.ts). */
+    readonly webhookSamples: SampleEventObject;
+    /** An erased user's event with its personal fields emptied: given by the registry (`createApplication` fills in `redactEvent`, registry/erasure.ts). */
+    readonly eventRedaction: EventRedaction;
     /** Where plan schedules, comparisons and outlooks are computed; default: in this thread (computations.ts). */
     readonly computations?: Computations;
     /**

@@ -21,9 +21,7 @@
 import * as t from 'io-ts';
 import { ClientId, Timestamp, UserId } from '../shared/primitives.js';
 import { User, UserFields } from './user.js';
-import { Account } from '../accounts/account.js';
-import { CreditScore } from '../credit-scores/credit-score.js';
-import { EVENT_RETENTION_MS, type EventType, type WebhookEvent } from '../webhooks/webhook.js';
+import { EVENT_RETENTION_MS, type EventType } from '../webhooks/webhook.js';
 
 /**
  * What the delete's transaction stores for each erased user: the owner and
@@ -56,73 +54,55 @@ export const erasureMarker = (clientId: ClientId, userId: UserId, now: Date): Er
   expires_at: new Date(now.getTime() + ERASURE_MARKER_RETENTION_MS).toISOString() as Timestamp,
 });
 
-/** The objects that carry personal data: which of their fields do. */
-type PersonalKind = 'user' | 'credit_score' | 'account';
+/**
+ * One kind of object's row of personal data: the fields that are personal, and the codec that says
+ * which empty value each accepts. Each feature whose objects carry personal data gives its row
+ * (users' is `USER_PERSONAL_DATA` below; `accounts/personal-data.ts`, `credit-scores/personal-data.ts`);
+ * the registry's table names them all (`registry/erasure.ts`, docs/architecture.md).
+ */
+export interface PersonalDataRow {
+  readonly codec: t.InterfaceType<t.Props>;
+  readonly fields: ReadonlyArray<string>;
+}
 
-const KEPT_ACCOUNT_FIELDS: ReadonlySet<string> = new Set(['id', 'type', 'subtype', 'status', 'last_updated_at']);
-
-const PERSONAL_FIELDS: {
-  readonly [K in PersonalKind]: { readonly codec: t.InterfaceType<t.Props>; readonly fields: ReadonlyArray<string> };
-} = {
-  user: { codec: UserFields, fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'] },
-  credit_score: { codec: CreditScore, fields: ['last_name'] },
-  account: { codec: Account, fields: Object.keys(Account.props).filter((f) => !KEPT_ACCOUNT_FIELDS.has(f)) },
+/** The user's own personal fields. */
+export const USER_PERSONAL_DATA: PersonalDataRow = {
+  codec: UserFields,
+  fields: ['first_name', 'last_name', 'email', 'date_of_birth', 'phone'],
 };
 
 /** The emptiest value a field's codec accepts, in this order. */
 const EMPTY_CANDIDATES: ReadonlyArray<unknown> = [null, '', 0, []];
 
 /**
- * Per kind, each personal field and the value it is emptied to (worked out once
- * from the resource's codec, so the object stays valid for it). A field no
- * candidate fits is a programming error, refused at load.
+ * A row's personal fields, each with the value it is emptied to (worked out once from the codec, so
+ * the object stays valid for it). A field no candidate fits is a programming error, refused at load.
  */
-const EMPTIED: { readonly [K in PersonalKind]: ReadonlyArray<readonly [string, unknown]> } = (() => {
-  const emptied = (kind: PersonalKind): ReadonlyArray<readonly [string, unknown]> => {
-    const { codec, fields } = PERSONAL_FIELDS[kind];
-    return fields.map((field) => {
-      const fieldCodec = codec.props[field];
-      const fits = fieldCodec === undefined ? -1 : EMPTY_CANDIDATES.findIndex((candidate) => fieldCodec.is(candidate));
-      if (fits < 0) throw new Error(`erasure: ${kind}.${field} has no empty value its codec accepts`);
-      return [field, EMPTY_CANDIDATES[fits]] as const;
-    });
-  };
-  return { user: emptied('user'), credit_score: emptied('credit_score'), account: emptied('account') };
-})();
-
-/** The object kind each event type carries, where it is personal. */
-const PERSONAL_EVENT_KIND: Partial<Record<EventType, PersonalKind>> = {
-  'user.deleted': 'user',
-  'credit_score.created': 'credit_score',
-  'account.created': 'account',
-  'account.updated': 'account',
-  'account.closed': 'account',
-};
+export const emptiedFields = (kind: string, row: PersonalDataRow): ReadonlyArray<readonly [string, unknown]> =>
+  row.fields.map((field) => {
+    const fieldCodec = row.codec.props[field];
+    const fits = fieldCodec === undefined ? -1 : EMPTY_CANDIDATES.findIndex((candidate) => fieldCodec.is(candidate));
+    if (fits < 0) throw new Error(`erasure: ${kind}.${field} has no empty value its codec accepts`);
+    return [field, EMPTY_CANDIDATES[fits]] as const;
+  });
 
 /**
- * `object` with the personal fields of `kind` emptied. Only fields the object
- * has are touched (an older version's shape may lack some); a fresh object is
- * returned, the argument is not changed.
- * @example redactObject('user', { id: 7, last_name: 'Doe', email: 'd@x.io' }) // { id: 7, last_name: '', email: null }
+ * `object` with the `emptied` fields emptied. Only fields the object has are touched (an older
+ * version's shape may lack some); a fresh object is returned, the argument is not changed.
  */
-export const redactObject = <A extends Readonly<Record<string, unknown>>>(kind: PersonalKind, object: A): A => {
+export const redactFields = <A extends Readonly<Record<string, unknown>>>(
+  emptied: ReadonlyArray<readonly [string, unknown]>,
+  object: A,
+): A => {
   const copy: Record<string, unknown> = { ...object };
-  for (const [field, empty] of EMPTIED[kind]) {
+  for (const [field, empty] of emptied) {
     if (Object.hasOwn(copy, field)) copy[field] = Array.isArray(empty) ? [] : empty;
   }
   // Same keys as `object`, each value one its codec accepts.
   return copy as A;
 };
 
-/**
- * The event as it may be shown once its user is erased: the envelope and ids
- * as they are, the object's personal fields emptied.
- */
-export const redactEvent = (event: WebhookEvent): WebhookEvent => {
-  const kind = PERSONAL_EVENT_KIND[event.type];
-  if (kind === undefined) return event;
-  return { ...event, data: { user_id: event.data.user_id, object: redactObject(kind, event.data.object) } };
-};
+const USER_EMPTIED = emptiedFields('user', USER_PERSONAL_DATA);
 
 /**
  * An event of an erased user is still delivered only if it is the erasure's own
@@ -131,4 +111,4 @@ export const redactEvent = (event: WebhookEvent): WebhookEvent => {
 export const deliverableAfterErasure = (type: EventType): boolean => type === 'user.deleted';
 
 /** The user as `user.deleted` carries it in `2024-07-01`: ids and creation time, personal fields emptied. */
-export const erasedUserView = (user: User): User => redactObject('user', user);
+export const erasedUserView = (user: User): User => redactFields(USER_EMPTIED, user);

@@ -5,6 +5,5 @@ export * from './user-data.js';
 export * from './user-repository.js';
 export * from './erasure-registry.js';
 export * from './use-cases.js';
-export * from './erasure.use-cases.js';
 export * from './user-scope.js';
 export * from './requests.js';

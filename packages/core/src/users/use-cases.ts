@@ -23,7 +23,7 @@ import {
 } from '../shared/deps.js';
 import { requireUser, todayOf } from './user-scope.js';
 import { emitEvent } from '../webhooks/events.use-cases.js';
-import { userDeletedEvent } from '../versioning/changes/user-deleted-ids-only.js';
+import { userDeletedEvent } from './user-deleted-ids-only.js';
 
 /** The user as the API shows it: with its `sandbox_date` (its today) in sandbox only (docs/sandbox-over-time.md). */
 export const userViewFor =

@@ -13,12 +13,11 @@ import { type NotFound, type Unavailable, type StoreError } from '../shared/erro
 import { EVENT_RETENTION_MS, EventType, WebhookEvent } from './webhook.js';
 import type { ClientId, EventId, Timestamp, UserId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
-import { renderEvent, type EventObjectKind } from '../versioning/event-objects.js';
-import type { RenderContext } from '../versioning/field-transforms.js';
+import { renderEvent, type EventObjectKind } from './event-objects.js';
+import type { RenderContext } from '../shared/versioning/version-change.js';
 import type { EventListQuery } from './webhook-requests.js';
 import { ApplicationDeps, mapPage, orNotFound, toPageRequest, outsideTransaction } from '../shared/deps.js';
-import { redactErasedEvents } from '../users/erasure.use-cases.js';
+import { redactErasedEventsWith } from './event-redaction.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -46,7 +45,7 @@ export const emitEvent =
         client_id: scope.clientId,
         type,
         created_at: now.toISOString() as Timestamp,
-        api_version: (deps.versioning ?? productionVersioning).latest,
+        api_version: deps.versioning.latest,
         data: { user_id: scope.userId, object: isRecordObject(object) ? object : { value: object } },
         expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
         render_context: context,
@@ -60,7 +59,7 @@ export const emitEvent =
  * with their personal fields emptied (docs/decisions/tenancy.md).
  */
 export const listEvents =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning' | 'eventRedaction'>) =>
   (clientId: ClientId, query: EventListQuery, version: string): TE.TaskEither<Unavailable, Page<WebhookEvent>> =>
     pipe(
       outsideTransaction(
@@ -71,10 +70,10 @@ export const listEvents =
           deps.clock.now(),
         ),
       ),
-      TE.map(mapPage((event) => renderEvent(deps.versioning ?? productionVersioning, event, version))),
+      TE.map(mapPage((event) => renderEvent(deps.versioning, event, version))),
       TE.chainW((page) =>
         pipe(
-          outsideTransaction(redactErasedEvents(deps)(clientId, page.items)),
+          outsideTransaction(redactErasedEventsWith(deps)(clientId, page.items)),
           TE.map((items) => ({ items: [...items], hasMore: page.hasMore })),
         ),
       ),
@@ -82,17 +81,17 @@ export const listEvents =
 
 /** One event in `version`; redacted as in `listEvents` when its user is erased. */
 export const getEvent =
-  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'events' | 'erasures' | 'versioning' | 'eventRedaction'>) =>
   (clientId: ClientId, eventId: EventId, version: string): TE.TaskEither<NotFound | Unavailable, WebhookEvent> =>
     pipe(
       outsideTransaction(deps.events.get(clientId, eventId, deps.clock.now())),
       // A test event (docs/sandbox-over-time.md) is not one of the client's events.
       TE.map(O.filter((e) => e.test !== true)),
       orNotFound('Event'),
-      TE.map((event) => renderEvent(deps.versioning ?? productionVersioning, event, version)),
+      TE.map((event) => renderEvent(deps.versioning, event, version)),
       TE.chainW((event) =>
         pipe(
-          outsideTransaction(redactErasedEvents(deps)(clientId, [event])),
+          outsideTransaction(redactErasedEventsWith(deps)(clientId, [event])),
           TE.map((items) => items[0] ?? event),
         ),
       ),

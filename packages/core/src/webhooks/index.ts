@@ -9,4 +9,5 @@ export * from './use-cases.js';
 export * from './webhook-health.js';
 export * from './webhook-requests.js';
 export * from './replay.use-cases.js';
-export * from './webhook-samples.js';
+export * from './sample-events.js';
+export * from './event-redaction.js';

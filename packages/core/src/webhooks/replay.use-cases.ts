@@ -42,10 +42,9 @@ import {
 } from './webhook.js';
 import type { TransactionPorts } from '../shared/store-ports.js';
 import type { NewWebhookDelivery } from './webhook-delivery-repository.js';
-import { renderContextOf, versioning as productionVersioning } from '../versioning/versions.js';
+import { renderContextOf } from '../shared/versioning/version-change.js';
 import { ApplicationDeps, type Change, inTransaction, noChange, nowStamp, orNotFound, today } from '../shared/deps.js';
 import type { RedeliverEventBody, ReplayWebhookBody, TestWebhookBody } from './webhook-requests.js';
-import { sampleEventObject } from './webhook-samples.js';
 
 const isRecordObject = (u: unknown): u is Readonly<Record<string, unknown>> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
@@ -105,7 +104,7 @@ const conflictMessage = <Err extends DomainError>(e: Err): Err | Conflict =>
  * its delivery, due now.
  */
 export const sendTestWebhook =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'computations' | 'webhookSamples'>) =>
   (
     client: Pick<Client, 'id' | 'environment' | 'api_version'>,
     endpointId: WebhookEndpointId,
@@ -119,7 +118,7 @@ export const sendTestWebhook =
         TE.chainEitherKW(requireEnabled),
         TE.chainW((endpoint) =>
           pipe(
-            sampleEventObject(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
+            deps.webhookSamples(deps, body.type, endpoint, today(deps.clock), nowStamp(deps.clock)),
             // Stored as `emitEvent` stores a real event: in the latest shape with its render context, so the
             // delivery renders it in its endpoint's version (docs/api/webhook-versions.md).
             TE.chainW((sample) =>
@@ -127,7 +126,7 @@ export const sendTestWebhook =
                 client_id: client.id,
                 type: body.type,
                 created_at: now.toISOString() as Timestamp,
-                api_version: (deps.versioning ?? productionVersioning).latest,
+                api_version: deps.versioning.latest,
                 data: { user_id: sample.userId, object: isRecordObject(sample.object) ? sample.object : { value: sample.object } },
                 expires_at: new Date(now.getTime() + EVENT_RETENTION_MS).toISOString() as Timestamp,
                 render_context: renderContextOf(sample.object) ?? {},

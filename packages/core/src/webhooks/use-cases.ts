@@ -32,7 +32,6 @@ import type { Page } from '../shared/paging.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { WebhookUrlPolicy } from './webhook-url-policy.js';
 import type { CreateWebhookEndpointBody, PatchWebhookEndpointBody } from './webhook-requests.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
 import {
   ApplicationDeps,
   type Change,
@@ -88,7 +87,7 @@ const urlPolicy = (deps: Pick<ApplicationDeps, 'webhookUrls'>): WebhookUrlPolicy
  * versions it knows (an endpoint on a version nothing can render is useless).
  */
 export const knownApiVersion = (deps: Pick<ApplicationDeps, 'versioning'>, version: string): TE.TaskEither<ValidationError, string> => {
-  const versions = deps.versioning ?? productionVersioning;
+  const versions = deps.versioning;
   return versions.isKnown(version)
     ? TE.right(version)
     : TE.left(

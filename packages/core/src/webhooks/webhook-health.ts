@@ -36,7 +36,7 @@ const disableForFailing = (
         orNotFound('Client'),
         TE.chainW(() =>
           emitEvent(
-            { events: tx.events, clock: { now: () => now }, ...(deps.versioning === undefined ? {} : { versioning: deps.versioning }) },
+            { events: tx.events, clock: { now: () => now }, versioning: deps.versioning },
             { clientId: endpoint.client_id, userId: null },
             'webhook_endpoint.disabled',
             'webhook_endpoint',

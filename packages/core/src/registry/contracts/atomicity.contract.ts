@@ -21,6 +21,7 @@ import type { CreditBureau } from '../../bureau/credit-bureau.js';
 import type { StorePorts } from '../../shared/unit-of-work.js';
 import { createApplication, type Application } from '../../application.js';
 import { createClientAccess } from '../../clients/use-cases.js';
+import { versioning } from '../versioning/versions.js';
 import { fanOutEvents } from '../../webhooks/use-cases.js';
 import { recordEndpointAttempt } from '../../webhooks/webhook-health.js';
 import { FAILING_ENDPOINT_DISABLE_MS } from '../../webhooks/webhook.js';
@@ -95,7 +96,7 @@ interface Change {
 }
 
 const clientAccess = (w: World) =>
-  createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets() });
+  createClientAccess({ ...w.store, clock, tokenHasher: readableTokenHasher, secrets: sequentialSecrets(), versioning });
 
 const CHANGES: ReadonlyArray<Change> = [
   {
@@ -146,7 +147,7 @@ const CHANGES: ReadonlyArray<Change> = [
         TE.chain(
           O.match(
             () => TE.left(unavailable('the endpoint is gone')),
-            (endpoint) => recordEndpointAttempt({ ...w.store, clock })(endpoint, false),
+            (endpoint) => recordEndpointAttempt({ ...w.store, clock, versioning })(endpoint, false),
           ),
         ),
         TE.chain((change) => (change === 'disable' ? TE.right(change) : TE.left(unavailable(`expected a disable, got ${change}`)))),

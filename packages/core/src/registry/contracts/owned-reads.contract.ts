@@ -14,7 +14,7 @@ import type { UserRecord } from '../../users/user.js';
 import type { OwnedRead } from '../../shared/owned-read.js';
 import type { StorePorts } from '../../shared/unit-of-work.js';
 import { StoreContractOptions, StoreFactory, expectRight, expectSome, useFreshStore } from '../../testing/contract-harness.js';
-import { itPagesAscendingById } from '../../shared/paging.contract.js';
+import { itPagesAscendingById } from '../../testing/paging.contract.js';
 import { aCreditScore } from '../../credit-scores/record-mothers.js';
 import { aPaymentPlan } from '../../payment-plans/record-mothers.js';
 import { aUser } from '../../users/record-mothers.js';

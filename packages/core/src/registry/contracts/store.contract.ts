@@ -11,12 +11,12 @@ import { creditScoreRepositoryContract } from '../../credit-scores/credit-score-
 import { ownedReadsContract } from './owned-reads.contract.js';
 import { paymentPlanRepositoryContract } from '../../payment-plans/payment-plan-repository.contract.js';
 import { planPaymentRepositoryContract } from '../../payment-plans/plan-payment-repository.contract.js';
-import { storeHealthContract } from '../../shared/store-health.contract.js';
+import { storeHealthContract } from '../../testing/store-health.contract.js';
 import { tokenRepositoryContract } from '../../clients/token-repository.contract.js';
 import { auditLogContract } from '../../clients/audit-log.contract.js';
-import { userRepositoryContract } from '../../users/user-repository.contract.js';
+import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
-import { idempotencyStoreContract } from '../../shared/idempotency-store.contract.js';
+import { idempotencyStoreContract } from '../../testing/idempotency-store.contract.js';
 import { webhookStoresContract } from '../../webhooks/webhook-stores.contract.js';
 import { demoSeedContract } from '../../demo/demo-seed.contract.js';
 import { erasureRegistryContract } from '../../users/erasure-registry.contract.js';

@@ -7,26 +7,19 @@ import * as TE from 'fp-ts/lib/TaskEither.js';
 import * as O from 'fp-ts/lib/Option.js';
 import { pipe } from 'fp-ts/lib/function.js';
 import { type StoreError } from '../shared/errors.js';
-import { deliverableAfterErasure, redactEvent } from './erasure.js';
+import { deliverableAfterErasure } from '../users/erasure.js';
+import { redactEvent } from './erasure.js';
 import type { EventRecord, WebhookEvent } from '../webhooks/webhook.js';
-import { versioning as productionVersioning } from '../versioning/versions.js';
 import type { ClientId, UserId } from '../shared/primitives.js';
 import type { ApplicationDeps } from '../shared/deps.js';
-import { renderEvent } from '../versioning/event-objects.js';
+import { renderEvent } from '../webhooks/event-objects.js';
+import { redactErasedEventsWith } from '../webhooks/event-redaction.js';
 
-/** `events` (all of one client) with those of erased users redacted, in one registry read. */
+/** `events` (all of one client) with those of erased users redacted, in one registry read (`redactErasedEventsWith` and this table's `redactEvent`). */
 export const redactErasedEvents =
   (deps: Pick<ApplicationDeps, 'erasures'>) =>
   (clientId: ClientId, events: ReadonlyArray<WebhookEvent>): TE.TaskEither<StoreError, ReadonlyArray<WebhookEvent>> =>
-    events.length === 0
-      ? TE.right(events)
-      : pipe(
-          // Client-level events (a disabled webhook endpoint) have no user: nothing of a user to redact.
-          deps.erasures.erasedAmong(clientId, [...new Set(events.flatMap((e) => (e.data.user_id === null ? [] : [e.data.user_id])))]),
-          TE.map((erased) =>
-            erased.size === 0 ? events : events.map((e) => (e.data.user_id !== null && erased.has(e.data.user_id) ? redactEvent(e) : e)),
-          ),
-        );
+    redactErasedEventsWith({ erasures: deps.erasures, eventRedaction: redactEvent })(clientId, events);
 
 /** Is `userId` an erased user of `clientId`? */
 export const isUserErased =
@@ -50,12 +43,12 @@ export const deliverableEvent =
   (event: EventRecord, version: string): TE.TaskEither<StoreError, O.Option<WebhookEvent & { readonly test?: true }>> =>
     // A test event (docs/webhook-replay.md) carries sample data, no user's: it goes out as it is, marked `"test": true`.
     event.test === true
-      ? TE.right(O.some({ ...renderEvent(deps.versioning ?? productionVersioning, event, version), test: true as const }))
+      ? TE.right(O.some({ ...renderEvent(deps.versioning, event, version), test: true as const }))
       : pipe(
           event.data.user_id === null ? TE.right(false) : isUserErased(deps)(event.client_id, event.data.user_id),
           TE.map((erased) => {
             if (erased && !deliverableAfterErasure(event.type)) return O.none;
-            const rendered = renderEvent(deps.versioning ?? productionVersioning, event, version);
+            const rendered = renderEvent(deps.versioning, event, version);
             return O.some(erased ? redactEvent(rendered) : rendered);
           }),
         );

@@ -4,10 +4,10 @@
  * tested without waiting.
  */
 import { expect } from 'chai';
-import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaimRequest } from './idempotency.js';
-import { withClaimTimeout } from './idempotency-store.js';
-import { StoreContractOptions, StoreFactory, expectRight, useFreshStore } from '../testing/contract-harness.js';
-import { anId } from '../testing/record-mothers.js';
+import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, IDEMPOTENCY_KEY_TTL_MS, type IdempotencyClaimRequest } from '../shared/idempotency.js';
+import { withClaimTimeout } from '../shared/idempotency-store.js';
+import { StoreContractOptions, StoreFactory, expectRight, useFreshStore } from './contract-harness.js';
+import { anId } from './record-mothers.js';
 
 const T0 = new Date('2024-07-01T12:00:00.000Z');
 const at = (ms: number): Date => new Date(T0.getTime() + ms);

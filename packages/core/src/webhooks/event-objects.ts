@@ -5,13 +5,10 @@
  * resource's response kind; `withEventObjectTransforms` derives its `event`
  * transform from the table below, so no change has to remember the events.
  */
-import type * as t from 'io-ts';
-import { DeletedUser } from './changes/user-deleted-ids-only.js';
-import { WebhookEvent, toEventView, type EventRecord, type EventType } from '../webhooks/webhook.js';
-import type { BodyTransform, RenderContext } from './field-transforms.js';
-import type { ResponseKind, VersionChange, VersionRelease } from './version-change.js';
-import { NO_RENDER_CONTEXT } from './version-change.js';
-import type { Versioning } from './versions.js';
+import { WebhookEvent, toEventView, type EventRecord, type EventType } from './webhook.js';
+import type { BodyTransform, RenderContext } from '../shared/versioning/field-transforms.js';
+import type { ResponseKind, VersionChange, VersionRelease, Versioning } from '../shared/versioning/version-change.js';
+import { NO_RENDER_CONTEXT } from '../shared/versioning/version-change.js';
 
 /**
  * The response kind of each event type's `data.object`. Every event type must
@@ -29,13 +26,6 @@ export const EVENT_OBJECT_KIND = {
   'user.deleted': 'user',
   'webhook_endpoint.disabled': 'webhook_endpoint',
 } as const satisfies { readonly [T in EventType]: ResponseKind };
-
-/**
- * The event types whose `data.object`, in the latest version, is not the
- * resource as its endpoint answers it: the codec it is instead (the OpenAPI
- * document describes it with this).
- */
-export const LATEST_EVENT_OBJECT_CODECS: Partial<Record<EventType, t.Mixed>> = { 'user.deleted': DeletedUser };
 
 /** The response kind an event of type `T` carries. */
 export type EventObjectKind<T extends EventType> = (typeof EVENT_OBJECT_KIND)[T];

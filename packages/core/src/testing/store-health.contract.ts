@@ -2,7 +2,7 @@
  * Contract of `StoreHealth` (`/readyz`): run against every store adapter.
  */
 import { expect } from 'chai';
-import { StoreContractOptions, StoreFactory, expectRight, useFreshStore } from '../testing/contract-harness.js';
+import { StoreContractOptions, StoreFactory, expectRight, useFreshStore } from './contract-harness.js';
 
 export function storeHealthContract(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
   describe(`${name} StoreHealth contract`, () => {

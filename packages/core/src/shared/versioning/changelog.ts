@@ -4,8 +4,8 @@
  * from, so the two cannot say different things.
  */
 import * as t from 'io-ts';
-import { IsoDate } from '../shared/primitives.js';
-import type { Versioning } from './versions.js';
+import { IsoDate } from '../primitives.js';
+import type { Versioning } from './version-change.js';
 
 export const ApiVersionChange = t.type({ description: t.string }, 'ApiVersionChange');
 
@@ -50,7 +50,7 @@ export const changelogMarkdown = (versions: Pick<Versioning, 'latest' | 'release
   [
     '# API changelog',
     '',
-    '<!-- GENERATED from packages/core/src/versioning/changes/ by `npm run docs:changelog`: do not edit by hand. -->',
+    '<!-- GENERATED from packages/core/src/registry/versioning/versions.ts by `npm run docs:changelog`: do not edit by hand. -->',
     '',
     `The latest version is \`${versions.latest}\`. \`GET /api/versions\` answers the same list; docs/api/versions.md explains pinning and upgrading.`,
     '',

@@ -4,10 +4,10 @@
  * boundaries (exactly `limit` items left → `false`).
  */
 import { expect } from 'chai';
-import type { Id } from './primitives.js';
-import type { Page, PageRequest } from './paging.js';
-import type { StorePorts } from './unit-of-work.js';
-import { idsOf } from '../testing/contract-harness.js';
+import type { Id } from '../shared/primitives.js';
+import type { Page, PageRequest } from '../shared/paging.js';
+import type { StorePorts } from '../shared/unit-of-work.js';
+import { idsOf } from './contract-harness.js';
 
 export interface PagedCollection {
   /** Add one item owned by the owner under test; its id. */

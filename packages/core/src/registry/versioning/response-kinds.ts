@@ -5,21 +5,21 @@
  * follow from that name. `ResponseKind` is derived from this table.
  */
 import * as t from 'io-ts';
-import { Account } from '../accounts/account.js';
-import { PayoffQuote, RepaymentDisclosure } from '../accounts/account-money.js';
-import { BureauStep } from '../bureau/bureau-flow.machine.js';
-import { CreditScore } from '../credit-scores/credit-score.js';
-import { Article, ArticleSummary, LearningModule } from '../content/content.js';
-import { CreditOutlook } from '../payment-plans/credit-outlook.js';
-import { PaymentPlan, PaymentPlanSchedulePage, PlanPayment } from '../payment-plans/payment-plan.js';
-import { PaymentPlanComparison } from '../payment-plans/payoff-comparison.js';
-import { PaymentPlanProgress } from '../payment-plans/payoff-progress.js';
-import { SandboxAdvanceResult } from '../sandbox/use-cases.js';
-import { pagedCodec } from '../shared/paging.js';
-import { Cents, IsoDate, nullable } from '../shared/primitives.js';
-import { User } from '../users/user.js';
-import { EventRedelivery, WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookReplay } from '../webhooks/webhook.js';
-import { ApiVersionList } from './changelog.js';
+import { Account } from '../../accounts/account.js';
+import { PayoffQuote, RepaymentDisclosure } from '../../accounts/account-money.js';
+import { BureauStep } from '../../bureau/bureau-flow.machine.js';
+import { CreditScore } from '../../credit-scores/credit-score.js';
+import { Article, ArticleSummary, LearningModule } from '../../content/content.js';
+import { CreditOutlook } from '../../payment-plans/credit-outlook.js';
+import { PaymentPlan, PaymentPlanSchedulePage, PlanPayment } from '../../payment-plans/payment-plan.js';
+import { PaymentPlanComparison } from '../../payment-plans/payoff-comparison.js';
+import { PaymentPlanProgress } from '../../payment-plans/payoff-progress.js';
+import { SandboxAdvanceResult } from '../../sandbox/use-cases.js';
+import { pagedCodec } from '../../shared/paging.js';
+import { Cents, IsoDate, nullable } from '../../shared/primitives.js';
+import { User } from '../../users/user.js';
+import { EventRedelivery, WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookReplay } from '../../webhooks/webhook.js';
+import { ApiVersionList } from '../../shared/versioning/changelog.js';
 
 /** Each response kind → the codec of its body in the latest version (one per resource or list body). */
 export const RESPONSE_CODECS = {
@@ -62,6 +62,12 @@ export const RESPONSE_CODECS = {
   webhook_replay: WebhookReplay,
   sandbox_advance: SandboxAdvanceResult,
 } as const satisfies Readonly<Record<string, t.Mixed>>;
+
+declare module '../../shared/versioning/version-change.js' {
+  /** The kernel's slot, filled with this table (a version change's `transforms` are checked against it). */
+  interface ResponseCodecs extends ResponseCodecTable {}
+}
+type ResponseCodecTable = typeof RESPONSE_CODECS;
 
 /** The response shapes a version change can transform: the keys of `RESPONSE_CODECS`. */
 export const ResponseKind = t.keyof(

@@ -9,11 +9,11 @@
  * `institution_name`), in the request and in the Account.
  */
 import * as t from 'io-ts';
-import { Account } from '../../accounts/account.js';
-import { strictObject } from '../../shared/codec.js';
-import { LinkAccountBody } from '../../accounts/requests.js';
-import { mapListItems, pipeTransforms, removeField, renameField } from '../field-transforms.js';
-import type { VersionChange } from '../version-change.js';
+import { Account } from './account.js';
+import { strictObject } from '../shared/codec.js';
+import { LinkAccountBody } from './requests.js';
+import { mapListItems, pipeTransforms, removeField, renameField } from '../shared/versioning/field-transforms.js';
+import type { VersionChange } from '../shared/versioning/version-change.js';
 
 /** This change's field names → the previous version's. */
 const RENAMED: Readonly<Record<string, string>> = { institution_apr: 'apr', institution_minimum_payment: 'minimum_payment' };

@@ -1,101 +1,21 @@
 /**
- * API versions (docs/decisions/versioning.md). Versions are release dates `YYYY-MM-DD`.
- * Responses are always built in the latest shape; for a client on an older
- * version, `render` passes the body through each version change newer than
- * that version, newest first (Stripe's "version change" modules), so handlers
- * never know about old shapes. Requests go the other way: a body sent in an
- * older version is validated with that version's codec, then migrated forward,
- * oldest change first, before the latest codec decodes it.
- *
- * How to add a backward-incompatible change:
- * 1. Write ONE module under `changes/` exporting a `VersionChange`: its
- *    `description` (the changelog entry: what changed and why), `transforms`
- *    (per response kind, the new shape → the previous one; lists too, with
- *    `mapListItems`; a transform that needs what the new body dropped reads it
- *    from the `RenderContext`), `requests` (a reshaped request body: its
- *    previous codec and the migration forward) and `previousCodecs` (the
- *    previous codecs of reshaped responses, for older OpenAPI documents). Name
- *    previous codecs exactly as the latest ones.
- * 2. Add it to the release of the day it ships in `RELEASES` below (a new
- *    release is a new `{ version, changes }` entry; bump `CURRENT_VERSION`).
- * 3. Regenerate what is derived from the releases: the changelog page
- *    (`npm run docs:changelog`), the OpenAPI examples
- *    (`DEBTKIT_UPDATE_OPENAPI_EXAMPLES=1`, see test/openapi-examples.test.ts).
+ * The versioning engine (docs/decisions/versioning.md), on the kernel floor: releases in, a
+ * `Versioning` out. It names no feature: the registry's `makeVersioning`
+ * (registry/versioning/versions.ts) gives it the releases with their event transforms and the
+ * response kinds to check them against.
  */
-import * as t from 'io-ts';
-export * from './event-objects.js';
-export { DeletedUser, userDeletedEvent, userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
-import { userDeletedIdsOnly } from './changes/user-deleted-ids-only.js';
+import type * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
-import { IsoDate } from '../shared/primitives.js';
-import { decode } from '../shared/codec.js';
-import type { ValidationError } from '../shared/errors.js';
+import { IsoDate } from '../primitives.js';
+import { decode } from '../codec.js';
 import {
-  ResponseKind,
   NO_RENDER_CONTEXT,
   type BodyTransform,
-  type RenderContext,
   type RequestMigration,
+  type ResponseKind,
   type VersionRelease,
+  type Versioning,
 } from './version-change.js';
-import { paymentPlanSchedulePaged } from './changes/payment-plan-schedule-paged.js';
-import { accountInstitutionFields } from './changes/account-institution-fields.js';
-import { withEventObjectTransforms } from './event-objects.js';
-
-export * from './version-change.js';
-export * from './field-transforms.js';
-export { planScheduleContext, PaymentPlan20240701 } from './changes/payment-plan-schedule-paged.js';
-export { LinkAccountBody20240701, Account20240701 } from './changes/account-institution-fields.js';
-export * from './changelog.js';
-
-/** The first version: what every client created before 2026-11-26 is pinned to. */
-export const VERSION_2024_07_01 = '2024-07-01';
-/** Plans without their schedule; accounts linked with the institution's terms by their Account names. */
-export const VERSION_2026_11_26 = '2026-11-26';
-
-/** The version this build speaks natively, and the one new clients are pinned to. */
-export const CURRENT_VERSION = VERSION_2026_11_26;
-
-/** Every release and the changes it made, oldest first: the one list the registry, `GET /api/versions` and the changelog page read. */
-export const RELEASES: ReadonlyArray<VersionRelease> = [
-  { version: VERSION_2024_07_01, changes: [] },
-  { version: VERSION_2026_11_26, changes: [paymentPlanSchedulePaged, accountInstitutionFields, userDeletedIdsOnly] },
-];
-
-export interface Versioning {
-  /** The newest release. */
-  readonly latest: string;
-  /** Every release, oldest first. */
-  readonly known: ReadonlyArray<string>;
-  /** Every release with its changes, newest first: the changelog. */
-  readonly releases: ReadonlyArray<VersionRelease>;
-  isKnown(version: string): boolean;
-  /**
-   * The latest-shape `body` of kind `kind`, as `version` shapes it. Returns
-   * `body` itself (same reference, no work) for the latest version or when no
-   * newer change touches `kind`. `context` carries what an older shape needs
-   * and the latest body does not (a plan's schedule: `planScheduleContext`).
-   * `version` must be known (check `isKnown` first: the HTTP adapter answers
-   * 400 `unsupported_version`); an unknown one throws, because serving some
-   * guessed shape would be a silent bug.
-   * @example versioning.render('credit_score', body, '2024-07-01') === body
-   */
-  render(kind: ResponseKind, body: unknown, version: string, context?: RenderContext): unknown;
-  /**
-   * A request body sent in `version`, for an endpoint whose latest body codec
-   * is named `codecName`: validated with `version`'s own codec (so its errors
-   * name that version's fields), then migrated forward to the latest shape.
-   * Right(`body` itself) when no newer change reshaped it. Decode the result
-   * with the latest codec.
-   */
-  migrateRequest(codecName: string, body: unknown, version: string): E.Either<ValidationError, unknown>;
-  /**
-   * The codec `version` has in place of the latest codec named `name` (the
-   * previous codec of the oldest newer change that reshaped it), or
-   * `undefined` when it has the latest one.
-   */
-  codecAt(name: string, version: string): t.Mixed | undefined;
-}
 
 const composeAll =
   (transforms: ReadonlyArray<BodyTransform>): BodyTransform =>
@@ -105,7 +25,8 @@ const composeAll =
 const TYPE_LIKE_NAME = /^[A-Z][A-Za-z0-9]*$/;
 
 /**
- * Build a registry from releases (in any order). Each transform pipeline is
+ * Build a registry from releases (in any order), each change's kinds checked with `isResponseKind`
+ * (the registry's `makeVersioning` gives its `ResponseKind` and the events' transforms). Each transform pipeline is
  * composed here, once, so `render` is a lookup and a call.
  *
  * Throws on a malformed registry (a version that is not a real `YYYY-MM-DD`
@@ -115,16 +36,14 @@ const TYPE_LIKE_NAME = /^[A-Z][A-Za-z0-9]*$/;
  * error that must stop the process at start-up, not a condition a caller can handle.
  *
  * @example
- * const v = makeVersioning([
+ * const v = buildVersioning([
  *   { version: '2024-07-01', changes: [] },
  *   { version: '2025-01-01', changes: [{ version: '2025-01-01', description: 'score → value',
  *     transforms: { credit_score: renameField('value', 'score') } }] },
- * ]);
+ * ], () => true);
  * v.render('credit_score', { value: 700 }, '2024-07-01') // { score: 700 }
  */
-export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning => {
-  // Every change to a resource changes the events that carry it too (event-objects.ts).
-  const releases = withEventObjectTransforms(given);
+export const buildVersioning = (releases: ReadonlyArray<VersionRelease>, isResponseKind: (kind: string) => boolean): Versioning => {
   if (releases.length === 0) throw new Error('makeVersioning: at least one release is required');
   const seen = new Set<string>();
   for (const release of releases) {
@@ -138,7 +57,7 @@ export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning
         throw new Error(`makeVersioning: change "${change.description}" (${change.version}) is filed under release ${release.version}`);
       }
       for (const kind of Object.keys(change.transforms)) {
-        if (!ResponseKind.is(kind)) throw new Error(`makeVersioning: change "${change.description}" names unknown response kind "${kind}"`);
+        if (!isResponseKind(kind)) throw new Error(`makeVersioning: change "${change.description}" names unknown response kind "${kind}"`);
       }
       const names = [...(change.requests ?? []).map((r) => r.previous.name), ...(change.previousCodecs ?? []).map((c) => c.name)];
       for (const name of names) {
@@ -217,11 +136,6 @@ export const makeVersioning = (given: ReadonlyArray<VersionRelease>): Versioning
     codecAt: (name, version) => {
       check(version, 'codecAt');
       return codecs.get(version)?.get(name);
-      if (versioning.latest !== CURRENT_VERSION)
-        throw new Error(`versions: CURRENT_VERSION ${CURRENT_VERSION} is not the newest release ${versioning.latest}`);
     },
   };
 };
-
-/** The production registry: every release of `RELEASES`. */
-export const versioning: Versioning = makeVersioning(RELEASES);

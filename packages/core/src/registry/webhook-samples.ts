@@ -13,18 +13,20 @@ import { toAccountView, type AccountRecord } from '../accounts/account.js';
 import { creditScoreFields, toCreditScoreView } from '../credit-scores/credit-score.js';
 import { deriveCreditReport } from '../bureau/credit-report.js';
 import { type ValidationError } from '../shared/errors.js';
+import type { SampleEventObject, SampleObject } from '../webhooks/sample-events.js';
 import { erasedUserView } from '../users/erasure.js';
 import type { PaymentPlan, PlanPayment } from '../payment-plans/payment-plan.js';
 import type { AccountId, Cents, ClientId, IsoDate, PaymentPlanId, Timestamp, UserId } from '../shared/primitives.js';
 import { idOf } from '../shared/constructors.js';
 import { toUserView, type UserRecord } from '../users/user.js';
-import { toWebhookEndpointView, type EventType, type WebhookEndpointRecord } from './webhook.js';
-import type { ResponseKind } from '../versioning/versions.js';
+import { toWebhookEndpointView, type EventType, type WebhookEndpointRecord } from '../webhooks/webhook.js';
+import type { ResponseKind } from '../shared/versioning/version-change.js';
 import { computationsOf } from '../payment-plans/computations.js';
 import { demoAccounts } from '../demo/demo-seed.js';
 import type { ApplicationDeps } from '../shared/deps.js';
 import { computedPlan, toDebts, toPlanView } from '../payment-plans/use-cases.js';
-import { inContext, planScheduleContext } from '../versioning/versions.js';
+import { inContext } from '../shared/versioning/version-change.js';
+import { planScheduleContext } from '../payment-plans/payment-plan-schedule-paged.js';
 
 /** The sample resources' ids. */
 export const SAMPLE_USER_ID = 1001 as UserId;
@@ -33,13 +35,7 @@ const SAMPLE_PLAN_ID = 3001 as PaymentPlanId;
 const SAMPLE_PAYMENT_ID = idOf('plan_payment', 4001);
 const SAMPLE_SCORE_ID = idOf('credit_score', 5001);
 
-export interface SampleObject {
-  /** The response kind the object is rendered as (the event's resource). */
-  readonly kind: ResponseKind;
-  /** The user the sample change is about; null for a change of the client's own. */
-  readonly userId: UserId | null;
-  readonly object: unknown;
-}
+export type { SampleObject } from '../webhooks/sample-events.js';
 
 const sampleUser = (createdAt: Timestamp): UserRecord => ({
   id: SAMPLE_USER_ID,
@@ -102,7 +98,7 @@ const samplePlan =
  * is the endpoint the test goes to (a `webhook_endpoint.disabled` sample is
  * that endpoint, shown disabled for failing).
  */
-export const sampleEventObject = (
+export const sampleEventObject: SampleEventObject = (
   deps: Pick<ApplicationDeps, 'computations'>,
   type: EventType,
   endpoint: WebhookEndpointRecord,

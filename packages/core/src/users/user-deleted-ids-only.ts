@@ -11,13 +11,20 @@
  */
 import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { Id } from '../../shared/primitives.js';
-import { User } from '../../users/user.js';
-import type { RenderContext } from '../field-transforms.js';
-import type { VersionChange } from '../versions.js';
+import { Id } from '../shared/primitives.js';
+import { User } from './user.js';
+import type { RenderContext, VersionChange } from '../shared/versioning/version-change.js';
+import type { EventType } from '../webhooks/webhook.js';
 
 /** `user.deleted`'s `data.object` from 2026-11-26 on: the user's id only. */
 export const DeletedUser = t.type({ id: Id }, 'DeletedUser');
+
+/**
+ * The event types whose `data.object`, in the latest version, is not the
+ * resource as its endpoint answers it: the codec it is instead (the OpenAPI
+ * document describes it with this).
+ */
+export const LATEST_EVENT_OBJECT_CODECS: Partial<Record<EventType, t.Mixed>> = { 'user.deleted': DeletedUser };
 
 /** The key of this change's part of a `user.deleted`'s render context. */
 const CONTEXT_KEY = 'user_deleted';

@@ -1,13 +1,23 @@
 /**
- * What a version change is made of (docs/decisions/versioning.md): the types every module under
- * `changes/` fills in. `versions.ts` lists the releases and builds the registry.
+ * What a version change is made of (docs/decisions/versioning.md), on the kernel floor
+ * (docs/architecture.md, "The dependency rule"): the types each feature's version changes fill in
+ * (`accounts/account-institution-fields.ts`, `payment-plans/payment-plan-schedule-paged.ts`,
+ * `users/user-deleted-ids-only.ts`) and the `Versioning` every use case is given. The registry
+ * (`registry/versioning/versions.ts`) lists the releases and builds the production one.
  */
-import * as t from 'io-ts';
-import type { ScheduleMonth } from '../payment-plans/payment-plan.js';
-import type { ResponseKind } from './response-kinds.js';
+import type * as t from 'io-ts';
+import type * as E from 'fp-ts/lib/Either.js';
+import type { ValidationError } from '../errors.js';
 
-/** The response kinds and their codecs: one table (`response-kinds.ts`). */
-export { RESPONSE_CODECS, ResponseKind, type ResponseOf } from './response-kinds.js';
+/**
+ * The response kinds, each with its codec: an empty slot the registry fills by module augmentation
+ * (`registry/versioning/response-kinds.ts`, from its `RESPONSE_CODECS` table), so the kernel names
+ * no feature and a change's `transforms` are still checked against every kind.
+ */
+export interface ResponseCodecs {}
+
+/** A response kind: a key of `ResponseCodecs` (the registry's `ResponseKind` codec checks it at run time). */
+export type ResponseKind = Extract<keyof ResponseCodecs, string>;
 
 /**
  * What an older version's shape needs that the latest body does not carry,
@@ -15,9 +25,7 @@ export { RESPONSE_CODECS, ResponseKind, type ResponseOf } from './response-kinds
  * can be kept beside a stored event and render it later.
  */
 export interface RenderContext {
-  /** The schedule of each payment plan in the body, by plan id (plans stopped embedding it in 2026-11-26). */
-  readonly plan_schedules?: Readonly<Record<string, ReadonlyArray<ScheduleMonth>>>;
-  /** Each other change's part, under its own key (e.g. `user_deleted`), decoded by that change with its codec. */
+  /** Each change's part, under its own key (`plan_schedules`, added by payment-plans' change; `user_deleted`), decoded by that change with its codec. Each other change's part, under its own key (e.g. `user_deleted`), decoded by that change with its codec. */
   readonly [key: string]: unknown;
 }
 
@@ -83,3 +91,38 @@ export const inContext = <A extends object>(body: A, context: RenderContext): In
 /** The render context an answer carries (`inContext`), if any. */
 export const renderContextOf = (u: unknown): RenderContext | undefined =>
   typeof u === 'object' && u !== null ? (u as { [RENDER_CONTEXT]?: RenderContext })[RENDER_CONTEXT] : undefined;
+
+export interface Versioning {
+  /** The newest release. */
+  readonly latest: string;
+  /** Every release, oldest first. */
+  readonly known: ReadonlyArray<string>;
+  /** Every release with its changes, newest first: the changelog. */
+  readonly releases: ReadonlyArray<VersionRelease>;
+  isKnown(version: string): boolean;
+  /**
+   * The latest-shape `body` of kind `kind`, as `version` shapes it. Returns
+   * `body` itself (same reference, no work) for the latest version or when no
+   * newer change touches `kind`. `context` carries what an older shape needs
+   * and the latest body does not (a plan's schedule: `planScheduleContext`).
+   * `version` must be known (check `isKnown` first: the HTTP adapter answers
+   * 400 `unsupported_version`); an unknown one throws, because serving some
+   * guessed shape would be a silent bug.
+   * @example versioning.render('credit_score', body, '2024-07-01') === body
+   */
+  render(kind: ResponseKind, body: unknown, version: string, context?: RenderContext): unknown;
+  /**
+   * A request body sent in `version`, for an endpoint whose latest body codec
+   * is named `codecName`: validated with `version`'s own codec (so its errors
+   * name that version's fields), then migrated forward to the latest shape.
+   * Right(`body` itself) when no newer change reshaped it. Decode the result
+   * with the latest codec.
+   */
+  migrateRequest(codecName: string, body: unknown, version: string): E.Either<ValidationError, unknown>;
+  /**
+   * The codec `version` has in place of the latest codec named `name` (the
+   * previous codec of the oldest newer change that reshaped it), or
+   * `undefined` when it has the latest one.
+   */
+  codecAt(name: string, version: string): t.Mixed | undefined;
+}

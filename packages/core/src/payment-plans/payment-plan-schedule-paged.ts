@@ -8,9 +8,16 @@
  * so `2024-07-01` gets it back, byte for byte, from the render context.
  */
 import * as t from 'io-ts';
-import { PaymentPlan, ScheduleMonth, type PaymentPlanRecord } from '../../payment-plans/payment-plan.js';
-import { mapListItems } from '../field-transforms.js';
-import type { BodyTransform, RenderContext, VersionChange } from '../version-change.js';
+import { PaymentPlan, ScheduleMonth, type PaymentPlanRecord } from './payment-plan.js';
+import { mapListItems } from '../shared/versioning/field-transforms.js';
+import type { BodyTransform, RenderContext, VersionChange } from '../shared/versioning/version-change.js';
+
+declare module '../shared/versioning/version-change.js' {
+  interface RenderContext {
+    /** The schedule of each payment plan in the body, by plan id (plans stopped embedding it in 2026-11-26). */
+    readonly plan_schedules?: Readonly<Record<string, ReadonlyArray<ScheduleMonth>>>;
+  }
+}
 
 /** The plan as 2024-07-01 shows it: every field of today's, then `schedule`. */
 export const PaymentPlan20240701 = t.type({ ...PaymentPlan.props, schedule: t.array(ScheduleMonth) }, 'PaymentPlan');

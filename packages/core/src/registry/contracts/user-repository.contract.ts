@@ -3,8 +3,8 @@
  * ever reachable through the client that owns it (docs/decisions/tenancy.md).
  */
 import { expect } from 'chai';
-import { UserRecord } from './user.js';
-import { AccountRecord } from '../accounts/account.js';
+import { UserRecord } from '../../users/user.js';
+import { AccountRecord } from '../../accounts/account.js';
 import {
   StoreContractOptions,
   StoreFactory,
@@ -13,11 +13,11 @@ import {
   expectRight,
   expectSome,
   useFreshStore,
-} from '../testing/contract-harness.js';
-import { itPagesAscendingById } from '../shared/paging.contract.js';
-import { aUser } from './record-mothers.js';
-import { anAccount } from '../accounts/record-mothers.js';
-import { anId, isoDate, timestamp } from '../testing/record-mothers.js';
+} from '../../testing/contract-harness.js';
+import { itPagesAscendingById } from '../../testing/paging.contract.js';
+import { aUser } from '../../users/record-mothers.js';
+import { anAccount } from '../../accounts/record-mothers.js';
+import { anId, isoDate, timestamp } from '../../testing/record-mothers.js';
 
 const CLIENT = anId('client', 1);
 const OTHER_CLIENT = anId('client', 2);
