@@ -1,6 +1,6 @@
 /**
  * What one feature contributes, declared once in its `manifest.ts` (docs/architecture.md, "One
- * manifest per feature"; DESIGN 2, round 5). The kernel gives the shape and names no feature; the
+ * manifest per feature"). The kernel gives the shape and names no feature; the
  * registry lists every feature's manifest once (`registry/features.ts`) and derives its tables from
  * that list: the use-case bundles `createApplication` binds, the erasure's personal-data rows and
  * the store ports each feature owns (checked against the port table).
