@@ -10,16 +10,8 @@ import { sampleEventObject } from './registry/webhook-samples.js';
 import type { SampleEventObject } from './webhooks/sample-events.js';
 import type { EventRedaction } from './webhooks/event-redaction.js';
 import { redactEvent } from './registry/erasure.js';
-import { userUseCases } from './users/use-cases.js';
-import { accountUseCases } from './accounts/use-cases.js';
-import { creditScoreUseCases } from './credit-scores/use-cases.js';
-import { bureauUseCases } from './bureau/use-cases.js';
-import { paymentPlanUseCases } from './payment-plans/bundle.js';
-import { contentUseCases } from './content/use-cases.js';
-import { calculatorUseCases } from './calculator/use-cases.js';
-import { webhookUseCases } from './webhooks/use-cases.js';
-import { sandboxUseCases } from './sandbox/use-cases.js';
 import type { SandboxDeps } from './sandbox/sandbox-computations.js';
+import { bindFeatureUseCases, type FeatureUseCases } from './registry/features.js';
 import { minimumOnlyMemo } from './payment-plans/payoff-plan.js';
 
 export * from './shared/deps.js';
@@ -34,7 +26,7 @@ export const createApplication = (
     readonly webhookSamples?: SampleEventObject;
     readonly eventRedaction?: EventRedaction;
   } & SandboxDeps,
-) => {
+): FeatureUseCases => {
   // The memo every account view shares (the pure domain keeps none of its own); the production
   // versioning (the registry's table of every feature's changes) unless another is given.
   const deps: ApplicationDeps & SandboxDeps = {
@@ -44,18 +36,9 @@ export const createApplication = (
     webhookSamples: given.webhookSamples ?? sampleEventObject,
     eventRedaction: given.eventRedaction ?? redactEvent,
   };
-  // One bundle per feature (its `use-cases.ts`): a use case added to a feature is added there, not here.
-  return {
-    ...userUseCases(deps),
-    ...accountUseCases(deps),
-    ...creditScoreUseCases(deps),
-    ...bureauUseCases(deps),
-    ...paymentPlanUseCases(deps),
-    ...contentUseCases(deps),
-    ...calculatorUseCases(deps),
-    ...webhookUseCases(deps),
-    ...sandboxUseCases(deps),
-  };
+  // One bundle per feature, each named by its manifest (registry/features.ts): a use case added to
+  // a feature is added to its bundle, a feature to the features' list, not here.
+  return bindFeatureUseCases(deps);
 };
 
 export type Application = ReturnType<typeof createApplication>;

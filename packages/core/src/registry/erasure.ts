@@ -5,19 +5,15 @@
  * (`createApplication` fills it in); webhook deliveries and replays use it here
  * (`erasure.use-cases.ts`).
  */
-import { USER_PERSONAL_DATA, emptiedFields, redactFields, type PersonalDataRow } from '../users/erasure.js';
-import { ACCOUNT_PERSONAL_DATA } from '../accounts/personal-data.js';
-import { CREDIT_SCORE_PERSONAL_DATA } from '../credit-scores/personal-data.js';
+import { emptiedFields, redactFields, type PersonalDataRow } from '../users/erasure.js';
+import { featurePersonalData, type FeaturePersonalData } from './features.js';
 import type { EventType, WebhookEvent } from '../webhooks/webhook.js';
 
-/** The objects that carry personal data: which of their fields do. */
-type PersonalKind = 'user' | 'credit_score' | 'account';
+/** The objects that carry personal data: the kinds the features' manifests declare rows for. */
+type PersonalKind = keyof FeaturePersonalData;
 
-const PERSONAL_DATA: { readonly [K in PersonalKind]: PersonalDataRow } = {
-  user: USER_PERSONAL_DATA,
-  credit_score: CREDIT_SCORE_PERSONAL_DATA,
-  account: ACCOUNT_PERSONAL_DATA,
-};
+/** Each kind's row, from the features' manifests (`personalData`, registry/features.ts). */
+const PERSONAL_DATA: { readonly [K in PersonalKind]: PersonalDataRow } = featurePersonalData();
 
 /** Per kind, each personal field and the value it is emptied to (worked out once, at load). */
 const EMPTIED: { readonly [K in PersonalKind]: ReadonlyArray<readonly [string, unknown]> } = {

@@ -1,56 +1,45 @@
 /**
- * The port table (docs/architecture.md), on the registry floor: every store port is listed ONCE, in `STORE_PORTS`,
- * with its key and its type. Everything else is derived from it: the
+ * The port table (docs/architecture.md), on the registry floor: every store port is declared ONCE, in
+ * its feature's manifest (`<feature>/manifest.ts`, merged by registry/features.ts), with its key and its type. Everything else is derived from it: the
  * `TransactionPorts` / `StorePorts` records, each store adapter's Inversify
  * bindings (a class table typed `StorePortClasses`), the ports a transaction
  * hands out, the composition root's lookups, and the use cases' `ApplicationDeps`.
- * Adding a store port is: one line here, one class in each store's class table;
+ * Adding a store port is: one line in its feature's manifest, one class in each store's class table;
  * the compiler finds every other place.
  */
 import type { Clock } from '../shared/clock.js';
-import type { ClientRepository } from '../clients/client-repository.js';
-import type { TokenRepository } from '../clients/token-repository.js';
-import type { AuditLog } from '../clients/audit-log.js';
-import type { UserRepository } from '../users/user-repository.js';
-import type { AccountRepository } from '../accounts/account-repository.js';
-import type { CreditScoreRepository } from '../credit-scores/credit-score-repository.js';
-import type { BureauFlowRepository } from '../bureau/bureau-flow-repository.js';
-import type { PaymentPlanRepository } from '../payment-plans/payment-plan-repository.js';
-import type { PlanPaymentRepository } from '../payment-plans/plan-payment-repository.js';
 import type { CreditBureau } from '../bureau/credit-bureau.js';
 import type { StoreHealth } from '../shared/store-health.js';
 import type { IdempotencyStore } from '../shared/idempotency-store.js';
-import type { EventOutbox } from '../webhooks/event-outbox.js';
-import type { WebhookEndpointRepository } from '../webhooks/webhook-endpoint-repository.js';
-import type { WebhookDeliveryRepository } from '../webhooks/webhook-delivery-repository.js';
-import type { ErasureRegistry } from '../users/erasure-registry.js';
 import type { TokenHasher } from '../clients/token-hasher.js';
 import type { SecretGenerator } from '../shared/secret-generator.js';
 import type { UnitOfWork } from '../shared/unit-of-work.js';
 import { portToken, type PortOf, type PortToken, type StorePortKey, type TransactionPorts } from '../shared/store-ports.js';
+import { clientsStorePorts } from '../clients/manifest.js';
+import { usersStorePorts } from '../users/manifest.js';
+import { accountsStorePorts } from '../accounts/manifest.js';
+import { creditScoresStorePorts } from '../credit-scores/manifest.js';
+import { bureauStorePorts } from '../bureau/manifest.js';
+import { paymentPlansStorePorts } from '../payment-plans/manifest.js';
+import { webhooksStorePorts } from '../webhooks/manifest.js';
 
 /**
- * THE list of store ports: key → typed token. Every one is transactional (a
+ * THE table of store ports: key → typed token, each feature's rows (its manifest's `storePorts`) and
+ * the kernel's own (the idempotency keys). The features' rows are spread here by name, not read from
+ * `FEATURES` (registry/features.ts), because the use cases' types there depend on this table; that
+ * the two agree is checked by test/feature-manifests.test.ts. Every one is transactional (a
  * `UnitOfWork` hands all of them out bound to its transaction, shared/unit-of-work.ts).
  */
 export const STORE_PORTS = {
-  clients: portToken<ClientRepository>('ClientRepository'),
-  tokens: portToken<TokenRepository>('TokenRepository'),
-  users: portToken<UserRepository>('UserRepository'),
-  accounts: portToken<AccountRepository>('AccountRepository'),
-  creditScores: portToken<CreditScoreRepository>('CreditScoreRepository'),
-  bureauFlows: portToken<BureauFlowRepository>('BureauFlowRepository'),
-  paymentPlans: portToken<PaymentPlanRepository>('PaymentPlanRepository'),
-  planPayments: portToken<PlanPaymentRepository>('PlanPaymentRepository'),
+  ...clientsStorePorts,
+  ...usersStorePorts,
+  ...accountsStorePorts,
+  ...creditScoresStorePorts,
+  ...bureauStorePorts,
+  ...paymentPlansStorePorts,
+  ...webhooksStorePorts,
   /** Idempotency keys of POST requests (docs/decisions/idempotency.md). */
   idempotency: portToken<IdempotencyStore>('IdempotencyStore'),
-  events: portToken<EventOutbox>('EventOutbox'),
-  webhookEndpoints: portToken<WebhookEndpointRepository>('WebhookEndpointRepository'),
-  webhookDeliveries: portToken<WebhookDeliveryRepository>('WebhookDeliveryRepository'),
-  /** Markers of erased users (docs/decisions/tenancy.md). */
-  erasures: portToken<ErasureRegistry>('ErasureRegistry'),
-  /** The operators' audit log (docs/operations.md): appended in each admin change's transaction. */
-  audit: portToken<AuditLog>('AuditLog'),
 } as const;
 
 /** The ports of the table, by key. */

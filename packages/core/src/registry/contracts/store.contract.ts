@@ -3,7 +3,7 @@
  * memory and mongo adapters each call this once from their tests.
  */
 import type { StoreContractOptions, StoreFactory } from '../../testing/contract-harness.js';
-import type { StorePortKey } from '../../shared/store-ports.js';
+import type { FEATURES, FeatureName } from '../features.js';
 import { accountRepositoryContract } from '../../accounts/account-repository.contract.js';
 import { bureauFlowRepositoryContract } from '../../bureau/bureau-flow-repository.contract.js';
 import { clientRepositoryContract } from '../../clients/client-repository.contract.js';
@@ -24,30 +24,39 @@ import { erasureRegistryContract } from '../../users/erasure-registry.contract.j
 /** A contract suite over a store: registers its `describe` blocks. */
 type StoreContract = (name: string, makeStore: StoreFactory, opts: StoreContractOptions) => void;
 
-/**
- * Each store port's contract suite: ONE row per port of the port table (`STORE_PORTS`), so a new
- * port does not compile until it names the suite that checks it on every store. A suite
- * covering several ports (the webhook stores) is named by each of them and runs once.
- */
-export const PORT_CONTRACTS = {
-  clients: clientRepositoryContract,
-  tokens: tokenRepositoryContract,
-  audit: auditLogContract,
-  users: userRepositoryContract,
-  accounts: accountRepositoryContract,
-  creditScores: creditScoreRepositoryContract,
-  bureauFlows: bureauFlowRepositoryContract,
-  paymentPlans: paymentPlanRepositoryContract,
-  planPayments: planPaymentRepositoryContract,
-  idempotency: idempotencyStoreContract,
-  events: webhookStoresContract,
-  webhookEndpoints: webhookStoresContract,
-  webhookDeliveries: webhookStoresContract,
-  erasures: erasureRegistryContract,
-} as const satisfies { readonly [K in StorePortKey]: StoreContract };
+/** The store-port keys a feature's manifest declares. */
+type PortsOf<K extends FeatureName> = keyof (typeof FEATURES)[K]['storePorts'];
 
-/** The suites over several ports at once, and over the store as a whole (its health, the demo seed). */
-const STORE_WIDE_CONTRACTS: ReadonlyArray<StoreContract> = [ownedReadsContract, storeHealthContract, concurrencyContract, demoSeedContract];
+/**
+ * Each feature's contract suites, by the features' list (registry/features.ts): ONE row per feature,
+ * naming the suite of each store port its manifest declares (`ports`), so a new feature or a new port
+ * does not compile until it names the suite that checks it on every store, plus the suites over the
+ * store as a whole it brings (`storeWide`: the demo seed). A suite covering several ports (the webhook
+ * stores) is named by each of them and runs once. The kernel's idempotency store is the one port
+ * owned by no feature (registry/store-ports.ts); test/feature-manifests.test.ts checks the port table
+ * is the features' ports and it.
+ */
+export const FEATURE_CONTRACTS = {
+  content: { ports: {} },
+  clients: { ports: { clients: clientRepositoryContract, tokens: tokenRepositoryContract, audit: auditLogContract } },
+  webhooks: { ports: { events: webhookStoresContract, webhookEndpoints: webhookStoresContract, webhookDeliveries: webhookStoresContract } },
+  users: { ports: { users: userRepositoryContract, erasures: erasureRegistryContract } },
+  accounts: { ports: { accounts: accountRepositoryContract } },
+  'credit-scores': { ports: { creditScores: creditScoreRepositoryContract } },
+  bureau: { ports: { bureauFlows: bureauFlowRepositoryContract } },
+  'payment-plans': { ports: { paymentPlans: paymentPlanRepositoryContract, planPayments: planPaymentRepositoryContract } },
+  calculator: { ports: {} },
+  sandbox: { ports: {} },
+  demo: { ports: {}, storeWide: [demoSeedContract] },
+} as const satisfies {
+  readonly [K in FeatureName]: {
+    readonly ports: { readonly [P in PortsOf<K>]: StoreContract };
+    readonly storeWide?: ReadonlyArray<StoreContract>;
+  };
+};
+
+/** The kernel's and the registry's suites over several ports at once, and over the store as a whole (its health). */
+const STORE_WIDE_CONTRACTS: ReadonlyArray<StoreContract> = [ownedReadsContract, storeHealthContract, concurrencyContract];
 
 /**
  * Register one `describe` per storage port. `makeStore` is called before every
@@ -57,6 +66,14 @@ const STORE_WIDE_CONTRACTS: ReadonlyArray<StoreContract> = [ownedReadsContract, 
  *   runStoreContracts('memory store', async () => createMemoryStore());
  */
 export function runStoreContracts(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
-  for (const contract of new Set<StoreContract>([...Object.values(PORT_CONTRACTS), ...STORE_WIDE_CONTRACTS]))
-    contract(name, makeStore, opts);
+  const features = Object.values<{
+    readonly ports: Readonly<Record<string, StoreContract>>;
+    readonly storeWide?: ReadonlyArray<StoreContract>;
+  }>(FEATURE_CONTRACTS);
+  const suites = [
+    ...features.flatMap((feature) => [...Object.values(feature.ports), ...(feature.storeWide ?? [])]),
+    idempotencyStoreContract,
+    ...STORE_WIDE_CONTRACTS,
+  ];
+  for (const contract of new Set<StoreContract>(suites)) contract(name, makeStore, opts);
 }

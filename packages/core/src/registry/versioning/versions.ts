@@ -19,7 +19,8 @@
  *    previous codec and the migration forward) and `previousCodecs` (the
  *    previous codecs of reshaped responses, for older OpenAPI documents). Name
  *    previous codecs exactly as the latest ones.
- * 2. Add it to the release of the day it ships in `RELEASES` below (a new
+ * 2. Declare it in the feature's `manifest.ts` (`versionChanges`) and add it to the release of the
+ *    day it ships in `RELEASES` below (test/feature-manifests.test.ts checks the two agree) (a new
  *    release is a new `{ version, changes }` entry; bump `CURRENT_VERSION`).
  * 3. Regenerate what is derived from the releases: the changelog page
  *    (`npm run docs:changelog`), the OpenAPI examples
