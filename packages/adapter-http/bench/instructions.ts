@@ -128,7 +128,6 @@ const inject = (
     listener(req, res);
   });
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- the modules of a build chosen at run time (`--root`) */
 const importFrom = (root: string, path: string): Promise<any> => import(pathToFileURL(join(root, path)).href);
 
 const main = async (): Promise<void> => {
@@ -286,7 +285,6 @@ const main = async (): Promise<void> => {
     await running.shutdown();
   }
 };
-/* eslint-enable @typescript-eslint/no-explicit-any */
 
 main().then(
   () => process.exit(0),

@@ -87,18 +87,18 @@ describe('port table types', () => {
     expect(STORE_PORT_KEYS).to.deep.equal([
       'clients',
       'tokens',
+      'audit',
       'users',
+      'erasures',
       'accounts',
       'creditScores',
       'bureauFlows',
       'paymentPlans',
       'planPayments',
-      'idempotency',
       'events',
       'webhookEndpoints',
       'webhookDeliveries',
-      'erasures',
-      'audit',
+      'idempotency',
     ]);
   });
 });

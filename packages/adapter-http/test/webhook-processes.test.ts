@@ -24,7 +24,7 @@ const serve = (mongodbUrl: string, logLevel = 'error'): Promise<Api> =>
     LOG_LEVEL: logLevel,
   });
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const call = async (api: Api, method: string, path: string, auth: string, body?: unknown): Promise<{ status: number; body: Json }> => {
   const res = await fetch(`${api.url}${path}`, {

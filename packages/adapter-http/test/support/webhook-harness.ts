@@ -152,7 +152,7 @@ export class Receiver {
   }
 }
 
-export type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = Record<string, any>;
 
 export const EXPECTED_TYPES = [
   'account.created',
