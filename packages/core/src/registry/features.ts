@@ -23,6 +23,9 @@ import { demoManifest } from '../demo/manifest.js';
 /** The deps every feature's use-case bundle is bound to (`createApplication`). */
 export type FeatureDeps = ApplicationDeps & SandboxDeps;
 
+/** A manifest as the registry takes it: its use-case bundle bound to `FeatureDeps`. */
+type RegisteredManifest = FeatureManifest & { readonly useCases?: (deps: FeatureDeps) => object };
+
 /** Every feature, by its folder name, in the features' rank order (docs/architecture.md, `.dependency-cruiser.cjs`). */
 export const FEATURES = {
   content: contentManifest,
@@ -36,7 +39,7 @@ export const FEATURES = {
   calculator: calculatorManifest,
   sandbox: sandboxManifest,
   demo: demoManifest,
-} as const satisfies Readonly<Record<string, FeatureManifest & { readonly useCases?: (deps: FeatureDeps) => object }>>;
+} as const satisfies Readonly<Record<string, RegisteredManifest>>;
 
 /** A feature's name: its folder in core/src. */
 export type FeatureName = keyof typeof FEATURES;
@@ -55,7 +58,7 @@ export type FeaturePersonalData = UnionToIntersection<
   { [K in FeatureName]: Features[K] extends { readonly personalData: infer P } ? P : never }[FeatureName]
 >;
 
-const manifests: ReadonlyArray<FeatureManifest & { readonly useCases?: (deps: FeatureDeps) => object }> = Object.values(FEATURES);
+const manifests: ReadonlyArray<RegisteredManifest> = Object.values(FEATURES);
 
 /** The features' store ports, merged in the list's order (a key owned twice is refused): test/feature-manifests.test.ts checks the port table against it. */
 export const featureStorePorts = (): Readonly<Record<string, unknown>> =>
