@@ -94,6 +94,25 @@ describe('router', () => {
     expect(outcome(table.lookup('GET', '*'))).to.deep.equal({ allowed: [], pattern: null });
   });
 
+  it("names a request's pattern as the lookup does, the second time from its memo, and a path with none as none", () => {
+    const asked: Array<[string, string]> = [
+      ['GET', '/api/users/42'],
+      ['GET', '/api/users/42/'],
+      ['PUT', '/api/users/1/payment_plans/compare'],
+      ['HEAD', '/healthz'],
+      ['GET', '/nowhere'],
+      ['GET', '*'],
+    ];
+    const fresh = createRouter(TABLE);
+    for (const round of [1, 2]) {
+      for (const [method, path] of asked) {
+        expect(fresh.patternOf(method, path), `${method} ${path}, round ${round}`).to.equal(fresh.lookup(method, path).pattern);
+      }
+    }
+    expect(fresh.patternOf('GET', '/api/users/42')).to.equal('/api/users/:id');
+    expect(fresh.patternOf('GET', '/nowhere')).to.equal(undefined);
+  });
+
   it('lists every (method, pattern) it answers, HEAD included, in registration order', () => {
     expect(table.routes().slice(0, 4)).to.deep.equal([
       { method: 'HEAD', path: '/healthz' },

@@ -123,13 +123,16 @@ const cut = (text: string, max: number): string => (text.length <= max ? text : 
 const listedDetails = (details: ReadonlyArray<ErrorDetail>): ReadonlyArray<ErrorDetail> =>
   details.slice(0, MAX_LISTED_DETAILS).map((d) => ({ path: cut(d.path, MAX_DETAIL_CHARS), message: cut(d.message, MAX_DETAIL_CHARS) }));
 
-const messageOf = (e: ApiError): string => {
+/** What an error answer is written from: an `ApiError`, or the same fields without an `Error` made (a refusal answered in place). */
+export type ApiErrorAnswer = Pick<ApiError, 'kind' | 'message' | 'details' | 'headers'>;
+
+const messageOf = (e: ApiErrorAnswer): string => {
   const count = e.details?.length ?? 0;
   const listed = count > MAX_LISTED_DETAILS ? ` (${count} problems; the first ${MAX_LISTED_DETAILS} are listed)` : '';
   return `${cut(e.message, MAX_MESSAGE_CHARS)}${listed}`;
 };
 
-export const errorBody = (e: ApiError, requestId: string): ErrorBody => ({
+export const errorBody = (e: ApiErrorAnswer, requestId: string): ErrorBody => ({
   error:
     e.details === undefined || e.details.length === 0
       ? { code: ERROR_TABLE[e.kind].code, message: messageOf(e), request_id: requestId }

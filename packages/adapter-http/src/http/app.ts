@@ -43,7 +43,7 @@ import { isClientGone } from './pipeline/client-gone.js';
 import { responseHeaders } from './pipeline/response-headers.js';
 import { requestTelemetry } from './pipeline/request-telemetry.js';
 import { traceRequests } from './pipeline/tracing.js';
-import { errorResponder } from './pipeline/error-responder.js';
+import { errorResponder, writeApiError } from './pipeline/error-responder.js';
 import { compression } from './pipeline/compression.js';
 import { jsonBody } from './pipeline/json-body.js';
 import { clientAuth } from './pipeline/client-auth.js';
@@ -158,7 +158,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     else logger.error({ err, request_id: ctx?.state['requestId'] }, 'error while responding');
   });
 
-  const routeOf = (ctx: RequestContext): string | undefined => api.lookup(ctx.method, ctx.path).pattern;
+  const routeOf = (ctx: RequestContext): string | undefined => api.patternOf(ctx.method, ctx.path);
 
   if (config.trustedProxies !== undefined) app.use(clientAddress({ trustedProxies: config.trustedProxies }));
   app.use(traceRequests());
@@ -181,7 +181,8 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { authenticateToken: authenticate } = clientAccess;
   app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts, seen }));
   app.use(adminAuth({ authenticate, environment: config.environment, adminToken: config.adminToken, attempts }));
-  if (clients !== undefined) app.use(clientRateLimit({ limiter: clients, onLimited }));
+  if (clients !== undefined)
+    app.use(clientRateLimit({ limiter: clients, onLimited, refuse: (ctx, refusal) => writeApiError(ctx, refusal, versioning.latest) }));
   if (deps.admission !== undefined) {
     metrics.watchAdmission(deps.admission);
     app.use(

@@ -20,6 +20,7 @@
  */
 import Router, { type RouterContext, type RouterMiddleware } from '@koa/router';
 import compose from 'koa-compose';
+import { LRUCache } from 'lru-cache';
 import type { AppState, RouteDef } from './app-context.js';
 
 /** The methods a path allows, and the pattern the route of a request is named by. */
@@ -37,6 +38,8 @@ export interface ApiRouter {
   readonly router: Router<AppState>;
   /** What the router would do with `method` and `path` (for a request it did not see). */
   lookup(method: string, path: string): RouteLookup;
+  /** `lookup`'s pattern alone (what the telemetry names a request by), without the parameters or the allowed methods. */
+  patternOf(method: string, path: string): string | undefined;
   /** Every (method, pattern) the router answers, HEAD included, in registration order. */
   routes(): ReadonlyArray<{ readonly method: string; readonly path: string }>;
 }
@@ -88,6 +91,11 @@ const patternOf = (layers: ReadonlyArray<{ readonly path: string | RegExp }>): s
   return typeof path === 'string' ? path : undefined;
 };
 
+/** `patternOf`'s memo holds at most this many bytes of keys. */
+const PATTERN_CACHE_BYTES = 1024 * 1024;
+/** A path the memo knows no pattern for (lru-cache keeps no `undefined`). */
+const NO_PATTERN = '';
+
 /** A route's own middleware (the Idempotency-Key step of a POST under /api). */
 export type RouteMiddleware = RouterMiddleware<AppState>;
 
@@ -125,6 +133,8 @@ export const createRouter = (
     if (route.method === 'GET') all.push({ method: 'HEAD', path: route.path });
     all.push({ method: route.method, path: route.path });
   }
+  // Bounded by the bytes of its keys (a path is the client's to choose): the least recently asked go first.
+  const patterns = new LRUCache<string, string>({ maxSize: PATTERN_CACHE_BYTES, sizeCalculation: (_value, key) => key.length + 1 });
   return {
     router,
     lookup(method, path) {
@@ -139,6 +149,18 @@ export const createRouter = (
       }
       const pattern = patternOf(layers);
       return { kind: 'unrouted', allowed: allowedMethodsOf(layers), ...(pattern === undefined ? {} : { pattern }) };
+    },
+    patternOf(method, path) {
+      // The routes never change once built, so an answer stays true: a client refused again and again
+      // (a flood's 429s) costs a lookup, not a match of every route's pattern (docs/performance.md, cheap refusals).
+      const key = `${method} ${path}`;
+      const known = patterns.get(key);
+      if (known !== undefined) return known === NO_PATTERN ? undefined : known;
+      const match = router.match(path, method);
+      const first = match.pathAndMethod[0];
+      const pattern = first !== undefined ? String(first.path) : patternOf(match.path);
+      patterns.set(key, pattern ?? NO_PATTERN);
+      return pattern;
     },
     routes: () => all,
   };

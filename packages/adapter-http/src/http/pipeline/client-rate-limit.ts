@@ -1,11 +1,17 @@
 import type { AppMiddleware, RequestContext } from '../app-context.js';
-import { ApiError } from '../api-error.js';
+import { ApiError, type ApiErrorAnswer } from '../api-error.js';
 import type { ClientRateLimiter, RateLimitDecision } from '../rate-limits.js';
 
 export interface ClientRateLimitOptions {
   readonly limiter: ClientRateLimiter;
   /** Told about every refused request (the metrics count them). */
   readonly onLimited?: (limit: 'client' | 'auth_failure') => void;
+  /**
+   * Answers a refusal in place (the error responder's writer), as Koa's rate-limit middleware
+   * do: the request goes no further and nothing is thrown through the steps above it
+   * (docs/performance.md, cheap refusals). Absent: the refusal is thrown to the error responder.
+   */
+  readonly refuse?: (ctx: RequestContext, refusal: ApiErrorAnswer) => void;
 }
 
 /**
@@ -15,18 +21,22 @@ export interface ClientRateLimitOptions {
  * over the budget is 429 `rate_limited` with `Retry-After`.
  */
 export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware => {
-  const { limiter, onLimited } = options;
-  const apply = (ctx: RequestContext, decision: RateLimitDecision): void => {
+  const { limiter, onLimited, refuse } = options;
+  /** The decision's headers; a refusal answered (or thrown); whether the request goes on. */
+  const apply = (ctx: RequestContext, decision: RateLimitDecision): boolean => {
     ctx.set({
       'RateLimit-Limit': String(decision.limit),
       'RateLimit-Remaining': String(decision.remaining),
       'RateLimit-Reset': String(decision.resetSeconds),
     });
-    if (!decision.allowed) {
-      onLimited?.('client');
-      const retryAfter = String(decision.resetSeconds);
-      throw new ApiError('rate_limited', `Too many requests; retry after ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
-    }
+    if (decision.allowed) return true;
+    onLimited?.('client');
+    const retryAfter = String(decision.resetSeconds);
+    const message = `Too many requests; retry after ${retryAfter} s`;
+    const headers = { 'Retry-After': retryAfter };
+    if (refuse === undefined) throw new ApiError('rate_limited', message, undefined, headers);
+    refuse(ctx, { kind: 'rate_limited', message, details: undefined, headers });
+    return false;
   };
   // A plain function, not `async`: a step that passes a request on returns `next()`'s own promise, without an async function's wrapper (docs/performance.md, round 5).
   return function clientRateLimit(ctx, next) {
@@ -35,13 +45,7 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
     const key = String(client.id);
     // Blocked in this process for the rest of its window: refused at once, before any counting (docs/performance.md, cheap refusals).
     const blocked = limiter.blocked(key);
-    if (blocked !== undefined) {
-      apply(ctx, blocked);
-      return next();
-    }
-    return limiter.consume(key).then((decision) => {
-      apply(ctx, decision);
-      return next();
-    });
+    if (blocked !== undefined) return apply(ctx, blocked) ? next() : undefined;
+    return limiter.consume(key).then((decision) => (apply(ctx, decision) ? next() : undefined));
   };
 };

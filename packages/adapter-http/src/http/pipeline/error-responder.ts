@@ -1,6 +1,6 @@
 import type { Logger } from '../../logger.js';
 import { areaOf, type AppMiddleware, type RequestContext } from '../app-context.js';
-import { ApiError, ERROR_TABLE, errorBody, toApiError } from '../api-error.js';
+import { ApiError, ERROR_TABLE, errorBody, toApiError, type ApiErrorAnswer } from '../api-error.js';
 import { ResponseTooLarge, writeJson } from '../json-response.js';
 import { isClientGone } from './client-gone.js';
 
@@ -60,7 +60,7 @@ export const errorResponder = (options: ErrorResponderOptions): AppMiddleware =>
 };
 
 /** Answer `apiError`: its status and headers from the error table, the JSON error body. */
-export const writeApiError = (ctx: RequestContext, apiError: ApiError, apiVersionFallback: string): void => {
+export const writeApiError = (ctx: RequestContext, apiError: ApiErrorAnswer, apiVersionFallback: string): void => {
   const rule = ERROR_TABLE[apiError.kind];
   ctx.set({ ...rule.headers, ...apiError.headers });
   if (areaOf(ctx) === 'client' && !ctx.response.get('API-Version')) ctx.set('API-Version', apiVersionFallback);
