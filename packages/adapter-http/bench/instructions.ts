@@ -168,7 +168,9 @@ const main = async (): Promise<void> => {
   /** A second server, as the bench's, whose demo client may send 1 request a second. */
   const refusingServer = async (): Promise<{ listener: RequestListener; token: string; userId: number; shutdown(): Promise<void> }> => {
     const env = { HOST: '127.0.0.1', PORT: '0', DEBTKIT_ENV: 'sandbox', DEBTKIT_STORE: 'memory', DEBTKIT_SEED: 'true', LOG_LEVEL: 'info' };
-    const limitedConfig = loadConfig({ ...env, DEBTKIT_RATE_LIMIT: '1', DEBTKIT_CLIENT_CONCURRENCY: '256' });
+    // Refusals answered at once (DEBTKIT_REFUSAL_HOLD_MS=0): requests sent one at a time would each wait out the hold,
+    // a second of wall clock, and the window counts what a refusal costs, not its wait (a held refusal adds one promise).
+    const limitedConfig = loadConfig({ ...env, DEBTKIT_RATE_LIMIT: '1', DEBTKIT_CLIENT_CONCURRENCY: '256', DEBTKIT_REFUSAL_HOLD_MS: '0' });
     if (limitedConfig._tag !== 'Right') throw new Error(`refusal: configuration: ${JSON.stringify(limitedConfig.left)}`);
     const server = await startServer({ config: limitedConfig.right, logger, webhooks: { pollMs: 86_400_000 } });
     const demo = server.demo as { token: string; userId: number };

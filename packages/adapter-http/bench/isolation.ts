@@ -187,6 +187,8 @@ const serveRole = async (): Promise<void> => {
     DEBTKIT_ADMIN_TOKEN: ADMIN_TOKEN,
     // The server's render cache (docs/decisions/tenancy.md): DEBTKIT_RENDER_CACHE_MB=0 measures without it.
     DEBTKIT_RENDER_CACHE_MB: process.env['DEBTKIT_RENDER_CACHE_MB'],
+    // The hold on a blocked client's refusals (docs/decisions/rate-limits.md): DEBTKIT_REFUSAL_HOLD_MS=0 measures without it.
+    DEBTKIT_REFUSAL_HOLD_MS: process.env['DEBTKIT_REFUSAL_HOLD_MS'],
   });
   if (E.isLeft(config)) throw new Error(`isolation server configuration: ${config.left}`);
   const log = createServerLogger({ level: config.right.logLevel, dest: '/dev/null' });
@@ -804,7 +806,8 @@ export const runIsolationBench = async (settings: IsolationSettings = isolationS
         : `${settings.heavyInFlight} in flight paced at ${settings.heavyRate}/s, `) +
       `${settings.heavyEndpoints} endpoints that never answer, ` +
       `read in API version ${settings.heavyVersion || 'its pin'} (BENCH_HEAVY_VERSION); heavy load: ${settings.heavyKind} (BENCH_HEAVY_KIND); ` +
-      `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB)`,
+      `render cache ${process.env['DEBTKIT_RENDER_CACHE_MB'] || 'default'} MiB (DEBTKIT_RENDER_CACHE_MB); ` +
+      `refusal hold ${process.env['DEBTKIT_REFUSAL_HOLD_MS'] || 'default'} ms (DEBTKIT_REFUSAL_HOLD_MS)`,
   );
   const runs: RunResult[] = [];
   for (let i = 0; i < settings.runs; i++) {

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       maxInProgress: defaultMaxInProgress(),
       clientConcurrency: 16,
       queueWaitMs: 10000,
+      refusalHoldMs: 1000,
       docs: true,
       renderCacheBytes: 64 * 1024 * 1024,
     });
@@ -63,6 +64,7 @@ describe('loadConfig', () => {
         DEBTKIT_MAX_IN_PROGRESS: '40',
         DEBTKIT_CLIENT_CONCURRENCY: '4',
         DEBTKIT_QUEUE_WAIT_MS: '0',
+        DEBTKIT_REFUSAL_HOLD_MS: '250',
         DEBTKIT_DOCS: 'true',
         DEBTKIT_RENDER_CACHE_MB: '8',
       }),
@@ -84,6 +86,7 @@ describe('loadConfig', () => {
       maxInProgress: 40,
       clientConcurrency: 4,
       queueWaitMs: 0,
+      refusalHoldMs: 250,
       docs: true,
       renderCacheBytes: 8 * 1024 * 1024,
     });
@@ -107,6 +110,9 @@ describe('loadConfig', () => {
     );
     expect(error({ DEBTKIT_QUEUE_WAIT_MS: '600001' })).to.equal(
       'DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "600001")',
+    );
+    expect(error({ DEBTKIT_REFUSAL_HOLD_MS: '10001' })).to.equal(
+      'DEBTKIT_REFUSAL_HOLD_MS must be a whole number of milliseconds from 0 to 10000 (got "10001")',
     );
     expect(error({ DEBTKIT_QUEUE_WAIT_MS: '1.5' })).to.equal(
       'DEBTKIT_QUEUE_WAIT_MS must be a whole number of milliseconds from 0 to 600000 (got "1.5")',

@@ -38,7 +38,8 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
     let h: Harness;
     beforeEach(async () => {
       mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.parse('2026-03-15T12:00:00.000Z') });
-      h = await harness({ rateLimits: memoryLimits(3, 0) });
+      // Refusals answered at once here; the hold on a blocked client's refusals has its own tests below.
+      h = await harness({ rateLimits: memoryLimits(3, 0), refusalHoldMs: 0 });
     });
 
     const ping = (auth = h.auth) => h.request.post('/api/ping').set(auth).send({ payload: 'p' });
@@ -94,6 +95,7 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
             blocked: (key) => clients.blocked(key),
           },
         },
+        refusalHoldMs: 0,
       });
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       expect((await ping()).status).to.equal(429);
@@ -110,6 +112,27 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       mock.timers.tick(600);
       expect((await ping()).status).to.equal(200);
       expect(counted).to.equal(8);
+    });
+
+    it("holds a blocked client's refusals for DEBTKIT_REFUSAL_HOLD_MS, then answers its 429; the refusal that blocked it is not held", async () => {
+      h = await harness({ rateLimits: memoryLimits(3, 0), refusalHoldMs: 1000 });
+      for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
+      // The refusal that blocks the client is answered at once (the test's timers do not move).
+      expect((await ping()).status).to.equal(429);
+      let answer: Awaited<ReturnType<typeof ping>> | undefined;
+      const sent = ping().then((r) => (answer = r));
+      // Simulated time moves 25 ms at a time, real I/O in between, until the held answer arrives.
+      let elapsed = 0;
+      while (answer === undefined && elapsed < 5000) {
+        mock.timers.tick(25);
+        elapsed += 25;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await sent;
+      expect(elapsed, 'answered after the hold, not before').to.be.at.least(1000 - 25);
+      expect(answer?.status).to.equal(429);
+      expect(answer?.body.error).to.deep.include({ code: 'rate_limited' });
+      expect(answer?.headers).to.include({ 'retry-after': '1', 'ratelimit-remaining': '0' });
     });
 
     it('recovers once Retry-After has passed: the per-second budget again, the burst not yet', async () => {

@@ -33,6 +33,8 @@ export interface AppConfig {
   readonly trustedProxies?: ReadonlyArray<string>;
   /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (the server sets it from DEBTKIT_DOCS); absent, they are not served (404). */
   readonly docs?: boolean;
+  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429 (DEBTKIT_REFUSAL_HOLD_MS); absent or 0, answered at once. */
+  readonly refusalHoldMs?: number;
 }
 
 export interface AppDeps {

@@ -35,7 +35,7 @@
 import Koa from 'koa';
 import { versioning } from '@debtkit/core';
 import { authOfPath, type AppDeps, type AppState, type RequestContext, type RouteDef } from './app-context.js';
-import { ApiError } from './api-error.js';
+import { ApiError, type ApiErrorAnswer } from './api-error.js';
 import { createBuiltinRoutes } from './routes/builtin-endpoints.js';
 import { serveOpenApi } from '../openapi/openapi-document.js';
 import { createRouter, type ApiRouter, type RouteMiddleware } from './router.js';
@@ -54,6 +54,7 @@ import { adminTokenLimit, authFailureGuard, authFailureLimit, provenCredential }
 import { seenTokens } from './pipeline/seen-tokens.js';
 import { clientAddress } from './pipeline/client-address.js';
 import { clientRateLimit } from './pipeline/client-rate-limit.js';
+import { createRefusalHold } from './refusal-hold.js';
 import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
 import { renderedAnswers } from './pipeline/rendered-answers.js';
@@ -181,8 +182,11 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
   const { authenticateToken: authenticate } = clientAccess;
   app.use(clientAuth({ authenticate, knownClient: deps.knownClient, environment: config.environment, attempts, seen }));
   app.use(adminAuth({ authenticate, environment: config.environment, adminToken: config.adminToken, attempts }));
-  if (clients !== undefined)
-    app.use(clientRateLimit({ limiter: clients, onLimited, refuse: (ctx, refusal) => writeApiError(ctx, refusal, versioning.latest) }));
+  if (clients !== undefined) {
+    const hold = createRefusalHold(config.refusalHoldMs ?? 0);
+    const refuse = (ctx: RequestContext, refusal: ApiErrorAnswer): void => writeApiError(ctx, refusal, versioning.latest);
+    app.use(clientRateLimit({ limiter: clients, onLimited, refuse, ...(hold === undefined ? {} : { hold }) }));
+  }
   if (deps.admission !== undefined) {
     metrics.watchAdmission(deps.admission);
     app.use(

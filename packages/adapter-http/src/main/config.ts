@@ -19,6 +19,7 @@ import {
 } from '@debtkit/core';
 import { isAddressOrCidr } from '../http/pipeline/client-address.js';
 import { DEFAULT_CLIENT_CONCURRENCY, DEFAULT_QUEUE_WAIT_MS, defaultMaxInProgress } from '../http/admission-queue.js';
+import { DEFAULT_REFUSAL_HOLD_MS } from '../http/refusal-hold.js';
 import { DEFAULT_RENDER_CACHE_MB, MIB } from '../http/render-cache.js';
 
 export const StoreKind = t.keyof({ memory: null, mongo: null }, 'StoreKind');
@@ -76,6 +77,8 @@ export interface Config {
   readonly clientConcurrency?: number;
   /** docs/decisions/tenancy.md: milliseconds a request may wait for its slot before 429 (default 10000). */
   readonly queueWaitMs?: number;
+  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429 (DEBTKIT_REFUSAL_HOLD_MS, default 1000; 0 answers at once; absent: 0). */
+  readonly refusalHoldMs?: number;
   /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (DEBTKIT_DOCS; default: on in sandbox, off in production; `loadConfig` always sets it, absent is off). */
   readonly docs?: boolean;
   /** docs/decisions/tenancy.md: bytes of rendered answers kept (DEBTKIT_RENDER_CACHE_MB, default 64 MiB; 0 keeps none; `loadConfig` always sets it). */
@@ -147,6 +150,9 @@ const ConflictDeadlineMs = t.refinement(PositiveInt, (n) => n <= 600_000, 'Confl
 /** 0 (refuse at once what cannot be admitted) to 600000 (ten minutes) milliseconds. */
 const QueueWaitMs = t.refinement(NonNegativeInt, (n) => n <= 600_000, 'QueueWaitMs');
 
+/** 0 (answer at once) to 10 s. */
+const RefusalHoldMs = t.refinement(NonNegativeInt, (n) => n <= 10_000, 'RefusalHoldMs');
+
 /** 0 (keep nothing) to 16384 MiB. */
 const RenderCacheMb = t.refinement(NonNegativeInt, (n) => n <= 16_384, 'RenderCacheMb');
 
@@ -196,6 +202,7 @@ const Variables = t.partial({
   DEBTKIT_MAX_IN_PROGRESS: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_CLIENT_CONCURRENCY: variable(PositiveInt, 'must be a positive whole number of requests'),
   DEBTKIT_QUEUE_WAIT_MS: variable(QueueWaitMs, 'must be a whole number of milliseconds from 0 to 600000'),
+  DEBTKIT_REFUSAL_HOLD_MS: variable(RefusalHoldMs, 'must be a whole number of milliseconds from 0 to 10000'),
   DEBTKIT_DOCS: variable(Bool, 'must be true or false'),
   DEBTKIT_RENDER_CACHE_MB: variable(RenderCacheMb, 'must be a whole number of MiB from 0 (keep none) to 16384'),
 });
@@ -262,6 +269,7 @@ const fromVariables = (v: Variables): E.Either<string, Config> => {
     maxInProgress: v.DEBTKIT_MAX_IN_PROGRESS ?? defaultMaxInProgress(),
     clientConcurrency: v.DEBTKIT_CLIENT_CONCURRENCY ?? DEFAULT_CLIENT_CONCURRENCY,
     queueWaitMs: v.DEBTKIT_QUEUE_WAIT_MS ?? DEFAULT_QUEUE_WAIT_MS,
+    refusalHoldMs: v.DEBTKIT_REFUSAL_HOLD_MS ?? DEFAULT_REFUSAL_HOLD_MS,
     docs: v.DEBTKIT_DOCS ?? environment === 'sandbox',
     renderCacheBytes: (v.DEBTKIT_RENDER_CACHE_MB ?? DEFAULT_RENDER_CACHE_MB) * MIB,
   });

@@ -134,6 +134,7 @@ const appConfigOf = (config: Config): AppConfig => {
     ...(publicUrl === undefined ? {} : { publicUrl }),
     ...(config.trustedProxies === undefined ? {} : { trustedProxies: config.trustedProxies }),
     ...(config.docs === true ? { docs: true } : {}),
+    ...(config.refusalHoldMs === undefined ? {} : { refusalHoldMs: config.refusalHoldMs }),
   };
 };
 

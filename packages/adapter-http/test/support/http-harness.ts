@@ -81,6 +81,8 @@ export interface HarnessOptions {
   readonly admission?: AdmissionQueue;
   /** DEBTKIT_DOCS: serve the interactive docs at `/docs` (docs/sandbox-over-time.md); default: the configuration's (on in sandbox). */
   readonly docs?: boolean;
+  /** DEBTKIT_REFUSAL_HOLD_MS (docs/decisions/rate-limits.md); default: the configuration's (1000). */
+  readonly refusalHoldMs?: number;
 }
 
 /**
@@ -111,6 +113,7 @@ export const harness = async (options: HarnessOptions = {}): Promise<Harness> =>
       ...(options.quotas === undefined ? {} : { quotas: options.quotas }),
       ...(options.trustedProxies === undefined ? {} : { trustedProxies: options.trustedProxies }),
       ...(options.docs === undefined ? {} : { docs: options.docs }),
+      ...(options.refusalHoldMs === undefined ? {} : { refusalHoldMs: options.refusalHoldMs }),
     },
     logger: pino({ level: 'debug' }, log),
     clock: options.clock ?? fixedClock(),

@@ -1,6 +1,7 @@
 import type { AppMiddleware, RequestContext } from '../app-context.js';
 import { ApiError, type ApiErrorAnswer } from '../api-error.js';
 import type { ClientRateLimiter, RateLimitDecision } from '../rate-limits.js';
+import type { RefusalHold } from '../refusal-hold.js';
 
 export interface ClientRateLimitOptions {
   readonly limiter: ClientRateLimiter;
@@ -12,6 +13,11 @@ export interface ClientRateLimitOptions {
    * (docs/performance.md, cheap refusals). Absent: the refusal is thrown to the error responder.
    */
   readonly refuse?: (ctx: RequestContext, refusal: ApiErrorAnswer) => void;
+  /**
+   * Waited out before a blocked client's refusal is answered (refusal-hold.ts; DEBTKIT_REFUSAL_HOLD_MS).
+   * Absent: answered at once.
+   */
+  readonly hold?: RefusalHold;
 }
 
 /**
@@ -21,7 +27,7 @@ export interface ClientRateLimitOptions {
  * over the budget is 429 `rate_limited` with `Retry-After`.
  */
 export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware => {
-  const { limiter, onLimited, refuse } = options;
+  const { limiter, onLimited, refuse, hold } = options;
   /** The decision's headers; a refusal answered (or thrown); whether the request goes on. */
   const apply = (ctx: RequestContext, decision: RateLimitDecision): boolean => {
     ctx.set({
@@ -45,7 +51,11 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
     const key = String(client.id);
     // Blocked in this process for the rest of its window: refused at once, before any counting (docs/performance.md, cheap refusals).
     const blocked = limiter.blocked(key);
-    if (blocked !== undefined) return apply(ctx, blocked) ? next() : undefined;
+    if (blocked !== undefined) {
+      if (hold === undefined) return apply(ctx, blocked) ? next() : undefined;
+      // Held, then refused with what is left of the block (none left: the shortest Retry-After, 1 s).
+      return hold().then(() => void apply(ctx, limiter.blocked(key) ?? { ...blocked, resetSeconds: 1 }));
+    }
     return limiter.consume(key).then((decision) => (apply(ctx, decision) ? next() : undefined));
   };
 };

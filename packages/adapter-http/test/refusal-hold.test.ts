@@ -1,0 +1,48 @@
+/** The hold on a blocked client's refusals (refusal-hold.ts, docs/decisions/rate-limits.md). */
+import { expect } from 'chai';
+import { createRefusalHold, SLOT_MS } from '../src/http/refusal-hold.js';
+
+describe('refusal hold (docs/decisions/rate-limits.md)', () => {
+  const fakeTimers = () => {
+    const timers: Array<{ readonly ms: number; readonly fire: () => void }> = [];
+    return { timers, setTimer: (fire: () => void, ms: number) => (timers.push({ ms, fire }), () => undefined) };
+  };
+  const settled = async (p: Promise<void>): Promise<boolean> => {
+    let done = false;
+    void p.then(() => (done = true));
+    await Promise.resolve();
+    await Promise.resolve();
+    return done;
+  };
+
+  it('is off at 0: refusals are answered at once', () => {
+    expect(createRefusalHold(0)).to.equal(undefined);
+  });
+
+  it('ends each hold at the end of its slot, with one timer per slot shared by every request held until it', async () => {
+    const { timers, setTimer } = fakeTimers();
+    let now = 1001;
+    const hold = createRefusalHold(1000, { setTimer, now: () => now })!;
+    const a = hold();
+    now = 1010;
+    const b = hold();
+    expect(a).to.equal(b);
+    expect(timers).to.have.length(1);
+    expect(timers[0]!.ms).to.equal(1024); // the hold, to the end of its slot (2025)
+    now = 1001 + SLOT_MS;
+    const c = hold();
+    expect(c).to.not.equal(a);
+    expect(timers).to.have.length(2);
+    expect(timers[1]!.ms).to.be.within(1000, 1000 + SLOT_MS);
+    expect(await settled(a)).to.equal(false);
+    timers[0]!.fire();
+    expect(await settled(a)).to.equal(true);
+    expect(await settled(c)).to.equal(false);
+    timers[1]!.fire();
+    expect(await settled(c)).to.equal(true);
+    // A fired slot is forgotten: a later request in a new slot gets a timer of its own.
+    now = 5000;
+    void hold();
+    expect(timers).to.have.length(3);
+  });
+});
