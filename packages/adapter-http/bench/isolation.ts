@@ -283,8 +283,9 @@ const heavyRole = async (): Promise<void> => {
       body,
     );
     bytes += done.bytes;
+    // An error is counted apart, and by its code among the statuses, so a report says which.
     if (done.status.startsWith('error')) errors += 1;
-    else byStatus[done.status] = (byStatus[done.status] ?? 0) + 1;
+    byStatus[done.status] = (byStatus[done.status] ?? 0) + 1;
   };
   const one = async (): Promise<void> => {
     if (start.heavyKind === 'advance') {
