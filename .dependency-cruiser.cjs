@@ -13,9 +13,16 @@ const TESTING = `${CORE}testing/`;
 const REGISTRY = `${CORE}(registry/|[^/]+\\.ts$)`;
 // A feature folder: any folder of core/src but the kernel's and the registry's.
 const FEATURE = `${CORE}(?!shared/|testing/|registry/)[^/]+/`;
-// Test support outside testing/: the contract suites, each feature's mothers and test tokens, and
-// the `./testing` entry point (registry/testing.ts).
-const TEST_SUPPORT = ['\\.contract\\.ts$', '/record-mothers\\.ts$', '/test-tokens\\.ts$', `${CORE}registry/testing\\.ts$`];
+// Test support outside testing/: the contract suites, each feature's mothers, test tokens and `testing.ts`, and
+// the `./testing` entry point (registry/testing.ts, registry/feature-testing.ts).
+const TEST_SUPPORT = [
+  '\\.contract\\.ts$',
+  '/record-mothers\\.ts$',
+  '/test-tokens\\.ts$',
+  // A feature's test support in one file (its suites, mothers and row of suites), and the registry's list of them.
+  `${FEATURE}testing\\.ts$`,
+  `${CORE}registry/(feature-)?testing\\.ts$`,
+];
 
 // The direction between features (docs/architecture.md, "The dependency rule"), lowest first: a
 // feature may import the kernel and the features before it in this list, never one after it. The
