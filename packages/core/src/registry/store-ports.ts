@@ -4,8 +4,8 @@
  * `TransactionPorts` / `StorePorts` records, each store adapter's Inversify
  * bindings (a class table typed `StorePortClasses`), the ports a transaction
  * hands out, the composition root's lookups, and the use cases' `ApplicationDeps`.
- * Adding a store port is: one line in its feature's manifest, one class in each store's class table;
- * the compiler finds every other place.
+ * Adding a store port is: one line in its feature's manifest, one class in each store's file for the
+ * feature (docs/adding-a-resource.md); the compiler finds every other place.
  */
 import type { Clock } from '../shared/clock.js';
 import type { CreditBureau } from '../bureau/credit-bureau.js';

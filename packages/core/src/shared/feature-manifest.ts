@@ -1,9 +1,9 @@
 /**
  * What one feature contributes, declared once in its `manifest.ts` (docs/architecture.md, "One
  * manifest per feature"). The kernel gives the shape and names no feature; the
- * registry lists every feature's manifest once (`registry/features.ts`) and derives its tables from
- * that list: the use-case bundles `createApplication` binds, the erasure's personal-data rows and
- * the store ports each feature owns (checked against the port table).
+ * registry lists every feature's manifest module once (`registry/features.ts`) and derives its tables
+ * from that list: the port table, the response kinds, the user data table, the use-case bundles
+ * `createApplication` binds and the erasure's personal-data rows.
  */
 import type * as t from 'io-ts';
 import type { PortToken } from './store-ports.js';
