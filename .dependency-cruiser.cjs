@@ -13,25 +13,30 @@ const TESTING = `${CORE}testing/`;
 const REGISTRY = `${CORE}(registry/|[^/]+\\.ts$)`;
 // A feature folder: any folder of core/src but the kernel's and the registry's.
 const FEATURE = `${CORE}(?!shared/|testing/|registry/)[^/]+/`;
-// Test support outside testing/: the contract suites, each feature's mothers and test tokens, and
-// the `./testing` entry point (registry/testing.ts).
-const TEST_SUPPORT = ['\\.contract\\.ts$', '/record-mothers\\.ts$', '/test-tokens\\.ts$', `${CORE}registry/testing\\.ts$`];
+// Test support outside testing/: the contract suites, each feature's mothers, test tokens and `testing.ts`, and
+// the `./testing` entry point (registry/testing.ts, registry/feature-testing.ts).
+const TEST_SUPPORT = [
+  '\\.contract\\.ts$',
+  '/record-mothers\\.ts$',
+  '/test-tokens\\.ts$',
+  // A feature's test support in one file (its suites, mothers and row of suites), and the registry's list of them.
+  `${FEATURE}testing\\.ts$`,
+  `${CORE}registry/(feature-)?testing\\.ts$`,
+];
 
 // The direction between features (docs/architecture.md, "The dependency rule"), lowest first: a
-// feature may import the kernel and the features before it in this list, never one after it.
-const FEATURE_RANKS = [
-  'content',
-  'clients',
-  'webhooks',
-  'users',
-  'accounts',
-  'credit-scores',
-  'bureau',
-  'payment-plans',
-  'calculator',
-  'sandbox',
-  'demo',
-];
+// feature may import the kernel and the features before it in this list, never one after it. The
+// list is core's features' list itself (`FEATURE_MODULES` in registry/features.ts, its keys in
+// order), read from its source here, so a new feature's rank is its one line there.
+const FEATURE_RANKS = featureRanks();
+function featureRanks() {
+  const source = require('node:fs').readFileSync(require('node:path').join(__dirname, 'packages/core/src/registry/features.ts'), 'utf8');
+  const list = /export const FEATURE_MODULES = \{([^}]*)\}/.exec(source);
+  if (list === null) throw new Error('.dependency-cruiser.cjs: no FEATURE_MODULES list in packages/core/src/registry/features.ts');
+  const ranks = [...list[1].matchAll(/^\s*(?:'([a-z-]+)'|([a-zA-Z]+))\s*[:,]/gm)].map((m) => m[1] ?? m[2]);
+  if (ranks.length === 0) throw new Error('.dependency-cruiser.cjs: the FEATURE_MODULES list is empty');
+  return ranks;
+}
 const rankRules = FEATURE_RANKS.slice(0, -1).map((feature, i) => ({
   name: `feature-rank-${feature}`,
   severity: 'error',

@@ -88,6 +88,9 @@ describe('port table types', () => {
       'clients',
       'tokens',
       'audit',
+      'events',
+      'webhookEndpoints',
+      'webhookDeliveries',
       'users',
       'erasures',
       'accounts',
@@ -95,9 +98,6 @@ describe('port table types', () => {
       'bureauFlows',
       'paymentPlans',
       'planPayments',
-      'events',
-      'webhookEndpoints',
-      'webhookDeliveries',
       'idempotency',
     ]);
   });

@@ -17,38 +17,30 @@ import {
   type UnitOfWork,
 } from '@debtkit/core';
 import { MemoryDatabase, type MemorySession } from './memory-database.js';
-import { MemoryAccountRepository } from './memory-account-repository.js';
-import { MemoryBureauFlowRepository } from './memory-bureau-flow-repository.js';
-import { MemoryClientRepository } from './memory-client-repository.js';
-import { MemoryCreditScoreRepository } from './memory-credit-score-repository.js';
-import { MemoryPaymentPlanRepository } from './memory-payment-plan-repository.js';
-import { MemoryPlanPaymentRepository } from './memory-plan-payment-repository.js';
 import { MemoryStoreHealth } from './memory-store-health.js';
 import { MemoryIdempotencyStore } from './memory-idempotency-store.js';
-import { MemoryTokenRepository } from './memory-token-repository.js';
-import { MemoryUserRepository } from './memory-user-repository.js';
-import { MemoryEventOutbox } from './memory-event-outbox.js';
-import { MemoryWebhookEndpointRepository } from './memory-webhook-endpoint-repository.js';
-import { MemoryWebhookDeliveryRepository } from './memory-webhook-delivery-repository.js';
-import { MemoryErasureRegistry } from './memory-erasure-registry.js';
-import { MemoryAuditLog } from './memory-audit-log.js';
+import { clientsMemoryClasses } from './memory-clients.js';
+import { webhooksMemoryClasses } from './memory-webhooks.js';
+import { usersMemoryClasses } from './memory-users.js';
+import { accountsMemoryClasses } from './memory-accounts.js';
+import { creditScoresMemoryClasses } from './memory-credit-scores.js';
+import { bureauMemoryClasses } from './memory-bureau.js';
+import { paymentPlansMemoryClasses } from './memory-payment-plans.js';
 
-/** The memory store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
+/**
+ * The memory store's class for each store port (the port table's keys: a missing or wrong class does
+ * not compile): ONE row per feature owning store ports, each in its feature's file (`memory-<feature>.ts`,
+ * its classes), and the kernel's idempotency store.
+ */
 export const MEMORY_STORE_CLASSES: StorePortClasses = {
-  clients: MemoryClientRepository,
-  tokens: MemoryTokenRepository,
-  users: MemoryUserRepository,
-  accounts: MemoryAccountRepository,
-  creditScores: MemoryCreditScoreRepository,
-  bureauFlows: MemoryBureauFlowRepository,
-  paymentPlans: MemoryPaymentPlanRepository,
-  planPayments: MemoryPlanPaymentRepository,
+  ...clientsMemoryClasses,
+  ...webhooksMemoryClasses,
+  ...usersMemoryClasses,
+  ...accountsMemoryClasses,
+  ...creditScoresMemoryClasses,
+  ...bureauMemoryClasses,
+  ...paymentPlansMemoryClasses,
   idempotency: MemoryIdempotencyStore,
-  events: MemoryEventOutbox,
-  webhookEndpoints: MemoryWebhookEndpointRepository,
-  webhookDeliveries: MemoryWebhookDeliveryRepository,
-  erasures: MemoryErasureRegistry,
-  audit: MemoryAuditLog,
 };
 
 /** Every store port reading and writing through `session`. */

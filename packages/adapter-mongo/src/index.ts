@@ -20,7 +20,8 @@ export * from './mongo-erasure-registry.js';
 export { MongoIdAllocator } from './mongo-id-allocator.js';
 export { ABANDONED_APPEND_MS, MongoVisibleSequence } from './mongo-visible-sequence.js';
 export { COLLECTIONS, INDEXES, PORT_COLLECTIONS, ensureIndexes } from './mongo-collections.js';
-export { MONGO_CONTEXT, mongoContext, type MongoContext } from './mongo-context.js';
+export { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
+export { mongoContext } from './mongo-context-factory.js';
 export { COMMIT_ATTEMPTS, TRANSACTION_OPTIONS, mongoTransactionDriver, mongoUnitOfWork } from './mongo-unit-of-work.js';
 export { MONGO_STORE_CLASSES, mongoTransactionPorts } from './mongo-store-ports.js';
 export {

@@ -24,13 +24,13 @@ import {
   type PageRequest,
   type UserId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-visible-user.js';
 
-export const AccountDocument = documentCodec(COLLECTIONS.accounts, AccountRecord, 'id');
+export const AccountDocument = documentCodec(COLLECTION_NAMES.accounts, AccountRecord, 'id');
 
 const CHANGED = 'The account changed concurrently; read it again and retry';
 
@@ -49,7 +49,7 @@ export class MongoAccountRepository implements AccountRepository {
   private readonly accounts: MongoRecordCollection<AccountRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.accounts = new MongoRecordCollection(ctx, COLLECTIONS.accounts, AccountDocument);
+    this.accounts = new MongoRecordCollection(ctx, COLLECTION_NAMES.accounts, AccountDocument);
   }
 
   create(account: NewAccount): TE.TaskEither<StoreError, AccountRecord> {

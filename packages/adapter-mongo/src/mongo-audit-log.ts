@@ -9,7 +9,7 @@
 import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { AuditFilter, AuditLog, AuditRecord, StoreError, NewAuditRecord, Page, PageRequest } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
@@ -21,8 +21,8 @@ export class MongoAuditLog implements AuditLog {
   private readonly sequence: MongoVisibleSequence;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.records = new MongoRecordCollection(ctx, COLLECTIONS.auditEvents, AuditDocument);
-    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.auditEvents);
+    this.records = new MongoRecordCollection(ctx, COLLECTION_NAMES.auditEvents, AuditDocument);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTION_NAMES.auditEvents);
   }
 
   append(record: NewAuditRecord): TE.TaskEither<StoreError, AuditRecord> {

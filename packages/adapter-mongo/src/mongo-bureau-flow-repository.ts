@@ -22,12 +22,12 @@ import {
   type Timestamp,
   type UserId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
-export const BureauFlowDocument = documentCodec(COLLECTIONS.bureauFlows, BureauFlowRecord, 'user_id');
+export const BureauFlowDocument = documentCodec(COLLECTION_NAMES.bureauFlows, BureauFlowRecord, 'user_id');
 
 const CHANGED = 'The bureau flow changed concurrently; read it again and retry';
 
@@ -36,7 +36,7 @@ export class MongoBureauFlowRepository implements BureauFlowRepository {
   private readonly flows: MongoRecordCollection<BureauFlowRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.flows = new MongoRecordCollection(ctx, COLLECTIONS.bureauFlows, BureauFlowDocument);
+    this.flows = new MongoRecordCollection(ctx, COLLECTION_NAMES.bureauFlows, BureauFlowDocument);
   }
 
   get(userId: UserId): TE.TaskEither<StoreError, O.Option<BureauFlowRecord>> {

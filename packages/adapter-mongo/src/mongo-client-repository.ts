@@ -5,19 +5,19 @@ import { inject, injectable } from 'inversify';
 import type * as O from 'fp-ts/lib/Option.js';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import { Client, type ClientId, type ClientRepository, type StoreError, type NewClient, type Page, type PageRequest } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
-export const ClientDocument = documentCodec(COLLECTIONS.clients, Client, 'id');
+export const ClientDocument = documentCodec(COLLECTION_NAMES.clients, Client, 'id');
 
 @injectable()
 export class MongoClientRepository implements ClientRepository {
   private readonly clients: MongoRecordCollection<Client>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.clients = new MongoRecordCollection(ctx, COLLECTIONS.clients, ClientDocument);
+    this.clients = new MongoRecordCollection(ctx, COLLECTION_NAMES.clients, ClientDocument);
   }
 
   create(client: NewClient): TE.TaskEither<StoreError, Client> {

@@ -5,9 +5,7 @@
  */
 import type { ClientSession, Db, MongoClient } from 'mongodb';
 import type { Id, PortToken } from '@debtkit/core';
-import { ensureIndexes, migrateDocuments } from './mongo-collections.js';
-import { StandaloneServerError, StoreClosedError } from './mongo-errors.js';
-import { MongoIdAllocator } from './mongo-id-allocator.js';
+import type { MongoIdAllocator } from './mongo-id-allocator.js';
 
 /** Told whether the transaction committed (`false`: aborted, or its commit failed). */
 export type SettleHook = (committed: boolean) => Promise<void>;
@@ -67,55 +65,6 @@ export const retryingOnce = (prepare: () => Promise<void>): (() => Promise<void>
       },
     );
     return attempt;
-  };
-};
-
-/**
- * The context of a store on `client`. Connecting is part of the gate because
- * the driver does not recover from a failed first connection by itself: after
- * it, every operation fails with "Topology is closed" until `connect()` is
- * called again. Once connected, the driver's monitoring rides out outages.
- */
-export const mongoContext = (
-  client: MongoClient,
-  dbName: string,
-  maxTimeMS: number,
-  /** Called once, the first time the server is found to be standalone after start (the caller logs it). */
-  onStandalone: (reason: string) => void = () => undefined,
-): MongoContext => {
-  const db = client.db(dbName);
-  let closed = false;
-  let standalone: boolean | undefined;
-  let reported = false;
-  const prepare = retryingOnce(async () => {
-    await client.connect();
-    // One `hello` per start: a replica set member names its set, a mongos says "isdbgrid".
-    const hello = await db.admin().command({ hello: 1 });
-    standalone = typeof hello['setName'] !== 'string' && hello['msg'] !== 'isdbgrid';
-    await ensureIndexes(db, maxTimeMS);
-    await migrateDocuments(db, maxTimeMS);
-  });
-  return {
-    client,
-    db,
-    afterSettle: (hook) => hook(true),
-    settledAppends: new Map(),
-    maxTimeMS,
-    ids: new MongoIdAllocator(db, maxTimeMS),
-    ready: () => (closed ? Promise.reject(new StoreClosedError()) : prepare()),
-    requireTransactions: async () => {
-      if (standalone !== true) return;
-      const error = new StandaloneServerError();
-      if (!reported) {
-        reported = true;
-        onStandalone(error.message);
-      }
-      throw error;
-    },
-    close: async () => {
-      closed = true;
-      await client.close();
-    },
   };
 };
 

@@ -14,20 +14,20 @@ import {
   type OwnedRead,
   type UserId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { visibleUser } from './mongo-visible-user.js';
 
-export const CreditScoreDocument = documentCodec(COLLECTIONS.creditScores, CreditScoreRecord, 'id');
+export const CreditScoreDocument = documentCodec(COLLECTION_NAMES.creditScores, CreditScoreRecord, 'id');
 
 @injectable()
 export class MongoCreditScoreRepository implements CreditScoreRepository {
   private readonly scores: MongoRecordCollection<CreditScoreRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.scores = new MongoRecordCollection(ctx, COLLECTIONS.creditScores, CreditScoreDocument);
+    this.scores = new MongoRecordCollection(ctx, COLLECTION_NAMES.creditScores, CreditScoreDocument);
   }
 
   add(score: NewCreditScore): TE.TaskEither<StoreError, CreditScoreRecord> {

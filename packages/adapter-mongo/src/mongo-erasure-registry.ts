@@ -10,13 +10,13 @@ import { inject, injectable } from 'inversify';
 import type * as TE from 'fp-ts/lib/TaskEither.js';
 import type { Collection } from 'mongodb';
 import { ErasureMarker, type ClientId, type StoreError, type ErasureRegistry, type UserId } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 import { withPurgeDate } from './mongo-webhook-documents.js';
 
-export const ErasureMarkerDocument = withPurgeDate(documentCodec(COLLECTIONS.erasures, ErasureMarker, 'user_id'));
+export const ErasureMarkerDocument = withPurgeDate(documentCodec(COLLECTION_NAMES.erasures, ErasureMarker, 'user_id'));
 
 @injectable()
 export class MongoErasureRegistry implements ErasureRegistry {
@@ -24,8 +24,8 @@ export class MongoErasureRegistry implements ErasureRegistry {
   private readonly raw: Collection<StoredDocument>;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
-    this.markers = new MongoRecordCollection(ctx, COLLECTIONS.erasures, ErasureMarkerDocument);
-    this.raw = ctx.db.collection(COLLECTIONS.erasures);
+    this.markers = new MongoRecordCollection(ctx, COLLECTION_NAMES.erasures, ErasureMarkerDocument);
+    this.raw = ctx.db.collection(COLLECTION_NAMES.erasures);
   }
 
   record(marker: ErasureMarker): TE.TaskEither<StoreError, void> {

@@ -26,7 +26,7 @@ import type {
   Timestamp,
   EventId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { MongoVisibleSequence } from './mongo-visible-sequence.js';
@@ -42,9 +42,9 @@ export class MongoEventOutbox implements EventOutbox {
   private readonly raw: Collection<StoredDocument>;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
-    this.events = new MongoRecordCollection(ctx, COLLECTIONS.events, EventDocument);
-    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.events);
-    this.raw = ctx.db.collection(COLLECTIONS.events);
+    this.events = new MongoRecordCollection(ctx, COLLECTION_NAMES.events, EventDocument);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTION_NAMES.events);
+    this.raw = ctx.db.collection(COLLECTION_NAMES.events);
   }
 
   append(event: NewEvent): TE.TaskEither<StoreError, EventRecord> {

@@ -8,7 +8,7 @@
 import * as t from 'io-ts';
 import type { Db } from 'mongodb';
 import { Id } from '@debtkit/core';
-import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
+import { COLLECTION_NAMES, type CollectionName } from './mongo-collection-names.js';
 import { documentCodec, type StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
 
@@ -20,7 +20,7 @@ import { isDuplicateKeyError } from './mongo-errors.js';
  */
 export const mintedId = <I extends Id>(id: Id): I => id as I;
 
-const Counter = documentCodec(COLLECTIONS.counters, t.type({ collection: t.string, seq: Id }, 'Counter'), 'collection');
+const Counter = documentCodec(COLLECTION_NAMES.counters, t.type({ collection: t.string, seq: Id }, 'Counter'), 'collection');
 
 export class MongoIdAllocator {
   constructor(
@@ -41,7 +41,7 @@ export class MongoIdAllocator {
 
   private async increment<I extends Id>(collection: CollectionName): Promise<I> {
     const counter = await this.db
-      .collection<StoredDocument>(COLLECTIONS.counters)
+      .collection<StoredDocument>(COLLECTION_NAMES.counters)
       .findOneAndUpdate({ _id: collection }, { $inc: { seq: 1 } }, { upsert: true, returnDocument: 'after', maxTimeMS: this.maxTimeMS });
     if (counter === null) throw new Error(`counters: the upsert of "${collection}" returned no document`);
     return mintedId<I>(Counter.decode(counter).seq);

@@ -24,7 +24,7 @@ import {
   type IdempotencyStore,
   type StoredResponse,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import { StoredDocumentError, isDuplicateKeyError, mongoTask } from './mongo-errors.js';
 
@@ -65,7 +65,7 @@ const KeyDocumentCodec = t.type({
 const decodeDocument = (document: unknown): KeyDocument => {
   const result = KeyDocumentCodec.decode(document);
   if (E.isLeft(result))
-    throw new StoredDocumentError(COLLECTIONS.idempotencyKeys, (document as { _id?: unknown })._id, toDetails(result.left));
+    throw new StoredDocumentError(COLLECTION_NAMES.idempotencyKeys, (document as { _id?: unknown })._id, toDetails(result.left));
   return result.right;
 };
 
@@ -87,7 +87,7 @@ export class MongoIdempotencyStore implements IdempotencyStore {
   private readonly keys: Collection<KeyDocument>;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
-    this.keys = ctx.db.collection<KeyDocument>(COLLECTIONS.idempotencyKeys);
+    this.keys = ctx.db.collection<KeyDocument>(COLLECTION_NAMES.idempotencyKeys);
   }
 
   private task<A>(run: () => Promise<A>): TE.TaskEither<StoreError, A> {

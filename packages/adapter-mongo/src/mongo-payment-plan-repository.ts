@@ -26,7 +26,7 @@ import {
   toDetails,
   type UserId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { StoredDocumentError } from './mongo-errors.js';
@@ -75,13 +75,13 @@ const StoredPaymentPlanRecord = new t.Type<PaymentPlanRecord, unknown, unknown>(
   t.identity,
 );
 
-export const PaymentPlanDocument = documentCodec(COLLECTIONS.paymentPlans, StoredPaymentPlanRecord, 'id');
+export const PaymentPlanDocument = documentCodec(COLLECTION_NAMES.paymentPlans, StoredPaymentPlanRecord, 'id');
 
 /** The months a schedule projection answers (`getScheduleOwned`); throws `StoredDocumentError` when they do not decode (a bug). */
 const ScheduleMonths = t.array(ScheduleMonth);
 const scheduleMonthsOf = (document: Document): ReadonlyArray<ScheduleMonth> => {
   const result = ScheduleMonths.decode(document['months']);
-  if (E.isLeft(result)) throw new StoredDocumentError(COLLECTIONS.paymentPlans, document['_id'], toDetails(result.left));
+  if (E.isLeft(result)) throw new StoredDocumentError(COLLECTION_NAMES.paymentPlans, document['_id'], toDetails(result.left));
   return result.right;
 };
 
@@ -90,7 +90,7 @@ export class MongoPaymentPlanRepository implements PaymentPlanRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
+    this.plans = new MongoRecordCollection(ctx, COLLECTION_NAMES.paymentPlans, PaymentPlanDocument);
   }
 
   create(plan: NewPaymentPlan, owner?: ClientId, ownerFacts?: OwnerFacts): TE.TaskEither<StoreError, PaymentPlanRecord> {

@@ -14,19 +14,19 @@ import {
   type PlanPaymentRepository,
   type UserId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
-export const PlanPaymentDocument = documentCodec(COLLECTIONS.planPayments, PlanPaymentRecord, 'id');
+export const PlanPaymentDocument = documentCodec(COLLECTION_NAMES.planPayments, PlanPaymentRecord, 'id');
 
 @injectable()
 export class MongoPlanPaymentRepository implements PlanPaymentRepository {
   private readonly payments: MongoRecordCollection<PlanPaymentRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.payments = new MongoRecordCollection(ctx, COLLECTIONS.planPayments, PlanPaymentDocument);
+    this.payments = new MongoRecordCollection(ctx, COLLECTION_NAMES.planPayments, PlanPaymentDocument);
   }
 
   create(payment: NewPlanPayment): TE.TaskEither<StoreError, PlanPaymentRecord> {

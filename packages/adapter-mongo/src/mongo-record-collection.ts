@@ -19,7 +19,7 @@ import {
   type Page,
   type PageRequest,
 } from '@debtkit/core';
-import { COLLECTIONS, type CollectionName } from './mongo-collections.js';
+import { COLLECTION_NAMES, type CollectionName } from './mongo-collection-names.js';
 import { commandOptions, type MongoContext } from './mongo-context.js';
 import type { DocumentCodec, StoredDocument } from './mongo-document-codec.js';
 import { mongoTask } from './mongo-errors.js';
@@ -226,7 +226,7 @@ export class MongoRecordCollection<A> {
       { $unwind: { path: `$${OWNED}`, preserveNullAndEmptyArrays: true } },
     ];
     const options = batchSize === undefined ? this.options() : { ...this.options(), batchSize };
-    const results = await this.ctx.db.collection(COLLECTIONS.users).aggregate(pipeline, options).toArray();
+    const results = await this.ctx.db.collection(COLLECTION_NAMES.users).aggregate(pipeline, options).toArray();
     const first = results[0];
     if (first === undefined) return noOwner;
     const records: B[] = [];

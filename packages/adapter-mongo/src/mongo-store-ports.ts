@@ -5,38 +5,13 @@
  */
 import type { StorePortClasses, StorePortKey, TransactionPorts } from '@debtkit/core';
 import type { MongoContext } from './mongo-context.js';
-import { MongoAccountRepository } from './mongo-account-repository.js';
-import { MongoBureauFlowRepository } from './mongo-bureau-flow-repository.js';
-import { MongoClientRepository } from './mongo-client-repository.js';
-import { MongoCreditScoreRepository } from './mongo-credit-score-repository.js';
-import { MongoPaymentPlanRepository } from './mongo-payment-plan-repository.js';
-import { MongoPlanPaymentRepository } from './mongo-plan-payment-repository.js';
-import { MongoTokenRepository } from './mongo-token-repository.js';
-import { MongoUserRepository } from './mongo-user-repository.js';
-import { MongoIdempotencyStore } from './mongo-idempotency-store.js';
-import { MongoEventOutbox } from './mongo-event-outbox.js';
-import { MongoWebhookEndpointRepository } from './mongo-webhook-endpoint-repository.js';
-import { MongoWebhookDeliveryRepository } from './mongo-webhook-delivery-repository.js';
-import { MongoErasureRegistry } from './mongo-erasure-registry.js';
-import { MongoAuditLog } from './mongo-audit-log.js';
+import { mergeRows } from './mongo-features.js';
 
-/** The mongo store's class for each store port (the port table's keys: a missing or wrong class does not compile). */
-export const MONGO_STORE_CLASSES: StorePortClasses = {
-  clients: MongoClientRepository,
-  tokens: MongoTokenRepository,
-  users: MongoUserRepository,
-  accounts: MongoAccountRepository,
-  creditScores: MongoCreditScoreRepository,
-  bureauFlows: MongoBureauFlowRepository,
-  paymentPlans: MongoPaymentPlanRepository,
-  planPayments: MongoPlanPaymentRepository,
-  idempotency: MongoIdempotencyStore,
-  events: MongoEventOutbox,
-  webhookEndpoints: MongoWebhookEndpointRepository,
-  webhookDeliveries: MongoWebhookDeliveryRepository,
-  erasures: MongoErasureRegistry,
-  audit: MongoAuditLog,
-};
+/**
+ * The mongo store's class for each store port (the port table's keys: a missing or wrong class does not
+ * compile): the features' rows (mongo-features.ts, each feature's `mongo-<feature>.ts`) merged.
+ */
+export const MONGO_STORE_CLASSES: StorePortClasses = mergeRows('classes');
 
 /** Every repository over `ctx`, each built when first read. */
 export const mongoTransactionPorts = (ctx: MongoContext): TransactionPorts => {

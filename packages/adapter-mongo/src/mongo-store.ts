@@ -15,7 +15,8 @@
  */
 import { MongoClient } from 'mongodb';
 import type { StorePorts } from '@debtkit/core';
-import { type MongoContext, mongoContext } from './mongo-context.js';
+import type { MongoContext } from './mongo-context.js';
+import { mongoContext } from './mongo-context-factory.js';
 import { StandaloneServerError, isUnavailableError } from './mongo-errors.js';
 import { MongoStoreHealth } from './mongo-store-health.js';
 import { mongoTransactionPorts } from './mongo-store-ports.js';

@@ -18,12 +18,12 @@ import {
   type TokenId,
   type TokenRepository,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection } from './mongo-record-collection.js';
 
-const tokenCodec = documentCodec(COLLECTIONS.tokens, TokenRecord, 'id');
+const tokenCodec = documentCodec(COLLECTION_NAMES.tokens, TokenRecord, 'id');
 
 /** A token document, read with `expires_at: null` when it was stored before the field existed (and only then). */
 export const TokenDocument = {
@@ -36,7 +36,7 @@ export class MongoTokenRepository implements TokenRepository {
   private readonly tokens: MongoRecordCollection<TokenRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.tokens = new MongoRecordCollection(ctx, COLLECTIONS.tokens, TokenDocument);
+    this.tokens = new MongoRecordCollection(ctx, COLLECTION_NAMES.tokens, TokenDocument);
   }
 
   create(clientId: ClientId, hash: string, createdAt: Timestamp): TE.TaskEither<StoreError, TokenRecord> {

@@ -17,14 +17,14 @@ import {
   type UserPatch,
   type UserRepository,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { type MongoContext, MONGO_CONTEXT } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, NOT_DELETING } from './mongo-record-collection.js';
 import { OWNER_DATE, PLAN_OWNER, PaymentPlanDocument } from './mongo-payment-plan-repository.js';
 import { visibleUser } from './mongo-visible-user.js';
 
-export const UserDocument = documentCodec(COLLECTIONS.users, UserRecord, 'id');
+export const UserDocument = documentCodec(COLLECTION_NAMES.users, UserRecord, 'id');
 
 export { visibleUser };
 
@@ -36,8 +36,8 @@ export class MongoUserRepository implements UserRepository {
   private readonly plans: MongoRecordCollection<PaymentPlanRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.users = new MongoRecordCollection(ctx, COLLECTIONS.users, UserDocument);
-    this.plans = new MongoRecordCollection(ctx, COLLECTIONS.paymentPlans, PaymentPlanDocument);
+    this.users = new MongoRecordCollection(ctx, COLLECTION_NAMES.users, UserDocument);
+    this.plans = new MongoRecordCollection(ctx, COLLECTION_NAMES.paymentPlans, PaymentPlanDocument);
   }
 
   create(user: NewUser): TE.TaskEither<StoreError, UserRecord> {

@@ -48,7 +48,7 @@ import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { MongoServerError, type Document, type Filter } from 'mongodb';
 import { Id, toDetails, type Page, type PageRequest, type Timestamp } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import type { MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import type { MongoRecordCollection } from './mongo-record-collection.js';
@@ -59,7 +59,8 @@ import { mintedId } from './mongo-id-allocator.js';
 export const ABANDONED_APPEND_MS = 60_000;
 
 /** The collections whose ids are handed out this way. */
-export type VisibleSequenceCollection = typeof COLLECTIONS.events | typeof COLLECTIONS.webhookDeliveries | typeof COLLECTIONS.auditEvents;
+export type VisibleSequenceCollection =
+  typeof COLLECTION_NAMES.events | typeof COLLECTION_NAMES.webhookDeliveries | typeof COLLECTION_NAMES.auditEvents;
 
 const Appending = t.type({ id: Id, started_at: t.string });
 const SequenceCounter = t.type({ seq: Id, appending: t.union([t.undefined, t.array(Appending)]) });
@@ -67,7 +68,7 @@ type SequenceCounter = t.TypeOf<typeof SequenceCounter>;
 
 const decodeCounter = (document: Document): SequenceCounter => {
   const decoded = SequenceCounter.decode(document);
-  if (E.isLeft(decoded)) throw new StoredDocumentError(COLLECTIONS.counters, document['_id'], toDetails(decoded.left));
+  if (E.isLeft(decoded)) throw new StoredDocumentError(COLLECTION_NAMES.counters, document['_id'], toDetails(decoded.left));
   return decoded.right;
 };
 
@@ -79,7 +80,7 @@ export class MongoVisibleSequence<I extends Id = Id> {
   ) {}
 
   private get counters() {
-    return this.ctx.db.collection<{ _id: string }>(COLLECTIONS.counters);
+    return this.ctx.db.collection<{ _id: string }>(COLLECTION_NAMES.counters);
   }
 
   /** This process's appends of the collection whose documents are stored: dropped from the list by the next `take`. */

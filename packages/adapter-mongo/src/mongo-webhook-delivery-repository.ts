@@ -30,7 +30,7 @@ import type {
   WebhookDeliveryRepository,
   WebhookEndpointId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, commandOptions, type MongoContext } from './mongo-context.js';
 import type { StoredDocument } from './mongo-document-codec.js';
 import { isDuplicateKeyError } from './mongo-errors.js';
@@ -45,9 +45,9 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
   private readonly sequence: MongoVisibleSequence<WebhookDeliveryId>;
 
   constructor(@inject(MONGO_CONTEXT) private readonly ctx: MongoContext) {
-    this.deliveries = new MongoRecordCollection(ctx, COLLECTIONS.webhookDeliveries, WebhookDeliveryDocument);
-    this.raw = ctx.db.collection(COLLECTIONS.webhookDeliveries);
-    this.sequence = new MongoVisibleSequence(ctx, COLLECTIONS.webhookDeliveries);
+    this.deliveries = new MongoRecordCollection(ctx, COLLECTION_NAMES.webhookDeliveries, WebhookDeliveryDocument);
+    this.raw = ctx.db.collection(COLLECTION_NAMES.webhookDeliveries);
+    this.sequence = new MongoVisibleSequence(ctx, COLLECTION_NAMES.webhookDeliveries);
   }
 
   createMany(deliveries: ReadonlyArray<NewWebhookDelivery>): TE.TaskEither<StoreError, void> {
@@ -196,7 +196,7 @@ export class MongoWebhookDeliveryRepository implements WebhookDeliveryRepository
     return this.deliveries.task(async () => {
       // A delivery names its event, the event its user: the user's event ids first (in the same session, so the same snapshot).
       const events = await this.ctx.db
-        .collection<StoredDocument>(COLLECTIONS.events)
+        .collection<StoredDocument>(COLLECTION_NAMES.events)
         .find({ client_id: clientId, 'data.user_id': userId }, { ...commandOptions(this.ctx), projection: { _id: 1 } })
         .toArray();
       if (events.length === 0) return 0;

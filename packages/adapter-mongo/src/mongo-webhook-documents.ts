@@ -5,7 +5,7 @@
  */
 import type { Document } from 'mongodb';
 import { AuditRecord, EventRecord, WebhookDeliveryRecord } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { documentCodec, type DocumentCodec } from './mongo-document-codec.js';
 
 export const withPurgeDate = <A extends { readonly expires_at: string }>(base: DocumentCodec<A>): DocumentCodec<A> => ({
@@ -17,6 +17,6 @@ export const withPurgeDate = <A extends { readonly expires_at: string }>(base: D
   },
 });
 
-export const EventDocument = withPurgeDate(documentCodec(COLLECTIONS.events, EventRecord, 'id'));
-export const WebhookDeliveryDocument = withPurgeDate(documentCodec(COLLECTIONS.webhookDeliveries, WebhookDeliveryRecord, 'id'));
-export const AuditDocument = withPurgeDate(documentCodec(COLLECTIONS.auditEvents, AuditRecord, 'id'));
+export const EventDocument = withPurgeDate(documentCodec(COLLECTION_NAMES.events, EventRecord, 'id'));
+export const WebhookDeliveryDocument = withPurgeDate(documentCodec(COLLECTION_NAMES.webhookDeliveries, WebhookDeliveryRecord, 'id'));
+export const AuditDocument = withPurgeDate(documentCodec(COLLECTION_NAMES.auditEvents, AuditRecord, 'id'));

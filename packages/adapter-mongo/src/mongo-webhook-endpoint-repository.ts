@@ -21,19 +21,19 @@ import {
   type WebhookEndpointRepository,
   type WebhookEndpointId,
 } from '@debtkit/core';
-import { COLLECTIONS } from './mongo-collections.js';
+import { COLLECTION_NAMES } from './mongo-collection-names.js';
 import { MONGO_CONTEXT, type MongoContext } from './mongo-context.js';
 import { documentCodec } from './mongo-document-codec.js';
 import { MongoRecordCollection, setOf } from './mongo-record-collection.js';
 
-export const WebhookEndpointDocument = documentCodec(COLLECTIONS.webhookEndpoints, WebhookEndpointRecord, 'id');
+export const WebhookEndpointDocument = documentCodec(COLLECTION_NAMES.webhookEndpoints, WebhookEndpointRecord, 'id');
 
 @injectable()
 export class MongoWebhookEndpointRepository implements WebhookEndpointRepository {
   private readonly endpoints: MongoRecordCollection<WebhookEndpointRecord>;
 
   constructor(@inject(MONGO_CONTEXT) ctx: MongoContext) {
-    this.endpoints = new MongoRecordCollection(ctx, COLLECTIONS.webhookEndpoints, WebhookEndpointDocument);
+    this.endpoints = new MongoRecordCollection(ctx, COLLECTION_NAMES.webhookEndpoints, WebhookEndpointDocument);
   }
 
   create(endpoint: NewWebhookEndpoint): TE.TaskEither<StoreError, WebhookEndpointRecord> {

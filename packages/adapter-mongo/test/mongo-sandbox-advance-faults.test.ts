@@ -22,6 +22,7 @@ import {
   type UserScope,
   type SandboxComputations,
   redactEvent,
+  deleteUserData,
   sampleEventObject,
   versioning,
 } from '@debtkit/core';
@@ -88,6 +89,7 @@ describe('mongo: a sandbox advance failing in month 2 of 3 under failCommand kee
       versioning,
       webhookSamples: sampleEventObject,
       eventRedaction: redactEvent,
+      userDataDelete: deleteUserData,
       unitOfWork: mongoUnitOfWork(ctx),
       clock,
       secrets: { secret: () => 'x'.repeat(43) },

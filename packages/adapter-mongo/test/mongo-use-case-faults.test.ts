@@ -46,6 +46,7 @@ import {
   type StorePorts,
   type TransactionPorts,
   redactEvent,
+  deleteUserData,
   sampleEventObject,
   versioning,
 } from '@debtkit/core';
@@ -344,6 +345,7 @@ describe('mongo: every multi-write use case is all or nothing under failCommand 
       versioning,
       webhookSamples: sampleEventObject,
       eventRedaction: redactEvent,
+      userDataDelete: deleteUserData,
     };
     const plan = await createPaymentPlan(deps)(
       { clientId: demo.right.client.id, userId: demo.right.user.id },

@@ -10,6 +10,8 @@ import { sampleEventObject } from './registry/webhook-samples.js';
 import type { SampleEventObject } from './webhooks/sample-events.js';
 import type { EventRedaction } from './webhooks/event-redaction.js';
 import { redactEvent } from './registry/erasure.js';
+import type { UserDataDelete } from './shared/user-data.js';
+import { deleteUserData } from './registry/user-data.js';
 import type { SandboxDeps } from './sandbox/sandbox-computations.js';
 import { bindFeatureUseCases, type FeatureUseCases } from './registry/features.js';
 import { minimumOnlyMemo } from './payment-plans/payoff-plan.js';
@@ -21,10 +23,11 @@ export * from './shared/requests.js';
 
 /** Every use case bound to `deps`: what an embedding service or the HTTP adapter calls. */
 export const createApplication = (
-  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples' | 'eventRedaction'> & {
+  given: Omit<ApplicationDeps, 'versioning' | 'webhookSamples' | 'eventRedaction' | 'userDataDelete'> & {
     readonly versioning?: Versioning;
     readonly webhookSamples?: SampleEventObject;
     readonly eventRedaction?: EventRedaction;
+    readonly userDataDelete?: UserDataDelete;
   } & SandboxDeps,
 ): FeatureUseCases => {
   // The memo every account view shares (the pure domain keeps none of its own); the production
@@ -35,6 +38,7 @@ export const createApplication = (
     versioning: given.versioning ?? versioning,
     webhookSamples: given.webhookSamples ?? sampleEventObject,
     eventRedaction: given.eventRedaction ?? redactEvent,
+    userDataDelete: given.userDataDelete ?? deleteUserData,
   };
   // One bundle per feature, each named by its manifest (registry/features.ts): a use case added to
   // a feature is added to its bundle, a feature to the features' list, not here.

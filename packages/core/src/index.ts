@@ -54,3 +54,5 @@ export * from './registry/versioning/versions.js';
 export * from './registry/webhook-samples.js';
 export * from './registry/erasure.js';
 export * from './registry/erasure.use-cases.js';
+export * from './shared/user-data.js';
+export * from './registry/user-data.js';

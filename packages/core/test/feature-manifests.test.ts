@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { readdirSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { FEATURES, FEATURE_NAMES, featureStorePorts, bindFeatureUseCases } from '../src/registry/features.js';
 import { STORE_PORTS } from '../src/registry/store-ports.js';
 import { RELEASES } from '../src/registry/versioning/versions.js';
@@ -23,6 +24,16 @@ describe('the features list (registry/features.ts)', () => {
       .map((entry) => entry.name);
     expect([...FEATURE_NAMES]).to.have.members(folders);
     for (const folder of folders) expect(existsSync(join(src, folder, 'manifest.ts')), `${folder}/manifest.ts`).to.equal(true);
+  });
+
+  it("gives .dependency-cruiser.cjs the features' ranks in the list's order (it reads them from features.ts)", () => {
+    const repo = join(src, '..', '..', '..');
+    const config = createRequire(import.meta.url)(join(repo, '.dependency-cruiser.cjs')) as { forbidden: ReadonlyArray<{ name: string }> };
+    const ranked = config.forbidden
+      .filter((rule) => rule.name.startsWith('feature-rank-'))
+      .map((rule) => rule.name.slice('feature-rank-'.length));
+    // Every feature but the last has its rule (the last imports any feature below it).
+    expect(ranked).to.deep.equal(FEATURE_NAMES.slice(0, -1));
   });
 
   it('gives the port table every feature store port, each the same token, plus only the kernel idempotency port', () => {

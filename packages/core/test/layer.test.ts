@@ -30,13 +30,16 @@ const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*
 const importsOf = (code: string): string[] => [...code.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 /**
  * A file of the testing entry point: a contract suite, a feature's mothers (`record-mothers.ts`,
- * `test-tokens.ts`), `src/testing/` (the kernel's test support) or the entry point itself (`registry/testing.ts`).
+ * `test-tokens.ts`) and test support (`<feature>/testing.ts`), `src/testing/` (the kernel's test support)
+ * or the entry point itself (`registry/testing.ts`, with its list of the features' `registry/feature-testing.ts`).
  */
 const isTesting = (file: string): boolean => {
   const path = relative(srcRoot!, file).split('\\').join('/');
   return (
     path.startsWith('testing/') ||
     path === 'registry/testing.ts' ||
+    path === 'registry/feature-testing.ts' ||
+    /^[^/]+\/testing\.ts$/.test(path) ||
     path.endsWith('.contract.ts') ||
     path.endsWith('/record-mothers.ts') ||
     path.endsWith('/test-tokens.ts')

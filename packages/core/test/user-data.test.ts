@@ -1,7 +1,7 @@
 /**
- * The user delete is derived from one table (users/user-data.ts), typed against the
- * port table: a port without a row, or a row naming a method that does not delete
- * by a user id, does not compile. Each `@ts-expect-error` below fails the build
+ * The user delete is derived from one table (registry/user-data.ts: the features' manifests' rows,
+ * in the features' list reversed), typed against the port table: a port without a row, or a row
+ * naming a method that does not delete by a user id, does not compile. Each `@ts-expect-error` below fails the build
  * (`tsc -b`) the day the table stops rejecting that mistake.
  */
 import { expect } from 'chai';
@@ -17,10 +17,10 @@ import {
   type UserId,
 } from '../src/index.js';
 
-describe('the user data table (users/user-data.ts)', () => {
+describe('the user data table (registry/user-data.ts)', () => {
   it('has one row per store port, and deletes the user-owned ones in the order foreign data needs', () => {
     expect(Object.keys(USER_DATA)).to.have.members([...STORE_PORT_KEYS]);
-    expect(USER_OWNED_PORTS).to.deep.equal(['planPayments', 'paymentPlans', 'creditScores', 'bureauFlows', 'accounts']);
+    expect(USER_OWNED_PORTS).to.deep.equal(['planPayments', 'paymentPlans', 'bureauFlows', 'creditScores', 'accounts']);
   });
 
   it("rejects a table missing a port (a new port must say whether its records are the user's)", () => {
@@ -53,6 +53,6 @@ describe('the user data table (users/user-data.ts)', () => {
     ) as unknown as TransactionPorts;
     const result = await deleteUserData(ports, 7 as UserId)();
     expect(E.isLeft(result)).to.equal(true);
-    expect(calls).to.deep.equal(['planPayments:7', 'paymentPlans:7', 'creditScores:7', 'bureauFlows:7']);
+    expect(calls).to.deep.equal(['planPayments:7', 'paymentPlans:7', 'bureauFlows:7']);
   });
 });

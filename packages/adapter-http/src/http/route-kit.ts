@@ -22,7 +22,7 @@ import type * as TE from 'fp-ts/lib/TaskEither.js';
 import {
   Client,
   DomainError,
-  ID_CODECS,
+  idCodecOf,
   ResponseKind,
   decode,
   versioning,
@@ -69,7 +69,7 @@ export const parseId = <N extends PathIdName>(ctx: AppContext, name: N): PathId<
   if (raw !== undefined && PATH_ID.test(raw)) {
     const n = Number(raw);
     // The kind's codec is `Id`'s: the same check, typed with the kind.
-    const codec = ID_CODECS[PATH_ID_KINDS[name]];
+    const codec = idCodecOf(PATH_ID_KINDS[name]);
     if (codec.is(n)) return n;
   }
   throw new ApiError('validation_error', `Invalid path parameter ${name}`, [

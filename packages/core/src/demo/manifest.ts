@@ -4,6 +4,9 @@
  */
 import type { FeatureManifest } from '../shared/feature-manifest.js';
 
-export const demoManifest = {
-  storePorts: {},
+/** The feature owns no store port. */
+export const storePorts = {} as const;
+
+export const manifest = {
+  storePorts,
 } as const satisfies FeatureManifest;

@@ -1,24 +1,26 @@
 /**
- * THE list of core's features, each by its manifest (shared/feature-manifest.ts; docs/architecture.md,
+ * THE list of core's features, each by its manifest module (shared/feature-manifest.ts; docs/architecture.md,
  * "One manifest per feature"): the registry's tables that name every feature are derived from it
- * (the use-case bundles of `createApplication`, the erasure's
- * personal-data rows; the port table `STORE_PORTS` is checked against it). A new feature is one folder with its `manifest.ts` and one line here; a
- * feature folder without its line fails `test/feature-manifests.test.ts`.
+ * (the port table `STORE_PORTS`, the response kinds `RESPONSE_CODECS`, the user data table
+ * `USER_DATA`, the use-case bundles of `createApplication`, the erasure's personal-data rows, the
+ * releases' version changes, the stores' contract suites, and the features' ranks of
+ * `.dependency-cruiser.cjs`). A new feature is one folder with its `manifest.ts` and one line here
+ * (with its import); a feature folder without its line fails `test/feature-manifests.test.ts`.
  */
-import type { FeatureManifest } from '../shared/feature-manifest.js';
+import type { FeatureManifest, FeatureManifestModule } from '../shared/feature-manifest.js';
 import type { ApplicationDeps } from '../shared/deps.js';
 import type { SandboxDeps } from '../sandbox/sandbox-computations.js';
-import { contentManifest } from '../content/manifest.js';
-import { clientsManifest } from '../clients/manifest.js';
-import { webhooksManifest } from '../webhooks/manifest.js';
-import { usersManifest } from '../users/manifest.js';
-import { accountsManifest } from '../accounts/manifest.js';
-import { creditScoresManifest } from '../credit-scores/manifest.js';
-import { bureauManifest } from '../bureau/manifest.js';
-import { paymentPlansManifest } from '../payment-plans/manifest.js';
-import { calculatorManifest } from '../calculator/manifest.js';
-import { sandboxManifest } from '../sandbox/manifest.js';
-import { demoManifest } from '../demo/manifest.js';
+import * as content from '../content/manifest.js';
+import * as clients from '../clients/manifest.js';
+import * as webhooks from '../webhooks/manifest.js';
+import * as users from '../users/manifest.js';
+import * as accounts from '../accounts/manifest.js';
+import * as creditScores from '../credit-scores/manifest.js';
+import * as bureau from '../bureau/manifest.js';
+import * as paymentPlans from '../payment-plans/manifest.js';
+import * as calculator from '../calculator/manifest.js';
+import * as sandbox from '../sandbox/manifest.js';
+import * as demo from '../demo/manifest.js';
 
 /** The deps every feature's use-case bundle is bound to (`createApplication`). */
 export type FeatureDeps = ApplicationDeps & SandboxDeps;
@@ -26,29 +28,51 @@ export type FeatureDeps = ApplicationDeps & SandboxDeps;
 /** A manifest as the registry takes it: its use-case bundle bound to `FeatureDeps`. */
 type RegisteredManifest = FeatureManifest & { readonly useCases?: (deps: FeatureDeps) => object };
 
-/** Every feature, by its folder name, in the features' rank order (docs/architecture.md, `.dependency-cruiser.cjs`). */
-export const FEATURES = {
-  content: contentManifest,
-  clients: clientsManifest,
-  webhooks: webhooksManifest,
-  users: usersManifest,
-  accounts: accountsManifest,
-  'credit-scores': creditScoresManifest,
-  bureau: bureauManifest,
-  'payment-plans': paymentPlansManifest,
-  calculator: calculatorManifest,
-  sandbox: sandboxManifest,
-  demo: demoManifest,
-} as const satisfies Readonly<Record<string, RegisteredManifest>>;
+/**
+ * THE list: every feature, by its folder name, in the features' rank order (docs/architecture.md;
+ * `.dependency-cruiser.cjs` reads its ranks from here), each by its manifest MODULE (`<feature>/manifest.ts`,
+ * imported whole). The module, not its `manifest` object: the port table's type is read from each
+ * module's `storePorts` alone (registry/store-ports.ts), and a module's exports are typed one by one,
+ * so the port table's type never waits on the use-case bundles, whose types read the ports (the type
+ * cycle the manifest object alone would make).
+ */
+export const FEATURE_MODULES = {
+  content,
+  clients,
+  webhooks,
+  users,
+  accounts,
+  'credit-scores': creditScores,
+  bureau,
+  'payment-plans': paymentPlans,
+  calculator,
+  sandbox,
+  demo,
+} as const;
+
+// Every module is a manifest module (its rows and its `manifest`): checked here, apart from the list.
+FEATURE_MODULES satisfies Readonly<Record<string, FeatureManifestModule>>;
+
+/** The features' modules, by name. */
+export type FeatureModules = typeof FEATURE_MODULES;
 
 /** A feature's name: its folder in core/src. */
-export type FeatureName = keyof typeof FEATURES;
+export type FeatureName = keyof FeatureModules;
+
+/** Every feature's manifest (`manifest`, the object of its module), by name, in the list's order. */
+export const FEATURES = Object.fromEntries(
+  Object.entries<FeatureManifestModule>(FEATURE_MODULES).map(([name, module]) => [name, module.manifest]),
+) as {
+  readonly [K in FeatureName]: FeatureModules[K]['manifest'];
+};
+// Every manifest is one the registry takes (its bundle bound to `FeatureDeps`): checked here, apart from the list.
+FEATURES satisfies { readonly [K in FeatureName]: RegisteredManifest };
 
 /** The features' names, in the list's order. */
 export const FEATURE_NAMES: ReadonlyArray<FeatureName> = Object.keys(FEATURES) as FeatureName[];
 
 type Features = typeof FEATURES;
-type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+export type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 /** Every feature's use-case bundle, merged (what `createApplication` returns). */
 export type FeatureUseCases = UnionToIntersection<
   { [K in FeatureName]: Features[K] extends { readonly useCases: (deps: FeatureDeps) => infer U } ? U : never }[FeatureName]

@@ -8,7 +8,7 @@
  * problem listed: `decode(LinkAccountBody)(json)` (an `Either`).
  */
 import * as t from 'io-ts';
-import { Cents, ID_CODECS, Id, IsoDate, Timestamp, type IdKind, type IdOf } from './primitives.js';
+import { Cents, Id, IsoDate, Timestamp, idCodecOf, type IdKind, type IdOf } from './primitives.js';
 
 const construct =
   <A, I>(codec: t.Type<A, unknown, unknown>, expected: string) =>
@@ -28,7 +28,7 @@ export const id: (value: number) => Id = construct(Id, 'a positive integer id');
  * @example idOf('user', 7) // a UserId; idOf('user', 0) throws
  */
 export const idOf = <K extends IdKind>(kind: K, value: number): IdOf<K> => {
-  const codec = ID_CODECS[kind];
+  const codec = idCodecOf(kind);
   if (codec.is(value)) return value;
   throw new RangeError(`${kind} id: expected a positive integer id, got ${String(value)}`);
 };

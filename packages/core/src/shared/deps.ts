@@ -5,6 +5,7 @@ import { pipe } from 'fp-ts/lib/function.js';
 import type { Clock } from './clock.js';
 import type { TransactionPorts } from './store-ports.js';
 import type { UnitOfWork } from './unit-of-work.js';
+import type { UserDataDelete } from './user-data.js';
 import type { SecretGenerator } from './secret-generator.js';
 import type { Page, PageRequest } from './paging.js';
 import type { OwnedRead, OwnerFacts } from './owned-read.js';
@@ -38,6 +39,11 @@ export interface ApplicationDeps extends Omit<TransactionPorts, 'idempotency'> {
    * service calling core directly gets the same answers).
    */
   readonly yieldToOthers?: () => Promise<void>;
+  /**
+   * The user delete's deletion of the user's records (shared/user-data.ts): given by the registry
+   * (`createApplication` fills in `deleteUserData`, the features' table, registry/user-data.ts).
+   */
+  readonly userDataDelete: UserDataDelete;
 }
 
 /** The caller of a user-scoped operation: the authenticated client and the user id in the path. */

@@ -16,19 +16,29 @@ export const Id = describedAs(
 export type Id = t.TypeOf<typeof Id>;
 
 declare const idKind: unique symbol;
-/** The kinds of id: one per resource that has one. */
-export type IdKind =
-  | 'client'
-  | 'token'
-  | 'user'
-  | 'account'
-  | 'credit_score'
-  | 'payment_plan'
-  | 'plan_payment'
-  | 'article'
-  | 'webhook_endpoint'
-  | 'webhook_delivery'
-  | 'event';
+/**
+ * The kinds of id, one per resource that has one: a slot of keys (docs/decisions/ids.md). A new
+ * resource adds its kind from its own codec file, by module augmentation
+ * (`declare module '../shared/primitives.js' { interface IdKinds { readonly goal: true } }`), so the
+ * kernel's list is not edited; `idCodecOf` gives every kind its codec.
+ */
+export interface IdKinds extends KernelIdKinds {}
+/** The kinds the kernel lists. */
+interface KernelIdKinds {
+  readonly client: true;
+  readonly token: true;
+  readonly user: true;
+  readonly account: true;
+  readonly credit_score: true;
+  readonly payment_plan: true;
+  readonly plan_payment: true;
+  readonly article: true;
+  readonly webhook_endpoint: true;
+  readonly webhook_delivery: true;
+  readonly event: true;
+}
+/** A kind of id: a key of `IdKinds`. */
+export type IdKind = keyof IdKinds;
 /**
  * An id of one kind (a brand per kind): an id of another kind is not one, so
  * a swapped pair of ids does not compile (`touchOwned(userId, clientId, planId)`),
@@ -69,8 +79,14 @@ export const WebhookEndpointId = idOfKind<'webhook_endpoint'>();
 export const WebhookDeliveryId = idOfKind<'webhook_delivery'>();
 export const EventId = idOfKind<'event'>();
 
-/** The codec of each kind of id (a new kind does not compile until it has one). */
-export const ID_CODECS: { readonly [K in IdKind]: t.Type<IdOf<K>, number, unknown> } = {
+/**
+ * The codec of any kind of id, a kind added by augmentation too: `Id`'s own (`idOfKind`), typed with
+ * the kind.
+ */
+export const idCodecOf = <K extends IdKind>(_kind: K): t.Type<IdOf<K>, number, unknown> => idOfKind<K>();
+
+/** The codec of each kind of id the kernel lists (`idCodecOf` gives any kind's, a kind added by augmentation too). */
+export const ID_CODECS: { readonly [K in keyof KernelIdKinds]: t.Type<IdOf<K>, number, unknown> } = {
   client: ClientId,
   token: TokenId,
   user: UserId,

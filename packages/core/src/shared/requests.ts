@@ -4,7 +4,7 @@
  * ping body. Objects are strict: unknown fields are rejected.
  */
 import * as t from 'io-ts';
-import { ID_CODECS, Id, type IdKind, type IdOf } from './primitives.js';
+import { Id, idCodecOf, type IdKind, type IdOf } from './primitives.js';
 import { boundedString, strictObject } from './codec.js';
 
 export const PingBody = strictObject('PingBody', { payload: boundedString(0, 1024, 'string(≤1024 chars)') });
@@ -36,7 +36,7 @@ const queryIdCodec = <A extends Id>(is: (u: unknown) => u is A): t.Type<A, strin
 /** An id of no kind in a query string: a page cursor (`starting_after`), compared by number only. */
 export const QueryId: t.Type<Id, string, unknown> = queryIdCodec(Id.is);
 /** An id of one kind in a query string (`user_id` of the events list): `QueryId`, decoding to that kind. */
-export const queryIdOf = <K extends IdKind>(kind: K): t.Type<IdOf<K>, string, unknown> => queryIdCodec(ID_CODECS[kind].is);
+export const queryIdOf = <K extends IdKind>(kind: K): t.Type<IdOf<K>, string, unknown> => queryIdCodec(idCodecOf(kind).is);
 
 export const pageFields = { limit: QueryInt(1, 100), starting_after: QueryId };
 export const PageQuery = strictObject('PageQuery', {}, pageFields);

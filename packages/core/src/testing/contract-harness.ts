@@ -12,6 +12,20 @@ import type { StorePorts } from '../shared/unit-of-work.js';
 /** Makes a new, empty store. Called once per test. */
 export type StoreFactory = () => Promise<StorePorts>;
 
+/** A contract suite over a store: registers its `describe` blocks. */
+export type StoreContract = (name: string, makeStore: StoreFactory, opts: StoreContractOptions) => void;
+
+/**
+ * A feature's contract suites (docs/adding-a-resource.md): the suite of each store port in `Ports` (its
+ * manifest's `storePorts`), so a port of the feature does not compile without one, and the suites over
+ * the store as a whole it brings (`storeWide`: the demo seed). Exported by the feature's `testing.ts`
+ * as `<feature>Contracts` (camel case: `creditScoresContracts`); `runStoreContracts` runs every one.
+ */
+export interface FeatureContracts<Ports> {
+  readonly ports: { readonly [K in keyof Ports]: StoreContract };
+  readonly storeWide?: ReadonlyArray<StoreContract>;
+}
+
 export interface StoreContractOptions {
   /** Runs after each test, before `close()` (e.g. drop the test database). */
   readonly cleanup?: (store: StorePorts) => Promise<void>;

@@ -1,7 +1,6 @@
 /** Users (and their erasure): everything of this feature `@debtkit/core` exports (its codecs, ports and use cases), one line in `src/index.ts`. */
 export * from './user.js';
 export * from './erasure.js';
-export * from './user-data.js';
 export * from './user-repository.js';
 export * from './erasure-registry.js';
 export * from './use-cases.js';

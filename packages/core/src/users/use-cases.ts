@@ -4,7 +4,6 @@ import { pipe } from 'fp-ts/lib/function.js';
 import { type NotFound, type Unavailable, type StoreError } from '../shared/errors.js';
 import { toUserView, type User, type UserRecord } from './user.js';
 import { erasedUserView, erasureMarker } from './erasure.js';
-import { deleteUserData } from './user-data.js';
 import type { ClientId } from '../shared/primitives.js';
 import type { Page } from '../shared/paging.js';
 import type { CreateUserBody, PatchUserBody } from './requests.js';
@@ -81,13 +80,13 @@ export const updateUser =
  * emptied in 2024-07-01).
  */
 export const deleteUser =
-  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning'>) =>
+  (deps: Pick<ApplicationDeps, 'clock' | 'unitOfWork' | 'versioning' | 'userDataDelete'>) =>
   (scope: UserScope): TE.TaskEither<NotFound | StoreError, void> =>
     inUserTransaction(deps, scope, (tx) =>
       pipe(
         requireUser(tx, scope),
-        // Every port whose records are the user's, in the order of the table (user-data.ts).
-        TE.chainFirstW(() => deleteUserData(tx, scope.userId)),
+        // Every port whose records are the user's, in the order of the table (registry/user-data.ts).
+        TE.chainFirstW(() => deps.userDataDelete(tx, scope.userId)),
         TE.chainFirstW(() => tx.users.delete(scope.clientId, scope.userId)),
         TE.chainFirstW(() => tx.erasures.record(erasureMarker(scope.clientId, scope.userId, deps.clock.now()))),
         TE.chainFirstW(() => tx.webhookDeliveries.cancelPendingForUser(scope.clientId, scope.userId)),

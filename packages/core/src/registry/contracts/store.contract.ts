@@ -2,58 +2,46 @@
  * Every storage port's contract, run against one store adapter (docs/architecture.md): the
  * memory and mongo adapters each call this once from their tests.
  */
-import type { StoreContractOptions, StoreFactory } from '../../testing/contract-harness.js';
-import type { FEATURES, FeatureName } from '../features.js';
-import { accountRepositoryContract } from '../../accounts/account-repository.contract.js';
-import { bureauFlowRepositoryContract } from '../../bureau/bureau-flow-repository.contract.js';
-import { clientRepositoryContract } from '../../clients/client-repository.contract.js';
-import { creditScoreRepositoryContract } from '../../credit-scores/credit-score-repository.contract.js';
+import type { FeatureContracts, StoreContract, StoreContractOptions, StoreFactory } from '../../testing/contract-harness.js';
+import type { StorePortKey } from '../../shared/store-ports.js';
+import { FEATURE_NAMES, type FeatureName } from '../features.js';
+import * as FEATURE_TESTING from '../feature-testing.js';
 import { ownedReadsContract } from './owned-reads.contract.js';
-import { paymentPlanRepositoryContract } from '../../payment-plans/payment-plan-repository.contract.js';
-import { planPaymentRepositoryContract } from '../../payment-plans/plan-payment-repository.contract.js';
 import { storeHealthContract } from '../../testing/store-health.contract.js';
-import { tokenRepositoryContract } from '../../clients/token-repository.contract.js';
-import { auditLogContract } from '../../clients/audit-log.contract.js';
 import { userRepositoryContract } from './user-repository.contract.js';
 import { concurrencyContract } from './concurrency.contract.js';
 import { idempotencyStoreContract } from '../../testing/idempotency-store.contract.js';
-import { webhookStoresContract } from '../../webhooks/webhook-stores.contract.js';
-import { demoSeedContract } from '../../demo/demo-seed.contract.js';
-import { erasureRegistryContract } from '../../users/erasure-registry.contract.js';
 
-/** A contract suite over a store: registers its `describe` blocks. */
-type StoreContract = (name: string, makeStore: StoreFactory, opts: StoreContractOptions) => void;
-
-/** The store-port keys a feature's manifest declares. */
-type PortsOf<K extends FeatureName> = keyof (typeof FEATURES)[K]['storePorts'];
+/** A feature's name in camel case (`credit-scores` → `creditScores`), as its row of suites is named. */
+type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type FeatureTesting = typeof FEATURE_TESTING;
+/** The row of suites of feature `K` (its `<feature>/testing.ts` export `<feature>Contracts`), if it has one. */
+type RowOf<K extends FeatureName> = `${Camel<K>}Contracts` extends keyof FeatureTesting
+  ? FeatureTesting[`${Camel<K>}Contracts`]
+  : { readonly ports: object };
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+/** Every feature's suites by port, merged. */
+type FeaturePortContracts = UnionToIntersection<
+  { [K in FeatureName]: RowOf<K> extends { readonly ports: infer P } ? P : never }[FeatureName]
+>;
 
 /**
- * Each feature's contract suites, by the features' list (registry/features.ts): ONE row per feature,
- * naming the suite of each store port its manifest declares (`ports`), so a new feature or a new port
- * does not compile until it names the suite that checks it on every store, plus the suites over the
- * store as a whole it brings (`storeWide`: the demo seed). A suite covering several ports (the webhook
- * stores) is named by each of them and runs once. The kernel's idempotency store is the one port
- * owned by no feature (registry/store-ports.ts); test/feature-manifests.test.ts checks the port table
- * is the features' ports and it.
+ * The suites the registry runs for ports whose suite names several features (the users port: the user
+ * delete's records) and for the kernel's own (the idempotency keys).
  */
-export const FEATURE_CONTRACTS = {
-  content: { ports: {} },
-  clients: { ports: { clients: clientRepositoryContract, tokens: tokenRepositoryContract, audit: auditLogContract } },
-  webhooks: { ports: { events: webhookStoresContract, webhookEndpoints: webhookStoresContract, webhookDeliveries: webhookStoresContract } },
-  users: { ports: { users: userRepositoryContract, erasures: erasureRegistryContract } },
-  accounts: { ports: { accounts: accountRepositoryContract } },
-  'credit-scores': { ports: { creditScores: creditScoreRepositoryContract } },
-  bureau: { ports: { bureauFlows: bureauFlowRepositoryContract } },
-  'payment-plans': { ports: { paymentPlans: paymentPlanRepositoryContract, planPayments: planPaymentRepositoryContract } },
-  calculator: { ports: {} },
-  sandbox: { ports: {} },
-  demo: { ports: {}, storeWide: [demoSeedContract] },
-} as const satisfies {
-  readonly [K in FeatureName]: {
-    readonly ports: { readonly [P in PortsOf<K>]: StoreContract };
-    readonly storeWide?: ReadonlyArray<StoreContract>;
-  };
-};
+const REGISTRY_PORT_CONTRACTS = { users: userRepositoryContract, idempotency: idempotencyStoreContract } as const;
+
+/** The features' rows of suites, by the features' list: `<feature>Contracts` of `<feature>/testing.ts`, listed once in registry/feature-testing.ts. */
+export const FEATURE_CONTRACTS: ReadonlyArray<FeatureContracts<object>> = FEATURE_NAMES.flatMap((name) => {
+  const row: unknown = (FEATURE_TESTING as Readonly<Record<string, unknown>>)[
+    `${name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())}Contracts`
+  ];
+  return row === undefined ? [] : [row as FeatureContracts<object>];
+});
+
+// Every store port has its suite: the features' rows and the registry's, merged. A port of a feature whose
+// row (or whose line in registry/feature-testing.ts) is missing does not compile.
+null as unknown as FeaturePortContracts & typeof REGISTRY_PORT_CONTRACTS satisfies { readonly [K in StorePortKey]: StoreContract };
 
 /** The kernel's and the registry's suites over several ports at once, and over the store as a whole (its health). */
 const STORE_WIDE_CONTRACTS: ReadonlyArray<StoreContract> = [ownedReadsContract, storeHealthContract, concurrencyContract];
@@ -66,13 +54,12 @@ const STORE_WIDE_CONTRACTS: ReadonlyArray<StoreContract> = [ownedReadsContract, 
  *   runStoreContracts('memory store', async () => createMemoryStore());
  */
 export function runStoreContracts(name: string, makeStore: StoreFactory, opts: StoreContractOptions = {}): void {
-  const features = Object.values<{
-    readonly ports: Readonly<Record<string, StoreContract>>;
-    readonly storeWide?: ReadonlyArray<StoreContract>;
-  }>(FEATURE_CONTRACTS);
   const suites = [
-    ...features.flatMap((feature) => [...Object.values(feature.ports), ...(feature.storeWide ?? [])]),
-    idempotencyStoreContract,
+    ...FEATURE_CONTRACTS.flatMap((feature) => [
+      ...Object.values(feature.ports as Readonly<Record<string, StoreContract>>),
+      ...(feature.storeWide ?? []),
+    ]),
+    ...Object.values(REGISTRY_PORT_CONTRACTS),
     ...STORE_WIDE_CONTRACTS,
   ];
   for (const contract of new Set<StoreContract>(suites)) contract(name, makeStore, opts);

@@ -5,63 +5,30 @@
  * follow from that name. `ResponseKind` is derived from this table.
  */
 import * as t from 'io-ts';
-import { Account } from '../../accounts/account.js';
-import { PayoffQuote, RepaymentDisclosure } from '../../accounts/account-money.js';
-import { BureauStep } from '../../bureau/bureau-flow.machine.js';
-import { CreditScore } from '../../credit-scores/credit-score.js';
-import { Article, ArticleSummary, LearningModule } from '../../content/content.js';
-import { CreditOutlook } from '../../payment-plans/credit-outlook.js';
-import { PaymentPlan, PaymentPlanSchedulePage, PlanPayment } from '../../payment-plans/payment-plan.js';
-import { PaymentPlanComparison } from '../../payment-plans/payoff-comparison.js';
-import { PaymentPlanProgress } from '../../payment-plans/payoff-progress.js';
-import { SandboxAdvanceResult } from '../../sandbox/use-cases.js';
-import { pagedCodec } from '../../shared/paging.js';
-import { Cents, IsoDate, nullable } from '../../shared/primitives.js';
-import { User } from '../../users/user.js';
-import { EventRedelivery, WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookReplay } from '../../webhooks/webhook.js';
 import { ApiVersionList } from '../../shared/versioning/changelog.js';
+import type { FeatureManifestModule } from '../../shared/feature-manifest.js';
+import { FEATURE_MODULES, type FeatureModules, type FeatureName, type UnionToIntersection } from '../features.js';
 
-/** Each response kind → the codec of its body in the latest version (one per resource or list body). */
-export const RESPONSE_CODECS = {
-  credit_score: CreditScore,
-  credit_score_history: t.type({ credit_scores: t.readonlyArray(CreditScore), has_more: t.boolean }, 'CreditScoreHistory'),
-  account: Account,
-  account_list: pagedCodec('accounts', Account),
-  repayment_disclosure: RepaymentDisclosure,
-  payoff_quote: PayoffQuote,
-  user: User,
-  user_list: pagedCodec('users', User),
-  bureau_status: t.type(
-    { status: t.keyof({ initial: null, pending: null, authenticated: null }), step: nullable(BureauStep) },
-    'BureauStatus',
-  ),
-  bureau_step: t.type({ step: BureauStep }, 'BureauInvokeResult'),
-  learning_modules: t.type({ modules: t.readonlyArray(LearningModule) }, 'LearningModules'),
-  payment_plan: PaymentPlan,
-  payment_plan_list: pagedCodec('payment_plans', PaymentPlan),
-  payment_plan_schedule: PaymentPlanSchedulePage,
-  plan_payment: PlanPayment,
-  plan_payment_list: pagedCodec('payments', PlanPayment),
-  payment_plan_comparison: PaymentPlanComparison,
-  payment_plan_progress: PaymentPlanProgress,
-  credit_outlook: CreditOutlook,
-  debt_calculation: t.type(
-    { monthly_payment: Cents, months: t.number, payoff_date: IsoDate, total_interest: Cents, total_paid: Cents },
-    'DebtCalculation',
-  ),
-  article: Article,
-  article_list: pagedCodec('articles', ArticleSummary),
+/** The kernel's own response kinds (the ping and the version list), owned by no feature. */
+const KERNEL_RESPONSES = {
   ping: t.type({ payload: t.string }, 'PingResult'),
-  event: WebhookEvent,
-  event_list: pagedCodec('events', WebhookEvent),
-  webhook_endpoint: WebhookEndpoint,
-  webhook_endpoint_list: pagedCodec('webhook_endpoints', WebhookEndpoint),
-  webhook_delivery_list: pagedCodec('deliveries', WebhookDelivery),
   api_versions: ApiVersionList,
-  event_redelivery: EventRedelivery,
-  webhook_replay: WebhookReplay,
-  sandbox_advance: SandboxAdvanceResult,
-} as const satisfies Readonly<Record<string, t.Mixed>>;
+} as const;
+
+/** Every feature's response kinds (each manifest module's `responses`), merged into one record type. */
+type FeatureResponseCodecs = UnionToIntersection<
+  { [K in FeatureName]: FeatureModules[K] extends { readonly responses: infer R } ? R : never }[FeatureName]
+>;
+
+/**
+ * Each response kind → the codec of its body in the latest version (one per resource or list body):
+ * derived from the features' list (registry/features.ts), each feature's `responses` in the list's
+ * order, then the kernel's own. A kind declared twice is refused at load.
+ */
+export const RESPONSE_CODECS = mergeKinds([
+  ...Object.values<FeatureManifestModule>(FEATURE_MODULES).map((m) => m.responses ?? {}),
+  KERNEL_RESPONSES,
+]) as { readonly [K in keyof (FeatureResponseCodecs & typeof KERNEL_RESPONSES)]: (FeatureResponseCodecs & typeof KERNEL_RESPONSES)[K] };
 
 declare module '../../shared/versioning/version-change.js' {
   /** The kernel's slot, filled with this table (a version change's `transforms` are checked against it). */
@@ -78,3 +45,14 @@ export type ResponseKind = t.TypeOf<typeof ResponseKind>;
 
 /** The body of a response kind, in the latest version (what its codec describes). */
 export type ResponseOf<K extends ResponseKind> = t.TypeOf<(typeof RESPONSE_CODECS)[K]>;
+
+/** The kinds' rows merged into one table; a kind in two of them is a programming error, thrown at load. */
+function mergeKinds(rows: ReadonlyArray<Readonly<Record<string, t.Mixed>>>): Readonly<Record<string, t.Mixed>> {
+  const merged: Record<string, t.Mixed> = {};
+  for (const row of rows)
+    for (const [kind, codec] of Object.entries(row)) {
+      if (kind in merged) throw new Error(`response kinds: ${kind} is declared twice`);
+      merged[kind] = codec;
+    }
+  return merged;
+}
