@@ -73,8 +73,9 @@ describe('debtkit serve on a standalone MongoDB (child process, wire-protocol te
         .stdout()
         .split('\n')
         .filter((line) => line.includes(STANDALONE_REASON));
-    // The log line travels through a pipe: a few more probes give it time to arrive (bounded, no sleep).
-    for (let attempt = 0; attempt < 20 && loggedLines().length === 0; attempt++)
+    // The log line travels through the log destination (handed over every 20 ms) and a pipe: probe until it
+    // arrives, up to a bounded deadline (20 probes were too few in a loaded suite run), no sleep.
+    for (const deadline = Date.now() + 5_000; Date.now() < deadline && loggedLines().length === 0;)
       expect((await fetch(`${cli.url}/readyz`)).status).to.equal(503);
     const logged = loggedLines();
     expect(logged, cli.stdout()).to.have.length(1);
