@@ -114,7 +114,7 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       expect(counted).to.equal(8);
     });
 
-    it("holds a blocked client's refusals for DEBTKIT_REFUSAL_HOLD_MS, then answers its 429; the refusal that blocked it is not held", async () => {
+    it("holds a blocked client's refusals (half to all of DEBTKIT_REFUSAL_HOLD_MS), then answers its 429; the refusal that blocked it is not held", async () => {
       h = await harness({ rateLimits: memoryLimits(3, 0), refusalHoldMs: 1000 });
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       // The refusal that blocks the client is answered at once (the test's timers do not move).
@@ -129,7 +129,7 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
       await sent;
-      expect(elapsed, 'answered after the hold, not before').to.be.at.least(1000 - 25);
+      expect(elapsed, 'answered after at least half the hold').to.be.at.least(500 - 25);
       expect(answer?.status).to.equal(429);
       expect(answer?.body.error).to.deep.include({ code: 'rate_limited' });
       expect(answer?.headers).to.include({ 'retry-after': '1', 'ratelimit-remaining': '0' });

@@ -22,7 +22,8 @@ describe('refusal hold (docs/decisions/rate-limits.md)', () => {
   it('ends each hold at the end of its slot, with one timer per slot shared by every request held until it', async () => {
     const { timers, setTimer } = fakeTimers();
     let now = 1001;
-    const hold = createRefusalHold(1000, { setTimer, now: () => now })!;
+    // The longest hold (random 1 → the whole hold); the spread has its own test below.
+    const hold = createRefusalHold(1000, { setTimer, now: () => now, random: () => 1 })!;
     const a = hold();
     now = 1010;
     const b = hold();
@@ -44,5 +45,13 @@ describe('refusal hold (docs/decisions/rate-limits.md)', () => {
     now = 5000;
     void hold();
     expect(timers).to.have.length(3);
+  });
+
+  it('spreads holds between half the hold and the hold, so connections refused together do not come back together', () => {
+    const { timers, setTimer } = fakeTimers();
+    const draws = [0, 0.5, 0.999];
+    const hold = createRefusalHold(1000, { setTimer, now: () => 0, random: () => draws.shift() ?? 0 })!;
+    for (let i = 0; i < 3; i++) void hold();
+    expect(timers.map((t) => t.ms)).to.deep.equal([500, 750, 1000]);
   });
 });

@@ -2,7 +2,7 @@
  * The hold on a blocked client's refusals (docs/decisions/rate-limits.md, "Holding a blocked
  * client's refusals"; docs/performance.md, isolation under a flood). A client refused by its rate
  * limit is blocked in this process for the rest of its window; a request it sends while blocked
- * is answered its 429 only after `holdMs`. A client sending back to back on its connections (a
+ * is answered its 429 only after between half of `holdMs` and `holdMs` (spread at random). A client sending back to back on its connections (a
  * flood) then sends at most one request per connection per hold, instead of as many as the event
  * loop can refuse: its refusals stop crowding out every other client's requests. A client that
  * waits its `Retry-After` is never held.
@@ -28,6 +28,8 @@ export interface RefusalHoldOptions {
   readonly setTimer?: SetTimer;
   /** Milliseconds; default `performance.now`. */
   readonly now?: () => number;
+  /** A number in [0, 1) (default `Math.random`): where in its spread a hold ends. */
+  readonly random?: () => number;
 }
 
 const realTimer: SetTimer = (callback, ms) => {
@@ -40,10 +42,13 @@ export const createRefusalHold = (holdMs: number, options: RefusalHoldOptions = 
   if (holdMs <= 0) return undefined;
   const setTimer = options.setTimer ?? realTimer;
   const now = options.now ?? (() => performance.now());
+  const random = options.random ?? Math.random;
   const slots = new Map<number, Promise<void>>();
   return () => {
     const at = now();
-    const slot = Math.ceil((at + holdMs) / SLOT_MS);
+    // Spread between half the hold and the hold: the connections of a flood, refused together, must not come back
+    // together, or their next requests arrive as one burst at the start of the client's next window.
+    const slot = Math.ceil((at + holdMs * (0.5 + random() / 2)) / SLOT_MS);
     const waiting = slots.get(slot);
     if (waiting !== undefined) return waiting;
     const ends = new Promise<void>((resolve) => {
