@@ -1,5 +1,5 @@
 /**
- * The hold on a blocked client's refusals (docs/decisions/rate-limits.md, "Holding a blocked
+ * The hold on a blocked client's refusals (docs/decisions/rate-limits.md, "A blocked
  * client's refusals"; docs/performance.md, isolation under a flood). A client refused by its rate
  * limit is blocked in this process for the rest of its window; a request it sends while blocked
  * is answered its 429 only after between half of `holdMs` and `holdMs` (spread at random). A client sending back to back on its connections (a
