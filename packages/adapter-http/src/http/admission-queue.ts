@@ -45,7 +45,7 @@ export type Admission =
 /** Starts a timer; answers a function that cancels it. */
 export type SetTimer = (callback: () => void, ms: number) => () => void;
 
-const realTimer: SetTimer = (callback, ms) => {
+export const realTimer: SetTimer = (callback, ms) => {
   const timer = setTimeout(callback, ms);
   return () => clearTimeout(timer);
 };

@@ -12,7 +12,7 @@
  * per slot, not one per request.
  */
 import { performance } from 'node:perf_hooks';
-import type { SetTimer } from './admission-queue.js';
+import { realTimer, type SetTimer } from './admission-queue.js';
 
 /** Waits out one refused request's hold. */
 export type RefusalHold = () => Promise<void>;
@@ -31,11 +31,6 @@ export interface RefusalHoldOptions {
   /** A number in [0, 1) (default `Math.random`): where in its spread a hold ends. */
   readonly random?: () => number;
 }
-
-const realTimer: SetTimer = (callback, ms) => {
-  const timer = setTimeout(callback, ms);
-  return () => clearTimeout(timer);
-};
 
 /** A hold of `holdMs` (rounded up to the next slot's end), or `undefined` for 0: refusals are answered at once. */
 export const createRefusalHold = (holdMs: number, options: RefusalHoldOptions = {}): RefusalHold | undefined => {

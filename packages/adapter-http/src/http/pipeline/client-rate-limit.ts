@@ -1,5 +1,5 @@
 import type { AppMiddleware, RequestContext } from '../app-context.js';
-import { ApiError, type ApiErrorAnswer } from '../api-error.js';
+import type { ApiErrorAnswer } from '../api-error.js';
 import type { ClientRateLimiter, RateLimitDecision } from '../rate-limits.js';
 import type { RefusalHold } from '../refusal-hold.js';
 
@@ -10,9 +10,9 @@ export interface ClientRateLimitOptions {
   /**
    * Answers a refusal in place (the error responder's writer), as Koa's rate-limit middleware
    * do: the request goes no further and nothing is thrown through the steps above it
-   * (docs/performance.md, cheap refusals). Absent: the refusal is thrown to the error responder.
+   * (docs/performance.md, cheap refusals).
    */
-  readonly refuse?: (ctx: RequestContext, refusal: ApiErrorAnswer) => void;
+  readonly refuse: (ctx: RequestContext, refusal: ApiErrorAnswer) => void;
   /**
    * Waited out before a blocked client's refusal is answered (refusal-hold.ts; DEBTKIT_REFUSAL_HOLD_MS).
    * Absent: answered at once.
@@ -28,7 +28,7 @@ export interface ClientRateLimitOptions {
  */
 export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware => {
   const { limiter, onLimited, refuse, hold } = options;
-  /** The decision's headers; a refusal answered (or thrown); whether the request goes on. */
+  /** The decision's headers; a refusal answered; whether the request goes on. */
   const apply = (ctx: RequestContext, decision: RateLimitDecision): boolean => {
     ctx.set({
       'RateLimit-Limit': String(decision.limit),
@@ -38,10 +38,12 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
     if (decision.allowed) return true;
     onLimited?.('client');
     const retryAfter = String(decision.resetSeconds);
-    const message = `Too many requests; retry after ${retryAfter} s`;
-    const headers = { 'Retry-After': retryAfter };
-    if (refuse === undefined) throw new ApiError('rate_limited', message, undefined, headers);
-    refuse(ctx, { kind: 'rate_limited', message, details: undefined, headers });
+    refuse(ctx, {
+      kind: 'rate_limited',
+      message: `Too many requests; retry after ${retryAfter} s`,
+      details: undefined,
+      headers: { 'Retry-After': retryAfter },
+    });
     return false;
   };
   // A plain function, not `async`: a step that passes a request on returns `next()`'s own promise, without an async function's wrapper (docs/performance.md, round 5).
