@@ -135,6 +135,42 @@ describe('rate limits (docs/decisions/rate-limits.md)', () => {
       expect(answer?.headers).to.include({ 'retry-after': '1', 'ratelimit-remaining': '0' });
     });
 
+    it('paces a client that was held: in its next window its allowed requests go one every 1000 / limit ms, not all at once', async () => {
+      h = await harness({ rateLimits: memoryLimits(3, 0), refusalHoldMs: 1000 });
+      /** Moves simulated time 25 ms at a time, real I/O in between, until `done` or 5 s; the time it took. */
+      const tickUntil = async (done: () => boolean): Promise<number> => {
+        let elapsed = 0;
+        while (!done() && elapsed < 5000) {
+          mock.timers.tick(25);
+          elapsed += 25;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+        return elapsed;
+      };
+      // A well-behaved client is never paced: its whole budget and burst answer without time moving.
+      for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
+      expect((await ping()).status).to.equal(429);
+      // It sends again before its Retry-After: held, and paced from now on.
+      let held: Awaited<ReturnType<typeof ping>> | undefined;
+      const heldSent = ping().then((r) => (held = r));
+      await tickUntil(() => held !== undefined);
+      await heldSent;
+      expect(held?.status).to.equal(429);
+      // Its next window (the per-second budget, 3): three requests at once.
+      mock.timers.tick(1000);
+      const answers: Array<number | undefined> = [undefined, undefined, undefined];
+      const sent = [0, 1, 2].map((i) => ping().then((r) => (answers[i] = r.status)));
+      await tickUntil(() => answers[0] !== undefined);
+      expect(answers, 'the first goes on at once, the others wait their turns').to.deep.equal([200, undefined, undefined]);
+      const second = await tickUntil(() => answers[1] !== undefined);
+      expect(second, 'the second after about a third of a second').to.be.within(333 - 25, 333 + 50);
+      expect(answers[2]).to.equal(undefined);
+      const third = await tickUntil(() => answers[2] !== undefined);
+      expect(third, 'the third a third of a second later').to.be.within(333 - 50, 333 + 50);
+      await Promise.all(sent);
+      expect(answers).to.deep.equal([200, 200, 200]);
+    });
+
     it('recovers once Retry-After has passed: the per-second budget again, the burst not yet', async () => {
       for (let i = 0; i < 6; i++) expect((await ping()).status).to.equal(200);
       const limited = await ping();

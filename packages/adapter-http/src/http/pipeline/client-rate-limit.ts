@@ -14,8 +14,8 @@ export interface ClientRateLimitOptions {
    */
   readonly refuse: (ctx: RequestContext, refusal: ApiErrorAnswer) => void;
   /**
-   * Waited out before a blocked client's refusal is answered (refusal-hold.ts; DEBTKIT_REFUSAL_HOLD_MS).
-   * Absent: answered at once.
+   * Waited out before a blocked client's refusal is answered, and the pace of a held client's allowed
+   * requests (refusal-hold.ts; DEBTKIT_REFUSAL_HOLD_MS). Absent: answered at once, never paced.
    */
   readonly hold?: RefusalHold;
 }
@@ -56,8 +56,13 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
     if (blocked !== undefined) {
       if (hold === undefined) return apply(ctx, blocked) ? next() : undefined;
       // Held, then refused with what is left of the block (none left: the shortest Retry-After, 1 s).
-      return hold().then(() => void apply(ctx, limiter.blocked(key) ?? { ...blocked, resetSeconds: 1 }));
+      return hold.hold(key).then(() => void apply(ctx, limiter.blocked(key) ?? { ...blocked, resetSeconds: 1 }));
     }
-    return limiter.consume(key).then((decision) => (apply(ctx, decision) ? next() : undefined));
+    return limiter.consume(key).then((decision) => {
+      if (!apply(ctx, decision)) return undefined;
+      // A client that was held (it ignored a Retry-After) has its allowance spread over the window.
+      const turn = hold?.pace(key, decision.limit);
+      return turn === undefined ? next() : turn.then(next);
+    });
   };
 };
