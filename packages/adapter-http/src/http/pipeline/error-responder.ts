@@ -50,12 +50,9 @@ export const errorResponder = (options: ErrorResponderOptions): AppMiddleware =>
       writeApiError(ctx, new ApiError('internal_server_error', 'An unexpected error occurred'), apiVersionFallback);
     }
   };
-  return async function errorResponder(ctx, next) {
-    try {
-      await next();
-    } catch (err) {
-      answer(ctx, err);
-    }
+  // A plain function: koa-compose's `next()` never throws, it rejects (docs/performance.md).
+  return function errorResponder(ctx, next) {
+    return next().catch((err: unknown) => answer(ctx, err));
   };
 };
 

@@ -160,8 +160,8 @@ export const jsonBody = (options: JsonBodyOptions): AppMiddleware => {
     if (body !== undefined && !isPlainObject(body)) throw new ApiError('validation_error', 'The request body must be a JSON object');
     ctx.state.body = body;
   };
-  return async function jsonBody(ctx, next) {
-    if (hasBody(ctx.req)) await read(ctx);
-    return next();
+  // A plain function (docs/performance.md): a request without a body passes straight on.
+  return function jsonBody(ctx, next) {
+    return hasBody(ctx.req) ? read(ctx).then(() => next()) : next();
   };
 };

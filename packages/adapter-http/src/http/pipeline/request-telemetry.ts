@@ -48,12 +48,15 @@ export const requestTelemetry = (options: RequestTelemetryOptions): AppMiddlewar
       aborted: isClientGone(ctx),
     });
   };
-  return async function requestTelemetry(ctx, next) {
+  // A plain function and one `then`, not an `async` function's try/finally: the same order, fewer promises (docs/performance.md).
+  return function requestTelemetry(ctx, next) {
     const started = performance.now();
-    try {
-      await next();
-    } finally {
-      record(ctx, performance.now() - started);
-    }
+    return next().then(
+      () => record(ctx, performance.now() - started),
+      (err: unknown) => {
+        record(ctx, performance.now() - started);
+        throw err;
+      },
+    );
   };
 };
