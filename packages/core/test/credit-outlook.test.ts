@@ -469,5 +469,27 @@ describe('credit outlook (docs/decisions/payoff-and-outlook.md)', () => {
         ['minimum_only', null, null],
       ]);
     });
+
+    it('minimum_only that runs the whole 600 months without paying off: the Good month of those 600 months, watched in its one run', () => {
+      // $100,000 on a $200,000 card at 24%: the minimum, $2,000.01, is a cent over the month's interest: it pays off
+      // after 600 months (`too_long`), and the balance falls to 30% of the limit within them.
+      const card = anAccount({ subtype: 'credit_card_loan', balance: 10_000_000, limit: 20_000_000, apr: 24, minimum_payment: 200_001 });
+      const debts = [{ id: card.id, balance: card.balance, apr: 24, minimumPayment: 200_001 as Cents }];
+      const result = comparePayoffStrategies({ monthlyPayment: 300_001 as Cents, debts, today: TODAY }, [card]);
+      if (E.isLeft(result)) throw new Error(result.left.message);
+      const minimumOnly = result.right.comparisons.find((c) => c.strategy === 'minimum_only')!;
+      let first: number | null = null;
+      const trace = traceBalances(
+        { strategy: 'minimum_only', monthlyPayment: 300_001 as Cents, debts, today: TODAY },
+        600,
+        (month, balances) => {
+          if (first === null && balances[0]! <= 6_000_000) first = month;
+        },
+      );
+      expect(trace).to.deep.equal({ months: 600, paidOff: false });
+      expect(minimumOnly.months).to.equal(null);
+      expect(first).to.equal(575);
+      expect(minimumOnly.credit_utilization_good_month).to.equal(first);
+    });
   });
 });

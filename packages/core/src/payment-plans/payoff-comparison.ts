@@ -85,9 +85,12 @@ export const comparePayoffStrategies = (
     const run: PayoffPlanInput = { ...input, strategy, customOrder: strategy === 'custom' ? input.customOrder : undefined };
     const watch = utilizationWatch(accounts, run);
     const projection = projectPayoff(run, MAX_PAYOFF_MONTHS, watch.observe, true);
-    // Any other strategy that does not pay off makes the comparison an error (below).
-    if (E.isRight(projection) || strategy !== 'minimum_only') return { strategy, projection, goodMonth: watch.goodMonth() };
-    // Cut short because it does not pay off: the utilization is projected over the full 600 months.
+    // Any other strategy that does not pay off makes the comparison an error (below). A run that went the
+    // full 600 months (`too_long`) has been watched over all of them: the same months a run to the limit
+    // would watch, so it is not run again (docs/performance.md).
+    if (E.isRight(projection) || strategy !== 'minimum_only' || projection.left === 'too_long')
+      return { strategy, projection, goodMonth: watch.goodMonth() };
+    // Cut short because it can never pay off (or overflowed): the utilization is projected over the full 600 months.
     const full = utilizationWatch(accounts, run);
     traceBalances(run, MAX_PAYOFF_MONTHS, full.observe);
     return { strategy, projection, goodMonth: full.goodMonth() };
