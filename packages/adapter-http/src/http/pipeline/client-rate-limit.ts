@@ -62,7 +62,7 @@ export const clientRateLimit = (options: ClientRateLimitOptions): AppMiddleware 
       if (!apply(ctx, decision)) return undefined;
       // A client that was held (it ignored a Retry-After) has its allowance spread over the window.
       const turn = hold?.pace(key, decision.limit);
-      return turn === undefined ? next() : turn.then(next);
+      return turn === undefined ? next() : turn.then(() => next());
     });
   };
 };
