@@ -33,7 +33,7 @@ export interface AppConfig {
   readonly trustedProxies?: ReadonlyArray<string>;
   /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (the server sets it from DEBTKIT_DOCS); absent, they are not served (404). */
   readonly docs?: boolean;
-  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429 (DEBTKIT_REFUSAL_HOLD_MS); absent or 0, answered at once. */
+  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429, and the longest a held client's paced request waits (DEBTKIT_REFUSAL_HOLD_MS); absent or 0, answered at once and never paced. */
   readonly refusalHoldMs?: number;
 }
 

@@ -77,7 +77,7 @@ export interface Config {
   readonly clientConcurrency?: number;
   /** docs/decisions/tenancy.md: milliseconds a request may wait for its slot before 429 (default 10000). */
   readonly queueWaitMs?: number;
-  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429 (DEBTKIT_REFUSAL_HOLD_MS, default 1000; 0 answers at once; absent: 0). */
+  /** docs/decisions/rate-limits.md: milliseconds a blocked client's refusal is held before its 429, and the longest a held client's paced request waits (DEBTKIT_REFUSAL_HOLD_MS, default 1000; 0 answers at once and paces nothing; absent: 0). */
   readonly refusalHoldMs?: number;
   /** docs/sandbox-over-time.md: serve the interactive docs at `/docs` (DEBTKIT_DOCS; default: on in sandbox, off in production; `loadConfig` always sets it, absent is off). */
   readonly docs?: boolean;
