@@ -70,9 +70,9 @@ export const createRefusalHold = (holdMs: number, options: RefusalHoldOptions = 
   const slots = new Map<number, Promise<void>>();
   // Clients are few (an operator makes them): an entry is dropped when its client is next allowed past its pace.
   const paced = new Map<string, Paced>();
-  /** Resolves at the end of the slot `ms` falls in, `at` being now. */
-  const until = (at: number, ms: number): Promise<void> => {
-    const slot = Math.ceil(ms / SLOT_MS);
+  /** Resolves at the end of the slot the instant `end` falls in, `at` being now. */
+  const until = (at: number, end: number): Promise<void> => {
+    const slot = Math.ceil(end / SLOT_MS);
     const waiting = slots.get(slot);
     if (waiting !== undefined) return waiting;
     const ends = new Promise<void>((resolve) => {

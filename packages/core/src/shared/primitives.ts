@@ -197,6 +197,11 @@ export const makeDate = (year: number, month: number, day: number): IsoDate =>
  */
 export const addMonths = (date: IsoDate, n: number): IsoDate => {
   const { year, month, day } = dateParts(date);
+  return addMonthsToParts(year, month, day, n);
+};
+
+/** `addMonths` of the date whose parts are given (a caller that keeps a start date's parts, as the money engine does). */
+export const addMonthsToParts = (year: number, month: number, day: number, n: number): IsoDate => {
   const index = year * 12 + (month - 1) + n;
   const y = Math.floor(index / 12);
   const m = (index % 12) + 1;

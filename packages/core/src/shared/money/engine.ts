@@ -39,7 +39,7 @@
  * Debts without statement terms (one rate, monthly interest, a fixed minimum)
  * take exactly the arithmetic of docs/decisions/payoff-and-outlook.md, so their answers are unchanged.
  */
-import { addMonths, dateParts, daysInMonth, type IsoDate } from '../primitives.js';
+import { addMonths, addMonthsToParts, dateParts, daysInMonth, type IsoDate } from '../primitives.js';
 import { dailyCompoundFactor, EQUAL_MONTH_DAYS, roundedQuotient, scaleApr } from './rates.js';
 import type { DebtTerms, InterestMethod, MinimumFormula, RateSegment } from './terms.js';
 
@@ -392,7 +392,7 @@ export class DebtBook {
       const last = this.dates.length - 1;
       return m <= last ? this.dates[m]! : addMonths(this.dates[last]!, m - last);
     }
-    return monthDate(this.startYear, this.startMonth, this.startDay, m);
+    return addMonthsToParts(this.startYear, this.startMonth, this.startDay, m);
   }
 
   /** The first month (≥ 1) dated on or after `date`. */
@@ -687,14 +687,6 @@ export class DebtBook {
     };
   }
 }
-
-const monthDate = (year: number, month: number, day: number, m: number): IsoDate => {
-  const index = year * 12 + (month - 1) + m;
-  const y = Math.floor(index / 12);
-  const mo = (index % 12) + 1;
-  const d = Math.min(day, daysInMonth(y, mo));
-  return `${String(y).padStart(4, '0')}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}` as IsoDate;
-};
 
 /** `a` comes strictly before `b` in strategy order, on the current balances. */
 type Precedes = (a: number, b: number) => boolean;
