@@ -2,7 +2,7 @@
  * Graceful shutdown (docs/operations.md): stop accepting, let the request in flight
  * finish, then stop. In-process, on a free port.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import pino from 'pino';
@@ -70,7 +70,15 @@ describe('server lifecycle', () => {
 
   it('finishes the request in flight, refuses new connections, then stops', async () => {
     const token = generateToken('sandbox');
-    const running = await startServer({ config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }), logger: pino({ level: 'silent' }) });
+    // Keep-alive and the grace period both outlast the test's timeout, and the client's agent keeps
+    // its connections without a deadline: the test ends in time only if the server closes the
+    // connection once the response in flight has finished.
+    const running = await startServer({
+      config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
+      logger: pino({ level: 'silent' }),
+      connectionRules: { keepAliveTimeoutMs: 60_000 },
+      graceMs: 60_000,
+    });
     const port = Number(new URL(running.url).port);
 
     // A request whose body is only half sent: in flight until the test sends the rest.
@@ -82,6 +90,7 @@ describe('server lifecycle', () => {
       host: '127.0.0.1',
       method: 'POST',
       path: '/api/ping',
+      agent: new Agent({ keepAlive: true }),
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' },
     });
     req.on('response', (res) => response.resolve(res));
@@ -102,6 +111,36 @@ describe('server lifecycle', () => {
 
     await stopping;
     expect(stopped).to.equal(true);
+  });
+
+  it('answers a request that arrives on a kept connection during the shutdown with Connection: close, then closes it', async () => {
+    const token = generateToken('sandbox');
+    const running = await startServer({
+      config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
+      logger: pino({ level: 'silent' }),
+      connectionRules: { keepAliveTimeoutMs: 60_000 },
+      graceMs: 60_000,
+    });
+    const port = Number(new URL(running.url).port);
+    const arrived = deferred();
+    running.server.once('request', () => arrived.resolve());
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    const head = (path: string, extra: string): string => `${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n${extra}\r\n`;
+    // The first request is in flight (its body half sent) when the shutdown starts...
+    socket.write(head('POST /api/ping', 'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n') + 'b\r\n{"payload":\r\n');
+    await arrived.promise;
+    const stopping = running.shutdown();
+    // ...and the second comes on the same connection after it (pipelined): it is read during the shutdown.
+    socket.write('d\r\n"last words"}\r\n0\r\n\r\n' + head('GET /healthz', ''));
+    await ended;
+    await stopping;
+    const answers = received.split('HTTP/1.1 ').slice(1);
+    expect(answers.map((a) => a.slice(0, 3))).to.deep.equal(['200', '200']);
+    expect(answers[0]!.toLowerCase()).not.to.contain('\r\nconnection: close\r\n');
+    expect(answers[1]!.toLowerCase()).to.contain('\r\nconnection: close\r\n');
   });
 
   it('cuts a request that outlives the grace period', async () => {

@@ -4,9 +4,10 @@
  * let in-flight requests finish (forcing them closed after a grace period),
  * then close the store.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import * as E from 'fp-ts/lib/Either.js';
 import type { ContainerModule } from 'inversify';
 import type { Logger } from '../logger.js';
@@ -106,6 +107,33 @@ const seedPatiently = async (
   return { demo: { token: demoToken }, stop };
 };
 
+/** Node's channel of every finished HTTP server response (`{ request, response, socket, server }`). */
+const RESPONSE_FINISHED = 'http.server.response.finish';
+
+/**
+ * From the shutdown on, no connection is kept alive after its response, so that
+ * keep-alive clients do not hold the server open until the grace period ends: a
+ * request that arrives is answered `Connection: close`, and the connection of a
+ * response in flight is closed once it has finished. Set up at the shutdown only,
+ * so that serving pays nothing for it (it was a listener on every response:
+ * docs/performance.md). Returns its undoing, for when the server has closed.
+ */
+const keepNoneAlive = (server: Server): (() => void) => {
+  const closeWithAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  // Published as the response finishes, before Node marks its connection idle: closed on the next turn.
+  const finished = (message: unknown): void => {
+    if ((message as { server?: unknown }).server === server) setImmediate(() => server.closeIdleConnections());
+  };
+  server.on('request', closeWithAnswer);
+  subscribe(RESPONSE_FINISHED, finished);
+  return () => {
+    server.off('request', closeWithAnswer);
+    unsubscribe(RESPONSE_FINISHED, finished);
+  };
+};
+
 export interface RunningServer {
   readonly url: string;
   readonly server: Server;
@@ -166,20 +194,13 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
     const rules: ConnectionRules = { ...DEFAULT_CONNECTION_RULES, maxConnections: config.maxConnections, ...options.connectionRules };
     const server = createServer(serverOptions(rules), app.callback());
     applyConnectionRules(server, rules);
-    let closing = false;
-    // During shutdown no connection is kept alive after its response: keep-alive
-    // clients must not hold the server open until the grace period ends.
-    server.on('request', (_req, res) => {
-      if (closing) res.setHeader('Connection', 'close');
-      else res.once('finish', () => closing && server.closeIdleConnections());
-    });
     const address = await listen(server, config.port, config.host);
     worker.start();
 
     let stopped: Promise<void> | undefined;
     const shutdown = (): Promise<void> =>
       (stopped ??= new Promise<void>((resolvePromise) => {
-        closing = true;
+        const endKeepNoneAlive = keepNoneAlive(server);
         seeding?.stop();
         // No new attempts from now on; the ones in flight finish (or are cut after the grace
         // period, like requests) and are recorded before the store closes.
@@ -188,6 +209,7 @@ export const startServer = async (options: StartOptions): Promise<RunningServer>
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(force);
+          endKeepNoneAlive();
           workerStopped
             .then(() => close())
             .then(
