@@ -5,6 +5,7 @@
  * a line must send it through `logger.info` instead.
  */
 import { expect } from 'chai';
+import fc from 'fast-check';
 import pino, { type Logger, type LoggerOptions } from 'pino';
 import { requestLineFields, requestLineWriter, type RequestLine } from '../src/http/pipeline/request-line.js';
 
@@ -80,6 +81,30 @@ describe('request line', () => {
         });
       }
     }
+
+    it('quotes any value as logger.info does: every UTF-16 unit (controls, quotes, backslashes, lone surrogates), short and long', () => {
+      const { logger, lines } = capturing();
+      const write = requestLineWriter(logger);
+      const units = fc.oneof(
+        fc.integer({ min: 0, max: 0xffff }),
+        fc.constantFrom(0x00, 0x1f, 0x20, 0x22, 0x5c, 0x7f, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000),
+        fc.integer({ min: 0x20, max: 0x7e }),
+      );
+      const text = fc.array(units, { maxLength: 80 }).map((codes) => String.fromCharCode(...codes));
+      fc.assert(
+        fc.property(text, text, text, (route, requestId, ip) => {
+          lines.length = 0;
+          const request = line({ route, requestId, ip, method: route.slice(0, 7) });
+          write(request);
+          logger.info(requestLineFields(request), 'request');
+          // A lone surrogate is escaped here, as JSON.stringify does, where pino before Node 25 writes it as
+          // it is: the same value once parsed. Anything else, byte for byte.
+          if (/[\ud800-\udfff]/.test(route + requestId + ip)) expect(JSON.parse(lines[0]!)).to.deep.equal(JSON.parse(lines[1]!));
+          else expect(lines[0]).to.equal(lines[1]);
+        }),
+        { numRuns: 2000 },
+      );
+    });
 
     it('writes nothing below the level, and follows a level changed after the writer was made', () => {
       const { logger, lines } = capturing({ level: 'warn' });

@@ -10,7 +10,9 @@
  * prefix (with its level formatter applied), the timestamp function, the
  * bindings (`pid`, `hostname`, a child's bindings) and the line ending. It is
  * written to the logger's own destination. The result is the line pino would
- * write, field for field and in pino's order.
+ * write, field for field and in pino's order (a lone surrogate in a value, which
+ * pino before Node 25 writes as it is, is escaped as `JSON.stringify` escapes it:
+ * the same value once parsed).
  *
  * The pieces are on `pino.symbols`, which pino exposes "for integration purposes
  * with ecosystem and third party libraries ... for performant integration where
@@ -118,8 +120,24 @@ const plainPino = (logger: Logger): boolean => {
   );
 };
 
-/** A JSON string of `value`: the fields here are ids, methods and paths, usually needing no escapes. */
-const quoted = (value: string): string => JSON.stringify(value);
+/** Longer values (a raw path, say) go to `JSON.stringify` at once: the scan would cost more than the call it saves. */
+const SCANNED_UP_TO = 64;
+
+/**
+ * A JSON string of `value`, exactly as `JSON.stringify` writes it. The fields here are
+ * ids, addresses, methods and route patterns, which need no escape: such a value is
+ * quoted as it is, after a scan of its characters, without `JSON.stringify`'s call
+ * into the runtime (five per line; docs/performance.md). Anything it would escape (a
+ * control character, `"`, `\`, a surrogate) goes to `JSON.stringify`.
+ */
+const quoted = (value: string): string => {
+  if (value.length > SCANNED_UP_TO) return JSON.stringify(value);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(value);
+  }
+  return `"${value}"`;
+};
 
 /**
  * Writes request lines to `logger` at `info`: put together here when the
@@ -132,15 +150,18 @@ export const requestLineWriter = (logger: Logger): WriteRequestLine => {
   if (info === undefined) return generic;
   const infoMessage = `,"msg":${quoted(MESSAGE)}`;
   const abortedMessage = `,"aborted":true,"msg":${quoted(ABORTED_MESSAGE)}`;
+  // pino's pieces, by their symbols (on `pino.symbols`, not in its type declarations).
+  const pieces = logger as unknown as Readonly<Record<symbol, unknown>>;
   return function writeRequestLine(line) {
     if (!logger.isLevelEnabled('info')) return;
-    // Read on every line: a child's bindings can be changed (`setBindings`), and these cost a property read each.
-    const levels: unknown = Reflect.get(logger, lsCacheSym);
+    // Read on every line: a child's bindings can be changed (`setBindings`), and these cost a property read each
+    // (read as properties, not with `Reflect.get`, which V8 does not cache: docs/performance.md).
+    const levels = pieces[lsCacheSym];
     const levelPrefix = isRecord(levels) ? levels[info] : undefined;
-    const time: unknown = Reflect.get(logger, timeSym);
-    const bindings: unknown = Reflect.get(logger, chindingsSym);
-    const end: unknown = Reflect.get(logger, endSym);
-    const stream: unknown = Reflect.get(logger, streamSym);
+    const time = pieces[timeSym];
+    const bindings = pieces[chindingsSym];
+    const end = pieces[endSym];
+    const stream = pieces[streamSym];
     if (
       typeof levelPrefix !== 'string' ||
       typeof time !== 'function' ||
