@@ -25,6 +25,24 @@ const refused = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(true));
   });
 
+/**
+ * A server whose keep-alive and grace period both outlast the test's timeout (a test of the
+ * shutdown ends in time only if the server itself closes the connections), and the first
+ * request's arrival.
+ */
+const startOutlastingTheTest = async () => {
+  const token = generateToken('sandbox');
+  const running = await startServer({
+    config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
+    logger: pino({ level: 'silent' }),
+    connectionRules: { keepAliveTimeoutMs: 60_000 },
+    graceMs: 60_000,
+  });
+  const arrived = deferred();
+  running.server.once('request', () => arrived.resolve());
+  return { token, running, port: Number(new URL(running.url).port), arrived };
+};
+
 describe('server lifecycle', () => {
   it('prints the listen line with the configured host and the bound port, then the demo token it chose', async () => {
     const config = configFor({});
@@ -69,21 +87,11 @@ describe('server lifecycle', () => {
   });
 
   it('finishes the request in flight, refuses new connections, then stops', async () => {
-    const token = generateToken('sandbox');
-    // Keep-alive and the grace period both outlast the test's timeout, and the client's agent keeps
-    // its connections without a deadline: the test ends in time only if the server closes the
-    // connection once the response in flight has finished.
-    const running = await startServer({
-      config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
-      logger: pino({ level: 'silent' }),
-      connectionRules: { keepAliveTimeoutMs: 60_000 },
-      graceMs: 60_000,
-    });
-    const port = Number(new URL(running.url).port);
+    // The client's agent keeps its connections without a deadline: the test ends in time only if the
+    // server closes the connection once the response in flight has finished.
+    const { token, running, port, arrived } = await startOutlastingTheTest();
 
     // A request whose body is only half sent: in flight until the test sends the rest.
-    const arrived = deferred();
-    running.server.once('request', () => arrived.resolve());
     const response = deferred<IncomingMessage>();
     const req = httpRequest({
       port,
@@ -114,16 +122,7 @@ describe('server lifecycle', () => {
   });
 
   it('answers a request that arrives on a kept connection during the shutdown with Connection: close, then closes it', async () => {
-    const token = generateToken('sandbox');
-    const running = await startServer({
-      config: configFor({ DEBTKIT_BOOTSTRAP_TOKEN: token }),
-      logger: pino({ level: 'silent' }),
-      connectionRules: { keepAliveTimeoutMs: 60_000 },
-      graceMs: 60_000,
-    });
-    const port = Number(new URL(running.url).port);
-    const arrived = deferred();
-    running.server.once('request', () => arrived.resolve());
+    const { token, running, port, arrived } = await startOutlastingTheTest();
     const socket = connect(port, '127.0.0.1');
     let received = '';
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
