@@ -20,11 +20,19 @@ import * as E from 'fp-ts/lib/Either.js';
 import pino from 'pino';
 import { ContainerModule } from 'inversify';
 import { makeVersioning, mapListItems, idOf, renameField, versioning, type StorePorts } from '@debtkit/core';
-import { anAccount, cents } from '@debtkit/core/testing';
+import { aCreditScore, anAccount, cents } from '@debtkit/core/testing';
 import { compose, type Composition } from '../src/main/composition.js';
 import { HTTP, resolve } from '../src/main/container.js';
 import { loadConfig } from '../src/main/config.js';
-import { createRenderCache, immutableRevision, MIB, type RenderCache, type RenderedBytes } from '../src/http/render-cache.js';
+import {
+  createRenderCache,
+  creditScoreRevision,
+  DEFAULT_REVISIONS,
+  immutableRevision,
+  MIB,
+  type RenderCache,
+  type RenderedBytes,
+} from '../src/http/render-cache.js';
 import type { JsonText } from '../src/http/routes/paged-list.js';
 import { KEPT_COMPRESSION_MIN_BYTES } from '../src/http/pipeline/compression.js';
 import { fixedClock } from './support/http-harness.js';
@@ -192,6 +200,46 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
       expect(kept().stats()).to.deep.equal(before);
     });
 
+    it('credit scores, latest and history, are byte for byte the uncached answer in every API version, before and after they are kept; a new score is answered at once', async () => {
+      const owner = idOf('user', user);
+      const add = async (score: number, increase: number): Promise<number> => {
+        const added = await cached.store.creditScores.add(aCreditScore(owner, { score, increase }))();
+        if (E.isLeft(added)) throw new Error(added.left.message);
+        return added.right.id;
+      };
+      const latest = `/api/users/${user}/credit_scores`;
+      const history = `${latest}/history`;
+      expect((await alike('GET', latest, {})).status, 'no score yet').to.equal(404);
+      const first = await add(700, 0);
+      const read = async (): Promise<{ latest: { id: number }; history: { credit_scores: Array<{ id: number }> } }> => {
+        let answers: { latest: { id: number }; history: { credit_scores: Array<{ id: number }> } } | undefined;
+        for (const version of versioning.known) {
+          for (const round of [1, 2]) {
+            const [one, all] = [
+              await alike('GET', latest, { 'API-Version': version }),
+              await alike('GET', history, { 'API-Version': version }),
+            ];
+            expect([one.status, all.status], `${version} round ${round}`).to.deep.equal([200, 200]);
+            if (version === versioning.latest) answers = { latest: JSON.parse(one.text), history: JSON.parse(all.text) };
+          }
+        }
+        if (answers === undefined) throw new Error('the latest version was not read');
+        return answers;
+      };
+      const once = await read();
+      expect(once.latest.id).to.equal(first);
+      const entries = kept().stats().entries;
+      // Read again: what was kept is served, nothing new is kept.
+      await read();
+      expect(kept().stats().entries).to.equal(entries);
+      // A new report is a new score: answered at once, and kept beside the first.
+      const second = await add(720, 20);
+      const twice = await read();
+      expect(twice.latest.id).to.equal(second);
+      expect(twice.history.credit_scores.map((s) => s.id)).to.deep.equal([second, first]);
+      expect(kept().stats().entries).to.be.above(entries);
+    });
+
     it('a payment under a plan leaves its answer as it was; a deleted plan is 404 at once and leaves the lists', async () => {
       const [first, , last] = plans as [number, number, number];
       const planPath = `/api/users/${user}/payment_plans/${first}`;
@@ -321,6 +369,15 @@ describe('render cache', () => {
       expect(other.toString()).to.equal(`z:${'b'.repeat(100)}`);
       await cache.encoded(rendered, 'br', compress);
       expect(made).to.equal(3);
+    });
+
+    it('keeps a credit score by its id and date (a score is never rewritten), and its history item by item', () => {
+      expect(DEFAULT_REVISIONS.credit_score).to.equal(creditScoreRevision);
+      expect(DEFAULT_REVISIONS.credit_score_history).to.equal(creditScoreRevision);
+      expect(creditScoreRevision({ id: 7, date: '2026-11-28', score: 700 })).to.equal('7@2026-11-28');
+      for (const body of [undefined, null, [], { id: '7', date: '2026-11-28' }, { id: 7 }, { date: '2026-11-28' }]) {
+        expect(creditScoreRevision(body), JSON.stringify(body)).to.equal(undefined);
+      }
     });
 
     it('is bounded by bytes, and keeps nothing at 0', () => {

@@ -62,17 +62,33 @@ export const immutableRevision: Revision = (body) => {
 };
 
 /**
+ * A credit score: added once and never rewritten (the repository has no update:
+ * a new report is a new score, and an erased user's scores are deleted with
+ * the user), with an id never reused, so its id and date name it. The latest
+ * score is read on every credit score request, and its text was rendered anew
+ * each time (docs/performance.md, round 5, session 6).
+ */
+export const creditScoreRevision: Revision = (body) => {
+  if (!isRecord(body)) return undefined;
+  const { id, date } = body;
+  return typeof id === 'number' && typeof date === 'string' ? `${id}@${date}` : undefined;
+};
+
+/**
  * The kinds kept, and their revisions. A payment plan is written once (a
  * payment under it is a resource of its own; the plan is only deleted), and it
  * is the largest body the API answers. A credit outlook is the answer of a
  * pure computation, kept by its input (compute/computation-memo.ts): the
  * same input, the same answer object, whose revision is its input's key.
- * Events are not kept: erasure (4.9) redacts them when they are read.
+ * A credit score is added once and never changed. Events are not kept:
+ * erasure (4.9) redacts them when they are read.
  */
 export const DEFAULT_REVISIONS: Readonly<Partial<Record<ResponseKind, Revision>>> = {
   payment_plan: immutableRevision,
   payment_plan_list: immutableRevision,
   credit_outlook: computedRevision,
+  credit_score: creditScoreRevision,
+  credit_score_history: creditScoreRevision,
 };
 
 /**
