@@ -20,7 +20,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import pino from 'pino';
 import { ContainerModule } from 'inversify';
 import { makeVersioning, mapListItems, idOf, renameField, versioning, type StorePorts } from '@debtkit/core';
-import { aCreditScore, anAccount, cents } from '@debtkit/core/testing';
+import { aCreditScore, anAccount, cents, isoDate } from '@debtkit/core/testing';
 import { compose, type Composition } from '../src/main/composition.js';
 import { HTTP, resolve } from '../src/main/container.js';
 import { loadConfig } from '../src/main/config.js';
@@ -51,7 +51,7 @@ interface RawAnswer {
 }
 
 /** A request to `server` as a client sends it; the answer's bytes decoded by hand, so the encoding sent is what is checked. */
-const raw = (server: Server, method: string, path: string, headers: Record<string, string>): Promise<RawAnswer> =>
+const raw = (server: Server, method: string, path: string, headers: Record<string, string>, body?: string): Promise<RawAnswer> =>
   new Promise((resolvePromise, reject) => {
     const { port } = server.address() as AddressInfo;
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
@@ -66,7 +66,7 @@ const raw = (server: Server, method: string, path: string, headers: Record<strin
       });
     });
     req.on('error', reject);
-    req.end();
+    req.end(body);
   });
 
 const listen = (c: Composition): Promise<Server> =>
@@ -95,12 +95,15 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
     let given: StorePorts | undefined;
 
     const kept = (): RenderCache => resolve(cached.container, HTTP.RenderCache);
+    /** Both apps' clock: a day can pass. */
+    let instant = fixedClock().now().getTime();
+    const clock = { now: (): Date => new Date(instant) };
 
     before(async () => {
       given = await makeStore();
       const logger = pino({ level: 'silent' });
-      cached = await compose({ logger, clock: fixedClock(), modules: [noRateLimits], ...(given === undefined ? {} : { store: given }) });
-      plain = await compose({ config: { renderCacheBytes: 0 }, logger, clock: fixedClock(), modules: [noRateLimits], store: cached.store });
+      cached = await compose({ logger, clock, modules: [noRateLimits], ...(given === undefined ? {} : { store: given }) });
+      plain = await compose({ config: { renderCacheBytes: 0 }, logger, clock, modules: [noRateLimits], store: cached.store });
       [withCache, without] = await Promise.all([listen(cached), listen(plain)]);
       const client = await resolve(cached.container, HTTP.ClientAccess).createClient({
         name: 'Render cache',
@@ -261,6 +264,61 @@ const renderCacheSuite = (label: string, makeStore: () => Promise<StorePorts | u
         expect((await alike('GET', lastPath, { 'Accept-Encoding': encoding })).status).to.equal(404);
         const list = await alike('GET', `/api/users/${user}/payment_plans`, { 'Accept-Encoding': encoding });
         expect((JSON.parse(list.text) as { payment_plans: Array<{ id: number }> }).payment_plans.map((p) => p.id)).to.not.include(last);
+      }
+    });
+
+    it('an account is byte for byte the uncached answer in every API version, kept until it is written or a day passes: an update, a payment and the next day are answered at once', async () => {
+      const owner = idOf('user', user);
+      const created = await cached.store.accounts.create(
+        anAccount(owner, { type: 'loan', subtype: 'credit_card_loan', balance: cents(500_000), apr: 24, minimum_payment: cents(10_000) }),
+      )();
+      if (E.isLeft(created)) throw new Error(created.left.message);
+      const path = `/api/users/${user}/accounts/${created.right.id}`;
+      type Shown = { effective_apr: number; balance: number; expected_payoff_date: string | null };
+      /** Every version, twice, alike in both apps; the latest version's answer. */
+      const read = async (): Promise<Shown> => {
+        let shown: Shown | undefined;
+        for (const version of versioning.known) {
+          for (const round of [1, 2]) {
+            const answer = await alike('GET', path, { 'API-Version': version, 'Accept-Encoding': 'gzip' });
+            expect(answer.status, `${version} round ${round}`).to.equal(200);
+            if (version === versioning.latest) shown = JSON.parse(answer.text) as Shown;
+          }
+        }
+        if (shown === undefined) throw new Error('the latest version was not read');
+        return shown;
+      };
+      const first = await read();
+      const entries = kept().stats().entries;
+      await read();
+      expect(kept().stats().entries, 'read again: nothing new kept').to.equal(entries);
+
+      const patched = await raw(
+        withCache,
+        'PATCH',
+        path,
+        { ...auth, 'Content-Type': 'application/json' },
+        JSON.stringify({ user_apr: 12 }),
+      );
+      expect(patched.status, patched.text).to.equal(200);
+      const updated = await read();
+      expect([first.effective_apr, updated.effective_apr]).to.deep.equal([24, 12]);
+
+      const paid = await cached.store.accounts.applyPayment(owner, created.right.id, {
+        amount: cents(100_000),
+        date: isoDate('2026-03-15'),
+        updatedOn: isoDate('2026-03-15'),
+      })();
+      if (E.isLeft(paid)) throw new Error(paid.left.message);
+      expect((await read()).balance).to.equal(400_000);
+
+      const before = await read();
+      instant += 86_400_000;
+      try {
+        const tomorrow = await read();
+        expect(tomorrow.expected_payoff_date).to.not.equal(before.expected_payoff_date);
+      } finally {
+        instant -= 86_400_000;
       }
     });
   });

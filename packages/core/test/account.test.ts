@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
-import { AccountRecord, AccountStatus, Mask, toAccountView, transitionStatus } from '../src/accounts/account.js';
+import { AccountRecord, AccountStatus, Mask, accountViewKey, toAccountView, transitionStatus } from '../src/accounts/account.js';
 import { IsoDate } from '../src/shared/primitives.js';
 
 const record = (over: Partial<AccountRecord> = {}): AccountRecord => {
@@ -68,6 +68,15 @@ describe('account', () => {
 
   describe('the API view', () => {
     const today = '2026-01-31' as IsoDate;
+
+    it('is named by its key: the account, its version and the day (a write or a new day is another key)', () => {
+      const a = record();
+      const key = accountViewKey(a, today);
+      expect(key).to.equal(`${a.id}@${a.version}@2026-01-31`);
+      expect(accountViewKey({ ...a, version: a.version + 1 } as AccountRecord, today)).to.not.equal(key);
+      expect(accountViewKey(a, '2026-02-01' as IsoDate)).to.not.equal(key);
+      expect(accountViewKey({ ...a, id: (a.id + 1) as never } as AccountRecord, today)).to.not.equal(key);
+    });
     it("prefers the user's APR and minimum over the institution's", () => {
       const view = toAccountView(record({ user_apr: 5, user_minimum_payment: 20_000 as never }), today);
       expect(view).to.deep.include({ effective_apr: 5, effective_minimum_payment: 20_000 });

@@ -37,6 +37,7 @@ import {
   type Versioning,
 } from '@debtkit/core';
 import { computedRevision } from '../compute/computation-memo.js';
+import { accountViewRevision } from './account-views.js';
 import { boundedItems, boundedJson, listEnvelopeOf, type JsonText } from './routes/paged-list.js';
 
 /** DEBTKIT_RENDER_CACHE_MB's default: 64 MiB, room for 64 of the largest plans a client may create. */
@@ -80,7 +81,8 @@ export const creditScoreRevision: Revision = (body) => {
  * is the largest body the API answers. A credit outlook is the answer of a
  * pure computation, kept by its input (compute/computation-memo.ts): the
  * same input, the same answer object, whose revision is its input's key.
- * A credit score is added once and never changed. Events are not kept:
+ * A credit score is added once and never changed. An account's view is kept
+ * by its id, version and its owner's today (account-views.ts). Events are not kept:
  * erasure (4.9) redacts them when they are read.
  */
 export const DEFAULT_REVISIONS: Readonly<Partial<Record<ResponseKind, Revision>>> = {
@@ -89,6 +91,7 @@ export const DEFAULT_REVISIONS: Readonly<Partial<Record<ResponseKind, Revision>>
   credit_outlook: computedRevision,
   credit_score: creditScoreRevision,
   credit_score_history: creditScoreRevision,
+  account: accountViewRevision,
 };
 
 /**

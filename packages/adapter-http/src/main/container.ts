@@ -57,6 +57,7 @@ import { StartupError } from './startup-error.js';
 import { traceStorePorts } from './traced-store-ports.js';
 import { processComputePool } from '../compute/compute-pool.js';
 import { DEFAULT_RENDER_CACHE_MB, MIB, createRenderCache, type RenderCache } from '../http/render-cache.js';
+import { keptAccountViews } from '../http/account-views.js';
 import {
   DEFAULT_CLIENT_CONCURRENCY,
   DEFAULT_QUEUE_WAIT_MS,
@@ -214,6 +215,7 @@ export const httpModule = (input: HttpModuleInput): ContainerModule =>
         computations: context.get(HTTP.Computations),
         sandboxComputations: context.get(HTTP.SandboxComputations),
         sandboxClock: input.config.environment === 'sandbox',
+        accountViews: keptAccountViews(),
         // A long use case (a sandbox advance) lets the event loop read and answer other requests between its steps.
         yieldToOthers: () => new Promise<void>((resolve) => setImmediate(resolve)),
       }),

@@ -258,6 +258,20 @@ const payoffDateOf = (
 };
 
 /** The API view of a stored account on `today` (derived fields computed, never stored). */
+/**
+ * Views remembered by the key that names them (`accountViewKey`): `build` runs when the key is new.
+ * The application's owner may hand one in (`ApplicationDeps.accountViews`); the domain keeps none.
+ */
+export type AccountViews = (key: string, build: () => Account) => Account;
+
+/**
+ * What an account's view is a function of: its record, named by its id and version (every write of
+ * an account raises its version: the repository's compare-and-set, an update and a payment alike, on
+ * every store), and its owner's today. The minimum-only months are the application's one memo, the
+ * same for every read. Equal keys, equal views.
+ */
+export const accountViewKey = (a: AccountRecord, today: IsoDate): string => `${a.id}@${a.version}@${today}`;
+
 export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): Account => {
   const apr = effectiveApr(a);
   const minimum = effectiveMinimumPayment(a, today);

@@ -10,7 +10,7 @@ import {
   type StoreError,
   type ValidationError,
 } from '../shared/errors.js';
-import { Account, toAccountView, transitionStatus, type AccountRecord } from './account.js';
+import { Account, accountViewKey, toAccountView, transitionStatus, type AccountRecord } from './account.js';
 import type { AccountId, IsoDate } from '../shared/primitives.js';
 import { statementTermsProblems, type StatementTerms } from './statement-terms.js';
 import type { Page } from '../shared/paging.js';
@@ -127,13 +127,18 @@ export const listAccounts =
  * round trip where the store can join, and the same two 404s as ever.
  */
 export const getAccount =
-  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly'>) =>
+  (deps: Pick<ApplicationDeps, 'accounts' | 'clock' | 'minimumOnly' | 'accountViews'>) =>
   (scope: UserScope, accountId: AccountId): TE.TaskEither<NotFound | Unavailable, Account> =>
     pipe(
       outsideTransaction(deps.accounts.getOwned(scope.clientId, scope.userId, accountId)),
       ownedOrNotFound('User'),
       ownedSome('Account'),
-      TE.map(({ value, owner }) => toAccountView(value, todayOf(deps.clock, owner), deps.minimumOnly)),
+      TE.map(({ value, owner }) => {
+        const today = todayOf(deps.clock, owner);
+        const build = (): Account => toAccountView(value, today, deps.minimumOnly);
+        // An unchanged account read again on the same day is the view already built (`accountViewKey`).
+        return deps.accountViews === undefined ? build() : deps.accountViews(accountViewKey(value, today), build);
+      }),
     );
 
 /**

@@ -11,6 +11,7 @@ import type { EventRedaction } from '../webhooks/event-redaction.js';
 import type { Computations } from '../payment-plans/computations.js';
 import type { MinimumOnlyMonths } from '../payment-plans/payoff-plan.js';
 import type { ContentRepository } from '../content/content-repository.js';
+import type { AccountViews } from '../accounts/account.js';
 
 declare module '../shared/deps.js' {
   interface ApplicationDeps {
@@ -35,6 +36,11 @@ declare module '../shared/deps.js' {
     readonly sandboxClock?: boolean;
     /** How an account's `expected_payoff_date` months are worked out; `createApplication` gives one bounded memo (domain/payoff-plan.ts `minimumOnlyMemo`). */
     readonly minimumOnly?: MinimumOnlyMonths;
+    /**
+     * Account views remembered by `accountViewKey` (an account's id, version and its owner's today), for
+     * the account read; default none: each read builds its view. The HTTP adapter hands in a bounded one.
+     */
+    readonly accountViews?: AccountViews;
     /** Learning modules and articles; default: the content shipped with core (`shippedContent`), not a store port. */
     readonly content?: ContentRepository;
   }
