@@ -257,7 +257,6 @@ const payoffDateOf = (
   return n === null ? null : addMonths(today, n);
 };
 
-/** The API view of a stored account on `today` (derived fields computed, never stored). */
 /**
  * Views remembered by the key that names them (`accountViewKey`): `build` runs when the key is new.
  * The application's owner may hand one in (`ApplicationDeps.accountViews`); the domain keeps none.
@@ -272,6 +271,7 @@ export type AccountViews = (key: string, build: () => Account) => Account;
  */
 export const accountViewKey = (a: AccountRecord, today: IsoDate): string => `${a.id}@${a.version}@${today}`;
 
+/** The API view of a stored account on `today` (derived fields computed, never stored). */
 export const toAccountView = (a: AccountRecord, today: IsoDate, months: MinimumOnlyMonths = minimumOnlyMonths): Account => {
   const apr = effectiveApr(a);
   const minimum = effectiveMinimumPayment(a, today);
