@@ -41,12 +41,18 @@ export const responseTime = (): Koa.Middleware =>
     ctx.set('X-Response-Time', `${(performance.now() - started).toFixed(2)}ms`);
   };
 
-/** ETag on string answers to GET and HEAD, and 304 when the client has that one already (`ctx.fresh`). */
+/**
+ * ETag on answers to GET and HEAD sent as text or bytes, and 304 when the client has that one already
+ * (`ctx.fresh`). debtkit sends a kept answer (a credit score, an account, a plan) as the `Buffer` of its
+ * JSON, any other as a string, as koa-etag also expects.
+ */
 export const conditionalGet = (): Koa.Middleware =>
   async function conditionalGet(ctx, next) {
     await next();
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200 || typeof ctx.body !== 'string') return;
-    ctx.etag = createHash('sha256').update(ctx.body).digest('base64url').slice(0, 27);
+    const body: unknown = ctx.body;
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.status !== 200) return;
+    if (typeof body !== 'string' && !Buffer.isBuffer(body)) return;
+    ctx.etag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
     if (ctx.fresh) ctx.status = 304;
   };
 
