@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import type { Account } from '@debtkit/core';
-import { accountViewRevision, keptAccountViews } from '../src/http/account-views.js';
+import { keptAccountViews } from '../src/http/account-views.js';
+import { keptRevision } from '../src/http/kept-revisions.js';
 
 const aView = (id: number, balance: number): Account => ({ id, balance }) as unknown as Account;
 
@@ -22,9 +23,9 @@ describe('account views kept by their key', () => {
     expect(views('1@3@2026-11-28', build)).to.equal(first);
     expect(built).to.equal(1);
     expect(Object.isFrozen(first)).to.equal(true);
-    expect(accountViewRevision(first)).to.equal('1@3@2026-11-28');
-    expect(accountViewRevision(aView(1, 500)), 'a view it did not keep').to.equal(undefined);
-    expect(accountViewRevision(null)).to.equal(undefined);
+    expect(keptRevision(first)).to.equal('1@3@2026-11-28');
+    expect(keptRevision(aView(1, 500)), 'a view it did not keep').to.equal(undefined);
+    expect(keptRevision(null)).to.equal(undefined);
   });
 
   it('builds anew for another version or another day', () => {
@@ -35,7 +36,7 @@ describe('account views kept by their key', () => {
     expect(written).to.not.equal(first);
     expect(written.balance).to.equal(400);
     expect(tomorrow).to.not.equal(written);
-    expect([accountViewRevision(written), accountViewRevision(tomorrow)]).to.deep.equal(['1@4@2026-11-28', '1@4@2026-11-29']);
+    expect([keptRevision(written), keptRevision(tomorrow)]).to.deep.equal(['1@4@2026-11-28', '1@4@2026-11-29']);
   });
 
   it('is bounded by entries, the least recently used out first', () => {

@@ -6,7 +6,8 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { inThreadComputations, type Computations, type CreditOutlookInput, type IsoDate } from '@debtkit/core';
-import { COMPUTATION_MEMO_ENTRIES, computedRevision, memoizeComputations } from '../src/compute/computation-memo.js';
+import { COMPUTATION_MEMO_ENTRIES, memoizeComputations } from '../src/compute/computation-memo.js';
+import { keptRevision } from '../src/http/kept-revisions.js';
 import { createRenderCache, MIB } from '../src/http/render-cache.js';
 import { outlookBenchmarkInput } from '../bench/credit-outlook-timing.js';
 import { benchmarkInput } from '../bench/payoff-timing.js';
@@ -54,9 +55,9 @@ describe('computation memo (compute/computation-memo.ts)', () => {
     expect(state.outlooks).to.equal(1);
     expect(first).to.deep.equal(rightOf(await inThreadComputations.creditOutlook(input)));
     expect(Object.isFrozen(first) && Object.isFrozen(first.months) && Object.isFrozen(first.months[0]?.factors)).to.equal(true);
-    expect(computedRevision(first)).to.be.a('string');
+    expect(keptRevision(first)).to.be.a('string');
     expect(
-      computedRevision(rightOf(await inThreadComputations.creditOutlook(input))),
+      keptRevision(rightOf(await inThreadComputations.creditOutlook(input))),
       'an answer the memo did not make has no revision',
     ).to.equal(undefined);
   });
@@ -78,7 +79,7 @@ describe('computation memo (compute/computation-memo.ts)', () => {
     expect(state.outlooks).to.equal(3);
     expect(paidDown).to.not.deep.equal(before);
     expect(tomorrow.as_of).to.equal('2030-01-02');
-    expect(new Set([before, paidDown, tomorrow].map(computedRevision)).size).to.equal(3);
+    expect(new Set([before, paidDown, tomorrow].map(keptRevision)).size).to.equal(3);
 
     const { strategy: _strategy, ...budget } = benchmarkInput();
     await memo.comparePayoffStrategies(budget, input.accounts);

@@ -14,7 +14,7 @@
  * - Concurrent requests with one input share one computation (the promise is
  *   kept, not only its result).
  * - Each answer is deeply frozen, and its key is its revision
- *   (`computedRevision`): the render cache keeps its bytes, and their
+ *   (`keptRevision`, http/kept-revisions.ts): the render cache keeps its bytes, and their
  *   compressed bytes, by that revision (render-cache.ts), so a kept outlook is
  *   served as a kept plan is.
  * - The computations are only ever called after the store read that proves
@@ -29,16 +29,10 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import * as E from 'fp-ts/lib/Either.js';
 import type { Computations } from '@debtkit/core';
+import { keepRevision } from '../http/kept-revisions.js';
 
 /** Answers kept: a 361-month outlook measured 101 KB of heap, so 64 of the largest (600 months) are about 11 MiB. */
 export const COMPUTATION_MEMO_ENTRIES = 64;
-
-/** The key each kept answer was computed under, by the answer itself. */
-const revisions = new WeakMap<object, string>();
-
-/** The revision of an answer this memo made (its input's key), or undefined for any other body. */
-export const computedRevision = (body: unknown): string | undefined =>
-  typeof body === 'object' && body !== null ? revisions.get(body) : undefined;
 
 const deepFreeze = <A>(value: A): A => {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -66,7 +60,7 @@ export const memoizeComputations = <C extends Computations>(computations: C, ent
       if (found !== undefined) return found as Promise<R>;
       const answer = compute(...input).then((result) => {
         deepFreeze(result);
-        if (E.isRight(result) && typeof result.right === 'object' && result.right !== null) revisions.set(result.right, key);
+        if (E.isRight(result) && typeof result.right === 'object' && result.right !== null) keepRevision(result.right, key);
         return result;
       });
       kept.set(key, answer);

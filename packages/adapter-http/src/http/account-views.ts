@@ -5,7 +5,7 @@
  * names a view: an unchanged account read again on the same day is the view built before. Core's
  * account read builds its view through this memo (`ApplicationDeps.accountViews`).
  *
- * - Each kept view is frozen, and its key is its revision (`accountViewRevision`): the render
+ * - Each kept view is frozen, and its key is its revision (`keptRevision`, kept-revisions.ts): the render
  *   cache keeps its bytes by it (render-cache.ts), so such a read is a store read and two lookups,
  *   with no view built and nothing serialised. A version's transforms make new bodies and never
  *   change the one they are given (core's field-transforms.ts).
@@ -16,16 +16,10 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Account, AccountViews } from '@debtkit/core';
+import { keepRevision } from './kept-revisions.js';
 
 /** Views kept: an account's JSON is about 1 KB (916 bytes for the demo's card), its view a few KB of heap: a few MiB in all. */
 export const ACCOUNT_VIEW_ENTRIES = 1024;
-
-/** The key each kept view was built under, by the view itself. */
-const revisions = new WeakMap<object, string>();
-
-/** The revision of a view this memo kept (its key), or undefined for any other body. */
-export const accountViewRevision = (body: unknown): string | undefined =>
-  typeof body === 'object' && body !== null ? revisions.get(body) : undefined;
 
 /** A bounded memo of account views (`entries` of them, default `ACCOUNT_VIEW_ENTRIES`). */
 export const keptAccountViews = (entries: number = ACCOUNT_VIEW_ENTRIES): AccountViews => {
@@ -34,7 +28,7 @@ export const keptAccountViews = (entries: number = ACCOUNT_VIEW_ENTRIES): Accoun
     const found = kept.get(key);
     if (found !== undefined) return found;
     const view = Object.freeze(build());
-    revisions.set(view, key);
+    keepRevision(view, key);
     kept.set(key, view);
     return view;
   };

@@ -36,8 +36,7 @@ import {
   type ResponseKind,
   type Versioning,
 } from '@debtkit/core';
-import { computedRevision } from '../compute/computation-memo.js';
-import { accountViewRevision } from './account-views.js';
+import { keptRevision } from './kept-revisions.js';
 import { boundedItems, boundedJson, listEnvelopeOf, type JsonText } from './routes/paged-list.js';
 
 /** DEBTKIT_RENDER_CACHE_MB's default: 64 MiB, room for 64 of the largest plans a client may create. */
@@ -88,10 +87,10 @@ export const creditScoreRevision: Revision = (body) => {
 export const DEFAULT_REVISIONS: Readonly<Partial<Record<ResponseKind, Revision>>> = {
   payment_plan: immutableRevision,
   payment_plan_list: immutableRevision,
-  credit_outlook: computedRevision,
+  credit_outlook: keptRevision,
   credit_score: creditScoreRevision,
   credit_score_history: creditScoreRevision,
-  account: accountViewRevision,
+  account: keptRevision,
 };
 
 /**
