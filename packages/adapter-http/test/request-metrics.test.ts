@@ -3,15 +3,16 @@
  * itself: the same requests recorded through it and through a plain
  * prom-client Counter and Histogram (the way they were recorded before) must
  * scrape to the same text, byte for byte, including after resets; and a
- * method Node's parser does not know never becomes a series.
+ * method Node's parser does not know never becomes a series. The unlabelled
+ * histogram (the admission wait) likewise, against prom-client's `Histogram`.
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { DURATION_BUCKETS } from '../src/http/metrics.js';
-import { createRequestMetrics } from '../src/http/request-metrics.js';
+import { ADMISSION_WAIT_BUCKETS, DURATION_BUCKETS } from '../src/http/metrics.js';
+import { createRequestMetrics, createUnlabelledHistogram } from '../src/http/request-metrics.js';
 import { harness } from './support/http-harness.js';
 
 type Request = readonly [method: string, route: string, status: number, seconds: number];
@@ -117,5 +118,56 @@ describe('request metrics recorder', () => {
     const res = await h.request.get('/metrics').set(h.admin).expect(200);
     expect(res.text).to.include('debtkit_http_requests_total{method="POST",route="/api/ping",status="200"} 1\n');
     expect(res.text).not.to.include('INVENTED');
+  });
+
+  describe('an unlabelled histogram', () => {
+    const WAIT = {
+      name: 'debtkit_admission_wait_seconds',
+      help: "Seconds each admitted /api request waited in its client's queue for a slot (0: admitted at once)",
+    };
+    const twins = () => {
+      const reference = new Registry();
+      const histogram = new Histogram({ ...WAIT, buckets: [...ADMISSION_WAIT_BUCKETS], registers: [reference] });
+      const registry = new Registry();
+      const record = createUnlabelledHistogram({ registry, ...WAIT, buckets: ADMISSION_WAIT_BUCKETS });
+      const both = (values: readonly number[]): void => {
+        for (const v of values) {
+          histogram.observe(v);
+          record(v);
+        }
+      };
+      const expectSame = async (): Promise<string> => {
+        const text = await registry.metrics();
+        expect(text).to.equal(await reference.metrics());
+        const json = (r: Registry) =>
+          r.getMetricsAsJSON().then((m) => JSON.parse(JSON.stringify(m, (k, v: unknown) => (k === 'exemplar' ? undefined : v))) as unknown);
+        expect(await json(registry)).to.deep.equal(await json(reference));
+        return text;
+      };
+      return { registry, reference, histogram, both, expectSame };
+    };
+    // At once (0), on a bound, between bounds, on the largest, above every bound, and a sum not exact in binary.
+    const WAITS = [0, 0, 0.001, 0.0004, 0.1, 0.2, 10, 12.5, 0.003];
+
+    it('scrapes exactly as a prom-client Histogram fed the same values, zeros listed before the first value', async () => {
+      const { both, expectSame } = twins();
+      expect(await expectSame()).to.include('debtkit_admission_wait_seconds_count 0\n');
+      both(WAITS);
+      const text = await expectSame();
+      expect(text).to.include('debtkit_admission_wait_seconds_bucket{le="0.001"} 4\n');
+      expect(text).to.include('debtkit_admission_wait_seconds_bucket{le="+Inf"} 9\n');
+      expect(text).to.include('debtkit_admission_wait_seconds_count 9\n');
+    });
+
+    it('resets as prom-client does: no series until it observes again', async () => {
+      const { registry, reference, both, expectSame } = twins();
+      both(WAITS);
+      for (const r of [registry, reference]) r.resetMetrics();
+      expect(await expectSame()).not.to.include('_count');
+      both([0.05, 0]);
+      expect(await expectSame()).to.include('debtkit_admission_wait_seconds_count 2\n');
+      for (const r of [registry, reference]) r.getSingleMetric(WAIT.name)!.reset();
+      expect(await expectSame()).not.to.include('_count');
+    });
   });
 });

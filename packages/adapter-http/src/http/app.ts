@@ -192,7 +192,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
     app.use(
       fairAdmission({
         queue: deps.admission,
-        onAdmitted: (s) => metrics.admissionWait.observe(s),
+        onAdmitted: metrics.observeAdmissionWait,
         onTimedOut: () => metrics.rateLimited.inc({ limit: 'queue' }),
       }),
     );

@@ -5,8 +5,8 @@
  * wires: `idempotentReplays` (the Idempotency-Key middleware's `onReplay`),
  * `webhookDeliveries` (the delivery worker's `onOutcome`).
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { createRequestMetrics } from './request-metrics.js';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { createRequestMetrics, createUnlabelledHistogram } from './request-metrics.js';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -23,8 +23,9 @@ export interface Metrics {
    * Seconds each admitted `/api` request waited in its client's queue for a
    * slot (0 when it had one at once): `debtkit_admission_wait_seconds`, no
    * labels (no client id: one series, however many clients). docs/decisions/tenancy.md.
+   * Once per request, so not through prom-client's `observe` (request-metrics.ts).
    */
-  readonly admissionWait: Histogram;
+  readonly observeAdmissionWait: (seconds: number) => void;
   /**
    * Expose the admission queue's state at each scrape: requests in progress
    * (`debtkit_requests_in_progress`) and waiting (`debtkit_requests_queued`).
@@ -97,11 +98,11 @@ export const createMetrics = (options: MetricsOptions = {}): Metrics => {
       labelNames: ['outcome'] as const,
       registers,
     }),
-    admissionWait: new Histogram({
+    observeAdmissionWait: createUnlabelledHistogram({
+      registry,
       name: 'debtkit_admission_wait_seconds',
       help: "Seconds each admitted /api request waited in its client's queue for a slot (0: admitted at once)",
-      buckets: [...ADMISSION_WAIT_BUCKETS],
-      registers,
+      buckets: ADMISSION_WAIT_BUCKETS,
     }),
     watchAdmission: (state) => {
       if (registry.getSingleMetric('debtkit_requests_in_progress') !== undefined) return;
