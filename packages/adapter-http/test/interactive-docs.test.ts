@@ -14,7 +14,9 @@ import { expect } from 'chai';
 import type supertest from 'supertest';
 import { versioning } from '@debtkit/core';
 import { harness } from './support/http-harness.js';
-import { DOCS_CONTENT_SECURITY_POLICY } from '../src/http/interactive-docs.js';
+import Koa from 'koa';
+import supertestOf from 'supertest';
+import { DOCS_CONTENT_SECURITY_POLICY, interactiveDocs } from '../src/http/interactive-docs.js';
 
 const swaggerUiDist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
@@ -154,6 +156,23 @@ describe('interactive docs over HTTP (GET /docs)', () => {
       expect(res.status, path).to.equal(404);
       expect(res.body.error.code, path).to.equal('not_found');
     }
+  });
+
+  it('passes every request outside /docs straight on, without routing it (the router would read the host and leave its marks on ctx)', async () => {
+    const app = new Koa();
+    app.use(interactiveDocs({ versions: versioning.known }));
+    app.use(function seen(ctx) {
+      ctx.body = { router: 'router' in ctx, matched: 'matched' in ctx };
+    });
+    const plain = supertestOf(app.callback());
+    for (const path of ['/api/ping', '/admin/clients', '/openapi.json', '/docsx', '/Docs']) {
+      const res = await plain.get(path);
+      expect(res.status, path).to.equal(200);
+      expect(res.body, path).to.deep.equal({ router: false, matched: false });
+    }
+    // Paths the docs' router decides on still reach it: the page, and what it does not answer (it marks ctx).
+    expect((await plain.get('/docs')).headers['content-security-policy']).to.equal(DOCS_CONTENT_SECURITY_POLICY);
+    expect((await plain.get('/docs/assets/nothing.js')).body).to.deep.equal({ router: true, matched: true });
   });
 
   it('is not served when the docs are off (DEBTKIT_DOCS=false; the default in production)', async () => {

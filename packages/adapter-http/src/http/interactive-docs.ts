@@ -205,5 +205,12 @@ export const interactiveDocs = (options: InteractiveDocsOptions): AppMiddleware 
       await content.answer(ctx, ctx.query['v'] === content.tag ? IMMUTABLE : 'no-cache');
     });
   }
-  return router.routes() as AppMiddleware;
+  const routes = router.routes() as AppMiddleware;
+  // Every other request passes straight on, as an area's steps pass other areas' (app.ts), rather than through a
+  // second router: @koa/router reads the host and tests each of its patterns on every request it is given
+  // (3-5% of the instructions of an /api request in sandbox, where the docs are on; docs/performance.md, round 5).
+  return function interactiveDocs(ctx, next) {
+    const path = ctx.path;
+    return path === '/docs' || path.startsWith('/docs/assets/') ? routes(ctx, next) : next();
+  };
 };
