@@ -98,7 +98,7 @@ export interface AppState {
    * recorded (a request refused before its handler is named by its route too).
    */
   route?: string;
-  /** The app's render cache, for `respond` (set on `/api` requests by the renderedAnswers step). */
+  /** The app's render cache, for `respond` (set on `/api` requests by the apiVersion step). */
   renderCache?: RenderCache;
   /** The kept bytes `respond` answered with, and their key: the compression step keeps their compressed bytes. */
   rendered?: KeyedBytes;

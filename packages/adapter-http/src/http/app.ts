@@ -8,7 +8,7 @@
  *   requestTelemetry (metrics, log line) → errorResponder → compression →
  *   interactiveDocs (`/docs`, when configured) → authFailureLimit (/api, /admin) → clientAuth (/api) →
  *   adminAuth (/admin) → clientRateLimit (/api) → fairAdmission (/api) →
- *   apiVersion (/api) → renderedAnswers (the render cache, render-cache.ts) → router (@koa/router: the endpoint tables; a route runs
+ *   apiVersion (/api: the version and the render cache, render-cache.ts) → router (@koa/router: the endpoint tables; a route runs
  *   adminTokenLimit when it takes the admin token outside /admin (/metrics),
  *   then jsonBody, then idempotencyKey for POST under /api, before its handler) →
  *   routeFallback (404 / 405 / OPTIONS)
@@ -57,7 +57,6 @@ import { clientRateLimit } from './pipeline/client-rate-limit.js';
 import { createRefusalHold } from './refusal-hold.js';
 import { fairAdmission } from './pipeline/fair-admission.js';
 import { routeFallback } from './pipeline/route-fallback.js';
-import { renderedAnswers } from './pipeline/rendered-answers.js';
 import { createMetrics } from './metrics.js';
 import { interactiveDocs } from './interactive-docs.js';
 
@@ -197,8 +196,7 @@ export const createApp = (deps: AppDeps): Koa<AppState> => {
       }),
     );
   }
-  app.use(apiVersion({ versioning }));
-  if (deps.renderCache !== undefined) app.use(renderedAnswers({ cache: deps.renderCache }));
+  app.use(apiVersion({ versioning, ...(deps.renderCache === undefined ? {} : { renderCache: deps.renderCache }) }));
   app.use(api.router.routes());
   app.use(routeFallback(api));
   return app;
