@@ -103,13 +103,14 @@ const builtin = <Q = NoInput, B = NoInput, K extends ResponseKind = never, R = K
     handler:
       typeof run === 'function'
         ? (services) =>
-            async function handleBuiltin(ctx: AppContext): Promise<void> {
+            // A plain function and one `then`, as routes/endpoint.ts's handler (its route's stack makes a throw a rejection).
+            function handleBuiltin(ctx: AppContext): Promise<void> {
               // A built-in endpoint changes nothing: under an Idempotency-Key, its answer is kept all the same (pipeline/idempotency-key.ts).
               if (ctx.state.underIdempotencyKey === true) {
                 ctx.state.keyedAnswer = { change: noChange(run(services, decodeRequest(ctx, e))), shape: e };
-                return;
+                return Promise.resolve();
               }
-              answer(ctx, e, await runUseCase(run(services, decodeRequest(ctx, e))));
+              return runUseCase(run(services, decodeRequest(ctx, e))).then((value) => answer(ctx, e, value));
             }
         : run.handler,
   };

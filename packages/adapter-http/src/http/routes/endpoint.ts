@@ -244,15 +244,17 @@ export const endpoint = <
   const entry: Endpoint = {
     ...spec,
     handler: (app) =>
-      async function handleEndpoint(ctx: AppContext): Promise<void> {
+      // A plain function and one `then`, not `async` (docs/performance.md, round 5): it ends its route's koa-compose
+      // stack, which turns what it throws (a 401, a 400 from decoding) into the rejection an `async` handler would give.
+      function handleEndpoint(ctx: AppContext): Promise<void> {
         const client = clientOf(ctx);
         const input = { client, apiVersion: ctx.state.apiVersion ?? versioning.latest, ...decodeRequest(ctx, e) };
         // Under an Idempotency-Key the change is handed back, not run: core runs it and keeps its answer (pipeline/idempotency-key.ts).
         if (ctx.state.underIdempotencyKey === true) {
           ctx.state.keyedAnswer = { change: changeOf(run(app, input)), shape: e };
-          return;
+          return Promise.resolve();
         }
-        answer(ctx, e, await runUseCase(run(app, input)));
+        return runUseCase(run(app, input)).then((value) => answer(ctx, e, value));
       },
   };
   // The list was checked against `E` by the result type: at run time the entry is always an `Endpoint`.
