@@ -11,11 +11,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { expect } from 'chai';
-import type supertest from 'supertest';
+import supertest from 'supertest';
 import { versioning } from '@debtkit/core';
 import { harness } from './support/http-harness.js';
 import Koa from 'koa';
-import supertestOf from 'supertest';
 import { DOCS_CONTENT_SECURITY_POLICY, interactiveDocs } from '../src/http/interactive-docs.js';
 
 const swaggerUiDist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -164,7 +163,7 @@ describe('interactive docs over HTTP (GET /docs)', () => {
     app.use(function seen(ctx) {
       ctx.body = { router: 'router' in ctx, matched: 'matched' in ctx };
     });
-    const plain = supertestOf(app.callback());
+    const plain = supertest(app.callback());
     for (const path of ['/api/ping', '/admin/clients', '/openapi.json', '/docsx', '/Docs']) {
       const res = await plain.get(path);
       expect(res.status, path).to.equal(200);
