@@ -90,10 +90,11 @@ export const prepareRef = (ref: string): PreparedRef => {
   return { ref, commit, dir, buildSeconds, cached: false };
 };
 
-/** The ref's own bench server (`bench-server debtkit` from its build); answers like today's (bench-server.ts's messages). */
-export const forkRefServer = (prepared: PreparedRef): ChildProcess =>
+/** The ref's own bench server (`bench-server debtkit` from its build), with today's servers' node flags; answers like today's (bench-server.ts's messages). */
+export const forkRefServer = (prepared: PreparedRef, execArgv: ReadonlyArray<string>): ChildProcess =>
   fork(join(prepared.dir, 'packages/adapter-http/dist/bench/bench-server.js'), ['debtkit'], {
     cwd: prepared.dir,
+    execArgv: [...execArgv],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 

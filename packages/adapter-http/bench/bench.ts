@@ -33,6 +33,15 @@
  *   each warmed up at that load first): a saturated server answers more
  *   requests per event-loop turn and spends less on each, so CPU per request
  *   is compared at equal load.
+ * - Every server process (the ref's too) runs with its young generation at one
+ *   size, V8's own ceiling (`--min-semi-space-size` and `--max-semi-space-size`
+ *   16 MB): the size a server under steady load grows it to. Left to V8, a
+ *   server idle between its rounds (while the others are loaded) has it shrunk
+ *   (V8 reduces an idle heap) and spends its next measured round growing it
+ *   back, scavenging up to eight times as often; how far it had shrunk, and how
+ *   much the allocation of each server's requests is charged for it, moved one
+ *   server's CPU per request by up to 20% from run to run (docs/performance.md,
+ *   round 5, session 9). BENCH_V8_DEFAULTS=1 measures with V8's defaults.
  *
  * Targets (docs/performance.md, "The targets"), for the credit score GET, the account GET
  * and the ping POST each: debtkit ≥ 0.9 × tight's req/s at ≤ 1.1 × its CPU per
@@ -45,7 +54,8 @@
  * Settings (environment): BENCH_CONNECTIONS (50), BENCH_DURATION (6 s measured
  * per server and route, split into BENCH_ROUNDS (3) alternating rounds),
  * BENCH_WARMUP (1.5 s, before the first round), BENCH_ROUTES (every route; or a comma-separated list of
- * route names, e.g. `credit score,ping`, to load only those).
+ * route names, e.g. `credit score,ping`, to load only those), BENCH_V8_DEFAULTS (1: the servers'
+ * young generation left to V8, below).
  *
  * `--against <ref>` (against.ts): the ref (e.g. `round-3`) built once in a worktree outside
  * the tree, cached by commit; its own bench server runs as one more server in the
@@ -97,6 +107,18 @@ const setting = (name: string, fallback: number): number => {
   return value;
 };
 
+/** A steady server's young generation: V8's own ceiling for it (MB per semi-space, x64). */
+const SEMI_SPACE_MB = 16;
+
+/** Node flags of every server process: the parent's (tsx under the sources), and the fixed young generation unless BENCH_V8_DEFAULTS=1. */
+const serverExecArgv = (): string[] =>
+  process.env['BENCH_V8_DEFAULTS'] === '1'
+    ? [...process.execArgv]
+    : [...process.execArgv, `--min-semi-space-size=${SEMI_SPACE_MB}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
+
+const youngGeneration = (): string =>
+  process.env['BENCH_V8_DEFAULTS'] === '1' ? "V8's default young generation" : `young generation fixed at ${SEMI_SPACE_MB} MB semi-spaces`;
+
 /** The routes BENCH_ROUTES names (all when it is unset); an unknown name is an error, not a silently shorter run. */
 const selectRoutes = (all: ReadonlyArray<BenchRoute>): ReadonlyArray<BenchRoute> => {
   const raw = process.env['BENCH_ROUTES'];
@@ -117,7 +139,7 @@ interface ServerChild {
 /** Start bench-server in `role` (the same file type as this one: .js when built, .ts under tsx). */
 const startChild = (role: ServerRole, first?: ServeCanned, forked?: ChildProcess): Promise<ServerChild> => {
   const script = fileURLToPath(new URL(`./bench-server${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
-  const child = forked ?? fork(script, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forked ?? fork(script, [role], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: serverExecArgv() });
   return new Promise((resolve, reject) => {
     child.once('message', (message) => resolve({ child, ready: message as ServerReady }));
     child.once('exit', (code) => reject(new Error(`the ${role} server exited with status ${code} before it was ready`)));
@@ -294,7 +316,7 @@ const demoIdsOf = async (child: ServerChild): Promise<{ token: string; userId: n
 
 /** Start the ref's bench server and address today's routes to its demo ids. */
 const startRef = async (prepared: PreparedRef, label: string): Promise<RefServer> => {
-  const child = await startChild('debtkit', undefined, forkRefServer(prepared));
+  const child = await startChild('debtkit', undefined, forkRefServer(prepared, serverExecArgv()));
   const ids = await demoIdsOf(child);
   const theirs = benchRoutes({ userId: ids.userId, accountId: ids.accountId });
   const routeOf = (route: BenchRoute): BenchRoute => theirs.find((r) => r.name === route.name) ?? route;
@@ -330,7 +352,7 @@ const runOnce = async (prepared: PreparedRef | undefined, against: string | unde
   const rounds = Math.max(1, Math.round(setting('BENCH_ROUNDS', 3)));
   const refLabel = against ?? 'ref';
   console.log(
-    `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), then ${rounds} rounds of ${fmt(settings.durationSeconds / rounds, 1)} s on each server, alternating; servers in child processes, autocannon in this one`,
+    `each route: ${settings.connections} connections, ${settings.warmupSeconds} s warm-up (discarded), then ${rounds} rounds of ${fmt(settings.durationSeconds / rounds, 1)} s on each server, alternating; servers in child processes (${youngGeneration()}), autocannon in this one`,
   );
 
   // Payoff first, while no server is running to compete for the CPU.
