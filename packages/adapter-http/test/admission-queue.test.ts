@@ -7,7 +7,6 @@ import { expect } from 'chai';
 import {
   createAdmissionQueue,
   defaultMaxInProgress,
-  SWEEP_AFTER_IDLE,
   type Admission,
   type AdmissionSettings,
   type SetTimer,
@@ -158,25 +157,6 @@ describe('admission queue (docs/decisions/tenancy.md)', () => {
     hold();
     admitted(await settled(stays));
     expect(timers.pending.size).to.equal(0);
-  });
-
-  it('keeps a client that went idle until enough have, then forgets the idle ones together (the map stays bounded)', async () => {
-    const { queue } = queueOf({ maxInProgress: 4, clientConcurrency: 1 });
-    // A lone client's requests one after another: it is kept, not forgotten and made again each time.
-    for (let i = 0; i < 10; i++) admitted(await settled(queue.acquire('lone')))();
-    expect(queue.clientsKept()).to.equal(1);
-    // A client holding a slot is never forgotten, however many others come and go.
-    const held = admitted(await settled(queue.acquire('busy')));
-    for (let i = 0; i < 3 * SWEEP_AFTER_IDLE; i++) {
-      admitted(await settled(queue.acquire(`passing-${i}`)))();
-      expect(queue.clientsKept()).to.be.at.most(SWEEP_AFTER_IDLE + 1);
-    }
-    // Still at its own limit: its second request waits (its entry, kept, still counts its slot).
-    expect(await settled(queue.acquire('busy'))).to.equal('pending');
-    expect(queue.waiting()).to.equal(1);
-    held();
-    expect(queue.waiting()).to.equal(0);
-    expect(queue.inProgress()).to.equal(1);
   });
 
   it('sizes the default process limit to the cores', () => {

@@ -46,7 +46,6 @@ const observed = (queue: AdmissionQueue) => {
     settings: queue.settings,
     inProgress: () => queue.inProgress(),
     waiting: () => queue.waiting(),
-    clientsKept: () => queue.clientsKept(),
     tryAcquire: (key) => {
       const release = queue.tryAcquire(key);
       check();

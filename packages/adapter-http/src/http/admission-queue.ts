@@ -72,8 +72,6 @@ export interface AdmissionQueue {
   inProgress(): number;
   /** Requests waiting now (all clients). */
   waiting(): number;
-  /** Clients the queue keeps now: every one holding or waiting for a slot, and fewer than `SWEEP_AFTER_IDLE` idle ones. */
-  clientsKept(): number;
 }
 
 interface Waiter {
@@ -90,14 +88,6 @@ interface ClientSlots {
 }
 
 const queued = (c: ClientSlots): number => c.queue.length - c.head;
-
-/**
- * Idle clients are forgotten together, once this many have gone idle, not each as its last request ends: a
- * `Map` rebuilds its table on the `delete` that empties it, and a long-lived map's table is built in V8's old
- * generation, so forgetting a lone client after each of its requests made old-generation garbage on nearly
- * every request (docs/performance.md, round 5, session 9).
- */
-export const SWEEP_AFTER_IDLE = 256;
 
 export const createAdmissionQueue = (settings: AdmissionSettings, options: AdmissionQueueOptions = {}): AdmissionQueue => {
   const setTimer = options.setTimer ?? realTimer;
@@ -118,18 +108,9 @@ export const createAdmissionQueue = (settings: AdmissionSettings, options: Admis
     return c;
   };
 
-  /** Clients gone idle (holding nothing, waiting for nothing) since the last sweep. */
-  let wentIdle = 0;
-  /**
-   * A client that goes idle stays in the map until `SWEEP_AFTER_IDLE` clients have, then every idle one is
-   * forgotten at once: the map stays about as large as the active clients plus that many.
-   */
-  const tidy = (c: ClientSlots): void => {
-    if (c.running !== 0 || queued(c) !== 0) return;
-    wentIdle += 1;
-    if (wentIdle < SWEEP_AFTER_IDLE) return;
-    wentIdle = 0;
-    for (const [key, slots] of clients) if (slots.running === 0 && queued(slots) === 0) clients.delete(key);
+  /** Forget a client holding nothing and waiting for nothing (the map stays as large as the active clients). */
+  const tidy = (key: string, c: ClientSlots): void => {
+    if (c.running === 0 && queued(c) === 0) clients.delete(key);
   };
 
   const takeHead = (c: ClientSlots): Waiter | undefined => {
@@ -157,7 +138,7 @@ export const createAdmissionQueue = (settings: AdmissionSettings, options: Admis
       running -= 1;
       c.running -= 1;
       admitWaiting();
-      tidy(c);
+      tidy(key, c);
     };
   };
 
@@ -198,7 +179,7 @@ export const createAdmissionQueue = (settings: AdmissionSettings, options: Admis
       c.head = 0;
       turns.delete(key);
     }
-    tidy(c);
+    tidy(key, c);
     return true;
   };
 
@@ -215,14 +196,13 @@ export const createAdmissionQueue = (settings: AdmissionSettings, options: Admis
     settings,
     inProgress: () => running,
     waiting: () => waitingCount,
-    clientsKept: () => clients.size,
     tryAcquire,
     acquire: (clientKey, signal) => {
       const release = tryAcquire(clientKey);
       if (release !== undefined) return Promise.resolve({ admitted: true, release, waitedMs: 0 });
       const c = slotsOf(clientKey);
       if (signal?.aborted === true) {
-        tidy(c);
+        tidy(clientKey, c);
         return Promise.resolve({ admitted: false, reason: 'abandoned', waitedMs: 0 });
       }
       return new Promise<Admission>((resolve) => {
