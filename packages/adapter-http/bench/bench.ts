@@ -40,7 +40,7 @@
  *   (V8 reduces an idle heap) and spends its next measured round growing it
  *   back, scavenging up to eight times as often; how far it had shrunk, and how
  *   much the allocation of each server's requests is charged for it, moved one
- *   server's CPU per request by up to 20% from run to run (docs/performance.md,
+ *   server's CPU per request by 10–28% from run to run (docs/performance.md,
  *   round 5, session 9). BENCH_V8_DEFAULTS=1 measures with V8's defaults.
  *
  * Targets (docs/performance.md, "The targets"), for the credit score GET, the account GET
