@@ -110,14 +110,17 @@ const setting = (name: string, fallback: number): number => {
 /** A steady server's young generation: V8's own ceiling for it (MB per semi-space, x64). */
 const SEMI_SPACE_MB = 16;
 
+/** BENCH_V8_DEFAULTS=1: the servers' young generation left to V8. */
+const V8_DEFAULTS = process.env['BENCH_V8_DEFAULTS'] === '1';
+
 /** Node flags of every server process: the parent's (tsx under the sources), and the fixed young generation unless BENCH_V8_DEFAULTS=1. */
 const serverExecArgv = (): string[] =>
-  process.env['BENCH_V8_DEFAULTS'] === '1'
+  V8_DEFAULTS
     ? [...process.execArgv]
     : [...process.execArgv, `--min-semi-space-size=${SEMI_SPACE_MB}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
 
 const youngGeneration = (): string =>
-  process.env['BENCH_V8_DEFAULTS'] === '1' ? "V8's default young generation" : `young generation fixed at ${SEMI_SPACE_MB} MB semi-spaces`;
+  V8_DEFAULTS ? "V8's default young generation" : `young generation fixed at ${SEMI_SPACE_MB} MB semi-spaces`;
 
 /** The routes BENCH_ROUTES names (all when it is unset); an unknown name is an error, not a silently shorter run. */
 const selectRoutes = (all: ReadonlyArray<BenchRoute>): ReadonlyArray<BenchRoute> => {
